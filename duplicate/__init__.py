@@ -1,0 +1,1 @@
+"""Duplicate game engine: board, notation, scoring, rack rules and rounds (FISE rules)."""

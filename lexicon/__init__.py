@@ -1,0 +1,1 @@
+"""Alphabet, compiled lexicon and move generator for Spanish duplicate Scrabble."""

@@ -1,0 +1,248 @@
+"""The tile alphabet: letters, counts, points, and the text forms of tiles.
+
+A tile is an ``int`` code (rules I.2):
+
+* ``0 .. size-1`` — a letter of the alphabet, in the order of the tile file
+  (for Spanish: A B C CH D E F G H I J L LL M N Ñ O P Q R RR S T U V X Y Z,
+  which is also the traditional Spanish dictionary order);
+* ``letter | BLANK_FLAG`` — a blank standing for that letter (on the board, or
+  in a move);
+* ``alphabet.blank`` (== ``size``) — an undesignated blank on a rack.
+
+Text forms, used for word lists, racks, slips and boards alike:
+
+* plain letters, the digraphs read greedily (``CHORRILLOS`` is CH-O-RR-I-LL-O-S);
+* bracket forms ``[CH] [LL] [RR]`` accepted too (``C[H]`` is not a form);
+* accents removed (``Á`` → ``A``, ``Ü`` → ``U``) but ``Ñ`` kept;
+* lowercase is a blank standing for that letter (``ch`` or ``[ch]`` for CH);
+* ``?`` is an undesignated blank (racks only).
+
+The tile set itself is data (``data/tiles-es.tsv``), not code.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import data
+
+BLANK_FLAG = 64
+"""Bit set on a letter code when a blank stands for that letter."""
+
+
+class AlphabetError(ValueError):
+    """Text that cannot be read as tiles of the alphabet; the message names it."""
+
+
+@dataclass(frozen=True)
+class Letter:
+    """One letter of the tile set: its text, how many tiles, their points, vowel or not."""
+
+    symbol: str
+    count: int
+    points: int
+    vowel: bool
+
+
+@dataclass(frozen=True)
+class Alphabet:
+    """A tile set (rules I.2). ``letters[code]`` describes letter ``code``.
+
+    ``blank_count`` blanks worth ``blank_points`` each complete the set.
+    """
+
+    name: str
+    letters: tuple[Letter, ...]
+    blank_count: int
+    blank_points: int
+
+    def __post_init__(self) -> None:
+        if len(self.letters) >= BLANK_FLAG:
+            raise AlphabetError(f"demasiadas letras en el alfabeto {self.name}: {len(self.letters)}")
+        symbols = [letter.symbol for letter in self.letters]
+        if len(set(symbols)) != len(symbols):
+            raise AlphabetError(f"letras repetidas en el alfabeto {self.name}")
+
+    # --- codes -----------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        """Number of distinct letters (not counting the blank)."""
+        return len(self.letters)
+
+    @property
+    def blank(self) -> int:
+        """Code of an undesignated blank on a rack (``== size``)."""
+        return len(self.letters)
+
+    @property
+    def tile_total(self) -> int:
+        """Number of tiles in a full bag (100 for the FISE set)."""
+        return sum(letter.count for letter in self.letters) + self.blank_count
+
+    def code(self, symbol: str) -> int:
+        """Code of the letter written ``symbol`` (uppercase, e.g. ``"CH"``).
+
+        Raises ``AlphabetError`` if ``symbol`` is not a letter of the alphabet.
+        """
+        try:
+            return self._codes()[symbol]
+        except KeyError:
+            raise AlphabetError(f"«{symbol}» no es una letra del alfabeto {self.name}") from None
+
+    def points(self, tile: int) -> int:
+        """Points of a tile code: 0 for any blank (designated or not)."""
+        if tile & BLANK_FLAG or tile == self.blank:
+            return self.blank_points
+        return self.letters[tile].points
+
+    def is_vowel(self, tile: int) -> bool:
+        """True for a natural vowel tile (A E I O U). Blanks and Y are not (III.12)."""
+        return not tile & BLANK_FLAG and tile != self.blank and self.letters[tile].vowel
+
+    def full_bag(self) -> list[int]:
+        """Every tile of a full bag as codes (blanks as ``blank``), in alphabet order."""
+        tiles = [code for code, letter in enumerate(self.letters) for _ in range(letter.count)]
+        return tiles + [self.blank] * self.blank_count
+
+    # --- text ------------------------------------------------------------------
+    def symbol(self, tile: int) -> str:
+        """Text of one tile: ``"CH"``, ``"ch"`` for a blank as CH, ``"?"`` for a bare blank."""
+        if tile == self.blank:
+            return "?"
+        if tile & BLANK_FLAG:
+            return self.letters[tile & ~BLANK_FLAG].symbol.lower()
+        return self.letters[tile].symbol
+
+    def format(self, tiles: "list[int] | tuple[int, ...]", brackets: bool = False) -> str:
+        """Text of a tile sequence. Plain form by default (``CHORRILLOS``).
+
+        ``brackets=True`` writes digraph tiles as ``[CH]`` (the CGP board form),
+        which reads back unambiguously whatever the neighbouring tiles.
+        """
+        parts = []
+        for tile in tiles:
+            text = self.symbol(tile)
+            parts.append(f"[{text}]" if brackets and len(text) > 1 else text)
+        return "".join(parts)
+
+    def tokenize(self, text: str, *, blanks: bool = True, allow_unknown_blank: bool = False) -> list[int]:
+        """Read ``text`` as a sequence of tile codes.
+
+        ``blanks=True``: lowercase letters are blanks (``letter | BLANK_FLAG``);
+        ``blanks=False``: case is ignored (word lists). ``allow_unknown_blank``
+        accepts ``?`` as an undesignated blank (racks).
+
+        Raises ``AlphabetError`` naming the text and the offending character.
+        """
+        codes = self._codes()
+        normal = _normalize(text)
+        if not blanks:
+            normal = normal.upper()
+        out: list[int] = []
+        i = 0
+        n = len(normal)
+        while i < n:
+            ch = normal[i]
+            if ch == "[":
+                end = normal.find("]", i)
+                if end < 0:
+                    raise AlphabetError(f"«{text}»: falta el corchete de cierre")
+                inner = normal[i + 1 : end]
+                out.append(self._one(inner, text, codes))
+                i = end + 1
+                continue
+            if ch == "?":
+                if not allow_unknown_blank:
+                    raise AlphabetError(f"«{text}»: «?» (comodín sin designar) solo se admite en un atril")
+                out.append(self.blank)
+                i += 1
+                continue
+            pair = normal[i : i + 2]
+            if len(pair) == 2 and (pair.isupper() or pair.islower()) and pair.upper() in codes and len(pair.upper()) == 2:
+                out.append(self._one(pair, text, codes))
+                i += 2
+                continue
+            out.append(self._one(ch, text, codes))
+            i += 1
+        return out
+
+    def _one(self, symbol: str, text: str, codes: dict[str, int]) -> int:
+        upper = symbol.upper()
+        if upper == symbol and upper in codes:
+            return codes[upper]
+        if symbol.lower() == symbol and upper in codes:
+            return codes[upper] | BLANK_FLAG
+        if symbol in ("", " "):
+            raise AlphabetError(f"«{text}»: ficha vacía")
+        raise AlphabetError(f"«{text}»: «{symbol}» no es una ficha del alfabeto {self.name}")
+
+    def word_codes(self, text: str) -> tuple[int, ...]:
+        """A word-list entry as letter codes, case ignored; no blanks or ``?``.
+
+        Raises ``AlphabetError`` if it holds anything outside the alphabet
+        (digits, hyphens, K, W, Ç, spaces...).
+        """
+        stripped = text.strip()
+        if not stripped:
+            raise AlphabetError("línea vacía")
+        return tuple(self.tokenize(stripped, blanks=False))
+
+    def _codes(self) -> dict[str, int]:
+        return _code_table(self)
+
+
+@cache
+def _code_table(alphabet: Alphabet) -> dict[str, int]:
+    return {letter.symbol: code for code, letter in enumerate(alphabet.letters)}
+
+
+def _normalize(text: str) -> str:
+    """NFC text with accents removed (Á→A, Ü→U) but Ñ/ñ kept."""
+    composed = unicodedata.normalize("NFC", text)
+    out = []
+    for ch in composed:
+        if ch in "Ññ":
+            out.append(ch)
+            continue
+        decomposed = unicodedata.normalize("NFD", ch)
+        base = "".join(c for c in decomposed if not unicodedata.combining(c))
+        out.append(base if base else ch)
+    return "".join(out)
+
+
+def load_alphabet(path: Path, name: str | None = None) -> Alphabet:
+    """Read a tile file: lines ``LETTER<TAB>COUNT<TAB>POINTS<TAB>V|C|blank``, ``#`` comments.
+
+    The blank is the line whose letter is ``?``. Raises ``AlphabetError``
+    naming the file and line when a line is malformed.
+    """
+    letters: list[Letter] = []
+    blank_count = blank_points = 0
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        fields = line.split()
+        if len(fields) != 4:
+            raise AlphabetError(f"{path}:{number}: se esperaban 4 campos (letra, cantidad, puntos, clase): «{raw}»")
+        symbol, count_text, points_text, kind = fields
+        try:
+            count, points = int(count_text), int(points_text)
+        except ValueError:
+            raise AlphabetError(f"{path}:{number}: cantidad y puntos deben ser números: «{raw}»") from None
+        if symbol == "?":
+            blank_count, blank_points = count, points
+        elif kind in ("V", "C") and symbol.isalpha() and symbol.isupper():
+            letters.append(Letter(symbol, count, points, kind == "V"))
+        else:
+            raise AlphabetError(f"{path}:{number}: letra o clase no válida: «{raw}»")
+    return Alphabet(name or path.stem, tuple(letters), blank_count, blank_points)
+
+
+@cache
+def spanish() -> Alphabet:
+    """The FISE Spanish tile set (``data/tiles-es.tsv``): 28 letters, 2 blanks, 100 tiles."""
+    return load_alphabet(data.path("tiles-es.tsv"), "español (FISE)")

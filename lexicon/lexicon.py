@@ -1,0 +1,327 @@
+"""The compiled lexicon: the word set (rules I.2) stored with ``dawg2``, plus the
+letter graph the move generator walks.
+
+A compiled lexicon file is a zip archive (stored, not compressed, so it loads
+fast) holding:
+
+* ``meta.json`` — format version, alphabet letters, word count, content hash;
+* ``words.dawg`` — the words in a ``dawg2.DAWG`` (each tile one character),
+  used for membership tests and listings;
+* ``graph.bin`` — the same words as a minimised DAWG in flat arrays (node
+  edge offsets, edge letters, edge targets, final flags). ``dawg2`` has no
+  public edge-by-edge walk, so the move generator walks this graph, rebuilt at
+  load time as one Python ``dict`` per node (``{letter: child_node}``, plus the
+  key ``FINAL`` on nodes that end a word). See ``docs/lexicon.md`` for the
+  measurements behind this choice.
+
+The content hash is the SHA-256 of the sorted canonical word list (one word a
+line, UTF-8): the same words give the same hash whatever file they came from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import sys
+import zipfile
+from array import array
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import dawg
+
+from lexicon.alphabet import Alphabet, AlphabetError, spanish
+
+FORMAT = "duplicada-lexicon-1"
+FINAL = -1
+"""Key present in a graph node (with value ``True``) when the path to it spells a word."""
+
+MIN_TILES, MAX_TILES = 2, 15
+"""Word lengths kept, in tiles."""
+
+Node = dict
+"""A graph node: ``{letter_code: child_node, FINAL: True?}``."""
+
+_KEY_BASE = 0x41
+
+
+class LexiconError(ValueError):
+    """A compiled lexicon file that cannot be read; the message names the file."""
+
+
+@dataclass
+class BuildReport:
+    """What ``build`` did: words kept, lines skipped (with reasons and examples)."""
+
+    lines: int = 0
+    words: int = 0
+    duplicates: int = 0
+    skipped: int = 0
+    skipped_examples: list[str] = field(default_factory=list)
+
+    def skip(self, line_number: int, line: str, reason: str) -> None:
+        self.skipped += 1
+        if len(self.skipped_examples) < 10:
+            self.skipped_examples.append(f"línea {line_number}: «{line}» ({reason})")
+
+
+class Lexicon:
+    """A loaded lexicon: ``codes in lexicon`` tests a word (tuple of letter codes).
+
+    Attributes: ``alphabet``, ``root`` (graph root node), ``word_count``,
+    ``content_hash`` (hex SHA-256), ``name`` (source file name).
+    """
+
+    def __init__(self, alphabet: Alphabet, words: dawg.DAWG, root: Node, word_count: int, content_hash: str, name: str) -> None:
+        self.alphabet = alphabet
+        self.root = root
+        self.word_count = word_count
+        self.content_hash = content_hash
+        self.name = name
+        self._words = words
+
+    def __contains__(self, codes: object) -> bool:
+        if not isinstance(codes, (tuple, list)):
+            return False
+        try:
+            return _key(codes) in self._words
+        except (ValueError, TypeError):
+            return False
+
+    def __len__(self) -> int:
+        return self.word_count
+
+    def contains_text(self, word: str) -> bool:
+        """True if ``word`` (text, case and accents ignored) is in the lexicon."""
+        try:
+            return self.alphabet.word_codes(word) in self
+        except AlphabetError:
+            return False
+
+    def words(self, prefix: str = "") -> Iterator[str]:
+        """The words starting with ``prefix`` (text), as canonical text, in tile order."""
+        codes = self.alphabet.word_codes(prefix) if prefix else ()
+        node: Node | None = self.root
+        for code in codes:
+            node = node.get(code) if node is not None else None
+        if node is None:
+            return
+        yield from (self.alphabet.format(word) for word in _walk(node, list(codes)))
+
+    @classmethod
+    def load(cls, path: Path) -> Lexicon:
+        """Load a compiled lexicon file.
+
+        Raises ``LexiconError`` naming the file when it is missing, is not a
+        compiled lexicon, or is corrupt.
+        """
+        try:
+            with zipfile.ZipFile(path) as archive:
+                meta = json.loads(archive.read("meta.json"))
+                if meta.get("format") != FORMAT:
+                    raise LexiconError(f"{path}: formato de léxico desconocido {meta.get('format')!r} (se esperaba {FORMAT})")
+                words = dawg.DAWG().frombytes(archive.read("words.dawg"))
+                root = _graph_from_bytes(archive.read("graph.bin"))
+        except FileNotFoundError:
+            raise LexiconError(f"{path}: no existe el archivo de léxico") from None
+        except (zipfile.BadZipFile, KeyError, json.JSONDecodeError, UnicodeDecodeError, ValueError, OSError) as error:
+            if isinstance(error, LexiconError):
+                raise
+            raise LexiconError(f"{path}: no es un léxico compilado válido ({error})") from None
+        alphabet = spanish()
+        if meta.get("letters") != [letter.symbol for letter in alphabet.letters]:
+            raise LexiconError(f"{path}: el léxico usa otro alfabeto ({meta.get('alphabet')})")
+        return cls(alphabet, words, root, int(meta["word_count"]), str(meta["content_hash"]), str(meta.get("source", path.name)))
+
+
+def read_word_list(lines: Iterable[str], alphabet: Alphabet, report: BuildReport) -> list[tuple[int, ...]]:
+    """Words of a word list as sorted, distinct code tuples; bad lines go to ``report``.
+
+    A line is skipped (never an error) when it holds anything outside the
+    alphabet (digits, hyphens, K, W, Ç…) or is not 2–15 tiles long.
+    """
+    seen: set[tuple[int, ...]] = set()
+    for number, raw in enumerate(lines, start=1):
+        report.lines += 1
+        line = raw.strip().lstrip("\ufeff")
+        if not line or line.startswith("#"):
+            report.lines -= 1
+            continue
+        try:
+            codes = alphabet.word_codes(line)
+        except AlphabetError as error:
+            report.skip(number, line, str(error).split(": ", 1)[-1])
+            continue
+        if not MIN_TILES <= len(codes) <= MAX_TILES:
+            report.skip(number, line, f"{len(codes)} fichas; se admiten de {MIN_TILES} a {MAX_TILES}")
+            continue
+        if codes in seen:
+            report.duplicates += 1
+            continue
+        seen.add(codes)
+    words = sorted(seen)
+    report.words = len(words)
+    return words
+
+
+def content_hash(words: list[tuple[int, ...]], alphabet: Alphabet) -> str:
+    """SHA-256 (hex) of the sorted canonical word list, one word a line."""
+    digest = hashlib.sha256()
+    for word in words:
+        digest.update(alphabet.format(word).encode("utf-8"))
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+def build(lines: Iterable[str], output: Path, source: str = "", alphabet: Alphabet | None = None) -> BuildReport:
+    """Compile a word list (one word a line, UTF-8, any case, accents allowed) to ``output``.
+
+    Returns the ``BuildReport``; lines that are not words of the alphabet are
+    skipped and counted there, never an error. The file is written to a
+    temporary name first and renamed, so an existing lexicon is never left
+    half-written. Raises ``LexiconError`` if no word is left.
+    """
+    alphabet = alphabet or spanish()
+    report = BuildReport()
+    words = read_word_list(lines, alphabet, report)
+    if not words:
+        raise LexiconError(f"{source or output}: ninguna palabra válida en la lista ({report.skipped} líneas descartadas)")
+    root = build_graph(words)
+    meta = {
+        "format": FORMAT,
+        "alphabet": alphabet.name,
+        "letters": [letter.symbol for letter in alphabet.letters],
+        "word_count": len(words),
+        "content_hash": content_hash(words, alphabet),
+        "source": source,
+    }
+    dawg_bytes = dawg.DAWG(_key(word) for word in words).tobytes()
+    temporary = output.with_name(output.name + ".tmp")
+    with zipfile.ZipFile(temporary, "w", compression=zipfile.ZIP_STORED) as archive:
+        archive.writestr("meta.json", json.dumps(meta, ensure_ascii=False, indent=1))
+        archive.writestr("words.dawg", dawg_bytes)
+        archive.writestr("graph.bin", _graph_to_bytes(root))
+    temporary.replace(output)
+    return report
+
+
+# --- the graph ---------------------------------------------------------------------
+def build_graph(words: list[tuple[int, ...]]) -> Node:
+    """A minimised DAWG of ``words`` (sorted, distinct) — Daciuk et al. (2000),
+    incremental construction from sorted data. Returns the root node."""
+    root: Node = {}
+    register: dict[tuple[tuple[int, int], ...], Node] = {}
+    unchecked: list[tuple[Node, int, Node]] = []
+    previous: tuple[int, ...] = ()
+
+    def minimise(down_to: int) -> None:
+        while len(unchecked) > down_to:
+            parent, letter, child = unchecked.pop()
+            signature = tuple((key, id(value)) for key, value in child.items())
+            existing = register.get(signature)
+            if existing is None:
+                register[signature] = child
+            else:
+                parent[letter] = existing
+
+    for word in words:
+        common = 0
+        limit = min(len(word), len(previous))
+        while common < limit and word[common] == previous[common]:
+            common += 1
+        minimise(common)
+        node = unchecked[-1][2] if unchecked else root
+        for letter in word[common:]:
+            child: Node = {}
+            node[letter] = child
+            unchecked.append((node, letter, child))
+            node = child
+        node[FINAL] = True
+        previous = word
+    minimise(0)
+    return root
+
+
+def _walk(node: Node, prefix: list[int]) -> Iterator[tuple[int, ...]]:
+    if FINAL in node:
+        yield tuple(prefix)
+    for letter, child in node.items():
+        if letter == FINAL:
+            continue
+        prefix.append(letter)
+        yield from _walk(child, prefix)
+        prefix.pop()
+
+
+def _graph_to_bytes(root: Node) -> bytes:
+    order: list[Node] = []
+    index: dict[int, int] = {}
+    stack = [root]
+    index[id(root)] = 0
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        for letter, child in node.items():
+            if letter != FINAL and id(child) not in index:
+                index[id(child)] = -1
+                stack.append(child)
+    for position, node in enumerate(order):
+        index[id(node)] = position
+    first = array("I", [0])
+    letters = array("B")
+    targets = array("I")
+    finals = array("B")
+    for node in order:
+        finals.append(1 if FINAL in node else 0)
+        for letter, child in node.items():
+            if letter == FINAL:
+                continue
+            letters.append(letter)
+            targets.append(index[id(child)])
+        first.append(len(letters))
+    if sys.byteorder != "little":
+        first.byteswap()
+        targets.byteswap()
+    buffer = io.BytesIO()
+    header = array("I", [len(order), len(letters)])
+    if sys.byteorder != "little":
+        header.byteswap()
+    for part in (header, first, finals, letters, targets):
+        buffer.write(part.tobytes())
+    return buffer.getvalue()
+
+
+def _graph_from_bytes(blob: bytes) -> Node:
+    header = array("I")
+    header.frombytes(blob[:8])
+    if sys.byteorder != "little":
+        header.byteswap()
+    node_count, edge_count = header
+    offset = 8
+    first = array("I")
+    first.frombytes(blob[offset : offset + 4 * (node_count + 1)])
+    offset += 4 * (node_count + 1)
+    finals = blob[offset : offset + node_count]
+    offset += node_count
+    letters = blob[offset : offset + edge_count]
+    offset += edge_count
+    targets = array("I")
+    targets.frombytes(blob[offset : offset + 4 * edge_count])
+    if offset + 4 * edge_count != len(blob):
+        raise ValueError("tamaño del grafo incoherente")
+    if sys.byteorder != "little":
+        first.byteswap()
+        targets.byteswap()
+    nodes: list[Node] = [{FINAL: True} if final else {} for final in finals]
+    start = 0
+    for node, end in zip(nodes, first[1:]):
+        for edge in range(start, end):
+            node[letters[edge]] = nodes[targets[edge]]
+        start = end
+    return nodes[0]
+
+
+def _key(codes: Iterable[int]) -> str:
+    return "".join(chr(_KEY_BASE + code) for code in codes)

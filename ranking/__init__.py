@@ -1,0 +1,1 @@
+"""EloDI ratings (FISE rules, section V). Implemented in a later issue."""

@@ -1,0 +1,1 @@
+"""The Textual application. Implemented in a later issue; the core never imports it."""
