@@ -107,7 +107,7 @@ def formed_words(board: Board, move: Move) -> list[FormedWord]:
     """Every word the move forms, main word first, then cross words in order, scored.
 
     The main word is the maximal run through the move's squares (it may extend
-    beyond ``move.word`` when tiles touch its ends; ``validate`` in the notation
+    beyond ``move.word`` when tiles touch its ends; ``check_move`` in the notation
     module reports that). Cross words are the runs of 2+ tiles perpendicular to
     the main word through each newly placed tile. Raises ``PlacementError`` as
     ``placed_tiles``.

@@ -1,0 +1,32 @@
+"""Shared fixtures: a small compiled lexicon built from a word list in the test."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+
+from lexicon.alphabet import Alphabet, spanish
+from lexicon.lexicon import Lexicon, build
+
+
+@pytest.fixture(scope="session")
+def alphabet() -> Alphabet:
+    return spanish()
+
+
+@pytest.fixture(scope="session")
+def make_lexicon(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Iterable[str]], Lexicon]:
+    """Compile a word list into a lexicon (cached per distinct list)."""
+    cache: dict[tuple[str, ...], Lexicon] = {}
+
+    def make(words: Iterable[str]) -> Lexicon:
+        key = tuple(sorted(words))
+        if key not in cache:
+            path = Path(tmp_path_factory.mktemp("lexicon")) / "test.lex"
+            build(key, path, source="test")
+            cache[key] = Lexicon.load(path)
+        return cache[key]
+
+    return make
