@@ -22,9 +22,10 @@ The tile set itself is data (``data/tiles-es.tsv``), not code.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 import data
@@ -122,10 +123,13 @@ class Alphabet:
         ``brackets=True`` writes digraph tiles as ``[CH]`` (the CGP board form),
         which reads back unambiguously whatever the neighbouring tiles.
         """
+        if not brackets:
+            symbol = self.symbol
+            return "".join([symbol(tile) for tile in tiles])
         parts = []
         for tile in tiles:
             text = self.symbol(tile)
-            parts.append(f"[{text}]" if brackets and len(text) > 1 else text)
+            parts.append(f"[{text}]" if len(text) > 1 else text)
         return "".join(parts)
 
     def tokenize(self, text: str, *, blanks: bool = True, allow_unknown_blank: bool = False) -> list[int]:
@@ -137,47 +141,38 @@ class Alphabet:
 
         Raises ``AlphabetError`` naming the text and the offending character.
         """
-        codes = self._codes()
+        table, pattern = self._token_table
         normal = _normalize(text)
         if not blanks:
             normal = normal.upper()
         out: list[int] = []
-        i = 0
-        n = len(normal)
-        while i < n:
-            ch = normal[i]
-            if ch == "[":
-                end = normal.find("]", i)
-                if end < 0:
-                    raise AlphabetError(f"«{text}»: falta el corchete de cierre")
-                inner = normal[i + 1 : end]
-                out.append(self._one(inner, text, codes))
-                i = end + 1
-                continue
-            if ch == "?":
-                if not allow_unknown_blank:
-                    raise AlphabetError(f"«{text}»: «?» (comodín sin designar) solo se admite en un atril")
+        for token in pattern.findall(normal):
+            code = table.get(token)
+            if code is not None:
+                out.append(code)
+            elif token == "?" and allow_unknown_blank:
                 out.append(self.blank)
-                i += 1
-                continue
-            pair = normal[i : i + 2]
-            if len(pair) == 2 and (pair.isupper() or pair.islower()) and pair.upper() in codes and len(pair.upper()) == 2:
-                out.append(self._one(pair, text, codes))
-                i += 2
-                continue
-            out.append(self._one(ch, text, codes))
-            i += 1
+            elif token == "?":
+                raise AlphabetError(f"«{text}»: «?» (comodín sin designar) solo se admite en un atril")
+            elif token.startswith("[") and not token.endswith("]"):
+                raise AlphabetError(f"«{text}»: falta el corchete de cierre")
+            elif token.isspace() or token == "[]":
+                raise AlphabetError(f"«{text}»: ficha vacía")
+            else:
+                raise AlphabetError(f"«{text}»: «{token.strip('[]')}» no es una ficha del alfabeto {self.name}")
         return out
 
-    def _one(self, symbol: str, text: str, codes: dict[str, int]) -> int:
-        upper = symbol.upper()
-        if upper == symbol and upper in codes:
-            return codes[upper]
-        if symbol.lower() == symbol and upper in codes:
-            return codes[upper] | BLANK_FLAG
-        if symbol in ("", " "):
-            raise AlphabetError(f"«{text}»: ficha vacía")
-        raise AlphabetError(f"«{text}»: «{symbol}» no es una ficha del alfabeto {self.name}")
+    @cached_property
+    def _token_table(self) -> tuple[dict[str, int], re.Pattern[str]]:
+        """Text of every tile form → code, and the pattern that splits text into forms."""
+        table: dict[str, int] = {}
+        for code, letter in enumerate(self.letters):
+            for form, value in ((letter.symbol, code), (letter.symbol.lower(), code | BLANK_FLAG)):
+                table[form] = value
+                table[f"[{form}]"] = value
+        multi = sorted((form for form in table if len(form) > 1 and not form.startswith("[")), key=len, reverse=True)
+        pattern = re.compile(r"\[[^\]]*\]?|" + "".join(re.escape(form) + "|" for form in multi) + ".", re.DOTALL)
+        return table, pattern
 
     def word_codes(self, text: str) -> tuple[int, ...]:
         """A word-list entry as letter codes, case ignored; no blanks or ``?``.
@@ -191,17 +186,23 @@ class Alphabet:
         return tuple(self.tokenize(stripped, blanks=False))
 
     def _codes(self) -> dict[str, int]:
-        return _code_table(self)
+        return self._code_table
+
+    @cached_property
+    def _code_table(self) -> dict[str, int]:
+        return {letter.symbol: code for code, letter in enumerate(self.letters)}
 
 
-@cache
-def _code_table(alphabet: Alphabet) -> dict[str, int]:
-    return {letter.symbol: code for code, letter in enumerate(alphabet.letters)}
+_ACCENTS = str.maketrans("ÁÉÍÓÚÜÀÈÌÒÙÂÊÎÔÛÏáéíóúüàèìòùâêîôûï", "AEIOUUAEIOUAEIOUIaeiouuaeiouaeioui")
 
 
 def _normalize(text: str) -> str:
     """NFC text with accents removed (Á→A, Ü→U) but Ñ/ñ kept."""
-    composed = unicodedata.normalize("NFC", text)
+    if text.isascii():
+        return text
+    composed = unicodedata.normalize("NFC", text).translate(_ACCENTS)
+    if all(ch.isascii() or ch in "Ññ" for ch in composed):
+        return composed
     out = []
     for ch in composed:
         if ch in "Ññ":

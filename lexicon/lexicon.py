@@ -41,8 +41,14 @@ FINAL = -1
 MIN_TILES, MAX_TILES = 2, 15
 """Word lengths kept, in tiles."""
 
+REACH = -2
+"""Key of a graph node's reach masks: a tuple of ``MAX_TILES`` ints, bit ``L`` of
+item ``d`` set when letter ``L`` can stand ``d`` letters below the node on the
+way to a word (item 0: the node's own edges). The move generator prunes with it."""
+
 Node = dict
-"""A graph node: ``{letter_code: child_node, FINAL: True?}``."""
+"""A graph node: ``{letter_code: child_node, FINAL: True?, REACH: masks}``;
+negative keys are not letters."""
 
 _KEY_BASE = 0x41
 
@@ -248,7 +254,7 @@ def _walk(node: Node, prefix: list[int]) -> Iterator[tuple[int, ...]]:
     if FINAL in node:
         yield tuple(prefix)
     for letter, child in node.items():
-        if letter == FINAL:
+        if letter < 0:
             continue
         prefix.append(letter)
         yield from _walk(child, prefix)
@@ -264,7 +270,7 @@ def _graph_to_bytes(root: Node) -> bytes:
         node = stack.pop()
         order.append(node)
         for letter, child in node.items():
-            if letter != FINAL and id(child) not in index:
+            if letter >= 0 and id(child) not in index:
                 index[id(child)] = -1
                 stack.append(child)
     for position, node in enumerate(order):
@@ -273,10 +279,13 @@ def _graph_to_bytes(root: Node) -> bytes:
     letters = array("B")
     targets = array("I")
     finals = array("B")
+    reach_of = _reach_masks(root)
+    reach = array("I")
     for node in order:
+        reach.extend(reach_of[id(node)])
         finals.append(1 if FINAL in node else 0)
         for letter, child in node.items():
-            if letter == FINAL:
+            if letter < 0:
                 continue
             letters.append(letter)
             targets.append(index[id(child)])
@@ -284,11 +293,12 @@ def _graph_to_bytes(root: Node) -> bytes:
     if sys.byteorder != "little":
         first.byteswap()
         targets.byteswap()
+        reach.byteswap()
     buffer = io.BytesIO()
     header = array("I", [len(order), len(letters)])
     if sys.byteorder != "little":
         header.byteswap()
-    for part in (header, first, finals, letters, targets):
+    for part in (header, first, finals, letters, targets, reach):
         buffer.write(part.tobytes())
     return buffer.getvalue()
 
@@ -309,18 +319,49 @@ def _graph_from_bytes(blob: bytes) -> Node:
     offset += edge_count
     targets = array("I")
     targets.frombytes(blob[offset : offset + 4 * edge_count])
-    if offset + 4 * edge_count != len(blob):
+    offset += 4 * edge_count
+    reach = array("I")
+    reach.frombytes(blob[offset : offset + 4 * MAX_TILES * node_count])
+    if offset + 4 * MAX_TILES * node_count != len(blob) or len(first) != node_count + 1:
         raise ValueError("tamaño del grafo incoherente")
     if sys.byteorder != "little":
         first.byteswap()
         targets.byteswap()
-    nodes: list[Node] = [{FINAL: True} if final else {} for final in finals]
+        reach.byteswap()
+    nodes: list[Node] = [
+        {FINAL: True, REACH: tuple(reach[k : k + MAX_TILES])} if final else {REACH: tuple(reach[k : k + MAX_TILES])}
+        for final, k in zip(finals, range(0, MAX_TILES * node_count, MAX_TILES))
+    ]
     start = 0
     for node, end in zip(nodes, first[1:]):
         for edge in range(start, end):
             node[letters[edge]] = nodes[targets[edge]]
         start = end
     return nodes[0]
+
+
+def _reach_masks(root: Node) -> dict[int, tuple[int, ...]]:
+    """Reach masks (see ``REACH``) of every node, by ``id``."""
+    masks: dict[int, tuple[int, ...]] = {}
+
+    def visit(node: Node) -> tuple[int, ...]:
+        known = masks.get(id(node))
+        if known is not None:
+            return known
+        here = [0] * MAX_TILES
+        for letter, child in node.items():
+            if letter < 0:
+                continue
+            here[0] |= 1 << letter
+            below = visit(child)
+            for depth in range(1, MAX_TILES):
+                here[depth] |= below[depth - 1]
+        result = tuple(here)
+        masks[id(node)] = result
+        return result
+
+    visit(root)
+    return masks
 
 
 def _key(codes: Iterable[int]) -> str:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from duplicate.board import CENTRE, SIZE, Board, Direction
 from duplicate.move import BINGO_BONUS, RACK_SIZE, Move
 from lexicon.alphabet import BLANK_FLAG, Alphabet
-from lexicon.lexicon import FINAL, Lexicon, Node
+from lexicon.lexicon import FINAL, REACH, Lexicon, Node
 
 RawMove = tuple[int, int, int, int, tuple[int, ...], int]
 """``(score, down, row, col, word, tiles_placed)``; ``down`` is 0 across, 1 down."""
@@ -109,7 +109,7 @@ def generate(board: Board, rack: Sequence[int], lexicon: Lexicon) -> MoveList:
                 anchors, masks, cross = _line_constraints(grid, line, lexicon.root, alphabet)
                 if not any(anchors):
                     continue
-            _LineWalker(cells, anchors, masks, cross, lm[line], wm[line], counts, alphabet, down, line, out).run(lexicon.root)
+            _walk_line(cells, anchors, masks, cross, lm[line], wm[line], counts, alphabet, down, line, lexicon.root, out)
     return MoveList(out)
 
 
@@ -151,7 +151,7 @@ def _line_constraints(grid: list[list[int | None]], line: int, root: Node, alpha
         mask = 0
         if node is not None:
             for letter, child in node.items():
-                if letter == FINAL:
+                if letter < 0:
                     continue
                 target: Node | None = child
                 for tile in suffix:
@@ -164,54 +164,79 @@ def _line_constraints(grid: list[list[int | None]], line: int, root: Node, alpha
     return anchors, masks, cross
 
 
-class _LineWalker:
-    """Walks the DAWG along one line from every possible start square."""
+def _walk_line(cells: list[int | None], anchors: list[bool], masks: list[int], cross: list[int],
+               lm: Sequence[int], wm: Sequence[int], counts: list[int], alphabet: Alphabet, down: int, line: int,
+               root: Node, out: list[RawMove]) -> None:
+    """Record every legal move along one line into ``out``.
 
-    __slots__ = ("cells", "anchors", "masks", "cross", "lm", "wm", "counts", "points", "blank", "down", "line",
-                 "out", "need", "path", "start", "rack_size")
+    The walk spends rack tiles greedily — a natural tile when one is left, else
+    a blank — so each sequence of letters is walked once; ``record`` then lists
+    every distinct natural/blank assignment of the new tiles (the placements
+    differ, III.20.3) with its score: a blank at a new square removes that
+    letter's points times the square's letter premium from the main word (times
+    the main word's premiums) and from its cross word (times that square's word
+    premium).
+    """
+    points = [letter.points for letter in alphabet.letters]
+    blank = alphabet.blank
+    rack_size = sum(counts)
+    blanks_in_rack = counts[blank]
+    natural = counts[:blank]
+    # need[i]: empty squares from i up to and including the first anchor at or after i.
+    need = [SIZE + 1] * (SIZE + 1)
+    for i in range(SIZE - 1, -1, -1):
+        if anchors[i]:
+            need[i] = 1
+        elif cells[i] is None:
+            need[i] = need[i + 1] + 1
+        else:
+            need[i] = need[i + 1]
+    next_anchor = [SIZE] * (SIZE + 1)
+    for i in range(SIZE - 1, -1, -1):
+        next_anchor[i] = i if anchors[i] else next_anchor[i + 1]
+    path: list[int] = []
+    start = 0
 
-    def __init__(self, cells: list[int | None], anchors: list[bool], masks: list[int], cross: list[int],
-                 lm: Sequence[int], wm: Sequence[int], counts: list[int], alphabet: Alphabet, down: int, line: int,
-                 out: list[RawMove]) -> None:
-        self.cells = cells
-        self.anchors = anchors
-        self.masks = masks
-        self.cross = cross
-        self.lm = lm
-        self.wm = wm
-        self.counts = counts
-        self.points = [letter.points for letter in alphabet.letters]
-        self.blank = alphabet.blank
-        self.down = down
-        self.line = line
-        self.out = out
-        self.rack_size = sum(counts)
-        # need[i]: empty squares from i up to and including the first anchor at or after i.
-        need = [SIZE + 1] * (SIZE + 1)
-        for i in range(SIZE - 1, -1, -1):
-            if anchors[i]:
-                need[i] = 1
-            elif cells[i] is None:
-                need[i] = need[i + 1] + 1
-            else:
-                need[i] = need[i + 1]
-        self.need = need
-        self.path: list[int] = []
-        self.start = 0
+    def record(placed: int, score: int, word_mult: int) -> None:
+        if down and placed == 1:
+            # A one-tile move that forms an across word too is reported as the across move.
+            for offset in range(len(path)):
+                if cells[start + offset] is None:
+                    if cross[start + offset] >= 0:
+                        return
+                    break
+        row, col = (start, line) if down else (line, start)
+        if not blanks_in_rack:
+            out.append((score, down, row, col, tuple(path), placed))
+            return
+        # Every assignment of naturals and blanks to the new tiles.
+        news = []
+        for offset, letter in enumerate(path):
+            square = start + offset
+            if cells[square] is None:
+                value = points[letter] * lm[square]
+                penalty = value * word_mult + (value * wm[square] if cross[square] >= 0 else 0)
+                news.append((offset, letter, penalty))
+        left = natural[:]
+        word = path[:]
 
-    def run(self, root: Node) -> None:
-        cells = self.cells
-        for start in range(SIZE):
-            if start > 0 and cells[start - 1] is not None:
-                continue
-            if self.need[start] > self.rack_size:
-                continue
-            self.start = start
-            self.extend(start, root, 0, 0, 1, 0, False)
+        def assign(k: int, blanks: int, total: int) -> None:
+            if k == len(news):
+                out.append((total, down, row, col, tuple(word), placed))
+                return
+            offset, letter, penalty = news[k]
+            if left[letter]:
+                left[letter] -= 1
+                assign(k + 1, blanks, total)
+                left[letter] += 1
+            if blanks:
+                word[offset] = letter | BLANK_FLAG
+                assign(k + 1, blanks - 1, total - penalty)
+                word[offset] = letter
 
-    def extend(self, i: int, node: Node, placed: int, main: int, word_mult: int, cross_total: int, hit: bool) -> None:
-        cells = self.cells
-        path = self.path
+        assign(0, blanks_in_rack, score)
+
+    def extend(i: int, node: Node, placed: int, main: int, word_mult: int, cross_total: int, hit: bool) -> None:
         # Follow tiles already on the board.
         followed = 0
         while i < SIZE and (tile := cells[i]) is not None:
@@ -225,52 +250,68 @@ class _LineWalker:
             path.append(letter)
             followed += 1
             if not tile & BLANK_FLAG:
-                main += self.points[letter]
+                main += points[letter]
             i += 1
         if placed and hit and FINAL in node and len(path) > 1:
-            self.record(placed, main * word_mult + cross_total + (BINGO_BONUS if placed == RACK_SIZE else 0))
-        if i < SIZE and placed < self.rack_size:
-            mask = self.masks[i]
-            if mask and (hit or self.anchors[i] or self.need[i] <= self.rack_size - placed):
-                counts = self.counts
-                blank = self.blank
-                cs = self.cross[i]
-                lm = self.lm[i]
-                wm = self.wm[i]
-                now_hit = hit or self.anchors[i]
-                points = self.points
+            score = main * word_mult + cross_total
+            record(placed, score + BINGO_BONUS if placed == RACK_SIZE else score, word_mult)
+        if i < SIZE and placed < rack_size:
+            mask = masks[i]
+            if not hit:
+                # The word has to reach the next anchor with a letter its cross-check
+                # allows, and go on through a board tile right after it.
+                anchor = next_anchor[i]
+                if need[i] > rack_size - placed:
+                    mask = 0
+                else:
+                    reach = node[REACH]
+                    depth = anchor - i
+                    if not reach[depth] & masks[anchor]:
+                        mask = 0
+                    elif anchor + 1 < SIZE and (after := cells[anchor + 1]) is not None and not (
+                        reach[depth + 1] >> (after & ~BLANK_FLAG) & 1
+                    ):
+                        mask = 0
+            if mask:
+                cs = cross[i]
+                square_lm = lm[i]
+                square_wm = wm[i]
+                now_hit = hit or anchors[i]
+                # At the last square of the line, or with the last rack tile before an
+                # empty square, the word can only end here: no need to recurse.
+                last = i + 1 == SIZE or (placed + 1 == rack_size and cells[i + 1] is None)
                 for letter, child in node.items():
-                    if letter == FINAL or not (mask >> letter) & 1:
+                    if letter < 0 or not (mask >> letter) & 1:
+                        continue
+                    if last:
+                        if now_hit and FINAL in child and path and (counts[letter] or counts[blank]):
+                            path.append(letter)
+                            value = points[letter] * square_lm
+                            multiplier = word_mult * square_wm
+                            score = (main + value) * multiplier + cross_total + (
+                                (cs + value) * square_wm if cs >= 0 else 0)
+                            record(placed + 1, score + BINGO_BONUS if placed + 1 == RACK_SIZE else score, multiplier)
+                            path.pop()
                         continue
                     if counts[letter]:
-                        counts[letter] -= 1
-                        path.append(letter)
-                        value = points[letter] * lm
-                        self.extend(i + 1, child, placed + 1, main + value, word_mult * wm,
-                                    cross_total + ((cs + value) * wm if cs >= 0 else 0), now_hit)
-                        path.pop()
-                        counts[letter] += 1
-                    if counts[blank]:
-                        counts[blank] -= 1
-                        path.append(letter | BLANK_FLAG)
-                        self.extend(i + 1, child, placed + 1, main, word_mult * wm,
-                                    cross_total + (cs * wm if cs >= 0 else 0), now_hit)
-                        path.pop()
-                        counts[blank] += 1
+                        spent = letter
+                    elif counts[blank]:
+                        spent = blank
+                    else:
+                        continue
+                    counts[spent] -= 1
+                    path.append(letter)
+                    value = points[letter] * square_lm
+                    extend(i + 1, child, placed + 1, main + value, word_mult * square_wm,
+                           cross_total + ((cs + value) * square_wm if cs >= 0 else 0), now_hit)
+                    path.pop()
+                    counts[spent] += 1
         if followed:
             del path[-followed:]
 
-    def record(self, placed: int, score: int) -> None:
-        path = self.path
-        start = self.start
-        if self.down and placed == 1:
-            # A one-tile move forming an across word too is reported as the across move.
-            for offset, tile in enumerate(path):
-                if self.cells[start + offset] is None:
-                    if self.cross[start + offset] >= 0:
-                        return
-                    break
-        if self.down:
-            self.out.append((score, 1, start, self.line, tuple(path), placed))
-        else:
-            self.out.append((score, 0, self.line, start, tuple(path), placed))
+    for start in range(SIZE):
+        if start > 0 and cells[start - 1] is not None:
+            continue
+        if need[start] > rack_size:
+            continue
+        extend(start, root, 0, 0, 1, 0, False)
