@@ -159,17 +159,20 @@ class Board:
         runs of empty squares, uppercase tiles, lowercase blanks, digraphs as ``[CH]``."""
         rows = []
         for row in self.tiles:
-            text, empty = [], 0
-            for tile in row:
-                if tile is None:
-                    empty += 1
+            text, run, empty = [], [], 0
+            for tile in [*row, None]:
+                if tile is not None:
+                    if empty:
+                        text.append(str(empty))
+                        empty = 0
+                    run.append(tile)
                     continue
-                if empty:
-                    text.append(str(empty))
-                    empty = 0
-                text.append(self.alphabet.format([tile], brackets=True))
-            if empty:
-                text.append(str(empty))
+                if run:
+                    text.append(self.alphabet.format(run, brackets=True))
+                    run = []
+                empty += 1
+            if empty > 1:
+                text.append(str(empty - 1))
             rows.append("".join(text))
         return "/".join(rows)
 

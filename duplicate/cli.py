@@ -97,7 +97,7 @@ def play(seed: int | None, rounds: int | None, lexicon_path: Path | None, json_p
     click.echo(f"{'Ronda':>5}  {'Atril':<10} {'Jugada maestra':<24} {'Ptos':>4} {'Acum.':>6}  Empates")
     while (record := game.play_round()) is not None:
         for redraw in record.redraws:
-            click.echo(f"{'':>5}  {redraw:<10} cambio de fichas (III.19)")
+            click.echo(f"{'':>5}  {redraw.rack:<10} cambio de fichas (III.19): {redraw.reason}")
         click.echo(f"{record.number:>5}  {record.rack:<10} {record.master:<24} {record.score:>4} {record.cumulative:>6}"
                    f"  {record.equal_tops}")
     final = game.record

@@ -141,7 +141,7 @@ class InvalidWordError(SlipError):
 # --- formatting ---------------------------------------------------------------------
 
 
-def format_tiles(tiles: Iterable[int], alphabet: Alphabet) -> str:
+def format_tiles(tiles: Sequence[int], alphabet: Alphabet) -> str:
     """Text of a tile sequence that reads back to the same tiles with ``alphabet.tokenize``.
 
     Letters uppercase, blanks (``letter | BLANK_FLAG``) lowercase, digraph tiles
@@ -149,16 +149,10 @@ def format_tiles(tiles: Iterable[int], alphabet: Alphabet) -> str:
     bracketed (see the module doc). Raises ``ValueError`` for a code that is not
     a letter or a designated blank (e.g. ``alphabet.blank``).
     """
-    symbols = [_symbol(tile, alphabet) for tile in tiles]
-    digraphs = _digraphs(alphabet)
-    parts = []
-    for i, text in enumerate(symbols):
-        if len(text) == 1 and i + 1 < len(symbols):
-            pair = text + symbols[i + 1][0]
-            if (pair.isupper() or pair.islower()) and pair.upper() in digraphs:
-                text = f"[{text}]"
-        parts.append(text)
-    return "".join(parts)
+    for tile in tiles:
+        if not 0 <= tile < 2 * BLANK_FLAG or letter_of(tile) >= alphabet.size:
+            raise ValueError(f"código de ficha no válido en una jugada: {tile}")
+    return alphabet.format(tiles)
 
 
 def format_move(move: Move, alphabet: Alphabet, *, oriented: bool = False) -> str:
@@ -173,16 +167,6 @@ def format_move(move: Move, alphabet: Alphabet, *, oriented: bool = False) -> st
     if oriented:
         text += " " + (ACROSS_ARROW if move.direction is Direction.ACROSS else DOWN_ARROW)
     return text
-
-
-def _symbol(tile: int, alphabet: Alphabet) -> str:
-    if not 0 <= tile < 2 * BLANK_FLAG or letter_of(tile) >= alphabet.size:
-        raise ValueError(f"código de ficha no válido en una jugada: {tile}")
-    return alphabet.symbol(tile)
-
-
-def _digraphs(alphabet: Alphabet) -> frozenset[str]:
-    return frozenset(letter.symbol for letter in alphabet.letters if len(letter.symbol) == 2)
 
 
 # --- parsing ------------------------------------------------------------------------

@@ -26,6 +26,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cache, cached_property
+from collections.abc import Iterable
 from pathlib import Path
 
 import data
@@ -117,20 +118,33 @@ class Alphabet:
             return self.letters[tile & ~BLANK_FLAG].symbol.lower()
         return self.letters[tile].symbol
 
-    def format(self, tiles: "list[int] | tuple[int, ...]", brackets: bool = False) -> str:
-        """Text of a tile sequence. Plain form by default (``CHORRILLOS``).
+    def format(self, tiles: "Iterable[int]", brackets: bool = False) -> str:
+        """Text of a tile sequence that reads back to the same tiles with ``tokenize``.
 
-        ``brackets=True`` writes digraph tiles as ``[CH]`` (the CGP board form),
-        which reads back unambiguously whatever the neighbouring tiles.
+        Letters uppercase, designated blanks lowercase, a bare blank ``?``,
+        digraph tiles plain (``CHORRILLOS``); a one-letter tile that would join
+        the next tile into a digraph is bracketed (``[C]H`` is a C tile then an
+        H tile; ``Ch`` needs no brackets: case separates them).
+        ``brackets=True`` also writes every digraph tile as ``[CH]`` (the CGP
+        board form).
         """
-        if not brackets:
-            symbol = self.symbol
-            return "".join([symbol(tile) for tile in tiles])
+        symbols = [self.symbol(tile) for tile in tiles]
+        digraphs = self._digraphs
         parts = []
-        for tile in tiles:
-            text = self.symbol(tile)
-            parts.append(f"[{text}]" if len(text) > 1 else text)
+        for index, text in enumerate(symbols):
+            if len(text) > 1:
+                parts.append(f"[{text}]" if brackets else text)
+                continue
+            if index + 1 < len(symbols) and digraphs:
+                pair = text + symbols[index + 1][0]
+                if (pair.isupper() or pair.islower()) and pair.upper() in digraphs:
+                    text = f"[{text}]"
+            parts.append(text)
         return "".join(parts)
+
+    @cached_property
+    def _digraphs(self) -> frozenset[str]:
+        return frozenset(letter.symbol for letter in self.letters if len(letter.symbol) > 1)
 
     def tokenize(self, text: str, *, blanks: bool = True, allow_unknown_blank: bool = False) -> list[int]:
         """Read ``text`` as a sequence of tile codes.
@@ -197,7 +211,8 @@ _ACCENTS = str.maketrans("ÁÉÍÓÚÜÀÈÌÒÙÂÊÎÔÛÏáéíóúüàèìò
 
 
 def _normalize(text: str) -> str:
-    """NFC text with accents removed (Á→A, Ü→U) but Ñ/ñ kept."""
+    """NFC text with the vowels' accents removed (Á→A, Ü→U); Ñ/ñ kept, and any other
+    accented letter (Ç…) left as it is, so that it is reported as outside the alphabet."""
     if text.isascii():
         return text
     composed = unicodedata.normalize("NFC", text).translate(_ACCENTS)
@@ -208,9 +223,8 @@ def _normalize(text: str) -> str:
         if ch in "Ññ":
             out.append(ch)
             continue
-        decomposed = unicodedata.normalize("NFD", ch)
-        base = "".join(c for c in decomposed if not unicodedata.combining(c))
-        out.append(base if base else ch)
+        base = unicodedata.normalize("NFD", ch)[0]
+        out.append(base if base in "AEIOUaeiou" else ch)
     return "".join(out)
 
 

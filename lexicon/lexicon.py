@@ -123,23 +123,26 @@ class Lexicon:
         Raises ``LexiconError`` naming the file when it is missing, is not a
         compiled lexicon, or is corrupt.
         """
+        alphabet = spanish()
         try:
             with zipfile.ZipFile(path) as archive:
                 meta = json.loads(archive.read("meta.json"))
-                if meta.get("format") != FORMAT:
-                    raise LexiconError(f"{path}: formato de léxico desconocido {meta.get('format')!r} (se esperaba {FORMAT})")
+                if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+                    found = meta.get("format") if isinstance(meta, dict) else type(meta).__name__
+                    raise LexiconError(f"{path}: formato de léxico desconocido {found!r} (se esperaba {FORMAT})")
+                if meta.get("letters") != [letter.symbol for letter in alphabet.letters]:
+                    raise LexiconError(f"{path}: el léxico usa otro alfabeto ({meta.get('alphabet')})")
+                word_count, digest = int(meta["word_count"]), str(meta["content_hash"])
                 words = dawg.DAWG().frombytes(archive.read("words.dawg"))
-                root = _graph_from_bytes(archive.read("graph.bin"))
+                root = _graph_from_bytes(archive.read("graph.bin"), alphabet.size)
         except FileNotFoundError:
             raise LexiconError(f"{path}: no existe el archivo de léxico") from None
-        except (zipfile.BadZipFile, KeyError, json.JSONDecodeError, UnicodeDecodeError, ValueError, OSError) as error:
-            if isinstance(error, LexiconError):
-                raise
-            raise LexiconError(f"{path}: no es un léxico compilado válido ({error})") from None
-        alphabet = spanish()
-        if meta.get("letters") != [letter.symbol for letter in alphabet.letters]:
-            raise LexiconError(f"{path}: el léxico usa otro alfabeto ({meta.get('alphabet')})")
-        return cls(alphabet, words, root, int(meta["word_count"]), str(meta["content_hash"]), str(meta.get("source", path.name)))
+        except LexiconError:
+            raise
+        except (zipfile.BadZipFile, KeyError, TypeError, json.JSONDecodeError, UnicodeDecodeError, ValueError,
+                IndexError, OSError) as error:
+            raise LexiconError(f"{path}: no es un léxico compilado válido ({type(error).__name__}: {error})") from None
+        return cls(alphabet, words, root, word_count, digest, str(meta.get("source") or path.name))
 
 
 def read_word_list(lines: Iterable[str], alphabet: Alphabet, report: BuildReport) -> list[tuple[int, ...]]:
@@ -303,7 +306,8 @@ def _graph_to_bytes(root: Node) -> bytes:
     return buffer.getvalue()
 
 
-def _graph_from_bytes(blob: bytes) -> Node:
+def _graph_from_bytes(blob: bytes, letter_count: int) -> Node:
+    """Rebuild the graph from ``_graph_to_bytes`` output; ``ValueError`` if it is inconsistent."""
     header = array("I")
     header.frombytes(blob[:8])
     if sys.byteorder != "little":
@@ -328,6 +332,10 @@ def _graph_from_bytes(blob: bytes) -> Node:
         first.byteswap()
         targets.byteswap()
         reach.byteswap()
+    if node_count < 1 or first[0] != 0 or first[-1] != edge_count or any(a > b for a, b in zip(first, first[1:])):
+        raise ValueError("desplazamientos de aristas incoherentes")
+    if edge_count and (max(targets) >= node_count or max(letters) >= letter_count):
+        raise ValueError("arista hacia un nodo o letra inexistente")
     nodes: list[Node] = [
         {FINAL: True, REACH: tuple(reach[k : k + MAX_TILES])} if final else {REACH: tuple(reach[k : k + MAX_TILES])}
         for final, k in zip(finals, range(0, MAX_TILES * node_count, MAX_TILES))

@@ -182,6 +182,7 @@ def _walk_line(cells: list[int | None], anchors: list[bool], masks: list[int], c
     rack_size = sum(counts)
     blanks_in_rack = counts[blank]
     natural = counts[:blank]
+    rack_letters = -1 if blanks_in_rack else sum(1 << letter for letter in range(blank) if counts[letter])
     # need[i]: empty squares from i up to and including the first anchor at or after i.
     need = [SIZE + 1] * (SIZE + 1)
     for i in range(SIZE - 1, -1, -1):
@@ -299,6 +300,16 @@ def _walk_line(cells: list[int | None], anchors: list[bool], masks: list[int], c
                         spent = blank
                     else:
                         continue
+                    if not (now_hit and FINAL in child):
+                        # Look one square ahead: the word must go on from the child.
+                        ahead = cells[i + 1]
+                        if ahead is None:
+                            if not child[REACH][0] & masks[i + 1] & rack_letters:
+                                continue
+                            if not now_hit and not child[REACH][next_anchor[i + 1] - i - 1] & masks[next_anchor[i + 1]]:
+                                continue
+                        elif (ahead & ~BLANK_FLAG) not in child:
+                            continue
                     counts[spent] -= 1
                     path.append(letter)
                     value = points[letter] * square_lm

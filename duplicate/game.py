@@ -1,0 +1,511 @@
+"""The duplicate game engine: rounds, master moves, the end of the game, and the game record.
+
+Pure: no printing, no files; every text meant for a user is Spanish. A round
+(III.13–III.19) goes:
+
+1. the rack is completed — leftovers kept, tiles drawn, the whole rack redrawn
+   while it is not valid (III.12, III.17, III.19) — or typed by the arbiter
+   (``Game.set_rack``);
+2. every legal move is generated, the moves of top score ranked by the III.15
+   criteria (``duplicate.master``), and the round waits as a ``PendingRound``;
+3. the master move — the first of the ranking, or another top move the arbiter
+   picks — is placed and a ``RoundRecord`` written (``Game.play``).
+
+``play_round`` does the three steps; ``play_all`` plays to the end.
+
+The game ends (III.21, III.22) when the agreed rounds are played, when no
+valid rack can be formed from the tiles left (vowels or consonants used up),
+when a rack has no legal move (``play_round``; the arbiter may instead type
+another rack, III.29), or when the arbiter ends it. ``EndReason`` gives a
+machine code and the Spanish text.
+
+``GameRecord`` is the game as data — seed, lexicon hash and size, every round's
+rack, redraws, master and scores, the total and the end — with a JSON round
+trip (``to_json`` / ``from_json``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from duplicate.bag import Bag
+from duplicate.board import Board, Layout
+from duplicate.master import RankedMove, rank_top_moves
+from duplicate.move import Move, placed_tiles
+from duplicate.notation import format_move, parse_move
+from duplicate.rack import (
+    FIRST_ONE_AND_ONE_ROUND,
+    NoValidRackError,
+    Rack,
+    RackRule,
+    Redraw,
+    RedrawLimitError,
+    check_arbiter_rack,
+    complete_rack,
+    no_valid_rack_reason,
+    rack_text,
+    rule_for_round,
+)
+from lexicon.alphabet import Alphabet, spanish
+from lexicon.lexicon import Lexicon
+from lexicon.movegen import generate
+
+RECORD_FORMAT = "duplicada-game-1"
+"""``format`` field of a game record's JSON."""
+
+
+class GameError(ValueError):
+    """An action the game cannot take now (game over, no rack, a move that is not a
+    top move...); the message (Spanish) says why."""
+
+
+class GameRecordError(ValueError):
+    """A game record's JSON that cannot be read; the message (Spanish) says why."""
+
+
+class EndCode(StrEnum):
+    """Why the game ended (III.22), as a machine code."""
+
+    ROUNDS_PLAYED = "rounds_played"
+    """The agreed number of rounds has been played."""
+    NO_VALID_RACK = "no_valid_rack"
+    """No valid rack can be formed: vowels or consonants used up (III.12, III.21)."""
+    NO_MOVE = "no_move"
+    """The rack has no legal move."""
+    REDRAW_LIMIT = "redraw_limit"
+    """Too many redraws in a row without a valid rack (III.19)."""
+    ARBITER = "arbiter"
+    """The judge ended the game."""
+
+
+@dataclass(frozen=True)
+class EndReason:
+    """How the game ended: ``code`` and the Spanish ``text`` to show."""
+
+    code: EndCode
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class PendingRound:
+    """A round whose rack is set and whose master move is not placed yet.
+
+    ``ranked``: the moves of top score, best first (III.15), empty when the rack
+    has no legal move; ``move_count``: every legal move; ``rule``: the III.12 rule
+    the rack was checked against; ``arbiter_rack``: typed by the arbiter, not drawn.
+    """
+
+    number: int
+    rack: Rack
+    rule: RackRule
+    redraws: tuple[Redraw, ...]
+    ranked: tuple[RankedMove, ...]
+    move_count: int
+    arbiter_rack: bool
+
+    @property
+    def master(self) -> RankedMove | None:
+        """The master the ranking proposes, None when there is no legal move."""
+        return self.ranked[0] if self.ranked else None
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """One played round.
+
+    ``rack``: the rack text before play, leftovers first in tile order then the
+    new tiles (III.17); ``leftover``: the leftover part; ``redraws``: racks sent
+    back (III.19); ``master``: canonical notation (``H8-CASA`` / ``8H-CASA``) of
+    ``move``; ``master_rank``: its place in the III.15 ranking (0 unless the arbiter
+    chose another); ``reason``: why it was chosen (Spanish); ``score`` and
+    ``cumulative`` in points; ``equal_tops``: moves sharing the top score;
+    ``tiles_placed``; ``bag_after``: tiles left in the bag after the round.
+    """
+
+    number: int
+    rack: str
+    leftover: str
+    redraws: tuple[Redraw, ...]
+    rule: RackRule
+    arbiter_rack: bool
+    master: str
+    move: Move
+    master_rank: int
+    reason: str
+    score: int
+    cumulative: int
+    equal_tops: int
+    tiles_placed: int
+    bag_after: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """The round as JSON-ready data (the move as its canonical text)."""
+        return {
+            "number": self.number,
+            "rack": self.rack,
+            "leftover": self.leftover,
+            "redraws": [{"rack": redraw.rack, "reason": redraw.reason} for redraw in self.redraws],
+            "rule": self.rule.value,
+            "arbiter_rack": self.arbiter_rack,
+            "master": self.master,
+            "master_rank": self.master_rank,
+            "reason": self.reason,
+            "score": self.score,
+            "cumulative": self.cumulative,
+            "equal_tops": self.equal_tops,
+            "tiles_placed": self.tiles_placed,
+            "bag_after": self.bag_after,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], alphabet: Alphabet) -> RoundRecord:
+        """Inverse of ``to_dict``. Raises ``KeyError``, ``TypeError`` or ``ValueError`` on bad data."""
+        return cls(
+            number=int(data["number"]),
+            rack=str(data["rack"]),
+            leftover=str(data["leftover"]),
+            redraws=tuple(Redraw(str(item["rack"]), str(item["reason"])) for item in data["redraws"]),
+            rule=RackRule(data["rule"]),
+            arbiter_rack=bool(data["arbiter_rack"]),
+            master=str(data["master"]),
+            move=parse_move(str(data["master"]), alphabet, oriented=False),
+            master_rank=int(data["master_rank"]),
+            reason=str(data["reason"]),
+            score=int(data["score"]),
+            cumulative=int(data["cumulative"]),
+            equal_tops=int(data["equal_tops"]),
+            tiles_placed=int(data["tiles_placed"]),
+            bag_after=int(data["bag_after"]),
+        )
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A whole game as data: ``seed`` of the bag, the lexicon's ``lexicon_hash``
+    (hex SHA-256 of its words) and ``lexicon_words``, ``agreed_rounds`` (None = full
+    bag, III.21), the ``rounds`` played, the ``total`` of the master scores (points)
+    and the ``end_reason`` (None while the game goes on)."""
+
+    seed: int
+    lexicon_hash: str
+    lexicon_words: int
+    agreed_rounds: int | None
+    rounds: tuple[RoundRecord, ...]
+    total: int
+    end_reason: EndReason | None
+    alphabet: str = spanish().name
+
+    def to_json(self) -> str:
+        """The record as JSON text (UTF-8 safe, Spanish left unescaped)."""
+        data = {
+            "format": RECORD_FORMAT,
+            "alphabet": self.alphabet,
+            "seed": self.seed,
+            "lexicon": {"content_hash": self.lexicon_hash, "word_count": self.lexicon_words},
+            "agreed_rounds": self.agreed_rounds,
+            "rounds": [round_record.to_dict() for round_record in self.rounds],
+            "total": self.total,
+            "end": None if self.end_reason is None else {"code": self.end_reason.code.value, "text": self.end_reason.text},
+        }
+        return json.dumps(data, ensure_ascii=False, indent=1)
+
+    @classmethod
+    def from_json(cls, text: str, alphabet: Alphabet | None = None) -> GameRecord:
+        """Read a record written by ``to_json``; moves are read with ``alphabet``
+        (default: the FISE Spanish set).
+
+        Raises ``GameRecordError`` when the text is not such a record.
+        """
+        alphabet = alphabet or spanish()
+        try:
+            data = json.loads(text)
+            if data.get("format") != RECORD_FORMAT:
+                raise GameRecordError(f"formato de partida desconocido {data.get('format')!r} (se esperaba {RECORD_FORMAT})")
+            if data.get("alphabet") != alphabet.name:
+                raise GameRecordError(f"la partida usa el alfabeto {data.get('alphabet')!r}, no {alphabet.name!r}")
+            end = data["end"]
+            agreed = data["agreed_rounds"]
+            return cls(
+                seed=int(data["seed"]),
+                lexicon_hash=str(data["lexicon"]["content_hash"]),
+                lexicon_words=int(data["lexicon"]["word_count"]),
+                agreed_rounds=None if agreed is None else int(agreed),
+                rounds=tuple(RoundRecord.from_dict(item, alphabet) for item in data["rounds"]),
+                total=int(data["total"]),
+                end_reason=None if end is None else EndReason(EndCode(end["code"]), str(end["text"])),
+                alphabet=alphabet.name,
+            )
+        except GameRecordError:
+            raise
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as error:
+            raise GameRecordError(f"partida guardada no válida: {type(error).__name__}: {error}") from None
+
+
+class Game:
+    """One duplicate game (III).
+
+    ``Game(lexicon, seed=None, rounds=None, layout=None)``: ``seed`` for the bag's
+    draws (None picks one, kept in ``game.seed``); ``rounds`` the agreed number of
+    rounds (None: full bag, III.21); ``layout`` the premium layout (standard by
+    default). Raises ``GameError`` if ``rounds`` is less than 1.
+
+    State: ``board``, ``bag``, ``leftover`` (tiles kept for the next round, tile
+    order), ``pending`` (the round being played), ``records``, ``end_reason``,
+    ``one_and_one_from`` (round from which the 1+1 rule of III.12 applies before
+    round 16, or None).
+    """
+
+    def __init__(self, lexicon: Lexicon, seed: int | None = None, rounds: int | None = None,
+                 layout: Layout | None = None) -> None:
+        if rounds is not None and rounds < 1:
+            raise GameError(f"el número de rondas pactadas debe ser al menos 1, no {rounds}")
+        self.lexicon = lexicon
+        self.alphabet = lexicon.alphabet
+        self.board = Board(self.alphabet, layout)
+        self.bag = Bag(self.alphabet, seed)
+        self.seed = self.bag.seed
+        self.rounds = rounds
+        self.leftover: tuple[int, ...] = ()
+        self.one_and_one_from: int | None = None
+        self._records: list[RoundRecord] = []
+        self._pending: PendingRound | None = None
+        self._end: EndReason | None = None
+        self._check_end()
+
+    # --- state ----------------------------------------------------------------------
+    @property
+    def records(self) -> tuple[RoundRecord, ...]:
+        """The rounds played, in order."""
+        return tuple(self._records)
+
+    @property
+    def pending(self) -> PendingRound | None:
+        """The round waiting for its master move, if any."""
+        return self._pending
+
+    @property
+    def end_reason(self) -> EndReason | None:
+        """Why the game ended, None while it goes on."""
+        return self._end
+
+    @property
+    def over(self) -> bool:
+        """True once the game has ended (III.22)."""
+        return self._end is not None
+
+    @property
+    def round_number(self) -> int:
+        """Number of the current round: the pending one, or the next to play (1-based)."""
+        return len(self._records) + 1
+
+    @property
+    def total_score(self) -> int:
+        """Sum of the master scores so far, in points."""
+        return self._records[-1].cumulative if self._records else 0
+
+    @property
+    def rack(self) -> tuple[int, ...]:
+        """Tiles on the rack now: the pending rack, or the leftover between rounds."""
+        return self._pending.rack.tiles if self._pending else self.leftover
+
+    @property
+    def record(self) -> GameRecord:
+        """The game so far as a ``GameRecord`` (a snapshot)."""
+        return GameRecord(
+            seed=self.seed,
+            lexicon_hash=self.lexicon.content_hash,
+            lexicon_words=self.lexicon.word_count,
+            agreed_rounds=self.rounds,
+            rounds=self.records,
+            total=self.total_score,
+            end_reason=self._end,
+            alphabet=self.alphabet.name,
+        )
+
+    # --- a round --------------------------------------------------------------------
+    def draw(self) -> PendingRound | None:
+        """Complete the rack from the bag (III.17, III.19) and rank the top moves.
+
+        Returns the pending round (the same one if a rack is already set), or None
+        when the game is over — possibly just now, because no valid rack can be
+        formed or the redraw limit was hit.
+        """
+        if self._end is not None:
+            return None
+        if self._pending is not None:
+            return self._pending
+        rule = self._rule()
+        try:
+            completion = complete_rack(self.leftover, self.bag, rule)
+        except NoValidRackError as error:
+            self._finish(EndCode.NO_VALID_RACK, str(error))
+            return None
+        except RedrawLimitError as error:
+            self._finish(EndCode.REDRAW_LIMIT, str(error))
+            return None
+        return self._open(completion.rack, completion.redraws, rule, arbiter_rack=False)
+
+    def set_rack(self, text: str, *, redraw: bool = False) -> PendingRound:
+        """Use a rack typed by the arbiter instead of drawing one (III.17, III.19).
+
+        ``text``: the rack (``CASA?OL``; see ``duplicate.rack.parse_rack_text``). It
+        must hold the leftover tiles — unless ``redraw`` is true, when they go back
+        to the bag first (a "cambio de fichas", recorded) — its other tiles must be
+        in the bag, it must be full and valid under III.12. A rack already drawn
+        for this round is put back first.
+
+        Raises ``RackError`` saying what is wrong (the game is then unchanged) and
+        ``GameError`` when the game is over.
+        """
+        if self._end is not None:
+            raise GameError(f"la partida ha terminado: {self._end.text}")
+        in_bag = Counter(self.bag.tiles)
+        if self._pending is not None:
+            in_bag += Counter(self._pending.rack.tiles)
+            in_bag -= Counter(self.leftover)
+        rule = self._rule()
+        if redraw:
+            rack = check_arbiter_rack(text, self.alphabet, (), list((in_bag + Counter(self.leftover)).elements()), rule)
+        else:
+            rack = check_arbiter_rack(text, self.alphabet, self.leftover, list(in_bag.elements()), rule)
+        self._undo_pending()
+        redraws: tuple[Redraw, ...] = ()
+        if redraw and self.leftover:
+            redraws = (Redraw(rack_text(self.leftover, self.alphabet), "cambio de fichas indicado por el juez árbitro (III.19)"),)
+            self.bag.put_back(self.leftover)
+        self.bag.remove(rack.drawn)
+        return self._open(rack, redraws, rule, arbiter_rack=True)
+
+    def play(self, choice: int | Move = 0) -> RoundRecord:
+        """Place the master move of the pending round and record the round.
+
+        ``choice``: the index in ``pending.ranked`` (0, the default, is the III.15
+        choice) or a ``Move`` that must be one of the top moves (the arbiter's choice).
+        Raises ``GameError`` when the game is over, no rack is set, the rack has no
+        legal move, or ``choice`` is not one of the top moves.
+        """
+        if self._end is not None:
+            raise GameError(f"la partida ha terminado: {self._end.text}")
+        pending = self._pending
+        if pending is None:
+            raise GameError("no hay atril en juego: primero hay que sacar las fichas o introducir el atril")
+        if not pending.ranked:
+            raise GameError(f"con el atril {pending.rack.text} no hay ninguna jugada válida")
+        index = self._choice_index(pending, choice)
+        chosen = pending.ranked[index]
+        self.board.place(placed_tiles(self.board, chosen.move))
+        self.leftover = chosen.leave
+        if index == 0:
+            reason = chosen.reason
+        else:
+            reason = f"elegida por el juez árbitro entre las {len(pending.ranked)} jugadas de máxima puntuación"
+        record = RoundRecord(
+            number=pending.number,
+            rack=pending.rack.text,
+            leftover=rack_text(pending.rack.leftover, self.alphabet),
+            redraws=pending.redraws,
+            rule=pending.rule,
+            arbiter_rack=pending.arbiter_rack,
+            master=format_move(chosen.move, self.alphabet),
+            move=chosen.move,
+            master_rank=index,
+            reason=reason,
+            score=chosen.score,
+            cumulative=self.total_score + chosen.score,
+            equal_tops=len(pending.ranked),
+            tiles_placed=chosen.tiles_placed,
+            bag_after=len(self.bag),
+        )
+        self._records.append(record)
+        self._pending = None
+        self._check_end()
+        return record
+
+    def end(self, text: str | None = None) -> EndReason:
+        """The arbiter ends the game (III.22); ``text`` replaces the default Spanish reason.
+
+        A rack already drawn stays on the rack. Returns the end reason (the earlier
+        one if the game was already over).
+        """
+        if self._end is None:
+            self._finish(EndCode.ARBITER, text or "el juez árbitro da por terminada la partida (III.22)")
+        assert self._end is not None
+        return self._end
+
+    def play_round(self) -> RoundRecord | None:
+        """Draw (unless a rack is set), choose the master by III.15 and play it.
+
+        Returns the round's record, or None when the game is over — including when
+        it ends now because no valid rack can be formed or the rack has no legal move.
+        """
+        pending = self.draw()
+        if pending is None:
+            return None
+        if not pending.ranked:
+            self._finish(EndCode.NO_MOVE, f"con el atril {pending.rack.text} no hay ninguna jugada válida (III.22)")
+            return None
+        return self.play()
+
+    def play_all(self) -> GameRecord:
+        """Play rounds until the game is over; returns the record."""
+        while self.play_round() is not None:
+            pass
+        return self.record
+
+    # --- internals ------------------------------------------------------------------
+    def _rule(self) -> RackRule:
+        """The III.12 rule for the current round; notes when 1+1 starts before round 16."""
+        number = self.round_number
+        pool = [*self.leftover, *self.bag.tiles]
+        rule = rule_for_round(number, pool, self.alphabet, switched=self.one_and_one_from is not None)
+        if rule is RackRule.ONE_AND_ONE and number < FIRST_ONE_AND_ONE_ROUND and self.one_and_one_from is None:
+            self.one_and_one_from = number
+        return rule
+
+    def _check_end(self) -> None:
+        """End the game if the agreed rounds are played or no valid rack can be formed."""
+        if self._end is not None:
+            return
+        if self.rounds is not None and len(self._records) >= self.rounds:
+            self._finish(EndCode.ROUNDS_PLAYED, f"se han jugado las {self.rounds} rondas pactadas (III.22)")
+            return
+        reason = no_valid_rack_reason([*self.leftover, *self.bag.tiles], self._rule(), self.alphabet)
+        if reason is not None:
+            self._finish(EndCode.NO_VALID_RACK, reason)
+
+    def _finish(self, code: EndCode, text: str) -> None:
+        self._end = EndReason(code, text)
+
+    def _open(self, rack: Rack, redraws: tuple[Redraw, ...], rule: RackRule, arbiter_rack: bool) -> PendingRound:
+        moves = generate(self.board, list(rack.tiles), self.lexicon)
+        ranked = rank_top_moves(self.board, list(rack.tiles), moves)
+        self._pending = PendingRound(self.round_number, rack, rule, redraws, tuple(ranked), len(moves), arbiter_rack)
+        return self._pending
+
+    def _undo_pending(self) -> None:
+        """Put a drawn rack back so that the bag is as at the start of the round."""
+        if self._pending is None:
+            return
+        self.bag.put_back(self._pending.rack.tiles)
+        self.bag.remove(self.leftover)
+        self._pending = None
+
+    def _choice_index(self, pending: PendingRound, choice: int | Move) -> int:
+        if isinstance(choice, Move):
+            for index, ranked in enumerate(pending.ranked):
+                if ranked.move == choice:
+                    return index
+            raise GameError(
+                f"la jugada {format_move(choice, self.alphabet)} no está entre las "
+                f"{len(pending.ranked)} jugadas de máxima puntuación ({pending.ranked[0].score} puntos)"
+            )
+        if isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < len(pending.ranked):
+            return choice
+        raise GameError(f"elección {choice!r} no válida: hay {len(pending.ranked)} jugadas de máxima puntuación")

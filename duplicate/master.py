@@ -1,0 +1,248 @@
+"""Choosing the master move among the moves of top score (III.15).
+
+III.15 says the master move is the move of highest score, and for ties
+recommends the arbiter's "gestión manual" criteria, applied in order:
+
+1. the move that does not use a blank — here: **fewer blanks played** (no
+   blank beats one, one beats two);
+2. the move that leaves the most balanced rack — see ``leave_imbalance``;
+3. the move that places the fewest tiles;
+4. the first move in alphabetical order — the main word compared tile by tile
+   in Spanish tile order (code order: A B C CH D … LL … Ñ … RR …), a blank
+   compared as the letter it stands for, a word before its own extensions
+   (CASA before CASAS);
+5. a horizontal move before any vertical one; among horizontal moves the
+   nearest column 1, then the nearest row A; among vertical moves the nearest
+   row A, then the nearest column 1 (the start square of the main word).
+
+Moves still tied after 5 differ only in which of two equal letters a blank
+stands for (CASA with the first or the second A blank); the rules say
+nothing, so a fixed tie-break keeps the choice reproducible: the move whose
+first differing tile is the natural letter comes first (criterion 6, outside
+the rules, reported as such).
+
+The **leave** is the rack minus the tiles the move places (a blank placed on the
+board leaves the rack as a blank), in code order.
+
+The **imbalance** of a leave is ``max(0, |vowels − consonants| − blanks)``:
+the gap between natural vowels and consonants (Y a consonant, III.12), each
+blank kept able to fill one tile of the gap since it may stand for either.
+Lower is more balanced. Examples: ``AERS`` → 0, ``AER`` → 1, ``AEIO`` → 4,
+``AEIO?`` → 3, ``AE?`` → 1, ``A??`` → 0, ``AY`` → 0, ``BCDY`` → 4, empty → 0.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+
+from duplicate.bag import count_tiles, tile_name
+from duplicate.board import Board, Direction, letter_of
+from duplicate.move import Move, placed_tiles
+from duplicate.notation import format_move
+from duplicate.rack import rack_text
+from lexicon.alphabet import BLANK_FLAG, Alphabet
+from lexicon.movegen import MoveList, ScoredMove
+
+
+class MasterError(ValueError):
+    """No move to choose from, or a move that the rack cannot play; the message (Spanish) says why."""
+
+
+class Criterion(IntEnum):
+    """What decides between two ranked moves: score, then the III.15 criteria 1–5,
+    then the fixed tie-break 6 (outside the rules)."""
+
+    SCORE = 0
+    NO_BLANK = 1
+    BALANCED_LEAVE = 2
+    FEWEST_TILES = 3
+    ALPHABETICAL = 4
+    POSITION = 5
+    BLANK_PLACEMENT = 6
+
+
+@dataclass(frozen=True)
+class RankedMove:
+    """A move in the ranking, with what was measured for it.
+
+    ``leave``: the tiles left on the rack (code order, blanks bare);
+    ``blanks_used``: blanks the move plays; ``imbalance``: ``leave_imbalance(leave)``;
+    ``criterion``: what puts this move ahead of the next one in the ranking
+    (None for the last move, or if the next is the very same move);
+    ``reason``: the same in Spanish, for the arbiter.
+    """
+
+    scored: ScoredMove
+    leave: tuple[int, ...]
+    blanks_used: int
+    imbalance: int
+    criterion: Criterion | None
+    reason: str
+
+    @property
+    def move(self) -> Move:
+        """The move."""
+        return self.scored.move
+
+    @property
+    def score(self) -> int:
+        """Its score, in points."""
+        return self.scored.score
+
+    @property
+    def tiles_placed(self) -> int:
+        """Tiles it puts on the board."""
+        return self.scored.tiles_placed
+
+
+def leave_imbalance(leave: Iterable[int], alphabet: Alphabet) -> int:
+    """Imbalance of a leave: ``max(0, |vowels − consonants| − blanks)`` (III.15 criterion 2).
+
+    ``leave``: tile codes (a bare or designated blank counts as a blank). 0 is perfectly
+    balanced. See the module doc for examples.
+    """
+    counts = count_tiles(leave, alphabet)
+    return max(0, abs(counts.vowels - counts.consonants) - counts.blanks)
+
+
+def leave_after(board: Board, rack: Sequence[int], move: Move) -> tuple[int, ...]:
+    """The rack tiles left after ``move`` on ``board`` (code order, blanks bare).
+
+    ``rack``: tile codes, ``alphabet.blank`` for a blank. Raises ``MasterError``
+    if the move places a tile the rack does not hold, ``PlacementError`` (from
+    ``duplicate.move``) if it does not fit the board.
+    """
+    alphabet = board.alphabet
+    remaining = Counter(rack)
+    for _row, _col, tile in placed_tiles(board, move):
+        source = alphabet.blank if tile & BLANK_FLAG else tile
+        if remaining[source] <= 0:
+            raise MasterError(
+                f"la jugada {format_move(move, alphabet)} usa {tile_name(source, alphabet)}, que no está en el atril "
+                f"{rack_text(rack, alphabet)}"
+            )
+        remaining[source] -= 1
+    return tuple(sorted(remaining.elements()))
+
+
+def rank_moves(board: Board, rack: Sequence[int], moves: Iterable[ScoredMove]) -> list[RankedMove]:
+    """Rank ``moves`` best first: score, then the III.15 criteria 1–5, then tie-break 6.
+
+    ``board``: the board before the move; ``rack``: the round's rack (codes,
+    ``alphabet.blank`` for a blank). Each ``RankedMove`` says which criterion puts it
+    ahead of the next. Raises ``MasterError`` if a move needs a tile the rack lacks.
+    """
+    alphabet = board.alphabet
+    measured = []
+    for scored in moves:
+        placed = placed_tiles(board, scored.move)
+        leave = leave_after(board, rack, scored.move)
+        blanks = sum(1 for _r, _c, tile in placed if tile & BLANK_FLAG)
+        measured.append((scored, leave, blanks, leave_imbalance(leave, alphabet), len(placed)))
+    measured.sort(key=lambda entry: _sort_key(entry[0], entry[2], entry[3], entry[4]))
+    ranked = []
+    for index, (scored, leave, blanks, imbalance, placed_count) in enumerate(measured):
+        if index + 1 < len(measured):
+            criterion, reason = _decider(measured[index], measured[index + 1], alphabet)
+        else:
+            criterion, reason = None, "única jugada de máxima puntuación" if len(measured) == 1 else "última de la clasificación"
+        ranked.append(RankedMove(ScoredMove(scored.move, scored.score, placed_count), leave, blanks, imbalance,
+                                 criterion, reason))
+    return ranked
+
+
+def rank_top_moves(board: Board, rack: Sequence[int], moves: MoveList | Iterable[ScoredMove]) -> list[RankedMove]:
+    """The moves of top score among ``moves`` (a ``MoveList`` or scored moves), ranked
+    as ``rank_moves`` by the III.15 criteria; moves below the top score are dropped.
+
+    Empty when there is no move.
+    """
+    candidates = moves.top() if isinstance(moves, MoveList) else list(moves)
+    best = max((scored.score for scored in candidates), default=0)
+    return rank_moves(board, rack, [scored for scored in candidates if scored.score == best])
+
+
+def choose_master(board: Board, rack: Sequence[int], moves: MoveList | Iterable[ScoredMove]) -> RankedMove:
+    """The master move (III.15): the first of the ranking of the top moves.
+
+    ``moves``: a ``MoveList`` or scored moves; only those of top score compete.
+    Raises ``MasterError`` when there is no move.
+    """
+    ranked = rank_top_moves(board, rack, moves)
+    if not ranked:
+        raise MasterError("no hay ninguna jugada posible con este atril")
+    return ranked[0]
+
+
+# --- the criteria --------------------------------------------------------------------------------
+Measured = tuple[ScoredMove, tuple[int, ...], int, int, int]
+"""``(scored, leave, blanks_used, imbalance, tiles_placed)``."""
+
+
+def _position_key(move: Move) -> tuple[int, int, int]:
+    if move.direction is Direction.ACROSS:
+        return (0, move.col, move.row)
+    return (1, move.row, move.col)
+
+
+def _letters(move: Move) -> tuple[int, ...]:
+    return tuple(letter_of(tile) for tile in move.word)
+
+
+def _sort_key(scored: ScoredMove, blanks: int, imbalance: int, placed: int) -> tuple:
+    move = scored.move
+    return (-scored.score, blanks, imbalance, placed, _letters(move), _position_key(move), move.word)
+
+
+def _decider(first: Measured, second: Measured, alphabet: Alphabet) -> tuple[Criterion | None, str]:
+    """Which criterion puts ``first`` ahead of ``second``, and the Spanish reason."""
+    a, leave_a, blanks_a, imbalance_a, placed_a = first
+    b, leave_b, blanks_b, imbalance_b, placed_b = second
+    if a.score != b.score:
+        return Criterion.SCORE, f"más puntos ({a.score} frente a {b.score})"
+    if blanks_a != blanks_b:
+        if blanks_a == 0:
+            text = "no usa comodín" + (" (la siguiente usa uno)" if blanks_b == 1 else f" (la siguiente usa {blanks_b})")
+        else:
+            text = f"usa menos comodines ({blanks_a} frente a {blanks_b})"
+        return Criterion.NO_BLANK, f"criterio 1 (III.15): {text}"
+    if imbalance_a != imbalance_b:
+        return Criterion.BALANCED_LEAVE, (
+            f"criterio 2 (III.15): deja un atril más equilibrado, {_leave_text(leave_a, alphabet)} "
+            f"(desequilibrio {imbalance_a}) frente a {_leave_text(leave_b, alphabet)} (desequilibrio {imbalance_b})"
+        )
+    if placed_a != placed_b:
+        return Criterion.FEWEST_TILES, f"criterio 3 (III.15): coloca menos fichas ({placed_a} frente a {placed_b})"
+    move_a, move_b = a.move, b.move
+    if _letters(move_a) != _letters(move_b):
+        word_a = alphabet.format(list(_letters(move_a)))
+        word_b = alphabet.format(list(_letters(move_b)))
+        return Criterion.ALPHABETICAL, f"criterio 4 (III.15): va antes en orden alfabético ({word_a} antes que {word_b})"
+    if _position_key(move_a) != _position_key(move_b):
+        return Criterion.POSITION, f"criterio 5 (III.15): {_position_text(move_a, move_b)}"
+    if move_a.word != move_b.word:
+        return Criterion.BLANK_PLACEMENT, (
+            f"desempate fijo, fuera del reglamento: misma jugada con el comodín en otra letra "
+            f"({format_move(move_a, alphabet)} antes que {format_move(move_b, alphabet)})"
+        )
+    return None, "idéntica a la siguiente"
+
+
+def _position_text(a: Move, b: Move) -> str:
+    pair = f"({a.coordinate} frente a {b.coordinate})"
+    if a.direction is not b.direction:
+        return f"horizontal, la siguiente es vertical {pair}"
+    if a.direction is Direction.ACROSS:
+        if a.col != b.col:
+            return f"horizontal más cerca de la columna 1 {pair}"
+        return f"horizontal más cerca de la fila A {pair}"
+    if a.row != b.row:
+        return f"vertical más cerca de la fila A {pair}"
+    return f"vertical más cerca de la columna 1 {pair}"
+
+
+def _leave_text(leave: tuple[int, ...], alphabet: Alphabet) -> str:
+    return f"«{rack_text(leave, alphabet)}»" if leave else "atril vacío"

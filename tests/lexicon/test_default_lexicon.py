@@ -1,0 +1,67 @@
+"""The shipped default lexicon (issue 2, §3): compiles, holds the expected forms, plays a game.
+
+These tests compile the shipped word list (~7 s); they are marked ``slow`` and run in CI.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import data
+from duplicate.cli import main
+from duplicate.game import Game
+from duplicate.move import placed_tiles, score_move
+from duplicate.notation import parse_move
+from lexicon.default import ENVIRONMENT_VARIABLE, WORD_LIST, read_lines
+from lexicon.lexicon import Lexicon, build
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def default_lexicon(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("default") / "default.lex"
+    report = build(read_lines(data.path(WORD_LIST)), path, source=WORD_LIST)
+    assert report.skipped == 0, report.skipped_examples  # the shipped list is already clean
+    return path
+
+
+def test_size_is_in_the_expected_range(default_lexicon: Path) -> None:
+    # Issue 2: "Expect roughly 550–600k forms"; the official FISE lexicon has 639,293.
+    assert 500_000 <= Lexicon.load(default_lexicon).word_count <= 650_000
+
+
+@pytest.mark.parametrize("word", ["CASA", "CASAS", "COMIERON", "HABLÁBAMOS", "CHORIZO", "LLAVE", "PERRO", "AÑO", "XI"])
+def test_common_forms_are_in(default_lexicon: Path, word: str) -> None:
+    assert Lexicon.load(default_lexicon).contains_text(word)
+
+
+@pytest.mark.parametrize("word", ["DÁMELO", "DECIRLO", "COMIÉNDOSELO", "HABLARTE", "MADRID", "ONU"])
+def test_enclitics_and_proper_nouns_are_out(default_lexicon: Path, word: str) -> None:
+    # FISE lexicon rules: no verb forms with attached pronouns, no proper nouns or acronyms.
+    assert not Lexicon.load(default_lexicon).contains_text(word)
+
+
+def test_a_full_bag_game_is_consistent(default_lexicon: Path) -> None:
+    lexicon = Lexicon.load(default_lexicon)
+    game = Game(lexicon, seed=2026)
+    record = game.play_all()
+    assert record.end_reason is not None and len(record.rounds) >= 15
+    assert sum(round_.score for round_ in record.rounds) == record.total
+    # Replay every master on a fresh board: each scores what was recorded (I.2).
+    replay = Game(lexicon, seed=2026).board
+    for round_ in record.rounds:
+        move = parse_move(round_.master, lexicon.alphabet)
+        assert score_move(replay, move) == round_.score
+        replay.place(placed_tiles(replay, move))
+    assert replay == game.board
+
+
+def test_play_command_on_the_default_lexicon(default_lexicon: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENVIRONMENT_VARIABLE, str(default_lexicon))
+    result = CliRunner().invoke(main, ["play", "--seed", "7"])
+    assert result.exit_code == 0, result.output
+    assert "Fin de la partida" in result.output and "semilla 7" in result.output
