@@ -27,13 +27,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import data  # noqa: E402
-from duplicate.board import Board  # noqa: E402
-from duplicate.game import Game  # noqa: E402
-from duplicate.master import rank_top_moves  # noqa: E402
-from lexicon.default import WORD_LIST, read_lines  # noqa: E402
-from lexicon.lexicon import Lexicon, build  # noqa: E402
-from lexicon.movegen import generate  # noqa: E402
+import data
+from duplicate.board import Board
+from duplicate.game import Game
+from duplicate.master import rank_top_moves
+from lexicon.default import WORD_LIST, read_lines
+from lexicon.lexicon import Lexicon, build
+from lexicon.movegen import generate
 
 Position = tuple[Board, tuple[int, ...]]
 

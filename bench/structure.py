@@ -19,12 +19,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import dawg  # noqa: E402
+import dawg
 
-import data  # noqa: E402
-from lexicon.alphabet import spanish  # noqa: E402
-from lexicon.default import WORD_LIST, read_lines  # noqa: E402
-from lexicon.lexicon import BuildReport, build_graph, read_word_list  # noqa: E402
+import data
+from lexicon.alphabet import spanish
+from lexicon.default import WORD_LIST, read_lines
+from lexicon.lexicon import BuildReport, build_graph, read_word_list
 
 
 def count(root: dict) -> tuple[int, int]:

@@ -139,7 +139,7 @@ class Board:
         """Number of tiles on the board."""
         return sum(t is not None for row in self.tiles for t in row)
 
-    def place(self, placed: "list[tuple[int, int, int]] | tuple[tuple[int, int, int], ...]") -> None:
+    def place(self, placed: list[tuple[int, int, int]] | tuple[tuple[int, int, int], ...]) -> None:
         """Put tiles on empty squares: ``placed`` is ``(row, col, tile)`` triples.
 
         Raises ``BoardError`` if a square is off the board or occupied; the

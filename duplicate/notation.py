@@ -29,7 +29,7 @@ import itertools
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from duplicate.board import CENTRE, ROW_NAMES, SIZE, Board, Direction, Square, letter_of

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, cached_property
-from collections.abc import Iterable
 from pathlib import Path
 
 import data
@@ -118,7 +118,7 @@ class Alphabet:
             return self.letters[tile & ~BLANK_FLAG].symbol.lower()
         return self.letters[tile].symbol
 
-    def format(self, tiles: "Iterable[int]", brackets: bool = False) -> str:
+    def format(self, tiles: Iterable[int], brackets: bool = False) -> str:
         """Text of a tile sequence that reads back to the same tiles with ``tokenize``.
 
         Letters uppercase, designated blanks lowercase, a bare blank ``?``,

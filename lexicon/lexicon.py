@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
 import sys
 import zipfile
@@ -332,7 +333,7 @@ def _graph_from_bytes(blob: bytes, letter_count: int) -> Node:
         first.byteswap()
         targets.byteswap()
         reach.byteswap()
-    if node_count < 1 or first[0] != 0 or first[-1] != edge_count or any(a > b for a, b in zip(first, first[1:])):
+    if node_count < 1 or first[0] != 0 or first[-1] != edge_count or any(a > b for a, b in itertools.pairwise(first)):
         raise ValueError("desplazamientos de aristas incoherentes")
     if edge_count and (max(targets) >= node_count or max(letters) >= letter_count):
         raise ValueError("arista hacia un nodo o letra inexistente")

@@ -267,9 +267,7 @@ def _walk_line(cells: list[int | None], anchors: list[bool], masks: list[int], c
                 else:
                     reach = node[REACH]
                     depth = anchor - i
-                    if not reach[depth] & masks[anchor]:
-                        mask = 0
-                    elif anchor + 1 < SIZE and (after := cells[anchor + 1]) is not None and not (
+                    if not reach[depth] & masks[anchor] or anchor + 1 < SIZE and (after := cells[anchor + 1]) is not None and not (
                         reach[depth + 1] >> (after & ~BLANK_FLAG) & 1
                     ):
                         mask = 0
