@@ -17,6 +17,7 @@ import lzma
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
@@ -30,7 +31,7 @@ ENVIRONMENT_VARIABLE = "DUPLICADA_LEXICON"
 def read_lines(path: Path) -> Iterator[str]:
     """Lines of a word list, UTF-8, plain or compressed (``.xz``, ``.gz``, ``.bz2``)."""
     if path.suffix == ".xz":
-        opener: Callable[..., object] = lzma.open
+        opener: Callable[..., Any] = lzma.open
     elif path.suffix == ".gz":
         import gzip
 
@@ -41,7 +42,7 @@ def read_lines(path: Path) -> Iterator[str]:
         opener = bz2.open
     else:
         opener = open
-    with opener(path, "rt", encoding="utf-8", errors="replace") as handle:  # type: ignore[operator]
+    with opener(path, "rt", encoding="utf-8", errors="replace") as handle:
         yield from handle
 
 

@@ -143,25 +143,27 @@ def _line_constraints(grid: list[list[int | None]], line: int, root: Node, alpha
             suffix.append(grid[r][i])  # type: ignore[arg-type]
             r += 1
         cross[i] = sum(points(tile) for tile in prefix) + sum(points(tile) for tile in suffix)
-        node: Node | None = root
-        for tile in prefix:
-            node = node.get(tile & ~BLANK_FLAG)
-            if node is None:
-                break
+        node = _follow(root, prefix)
         mask = 0
         if node is not None:
             for letter, child in node.items():
                 if letter < 0:
                     continue
-                target: Node | None = child
-                for tile in suffix:
-                    target = target.get(tile & ~BLANK_FLAG)
-                    if target is None:
-                        break
+                target = _follow(child, suffix)
                 if target is not None and FINAL in target:
                     mask |= 1 << letter
         masks[i] = mask
     return anchors, masks, cross
+
+
+def _follow(node: Node, tiles: list[int]) -> Node | None:
+    """The node reached from ``node`` by the letters of ``tiles``, or None."""
+    for tile in tiles:
+        child = node.get(tile & ~BLANK_FLAG)
+        if child is None:
+            return None
+        node = child
+    return node
 
 
 def _walk_line(cells: list[int | None], anchors: list[bool], masks: list[int], cross: list[int],
