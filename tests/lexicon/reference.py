@@ -24,7 +24,7 @@ lexicon) and small lexicons: it is exponential in the rack size.
 
 from __future__ import annotations
 
-from itertools import permutations, product
+from itertools import product
 
 from duplicate.board import CENTRE, SIZE, Board, Direction
 from duplicate.move import Move, score_move
@@ -69,32 +69,30 @@ def reference_moves(board: Board, rack: list[int] | tuple[int, ...], lexicon: Le
                     runs = [run for run in templates if len(run) >= 2]
                     if not runs:
                         continue
-                    # Letters that make a valid perpendicular word on each square (all where there is none):
-                    # tried one by one, only to skip hopeless selections early; every word is checked below.
+                    # Letters that make a valid perpendicular word on each square (all where there is none),
+                    # tried one by one: only to skip hopeless selections early, every word is checked below.
                     allowed = [list(range(alphabet.size)) for _ in squares]
                     for i, cross in enumerate(templates[1:]):
                         if len(cross) >= 2:
                             allowed[i] = [x for x in allowed[i] if valid(tuple(x if j >= 0 else t for t, j in cross))]
-                    for selection in set(permutations(rack, count)):
-                        if any(tile != alphabet.blank and tile not in allowed[i] for i, tile in enumerate(selection)):
+                    for tiles in _fillings(rack, allowed, alphabet.blank):
+                        letters = [t & ~BLANK_FLAG for t in tiles]
+                        if not all(valid(tuple(letters[i] if i >= 0 else t for t, i in run)) for run in runs):
                             continue
-                        for tiles in _designations(selection, alphabet.blank, allowed):
-                            letters = [t & ~BLANK_FLAG for t in tiles]
-                            if not all(valid(tuple(letters[i] if i >= 0 else t for t, i in run)) for run in runs):
-                                continue
-                            placed = tuple((r, c, t) for (r, c), t in zip(squares, tiles))
-                            key = frozenset(placed)
-                            if key in found:
-                                continue
-                            score = score_placement(board, placed, direction)
-                            check = score_move(board, as_move(board, placed, direction))
-                            if score != check:
-                                raise AssertionError(f"scorers disagree on {sorted(placed)}: {score} != {check}")
-                            found[key] = score
+                        placed = tuple((r, c, t) for (r, c), t in zip(squares, tiles))
+                        key = frozenset(placed)
+                        if key in found:
+                            continue
+                        score = score_placement(board, placed, direction)
+                        check = score_move(board, as_move(board, placed, direction))
+                        if score != check:
+                            raise AssertionError(f"scorers disagree on {sorted(placed)}: {score} != {check}")
+                        found[key] = score
     return found
 
 
-def _empty_squares_from(board: Board, row: int, col: int, direction: Direction, count: int) -> list[tuple[int, int]] | None:
+def _empty_squares_from(board: Board, row: int, col: int, direction: Direction,
+                        count: int) -> list[tuple[int, int]] | None:
     """The first ``count`` empty squares from (row, col) on, or None if the board ends first."""
     dr, dc = direction.step
     squares = []
@@ -125,10 +123,31 @@ def _word_templates(board: Board, squares: list[tuple[int, int]], direction: Dir
     return [[(0, index[(r, c)]) if is_new else (t & ~BLANK_FLAG, -1) for r, c, t, is_new in run] for run in runs]
 
 
-def _designations(selection: tuple[int, ...], blank: int, allowed: list[list[int]]):
-    """``selection`` with every bare blank replaced by each letter in ``allowed`` for its square (flagged)."""
-    choices = [[letter | BLANK_FLAG for letter in allowed[i]] if tile == blank else [tile] for i, tile in enumerate(selection)]
-    return product(*choices)
+def _fillings(rack: list[int] | tuple[int, ...], allowed: list[list[int]], blank: int):
+    """Every ordered selection of ``len(allowed)`` tiles of ``rack`` (each distinct one
+    once), every bare blank designated as each letter; square ``i`` only gets a letter
+    in ``allowed[i]`` (a natural tile, or a blank standing for it)."""
+    left: dict[int, int] = {}
+    for tile in rack:
+        left[tile] = left.get(tile, 0) + 1
+    chosen: list[int] = []
+
+    def select(i: int):
+        if i == len(allowed):
+            yield list(chosen)
+            return
+        for tile in list(left):
+            if left[tile] and (tile == blank or tile in allowed[i]):
+                left[tile] -= 1
+                chosen.append(tile)
+                yield from select(i + 1)
+                chosen.pop()
+                left[tile] += 1
+
+    for selection in select(0):
+        choices = [[letter | BLANK_FLAG for letter in allowed[i]] if tile == blank else [tile]
+                   for i, tile in enumerate(selection)]
+        yield from product(*choices)
 
 
 def _run(board: Board, new: dict[tuple[int, int], int], row: int, col: int, direction: Direction):
