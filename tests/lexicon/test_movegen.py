@@ -54,24 +54,43 @@ def show(board: Board, key: Iterable[tuple[int, int, int]]) -> str:
     return " ".join(f"{'ABCDEFGHIJKLMNO'[r]}{c + 1}={A.symbol(t)}" for r, c, t in sorted(key))
 
 
-def check_position(board: Board, rack: list[int], lexicon: Lexicon) -> MoveList:
-    """Everything the generator says about (board, rack) agrees with the reference."""
+def check_generated(board: Board, rack: list[int], lexicon: Lexicon) -> tuple[MoveList, dict[frozenset, int]]:
+    """What can be checked of ``generate`` without the reference: each move once, legal
+    (tiles from the rack, connected, every formed word in the lexicon), canonical, and
+    scored as ``score_move`` scores it. Returns the moves and their placements → score."""
     before, rack_before = board.to_cgp(), list(rack)
     moves = generate(board, rack, lexicon)
     assert board.to_cgp() == before and list(rack) == rack_before, "generate changed its arguments"
-    expected = reference_moves(board, rack, lexicon)
     got: dict[frozenset, int] = {}
     context = f"board {board.to_cgp()} rack {A.format(rack)}"
+    empty = board.is_empty()
     for scored in moves.all():
         move = scored.move
         key = placement(board, move)
         assert key not in got, f"{context}: placement {show(board, key)} reported twice"
         got[key] = scored.score
         assert scored.tiles_placed == len(key), f"{context}: {move}"
+        left = list(rack)
+        for _, _, tile in key:
+            left.remove(BLANK if tile & BLANK_FLAG else tile)  # ValueError: not in the rack
+        if empty:
+            assert len(key) >= 2 and any((r, c) == CENTRE for r, c, _ in key), f"{context}: {move} misses H8"
+        else:
+            assert any(board.tiles[r + dr][c + dc] is not None for r, c, _ in key
+                       for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)) if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE), (
+                f"{context}: {move} touches no tile")
         assert score_move(board, move) == scored.score, f"{context}: {move} rescored"
         words = formed_words(board, move)
         assert words and all(word.letters in lexicon for word in words), f"{context}: {move} forms a non-word"
         _check_canonical(board, move, key, context)
+    return moves, got
+
+
+def check_position(board: Board, rack: list[int], lexicon: Lexicon) -> MoveList:
+    """Everything the generator says about (board, rack) agrees with the reference."""
+    moves, got = check_generated(board, rack, lexicon)
+    expected = reference_moves(board, rack, lexicon)
+    context = f"board {board.to_cgp()} rack {A.format(rack)}"
     missing = sorted(show(board, key) + f" ({score})" for key, score in expected.items() if key not in got)
     extra = sorted(show(board, key) + f" ({score})" for key, score in got.items() if key not in expected)
     assert not missing and not extra, (
@@ -217,6 +236,23 @@ def test_generator_matches_reference_with_full_racks(data: st.DataObject, make_l
     rack = data.draw(st.permutations(word), label="shuffled")[: data.draw(st.integers(6, 7), label="rack size")]
     moves = check_position(board, rack, lexicon)
     event(f"bingo: {any(m.tiles_placed == 7 for m in moves.all())}")
+
+
+@settings(max_examples=int(150 * SCALE), deadline=None, suppress_health_check=SLOW_OK)
+@given(data=st.data())
+def test_full_racks_with_blanks_are_legal_and_well_scored(data: st.DataObject, make_lexicon) -> None:
+    """7 tiles with blanks, too slow for the reference: the checks that need no reference."""
+    words = sorted(set(data.draw(lexicon_words(), label="words")) | set(LONG))
+    lexicon = make_lexicon(words)
+    letters = letters_of(words)
+    board = Board(A)
+    play_random_moves(data.draw, board, lexicon, letters, data.draw(st.integers(0, 4), label="moves played"))
+    word = list(A.word_codes(data.draw(st.sampled_from(LONG), label="long word")))[:7]
+    blanks = data.draw(st.sets(st.integers(0, 6), min_size=1, max_size=2), label="blanks at")
+    rack = [BLANK if i in blanks else tile for i, tile in enumerate(word)]
+    moves, _ = check_generated(board, rack, lexicon)
+    scores = [m.score for m in moves.all()]
+    assert scores == sorted(scores, reverse=True) and moves.best_score == max(scores, default=0)
 
 
 # --- explicit cases -------------------------------------------------------------------
