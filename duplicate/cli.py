@@ -154,9 +154,10 @@ def analyze_position(line: str, lexicon_: Lexicon) -> dict[str, object]:
         return {"error": f"atril «{rack_text}»: {len(rack)} fichas, como máximo 7"}
     started = time.perf_counter()
     moves = generate(board, rack, lexicon_)
-    ranked = rank_top_moves(board, rack, moves.top())
+    top = moves.top()
+    ranked = rank_top_moves(board, rack, top)
     elapsed = (time.perf_counter() - started) * 1000
-    top_texts = sorted(format_move(entry.move, alphabet) for entry in moves.top())
+    top_texts = sorted(format_move(entry.move, alphabet) for entry in top)
     return {
         "best_score": moves.best_score,
         "top_moves": top_texts,

@@ -90,7 +90,7 @@ class Alphabet:
         Raises ``AlphabetError`` if ``symbol`` is not a letter of the alphabet.
         """
         try:
-            return self._codes()[symbol]
+            return self._code_table[symbol]
         except KeyError:
             raise AlphabetError(f"«{symbol}» no es una letra del alfabeto {self.name}") from None
 
@@ -198,9 +198,6 @@ class Alphabet:
         if not stripped:
             raise AlphabetError("línea vacía")
         return tuple(self.tokenize(stripped, blanks=False))
-
-    def _codes(self) -> dict[str, int]:
-        return self._code_table
 
     @cached_property
     def _code_table(self) -> dict[str, int]:

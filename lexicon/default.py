@@ -22,7 +22,7 @@ from typing import Any
 import platformdirs
 
 import data
-from lexicon.lexicon import Lexicon, build
+from lexicon.lexicon import build
 
 WORD_LIST = "lexicon-es.txt.xz"
 ENVIRONMENT_VARIABLE = "DUPLICADA_LEXICON"
@@ -65,8 +65,3 @@ def default_lexicon_path(announce: Callable[[str], None] | None = None) -> Path:
             announce(f"Compilando el léxico por defecto en {target} (solo la primera vez)…")
         build(read_lines(source), target, source=WORD_LIST)
     return target
-
-
-def load_default(announce: Callable[[str], None] | None = None) -> Lexicon:
-    """Load the default lexicon (see module doc)."""
-    return Lexicon.load(default_lexicon_path(announce))

@@ -185,18 +185,16 @@ def _walk_line(cells: list[int | None], anchors: list[bool], masks: list[int], c
     blanks_in_rack = counts[blank]
     natural = counts[:blank]
     rack_letters = -1 if blanks_in_rack else sum(1 << letter for letter in range(blank) if counts[letter])
-    # need[i]: empty squares from i up to and including the first anchor at or after i.
+    # next_anchor[i]: the first anchor at or after i (SIZE if none); need[i]: the empty
+    # squares from i up to and including it (more than any rack if there is none).
+    next_anchor = [SIZE] * (SIZE + 1)
     need = [SIZE + 1] * (SIZE + 1)
     for i in range(SIZE - 1, -1, -1):
         if anchors[i]:
-            need[i] = 1
-        elif cells[i] is None:
-            need[i] = need[i + 1] + 1
+            next_anchor[i], need[i] = i, 1
         else:
-            need[i] = need[i + 1]
-    next_anchor = [SIZE] * (SIZE + 1)
-    for i in range(SIZE - 1, -1, -1):
-        next_anchor[i] = i if anchors[i] else next_anchor[i + 1]
+            next_anchor[i] = next_anchor[i + 1]
+            need[i] = need[i + 1] + (cells[i] is None)
     path: list[int] = []
     start = 0
 
