@@ -1,0 +1,149 @@
+"""Opening the tournament database: SQLite by default, any SQLAlchemy URL (issue 3 §1, §7).
+
+``open_database(url)`` creates the engine, brings the schema to the newest Alembic
+revision (``duplicate/migrations``) and returns a ``Database`` whose ``write()`` and
+``read()`` give transactional sessions. On SQLite the file is opened in WAL mode with a
+busy timeout and foreign keys on, and every write transaction starts with
+``BEGIN IMMEDIATE`` so that concurrent writers queue on the lock instead of failing on
+a read-to-write upgrade. ``write()`` commits before it returns: what a caller
+acknowledges is on disk.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import platformdirs
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.orm import Session, sessionmaker
+
+DATABASE_ENV = "DUPLICADA_DB"
+"""Environment variable naming the database URL used when ``--db`` is not given."""
+
+BUSY_TIMEOUT_MS = 30_000
+"""How long a SQLite writer waits for the lock held by another station, in ms."""
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+class DatabaseError(RuntimeError):
+    """The database cannot be opened or has a schema this version does not know."""
+
+
+def default_database_url() -> str:
+    """``$DUPLICADA_DB`` or a SQLite file ``duplicada.db`` in the user's data directory."""
+    if url := os.environ.get(DATABASE_ENV):
+        return url
+    folder = Path(platformdirs.user_data_dir("duplicada", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'duplicada.db'}"
+
+
+def database_url(text: str) -> str:
+    """Normalise a ``--db`` value: a SQLAlchemy URL, or a plain file path for SQLite.
+
+    Raises ``DatabaseError`` naming the value when it is neither.
+    """
+    if "://" not in text:
+        return f"sqlite:///{Path(text).expanduser().resolve()}"
+    try:
+        make_url(text)
+    except ArgumentError as error:
+        raise DatabaseError(f"--db {text!r}: no es una URL de SQLAlchemy válida ({error})") from None
+    return text
+
+
+class Database:
+    """An opened, migrated database. ``write()``/``read()`` yield sessions."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.is_sqlite = engine.dialect.name == "sqlite"
+        writer = engine.execution_options(immediate_transaction=True) if self.is_sqlite else engine
+        self._write = sessionmaker(writer, expire_on_commit=False)
+        self._read = sessionmaker(engine, expire_on_commit=False)
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """A session whose work is committed on normal exit, rolled back on an exception."""
+        with self._write() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """A session for reading (rolled back at the end)."""
+        with self._read() as session:
+            yield session
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _sqlite_pragmas(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection, _record):  # type: ignore[no-untyped-def]
+        # Let SQLAlchemy's "begin" event issue BEGIN itself (pysqlite's own handling
+        # would defer it and break BEGIN IMMEDIATE).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute("PRAGMA synchronous = FULL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(connection):  # type: ignore[no-untyped-def]
+        immediate = connection.get_execution_options().get("immediate_transaction")
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def _alembic_config(engine: Engine) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    return config
+
+
+def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
+    """Open (creating if needed) the database at ``url`` (default: ``default_database_url()``).
+
+    With ``migrate`` the schema is upgraded to the newest revision. Raises
+    ``DatabaseError`` when the URL is bad, the server cannot be reached, or the
+    database was written by a newer version of duplicada.
+    """
+    url = database_url(url) if url else default_database_url()
+    try:
+        engine = create_engine(url, pool_pre_ping=not url.startswith("sqlite"))
+    except Exception as error:  # noqa: BLE001 - driver or URL problems, reported to the user
+        raise DatabaseError(f"no se puede abrir la base de datos {url!r}: {error}") from None
+    if engine.dialect.name == "sqlite":
+        _sqlite_pragmas(engine)
+    config = _alembic_config(engine)
+    script = ScriptDirectory.from_config(config)
+    try:
+        with engine.connect() as connection:
+            current = MigrationContext.configure(connection).get_current_revision()
+    except Exception as error:  # noqa: BLE001
+        raise DatabaseError(f"no se puede conectar con la base de datos {engine.url!r}: {error}") from None
+    heads = set(script.get_heads())
+    known = {revision.revision for revision in script.walk_revisions()}
+    if current is not None and current not in known:
+        raise DatabaseError(
+            f"la base de datos {engine.url!r} tiene la revisión de esquema {current}, "
+            "más nueva que esta versión de duplicada: actualice el programa"
+        )
+    if migrate and current not in heads:
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+    return Database(engine)
