@@ -165,3 +165,12 @@ def analyze_position(line: str, lexicon_: Lexicon) -> dict[str, object]:
         "legal_moves": len(moves),
         "elapsed_ms": round(elapsed, 2),
     }
+
+
+def _register_tournament_commands() -> None:
+    from duplicate.tournament_cli import register
+
+    register(main)
+
+
+_register_tournament_commands()

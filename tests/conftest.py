@@ -30,3 +30,11 @@ def make_lexicon(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Iterable
         return cache[key]
 
     return make
+
+
+@pytest.fixture(scope="session")
+def spanish_lexicon() -> Lexicon:
+    """The built-in default lexicon (compiled into the user cache on first use, ~8 s once)."""
+    from lexicon.default import default_lexicon_path
+
+    return Lexicon.load(default_lexicon_path(None))
