@@ -1,0 +1,86 @@
+"""``export`` then ``verify`` (issue 3 §8): the record a real service writes is complete
+enough for the independent checker to recompute every result without a difference, for
+every ranking criterion; a changed figure in it is found; the CLI exits non-zero."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from duplicate.cli import main
+from duplicate.database import open_database
+from duplicate.slips import SlipStatus
+from duplicate.standings import TournamentCriterion
+from duplicate.tournament import TournamentService, TournamentSettings
+from duplicate.verify import verify_record
+from lexicon.lexicon import Lexicon
+
+PLAYERS = 8
+
+
+def run_tournament(service: TournamentService, settings: TournamentSettings) -> None:
+    """Two games of four rounds with every kind of slip, a claim upheld and an annulment."""
+    service.create_tournament("Exportación", settings=settings)
+    for index in range(PLAYERS):
+        service.add_player(f"Jugador {index}", federation_id=f"X{index}")
+    for number, seed in enumerate((31, 32), start=1):
+        game = service.create_game(rounds=4, seed=seed)
+        assert game == number
+        for round_index in range(4):
+            view = service.draw_rack(game)
+            assert view is not None
+            view = service.choose_master(game)
+            master = view.master
+            assert master is not None
+            coordinate, word = master.split("-")
+            # Round 1: table 1 alone finds the master (a bonus, III.24); later rounds two tables.
+            service.enter_master_slips(game, [1] if round_index == 0 else [1, 2 + round_index % 3])
+            service.enter_slip(game, 5, master.lower())                       # lowercase: blanks it lacks
+            service.enter_slip(game, 6, f"{coordinate}-{word}Z")             # not a word / not on the rack
+            service.mark_slip(game, 7, SlipStatus.LATE)
+            for table in (3, 4):
+                if table != 2 + round_index % 3:
+                    service.enter_slip(game, table, "H8-QQ")
+            if round_index == 1 and number == 2:
+                service.annul_master(game, view.number, reason="prueba III.29")
+            service.close_round(game)                                       # table 8: missing
+        service.end_game(game)
+        service.publish(game)
+        claim = service.file_claim(game, 3, 8, "la entregué a tiempo")
+        service.resolve_claim(claim, upheld=True, resolution="se encontró la papeleta",
+                              corrected_text=service.rounds(game)[2].master)
+        service.publish(game, final=True)
+
+
+@pytest.mark.parametrize("criterion", list(TournamentCriterion))
+def test_export_of_a_real_tournament_verifies_without_differences(tmp_path: Path, spanish_lexicon: Lexicon,
+                                                                  criterion: TournamentCriterion) -> None:
+    service = TournamentService(open_database(str(tmp_path / "t.db")), lexicon=spanish_lexicon)
+    run_tournament(service, TournamentSettings(bonus_mode="automatic", criterion=criterion.value, tie_breaks=True))
+    record = json.loads(json.dumps(service.export()))                    # exactly what the file holds
+    assert verify_record(record, spanish_lexicon) == []
+    statuses = {slip["status"] for game in record["games"] for round_ in game["rounds"] for slip in round_["slips"]}
+    assert {"valid", "late", "missing", "not_in_rack", "annulled"} <= statuses
+    assert any(round_["bonuses"] for game in record["games"] for round_ in game["rounds"])
+    assert [event["id"] for event in record["events"]] == sorted(event["id"] for event in record["events"])
+
+
+def test_verify_finds_a_changed_score_and_the_cli_exits_non_zero(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
+    database = tmp_path / "t.db"
+    service = TournamentService(open_database(str(database)), lexicon=spanish_lexicon)
+    run_tournament(service, TournamentSettings(bonus_mode="automatic"))
+    runner = CliRunner()
+    out = tmp_path / "record.json"
+    result = runner.invoke(main, ["export", "--db", str(database), str(out)])
+    assert result.exit_code == 0, result.output
+    assert runner.invoke(main, ["verify", str(out)]).exit_code == 0
+    record = json.loads(out.read_text(encoding="utf-8"))
+    slip = next(slip for slip in record["games"][0]["rounds"][0]["slips"] if slip["status"] == "valid")
+    slip["score"] += 3
+    out.write_text(json.dumps(record), encoding="utf-8")
+    result = runner.invoke(main, ["verify", str(out)])
+    assert result.exit_code == 1
+    assert "mesa" in result.output and "score" in result.output
