@@ -1,0 +1,82 @@
+"""The tournament commands (issue 3 §8) driven as an arbiter would, on a SQLite file."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from duplicate.cli import main
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("DUPLICADA_DB", str(tmp_path / "torneo.db"))
+    monkeypatch.setenv("DUPLICADA_STATION", "mesa-1")
+    runner = CliRunner()
+
+    def invoke(*args: str, code: int = 0) -> Result:
+        result = runner.invoke(main, list(args))
+        assert result.exit_code == code, result.output
+        return result
+
+    return invoke
+
+
+def test_a_game_from_setup_to_final_results(run, tmp_path: Path) -> None:
+    run("tournament", "create", "Open de Valencia", "--venue", "Valencia", "--start", "2026-11-21",
+        "--bonus", "automatic", "--criterion", "average_place", "--tie-breaks")
+    players = tmp_path / "jugadores.csv"
+    players.write_text("nombre;club;pais;federacion\nAna Pérez;Club A;ES;1\nÍñigo Núñez;Club B;ES;2\n"
+                       "Zoe Ruiz;;MX;3\n", encoding="utf-8")
+    assert "3 jugadores" in run("player", "import", str(players)).output
+    output = run("game", "start", "--rounds", "2", "--seed", "4").output
+    assert "Aviso" in output and "10 jugadores o menos" in output            # III.24 advice
+    seats = json.loads(run("tables", "show", "--format", "json").output)
+    assert [seat["jugador"] for seat in seats] == ["Ana Pérez", "Íñigo Núñez", "Zoe Ruiz"]
+    run("assistant", "set", "aux1", "1", "2")
+    for round_number in (1, 2):
+        assert f"Ronda {round_number}: atril" in run("rack", "draw").output
+        output = run("master", "choose").output
+        master = output.split(": ")[1].split(" —")[0]
+        score = int(output.split("— ")[1].split(" puntos")[0])
+        assert f"{score} puntos" in run("slip", "enter", "1", master).output
+        assert "0 puntos" in run("slip", "enter", "2", "H8-QZQZ").output
+        status = run("round", "status").output
+        assert "aux1: 2/2" in status and "Faltan: 3" in status
+        run("round", "close")
+    rows = list(csv.DictReader(io.StringIO(run("standings", "--format", "csv", "--rounds").output)))
+    assert rows[0]["jugador"] == "Ana Pérez" and rows[0]["puesto"] == "1"
+    assert int(rows[0]["bonificaciones"]) == 20                              # sole master both rounds: +10 +10
+    run("game", "publish")                                   # the agreed 2 rounds are played: the game is over
+    result = run("claim", "file", "2", "3", "entregué la papeleta")
+    claim_id = result.output.split()[1]
+    run("game", "publish", "--final", code=1)                                 # an open claim
+    run("claim", "resolve", claim_id, "--rejected", "--resolution", "no consta")
+    run("game", "publish", "--final")
+    assert "definitivos" in run("slip", "correct", "2", "--status", "late", "--reason", "x", "--round", "1",
+                                code=1).output
+    run("game", "reopen", "--reason", "papeleta traspapelada")
+    run("slip", "correct", "3", master, "--round", "2", "--reason", "papeleta traspapelada")
+    history = run("history").output
+    assert "slip_corrected" in history and "papeleta traspapelada" in history and "game_reopened" in history
+    overall = json.loads(run("standings", "--overall", "--format", "json").output)
+    assert [line["jugador"] for line in overall][0] == "Ana Pérez"
+    record = tmp_path / "registro.json"
+    run("export", str(record))
+    assert "sin diferencias" in run("verify", str(record)).output
+
+
+def test_refused_actions_exit_non_zero_with_a_spanish_reason(run) -> None:
+    assert "no hay ningún torneo" in run("player", "list", code=1).output
+    run("tournament", "create", "T")
+    run("player", "add", "Ana")
+    assert "no tiene partidas" in run("rack", "draw", code=1).output
+    run("game", "start", "--rounds", "1", "--seed", "1")
+    assert "III.12" in run("rack", "set", "AEIOUAE", code=1).output
+    assert "ninguna ronda" in run("slip", "enter", "1", "H8-CASA", code=1).output
+    assert run("slip", "enter", "x", "H8-CASA", code=2).exit_code == 2        # not a table number
