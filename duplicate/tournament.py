@@ -17,7 +17,9 @@ Errors meant for the user are ``TournamentError`` (Spanish message naming the in
 from __future__ import annotations
 
 import csv
+import hashlib
 import random
+import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime
@@ -73,6 +75,12 @@ ANNULLED = "annulled"
 
 MARK_STATUSES = (SlipStatus.LATE, SlipStatus.NULL, SlipStatus.MISSING)
 
+ROLES = ("judge", "assistant")
+"""Station roles (issue 4 §3): the judge does everything, an assistant enters slips."""
+
+ACCESS_KEY = "access"
+"""Key of the tournament settings holding the hashed PINs (never exported)."""
+
 
 class TournamentError(ValueError):
     """An action that cannot be done as asked; the message (Spanish) says why."""
@@ -108,6 +116,7 @@ class EventKind(StrEnum):
     CLAIM_RESOLVED = "claim_resolved"
     RESULTS_PUBLISHED = "results_published"
     GAME_REOPENED = "game_reopened"
+    PIN_CHANGED = "pin_changed"
 
 
 @dataclass(frozen=True)
@@ -187,6 +196,8 @@ class RoundView:
     annulled: bool
     closed: bool
     redraws: tuple[dict[str, str], ...] = ()
+    leftover: str = ""
+    master_reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -198,6 +209,10 @@ class RoundStatus:
     entered: int
     missing_tables: tuple[int, ...]
     per_assistant: dict[str, tuple[int, int, tuple[int, ...]]] = field(default_factory=dict)
+
+
+def _pin_hash(pin: str, salt: str) -> str:
+    return hashlib.pbkdf2_hmac("sha256", pin.encode(), bytes.fromhex(salt), 100_000).hex()
 
 
 def _now() -> datetime:
@@ -316,10 +331,39 @@ class TournamentService:
             if started:
                 raise TournamentError("los criterios de bonificación y desempate se fijan antes de empezar: "
                                       "ya hay rondas jugadas")
-            before = tournament.settings
-            tournament.settings = asdict(settings)
+            before = {key: value for key, value in tournament.settings.items() if key != ACCESS_KEY}
+            tournament.settings = {**asdict(settings), **{key: value for key, value in tournament.settings.items()
+                                                          if key == ACCESS_KEY}}
             self._log(session, tournament.id, EventKind.SETTINGS_CHANGED, {"before": before, "after": asdict(settings)},
                       arbiter=arbiter, reason=reason)
+
+    # --- station sign-in (issue 4 §3) ----------------------------------------------------
+    def set_pin(self, role: str, pin: str, *, tournament_id: int | None = None, arbiter: str = "") -> None:
+        """Set the PIN of a station role (``judge`` or ``assistant``); stored salted and
+        hashed (PBKDF2-SHA256). An empty PIN removes it (the role is then open)."""
+        if role not in ROLES:
+            raise TournamentError(f"papel {role!r} desconocido: se espera {', '.join(ROLES)}")
+        if pin and (not pin.isdigit() or len(pin) < 4):
+            raise TournamentError("el PIN debe tener al menos 4 cifras")
+        with self.db.write() as session:
+            tournament = self._tournament(session, tournament_id)
+            settings = dict(tournament.settings)
+            access = dict(settings.get(ACCESS_KEY, {}))
+            if pin:
+                salt = secrets.token_hex(16)
+                access[role] = {"salt": salt, "hash": _pin_hash(pin, salt)}
+            else:
+                access.pop(role, None)
+            settings[ACCESS_KEY] = access
+            tournament.settings = settings
+            self._log(session, tournament.id, EventKind.PIN_CHANGED, {"role": role, "set": bool(pin)}, arbiter=arbiter)
+
+    def check_pin(self, role: str, pin: str, tournament_id: int | None = None) -> bool:
+        """True when ``pin`` opens ``role`` (always, when the role has no PIN)."""
+        entry = self.tournament(tournament_id).settings.get(ACCESS_KEY, {}).get(role)
+        if entry is None:
+            return role in ROLES
+        return secrets.compare_digest(entry["hash"], _pin_hash(pin, entry["salt"]))
 
     def bonus_warnings(self, tournament_id: int | None = None) -> list[str]:
         """III.24's advice for this tournament's setting and field (Spanish)."""
@@ -1293,7 +1337,9 @@ class TournamentService:
                 "exported_at": _now().isoformat(),
                 "tournament": {"name": tournament.name, "venue": tournament.venue,
                                "start_date": _iso(tournament.start_date), "end_date": _iso(tournament.end_date),
-                               "lexicon_hash": tournament.lexicon_hash, "settings": tournament.settings},
+                               "lexicon_hash": tournament.lexicon_hash,
+                               "settings": {key: value for key, value in tournament.settings.items()
+                                            if key != ACCESS_KEY}},
                 "players": [{"id": entry.id, "name": entry.player.name, "club": entry.player.club,
                              "country": entry.player.country, "federation_id": entry.player.federation_id,
                              "status": entry.status} for entry in tournament.entries],
@@ -1372,7 +1418,8 @@ def _round_row(game: GameRow, pending: PendingRound, board_before: str, engine: 
 def _round_view(row: RoundRow) -> RoundView:
     return RoundView(row.number, row.rack, row.board_before, row.top_score,
                      tuple((top[0], top[1], top[2]) for top in row.top_moves), row.move_count, row.master,
-                     row.master_score, row.cumulative, row.annulled, row.closed, tuple(row.redraws or ()))
+                     row.master_score, row.cumulative, row.annulled, row.closed, tuple(row.redraws or ()),
+                     row.leftover, row.master_reason)
 
 
 def _apply(engine: Game, event: Event) -> None:

@@ -323,3 +323,19 @@ def test_unknown_table_and_round_are_clear_errors(service: TournamentService) ->
         service.enter_slip(game, 99, "H8-CASA")
     with pytest.raises(TournamentError, match="ronda 7"):
         service.enter_slip(game, 1, "H8-CASA", round_number=7)
+
+
+def test_station_pins_are_hashed_and_checked(service: TournamentService) -> None:
+    # Issue 4 §3: stations sign in with a role and a PIN the judge sets.
+    setup_tournament(service)
+    assert service.check_pin("assistant", "")                      # no PIN yet: open
+    service.set_pin("assistant", "4321", arbiter="juez")
+    service.set_pin("judge", "987654")
+    assert service.check_pin("assistant", "4321") and not service.check_pin("assistant", "1234")
+    assert not service.check_pin("judge", "4321") and not service.check_pin("intruso", "4321")
+    assert "4321" not in str(service.tournament().settings)
+    assert "access" not in service.export()["tournament"]["settings"]
+    service.change_settings(None, TournamentSettings(bonus_mode="automatic"))
+    assert service.check_pin("judge", "987654")                      # settings changes keep the PINs
+    with pytest.raises(TournamentError, match="4 cifras"):
+        service.set_pin("judge", "12")

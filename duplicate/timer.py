@@ -1,0 +1,84 @@
+"""The round timer (III.13): 3 minutes by default, warnings at 1:00 and 0:30, «ALCEN» at
+0:05 and «TIEMPO» at 0:00.
+
+``RoundTimer`` is pure: time comes from an injected monotonic clock, so the TUI, the
+projection screen and the tests agree on what the timer says at any moment.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+ROUND_SECONDS = 180
+"""III.13: an official round lasts 3 minutes."""
+
+
+class Cue(StrEnum):
+    """What the announcer calls out (III.13)."""
+
+    ONE_MINUTE = "queda 1 minuto"
+    THIRTY_SECONDS = "quedan 30 segundos"
+    RAISE = "ALCEN"
+    TIME = "TIEMPO"
+
+
+CUES: tuple[tuple[float, Cue], ...] = ((60, Cue.ONE_MINUTE), (30, Cue.THIRTY_SECONDS), (5, Cue.RAISE), (0, Cue.TIME))
+"""Seconds remaining at which each cue is due."""
+
+
+@dataclass
+class RoundTimer:
+    """A countdown of ``seconds`` that can be started, paused and reset.
+
+    ``remaining()`` is in seconds (float, never below 0); ``due_cues()`` returns the
+    cues reached since the last call, each once, in order.
+    """
+
+    seconds: float = ROUND_SECONDS
+    clock: Callable[[], float] = time.monotonic
+    _elapsed: float = 0.0
+    _started_at: float | None = None
+    _announced: set[Cue] = field(default_factory=set)
+
+    @property
+    def running(self) -> bool:
+        return self._started_at is not None
+
+    def start(self) -> None:
+        """Start or resume (no effect when running or finished)."""
+        if self._started_at is None and self.remaining() > 0:
+            self._started_at = self.clock()
+
+    def pause(self) -> None:
+        if self._started_at is not None:
+            self._elapsed += self.clock() - self._started_at
+            self._started_at = None
+
+    def reset(self, seconds: float | None = None) -> None:
+        """Back to the full time (``seconds`` replaces the length), stopped."""
+        if seconds is not None:
+            self.seconds = seconds
+        self._elapsed = 0.0
+        self._started_at = None
+        self._announced.clear()
+
+    def remaining(self) -> float:
+        elapsed = self._elapsed + (self.clock() - self._started_at if self._started_at is not None else 0.0)
+        return max(0.0, self.seconds - elapsed)
+
+    def text(self) -> str:
+        """``M:SS``, rounded up so that «0:00» shows only when time is over."""
+        whole = int(-(-self.remaining() // 1))
+        return f"{whole // 60}:{whole % 60:02d}"
+
+    def due_cues(self) -> list[Cue]:
+        """Cues whose moment has come and that were not returned before."""
+        left = self.remaining()
+        due = [cue for at, cue in CUES if left <= at and cue not in self._announced and at < self.seconds]
+        self._announced.update(due)
+        if left <= 0 and self._started_at is not None:
+            self.pause()
+        return due
