@@ -166,6 +166,45 @@ class TournamentSettings:
 
 
 @dataclass(frozen=True)
+class GameInfo:
+    """A game as listed: number, status (``GameStatus`` value), rounds with a rack,
+    planned rounds (None = full bag), seconds per round, why it ended."""
+
+    number: int
+    status: str
+    rounds: int
+    planned_rounds: int | None
+    seconds_per_round: int
+    end_reason: str | None
+
+
+@dataclass(frozen=True)
+class TournamentInfo:
+    """A tournament as plain values (safe to keep after the session is closed)."""
+
+    id: int
+    name: str
+    venue: str
+    start_date: date | None
+    end_date: date | None
+    lexicon_hash: str
+    lexicon_path: str | None
+    settings: dict[str, Any]
+    players: int
+    active_players: int
+    games: tuple[GameInfo, ...]
+
+
+def _tournament_info(tournament: Tournament) -> TournamentInfo:
+    return TournamentInfo(
+        tournament.id, tournament.name, tournament.venue, tournament.start_date, tournament.end_date,
+        tournament.lexicon_hash, tournament.lexicon_path, dict(tournament.settings), len(tournament.entries),
+        sum(1 for entry in tournament.entries if entry.status == EntryStatus.ACTIVE.value),
+        tuple(GameInfo(game.number, game.status, len(game.rounds), game.planned_rounds, game.seconds_per_round,
+                       game.end_reason) for game in tournament.games))
+
+
+@dataclass(frozen=True)
 class EntryResult:
     """What entering a slip did: ``outcome`` is ``accepted``, ``repeated`` (the same
     text was already stored: nothing changed) or ``conflict`` (a different slip is
@@ -240,7 +279,7 @@ class TournamentService:
         self._games: dict[int, tuple[int, Game]] = {}
 
     # --- lexicon ----------------------------------------------------------------------
-    def lexicon_for(self, tournament: Tournament) -> Lexicon:
+    def lexicon_for(self, tournament: Tournament | TournamentInfo) -> Lexicon:
         """The lexicon of ``tournament``; raises ``TournamentError`` if its hash differs."""
         if tournament.lexicon_hash in self._lexicons:
             return self._lexicons[tournament.lexicon_hash]
@@ -283,6 +322,13 @@ class TournamentService:
                 query = query.where(Event.game_id == game.id)
             return list(session.scalars(query.order_by(Event.id)))
 
+    def last_event_id(self, tournament_id: int | None = None) -> int:
+        """Id of the newest event of the tournament (0 if none): a station polls it to see
+        other stations' changes (issue 4 §3)."""
+        with self.db.read() as session:
+            tournament = self._tournament(session, tournament_id)
+            return session.scalar(select(func.max(Event.id)).where(Event.tournament_id == tournament.id)) or 0
+
     # --- tournaments and players ---------------------------------------------------------
     def create_tournament(self, name: str, *, venue: str = "", start_date: date | None = None,
                           end_date: date | None = None, settings: TournamentSettings | None = None,
@@ -310,13 +356,15 @@ class TournamentService:
                       arbiter=arbiter)
             return tournament.id
 
-    def tournaments(self) -> list[Tournament]:
+    def tournaments(self) -> list[TournamentInfo]:
+        """Every tournament of the database, oldest first."""
         with self.db.read() as session:
-            return list(session.scalars(select(Tournament).order_by(Tournament.id)))
+            return [_tournament_info(item) for item in session.scalars(select(Tournament).order_by(Tournament.id))]
 
-    def tournament(self, tournament_id: int | None = None) -> Tournament:
+    def tournament(self, tournament_id: int | None = None) -> TournamentInfo:
+        """One tournament (``None``: the newest) with its games."""
         with self.db.read() as session:
-            return self._tournament(session, tournament_id)
+            return _tournament_info(self._tournament(session, tournament_id))
 
     def settings(self, tournament_id: int | None = None) -> TournamentSettings:
         return TournamentSettings.from_dict(self.tournament(tournament_id).settings)

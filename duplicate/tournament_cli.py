@@ -170,10 +170,10 @@ def tournament_show(context: Context) -> None:
                f"notación orientada: {'sí' if settings.oriented_notation else 'no'}")
     for warning in service.bonus_warnings(item.id):
         click.echo(f"Aviso: {warning}")
-    click.echo(f"Jugadores: {len(item.entries)}; partidas: {len(item.games)}")
-    for game_row in item.games:
-        click.echo(f"  partida {game_row.number}: {game_row.status}, {len(game_row.rounds)} rondas"
-                   f"{', ' + game_row.end_reason if game_row.end_reason else ''}")
+    click.echo(f"Jugadores: {item.players} ({item.active_players} activos); partidas: {len(item.games)}")
+    for game_info in item.games:
+        click.echo(f"  partida {game_info.number}: {game_info.status}, {game_info.rounds} rondas"
+                   f"{', ' + game_info.end_reason if game_info.end_reason else ''}")
 
 
 # --- players and assistants ------------------------------------------------------------------

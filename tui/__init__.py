@@ -1,1 +1,5 @@
-"""The Textual application. Implemented in a later issue; the core never imports it."""
+"""The Textual application (issue 4): judge console, slip entry, projection, standings.
+
+Widgets hold no rules: every action goes through ``duplicate.tournament.TournamentService``,
+the same service the command line uses. The core packages never import this one.
+"""

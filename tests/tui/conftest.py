@@ -1,0 +1,16 @@
+"""Fixtures for the app's Pilot tests: a service on a fresh SQLite file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from duplicate.database import open_database
+from duplicate.tournament import TournamentService
+from lexicon.lexicon import Lexicon
+
+
+@pytest.fixture
+def service(tmp_path: Path, spanish_lexicon: Lexicon) -> TournamentService:
+    return TournamentService(open_database(str(tmp_path / "tui.db")), station="puesto-1", lexicon=spanish_lexicon)

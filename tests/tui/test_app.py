@@ -1,0 +1,55 @@
+"""The app's start: open or create a tournament, sign in with role and PIN (issue 4 §1, §3)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.widgets import OptionList
+
+from duplicate.tournament import TournamentService
+from tui.app import DuplicadaApp
+from tui.screens.home import HomeScreen
+from tui.screens.signin import SignInScreen
+
+
+def test_create_a_tournament_then_sign_in_as_judge(service: TournamentService) -> None:
+    async def scenario() -> None:
+        app = DuplicadaApp(service, poll=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.click("#name")
+            await pilot.press(*"Open de Pruebas", "enter", *"Madrid", "enter")
+            await pilot.pause()
+            assert isinstance(app.screen, SignInScreen)
+            await pilot.press(*"Lucía", "enter", "enter")
+            await pilot.pause()
+            assert isinstance(app.screen, HomeScreen)
+            menu = app.screen.query_one("#menu", OptionList)
+            assert menu.option_count == 5
+            assert (app.state.role, app.state.arbiter) == ("judge", "Lucía")
+
+    asyncio.run(scenario())
+    [tournament] = service.tournaments()
+    assert (tournament.name, tournament.venue) == ("Open de Pruebas", "Madrid")
+
+
+def test_a_wrong_pin_keeps_the_station_out_and_an_assistant_sees_fewer_screens(service: TournamentService) -> None:
+    service.create_tournament("T")
+    service.set_pin("assistant", "2468")
+
+    async def scenario() -> None:
+        app = DuplicadaApp(service, poll=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("enter")                       # open the only tournament
+            await pilot.pause()
+            await pilot.click("#assistant")
+            await pilot.click("#pin")
+            await pilot.press(*"1111", "enter")
+            await pilot.pause()
+            assert isinstance(app.screen, SignInScreen)
+            assert "incorrecto" in str(app.screen.query_one("#message").render())
+            await pilot.press(*"2468", "enter")
+            await pilot.pause()
+            assert isinstance(app.screen, HomeScreen) and app.state.role == "assistant"
+            assert app.screen.query_one("#menu", OptionList).option_count == 3
+
+    asyncio.run(scenario())

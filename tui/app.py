@@ -1,0 +1,86 @@
+"""The duplicada Textual app: start (open or create a tournament), sign in with a role and
+PIN, then the screens of that role (issue 4).
+
+``DuplicadaApp(service)``: ``service`` is a ``TournamentService`` on the tournament
+database. The app polls the event log every ``POLL_SECONDS`` and posts ``DataChanged`` to
+the active screen when another station (or this one) changed something, so every station
+sees the others' entries without restarting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+from textual.message import Message
+
+from duplicate.tournament import TournamentService
+
+POLL_SECONDS = 1.5
+
+
+class DataChanged(Message):
+    """The tournament's event log has new events (``last_event`` is the newest id)."""
+
+    def __init__(self, last_event: int) -> None:
+        super().__init__()
+        self.last_event = last_event
+
+
+@dataclass
+class StationState:
+    """Who this station is: the tournament open, the role signed in, the name recorded."""
+
+    tournament_id: int | None = None
+    role: str | None = None
+    station: str = "principal"
+    arbiter: str = ""
+
+
+class DuplicadaApp(App[None]):
+    """The arbitration app. See the module docstring."""
+
+    TITLE = "duplicada"
+    SUB_TITLE = "Scrabble duplicado — reglamento FISE"
+    CSS_PATH = Path(__file__).with_name("app.tcss")
+    BINDINGS = [Binding("ctrl+q", "quit", "Salir", priority=True)]
+
+    def __init__(self, service: TournamentService, *, station: str = "principal", poll: bool = True) -> None:
+        super().__init__()
+        self.service = service
+        self.state = StationState(station=station)
+        self._poll = poll
+        self._last_event = -1
+
+    def on_mount(self) -> None:
+        from tui.screens.start import StartScreen
+
+        self.push_screen(StartScreen())
+        if self._poll:
+            self.set_interval(POLL_SECONDS, self.check_for_changes)
+
+    def check_for_changes(self) -> None:
+        """Post ``DataChanged`` to the screen when the event log grew."""
+        if self.state.tournament_id is None:
+            return
+        last = self.service.last_event_id(self.state.tournament_id)
+        if last != self._last_event:
+            self._last_event = last
+            self.screen.post_message(DataChanged(last))
+
+    def open_tournament(self, tournament_id: int) -> None:
+        """Select a tournament and ask for the role and PIN."""
+        from tui.screens.signin import SignInScreen
+
+        self.state.tournament_id = tournament_id
+        self.push_screen(SignInScreen())
+
+    def signed_in(self, role: str, arbiter: str) -> None:
+        """Show the home menu of ``role``."""
+        from tui.screens.home import HomeScreen
+
+        self.state.role = role
+        self.state.arbiter = arbiter
+        self.switch_screen(HomeScreen())

@@ -1,0 +1,1 @@
+"""One screen per task (issue 4 §2)."""

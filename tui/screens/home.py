@@ -1,0 +1,59 @@
+"""The home menu: the screens of the signed-in role (issue 4 §2–§3).
+
+The judge reaches every screen; an assistant only slip entry, standings and the
+projection screen.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+SCREENS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "setup": ("Preparación del torneo", "tui.screens.setup:SetupScreen", ("judge",)),
+    "judge": ("Consola del juez árbitro", "tui.screens.judge:JudgeScreen", ("judge",)),
+    "entry": ("Entrada de papeletas", "tui.screens.entry:EntryScreen", ("judge", "assistant")),
+    "projection": ("Pantalla de proyección", "tui.screens.projection:ProjectionScreen", ("judge", "assistant")),
+    "standings": ("Clasificaciones", "tui.screens.standings:StandingsScreen", ("judge", "assistant")),
+}
+"""key → (Spanish title, "module:Class", roles allowed)."""
+
+
+def screen_class(key: str) -> type[Screen[None]]:
+    """The screen class of ``key`` (imported on demand)."""
+    module, name = SCREENS[key][1].split(":")
+    return getattr(import_module(module), name)  # type: ignore[no-any-return]
+
+
+class HomeScreen(Screen[None]):
+    """Menu of the screens this role may open."""
+
+    BINDINGS = [("escape", "sign_out", "Cambiar de usuario")]
+
+    def compose(self) -> ComposeResult:
+        state = self.app.state  # type: ignore[attr-defined]
+        tournament = self.app.service.tournament(state.tournament_id)  # type: ignore[attr-defined]
+        yield Header()
+        with Vertical():
+            role = "juez árbitro" if state.role == "judge" else "árbitro auxiliar"
+            yield Static(f"{tournament.name} — {role}{': ' + state.arbiter if state.arbiter else ''}", classes="title")
+            yield OptionList(*(Option(title, id=key) for key, (title, _, roles) in SCREENS.items()
+                               if state.role in roles), id="menu")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#menu", OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        assert event.option.id is not None
+        self.app.push_screen(screen_class(event.option.id)())
+
+    def action_sign_out(self) -> None:
+        from tui.screens.signin import SignInScreen
+
+        self.app.switch_screen(SignInScreen())
