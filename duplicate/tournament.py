@@ -117,6 +117,7 @@ class EventKind(StrEnum):
     RESULTS_PUBLISHED = "results_published"
     GAME_REOPENED = "game_reopened"
     PIN_CHANGED = "pin_changed"
+    PLAYER_UPDATED = "player_updated"
 
 
 @dataclass(frozen=True)
@@ -1297,34 +1298,41 @@ class TournamentService:
 
 
     def _store(self, context: _SlipContext, text: str, verdict: SlipVerdict, assistant: str) -> EntryResult:
-        try:
-            with self.db.write() as session:
-                return self._store_in(session, context, text, verdict, assistant)
-        except IntegrityError:
-            # Another station stored this player's slip between our check and our insert.
-            with self.db.write() as session:
-                return self._store_in(session, context, text, verdict, assistant)
+        with self.db.write() as session:
+            return self._store_in(session, context, text, verdict, assistant)
 
     def _store_in(self, session: Session, context: _SlipContext, text: str, verdict: SlipVerdict,
                   assistant: str) -> EntryResult:
+        """Insert the slip, or record a repeat/conflict when the player already has one.
+
+        The unique constraint on (game, round, entry) decides which of two stations
+        entering the same player's slip at once comes first: the loser's insert fails
+        inside a savepoint and its entry becomes a repeat or a conflict, in the same
+        transaction (a batch goes on with its other slips)."""
         existing = self._slip(session, context)
-        if existing is not None:
-            if existing.text == text and existing.status == _stored(verdict, context)[0]:
-                return EntryResult("repeated", verdict, context.table, context.player, context.round_number)
-            mark = verdict.status.value if verdict.status in MARK_STATUSES else None
-            conflict = self._conflict(session, context, text, assistant, ConflictKind.DUPLICATE, existing, mark)
-            return EntryResult("conflict", verdict, context.table, context.player, context.round_number, conflict)
-        with session.begin_nested():
-            event = self._log(session, context.tournament_id, EventKind.SLIP_ENTERED,
-                              {"table": context.table, "entry": context.entry_id,
-                               **_verdict_payload(text, verdict, context)},
-                              game_id=context.game_id, round_number=context.round_number, arbiter=assistant)
-            slip = Slip(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
-                        table_number=context.table)
-            _fill_slip(slip, text, verdict, context, assistant or self.station, event.id)
-            session.add(slip)
-            session.flush()
-        return EntryResult("accepted", verdict, context.table, context.player, context.round_number)
+        if existing is None:
+            try:
+                with session.begin_nested():
+                    event = self._log(session, context.tournament_id, EventKind.SLIP_ENTERED,
+                                      {"table": context.table, "entry": context.entry_id,
+                                       **_verdict_payload(text, verdict, context)},
+                                      game_id=context.game_id, round_number=context.round_number, arbiter=assistant)
+                    slip = Slip(game_id=context.game_id, round_number=context.round_number,
+                                entry_id=context.entry_id, table_number=context.table)
+                    _fill_slip(slip, text, verdict, context, assistant or self.station, event.id)
+                    session.add(slip)
+                    session.flush()
+                return EntryResult("accepted", verdict, context.table, context.player, context.round_number)
+            except IntegrityError:
+                # Another station's slip for this player was committed after our check.
+                existing = self._slip(session, context)
+                if existing is None:
+                    raise
+        if existing.text == text and existing.status == _stored(verdict, context)[0]:
+            return EntryResult("repeated", verdict, context.table, context.player, context.round_number)
+        mark = verdict.status.value if verdict.status in MARK_STATUSES else None
+        conflict = self._conflict(session, context, text, assistant, ConflictKind.DUPLICATE, existing, mark)
+        return EntryResult("conflict", verdict, context.table, context.player, context.round_number, conflict)
 
     def _conflict(self, session: Session, context: _SlipContext, text: str, assistant: str, kind: ConflictKind,
                   existing: Slip, mark: str | None = None) -> int:
@@ -1399,6 +1407,56 @@ class TournamentService:
                             "reason": event.reason, "created_at": _iso(event.created_at), "payload": event.payload}
                            for event in events],
             }
+
+    # --- additions for the setup and projection screens (issue 4) -----------------------------
+    def update_player(self, entry_id: int, *, name: str | None = None, club: str | None = None,
+                      country: str | None = None, federation_id: str | None = None, arbiter: str = "",
+                      reason: str = "") -> None:
+        """Correct the details of the player of entry ``entry_id`` (the arguments left at
+        None are kept; an empty ``federation_id`` removes it). Logs ``player_updated``
+        with the values before and after. Raises ``TournamentError`` for an unknown entry,
+        an empty name or a federation id that belongs to another player."""
+        with self.db.write() as session:
+            entry = session.get(Entry, entry_id)
+            if entry is None:
+                raise TournamentError(f"no existe la inscripción {entry_id}")
+            player = entry.player
+            before = {"name": player.name, "club": player.club, "country": player.country,
+                      "federation_id": player.federation_id}
+            if name is not None:
+                name = " ".join(name.split())
+                if not name:
+                    raise TournamentError("el jugador necesita un nombre")
+                player.name = name
+            if club is not None:
+                player.club = club.strip()
+            if country is not None:
+                player.country = country.strip()
+            if federation_id is not None:
+                new_id = federation_id.strip() or None
+                if new_id is not None and new_id != player.federation_id:
+                    owner = session.scalar(select(Player).where(Player.federation_id == new_id))
+                    if owner is not None:
+                        raise TournamentError(f"el número de federación {new_id} ya es de {owner.name}")
+                player.federation_id = new_id
+            after = {"name": player.name, "club": player.club, "country": player.country,
+                     "federation_id": player.federation_id}
+            self._log(session, entry.tournament_id, EventKind.PLAYER_UPDATED,
+                      {"entry": entry.id, "player": player.id, "before": before, "after": after},
+                      arbiter=arbiter, reason=reason)
+
+    def partial_standings(self, game_number: int, through_round: int,
+                          tournament_id: int | None = None) -> list[GameStanding]:
+        """The game standings counting only rounds 1..``through_round`` (the partial
+        standings shown every ``partial_every`` rounds; FISE: every 3). Same ordering and
+        tie-breaks as ``game_standings``; ``player`` is the entry id."""
+        with self.db.read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            settings = TournamentSettings.from_dict(tournament.settings)
+            results = [result for result in self._round_results(session, tournament, game)
+                       if result.number <= through_round]
+            return game_standings([seat.entry_id for seat in game.seats], results, tie_breaks=settings.tie_breaks)
 
 
 @dataclass(frozen=True)
