@@ -809,40 +809,79 @@ class TournamentService:
                 results.append(self._store_in(session, context, master, verdict, assistant))
         return results
 
-    def enter_slips(self, game_number: int, slips: Iterable[tuple[int, str | SlipStatus]], *,
+    def enter_slips(self, game_number: int, slips: Iterable[tuple[Any, ...]], *,
                     round_number: int | None = None, tournament_id: int | None = None,
                     assistant: str = "") -> list[EntryResult]:
         """Enter many slips of one round in one transaction: ``(table, text)`` pairs, or
-        ``(table, SlipStatus.LATE/NULL/MISSING)`` for a mark. Same rules as
+        ``(table, SlipStatus.LATE/NULL/MISSING[, text])`` for a mark. Same rules as
         ``enter_slip``/``mark_slip``; identical texts are judged once. For imports and
-        the simulator; the assistants' stations use ``enter_slip`` (one commit each)."""
+        the simulator; the assistants' stations use ``enter_slip`` (one commit each).
+        If another station stores one of these players' slips meanwhile, the batch is
+        retried once and that slip becomes a repeat or a conflict."""
         items = list(slips)
         if not items:
             return []
         base = self._slip_context(game_number, items[0][0], round_number, tournament_id)
         with self.db.read() as session:
-            game = session.get(GameRow, base.game_id)
-            assert game is not None
-            seated = {seat.table_number: (seat.entry_id, seat.entry.player.name) for seat in game.seats}
+            seated = {table: (entry_id, name) for table, entry_id, name in session.execute(
+                select(Seat.table_number, Seat.entry_id, Player.name).join(Entry, Seat.entry_id == Entry.id)
+                .join(Player, Entry.player_id == Player.id).where(Seat.game_id == base.game_id))}
         verdicts: dict[str, SlipVerdict] = {}
-        results = []
+        prepared = []
+        for table, value, *written in items:
+            if table not in seated:
+                raise TournamentError(f"no hay ningún jugador en la mesa {table} en la partida {game_number}")
+            if isinstance(value, SlipStatus):
+                if value not in MARK_STATUSES:
+                    raise TournamentError(f"marca {value.value!r} no válida: se espera late, null o missing")
+                raw = written[0] if written else ""
+                verdict = mark_verdict(value, raw)
+            else:
+                if value not in verdicts:
+                    verdicts[value] = judge_slip(base.board, base.rack, value, base.lexicon, oriented=base.oriented)
+                verdict, raw = verdicts[value], value
+            entry_id, name = seated[table]
+            context = _SlipContext(base.tournament_id, base.game_id, base.round_number, entry_id, name, table,
+                                   base.board, base.rack, base.lexicon, base.oriented, base.master, base.annulled)
+            prepared.append((context, raw, verdict))
+        try:
+            return self._store_batch(prepared, assistant)
+        except IntegrityError:
+            return self._store_batch(prepared, assistant)
+
+    def _store_batch(self, prepared: list[tuple[_SlipContext, str, SlipVerdict]], assistant: str) -> list[EntryResult]:
+        """Store a batch in one transaction: the round's existing slips are read once and
+        the new events and slips are written together."""
         with self.db.write() as session:
-            for table, text in items:
-                if table not in seated:
-                    raise TournamentError(f"no hay ningún jugador en la mesa {table} en la partida {game_number}")
-                entry_id, name = seated[table]
-                context = _SlipContext(base.tournament_id, base.game_id, base.round_number, entry_id, name, table,
-                                       base.board, base.rack, base.lexicon, base.oriented, base.master, base.annulled)
-                if isinstance(text, SlipStatus):
-                    if text not in MARK_STATUSES:
-                        raise TournamentError(f"marca {text.value!r} no válida: se espera late, null o missing")
-                    verdict, raw = mark_verdict(text), ""
-                else:
-                    if text not in verdicts:
-                        verdicts[text] = judge_slip(base.board, base.rack, text, base.lexicon, oriented=base.oriented)
-                    verdict, raw = verdicts[text], text
-                results.append(self._store_in(session, context, raw, verdict, assistant))
-        return results
+            first = prepared[0][0]
+            existing = {slip.entry_id: slip for slip in session.scalars(select(Slip).where(
+                Slip.game_id == first.game_id, Slip.round_number == first.round_number))}
+            results: list[EntryResult | None] = []
+            fresh: list[tuple[int, _SlipContext, str, SlipVerdict, Event]] = []
+            for context, raw, verdict in prepared:
+                if context.entry_id in existing or any(item[1].entry_id == context.entry_id for item in fresh):
+                    results.append(None)
+                    continue
+                event = Event(tournament_id=context.tournament_id, game_id=context.game_id,
+                              round_number=context.round_number, kind=EventKind.SLIP_ENTERED.value,
+                              payload={"table": context.table, "entry": context.entry_id,
+                                       **_verdict_payload(raw, verdict, context)},
+                              station=self.station, arbiter=assistant, reason="", created_at=_now())
+                session.add(event)
+                fresh.append((len(results), context, raw, verdict, event))
+                results.append(EntryResult("accepted", verdict, context.table, context.player, context.round_number))
+            session.flush()
+            for _, context, raw, verdict, event in fresh:
+                slip = Slip(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
+                            table_number=context.table)
+                _fill_slip(slip, raw, verdict, context, assistant or self.station, event.id)
+                session.add(slip)
+            session.flush()
+            # Second slips for a player (already stored, or twice in this batch): repeat or conflict.
+            for index, (context, raw, verdict) in enumerate(prepared):
+                if results[index] is None:
+                    results[index] = self._store_in(session, context, raw, verdict, assistant)
+            return [result for result in results if result is not None]
 
     def import_slips(self, game_number: int, path: Path, *, tournament_id: int | None = None,
                      assistant: str = "") -> list[EntryResult]:

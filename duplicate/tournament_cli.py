@@ -101,8 +101,10 @@ round_option = click.option("--round", "round_number", type=int, default=None,
 
 def register(main: click.Group) -> None:
     """Add the tournament commands to the ``duplicada`` group."""
+    from duplicate.simulate import simulate
+
     for command in (tournament, player, assistant, game, tables, rack, master, slip, round_, claim, standings,
-                    export, verify, history):
+                    export, verify, history, simulate):
         main.add_command(command)
 
 

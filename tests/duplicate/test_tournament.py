@@ -339,3 +339,20 @@ def test_station_pins_are_hashed_and_checked(service: TournamentService) -> None
     assert service.check_pin("judge", "987654")                      # settings changes keep the PINs
     with pytest.raises(TournamentError, match="4 cifras"):
         service.set_pin("judge", "12")
+
+
+def test_a_batch_of_slips_stores_each_player_once_and_reports_the_rest(service: TournamentService) -> None:
+    setup_tournament(service)
+    game = service.create_game(rounds=1, seed=2)
+    _, master, score = play_round(service, game)
+    service.enter_slip(game, 1, master)
+    results = service.enter_slips(game, [(1, master), (2, master), (2, "H8-QZQZ"), (3, SlipStatus.NULL, "ilegible"),
+                                         (4, "H8-QZQZ"), (1, "H8-QZQZ")])
+    assert [result.outcome for result in results] == ["repeated", "accepted", "conflict", "accepted", "accepted",
+                                                      "conflict"]
+    stored = {slip.table_number: slip for slip in service.slips(game)}
+    assert (stored[2].score, stored[3].status, stored[3].text) == (score, "null", "ilegible")
+    assert len(service.conflicts(game)) == 2
+    with pytest.raises(TournamentError, match="mesa 42"):
+        service.enter_slips(game, [(5, master), (42, master)])
+    assert 5 not in {slip.table_number for slip in service.slips(game)}     # nothing of a refused batch
