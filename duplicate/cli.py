@@ -169,8 +169,10 @@ def analyze_position(line: str, lexicon_: Lexicon) -> dict[str, object]:
 
 def _register_tournament_commands() -> None:
     from duplicate.tournament_cli import register
+    from ranking.cli import register as register_elodi
 
     register(main)
+    register_elodi(main)
 
 
 _register_tournament_commands()

@@ -299,6 +299,16 @@ def game_publish(context: Context, game_number: int | None, final: bool) -> None
                                          arbiter=context.arbiter)
     click.echo(f"Partida {number}: resultados {'definitivos' if final else 'provisionales'} "
                f"publicados ({len(standings_)} jugadores).")
+    if final:
+        # V: the ratings of a final game that counts are updated once (a repeat changes nothing).
+        from ranking.ratings import RatingService
+
+        ratings = RatingService(context.service.db)
+        result = ratings.update(ratings.game_ref(number, context.tournament))
+        for ref in result.rated:
+            click.echo(f"EloDI: valorada {ref.label} («duplicada elodi report --game {number}»).")
+        for ref, reason in result.skipped:
+            click.echo(f"EloDI: no se valora {ref.label}: {reason}.")
 
 
 @game.command("reopen")

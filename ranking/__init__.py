@@ -1,1 +1,6 @@
-"""EloDI ratings (FISE rules, section V). Implemented in a later issue."""
+"""EloDI ratings (FISE rules, section V; ``docs/elodi.md`` of the shared documentation).
+
+``ranking.elodi``: the pure algorithm; ``ranking.models``: the stored ratings and history;
+``ranking.ratings``: rating games once, recomputing, the rating list and reports;
+``ranking.cli``: the ``duplicada elodi`` commands.
+"""

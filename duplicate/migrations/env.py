@@ -11,6 +11,7 @@ from alembic import context
 from sqlalchemy import create_engine
 
 from duplicate.models import Base
+from ranking import models as ranking_models  # noqa: F401  (the EloDI tables, revision 0002)
 
 config = context.config
 target_metadata = Base.metadata

@@ -1,0 +1,288 @@
+"""The ``duplicada elodi`` commands (rules V; ``elodi.md``), over ``RatingService``.
+
+* ``elodi rate GAME.json`` — the scripting interface: rate one game given as JSON, no
+  database;
+* ``elodi update [--game N]`` — rate the final games not rated yet (each exactly once);
+* ``elodi recompute`` — replay every valid game in date order from the start values;
+* ``elodi list`` — the rating list; ``elodi report --game N`` — one game's report;
+  ``elodi history PLAYER`` — a player's history and peak (table, CSV or JSON).
+
+Database commands take ``--db URL`` (default: ``$DUPLICADA_DB`` or the SQLite file in the
+user's data directory), like the tournament commands. Messages are in Spanish; a refused
+action exits with status 1, bad input with status 2.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from duplicate.database import Database, DatabaseError, open_database
+from ranking.elodi import Contestant, EloDIError, Phase, rate_game
+from ranking.ratings import GameRef, RatingError, RatingService
+
+FORMATS = click.Choice(["table", "csv", "json"])
+NEW = "nuevo"
+
+
+class InputError(click.ClickException):
+    """Bad input: exit status 2."""
+
+    exit_code = 2
+
+
+def register(main: click.Group) -> None:
+    """Add the ``elodi`` group to the ``duplicada`` group."""
+    main.add_command(elodi)
+
+
+@click.group()
+def elodi() -> None:
+    """EloDI: escalafón de la modalidad duplicada (reglamento, sección V)."""
+
+
+db_option = click.option("--db", envvar="DUPLICADA_DB", default=None, metavar="URL",
+                         help="Base de datos: URL de SQLAlchemy o archivo SQLite (por defecto, el de la carpeta de datos).")
+tournament_option = click.option("--tournament", "tournament_id", type=int, default=None,
+                                 help="Id del torneo (por defecto, el último).")
+format_option = click.option("--format", "output", type=FORMATS, default="table", show_default=True,
+                             help="Formato de salida.")
+
+
+def _service(db: str | None) -> RatingService:
+    try:
+        database: Database = open_database(db)
+    except DatabaseError as error:
+        raise click.ClickException(str(error)) from None
+    return RatingService(database)
+
+
+# --- rate (scripting interface) --------------------------------------------------------------
+EXPECTED = ('{"players": [{"name": texto, "rating": entero o null, "volatility": entero o null, '
+            '"games": entero, "position": entero}, ...]}')
+
+
+def _read_game(path: Path) -> list[Contestant[str]]:
+    """The players of a ``rate`` input file, keyed by name; raises ``InputError`` naming the
+    file, the player and the field."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise InputError(f"{path}: no se puede leer ({error.strerror})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise InputError(f"{path}: no es JSON válido ({error}); se espera {EXPECTED}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("players"), list):
+        raise InputError(f"{path}: se espera un objeto con la lista «players»: {EXPECTED}")
+    players = []
+    names: set[str] = set()
+    for index, item in enumerate(data["players"], start=1):
+        where = f"{path}: jugador {index}"
+        if not isinstance(item, dict):
+            raise InputError(f"{where}: se espera un objeto {{\"name\", \"rating\", \"volatility\", \"games\", "
+                             f"\"position\"}}, no {json.dumps(item, ensure_ascii=False)}")
+        name = item.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise InputError(f"{where}: «name» debe ser un texto no vacío")
+        where = f"{path}: jugador {index} («{name}»)"
+        if name in names:
+            raise InputError(f"{where}: el nombre está repetido")
+        names.add(name)
+        values: dict[str, int | None] = {}
+        for key, nullable, minimum in (("rating", True, 1), ("volatility", True, 1), ("games", False, 0),
+                                       ("position", False, 1)):
+            if key not in item:
+                raise InputError(f"{where}: falta «{key}»")
+            value = item[key]
+            if value is None and nullable:
+                values[key] = None
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+                kind = f"un entero ≥ {minimum}" + (" o null" if nullable else "")
+                raise InputError(f"{where}: «{key}» debe ser {kind}, no {json.dumps(value, ensure_ascii=False)}")
+            values[key] = value
+        players.append(Contestant(name, float(values["position"] or 0), values["rating"], values["volatility"],
+                                  values["games"] or 0))
+    return players
+
+
+@elodi.command("rate")
+@click.argument("path", metavar="GAME.json", type=click.Path(dir_okay=False, path_type=Path))
+def rate(path: Path) -> None:
+    """Calcula el EloDI de una partida descrita en GAME.json (sin base de datos).
+
+    Entrada: {"players": [{"name", "rating" (null = nuevo), "volatility", "games",
+    "position" (igual para empatados)}]}. Salida (JSON): {"players": [{"name", "rating",
+    "volatility", "games", "target_position", "change"}]}, en el orden de la entrada.
+    """
+    players = _read_game(path)
+    try:
+        outcomes = rate_game(players)
+    except EloDIError as error:
+        raise InputError(f"{path}: {error}") from None
+    result = []
+    for outcome in outcomes:
+        still_new = outcome.phase is Phase.UNCHANGED and outcome.rating_before is None
+        result.append({"name": outcome.key,
+                       "rating": None if still_new else outcome.rating_after,
+                       "volatility": None if still_new else outcome.volatility_after,
+                       "games": outcome.games_after,
+                       "target_position": (round(outcome.target_position, 2)
+                                           if outcome.target_position is not None else None),
+                       "change": outcome.change})
+    click.echo(json.dumps({"players": result}, ensure_ascii=False, indent=1))
+
+
+# --- database commands --------------------------------------------------------------------------
+@elodi.command("update")
+@db_option
+@tournament_option
+@click.option("--game", "game_number", type=int, default=None,
+              help="Solo esta partida del torneo (por defecto, todas las pendientes).")
+def update(db: str | None, tournament_id: int | None, game_number: int | None) -> None:
+    """Valora las partidas con resultados definitivos aún no valoradas (cada una, una sola vez)."""
+    service = _service(db)
+    try:
+        game = service.game_ref(game_number, tournament_id) if game_number is not None else None
+        result = service.update(game)
+    except RatingError as error:
+        raise click.ClickException(str(error)) from None
+    for ref, reason in result.skipped:
+        click.echo(f"No se valora {ref.label}: {reason}.")
+    if result.recomputed:
+        click.echo("Hay una partida anterior a otras ya valoradas: se ha recalculado todo el EloDI.")
+    for ref in result.rated:
+        click.echo(f"Valorada {ref.label}.")
+    if not result.rated and not result.skipped:
+        click.echo("No hay partidas pendientes de valorar.")
+    for ref in result.stale:
+        click.echo(f"Atención: {ref.label} ha cambiado desde que se valoró; ejecute «duplicada elodi recompute».")
+
+
+@elodi.command("recompute")
+@db_option
+@click.option("--reread", is_flag=True,
+              help="Volver a leer la clasificación de todas las partidas (por defecto, solo las publicadas de nuevo).")
+def recompute(db: str | None, reread: bool) -> None:
+    """Recalcula todo el EloDI: repite cada partida válida por orden de fecha desde 1200/535."""
+    service = _service(db)
+    try:
+        games = service.recompute(reread=reread)
+    except RatingError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"EloDI recalculado: {len(games)} partidas valoradas.")
+
+
+@elodi.command("list")
+@db_option
+@format_option
+@click.option("--club", default=None, help="Solo los jugadores de este club.")
+@click.option("--country", default=None, help="Solo los jugadores de este país.")
+@click.option("--no-new", "rated_only", is_flag=True, help="Sin los jugadores nuevos (sin partidas valoradas).")
+def rating_list(db: str | None, output: str, club: str | None, country: str | None, rated_only: bool) -> None:
+    """Escalafón EloDI: posición, nombre, club/país, EloDI, volatilidad, partidas, última partida."""
+    lines = _service(db).rating_list(club=club, country=country, include_new=not rated_only)
+    rows = [{"posicion": line.position, "nombre": line.name, "club": line.club, "pais": line.country,
+             "elodi": line.rating if line.rating is not None else (None if output == "json" else NEW),
+             "volatilidad": line.volatility, "partidas": line.games,
+             "ultima_partida": _game_text(line.last_game)}
+            for line in lines]
+    if output == "json":
+        for row, line in zip(rows, lines, strict=True):
+            row["nuevo"] = line.rating is None
+    _emit(rows, output)
+
+
+@elodi.command("report")
+@db_option
+@tournament_option
+@click.option("--game", "game_number", type=int, required=True, help="Número de la partida en el torneo.")
+@format_option
+def report(db: str | None, tournament_id: int | None, game_number: int, output: str) -> None:
+    """Informe EloDI de una partida: valores previos, posición objetivo y real, cambio, valores nuevos."""
+    service = _service(db)
+    try:
+        ref = service.game_ref(game_number, tournament_id)
+        lines = service.game_report(ref)
+    except RatingError as error:
+        raise click.ClickException(str(error)) from None
+    rows = [{"nombre": line.name, "puntos": line.total,
+             "elodi_antes": line.rating_before if line.rating_before is not None or output == "json" else NEW,
+             "volatilidad_antes": line.volatility_before,
+             "objetivo": _position(line.target_position), "posicion": _position(line.actual_position),
+             "cambio": line.change, "elodi": line.rating_after, "volatilidad": line.volatility_after,
+             "partidas": line.games_after, "tope": _yes(line.cap_bound, output)}
+            for line in lines]
+    if output == "table":
+        click.echo(f"EloDI — {ref.label}")
+    _emit(rows, output)
+
+
+@elodi.command("history")
+@db_option
+@click.argument("player")
+@format_option
+def history(db: str | None, player: str, output: str) -> None:
+    """Historial EloDI de PLAYER (id, número de federación o nombre) y su máximo."""
+    service = _service(db)
+    try:
+        player_id, name = service.find_player(player)
+    except RatingError as error:
+        raise click.ClickException(str(error)) from None
+    lines = service.player_history(player_id)
+    rows = [{"partida": _game_text(line.game), "elodi_antes": line.rating_before,
+             "objetivo": _position(line.target_position), "posicion": _position(line.actual_position),
+             "cambio": line.change, "elodi": line.rating_after, "volatilidad": line.volatility_after,
+             "tope": _yes(line.cap_bound, output)}
+            for line in lines]
+    if output == "table":
+        peak = max((line.rating_after for line in lines), default=None)
+        click.echo(f"{name}: " + (f"{len(lines)} partidas valoradas, máximo {peak}" if peak is not None else NEW))
+    _emit(rows, output)
+
+
+def _game_text(ref: GameRef | None) -> str:
+    return f"{ref.tournament} #{ref.number} ({ref.day.isoformat()})" if ref is not None else ""
+
+
+def _position(value: float | None) -> float | None:
+    return round(value, 2) if value is not None else None
+
+
+def _yes(value: bool, output: str) -> bool | str:
+    return value if output == "json" else ("sí" if value else "")
+
+
+def _emit(rows: list[dict[str, Any]], output: str) -> None:
+    """Rows as an aligned table, CSV or JSON on standard output."""
+    if output == "json":
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
+        return
+    if not rows:
+        click.echo("(nada)" if output == "table" else "")
+        return
+    headers = list(rows[0])
+    if output == "csv":
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, fieldnames=headers)
+        writer.writeheader()
+        writer.writerows({key: "" if value is None else value for key, value in row.items()} for row in rows)
+        click.echo(buffer.getvalue(), nl=False)
+        return
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False)
+    for key in headers:
+        numeric = all(isinstance(row.get(key), int | float) or row.get(key) in (None, NEW) for row in rows)
+        table.add_column(key.replace("_", " "), justify="right" if numeric else "left")
+    for row in rows:
+        table.add_row(*("" if row.get(key) is None else str(row[key]) for key in headers))
+    width = shutil.get_terminal_size().columns if sys.stdout.isatty() else 250
+    Console(width=width, highlight=False).print(table)
