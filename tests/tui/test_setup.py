@@ -1,0 +1,187 @@
+"""The judge's tournament setup screen (issue 4 §2): settings, players, tables (II.6),
+assistants (II.4.c) and PINs, driven by keyboard and mouse through Pilot; every check
+is made on what the service stored."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Select, Static
+
+from duplicate.models import EntryStatus, SeatingMethod
+from duplicate.tournament import TournamentService
+from tui.app import DuplicadaApp
+from tui.screens.setup import SetupScreen
+
+NAMES = ["Zoe Ruiz", "Ángel Núñez", "Beatriz Ñúñez", "Ana Pérez"]
+
+
+def run_setup(service: TournamentService, scenario: Callable[[Pilot, SetupScreen], Awaitable[None]],
+              size: tuple[int, int] = (120, 50)) -> None:
+    """Open the setup screen as the judge on the newest tournament and run ``scenario``."""
+
+    async def main() -> None:
+        app = DuplicadaApp(service, poll=False)
+        async with app.run_test(size=size) as pilot:
+            app.state.tournament_id = service.tournament().id
+            app.state.role, app.state.arbiter = "judge", "Lucía"
+            screen = SetupScreen()
+            await app.push_screen(screen)
+            await pilot.pause()
+            await scenario(pilot, screen)
+
+    asyncio.run(main())
+
+
+async def type_into(pilot: Pilot, selector: str, text: str, *, enter: bool = False, paste: bool = False) -> None:
+    """Focus the input, type ``text`` key by key (or paste it at once: long paths), Enter."""
+    widget = pilot.app.screen.query_one(selector)
+    widget.value = text if paste else ""  # type: ignore[attr-defined]
+    widget.focus()
+    await pilot.press(*("" if paste else text), *(["enter"] if enter else []))
+    await pilot.pause()
+
+
+def message(screen: SetupScreen) -> str:
+    return str(screen.query_one("#message", Static).render())
+
+
+def test_settings_are_stored_and_refused_once_play_started(service: TournamentService) -> None:
+    service.create_tournament("Open")
+    for name in NAMES:
+        service.add_player(name)
+
+    async def scenario(pilot: Pilot, screen: SetupScreen) -> None:
+        screen.query_one("#bonus_mode", Select).value = "manual"
+        await type_into(pilot, "#bonus_value", "30")
+        assert "25" in str(screen.query_one("#warnings", Static).render())      # III.24, shown live
+        screen.query_one("#criterion", Select).value = "average_place"
+        await pilot.click("#tie_breaks")
+        await type_into(pilot, "#partial_every", "4")
+        await type_into(pilot, "#seconds", "150")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "guardados" in message(screen)
+        settings = service.settings()
+        assert (settings.bonus_mode, settings.bonus_value, settings.criterion, settings.tie_breaks,
+                settings.partial_every, settings.seconds_per_round) == ("manual", 30, "average_place", True, 4, 150)
+
+        game = service.create_game(rounds=3, seed=1)
+        service.draw_rack(game)
+        screen.refresh_lists()
+        await type_into(pilot, "#partial_every", "2")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "antes de empezar" in message(screen)
+        assert "fijados" in str(screen.query_one("#lock", Static).render())
+        assert service.settings().partial_every == 4
+
+    run_setup(service, scenario)
+
+
+def test_add_edit_import_and_withdraw_players(service: TournamentService, tmp_path: Path) -> None:
+    service.create_tournament("Open")
+    bad = tmp_path / "malo.csv"
+    bad.write_text("nombre,club\nEva Gil,Club A\n,Club B\n", encoding="utf-8")
+    good = tmp_path / "bueno.csv"
+    good.write_text("nombre,club,pais,federacion\nEva Gil,Club A,ES,F10\nÍñigo Baños,Club B,ES,F11\n",
+                    encoding="utf-8")
+
+    async def scenario(pilot: Pilot, screen: SetupScreen) -> None:
+        await pilot.press("f3")
+        await type_into(pilot, "#p_name", "Ana Pérez", enter=True)
+        for selector, text in (("#p_club", "Club Madrid"), ("#p_country", "ES")):
+            await type_into(pilot, selector, text, enter=True, paste=True)
+        await type_into(pilot, "#p_fed", "F1", enter=True)
+        [(entry, player)] = service.entries()
+        assert (player.name, player.club, player.country, player.federation_id) == ("Ana Pérez", "Club Madrid",
+                                                                                   "ES", "F1")
+        table = screen.query_one("#players", DataTable)
+        table.focus()
+        await pilot.press("enter")                                       # load Ana into the form
+        await type_into(pilot, "#p_club", "Club Toledo", paste=True)
+        await pilot.click("#update")
+        await pilot.pause()
+        assert service.entries()[0][1].club == "Club Toledo"
+
+        await type_into(pilot, "#csv_path", str(bad), enter=True, paste=True)
+        assert "línea 3" in message(screen) and "no se ha inscrito a nadie" in message(screen)
+        assert len(service.entries()) == 1
+        await type_into(pilot, "#csv_path", str(good), enter=True, paste=True)
+        assert "Importados 2" in message(screen)
+        assert table.row_count == 3
+
+        table.move_cursor(row=1)                                         # Eva Gil
+        await pilot.click("#withdraw")
+        await pilot.pause()
+        statuses = {player.name: entry.status for entry, player in service.entries()}
+        assert statuses == {"Ana Pérez": "active", "Eva Gil": EntryStatus.WITHDRAWN.value, "Íñigo Baños": "active"}
+        assert "retirado" in str(table.get_row_at(1))
+
+    run_setup(service, scenario)
+
+
+def test_create_a_game_and_seat_players_alphabetically(service: TournamentService) -> None:
+    service.create_tournament("Open")
+    for name in NAMES:
+        service.add_player(name)
+
+    async def scenario(pilot: Pilot, screen: SetupScreen) -> None:
+        await pilot.press("f4")
+        await type_into(pilot, "#rounds", "12")
+        await type_into(pilot, "#seed", "77")
+        screen.query_one("#seating", Select).value = SeatingMethod.ALPHABETICAL.value
+        await pilot.click("#create_game")
+        await pilot.pause()
+        assert "Partida 1 creada" in message(screen)
+        assert screen.query_one("#tables", DataTable).row_count == 4
+
+    run_setup(service, scenario)
+    [game] = service.tournament().games
+    assert (game.planned_rounds, game.seconds_per_round) == (12, 180)
+    assert [player.name for _, _, player in service.seats(1)] == ["Ana Pérez", "Ángel Núñez", "Beatriz Ñúñez",
+                                                                  "Zoe Ruiz"]
+
+
+def test_assistant_ranges_and_pins(service: TournamentService) -> None:
+    service.create_tournament("Open")
+
+    async def scenario(pilot: Pilot, screen: SetupScreen) -> None:
+        await pilot.press("f5")
+        await type_into(pilot, "#a_name", "aux1", enter=True)
+        await type_into(pilot, "#a_first", "1", enter=True, paste=True)
+        await type_into(pilot, "#a_last", "30", enter=True, paste=True)
+        await type_into(pilot, "#a_name", "aux2", enter=True, paste=True)
+        await type_into(pilot, "#a_first", "31", enter=True, paste=True)
+        await type_into(pilot, "#a_last", "20", enter=True, paste=True)
+        assert "no válido" in message(screen)
+        await type_into(pilot, "#pin_judge", "12", enter=True, paste=True)
+        assert "al menos 4 cifras" in message(screen)
+        await type_into(pilot, "#pin_judge", "4321", enter=True)
+        await type_into(pilot, "#pin_assistant", "2468", enter=True, paste=True)
+        assert screen.query_one("#ranges", DataTable).row_count == 1
+
+    run_setup(service, scenario)
+    assert [(r.assistant, r.first_table, r.last_table) for r in service.assistant_ranges()] == [("aux1", 1, 30)]
+    assert service.check_pin("judge", "4321") and not service.check_pin("judge", "1234")
+    assert service.check_pin("assistant", "2468")
+
+
+def test_setup_snapshot(service: TournamentService, snap_compare) -> None:  # type: ignore[no-untyped-def]
+    service.create_tournament("Open de Valencia", venue="Valencia")
+    for index, name in enumerate(NAMES):
+        service.add_player(name, club="Club Valencia", country="ES", federation_id=f"F{index}")
+
+    async def open_players(pilot: Pilot) -> None:
+        app = pilot.app
+        app.state.tournament_id = service.tournament().id  # type: ignore[attr-defined]
+        app.state.role = "judge"  # type: ignore[attr-defined]
+        await app.push_screen(SetupScreen())
+        await pilot.pause()
+        await pilot.press("f3")
+        await pilot.pause()
+
+    assert snap_compare(DuplicadaApp(service, poll=False), terminal_size=(120, 40), run_before=open_players)
