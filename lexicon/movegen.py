@@ -16,14 +16,26 @@ Appel & Jacobson (1988) with left parts generated from each start square.
 A one-tile move that forms words in both directions is one placement; it is
 reported once, as an across move (its canonical form, III.15 rule 5).
 
-The result is a ``MoveList``: moves are kept as light tuples and only turned
-into ``Move`` objects when asked for.
+The result is a ``MoveList``; it builds ``Move`` objects only for the moves
+asked for (``top()`` usually), so a 70,000-move result costs little more than
+its arrays.
+
+Two walkers compute the same moves in the same order: the compiled one
+(``lexicon.fastgen``, numba), used by default, and the pure-Python one below,
+the reference, used when numba cannot be imported or when the environment
+variable ``DUPLICADA_PURE_PYTHON`` is set to ``1``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
+
+import numpy as np
 
 from duplicate.board import CENTRE, SIZE, Board, Direction
 from duplicate.move import BINGO_BONUS, RACK_SIZE, Move
@@ -32,6 +44,9 @@ from lexicon.lexicon import FINAL, REACH, Lexicon, Node
 
 RawMove = tuple[int, int, int, int, tuple[int, ...], int]
 """``(score, down, row, col, word, tiles_placed)``; ``down`` is 0 across, 1 down."""
+
+PURE_PYTHON_VARIABLE = "DUPLICADA_PURE_PYTHON"
+"""Environment variable: ``1`` makes ``generate`` use the pure-Python walker."""
 
 
 @dataclass(frozen=True)
@@ -48,28 +63,64 @@ class MoveList:
 
     ``len(moves)`` is the number of distinct placements; ``best_score`` the top
     score (0 when there is no move); ``top()`` the moves with the top score;
-    ``all()`` every move, best first.
+    ``all()`` every move, best first; ``raw`` every move as a ``RawMove``
+    tuple, in generation order.
+
+    Built from a list of ``RawMove`` (the pure-Python walker) or, with
+    ``from_arrays``, from the compiled walker's arrays; ``raw`` is then built
+    on first use only.
     """
 
     def __init__(self, raw: list[RawMove]) -> None:
-        self.raw = raw
+        self._raw: list[RawMove] | None = raw
+        self._info: np.ndarray | None = None
+        self._words: np.ndarray | None = None
+
+    @classmethod
+    def from_arrays(cls, info: np.ndarray, words: np.ndarray) -> MoveList:
+        """Moves from ``lexicon.fastgen.generate_arrays``'s ``(info, words)`` arrays."""
+        moves = cls.__new__(cls)
+        moves._raw, moves._info, moves._words = None, info, words
+        return moves
+
+    @property
+    def raw(self) -> list[RawMove]:
+        """Every move as ``(score, down, row, col, word, tiles_placed)``, in generation order."""
+        if self._raw is None:
+            assert self._info is not None and self._words is not None
+            self._raw = [(score, down, row, col, tuple(word[:length]), placed)
+                         for (score, down, row, col, length, placed), word in zip(self._info.tolist(), self._words.tolist())]
+        return self._raw
 
     def __len__(self) -> int:
-        return len(self.raw)
+        return len(self.raw) if self._info is None else len(self._info)
 
     @property
     def best_score(self) -> int:
         """The highest score, or 0 when there is no legal move."""
-        return max((entry[0] for entry in self.raw), default=0)
+        if self._info is None:
+            return max((entry[0] for entry in self.raw), default=0)
+        return int(self._info[:, 0].max()) if len(self._info) else 0
 
     def top(self) -> list[ScoredMove]:
-        """Every move with the highest score (empty when there is no move)."""
+        """Every move with the highest score (empty when there is no move), in generation order."""
         best = self.best_score
-        return [_scored(entry) for entry in self.raw if entry[0] == best]
+        if self._info is None:
+            return [_scored(entry) for entry in self.raw if entry[0] == best]
+        return self._scored_rows(np.flatnonzero(self._info[:, 0] == best))
 
     def all(self) -> list[ScoredMove]:
-        """Every move, sorted by score (highest first), then by the raw order."""
-        return [_scored(entry) for entry in sorted(self.raw, key=lambda entry: -entry[0])]
+        """Every move, sorted by score (highest first), then by generation order."""
+        if self._info is None:
+            return [_scored(entry) for entry in sorted(self.raw, key=lambda entry: -entry[0])]
+        return self._scored_rows(np.argsort(-self._info[:, 0], kind="stable"))
+
+    def _scored_rows(self, rows: np.ndarray) -> list[ScoredMove]:
+        assert self._info is not None and self._words is not None
+        return [
+            ScoredMove(Move(row, col, Direction.DOWN if down else Direction.ACROSS, tuple(word[:length])), score, placed)
+            for (score, down, row, col, length, placed), word in zip(self._info[rows].tolist(), self._words[rows].tolist())
+        ]
 
 
 def _scored(entry: RawMove) -> ScoredMove:
@@ -82,8 +133,46 @@ def generate(board: Board, rack: Sequence[int], lexicon: Lexicon) -> MoveList:
 
     A legal move places 1–7 rack tiles in one line, contiguous with the tiles
     already there, covering H8 on the first move or touching a tile otherwise,
-    and every word it forms is in ``lexicon`` (I.2).
+    and every word it forms is in ``lexicon`` (I.2). Uses the compiled walker
+    unless ``DUPLICADA_PURE_PYTHON=1`` or numba is missing (see ``walker_name``).
     """
+    return _walker()(board, rack, lexicon)
+
+
+def walker_name() -> str:
+    """``"numba"`` or ``"pure-python"``: the walker ``generate`` uses now."""
+    return "numba" if _walker() is generate_compiled else "pure-python"
+
+
+def _walker() -> Callable[[Board, Sequence[int], Lexicon], MoveList]:
+    if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0") or _fastgen() is None:
+        return generate_pure_python
+    return generate_compiled
+
+
+@cache
+def _fastgen() -> ModuleType | None:
+    # Imported on first use: numba takes about 0.5 s to import, which commands that
+    # generate no move (``lexicon info``) should not pay.
+    try:
+        from lexicon import fastgen
+    except ImportError as error:
+        warnings.warn(f"numba no disponible ({error}); se usa el generador de jugadas en Python puro, más lento",
+                      RuntimeWarning, stacklevel=4)
+        return None
+    return fastgen
+
+
+def generate_compiled(board: Board, rack: Sequence[int], lexicon: Lexicon) -> MoveList:
+    """``generate`` with the compiled walker (``lexicon.fastgen``); ``ImportError`` without numba."""
+    fastgen = _fastgen()
+    if fastgen is None:
+        raise ImportError("numba no está instalado")
+    return MoveList.from_arrays(*fastgen.generate_arrays(board, rack, lexicon))
+
+
+def generate_pure_python(board: Board, rack: Sequence[int], lexicon: Lexicon) -> MoveList:
+    """``generate`` with the pure-Python walker: the reference the compiled one must match."""
     alphabet = lexicon.alphabet
     counts = [0] * (alphabet.size + 1)
     for tile in rack:

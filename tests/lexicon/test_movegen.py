@@ -1,12 +1,18 @@
 """The move generator (``lexicon.movegen``) against the slow reference enumerator
 (``tests/lexicon/reference.py``): same placements, same scores (rules I.2).
 
-A placement is the set of ``(row, col, tile)`` a move puts on the board, so a
-one-tile move forming words both ways is one placement.
+Both walkers are checked: the compiled one (``lexicon.fastgen``, numba) and the
+pure-Python one. The explicit cases are parametrized by ``walker``; each
+hypothesis example runs both walkers, requires the same moves in the same order
+from them, and checks that result once against the reference (the reference and
+the per-move checks are most of the time: running them once per walker would
+double it for nothing). A placement is the set of ``(row, col, tile)`` a move
+puts on the board, so a one-tile move forming words both ways is one placement.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Callable, Iterable
 
@@ -18,8 +24,20 @@ from duplicate.board import CENTRE, SIZE, Board, Direction
 from duplicate.move import Move, formed_words, placed_tiles, score_move
 from lexicon.alphabet import BLANK_FLAG, spanish
 from lexicon.lexicon import Lexicon
-from lexicon.movegen import MoveList, generate
+from lexicon.movegen import MoveList, generate, generate_compiled, generate_pure_python
 from tests.lexicon.reference import reference_moves
+
+HAVE_NUMBA = importlib.util.find_spec("numba") is not None
+
+Walker = Callable[[Board, list[int], Lexicon], MoveList]
+
+WALKERS: tuple[Walker, ...] = (generate_compiled, generate_pure_python) if HAVE_NUMBA else (generate_pure_python,)
+"""Every walker this installation can run, the default first."""
+
+each_walker = pytest.mark.parametrize("walker", [
+    pytest.param(generate_compiled, id="numba", marks=pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed")),
+    pytest.param(generate_pure_python, id="pure-python"),
+])
 
 A = spanish()
 BLANK = A.blank
@@ -54,15 +72,21 @@ def show(board: Board, key: Iterable[tuple[int, int, int]]) -> str:
     return " ".join(f"{'ABCDEFGHIJKLMNO'[r]}{c + 1}={A.symbol(t)}" for r, c, t in sorted(key))
 
 
-def check_generated(board: Board, rack: list[int], lexicon: Lexicon) -> tuple[MoveList, dict[frozenset, int]]:
-    """What can be checked of ``generate`` without the reference: each move once, legal
-    (tiles from the rack, connected, every formed word in the lexicon), canonical, and
-    scored as ``score_move`` scores it. Returns the moves and their placements → score."""
-    before, rack_before = board.to_cgp(), list(rack)
-    moves = generate(board, rack, lexicon)
-    assert board.to_cgp() == before and list(rack) == rack_before, "generate changed its arguments"
-    got: dict[frozenset, int] = {}
+def check_generated(board: Board, rack: list[int], lexicon: Lexicon,
+                    *walkers: Walker) -> tuple[list[MoveList], dict[frozenset, int]]:
+    """What can be checked of the ``walkers`` without the reference: they give the same
+    moves in the same order, each move once, legal (tiles from the rack, connected,
+    every formed word in the lexicon), canonical, and scored as ``score_move`` scores
+    it. Returns each walker's moves and the placements → score."""
     context = f"board {board.to_cgp()} rack {A.format(rack)}"
+    results = []
+    for walker in walkers:
+        before, rack_before = board.to_cgp(), list(rack)
+        results.append(walker(board, rack, lexicon))
+        assert board.to_cgp() == before and list(rack) == rack_before, f"{walker.__name__} changed its arguments"
+        assert results[-1].raw == results[0].raw, f"{context}: {walker.__name__} disagrees with {walkers[0].__name__}"
+    moves = results[0]
+    got: dict[frozenset, int] = {}
     empty = board.is_empty()
     for scored in moves.all():
         move = scored.move
@@ -83,12 +107,16 @@ def check_generated(board: Board, rack: list[int], lexicon: Lexicon) -> tuple[Mo
         words = formed_words(board, move)
         assert words and all(word.letters in lexicon for word in words), f"{context}: {move} forms a non-word"
         _check_canonical(board, move, key, context)
-    return moves, got
+    for moves in results:
+        scores = [m.score for m in moves.all()]
+        assert scores == sorted(scores, reverse=True) and moves.best_score == max(scores, default=0)
+    return results, got
 
 
-def check_position(board: Board, rack: list[int], lexicon: Lexicon) -> MoveList:
-    """Everything the generator says about (board, rack) agrees with the reference."""
-    moves, got = check_generated(board, rack, lexicon)
+def check_position(board: Board, rack: list[int], lexicon: Lexicon, *walkers: Walker) -> MoveList:
+    """Everything the ``walkers`` say about (board, rack) agrees with the reference;
+    returns the first one's moves."""
+    results, got = check_generated(board, rack, lexicon, *walkers)
     expected = reference_moves(board, rack, lexicon)
     context = f"board {board.to_cgp()} rack {A.format(rack)}"
     missing = sorted(show(board, key) + f" ({score})" for key, score in expected.items() if key not in got)
@@ -97,14 +125,13 @@ def check_position(board: Board, rack: list[int], lexicon: Lexicon) -> MoveList:
         f"{context}: missing {missing[:5]} ({len(missing)}), extra {extra[:5]} ({len(extra)})")
     wrong = sorted(f"{show(board, key)}: {got[key]} != {score}" for key, score in expected.items() if got[key] != score)
     assert not wrong, f"{context}: wrong scores {wrong[:5]} ({len(wrong)})"
-    assert len(moves) == len(expected)
     best = max(expected.values(), default=0)
-    assert moves.best_score == best
-    assert {placement(board, m.move) for m in moves.top()} == {k for k, s in expected.items() if s == best}
-    assert len(moves.top()) == sum(1 for s in expected.values() if s == best)
-    scores = [m.score for m in moves.all()]
-    assert scores == sorted(scores, reverse=True)
-    return moves
+    for moves in results:
+        assert len(moves) == len(expected)
+        assert moves.best_score == best
+        assert {placement(board, m.move) for m in moves.top()} == {k for k, s in expected.items() if s == best}
+        assert len(moves.top()) == sum(1 for s in expected.values() if s == best)
+    return results[0]
 
 
 def _check_canonical(board: Board, move: Move, key: frozenset, context: str) -> None:
@@ -206,7 +233,7 @@ def test_generator_matches_reference_on_played_boards(data: st.DataObject, make_
     board = Board(A)
     play_random_moves(data.draw, board, lexicon, letters, data.draw(st.integers(0, 6), label="moves played"))
     rack = data.draw(racks(letters), label="rack")
-    moves = check_position(board, rack, lexicon)
+    moves = check_position(board, rack, lexicon, *WALKERS)
     event(f"tiles on board: {board.tile_count() // 5 * 5}+")
     event(f"moves: {len(moves) // 20 * 20}+")
 
@@ -219,7 +246,7 @@ def test_generator_matches_reference_on_scattered_boards(data: st.DataObject, ma
     board = Board(A)
     scatter_words(data.draw, board, words, data.draw(st.integers(1, 6), label="words placed"))
     rack = data.draw(racks(letters_of(words)), label="rack")
-    moves = check_position(board, rack, lexicon)
+    moves = check_position(board, rack, lexicon, *WALKERS)
     event(f"moves: {len(moves) // 20 * 20}+")
 
 
@@ -234,7 +261,7 @@ def test_generator_matches_reference_with_full_racks(data: st.DataObject, make_l
     play_random_moves(data.draw, board, lexicon, letters, data.draw(st.integers(0, 3), label="moves played"))
     word = list(A.word_codes(data.draw(st.sampled_from(LONG), label="long word")))
     rack = data.draw(st.permutations(word), label="shuffled")[: data.draw(st.integers(6, 7), label="rack size")]
-    moves = check_position(board, rack, lexicon)
+    moves = check_position(board, rack, lexicon, *WALKERS)
     event(f"bingo: {any(m.tiles_placed == 7 for m in moves.all())}")
 
 
@@ -250,9 +277,7 @@ def test_full_racks_with_blanks_are_legal_and_well_scored(data: st.DataObject, m
     word = list(A.word_codes(data.draw(st.sampled_from(LONG), label="long word")))[:7]
     blanks = data.draw(st.sets(st.integers(0, 6), min_size=1, max_size=2), label="blanks at")
     rack = [BLANK if i in blanks else tile for i, tile in enumerate(word)]
-    moves, _ = check_generated(board, rack, lexicon)
-    scores = [m.score for m in moves.all()]
-    assert scores == sorted(scores, reverse=True) and moves.best_score == max(scores, default=0)
+    check_generated(board, rack, lexicon, *WALKERS)
 
 
 # --- explicit cases -------------------------------------------------------------------
@@ -283,9 +308,10 @@ def scores_by_placement(board: Board, moves: MoveList) -> dict[frozenset, int]:
 CH, E, S, LL, RR = (A.code(s) for s in ("CH", "E", "S", "LL", "RR"))
 
 
-def test_blank_standing_for_ch(small: Lexicon) -> None:
+@each_walker
+def test_blank_standing_for_ch(small: Lexicon, walker: Walker) -> None:
     board = Board(A)
-    moves = check_position(board, rack_of("?E"), small)
+    moves = check_position(board, rack_of("?E"), small, walker)
     found = scores_by_placement(board, moves)
     # ch on H8 (double word), E on H9: (0 + 1) × 2; and the E on the centre.
     assert found[frozenset({(7, 7, CH | BLANK_FLAG), (7, 8, E)})] == 2
@@ -293,59 +319,64 @@ def test_blank_standing_for_ch(small: Lexicon) -> None:
     assert found[frozenset({(6, 7, CH | BLANK_FLAG), (7, 7, E)})] == 2
     assert any(A.format(m.move.word) == "chE" for m in moves.all())
     # The natural CH tile: (5 + 1) × 2.
-    assert check_position(board, rack_of("[CH]E"), small).best_score == 12
+    assert check_position(board, rack_of("[CH]E"), small, walker).best_score == 12
 
 
-def test_words_through_digraphs_on_the_board(small: Lexicon) -> None:
+@each_walker
+def test_words_through_digraphs_on_the_board(small: Lexicon, walker: Walker) -> None:
     board = board_with((7, 6, Direction.ACROSS, "CARRO"))  # RR on H9
-    found = scores_by_placement(board, check_position(board, rack_of("PEO"), small))
+    found = scores_by_placement(board, check_position(board, rack_of("PEO"), small, walker))
     # PERRO down column 9 through the RR: P F9 3, E G9 double letter 2, RR 8, O I9 double letter 2.
     assert found[frozenset({(5, 8, A.code("P")), (6, 8, E), (8, 8, A.code("O"))})] == 15
 
     board = board_with((7, 7, Direction.ACROSS, "LLAVE"))  # LL on H8
-    found = scores_by_placement(board, check_position(board, rack_of("CAE"), small))
+    found = scores_by_placement(board, check_position(board, rack_of("CAE"), small, walker))
     assert found[frozenset({(5, 7, A.code("C")), (6, 7, A.code("A")), (8, 7, E)})] == 3 + 1 + 8 + 1  # CALLE
 
     board = board_with((7, 7, Direction.ACROSS, "CHE"))  # CH on H8
-    found = scores_by_placement(board, check_position(board, rack_of("NOEO"), small))
+    found = scores_by_placement(board, check_position(board, rack_of("NOEO"), small, walker))
     # NOCHE: N 1, O 1, CH 5 (on the board), E 1.
     assert found[frozenset({(5, 7, A.code("N")), (6, 7, A.code("O")), (8, 7, E)})] == 8
     assert found[frozenset({(6, 7, A.code("O")), (8, 7, A.code("O"))})] == 7  # OCHO
 
 
-def test_two_single_letters_never_make_a_digraph(make_lexicon) -> None:
+@each_walker
+def test_two_single_letters_never_make_a_digraph(make_lexicon, walker: Walker) -> None:
     lexicon = make_lexicon(["CARRO", "CHE", "AL"])
     board = board_with((7, 5, Direction.ACROSS, "CAR"))  # C, A, R: no RR tile
-    moves = check_position(board, rack_of("RO"), lexicon)
+    moves = check_position(board, rack_of("RO"), lexicon, walker)
     assert len(moves) == 0
     board = board_with((7, 7, Direction.ACROSS, "C"))
-    moves = check_position(board, rack_of("HE"), lexicon)  # C + H + E is not CH + E
+    moves = check_position(board, rack_of("HE"), lexicon, walker)  # C + H + E is not CH + E
     assert len(moves) == 0
 
 
-def test_blank_on_the_board_scores_zero(small: Lexicon) -> None:
+@each_walker
+def test_blank_on_the_board_scores_zero(small: Lexicon, walker: Walker) -> None:
     board = board_with((7, 7, Direction.ACROSS, "CAsA"))  # blank s on H10
-    found = scores_by_placement(board, check_position(board, rack_of("S"), small))
+    found = scores_by_placement(board, check_position(board, rack_of("S"), small, walker))
     # CASAS: C 3 + A 1 + s 0 + A 1 + S on H12 double letter 2 (not 8: the blank is 0).
     assert found[frozenset({(7, 11, S)})] == 7
-    found = scores_by_placement(board, check_position(board, rack_of("I"), small))
+    found = scores_by_placement(board, check_position(board, rack_of("I"), small, walker))
     assert found[frozenset({(8, 9, A.code("I"))})] == 1  # SI down through the blank: 0 + 1
 
 
-def test_rack_with_two_blanks(small: Lexicon) -> None:
+@each_walker
+def test_rack_with_two_blanks(small: Lexicon, walker: Walker) -> None:
     board = Board(A)
-    moves = check_position(board, rack_of("??"), small)
+    moves = check_position(board, rack_of("??"), small, walker)
     two_tile_words = [w for w in SMALL if len(A.word_codes(w)) == 2]
     assert len(moves) == len(two_tile_words) * 2 * 2  # each word: 2 squares on H8, 2 directions
     assert {m.score for m in moves.all()} == {0}
     board = board_with((7, 7, Direction.ACROSS, "CASA"))
-    check_position(board, rack_of("??"), small)
-    check_position(board, rack_of("?O?"), small)
+    check_position(board, rack_of("??"), small, walker)
+    check_position(board, rack_of("?O?"), small, walker)
 
 
-def test_first_move_covers_h8_in_both_directions(small: Lexicon) -> None:
+@each_walker
+def test_first_move_covers_h8_in_both_directions(small: Lexicon, walker: Walker) -> None:
     board = Board(A)
-    moves = check_position(board, rack_of("CASAL"), small)
+    moves = check_position(board, rack_of("CASAL"), small, walker)
     assert len(moves) > 0
     across, down = {}, {}
     for scored in moves.all():
@@ -358,31 +389,34 @@ def test_first_move_covers_h8_in_both_directions(small: Lexicon) -> None:
     assert across == down  # the layout is symmetric about the diagonal
 
 
-def test_no_legal_move(small: Lexicon) -> None:
+@each_walker
+def test_no_legal_move(small: Lexicon, walker: Walker) -> None:
     for board, rack in ((Board(A), "XZ"), (Board(A), "A"), (board_with((7, 7, Direction.ACROSS, "CASA")), "ZQ")):
-        moves = check_position(board, rack_of(rack), small)
+        moves = check_position(board, rack_of(rack), small, walker)
         assert len(moves) == 0 and moves.best_score == 0 and moves.top() == [] and moves.all() == []
 
 
-def test_bingo_bonus(make_lexicon) -> None:
+@each_walker
+def test_bingo_bonus(make_lexicon, walker: Walker) -> None:
     lexicon = make_lexicon(["PALOMAS", "PALOMA", "PALO", "LOMA", "LOMAS", "AL", "LA", "MAS", "SAL"])
     board = Board(A)
-    moves = check_position(board, rack_of("PALOMAS"), lexicon)
+    moves = check_position(board, rack_of("PALOMAS"), lexicon, walker)
     # P A L O M A S = 11; P on H4 or M on H12 doubled (+3); × 2 (H8); + 50.
     assert moves.best_score == 78
     assert {(m.move.row, m.move.col, m.move.direction) for m in moves.top()} == {
         (7, 3, Direction.ACROSS), (7, 7, Direction.ACROSS), (3, 7, Direction.DOWN), (7, 7, Direction.DOWN)}
     assert all(m.tiles_placed == 7 for m in moves.top())
     # With a blank as the S on H14: (11 - 1 + 3) × 2 + 50.
-    found = scores_by_placement(board, generate(board, rack_of("PALOMA?"), lexicon))
+    found = scores_by_placement(board, walker(board, rack_of("PALOMA?"), lexicon))
     key = frozenset({(7, 7 + i, t) for i, t in enumerate(A.word_codes("PALOMA"))} | {(7, 13, S | BLANK_FLAG)})
     assert found[key] == 76
 
 
-def test_one_tile_move_reported_once(make_lexicon) -> None:
+@each_walker
+def test_one_tile_move_reported_once(make_lexicon, walker: Walker) -> None:
     lexicon = make_lexicon(["AL", "LO", "AS", "SO", "LOS"])
     board = board_with((7, 7, Direction.ACROSS, "AL"), (7, 8, Direction.DOWN, "LO"))
-    moves = check_position(board, rack_of("S"), lexicon)
+    moves = check_position(board, rack_of("S"), lexicon, walker)
     by_key = {placement(board, m.move): m.move for m in moves.all()}
     both = by_key[frozenset({(8, 7, S)})]  # AS down and SO across: reported across
     assert (both.row, both.col, both.direction, A.format(both.word)) == (8, 7, Direction.ACROSS, "SO")
@@ -391,15 +425,17 @@ def test_one_tile_move_reported_once(make_lexicon) -> None:
     assert A.format(only_down.word) == "LOS"
 
 
-def test_moves_at_the_board_edges(small: Lexicon) -> None:
+@each_walker
+def test_moves_at_the_board_edges(small: Lexicon, walker: Walker) -> None:
     board = board_with((0, 0, Direction.ACROSS, "CASA"), (14, 11, Direction.ACROSS, "CASA"),
                        (4, 14, Direction.DOWN, "LO"), (13, 0, Direction.DOWN, "AL"))
     for rack in ("S", "SO", "?S", "LAS", "[CH]E", "O?"):
-        check_position(board, rack_of(rack), small)
+        check_position(board, rack_of(rack), small, walker)
 
 
-def test_digraph_tiles_in_the_rack(small: Lexicon) -> None:
+@each_walker
+def test_digraph_tiles_in_the_rack(small: Lexicon, walker: Walker) -> None:
     played = board_with((7, 7, Direction.ACROSS, "CASA"), (5, 10, Direction.DOWN, "LLAVE"))
     for rack in ("[CH][LL][RR]AE", "[LL]AVE", "[RR]OPE", "?[CH]O"):
-        check_position(Board(A), rack_of(rack), small)
-        check_position(played, rack_of(rack), small)
+        check_position(Board(A), rack_of(rack), small, walker)
+        check_position(played, rack_of(rack), small, walker)
