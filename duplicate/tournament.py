@@ -29,7 +29,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from duplicate.board import Board
 from duplicate.database import Database
@@ -598,7 +598,9 @@ class TournamentService:
         with self.db.read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
-            return [(seat.table_number, seat.entry, seat.entry.player) for seat in game.seats]
+            seats = session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.table_number)
+                                    .options(selectinload(Seat.entry).selectinload(Entry.player)))
+            return [(seat.table_number, seat.entry, seat.entry.player) for seat in seats]
 
     def current_game(self, tournament_id: int | None = None) -> int:
         """The number of the game in play (the newest not ended), else the newest game."""

@@ -101,10 +101,11 @@ round_option = click.option("--round", "round_number", type=int, default=None,
 
 def register(main: click.Group) -> None:
     """Add the tournament commands to the ``duplicada`` group."""
+    from duplicate.publish import publish
     from duplicate.simulate import simulate
 
     for command in (tournament, player, assistant, game, tables, rack, master, slip, round_, claim, standings,
-                    export, verify, history, simulate):
+                    export, verify, history, simulate, publish):
         main.add_command(command)
 
 
