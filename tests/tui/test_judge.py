@@ -1,0 +1,303 @@
+"""The judge's console (issue 4 §2): game, racks, master choice (III.15), what is read
+aloud (III.16–III.18), the round clock (III.13), closing a round (III.24)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from textual.pilot import Pilot
+from textual.widgets import Input, Static
+
+from duplicate.announce import SpellingTable
+from duplicate.timer import Cue
+from duplicate.tournament import TournamentService
+from tui.app import DataChanged, DuplicadaApp
+from tui.screens.judge import ConfirmScreen, JudgeScreen, NewGameScreen
+from tui.widgets.board import BoardView
+from tui.widgets.moves import MoveChoices
+from tui.widgets.timer import RoundClock
+
+PLAYERS = ("Ana", "Blas", "Carmen")
+
+
+def tournament(service: TournamentService, *, game_seed: int | None = None) -> None:
+    """A tournament with three players, one assistant for tables 1–3, and a game when
+    ``game_seed`` is given."""
+    service.create_tournament("Open de Pruebas")
+    for name in PLAYERS:
+        service.add_player(name)
+    service.set_assistant_range("aux1", 1, 3)
+    if game_seed is not None:
+        service.create_game(rounds=5, seed=game_seed)
+
+
+class FakeClock:
+    """A monotonic clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def console_app(service: TournamentService) -> DuplicadaApp:
+    app = DuplicadaApp(service, poll=False)
+    return app
+
+
+async def open_console(app: DuplicadaApp, pilot: Pilot, clock: Callable[[], float] | None = None) -> JudgeScreen:
+    """Sign in as judge and open the console with a frozen clock (no timer interval)."""
+    app.state.tournament_id = app.service.tournaments()[0].id
+    app.state.role, app.state.arbiter = "judge", "Lucía"
+    screen = JudgeScreen(clock=clock or FakeClock(), tick=None)
+    await app.push_screen(screen)
+    await until(pilot, lambda: screen.loaded and not screen.busy)
+    return screen
+
+
+async def until(pilot: Pilot, condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Let the app run until ``condition`` holds (workers included)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, "the console did not get there in time"
+        await pilot.pause(0.02)
+
+
+async def settled(pilot: Pilot, screen: JudgeScreen) -> None:
+    """Wait for the action in progress, and the next best scores when there is a rack."""
+    await until(pilot, lambda: not screen.busy and (screen.state.rack_round is None
+                                                    or screen.scores_round == screen.state.rack_round))
+    await pilot.pause()
+
+
+def shown(screen: JudgeScreen, selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())
+
+
+def test_create_a_game_draw_a_rack_and_choose_another_equal_top(service: TournamentService) -> None:
+    tournament(service)
+    table = SpellingTable.load()
+
+    async def scenario() -> None:
+        app = console_app(service)
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await open_console(app, pilot)
+            assert screen.state.game is None
+            assert "no tiene partidas" in shown(screen, "#message")
+            await pilot.press("p")
+            assert isinstance(app.screen, NewGameScreen)
+            await pilot.press("5", "enter", *"1234", "enter", "enter")
+            await settled(pilot, screen)
+            assert screen.state.game == 1 and "creada" in shown(screen, "#message")
+
+            await pilot.press("d")
+            await settled(pilot, screen)
+            pending = service.pending_round(1)
+            assert pending is not None
+            moves = screen.query_one("#moves", MoveChoices)
+            tops = [top.canonical for top in moves.tops]
+            # The III.15 master first; a first move always has at least H8/8H twins.
+            assert tops[0] == screen.state.tops[0].canonical and len(tops) >= 2
+            assert [top.reason for top in moves.tops] == [ranked.reason for ranked in pending.ranked]
+            assert moves.others and all(other.score < moves.tops[0].score for other in moves.others)
+            reading = shown(screen, "#reading")
+            first = pending.rack.drawn[0]
+            symbol = "?" if first == pending.rack.alphabet.blank else pending.rack.alphabet.symbol(first)
+            assert symbol == "?" or f"{symbol} de {table.keyword(symbol)}" in reading
+
+            await pilot.press("down", "enter")
+            assert isinstance(app.screen, ConfirmScreen)
+            await pilot.press("s")
+            await settled(pilot, screen)
+            chosen = tops[1]
+            [stored] = service.rounds(1)
+            assert stored.master == chosen and stored.master_reason is not None
+            assert "elegida por el juez árbitro" in stored.master_reason
+            reading = shown(screen, "#reading")
+            coordinate = chosen.split("-")[0]
+            row = coordinate[0] if coordinate[0].isalpha() else coordinate[-1]
+            assert table.keyword(row) in reading and f"{stored.master_score} puntos" in reading
+            assert screen.query_one("#board", BoardView).highlight  # the master's squares
+
+    asyncio.run(scenario())
+
+
+def test_a_typed_rack_with_two_blanks_and_errors_in_spanish(service: TournamentService) -> None:
+    tournament(service, game_seed=3)
+
+    async def scenario() -> None:
+        app = console_app(service)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await open_console(app, pilot)
+            await pilot.press("a", *"AAAAAAA", "enter")
+            await settled(pilot, screen)
+            message = shown(screen, "#message")
+            assert "vocales" in message and "Traceback" not in message
+            assert screen.query_one("#rack-input", Input).value == "AAAAAAA"   # kept to be corrected
+            await pilot.press(*["backspace"] * 7)
+            assert service.pending_round(1) is None
+            await pilot.press(*"??VYZJU", "enter")
+            await settled(pilot, screen)
+            pending = service.pending_round(1)
+            assert pending is not None and pending.arbiter_rack
+            moves = screen.query_one("#moves", MoveChoices)
+            assert [top.canonical for top in moves.tops] == [top.canonical for top in screen.state.tops]
+            assert moves.tops[0].score == pending.ranked[0].score
+            master = moves.tops[0].canonical
+            await pilot.press("d")                             # a rack is already set
+            await settled(pilot, screen)
+            assert "ya tiene atril" in shown(screen, "#message")
+            await pilot.press("enter", "s")                    # Enter chooses the III.15 master
+            await settled(pilot, screen)
+            [stored] = service.rounds(1)
+            assert stored.master == master
+            assert stored.master_reason == pending.ranked[0].reason
+
+    asyncio.run(scenario())
+
+
+def test_the_clock_calls_the_cues_of_iii_13(service: TournamentService) -> None:
+    tournament(service, game_seed=5)
+    clock = FakeClock()
+
+    async def scenario() -> None:
+        app = console_app(service)
+        bells: list[None] = []
+        app.bell = lambda: bells.append(None)  # type: ignore[method-assign]
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await open_console(app, pilot, clock)
+            widget = screen.query_one("#clock", RoundClock)
+            assert widget.text == "3:00" and widget.cue is None
+            await pilot.press("t")
+            cues = []
+            for seconds, text in ((121, "0:59"), (30, "0:29"), (25, "0:04"), (10, "0:00")):
+                clock.now += seconds
+                screen.refresh_clock()
+                await pilot.pause()
+                cues.append(widget.cue)
+                assert widget.text == text
+            assert cues == [Cue.ONE_MINUTE, Cue.THIRTY_SECONDS, Cue.RAISE, Cue.TIME]
+            assert len(bells) == 4 and "TIEMPO" in str(widget.query_one("#clock-cue", Static).render())
+            await pilot.press("0")
+            assert widget.text == "3:00" and widget.cue is None and not widget.timer.running
+            await pilot.press("t")
+            clock.now += 10
+            await pilot.press("t")                             # pause
+            clock.now += 100
+            screen.refresh_clock()
+            assert widget.text == "2:50"
+
+    asyncio.run(scenario())
+
+
+def test_closing_the_round_marks_the_missing_slips(service: TournamentService) -> None:
+    tournament(service, game_seed=11)
+    service.draw_rack(1)
+
+    async def scenario() -> None:
+        app = console_app(service)
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await open_console(app, pilot)
+            await settled(pilot, screen)
+            await pilot.press("c")
+            assert "con jugada maestra" in shown(screen, "#message")
+            await pilot.press("enter", "s")
+            await settled(pilot, screen)
+            master = service.rounds(1)[0].master
+            assert master is not None
+            service.enter_slip(1, 2, master)
+            screen.post_message(DataChanged(0))
+            await until(pilot, lambda: screen.status is not None and screen.status.entered == 1)
+            assert "faltan 1, 3" in shown(screen, "#status")
+            await pilot.press("c")
+            assert isinstance(app.screen, ConfirmScreen)
+            assert "mesas 1, 3" in str(app.screen.query_one("#question", Static).render())
+            await pilot.press("s")
+            await settled(pilot, screen)
+            assert "Ronda 1 cerrada: 2 papeletas" in shown(screen, "#message")
+            assert "3/3" in shown(screen, "#status")
+
+    asyncio.run(scenario())
+    slips = {slip.table_number: slip for slip in service.slips(1, 1)}
+    assert (slips[1].status, slips[1].score) == ("missing", 0)
+    assert (slips[3].status, slips[3].score) == ("missing", 0)
+    assert slips[2].score > 0
+    assert service.rounds(1)[0].closed
+
+
+def test_ending_the_game_from_the_console(service: TournamentService) -> None:
+    tournament(service, game_seed=2)
+
+    async def scenario() -> None:
+        app = console_app(service)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await open_console(app, pilot)
+            await pilot.press("f", "n")
+            assert not screen.state.over
+            await pilot.press("f", "s")
+            await settled(pilot, screen)
+            assert screen.state.over and "terminada" in shown(screen, "#message")
+            await pilot.press("escape")
+            assert not isinstance(app.screen, JudgeScreen)
+
+    asyncio.run(scenario())
+    assert service.tournament().games[0].status == "ended"
+
+
+# --- snapshots: seeded game, frozen clock ------------------------------------------------------
+def _snapshot_run(service: TournamentService, choose: bool) -> Callable[[Pilot], object]:
+    async def run_before(pilot: Pilot) -> None:
+        app = pilot.app
+        assert isinstance(app, DuplicadaApp)
+        screen = await open_console(app, pilot)
+        await settled(pilot, screen)
+        if choose:
+            await pilot.press("enter", "s")
+            await settled(pilot, screen)
+        screen.query_one("#moves", MoveChoices).focus()
+        await pilot.pause()
+
+    return run_before
+
+
+def test_snapshot_console_with_a_rack(service: TournamentService, snap_compare) -> None:  # type: ignore[no-untyped-def]
+    tournament(service, game_seed=2024)
+    service.draw_rack(1)
+    service.choose_master(1)
+    service.draw_rack(1)
+    assert snap_compare(console_app(service), terminal_size=(120, 40), run_before=_snapshot_run(service, False))
+
+
+def test_snapshot_console_after_the_master(service: TournamentService, snap_compare) -> None:  # type: ignore[no-untyped-def]
+    tournament(service, game_seed=2024)
+    service.draw_rack(1)
+    assert snap_compare(console_app(service), terminal_size=(120, 40), run_before=_snapshot_run(service, True))
+
+
+def test_the_menu_opens_the_console_and_another_stations_rack_appears(service: TournamentService) -> None:
+    tournament(service, game_seed=8)
+
+    async def scenario() -> None:
+        app = console_app(service)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("enter")                         # the only tournament
+            await pilot.pause()
+            await pilot.press(*"Lucía", "enter", "enter")      # judge, no PIN
+            await pilot.pause()
+            await pilot.press("down", "enter")                 # «Consola del juez árbitro»
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, JudgeScreen)
+            await until(pilot, lambda: screen.loaded and not screen.busy)
+            assert screen.state.rack_round is None
+            other = TournamentService(service.db, station="puesto-2", lexicon=service.lexicon_for(service.tournament()))
+            other.draw_rack(1)
+            screen.post_message(DataChanged(1))
+            await until(pilot, lambda: screen.state.rack_round == 1)
+            await settled(pilot, screen)
+            assert screen.query_one("#moves", MoveChoices).tops
+
+    asyncio.run(scenario())
