@@ -115,17 +115,7 @@ def leave_after(board: Board, rack: Sequence[int], move: Move) -> tuple[int, ...
     if the move places a tile the rack does not hold, ``PlacementError`` (from
     ``duplicate.move``) if it does not fit the board.
     """
-    alphabet = board.alphabet
-    remaining = Counter(rack)
-    for _row, _col, tile in placed_tiles(board, move):
-        source = alphabet.blank if tile & BLANK_FLAG else tile
-        if remaining[source] <= 0:
-            raise MasterError(
-                f"la jugada {format_move(move, alphabet)} usa {tile_name(source, alphabet)}, que no está en el atril "
-                f"{rack_text(rack, alphabet)}"
-            )
-        remaining[source] -= 1
-    return tuple(sorted(remaining.elements()))
+    return _leave(Counter(rack), placed_tiles(board, move), move, rack, board.alphabet)
 
 
 def rank_moves(board: Board, rack: Sequence[int], moves: Iterable[ScoredMove]) -> list[RankedMove]:
@@ -137,12 +127,18 @@ def rank_moves(board: Board, rack: Sequence[int], moves: Iterable[ScoredMove]) -
     """
     alphabet = board.alphabet
     measured = []
+    keys = {}
+    rack_counts = Counter(rack)
     for scored in moves:
         placed = placed_tiles(board, scored.move)
-        leave = leave_after(board, rack, scored.move)
+        leave = _leave(rack_counts, placed, scored.move, rack, alphabet)
         blanks = sum(1 for _r, _c, tile in placed if tile & BLANK_FLAG)
-        measured.append((scored, leave, blanks, leave_imbalance(leave, alphabet), len(placed)))
-    measured.sort(key=lambda entry: _sort_key(entry[0], entry[2], entry[3], entry[4]))
+        entry = (scored, leave, blanks, leave_imbalance(leave, alphabet), len(placed))
+        measured.append(entry)
+        keys[id(entry)] = _sort_key(scored, blanks, entry[3], entry[4])
+    # Sorting thousands of equal tops (two blanks on an open board) is the cost here:
+    # each move's placement and key are computed once.
+    measured.sort(key=lambda entry: keys[id(entry)])
     ranked = []
     for index, (scored, leave, blanks, imbalance, placed_count) in enumerate(measured):
         if index + 1 < len(measured):
@@ -152,6 +148,21 @@ def rank_moves(board: Board, rack: Sequence[int], moves: Iterable[ScoredMove]) -
         ranked.append(RankedMove(ScoredMove(scored.move, scored.score, placed_count), leave, blanks, imbalance,
                                  criterion, reason))
     return ranked
+
+
+def _leave(rack_counts: Counter[int], placed: Sequence[tuple[int, int, int]], move: Move, rack: Sequence[int],
+           alphabet: Alphabet) -> tuple[int, ...]:
+    """``leave_after`` from an already computed placement."""
+    remaining = rack_counts.copy()
+    for _row, _col, tile in placed:
+        source = alphabet.blank if tile & BLANK_FLAG else tile
+        if remaining[source] <= 0:
+            raise MasterError(
+                f"la jugada {format_move(move, alphabet)} usa {tile_name(source, alphabet)}, que no está en el atril "
+                f"{rack_text(rack, alphabet)}"
+            )
+        remaining[source] -= 1
+    return tuple(sorted(remaining.elements()))
 
 
 def rank_top_moves(board: Board, rack: Sequence[int], moves: MoveList | Iterable[ScoredMove]) -> list[RankedMove]:

@@ -1244,8 +1244,9 @@ class TournamentService:
             if before_game is not None and game.number >= before_game:
                 continue
             results = self._round_results(session, tournament, game)
-            if results:
-                games.append(([seat.entry_id for seat in game.seats], results))
+            seated = [seat.entry_id for seat in game.seats]
+            if results and seated:     # a game nobody was seated in classifies nobody
+                games.append((seated, results))
         players = [entry.id for entry in tournament.entries]
         return tournament_standings(players, games, TournamentCriterion(settings.criterion), tie_breaks=True,
                                     game_tie_breaks=settings.tie_breaks)
