@@ -20,6 +20,7 @@ import csv
 import hashlib
 import random
 import secrets
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime
@@ -278,6 +279,9 @@ class TournamentService:
         self._lexicon = lexicon
         self._lexicons: dict[str, Lexicon] = {}
         self._games: dict[int, tuple[int, Game]] = {}
+        # The cached engines are shared by the threads of one process (the app's workers):
+        # replaying events into them and playing on them happen under this lock.
+        self._engine_lock = threading.RLock()
 
     # --- lexicon ----------------------------------------------------------------------
     def lexicon_for(self, tournament: Tournament | TournamentInfo) -> Lexicon:
@@ -622,6 +626,10 @@ class TournamentService:
             return self._engine(session, tournament, game)
 
     def _engine(self, session: Session, tournament: Tournament, game: GameRow) -> Game:
+        with self._engine_lock:
+            return self._replay(session, tournament, game)
+
+    def _replay(self, session: Session, tournament: Tournament, game: GameRow) -> Game:
         cached = self._games.get(game.id)
         kinds = (EventKind.RACK_DRAWN.value, EventKind.RACK_SET.value, EventKind.MASTER_CHOSEN.value,
                  EventKind.GAME_ENDED.value)
@@ -653,7 +661,7 @@ class TournamentService:
 
     def _set_rack(self, game_number: int, text: str | None, redraw: bool, tournament_id: int | None,
                   arbiter: str) -> RoundView | None:
-        with self.db.write() as session:
+        with self._engine_lock, self.db.write() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             self._check_unlocked(game)
@@ -703,7 +711,7 @@ class TournamentService:
         """Place the master move of the pending round: ``choice`` is an index in the
         III.15 ranking of the equal tops (0 = the rules' choice) or the canonical text
         of one of them (the judge's choice among equal tops)."""
-        with self.db.write() as session:
+        with self._engine_lock, self.db.write() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             self._check_unlocked(game)
@@ -747,7 +755,7 @@ class TournamentService:
     def end_game(self, game_number: int, *, tournament_id: int | None = None, arbiter: str = "",
                  reason: str = "") -> str:
         """The judge ends the game (III.22); returns the reason recorded."""
-        with self.db.write() as session:
+        with self._engine_lock, self.db.write() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             self._check_unlocked(game)

@@ -68,7 +68,10 @@ class DuplicadaApp(App[None]):
         last = self.service.last_event_id(self.state.tournament_id)
         if last != self._last_event:
             self._last_event = last
-            self.screen.post_message(DataChanged(last))
+            # Every screen of the stack hears it: a dialog on top must not hide it from
+            # the screen underneath.
+            for screen in self.screen_stack:
+                screen.post_message(DataChanged(last))
 
     def open_tournament(self, tournament_id: int) -> None:
         """Select a tournament and ask for the role and PIN."""
