@@ -1,0 +1,142 @@
+"""Benchmark of the slip entry screen (issue 4 §5: slip feedback ≤ 100 ms after Enter).
+
+Drives ``tui.screens.entry.EntryScreen`` with Pilot on a SQLite file: a game of
+``--tables`` players, round 2 (a word already on the board), and for every table the
+table number, Enter, a slip, Enter — a mix of valid and faulty slips (the master, the
+coordinate's order swapped, blanks not marked, an invalid word, unreadable text) so the
+service's hint searches run too. Timed per slip: from pressing the final Enter to the
+feedback widget updated with that slip's verdict (the service call runs in the screen's
+worker thread). For comparison, the same ``enter_slip`` called directly.
+
+Usage: ``python bench/tui_entry.py [--tables 50] [--seed 99] [--inline]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from duplicate.database import open_database
+from duplicate.tournament import TournamentService
+from lexicon.default import default_lexicon_path
+from lexicon.lexicon import Lexicon
+from tui.app import DuplicadaApp
+from tui.screens.entry import EntryScreen
+from tui.widgets.slip_feedback import SlipFeedback
+
+
+def seed_game(service: TournamentService, tables: int, seed: int) -> list[str]:
+    """A tournament of ``tables`` players, game 1 at round 2 with its master; returns the
+    slip texts to type (one per table)."""
+    service.create_tournament("Banco de pruebas")
+    for index in range(tables):
+        service.add_player(f"Jugador {index + 1:03d}")
+    game = service.create_game(seed=seed)
+    for _ in range(2):
+        assert service.draw_rack(game) is not None
+        view = service.choose_master(game)
+    assert view.master is not None
+    coordinate, word = view.master.split("-")
+    swapped = coordinate[1:] + coordinate[0] if coordinate[0].isalpha() else coordinate[-1] + coordinate[:-1]
+    texts = [view.master, view.master, f"{swapped}-{word}", f"{coordinate}-{word.upper()}",
+             f"{coordinate}-{word}Z", "H8 CASA", view.master.lower()]
+    rng = random.Random(seed)
+    return [rng.choice(texts) for _ in range(tables)]
+
+
+async def drive(service: TournamentService, texts: list[str], size: tuple[int, int],
+                threaded: bool = True) -> tuple[list[float], list[float]]:
+    """Type every slip; returns the seconds from Enter to the feedback set, and to the
+    first frame drawn after it. The waits are events, not polling, so the benchmark
+    does not compete with the worker thread for the interpreter."""
+    app = DuplicadaApp(service, poll=False)
+    marks: dict[str, float] = {}
+    reported = asyncio.Event()
+    drawn = asyncio.Event()
+    display = app._display
+
+    def timed_display(screen, renderable):  # type: ignore[no-untyped-def]
+        display(screen, renderable)
+        if renderable is not None and reported.is_set() and not drawn.is_set():
+            marks["drawn"] = time.perf_counter()
+            drawn.set()
+
+    app._display = timed_display  # type: ignore[method-assign]
+    updated: list[float] = []
+    painted: list[float] = []
+    async with app.run_test(size=size) as pilot:
+        app.state.tournament_id = service.tournament().id
+        app.state.role, app.state.arbiter = "assistant", "banco"
+        await app.push_screen(EntryScreen(threaded=threaded))
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, EntryScreen)
+        feedback = screen.query_one(SlipFeedback)
+        report_slip = screen._report
+
+        def timed_report(job, outcome):  # type: ignore[no-untyped-def]
+            report_slip(job, outcome)
+            marks["reported"] = time.perf_counter()
+            reported.set()
+
+        screen._report = timed_report  # type: ignore[method-assign]
+        for table, text in enumerate(texts, start=1):
+            await pilot.press(*str(table), "enter", *text)
+            await pilot.pause()
+            reported.clear()
+            drawn.clear()
+            started = time.perf_counter()
+            await pilot.press("enter")
+            await reported.wait()
+            await drawn.wait()
+            updated.append(marks["reported"] - started)
+            painted.append(marks["drawn"] - started)
+            assert feedback.feedback is not None and f"Mesa {table} " in feedback.feedback.headline
+            await pilot.pause()
+    return updated, painted
+
+
+def report(label: str, seconds: list[float]) -> None:
+    ms = sorted(value * 1000 for value in seconds)
+    p99 = ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
+    print(f"{label:<44} n={len(ms):3d}  mean {statistics.fmean(ms):6.1f} ms  p50 {statistics.median(ms):6.1f} ms  "
+          f"p99 {p99:6.1f} ms  max {ms[-1]:6.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=99)
+    parser.add_argument("--inline", action="store_true", help="service calls in the event loop, not a worker")
+    args = parser.parse_args()
+    lexicon = Lexicon.load(default_lexicon_path(None))
+    with tempfile.TemporaryDirectory() as folder:
+        service = TournamentService(open_database(str(Path(folder) / "bench.db")), station="banco", lexicon=lexicon)
+        texts = seed_game(service, args.tables, args.seed)
+        updated, painted = asyncio.run(drive(service, texts, (120, 40), threaded=not args.inline))
+        service.create_game(seed=args.seed)            # a second game, same racks: the service alone
+        for _ in range(2):
+            service.draw_rack(2)
+            service.choose_master(2)
+        direct = []
+        for table, text in enumerate(texts, start=1):
+            started = time.perf_counter()
+            service.enter_slip(2, table, text, assistant="banco")
+            direct.append(time.perf_counter() - started)
+    mode = "in the event loop" if args.inline else "in a worker thread"
+    print(f"{args.tables} slips, round 2, SQLite file, service calls {mode}, 120×40")
+    report("Enter → feedback widget updated", updated)
+    report("Enter → first frame drawn with it", painted)
+    report("enter_slip alone (judge + store + commit)", direct)
+
+
+if __name__ == "__main__":
+    main()

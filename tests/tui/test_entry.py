@@ -1,0 +1,268 @@
+"""The slip entry screen (issue 4 §2): slips typed by keyboard are judged and stored by
+the service; marks, the master for many tables, logged corrections, other stations'
+entries and conflicts; a snapshot at 120×40.
+
+The game is seeded once per module (typed rack ``CASAMO?`` on the empty board, master
+chosen by III.15) and each test works on a copy of that database file. Expected scores
+come from ``check_move`` on the stored board and rack, not from the screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from duplicate.board import Board
+from duplicate.database import open_database
+from duplicate.notation import check_move
+from duplicate.rack import parse_rack_text
+from duplicate.slips import SlipStatus
+from duplicate.tournament import EventKind, TournamentService, TournamentSettings
+from lexicon.lexicon import Lexicon
+from tui.app import DuplicadaApp
+from tui.screens.entry import EntryScreen
+from tui.widgets.slip_feedback import SlipFeedback
+
+NAMES = ["Ana Pérez", "Ángel Núñez", "Beatriz Ñúñez", "Carmen Gil", "David Sanz", "Elena Ruiz",
+         "Fernando Díaz", "Gloria Vidal", "Héctor Mora", "Inés Soler", "Jorge Lara", "Karina Ortiz"]
+RACK = "CASAMO?"
+
+
+@pytest.fixture(scope="module")
+def seeded_file(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexicon) -> Path:
+    """A tournament with 12 players, assistants Marta (tables 1–6) and Luis (7–12), and
+    game 1 at round 1 with its master placed (no slip entered)."""
+    path = tmp_path_factory.mktemp("entry") / "seeded.db"
+    database = open_database(str(path))
+    service = TournamentService(database, station="mesa-arbitral", lexicon=spanish_lexicon)
+    service.create_tournament("Open de Pruebas", venue="Madrid", settings=TournamentSettings(bonus_mode="automatic"))
+    for index, name in enumerate(NAMES):
+        service.add_player(name, club="Club", federation_id=f"F{index}")
+    game = service.create_game(rounds=3, seed=7)
+    service.set_assistant_range("Marta", 1, 6)
+    service.set_assistant_range("Luis", 7, 12)
+    service.set_rack(game, RACK)
+    service.choose_master(game)
+    database.dispose()
+    return path
+
+
+@pytest.fixture
+def service(seeded_file: Path, tmp_path: Path, spanish_lexicon: Lexicon) -> TournamentService:
+    path = tmp_path / "entry.db"
+    shutil.copy(seeded_file, path)
+    return TournamentService(open_database(str(path)), station="puesto-1", lexicon=spanish_lexicon)
+
+
+def run(service: TournamentService, scenario, *, arbiter: str = "Marta", role: str = "assistant",  # type: ignore[no-untyped-def]
+        size: tuple[int, int] = (120, 40)) -> None:
+    """Run ``scenario(app, pilot, screen)`` on the entry screen of a signed-in station."""
+
+    async def main() -> None:
+        app = DuplicadaApp(service, station="puesto-1", poll=False)
+        async with app.run_test(size=size) as pilot:
+            app.state.tournament_id = service.tournament().id
+            app.state.role, app.state.arbiter = role, arbiter
+            await app.push_screen(EntryScreen())
+            await pilot.pause()
+            await scenario(app, pilot, app.screen)
+
+    asyncio.run(main())
+
+
+async def settle(pilot: Pilot, screen: EntryScreen) -> None:
+    """Wait until every typed action has been judged, stored and reported."""
+    for _ in range(500):
+        if not screen.pending:
+            await pilot.pause()               # the list is refreshed after the feedback's frame
+            await pilot.pause()
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the entry queue did not drain")
+
+
+async def type_slip(pilot: Pilot, screen: EntryScreen, table: int, text: str) -> None:
+    await pilot.press(*str(table), "enter", *text, "enter")
+    await settle(pilot, screen)
+
+
+def feedback(screen: EntryScreen) -> str:
+    return str(screen.query_one(SlipFeedback).render())
+
+
+def stored(service: TournamentService) -> dict[int, tuple[str, str, int]]:
+    return {slip.table_number: (slip.text, slip.status, slip.score) for slip in service.slips(1, 1)}
+
+
+def expected_score(service: TournamentService, lexicon: Lexicon, text: str) -> int:
+    row = service.rounds(1)[0]
+    board = Board.from_cgp(row.board_before, lexicon.alphabet)
+    return check_move(board, parse_rack_text(row.rack, lexicon.alphabet), text, lexicon).score
+
+
+def test_ten_slips_typed_by_keyboard_are_stored_as_typed_and_judged(service: TournamentService,
+                                                                     spanish_lexicon: Lexicon) -> None:
+    # The issue's example: ten slips, one invalid word and one unmarked blank (III.23, III.25.a).
+    master = service.rounds(1)[0].master
+    assert master is not None
+    slips = {1: master, 2: "H8-CASAMOs", 3: "8H-CAMAS", 4: "H8-CASAMOX", 5: "H8-CASAMOS", 6: "H4-CASAMOs",
+             7: "H8-COsAS", 8: "8H-CASAMOs", 9: "H8-CAMAS", 10: "8D-CASAMOs"}
+    seen: dict[int, str] = {}
+
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        table_field = screen.query_one("#table", Input)
+        for table, text in slips.items():
+            await pilot.press(*str(table))
+            assert str(screen.query_one("#player").render()) == NAMES[table - 1]   # the name appears
+            await pilot.press("enter", *text, "enter")
+            await settle(pilot, screen)
+            seen[table] = feedback(screen)
+            assert table_field.has_focus and table_field.value == ""               # ready for the next slip
+            assert screen.query_one("#move", Input).value == ""
+
+    run(service, scenario, arbiter="Marta")
+    result = stored(service)
+    assert {table: text for table, (text, _, _) in result.items()} == slips             # raw text, exactly as typed
+    for table in (1, 2, 3, 6, 7, 8, 9, 10):
+        score = expected_score(service, spanish_lexicon, slips[table])
+        assert result[table] == (slips[table], "valid", score) and score > 0
+        assert f"{score} puntos" in seen[table]
+    assert result[4] == ("H8-CASAMOX", SlipStatus.INVALID_WORD.value, 0)
+    assert result[5] == ("H8-CASAMOS", SlipStatus.UNMARKED_BLANK.value, 0)
+    assert "palabra no válida" in seen[4] and "CASAMOX" in seen[4]
+    assert "comodín sin marcar" in seen[5] and "H8-CAsAMOS" in seen[5]                  # what was probably meant
+    assert {slip.entered_by for slip in service.slips(1, 1)} == {"Marta"}
+
+
+def test_a_swapped_coordinate_is_explained_with_the_probable_move(service: TournamentService) -> None:
+    # III.25.c: the coordinate in the wrong order scores 0; the hint gives the intended move.
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        await type_slip(pilot, screen, 3, "C8-CASAMOs")      # row C from column 8: meant 8C, down column 8
+        text = feedback(screen)
+        assert "0 puntos" in text and "Sugerencia" in text and "8C-CASAMOs" in text
+
+    run(service, scenario)
+    assert stored(service)[3][2] == 0
+
+
+def test_late_null_and_missing_keys_mark_the_typed_table(service: TournamentService) -> None:
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        await pilot.press("1", "f2")
+        await settle(pilot, screen)
+        assert "fuera de tiempo" in feedback(screen)
+        await pilot.press("2", "enter", *"ilegible", "f3")       # the text of a null slip is kept
+        await settle(pilot, screen)
+        await pilot.press("3", "f4")
+        await settle(pilot, screen)
+        assert screen.query_one("#table", Input).has_focus
+
+    run(service, scenario)
+    assert stored(service) == {1: ("", "late", 0), 2: ("ilegible", "null", 0), 3: ("", "missing", 0)}
+
+
+def test_the_master_is_entered_for_a_list_of_tables_in_one_step(service: TournamentService) -> None:
+    master = service.rounds(1)[0].master
+
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        await pilot.press("f5", *"1 3-5", "enter")
+        await settle(pilot, screen)
+        assert "anotada en 4 mesas: 1, 3, 4, 5" in feedback(screen)
+        assert "Faltan 2 de 6" in str(screen.query_one("#missing").render())
+
+    run(service, scenario)
+    score = service.rounds(1)[0].master_score
+    assert stored(service) == {table: (master, "valid", score) for table in (1, 3, 4, 5)}
+
+
+def test_an_edit_is_a_logged_correction_with_its_reason(service: TournamentService) -> None:
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        await type_slip(pilot, screen, 2, "H8-CASAMOS")
+        await pilot.press("2", "f6")                               # table typed: the dialog opens on the text
+        assert app.screen.query_one("#fix-text", Input).value == "H8-CASAMOS"
+        await pilot.press("ctrl+u", *"H8-CAsAMOS", "enter")      # the new text, then to the reason
+        await pilot.press("enter")                                # empty reason: refused
+        assert "motivo" in str(app.screen.query_one("#dialog-error").render())
+        await pilot.press(*"error al teclear", "enter")
+        await settle(pilot, screen)
+        assert "Corregida" in feedback(screen)
+
+    run(service, scenario)
+    text, status, score = stored(service)[2]
+    assert (text, status) == ("H8-CAsAMOS", "valid") and score > 0
+    [event] = [event for event in service.history() if event.kind == EventKind.SLIP_CORRECTED.value]
+    assert event.reason == "error al teclear" and event.arbiter == "Marta"
+    assert event.payload["before"]["text"] == "H8-CASAMOS"
+
+
+def test_the_assistant_sees_own_tables_and_another_stations_entry_appears(service: TournamentService,
+                                                                          tmp_path: Path,
+                                                                          spanish_lexicon: Lexicon) -> None:
+    # II.4.c: Luis has tables 7–12; an entry from another station shows up after the poll.
+    other = TournamentService(open_database(str(tmp_path / "entry.db")), station="puesto-2", lexicon=spanish_lexicon)
+
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        missing = screen.query_one("#missing")
+        assert "Faltan 6 de 6 papeletas de la ronda 1: 7, 8, 9, 10, 11, 12" in str(missing.render())
+        other.mark_slip(1, 9, SlipStatus.LATE, assistant="Marta")
+        app.check_for_changes()
+        await pilot.pause()
+        assert "Faltan 5 de 6 papeletas de la ronda 1: 7, 8, 10, 11, 12" in str(missing.render())
+        await pilot.press("f9")                                   # every table
+        assert "Faltan 11 de 12" in str(missing.render())
+
+    run(service, scenario, arbiter="Luis")
+
+
+def test_a_second_different_slip_is_a_conflict_left_to_the_judge(service: TournamentService) -> None:
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        await type_slip(pilot, screen, 4, "H8-CAMAS")
+        await type_slip(pilot, screen, 4, "H8-COsAS")
+        assert "CONFLICTO" in feedback(screen)
+        assert "mesa 4" in str(screen.query_one("#conflicts").render())
+
+    run(service, scenario)
+    assert stored(service)[4][0] == "H8-CAMAS"                    # never overwritten
+    [(conflict, _)] = service.conflicts(1)
+    assert (conflict.table_number, conflict.text) == (4, "H8-COsAS")
+
+
+def test_a_refused_action_is_shown_in_spanish(service: TournamentService) -> None:
+    service.close_round(1)
+
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        await type_slip(pilot, screen, 1, "H8-CAMAS")
+        assert "No anotada: la ronda 1 está cerrada" in feedback(screen)
+        await pilot.press(*"99", "enter")
+        assert "no hay ningún jugador en la mesa 99" in feedback(screen)
+
+    run(service, scenario)
+
+
+def test_the_entry_screen_fits_80_by_24(service: TournamentService) -> None:
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        await type_slip(pilot, screen, 1, "H8-CAMAS")
+        for selector in ("#table", "#move", "#feedback", "#missing", "#slips"):
+            region = screen.query_one(selector).region
+            assert region.height > 0 and region.right <= 80 and region.bottom <= 23, selector
+
+    run(service, scenario, size=(80, 24))
+
+
+def test_snapshot_of_the_entry_screen(service: TournamentService, snap_compare) -> None:  # type: ignore[no-untyped-def]
+    app = DuplicadaApp(service, station="puesto-1", poll=False)
+
+    async def before(pilot: Pilot) -> None:
+        app.state.tournament_id = service.tournament().id
+        app.state.role, app.state.arbiter = "assistant", "Marta"
+        await app.push_screen(EntryScreen())
+        screen = app.screen
+        assert isinstance(screen, EntryScreen)
+        for table, text in ((1, "H8-CASAMOs"), (2, "H8-CASAMOX"), (3, "H8-CASAMOS")):
+            await type_slip(pilot, screen, table, text)
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=before)

@@ -1,0 +1,223 @@
+"""The standings screen (issue 4 §2): game and tournament standings as the service
+computes them, bonuses highlighted (III.24), a player's follow-up sheet (II.9), claims
+and their resolution (III.27), provisional/final status (III.26); snapshots at 120×40.
+
+Seeded once per module: six players, automatic bonuses; game 1 of two rounds (typed rack
+``CASAMOS``, then the seeded bag's ``IDNUABRR``), slips entered, both rounds closed, two
+claims (one upheld with a corrected slip, one rejected), provisional results; game 2 of
+one round. Each test works on a copy of the database file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from pathlib import Path
+
+import pytest
+from rich.text import Text
+from textual.pilot import Pilot
+from textual.widgets import DataTable, TabbedContent
+
+from duplicate.database import open_database
+from duplicate.slips import SlipStatus
+from duplicate.tournament import TournamentService, TournamentSettings
+from lexicon.lexicon import Lexicon
+from tui.app import DuplicadaApp
+from tui.screens.standings import BONUS_STYLE, StandingsScreen
+
+NAMES = ["Ana Pérez", "Ángel Núñez", "Beatriz Ñúñez", "Carmen Gil", "David Sanz", "Elena Ruiz"]
+
+
+@pytest.fixture(scope="module")
+def seeded_file(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexicon) -> Path:
+    path = tmp_path_factory.mktemp("standings") / "seeded.db"
+    database = open_database(str(path))
+    service = TournamentService(database, station="mesa-arbitral", lexicon=spanish_lexicon)
+    service.create_tournament("Open de Pruebas", venue="Madrid", settings=TournamentSettings(bonus_mode="automatic"))
+    for index, name in enumerate(NAMES):
+        service.add_player(name, club="Club", federation_id=f"F{index}")
+    game = service.create_game(rounds=2, seed=7)             # alphabetical: tables 1–6 in NAMES order
+    service.set_rack(game, "CASAMOS")
+    first = service.choose_master(game)
+    assert first.master is not None
+    service.enter_slip(game, 1, first.master)                 # alone at the master: +10 (III.24)
+    service.enter_slip(game, 2, "H8-CASAS")
+    service.enter_slip(game, 3, "8H-CAMAS")
+    service.enter_slip(game, 4, "H8-XXXX")
+    service.mark_slip(game, 5, SlipStatus.LATE)
+    service.close_round(game)                                 # table 6: missing
+    service.draw_rack(game)
+    second = service.choose_master(game)
+    assert second.master is not None
+    service.enter_master_slips(game, [1, 2])                  # two at the master: no bonus
+    service.enter_slip(game, 3, "I8-DUNA")
+    service.enter_slip(game, 4, "G8-DIA")
+    service.mark_slip(game, 5, SlipStatus.LATE)
+    service.close_round(game)
+    upheld = service.file_claim(game, 1, 4, "Anoté H8-CASAS, no H8-XXXX")
+    service.resolve_claim(upheld, upheld=True, resolution="error de entrada", corrected_text="H8-CASAS")
+    rejected = service.file_claim(game, 2, 5, "Levanté la papeleta a tiempo")
+    service.resolve_claim(rejected, upheld=False, resolution="el corremesas no la recogió a tiempo")
+    service.publish(game)                                     # provisional (III.26)
+    second_game = service.create_game(rounds=1, seed=11)
+    service.set_rack(second_game, "CASAMOS")
+    third = service.choose_master(second_game)
+    assert third.master is not None
+    service.enter_slip(second_game, 2, third.master)
+    service.close_round(second_game)
+    database.dispose()
+    return path
+
+
+@pytest.fixture
+def service(seeded_file: Path, tmp_path: Path, spanish_lexicon: Lexicon) -> TournamentService:
+    path = tmp_path / "standings.db"
+    shutil.copy(seeded_file, path)
+    return TournamentService(open_database(str(path)), station="puesto-1", lexicon=spanish_lexicon)
+
+
+def entry_ids(service: TournamentService) -> dict[str, int]:
+    return {player.name: entry.id for entry, player in service.entries()}
+
+
+def run(service: TournamentService, scenario, *, game: int | None = 1,  # type: ignore[no-untyped-def]
+        size: tuple[int, int] = (120, 40)) -> None:
+    async def main() -> None:
+        app = DuplicadaApp(service, station="puesto-1", poll=False)
+        async with app.run_test(size=size) as pilot:
+            app.state.tournament_id = service.tournament().id
+            app.state.role, app.state.arbiter = "judge", "Lucía"
+            await app.push_screen(StandingsScreen(game))
+            await pilot.pause()
+            await scenario(app, pilot, app.screen)
+
+    asyncio.run(main())
+
+
+def cell(table: DataTable, row: str, column: str) -> str:  # type: ignore[type-arg]
+    value = table.get_cell(row, column)
+    return value.plain if isinstance(value, Text) else str(value)
+
+
+def test_game_standings_show_the_services_totals_positions_and_bonus(service: TournamentService) -> None:
+    ids = entry_ids(service)
+    masters = [view.master_score for view in service.rounds(1)]
+    lines = service.game_standings(1)
+    assert next(line for line in lines if line.player == ids["Ana Pérez"]).total == masters[0] + masters[1] + 10
+
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
+        table = screen.query_one("#game-table", DataTable)
+        assert table.row_count == 1 + len(NAMES)                      # the master's line, then the players
+        for line in lines:
+            key = str(line.player)
+            assert cell(table, key, "pos") == str(line.position)
+            assert cell(table, key, "total") == str(line.total)
+            assert [cell(table, key, f"r{n}") for n in (1, 2)] == [
+                f"{score}+{bonus}" if bonus else str(score)
+                for score, bonus in zip(line.per_round, line.bonuses_per_round)]
+        assert cell(table, "master", "total") == str(sum(masters))
+        bonus_cell = table.get_cell(str(ids["Ana Pérez"]), "r1")
+        assert isinstance(bonus_cell, Text) and bonus_cell.plain == f"{masters[0]}+10"
+        assert str(bonus_cell.style) == BONUS_STYLE
+        assert cell(table, str(ids["Ana Pérez"]), "bonus") == "+10"
+        caption = str(screen.query_one("#game-caption").render())
+        assert "R1: Ana Pérez +10" in caption
+        heading = str(screen.query_one("#heading").render())
+        assert "Partida 1 de 2" in heading and "resultados provisionales" in heading
+
+    run(service, scenario)
+    positions = {line.player: line.position for line in lines}
+    assert positions[ids["Ana Pérez"]] == 1 and positions[ids["David Sanz"]] == positions[ids["Elena Ruiz"]] == 5
+
+
+def test_the_follow_up_sheet_of_a_selected_player(service: TournamentService) -> None:
+    # II.9: per round the coordinate, word, score and cumulative, and the master's.
+    ids = entry_ids(service)
+    rounds = service.rounds(1)
+    carmen = {slip.round_number: slip for slip in service.slips(1) if slip.entry_id == ids["Carmen Gil"]}
+
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
+        table = screen.query_one("#game-table", DataTable)
+        table.move_cursor(row=table.get_row_index(str(ids["Carmen Gil"])))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.query_one(TabbedContent).active == "sheet"
+        sheet = screen.query_one("#sheet-table", DataTable)
+        assert "Carmen Gil, mesa 4" in str(screen.query_one("#sheet-title").render())
+        cumulative = 0
+        for view in rounds:
+            key = str(view.number)
+            slip = carmen[view.number]
+            cumulative += slip.score
+            assert (cell(sheet, key, "coord"), cell(sheet, key, "word")) == tuple(slip.text.split("-"))
+            assert cell(sheet, key, "score") == str(slip.score)
+            assert cell(sheet, key, "cumulative") == str(cumulative)
+            assert view.master is not None
+            assert (cell(sheet, key, "m-coord"), cell(sheet, key, "m-word")) == tuple(view.master.split("-"))
+            assert cell(sheet, key, "m-score") == str(view.master_score)
+            assert cell(sheet, key, "m-cumulative") == str(view.cumulative)
+        assert carmen[1].text == "H8-CASAS" and carmen[1].score > 0           # the upheld claim's correction
+        total = next(line.total for line in service.game_standings(1) if line.player == ids["Carmen Gil"])
+        assert cumulative == total
+
+    run(service, scenario)
+
+
+def test_claims_with_their_resolution_and_the_final_status(service: TournamentService) -> None:
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
+        await pilot.press("f5")
+        claims = screen.query_one("#claims-table", DataTable)
+        rows = [[cell(claims, str(claim.id), column) for column in ("round", "table", "player", "status", "resolution")]
+                for claim in service.claims(1)]
+        assert rows == [["1", "4", "Carmen Gil", "aceptada", "error de entrada"],
+                        ["2", "5", "David Sanz", "rechazada", "el corremesas no la recogió a tiempo"]]
+        service.publish(1, final=True)
+        app.check_for_changes()
+        await pilot.pause()
+        assert "resultados definitivos" in str(screen.query_one("#heading").render())
+
+    run(service, scenario)
+
+
+def test_tournament_standings_and_game_keys(service: TournamentService) -> None:
+    overall = service.tournament_standings()
+
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
+        assert "Partida 2 de 2" in str(screen.query_one("#heading").render())     # the current game
+        await pilot.press("f7")
+        assert "Partida 1 de 2" in str(screen.query_one("#heading").render())
+        await pilot.press("f3")
+        table = screen.query_one("#tournament-table", DataTable)
+        assert [cell(table, str(line.player), "pos") for line in overall] == [str(line.position) for line in overall]
+        assert [cell(table, str(line.player), "total") for line in overall] == [str(line.total) for line in overall]
+        assert [cell(table, str(line.player), "g2") for line in overall] == [
+            f"{line.places[1]}º" for line in overall]
+
+    run(service, scenario, game=None)
+
+
+def test_the_standings_screen_fits_80_by_24(service: TournamentService) -> None:
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
+        region = screen.query_one("#game-table").region
+        assert region.height >= 8 and region.right <= 80 and region.bottom <= 23
+
+    run(service, scenario, size=(80, 24))
+
+
+@pytest.mark.parametrize("tab", ["game", "sheet"])
+def test_snapshot_of_the_standings_screen(service: TournamentService, snap_compare, tab: str) -> None:  # type: ignore[no-untyped-def]
+    app = DuplicadaApp(service, station="puesto-1", poll=False)
+    ana = entry_ids(service)["Ana Pérez"]
+
+    async def before(pilot: Pilot) -> None:
+        app.state.tournament_id = service.tournament().id
+        app.state.role, app.state.arbiter = "judge", "Lucía"
+        await app.push_screen(StandingsScreen(1))
+        screen = app.screen
+        assert isinstance(screen, StandingsScreen)
+        if tab == "sheet":
+            screen.show_sheet(ana)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=before)

@@ -1,0 +1,493 @@
+"""Slip entry for the assistants (issue 4 §2, II.4.c): keyboard only and fast.
+
+Mesa, Intro (the player's name appears), the move as written on the slip, Intro: the
+feedback says the score, or why the slip scores 0 and what the player probably meant
+(the service's verdict: reason and hint, III.20, III.23, III.25); the focus goes back to
+the table field, cleared. Keys (Spanish in the footer):
+
+* F2 fuera de tiempo (III.13), F3 nula (III.20.4; the move field, if typed, is kept as
+  the slip's text), F4 no entregada — for the table typed;
+* F5 the master for a list of tables in one step (``1 4 7-9``);
+* F6 (or Intro on a row of the list) corrects an earlier entry: a logged
+  ``correct_slip`` with a reason; in a closed round only the judge may do it;
+* F7 / F8 previous / next round; F9 the signed-in assistant's tables or all tables;
+* Esc clears the fields, or goes back when they are empty.
+
+**Round.** The screen follows the newest round that has a master: assistants type a
+round's slips once its master is announced (III.16), while the next rack is played.
+Before the first master it shows the newest round with a rack. Choosing another round
+with F7/F8 stops the following until the newest round with a master is chosen again.
+Every action carries the round shown when it was typed, never the service's default.
+
+**Tables.** By default the range of the signed-in assistant's name
+(``assistant_ranges()``, II.4.c), else every table; the list shows each table's stored
+slip for the round, which are still missing, and the unresolved conflicts (a second,
+different slip for a player, left to the judge). It is refreshed on ``DataChanged``,
+so the entries of other stations appear.
+
+**Order and speed.** Every action goes to the service in a worker thread, one at a time
+in the order typed (a FIFO queue), so the interface never waits for the database and
+the slips are stored in the order entered. ``bench/tui_entry.py`` measures the time from
+Intro to the feedback.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Header, Input, Label, Static
+
+from duplicate.models import Conflict, Slip
+from duplicate.slips import SlipStatus
+from duplicate.tournament import RoundView, TournamentError
+from tui.app import DataChanged
+from tui.widgets.slip_dialogs import Correction, CorrectionDialog, TablesDialog
+from tui.widgets.slip_feedback import (
+    Feedback,
+    SlipFeedback,
+    entry_feedback,
+    error_feedback,
+    master_feedback,
+    status_name,
+)
+from tui.widgets.steady_footer import SteadyFooter
+
+MARK_NAMES = {SlipStatus.LATE: "fuera de tiempo", SlipStatus.NULL: "nula", SlipStatus.MISSING: "no entregada"}
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One action for the service: ``call`` runs in a worker thread, ``report`` turns
+    what it returned into the feedback; ``table`` is the table it was about."""
+
+    call: Callable[[], Any]
+    report: Callable[[Any], Feedback]
+    table: int | None
+
+
+class SlipJobDone(Message):
+    """A queued action finished: ``outcome`` is what the service returned, or the
+    exception it raised."""
+
+    def __init__(self, job: _Job, outcome: Any) -> None:
+        super().__init__()
+        self.job = job
+        self.outcome = outcome
+
+
+class EntryScreen(Screen[None]):
+    """Enter the slips of the assistant's tables. See the module docstring."""
+
+    DEFAULT_CSS = """
+    EntryScreen #context { height: auto; padding: 0 1; }
+    EntryScreen #entry-row { height: 3; }
+    EntryScreen #entry-row Label { padding: 1 0 0 1; }
+    EntryScreen #table { width: 10; }
+    EntryScreen #player { width: 26; height: 3; padding: 1 1 0 1; text-style: bold; }
+    EntryScreen #move { width: 1fr; min-width: 20; }
+    EntryScreen #missing { height: auto; padding: 0 1; }
+    EntryScreen #missing.-complete { color: $success; }
+    EntryScreen #missing.-pending { color: $warning; }
+    EntryScreen #conflicts { height: auto; padding: 0 1; color: $error; text-style: bold; }
+    EntryScreen #slips { height: 1fr; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f2", "mark('late')", "Fuera tiempo"),
+        Binding("f3", "mark('null')", "Nula"),
+        Binding("f4", "mark('missing')", "No entregada"),
+        Binding("f5", "master_many", "Maestra"),
+        Binding("f6", "correct", "Corregir"),
+        Binding("f7", "round(-1)", "Ronda −"),
+        Binding("f8", "round(1)", "Ronda +"),
+        Binding("f9", "toggle_scope", "Mesas"),
+        Binding("escape", "back", "Volver"),
+    ]
+
+    def __init__(self, *, threaded: bool = True) -> None:
+        super().__init__()
+        self.game: int | None = None
+        self.round_number: int | None = None
+        self.follow = True
+        """Follow the newest round with a master (until a round is chosen by hand)."""
+        self.show_all = False
+        self.threaded = threaded
+        """Service calls in a worker thread (else in the event loop, still in order)."""
+        self.handled = 0
+        """Actions reported so far (the benchmark and the tests wait on it)."""
+        self._seats: dict[int, tuple[int, str]] = {}
+        self._rounds: dict[int, RoundView] = {}
+        self._range: tuple[int, int] | None = None
+        self._slips: dict[int, Slip] = {}
+        self._queue: deque[_Job] = deque()
+        self._busy = False
+        self._last_table: int | None = None
+
+    # --- layout ---------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="context")
+        with Horizontal(id="entry-row"):
+            yield Label("Mesa")
+            yield Input(id="table", placeholder="nº", restrict=r"\d*", max_length=4)
+            yield Static("", id="player")
+            yield Label("Jugada")
+            yield Input(id="move", placeholder="H8-CASA · 8H-CASA · comodín en minúscula")
+        yield SlipFeedback(id="feedback")
+        yield Static("", id="missing")
+        yield DataTable(id="slips", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="conflicts")
+        yield SteadyFooter()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#slips", DataTable)
+        table.add_column("Mesa", key="table")
+        table.add_column("Jugador", key="player")
+        table.add_column("Papeleta", key="text")
+        table.add_column("Jugada", key="move")
+        table.add_column("Puntos", key="score")
+        table.add_column("Estado", key="status")
+        table.add_column("Anotó", key="by")
+        self.refresh_data()
+        self.query_one("#table", Input).focus()
+
+    @property
+    def pending(self) -> int:
+        """Actions typed and not yet reported."""
+        return len(self._queue) + (1 if self._busy else 0)
+
+    # --- data -------------------------------------------------------------------------------
+    def on_data_changed(self, message: DataChanged) -> None:
+        self.refresh_data()
+
+    def refresh_data(self) -> None:
+        """Reload the game, rounds, seats and ranges, then the round shown."""
+        service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
+        try:
+            self.game = service.current_game(state.tournament_id)
+            rounds = service.rounds(self.game, state.tournament_id)
+            seats = service.seats(self.game, state.tournament_id)
+            ranges = service.assistant_ranges(state.tournament_id)
+        except TournamentError as error:
+            self.game = None
+            self._set_context(Text(f"No se pueden anotar papeletas: {error}", style="bold red"))
+            return
+        self._rounds = {view.number: view for view in rounds}
+        self._seats = {table: (entry.id, player.name) for table, entry, player in seats}
+        name = state.arbiter.strip().casefold()
+        mine = [item for item in ranges if name and item.assistant.strip().casefold() == name]
+        self._range = (mine[0].first_table, mine[0].last_table) if mine else None
+        default = self._default_round()
+        if self.follow or self.round_number not in self._rounds:
+            if self.round_number is not None and default != self.round_number and self.follow:
+                self.notify(f"Ahora se anota la ronda {default}", title="Ronda")
+            self.round_number = default
+            self.follow = True
+        self.refresh_round()
+
+    def _default_round(self) -> int | None:
+        with_master = [number for number, view in self._rounds.items() if view.master is not None]
+        if with_master:
+            return max(with_master)
+        return max(self._rounds) if self._rounds else None
+
+    def _tables_shown(self) -> list[int]:
+        tables = sorted(self._seats)
+        if self._range is not None and not self.show_all:
+            first, last = self._range
+            tables = [table for table in tables if first <= table <= last]
+        return tables
+
+    def refresh_round(self) -> None:
+        """Reload the slips, missing tables and conflicts of the round shown."""
+        if self.game is None:
+            return
+        service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
+        self._show_context()
+        if self.round_number is None:
+            self._slips = {}
+            self._fill([], [])
+            self.query_one("#missing", Static).update("La partida aún no tiene ninguna ronda.")
+            return
+        try:
+            slips = service.slips(self.game, self.round_number, tournament_id=state.tournament_id)
+            conflicts = [conflict for conflict, _ in service.conflicts(self.game, tournament_id=state.tournament_id)
+                         if conflict.round_number == self.round_number]
+        except TournamentError as error:
+            self.query_one("#feedback", SlipFeedback).feedback = error_feedback(str(error))
+            return
+        self._slips = {slip.table_number: slip for slip in slips}
+        self._fill(self._tables_shown(), conflicts)
+
+    def _fill(self, tables: Sequence[int], conflicts: Sequence[Conflict]) -> None:
+        view = self.query_one("#slips", DataTable)
+        in_conflict = {conflict.table_number for conflict in conflicts}
+        view.clear()
+        for table in tables:
+            slip = self._slips.get(table)
+            name = self._seats[table][1]
+            if slip is None:
+                cells: list[Any] = [Text("—", style="dim")] * 5
+            else:
+                style = "green" if slip.status == SlipStatus.VALID.value else "yellow"
+                cells = [slip.text or "", slip.move or "", Text(str(slip.score), style=f"bold {style}", justify="right"),
+                         Text(status_name(slip.status), style=style), slip.entered_by]
+            if table in in_conflict:
+                cells[3] = Text("⚠ conflicto", style="bold white on dark_red")
+            view.add_row(Text(str(table), justify="right"), name, *cells, key=str(table))
+        if self._last_table is not None and str(self._last_table) in view.rows:
+            view.move_cursor(row=view.get_row_index(str(self._last_table)), animate=False)
+        missing = [table for table in tables if table not in self._slips]
+        label = self.query_one("#missing", Static)
+        label.set_class(not missing, "-complete")
+        label.set_class(bool(missing), "-pending")
+        round_text = f"ronda {self.round_number}"
+        if missing:
+            label.update(f"Faltan {len(missing)} de {len(tables)} papeletas de la {round_text}: "
+                         + ", ".join(map(str, missing)))
+        else:
+            label.update(f"Todas las papeletas de la {round_text} están anotadas ({len(tables)} de {len(tables)}).")
+        ours = [conflict for conflict in conflicts if conflict.table_number in set(tables)]
+        self.query_one("#conflicts", Static).update(
+            "" if not ours else "⚠ Conflictos pendientes del juez árbitro: " + "; ".join(
+                f"mesa {conflict.table_number}: «{conflict.text or conflict.mark}» frente a "
+                f"«{self._slips[conflict.table_number].text if conflict.table_number in self._slips else ''}»"
+                for conflict in ours))
+
+    def _show_context(self) -> None:
+        text = Text()
+        text.append(f"Partida {self.game}", style="bold")
+        view = self._rounds.get(self.round_number) if self.round_number is not None else None
+        if view is not None:
+            text.append(" · ")
+            text.append(f" Ronda {view.number} ", style="bold reverse")
+            text.append(f" · atril {view.rack}")
+            if view.master is not None:
+                text.append(f" · maestra {view.master} ({view.master_score} puntos)")
+            else:
+                text.append(" · aún sin jugada maestra", style="bold yellow")
+            if view.closed:
+                text.append(" · cerrada", style="bold red")
+            if not self.follow:
+                text.append(" · elegida a mano (F7/F8)", style="dim")
+        state = self.app.state  # type: ignore[attr-defined]
+        if self._range is not None and not self.show_all:
+            text.append(f"\nMesas {self._range[0]}–{self._range[1]} de {state.arbiter} (F9: todas)")
+        elif self._range is not None:
+            text.append(f"\nTodas las mesas (F9: las de {state.arbiter})")
+        else:
+            text.append("\nTodas las mesas")
+        self._set_context(text)
+
+    def _set_context(self, text: Text) -> None:
+        self.query_one("#context", Static).update(text)
+
+    # --- typing -------------------------------------------------------------------------------
+    @on(Input.Changed, "#table")
+    def _table_changed(self, event: Input.Changed) -> None:
+        player = self.query_one("#player", Static)
+        seat = self._seats.get(int(event.value)) if event.value else None
+        # Fixed size: no layout pass on every digit typed.
+        player.update("" if not event.value else seat[1] if seat else
+                      Text(f"sin jugador en la mesa {event.value}", style="red"), layout=False)
+
+    @on(Input.Submitted, "#table")
+    def _table_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if self._typed_table() is not None:
+            self.query_one("#move", Input).focus()
+
+    @on(Input.Submitted, "#move")
+    def _move_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        table = self._typed_table()
+        if table is None:
+            self.query_one("#table", Input).focus()
+            return
+        text = event.value.strip()
+        if not text:
+            self._feedback(error_feedback("escriba la jugada de la papeleta, o márquela con F2 (fuera de tiempo), "
+                                          "F3 (nula) o F4 (no entregada)"))
+            return
+        service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
+        self._enqueue(_Job(partial(service.enter_slip, self.game, table, text, round_number=self.round_number,
+                                   tournament_id=state.tournament_id, assistant=state.arbiter),
+                           entry_feedback, table))
+        self._ready()
+
+    def _typed_table(self) -> int | None:
+        """The table typed, if a player sits there (else the feedback says why)."""
+        value = self.query_one("#table", Input).value
+        if self.game is None or self.round_number is None:
+            self._feedback(error_feedback("no hay ninguna ronda en la que anotar"))
+            return None
+        if not value:
+            self._feedback(error_feedback("escriba primero el número de mesa"))
+            return None
+        table = int(value)
+        if table not in self._seats:
+            self._feedback(error_feedback(f"no hay ningún jugador en la mesa {table} en la partida {self.game}"))
+            return None
+        return table
+
+    def _ready(self) -> None:
+        """Clear both fields and put the focus on the table, for the next slip."""
+        self.query_one("#move", Input).value = ""
+        table = self.query_one("#table", Input)
+        table.value = ""
+        table.focus()
+
+    def _feedback(self, feedback: Feedback) -> None:
+        self.query_one("#feedback", SlipFeedback).feedback = feedback
+
+    # --- actions ---------------------------------------------------------------------------------
+    def action_mark(self, status: str) -> None:
+        """Mark the typed table's slip late, null or missing (0 points)."""
+        table = self._typed_table()
+        if table is None:
+            self.query_one("#table", Input).focus()
+            return
+        mark = SlipStatus(status)
+        text = self.query_one("#move", Input).value.strip() if mark is SlipStatus.NULL else ""
+        service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
+        self._enqueue(_Job(partial(service.mark_slip, self.game, table, mark, text=text,
+                                   round_number=self.round_number, tournament_id=state.tournament_id,
+                                   assistant=state.arbiter), entry_feedback, table))
+        self._ready()
+
+    def action_master_many(self) -> None:
+        """Ask for the tables that played the master and enter it for all of them."""
+        view = self._rounds.get(self.round_number) if self.round_number is not None else None
+        if view is None or view.master is None:
+            self._feedback(error_feedback(f"la ronda {self.round_number} aún no tiene jugada maestra"))
+            return
+        game, round_number, master = self.game, view.number, view.master
+        service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
+
+        def entered(tables: object) -> None:
+            if isinstance(tables, list):
+                self._enqueue(_Job(partial(service.enter_master_slips, game, tables, round_number=round_number,
+                                           tournament_id=state.tournament_id, assistant=state.arbiter),
+                                   partial(master_feedback, master), None))
+            self._ready()
+
+        self.app.push_screen(TablesDialog(master, view.master_score, round_number), entered)
+
+    def action_correct(self, table: int | None = None) -> None:
+        """Correct an earlier entry of the round shown (logged, with a reason)."""
+        if self.game is None or self.round_number is None:
+            return
+        if table is None:
+            value = self.query_one("#table", Input).value
+            table = int(value) if value else self._cursor_table()
+        slip = self._slips.get(table) if table is not None else None
+        game, round_number = self.game, self.round_number
+        service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
+
+        def corrected(correction: object) -> None:
+            self._ready()
+            if not isinstance(correction, Correction):
+                return
+            view = self._rounds.get(round_number)
+            if view is not None and view.closed and state.role != "judge":
+                self._feedback(error_feedback(f"la ronda {round_number} está cerrada: solo el juez árbitro "
+                                              "puede corregirla"))
+                return
+            self._enqueue(_Job(partial(service.correct_slip, game, correction.table, correction.text,
+                                       status=correction.status, round_number=round_number,
+                                       tournament_id=state.tournament_id, arbiter=state.arbiter,
+                                       reason=correction.reason), entry_feedback, correction.table))
+
+        self.app.push_screen(CorrectionDialog(table, round_number, slip.text if slip else ""), corrected)
+
+    def _cursor_table(self) -> int | None:
+        view = self.query_one("#slips", DataTable)
+        if view.row_count == 0:
+            return None
+        key = view.coordinate_to_cell_key(view.cursor_coordinate).row_key.value
+        return int(key) if key is not None else None
+
+    @on(DataTable.RowSelected, "#slips")
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.row_key.value is not None:
+            self.action_correct(int(event.row_key.value))
+
+    def action_round(self, delta: int) -> None:
+        """Show the previous / next round."""
+        numbers = sorted(self._rounds)
+        if not numbers or self.round_number is None:
+            return
+        index = max(0, min(len(numbers) - 1, numbers.index(self.round_number) + delta))
+        self.round_number = numbers[index]
+        self.follow = self.round_number == self._default_round()
+        self.refresh_round()
+
+    def action_toggle_scope(self) -> None:
+        """The assistant's own tables or every table."""
+        self.show_all = not self.show_all
+        self.refresh_round()
+
+    def action_back(self) -> None:
+        """Clear the fields; when they are already empty, go back to the menu."""
+        fields = [self.query_one("#table", Input), self.query_one("#move", Input)]
+        if any(field.value for field in fields) or not fields[0].has_focus:
+            self._ready()
+            return
+        self.app.pop_screen()
+
+    # --- the ordered queue of service calls ------------------------------------------------------
+    def _enqueue(self, job: _Job) -> None:
+        self._queue.append(job)
+        self._pump()
+
+    def _pump(self) -> None:
+        """Start the next queued action unless one is running (one at a time, in order)."""
+        while not self._busy and self._queue:
+            job = self._queue.popleft()
+            if not self.threaded:
+                self._report(job, _call(job))
+                continue
+            self._busy = True
+            self.run_worker(partial(self._run, job), thread=True, group="slip-entry", exit_on_error=False)
+        if not self._busy and not self._queue:
+            self.call_after_refresh(self.refresh_round)
+
+    def _run(self, job: _Job) -> None:
+        """In the worker thread: call the service, report back by message."""
+        self.post_message(SlipJobDone(job, _call(job)))
+
+    def on_slip_job_done(self, message: SlipJobDone) -> None:
+        self._busy = False
+        self._report(message.job, message.outcome)
+        self._pump()
+
+    def _report(self, job: _Job, outcome: Any) -> None:
+        if isinstance(outcome, TournamentError):
+            feedback = error_feedback(str(outcome))
+        elif isinstance(outcome, Exception):
+            feedback = error_feedback(f"error inesperado ({type(outcome).__name__}): {outcome}")
+        else:
+            feedback = job.report(outcome)
+        self._feedback(feedback)
+        self.handled += 1
+        if job.table is not None:
+            self._last_table = job.table
+
+
+def _call(job: _Job) -> Any:
+    """Run ``job``'s service call; an exception is returned, to be shown, never raised."""
+    try:
+        return job.call()
+    except Exception as error:  # noqa: BLE001 — reported to the assistant, never a traceback
+        return error

@@ -1,0 +1,316 @@
+"""Standings (issue 4 §2): the game's and the tournament's, detailed by round with the
+bonuses highlighted (III.24, IV.32), a player's follow-up sheet (II.9) and the game's
+claims with their resolution (III.27); the game's status, provisional or final (III.26).
+
+Every figure comes from the service (``game_standings``, ``tournament_standings``,
+``round_results``, ``rounds``, ``slips``, ``claims``); the screen only lays them out.
+
+Keys: F2 game, F3 tournament, F4 follow-up sheet, F5 claims (the tabs); Intro on a
+player's row opens their follow-up sheet; F7 / F8 previous / next game; Esc back.
+Refreshed on ``DataChanged``.
+
+In a round cell, a bonus shows as ``score+bonus`` on a yellow background; a score equal
+to the master's is green.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
+
+from duplicate.models import ClaimStatus, GameStatus
+from duplicate.standings import GameStanding, RoundResult, TournamentCriterion, TournamentStanding
+from duplicate.tournament import RoundView, TournamentError
+from tui.app import DataChanged
+from tui.widgets.slip_feedback import status_name
+from tui.widgets.steady_footer import SteadyFooter
+
+GAME_STATUS = {
+    GameStatus.SETUP.value: "en preparación",
+    GameStatus.PLAYING.value: "en juego: clasificación parcial",
+    GameStatus.ENDED.value: "terminada, resultados sin publicar",
+    GameStatus.PROVISIONAL.value: "resultados provisionales (III.26)",
+    GameStatus.FINAL.value: "resultados definitivos (III.26)",
+}
+CLAIM_STATUS = {
+    ClaimStatus.OPEN.value: "abierta",
+    ClaimStatus.UPHELD.value: "aceptada",
+    ClaimStatus.REJECTED.value: "rechazada",
+}
+CRITERION = {
+    TournamentCriterion.TOTAL.value: "Puntos",
+    TournamentCriterion.AVERAGE_PLACE.value: "Prom. plazas",
+    TournamentCriterion.AVERAGE_PERCENTAGE.value: "Prom. %",
+    TournamentCriterion.DEVIATION.value: "Desviación",
+}
+"""Tournament criterion (IV.31) → heading of its value column."""
+
+BONUS_STYLE = "bold black on yellow"
+MASTER_STYLE = "bold green"
+
+
+def decimal(value: float, places: int = 1) -> str:
+    """``93.456`` → ``"93,5"`` (Spanish decimal comma)."""
+    return f"{value:.{places}f}".replace(".", ",")
+
+
+def round_cell(score: int, bonus: int, master_score: int) -> Text:
+    """A player's round: ``score`` (green when equal to the master), ``+bonus`` highlighted."""
+    if bonus:
+        return Text(f"{score}+{bonus}", style=BONUS_STYLE, justify="right")
+    return Text(str(score), style=MASTER_STYLE if score == master_score else "", justify="right")
+
+
+def split_move(text: str) -> tuple[str, str]:
+    """``"H8-CASA"`` → ``("H8", "CASA")``; text without a hyphen is all word."""
+    coordinate, dash, word = text.partition("-")
+    return (coordinate.strip(), word.strip()) if dash else ("", text.strip())
+
+
+class StandingsScreen(Screen[None]):
+    """Game and tournament standings, follow-up sheet, claims. See the module docstring."""
+
+    DEFAULT_CSS = """
+    StandingsScreen #heading { height: auto; padding: 0 1; }
+    StandingsScreen TabbedContent { height: 1fr; }
+    StandingsScreen TabPane { padding: 0; }
+    StandingsScreen DataTable { height: 1fr; }
+    StandingsScreen .caption { height: auto; padding: 0 1; color: $text-muted; }
+    StandingsScreen #sheet-title { height: auto; padding: 0 1; text-style: bold; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f2", "tab('game')", "Partida"),
+        Binding("f3", "tab('tournament')", "Torneo"),
+        Binding("f4", "tab('sheet')", "Hoja"),
+        Binding("f5", "tab('claims')", "Reclamaciones"),
+        Binding("f7", "game(-1)", "Partida −"),
+        Binding("f8", "game(1)", "Partida +"),
+        Binding("escape", "app.pop_screen", "Volver"),
+    ]
+
+    def __init__(self, game: int | None = None) -> None:
+        super().__init__()
+        self.game = game
+        self.sheet_player: int | None = None
+        """Entry id of the player whose follow-up sheet is shown."""
+        self._names: dict[int, str] = {}
+        self._tables: dict[int, int] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="heading")
+        with TabbedContent(initial="game"):
+            with TabPane("Partida", id="game"):
+                yield DataTable(id="game-table", cursor_type="row", zebra_stripes=True)
+                yield Static("", id="game-caption", classes="caption")
+            with TabPane("Torneo", id="tournament"):
+                yield DataTable(id="tournament-table", cursor_type="row", zebra_stripes=True)
+                yield Static("", id="tournament-caption", classes="caption")
+            with TabPane("Hoja de seguimiento", id="sheet"):
+                yield Static("Elija un jugador (Intro) en la clasificación.", id="sheet-title")
+                yield DataTable(id="sheet-table", cursor_type="row", zebra_stripes=True)
+            with TabPane("Reclamaciones", id="claims"):
+                yield DataTable(id="claims-table", cursor_type="row", zebra_stripes=True)
+        yield SteadyFooter()
+
+    def on_mount(self) -> None:
+        self.refresh_data()
+        self.query_one("#game-table", DataTable).focus()
+
+    def on_data_changed(self, message: DataChanged) -> None:
+        self.refresh_data()
+
+    # --- data ---------------------------------------------------------------------------------
+    def refresh_data(self) -> None:
+        """Reload everything shown from the service."""
+        service, tournament_id = self.app.service, self.app.state.tournament_id  # type: ignore[attr-defined]
+        try:
+            if self.game is None:
+                self.game = service.current_game(tournament_id)
+            info = service.tournament(tournament_id)
+            settings = service.settings(tournament_id)
+            self._names = {entry.id: player.name for entry, player in service.entries(tournament_id)}
+            self._tables = {entry.id: table for table, entry, _ in service.seats(self.game, tournament_id)}
+            standings = service.game_standings(self.game, tournament_id)
+            results = service.round_results(self.game, tournament_id)
+            rounds = [view for view in service.rounds(self.game, tournament_id) if view.master is not None]
+            overall = service.tournament_standings(tournament_id)
+            claims = service.claims(self.game, tournament_id=tournament_id)
+        except TournamentError as error:
+            self.query_one("#heading", Static).update(Text(f"Sin clasificación: {error}", style="bold red"))
+            return
+        game_info = next(game for game in info.games if game.number == self.game)
+        heading = Text()
+        heading.append(f"{info.name} · Partida {self.game} de {len(info.games)} · ", style="bold")
+        final = game_info.status == GameStatus.FINAL.value
+        heading.append(GAME_STATUS.get(game_info.status, game_info.status),
+                       style="bold reverse green" if final else "bold reverse yellow")
+        heading.append(f" · {len(rounds)} rondas con maestra · {len(standings)} jugadores")
+        open_claims = sum(1 for claim in claims if claim.status == ClaimStatus.OPEN.value)
+        if claims:
+            heading.append(f" · reclamaciones: {len(claims)} ({open_claims} abiertas)",
+                           style="bold red" if open_claims else "")
+        self.query_one("#heading", Static).update(heading)
+        self._fill_game(standings, results, rounds, settings.bonus_mode != "off")
+        self._fill_tournament(overall, settings.criterion, len(info.games))
+        self._fill_claims(claims)
+        self._fill_sheet(results, rounds)
+
+    def _reset(self, table: DataTable[Any], columns: Sequence[tuple[str, str]]) -> int:
+        """Clear ``table`` (and set its columns once); returns the cursor row to restore."""
+        row = table.cursor_row
+        if [column.key.value for column in table.columns.values()] != [key for key, _ in columns]:
+            table.clear(columns=True)
+            for key, label in columns:
+                table.add_column(label, key=key)
+        else:
+            table.clear()
+        return row
+
+    @staticmethod
+    def _restore(table: DataTable[Any], row: int) -> None:
+        if table.row_count:
+            table.move_cursor(row=min(row, table.row_count - 1), animate=False)
+
+    def _fill_game(self, standings: Sequence[GameStanding[int]], results: Sequence[RoundResult[int]],
+                   rounds: Sequence[RoundView], bonuses: bool) -> None:
+        table = self.query_one("#game-table", DataTable)
+        columns = [("pos", "Pos."), ("table", "Mesa"), ("player", "Jugador"), ("total", "Total"),
+                   ("bonus", "Bonif."), ("pct", "%")] + [(f"r{r.number}", f"R{r.number}") for r in results]
+        row = self._reset(table, columns)
+        master_total = sum(result.master_score for result in results)
+        table.add_row("", "", Text("Jugada maestra", style="italic"), Text(str(master_total), justify="right"),
+                      "", Text("100,0", justify="right"),
+                      *(Text(str(result.master_score), style="italic", justify="right") for result in results),
+                      key="master")
+        for line in standings:
+            cells = [round_cell(score, bonus, result.master_score)
+                     for score, bonus, result in zip(line.per_round, line.bonuses_per_round, results)]
+            table.add_row(Text(str(line.position), justify="right"),
+                          Text(str(self._tables.get(line.player, "")), justify="right"),
+                          self._names.get(line.player, str(line.player)),
+                          Text(str(line.total), style="bold", justify="right"),
+                          Text(f"+{line.bonus_total}" if line.bonus_total else "", style=BONUS_STYLE if
+                               line.bonus_total else "", justify="right"),
+                          Text(decimal(line.percentage), justify="right"), *cells, key=str(line.player))
+        self._restore(table, row or 1)
+        awarded = [f"R{result.number}: {self._names.get(entry, entry)} +{points}"
+                   for result in results for entry, points in result.bonuses.items() if points]
+        caption = ("Bonificaciones (III.24): " + ("; ".join(awarded) if awarded else "ninguna")
+                   if bonuses else "Sin bonificaciones en este torneo.")
+        unclosed = [view.number for view in rounds if not view.closed]
+        if unclosed:
+            caption += f" · Rondas sin cerrar (sin bonificaciones aún): {', '.join(map(str, unclosed))}"
+        caption += " · Verde: igual a la maestra. Intro: hoja de seguimiento."
+        self.query_one("#game-caption", Static).update(caption)
+
+    def _fill_tournament(self, overall: Sequence[TournamentStanding[int]], criterion: str, games: int) -> None:
+        table = self.query_one("#tournament-table", DataTable)
+        columns = [("pos", "Pos."), ("player", "Jugador"), ("value", CRITERION.get(criterion, criterion)),
+                   ("total", "Total"), ("bonus", "Bonif."), ("pct", "%"), ("played", "Partidas")]
+        columns += [(f"g{number}", f"P{number}") for number in range(1, games + 1)]
+        row = self._reset(table, columns)
+        for line in overall:
+            value = str(int(line.value)) if criterion == TournamentCriterion.TOTAL.value else decimal(line.value, 2)
+            places = [Text("—" if place is None else f"{place}º", justify="right") for place in line.places]
+            places += [Text("")] * (games - len(places))
+            table.add_row(Text(str(line.position), justify="right"), self._names.get(line.player, str(line.player)),
+                          Text(value, style="bold", justify="right"), Text(str(line.total), justify="right"),
+                          Text(f"+{line.bonus_total}" if line.bonus_total else "",
+                               style=BONUS_STYLE if line.bonus_total else "", justify="right"),
+                          Text(decimal(line.percentage), justify="right"), Text(str(line.games_played), justify="right"),
+                          *places, key=str(line.player))
+        self._restore(table, row)
+        self.query_one("#tournament-caption", Static).update(
+            f"Clasificación general (IV.31, IV.32) por «{CRITERION.get(criterion, criterion)}»; "
+            "P1, P2…: puesto en cada partida.")
+
+    def _fill_claims(self, claims: Sequence[Any]) -> None:
+        table = self.query_one("#claims-table", DataTable)
+        columns = [("id", "Nº"), ("round", "Ronda"), ("table", "Mesa"), ("player", "Jugador"),
+                   ("text", "Reclamación"), ("status", "Estado"), ("resolution", "Resolución")]
+        row = self._reset(table, columns)
+        for claim in claims:
+            style = "bold red" if claim.status == ClaimStatus.OPEN.value else (
+                "green" if claim.status == ClaimStatus.UPHELD.value else "")
+            table.add_row(Text(str(claim.id), justify="right"), Text(str(claim.round_number), justify="right"),
+                          Text(str(self._tables.get(claim.entry_id, "")), justify="right"),
+                          self._names.get(claim.entry_id, str(claim.entry_id)), claim.text,
+                          Text(CLAIM_STATUS.get(claim.status, claim.status), style=style), claim.resolution or "",
+                          key=str(claim.id))
+        if not claims:
+            table.add_row("", "", "", "", Text("Sin reclamaciones en esta partida.", style="dim"), "", "")
+        self._restore(table, row)
+
+    def _fill_sheet(self, results: Sequence[RoundResult[int]], rounds: Sequence[RoundView]) -> None:
+        """The follow-up sheet (II.9) of ``sheet_player``: per round the player's
+        coordinate, word, score, cumulative; the master's the same."""
+        table = self.query_one("#sheet-table", DataTable)
+        columns = [("round", "Ronda"), ("coord", "Coord."), ("word", "Palabra"), ("score", "Puntos"),
+                   ("bonus", "Bonif."), ("cumulative", "Acum."), ("note", "Nota"), ("m-coord", "Coord. M."),
+                   ("m-word", "Maestra"), ("m-score", "Puntos M."), ("m-cumulative", "Acum. M.")]
+        row = self._reset(table, columns)
+        player = self.sheet_player
+        title = self.query_one("#sheet-title", Static)
+        if player is None or player not in self._tables:
+            title.update("Hoja de seguimiento (II.9): elija un jugador (Intro) en la clasificación de la partida.")
+            return
+        service, tournament_id = self.app.service, self.app.state.tournament_id  # type: ignore[attr-defined]
+        slips = {slip.round_number: slip for slip in service.slips(self.game, tournament_id=tournament_id)
+                 if slip.entry_id == player}
+        views = {view.number: view for view in rounds}
+        cumulative = 0
+        for result in results:
+            score = result.scores.get(player, 0)
+            bonus = result.bonuses.get(player, 0)
+            cumulative += score + bonus
+            slip = slips.get(result.number)
+            coordinate, word = split_move(slip.text) if slip is not None and slip.text else ("", "")
+            note = "sin papeleta" if slip is None else "" if slip.status == "valid" else status_name(slip.status)
+            view = views.get(result.number)
+            master_coordinate, master_word = split_move(view.master or "") if view is not None else ("", "")
+            table.add_row(Text(str(result.number), justify="right"), coordinate, word,
+                          round_cell(score, 0, result.master_score),
+                          Text(f"+{bonus}" if bonus else "", style=BONUS_STYLE if bonus else "", justify="right"),
+                          Text(str(cumulative), style="bold", justify="right"), Text(note, style="yellow"),
+                          master_coordinate, master_word, Text(str(result.master_score), justify="right"),
+                          Text(str(view.cumulative if view is not None else ""), justify="right"),
+                          key=str(result.number))
+        title.update(f"Hoja de seguimiento (II.9) — {self._names.get(player, player)}, mesa {self._tables[player]}, "
+                     f"partida {self.game}: {cumulative} puntos")
+        self._restore(table, row)
+
+    # --- actions -------------------------------------------------------------------------------------
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id not in ("game-table", "tournament-table"):
+            return
+        key = event.row_key.value
+        if key is None or not key.isdigit():
+            return
+        self.show_sheet(int(key))
+
+    def show_sheet(self, player: int) -> None:
+        """Show the follow-up sheet of entry ``player`` for the game shown."""
+        self.sheet_player = player
+        self.refresh_data()
+        self.action_tab("sheet")
+
+    def action_tab(self, tab: str) -> None:
+        self.query_one(TabbedContent).active = tab
+        self.query_one(f"#{tab}-table", DataTable).focus()
+
+    def action_game(self, delta: int) -> None:
+        """Show the previous / next game of the tournament."""
+        service, tournament_id = self.app.service, self.app.state.tournament_id  # type: ignore[attr-defined]
+        numbers = [game.number for game in service.tournament(tournament_id).games]
+        if not numbers or self.game not in numbers:
+            return
+        self.game = numbers[max(0, min(len(numbers) - 1, numbers.index(self.game) + delta))]
+        self.refresh_data()
