@@ -206,24 +206,30 @@ def nearest_legal_move(board: Board, rack: Sequence[int], move: Move, lexicon: L
     """
     letters = tuple(letter_of(tile) for tile in move.word)
     length = len(letters)
-    best: tuple[tuple[int, int, int, int, int], Move, int] | None = None
     if length < 2:
         return None
+    # Candidates nearest first (the swapped coordinate is at distance 0): the full check
+    # runs only until the nearest legal placements are found, so the common mistake costs
+    # two checks, not a scan of the board.
+    candidates = []
     for direction in (Direction.ACROSS, Direction.DOWN):
         dr, dc = direction.step
         for row in range(SIZE - dr * (length - 1)):
             for col in range(SIZE - dc * (length - 1)):
-                if not _fits(board, row, col, dr, dc, letters):
-                    continue
-                distance = abs(row - move.row) + abs(col - move.col)
-                if best is not None and distance > best[0][0]:
-                    continue
-                found = _legal_as(board, rack, Move(row, col, direction, move.word), letters, lexicon)
-                if found is None:
-                    continue
-                key = (distance, direction is not move.direction, -found[1], row, col)
-                if best is None or key < best[0]:
-                    best = (key, found[0], found[1])
+                if _fits(board, row, col, dr, dc, letters):
+                    distance = abs(row - move.row) + abs(col - move.col)
+                    candidates.append((distance, direction is not move.direction, row, col, direction))
+    candidates.sort(key=lambda candidate: candidate[:4])
+    best: tuple[tuple[int, int, int, int, int], Move, int] | None = None
+    for distance, other_direction, row, col, direction in candidates:
+        if best is not None and distance > best[0][0]:
+            break
+        found = _legal_as(board, rack, Move(row, col, direction, move.word), letters, lexicon)
+        if found is None:
+            continue
+        key = (distance, other_direction, -found[1], row, col)
+        if best is None or key < best[0]:
+            best = (key, found[0], found[1])
     return None if best is None else (best[1], best[2])
 
 

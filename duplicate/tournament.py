@@ -21,7 +21,7 @@ import hashlib
 import random
 import secrets
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime
 from enum import StrEnum
@@ -1452,7 +1452,7 @@ class TournamentService:
                 "games": games,
                 "standings": [{"player": s.player, "position": s.position, "value": s.value, "total": s.total}
                               for s in overall],
-                "events": [{"id": event.id, "kind": event.kind, "game": game_numbers.get(event.game_id),
+                "events": [{"id": event.id, "kind": event.kind, "game": game_numbers.get(event.game_id) if event.game_id is not None else None,
                             "round": event.round_number, "station": event.station, "arbiter": event.arbiter,
                             "reason": event.reason, "created_at": _iso(event.created_at), "payload": event.payload}
                            for event in events],
@@ -1590,9 +1590,8 @@ def _apply(engine: Game, event: Event) -> None:
         engine.set_rack(payload["text"], redraw=payload.get("redraw", False))
     elif event.kind == EventKind.MASTER_CHOSEN.value:
         engine.play(parse_move(payload["master"], engine.alphabet))
-    elif event.kind == EventKind.GAME_ENDED.value:
-        if not engine.over:
-            engine.end(payload.get("reason"))
+    elif event.kind == EventKind.GAME_ENDED.value and not engine.over:
+        engine.end(payload.get("reason"))
 
 
 def _collation_key(name: str) -> str:

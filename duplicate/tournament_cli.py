@@ -687,13 +687,14 @@ def standings(context: Context, game_number: int | None, overall: bool, per_roun
                          "puestos": " ".join("-" if place is None else str(place) for place in line.places)})
     else:
         number = context.game(game_number)
-        for line in service.game_standings(number, context.tournament):
-            row = {"puesto": line.position, "jugador": names[line.player], "total": line.total,
-                   "puntos": line.round_total, "bonificaciones": line.bonus_total,
-                   "porcentaje": round(line.percentage, 2), "iguala_maestra": line.equal_master,
-                   "unico_maximo": line.sole_top, "mayor_diferencia": line.max_deficit}
+        for standing in service.game_standings(number, context.tournament):
+            row = {"puesto": standing.position, "jugador": names[standing.player], "total": standing.total,
+                   "puntos": standing.round_total, "bonificaciones": standing.bonus_total,
+                   "porcentaje": round(standing.percentage, 2), "iguala_maestra": standing.equal_master,
+                   "unico_maximo": standing.sole_top, "mayor_diferencia": standing.max_deficit}
             if per_round:
-                for index, (points, bonus) in enumerate(zip(line.per_round, line.bonuses_per_round), start=1):
+                for index, (points, bonus) in enumerate(zip(standing.per_round, standing.bonuses_per_round,
+                                                            strict=True), start=1):
                     row[f"r{index}"] = f"{points}+{bonus}" if bonus else points
             rows.append(row)
     _emit(rows, output)
