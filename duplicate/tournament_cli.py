@@ -9,11 +9,8 @@ with status 1 and says why, bad input with status 2.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import os
-import shutil
 import socket
 import sys
 from collections.abc import Callable
@@ -22,11 +19,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
-from rich import box
-from rich.console import Console
-from rich.table import Table
 
 from duplicate.database import DatabaseError, open_database
+from duplicate.listing import emit_rows
 from duplicate.models import EntryStatus, SeatingMethod
 from duplicate.slips import SlipStatus
 from duplicate.standings import BonusMode, TournamentCriterion
@@ -360,7 +355,7 @@ def tables_show(context: Context, game_number: int | None, output: str) -> None:
     """Lista las mesas y sus jugadores."""
     rows = [{"mesa": table, "jugador": person.name, "club": person.club, "inscripcion": entry.id}
             for table, entry, person in context.service.seats(context.game(game_number), context.tournament)]
-    _emit(rows, output)
+    emit_rows(rows, output)
 
 
 @tables.command("assign")
@@ -560,7 +555,7 @@ def slip_list(context: Context, game_number: int | None, round_number: int | Non
     rows = [{"ronda": item.round_number, "mesa": item.table_number, "texto": item.text, "jugada": item.move or "",
              "estado": item.status, "puntos": item.score, "motivo": item.reason, "por": item.entered_by}
             for item in context.service.slips(context.game(game_number), round_number, tournament_id=context.tournament)]
-    _emit(rows, output)
+    emit_rows(rows, output)
 
 
 @slip.command("conflicts")
@@ -697,7 +692,7 @@ def standings(context: Context, game_number: int | None, overall: bool, per_roun
                                                             strict=True), start=1):
                     row[f"r{index}"] = f"{points}+{bonus}" if bonus else points
             rows.append(row)
-    _emit(rows, output)
+    emit_rows(rows, output)
 
 
 @click.command()
@@ -736,31 +731,3 @@ def history(context: Context, game_number: int | None, everything: bool) -> None
         why = f" — {event.reason}" if event.reason else ""
         click.echo(f"{event.id:>6} {event.created_at:%Y-%m-%d %H:%M:%S} {where:>4} {event.kind:<18} {who:<16} "
                    f"{json.dumps(event.payload, ensure_ascii=False)[:120]}{why}")
-
-
-def _emit(rows: list[dict[str, Any]], output: str) -> None:
-    """Rows as an aligned table, CSV or JSON on standard output."""
-    if output == "json":
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
-        return
-    if not rows:
-        click.echo("(nada)" if output == "table" else "")
-        return
-    headers = list(rows[0])
-    if output == "csv":
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=headers)
-        writer.writeheader()
-        writer.writerows(rows)
-        click.echo(buffer.getvalue(), nl=False)
-        return
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False)
-    for key in headers:
-        numeric = all(isinstance(row.get(key), int | float) for row in rows)
-        table.add_column(key.replace("_", " "), justify="right" if numeric else "left")
-    for row in rows:
-        table.add_row(*(str(row.get(key, "")) for key in headers))
-    # Piped output (a file, a pager) is not cut to 80 columns.
-    width = shutil.get_terminal_size().columns if sys.stdout.isatty() else 250
-    Console(width=width, highlight=False).print(table)
-

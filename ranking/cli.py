@@ -14,20 +14,13 @@ action exits with status 1, bad input with status 2.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-import shutil
-import sys
 from pathlib import Path
-from typing import Any
 
 import click
-from rich import box
-from rich.console import Console
-from rich.table import Table
 
 from duplicate.database import Database, DatabaseError, open_database
+from duplicate.listing import emit_rows
 from ranking.elodi import Contestant, EloDIError, Phase, rate_game
 from ranking.ratings import GameRef, RatingError, RatingService
 
@@ -199,7 +192,7 @@ def rating_list(db: str | None, output: str, club: str | None, country: str | No
     if output == "json":
         for row, line in zip(rows, lines, strict=True):
             row["nuevo"] = line.rating is None
-    _emit(rows, output)
+    emit_rows(rows, output, numeric_text=(NEW,))
 
 
 @elodi.command("report")
@@ -224,7 +217,7 @@ def report(db: str | None, tournament_id: int | None, game_number: int, output: 
             for line in lines]
     if output == "table":
         click.echo(f"EloDI — {ref.label}")
-    _emit(rows, output)
+    emit_rows(rows, output, numeric_text=(NEW,))
 
 
 @elodi.command("history")
@@ -247,7 +240,7 @@ def history(db: str | None, player: str, output: str) -> None:
     if output == "table":
         peak = max((line.rating_after for line in lines), default=None)
         click.echo(f"{name}: " + (f"{len(lines)} partidas valoradas, máximo {peak}" if peak is not None else NEW))
-    _emit(rows, output)
+    emit_rows(rows, output, numeric_text=(NEW,))
 
 
 def _game_text(ref: GameRef | None) -> str:
@@ -260,29 +253,3 @@ def _position(value: float | None) -> float | None:
 
 def _yes(value: bool, output: str) -> bool | str:
     return value if output == "json" else ("sí" if value else "")
-
-
-def _emit(rows: list[dict[str, Any]], output: str) -> None:
-    """Rows as an aligned table, CSV or JSON on standard output."""
-    if output == "json":
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
-        return
-    if not rows:
-        click.echo("(nada)" if output == "table" else "")
-        return
-    headers = list(rows[0])
-    if output == "csv":
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=headers)
-        writer.writeheader()
-        writer.writerows({key: "" if value is None else value for key, value in row.items()} for row in rows)
-        click.echo(buffer.getvalue(), nl=False)
-        return
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False)
-    for key in headers:
-        numeric = all(isinstance(row.get(key), int | float) or row.get(key) in (None, NEW) for row in rows)
-        table.add_column(key.replace("_", " "), justify="right" if numeric else "left")
-    for row in rows:
-        table.add_row(*("" if row.get(key) is None else str(row[key]) for key in headers))
-    width = shutil.get_terminal_size().columns if sys.stdout.isatty() else 250
-    Console(width=width, highlight=False).print(table)
