@@ -74,6 +74,13 @@ class RoundTimer:
         whole = int(-(-self.remaining() // 1))
         return f"{whole // 60}:{whole % 60:02d}"
 
+    def sync(self, remaining: float, running: bool) -> None:
+        """Set the countdown to ``remaining`` seconds, running or paused (to follow another
+        station's timer, ``shared_remaining``). Cues already past are not repeated."""
+        self._elapsed = max(0.0, self.seconds - remaining)
+        self._started_at = self.clock() if running and remaining > 0 else None
+        self._announced = {cue for at, cue in CUES if remaining <= at}
+
     def due_cues(self) -> list[Cue]:
         """Cues whose moment has come and that were not returned before."""
         left = self.remaining()
@@ -82,3 +89,14 @@ class RoundTimer:
         if left <= 0 and self._started_at is not None:
             self.pause()
         return due
+
+
+def shared_remaining(action: str, remaining: float, elapsed_since: float) -> tuple[float, bool]:
+    """What a timer shared through the event log shows now: ``(seconds left, running)``.
+
+    ``action``/``remaining``: the last ``start``/``pause``/``reset`` recorded and the
+    seconds left at that moment; ``elapsed_since``: seconds since it was recorded.
+    """
+    if action == "start":
+        return max(0.0, remaining - max(0.0, elapsed_since)), remaining - elapsed_since > 0
+    return remaining, False

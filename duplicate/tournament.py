@@ -56,6 +56,7 @@ from duplicate.models import (
 from duplicate.notation import SlipError, parse_move
 from duplicate.rack import RackError, parse_rack_text
 from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict
+from duplicate.timer import shared_remaining
 from duplicate.standings import (
     BonusMode,
     BonusPolicy,
@@ -118,6 +119,7 @@ class EventKind(StrEnum):
     RESULTS_PUBLISHED = "results_published"
     GAME_REOPENED = "game_reopened"
     PIN_CHANGED = "pin_changed"
+    TIMER = "timer"
     PLAYER_UPDATED = "player_updated"
 
 
@@ -770,6 +772,36 @@ class TournamentService:
                               game_id=game.id, arbiter=arbiter, reason=reason)
             self._games[game.id] = (event.id, engine)
             return game.end_reason
+
+    def record_timer(self, game_number: int, action: str, remaining: float, *, tournament_id: int | None = None,
+                     arbiter: str = "") -> None:
+        """The announcer's round timer (III.13) was started, paused or reset with
+        ``remaining`` seconds left: logged so that other stations (the projection screen)
+        follow it."""
+        if action not in ("start", "pause", "reset"):
+            raise TournamentError(f"acción de cronómetro {action!r} desconocida: start, pause o reset")
+        with self.db.write() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            number = session.scalar(select(func.max(RoundRow.number)).where(RoundRow.game_id == game.id))
+            self._log(session, tournament.id, EventKind.TIMER,
+                      {"action": action, "remaining": round(remaining, 3), "at": _now().isoformat()},
+                      game_id=game.id, round_number=number, arbiter=arbiter)
+
+    def timer_state(self, game_number: int, tournament_id: int | None = None) -> tuple[int | None, float, bool] | None:
+        """The shared timer now: ``(round, seconds left, running)`` from the last
+        ``record_timer`` of the game, or None if it was never used."""
+        with self.db.read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            event = session.scalar(select(Event).where(Event.game_id == game.id, Event.kind == EventKind.TIMER.value)
+                                   .order_by(Event.id.desc()).limit(1))
+            if event is None:
+                return None
+            at = datetime.fromisoformat(event.payload["at"])
+            left, running = shared_remaining(event.payload["action"], event.payload["remaining"],
+                                             (_now() - at).total_seconds())
+            return event.round_number, left, running
 
     def rounds(self, game_number: int, tournament_id: int | None = None) -> list[RoundView]:
         with self.db.read() as session:

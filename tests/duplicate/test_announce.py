@@ -103,3 +103,18 @@ def test_timer_pause_and_reset() -> None:
     assert timer.due_cues() == [Cue.THIRTY_SECONDS]
     timer.reset(180)
     assert timer.remaining() == 180 and not timer.running
+
+
+def test_a_shared_timer_is_followed_from_its_last_action() -> None:
+    from duplicate.timer import shared_remaining
+
+    assert shared_remaining("start", 180, 30.5) == (149.5, True)
+    assert shared_remaining("start", 10, 12) == (0.0, False)
+    assert shared_remaining("pause", 95, 400) == (95, False)
+    assert shared_remaining("reset", 180, 5) == (180, False)
+    clock = FakeClock()
+    timer = RoundTimer(clock=clock)
+    timer.sync(50, running=True)                     # joined after the one-minute warning
+    assert timer.running and timer.text() == "0:50" and timer.due_cues() == []
+    clock.now += 21
+    assert timer.due_cues() == [Cue.THIRTY_SECONDS]

@@ -356,3 +356,19 @@ def test_a_batch_of_slips_stores_each_player_once_and_reports_the_rest(service: 
     with pytest.raises(TournamentError, match="mesa 42"):
         service.enter_slips(game, [(5, master), (42, master)])
     assert 5 not in {slip.table_number for slip in service.slips(game)}     # nothing of a refused batch
+
+
+def test_the_judges_timer_is_shared_through_the_event_log(service: TournamentService) -> None:
+    # III.13: the announcer's timer; the projection stations follow it.
+    setup_tournament(service)
+    game = service.create_game(rounds=2, seed=2)
+    assert service.timer_state(game) is None
+    view = service.draw_rack(game)
+    assert view is not None
+    service.record_timer(game, "start", 180)
+    number, left, running = service.timer_state(game)
+    assert number == view.number and running and 170 < left <= 180
+    service.record_timer(game, "pause", 95.5)
+    assert service.timer_state(game) == (view.number, 95.5, False)
+    with pytest.raises(TournamentError, match="cronómetro"):
+        service.record_timer(game, "rewind", 10)

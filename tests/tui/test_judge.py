@@ -189,6 +189,12 @@ def test_the_clock_calls_the_cues_of_iii_13(service: TournamentService) -> None:
             clock.now += 100
             screen.refresh_clock()
             assert widget.text == "2:50"
+            # Every start, pause and reset is recorded for the projection screens.
+            await app.workers.wait_for_complete()
+            game = service.current_game()
+            assert service.timer_state(game)[1:] == (170.0, False)
+            timers = [event.payload["action"] for event in service.history(game_number=game) if event.kind == "timer"]
+            assert timers == ["start", "reset", "start", "pause"]
 
     asyncio.run(scenario())
 

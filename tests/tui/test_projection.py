@@ -135,3 +135,36 @@ def test_projection_snapshot(service: TournamentService, snap_compare) -> None: 
         await pilot.pause()
 
     assert snap_compare(DuplicadaApp(service, poll=False), terminal_size=(120, 40), run_before=open_projection)
+
+
+def test_projection_follows_the_judges_timer(service) -> None:
+    """III.13: the judge starts the round timer on the console; the projection follows."""
+    import asyncio
+
+    from tui.app import DuplicadaApp
+    from tui.screens.projection import ProjectionScreen
+
+    service.create_tournament("Crono")
+    service.add_player("Ana")
+    game = service.create_game(rounds=2, seed=3)
+    service.draw_rack(game)
+
+    async def scenario() -> None:
+        app = DuplicadaApp(service, poll=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            app.state.tournament_id = service.tournament().id
+            app.state.role = "judge"
+            screen = ProjectionScreen()
+            await app.push_screen(screen)
+            await pilot.pause()
+            assert not screen.timer.running
+            service.record_timer(game, "start", 120)
+            app.check_for_changes()
+            await pilot.pause()
+            assert screen.timer.running and 110 < screen.timer.remaining() <= 120
+            service.record_timer(game, "pause", 42)
+            app.check_for_changes()
+            await pilot.pause()
+            assert not screen.timer.running and screen.timer.remaining() == 42
+
+    asyncio.run(scenario())

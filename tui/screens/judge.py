@@ -711,11 +711,25 @@ class JudgeScreen(Screen[None]):
                   f"máxima puntuación ({top} puntos, III.15).", error=True)
 
     def action_clock(self) -> None:
-        """Start or pause the round clock."""
-        self.query_one("#clock", RoundClock).toggle()
+        """Start or pause the round clock (the projection screens follow it)."""
+        clock = self.query_one("#clock", RoundClock)
+        clock.toggle()
+        self._share_clock("start" if clock.timer.running else "pause", clock.timer.remaining())
 
     def action_reset_clock(self) -> None:
-        self.query_one("#clock", RoundClock).reset(self.state.seconds)
+        clock = self.query_one("#clock", RoundClock)
+        clock.reset(self.state.seconds)
+        self._share_clock("reset", clock.timer.remaining())
+
+    @work(thread=True, group="timer", exit_on_error=False)
+    def _share_clock(self, action: str, remaining: float) -> None:
+        """Record the timer action in the event log for the other stations (III.13)."""
+        if self.state.game is not None:
+            try:
+                self.service.record_timer(self.state.game, action, remaining, tournament_id=self.tournament_id,
+                                          arbiter=self._arbiter)
+            except TournamentError:
+                pass  # the timer still runs here; only the projection would not follow
 
     def refresh_clock(self) -> None:
         """Read the round timer now (tests drive the clock with this)."""

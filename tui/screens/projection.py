@@ -6,7 +6,8 @@ every 3).
 It follows the judge's station: on ``DataChanged`` it reads everything again through
 the service. Nothing is typed here.
 
-The timer is this station's own (keys: space starts/pauses, ``r`` resets; it resets
+The timer follows the judge's console when the judge uses its timer (the console records
+start/pause/reset in the event log); it can also be driven here (keys: space starts/pauses, ``r`` resets; it resets
 itself to the game's seconds per round when a new rack appears). The database has no
 shared timer state yet, so the announcer — or whoever runs the projector — starts it
 when calling «TIEMPO» (III.13, III.17).
@@ -79,6 +80,8 @@ class ProjectionData:
     standings_title: str = ""
     standings: tuple[StandingLine, ...] = field(default_factory=tuple)
     seconds_per_round: int = ROUND_SECONDS
+    shared_timer: tuple[int | None, float, bool] | None = None
+    """The judge's timer (``TournamentService.timer_state``): round, seconds left, running."""
 
 
 def read_projection(service: TournamentService, tournament_id: int | None) -> ProjectionData:
@@ -113,7 +116,8 @@ def read_projection(service: TournamentService, tournament_id: int | None) -> Pr
                       + (" (quedan en el atril)" if rack else ""))
 
     data = ProjectionData(title=title, board=engine.board.copy(), round_number=round_number, rack=tuple(rack),
-                          rack_label=rack_label, seconds_per_round=game_info.seconds_per_round)
+                          rack_label=rack_label, seconds_per_round=game_info.seconds_per_round,
+                          shared_timer=service.timer_state(number, tournament_id))
     if engine.records:
         record = engine.records[-1]
         view = next(view for view in rounds if view.number == record.number)
@@ -258,6 +262,11 @@ class ProjectionScreen(Screen[None]):
             self._timer_round = data.round_number
             self.timer.reset(data.seconds_per_round)
             self.query_one("#cue", Static).update("")
+            self.show_timer()
+        shared = data.shared_timer
+        if shared is not None and data.round_number is not None and shared[0] == data.round_number:
+            # The judge's console started, paused or reset the round timer: follow it.
+            self.timer.sync(shared[1], shared[2])
             self.show_timer()
         self.fit_board()
 
