@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import sys
@@ -99,6 +100,8 @@ async def drive(service: TournamentService, texts: list[str], size: tuple[int, i
             await drawn.wait()
             updated.append(marks["reported"] - started)
             painted.append(marks["drawn"] - started)
+            if os.environ.get("BENCH_VERBOSE"):
+                print(f"{table:>3} {text:<24} {1000 * updated[-1]:7.1f} ms")
             assert feedback.feedback is not None and f"Mesa {table} " in feedback.feedback.headline
             await pilot.pause()
     return updated, painted

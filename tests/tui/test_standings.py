@@ -221,3 +221,22 @@ def test_snapshot_of_the_standings_screen(service: TournamentService, snap_compa
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=before)
+
+
+def test_the_judge_publishes_from_the_standings_in_a_worker(service: TournamentService, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """IV.32: publish from the app; the screen keeps working while the worker writes."""
+    import tui.screens.standings as standings_module
+
+    folder = tmp_path / "publicacion"
+    monkeypatch.setattr(standings_module, "publication_folder", lambda tournament_id: folder)
+
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
+        await pilot.press("f9")
+        await pilot.press("f3")                                    # still answering keys
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+    run(service, scenario)
+    assert (folder / "index.html").is_file()
+    assert any(folder.rglob("*.pdf"))

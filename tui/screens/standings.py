@@ -16,9 +16,11 @@ to the master's is green.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -30,6 +32,13 @@ from duplicate.tournament import RoundView, TournamentError
 from tui.app import DataChanged
 from tui.widgets.slip_feedback import status_name
 from tui.widgets.steady_footer import SteadyFooter
+
+
+def publication_folder(tournament_id: int) -> Path:
+    """Where the app publishes a tournament: ``publicaciones/torneo-N`` in the user's data directory."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("duplicada", appauthor=False)) / "publicaciones" / f"torneo-{tournament_id}"
 
 GAME_STATUS = {
     GameStatus.SETUP.value: "en preparación",
@@ -92,6 +101,7 @@ class StandingsScreen(Screen[None]):
         Binding("f5", "tab('claims')", "Reclamaciones"),
         Binding("f7", "game(-1)", "Partida −"),
         Binding("f8", "game(1)", "Partida +"),
+        Binding("f9", "publish", "Publicar"),
         Binding("escape", "app.pop_screen", "Volver"),
     ]
 
@@ -305,6 +315,31 @@ class StandingsScreen(Screen[None]):
     def action_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = tab
         self.query_one(f"#{tab}-table", DataTable).focus()
+
+    def action_publish(self) -> None:
+        """Write the publication (HTML, PDF, CSV, XLSX; IV.32) in a worker: the screen
+        stays usable while it runs. Judge only."""
+        if self.app.state.role != "judge":  # type: ignore[attr-defined]
+            self.notify("Solo el juez árbitro publica los resultados.", severity="warning")
+            return
+        self.notify("Publicando los resultados…")
+        self._publish()
+
+    @work(thread=True, exclusive=True, group="publish", exit_on_error=False)
+    def _publish(self) -> None:
+        from duplicate.publish import publish_results
+
+        service, tournament_id = self.app.service, self.app.state.tournament_id  # type: ignore[attr-defined]
+        folder = publication_folder(tournament_id or service.tournament().id)
+        try:
+            # One process: the app's threads rule out forking workers.
+            publication = publish_results(service, folder, tournament_id=tournament_id, workers=1)
+        except (TournamentError, OSError) as error:
+            self.app.call_from_thread(self.notify, f"No se pudo publicar: {error}", severity="error")
+            return
+        self.app.call_from_thread(
+            self.notify, f"Publicado en {publication.out}: {publication.count('.html')} páginas, "
+            f"{publication.count('.pdf')} PDF ({publication.seconds:.1f} s)", timeout=15)
 
     def action_game(self, delta: int) -> None:
         """Show the previous / next game of the tournament."""
