@@ -1,0 +1,49 @@
+"""The console script (issue 4 §1, §3): no arguments opens the app; ``serve`` publishes it
+to browsers with textual-serve, each browser session running ``duplicada tui`` on the
+same database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import tui.cli
+
+
+def test_no_arguments_opens_the_app_on_the_default_database(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    monkeypatch.setattr(tui.cli, "run_app", lambda db, station: calls.append((db, station)))
+    result = CliRunner().invoke(tui.cli.main, [])
+    assert result.exit_code == 0, result.output
+    assert calls == [(None, None)]
+    result = CliRunner().invoke(tui.cli.main, ["tui", "--db", "torneo.db", "--station", "aux2"])
+    assert calls[-1] == ("torneo.db", "aux2")
+
+
+def test_serve_runs_the_app_for_each_browser_on_the_same_database(monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path: Path) -> None:
+    import textual_serve.server
+
+    served = {}
+
+    class FakeServer:
+        def __init__(self, command: str, **options: object) -> None:
+            served["command"], served["options"] = command, options
+
+        def serve(self) -> None:
+            served["served"] = True
+
+    monkeypatch.setattr(textual_serve.server, "Server", FakeServer)
+    database = tmp_path / "torneo.db"
+    result = CliRunner().invoke(tui.cli.main, ["serve", "--db", str(database), "--port", "9001"])
+    assert result.exit_code == 0, result.output
+    assert served["served"] and served["options"]["port"] == 9001
+    assert "-m tui.cli tui --db" in served["command"] and str(database) in served["command"]
+
+
+def test_every_core_command_is_there() -> None:
+    names = set(tui.cli.main.commands)
+    assert {"play", "analyze", "lexicon", "tournament", "slip", "standings", "export", "verify", "simulate",
+            "publish", "elodi", "tui", "serve"} <= names
