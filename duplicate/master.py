@@ -34,9 +34,10 @@ Lower is more balanced. Examples: ``AERS`` → 0, ``AER`` → 1, ``AEIO`` → 4,
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from enum import IntEnum
+from functools import partial
 
 from duplicate.bag import count_tiles, tile_name
 from duplicate.board import Board, Direction, letter_of
@@ -72,7 +73,8 @@ class RankedMove:
     ``blanks_used``: blanks the move plays; ``imbalance``: ``leave_imbalance(leave)``;
     ``criterion``: what puts this move ahead of the next one in the ranking
     (None for the last move, or if the next is the very same move);
-    ``reason``: the same in Spanish, for the arbiter.
+    ``reason``: the same in Spanish, for the arbiter (worded when first read: a
+    two-blank rack can have thousands of equal tops, and only the first few are shown).
     """
 
     scored: ScoredMove
@@ -80,7 +82,12 @@ class RankedMove:
     blanks_used: int
     imbalance: int
     criterion: Criterion | None
-    reason: str
+    explain: Callable[[], str] = field(repr=False, compare=False)
+
+    @property
+    def reason(self) -> str:
+        """Why this move ranks ahead of the next one (Spanish)."""
+        return self.explain()
 
     @property
     def move(self) -> Move:
@@ -142,11 +149,15 @@ def rank_moves(board: Board, rack: Sequence[int], moves: Iterable[ScoredMove]) -
     ranked = []
     for index, (scored, leave, blanks, imbalance, placed_count) in enumerate(measured):
         if index + 1 < len(measured):
-            criterion, reason = _decider(measured[index], measured[index + 1], alphabet)
+            first, second = measured[index], measured[index + 1]
+            criterion = _criterion(first, second, keys[id(first)], keys[id(second)])
+            explain = partial(_reason, first, second, criterion, alphabet)
         else:
-            criterion, reason = None, "única jugada de máxima puntuación" if len(measured) == 1 else "última de la clasificación"
+            criterion = None
+            text = "única jugada de máxima puntuación" if len(measured) == 1 else "última de la clasificación"
+            explain = partial(str, text)
         ranked.append(RankedMove(ScoredMove(scored.move, scored.score, placed_count), leave, blanks, imbalance,
-                                 criterion, reason))
+                                 criterion, explain))
     return ranked
 
 
@@ -208,38 +219,48 @@ def _sort_key(scored: ScoredMove, blanks: int, imbalance: int, placed: int) -> t
     return (-scored.score, blanks, imbalance, placed, _letters(move), _position_key(move), move.word)
 
 
-def _decider(first: Measured, second: Measured, alphabet: Alphabet) -> tuple[Criterion | None, str]:
-    """Which criterion puts ``first`` ahead of ``second``, and the Spanish reason."""
+def _criterion(first: Measured, second: Measured, first_key: tuple, second_key: tuple) -> Criterion | None:
+    """Which criterion puts ``first`` ahead of ``second`` (their sort keys: score, blanks,
+    imbalance, tiles, letters, position, word)."""
+    for criterion, a, b in zip(_KEY_CRITERIA, first_key, second_key, strict=True):
+        if a != b:
+            return criterion
+    return None
+
+
+_KEY_CRITERIA = (Criterion.SCORE, Criterion.NO_BLANK, Criterion.BALANCED_LEAVE, Criterion.FEWEST_TILES,
+                 Criterion.ALPHABETICAL, Criterion.POSITION, Criterion.BLANK_PLACEMENT)
+"""The criterion each element of ``_sort_key`` stands for, in order."""
+
+
+def _reason(first: Measured, second: Measured, criterion: Criterion | None, alphabet: Alphabet) -> str:
+    """The Spanish reason why ``first`` is ahead of ``second`` by ``criterion``."""
     a, leave_a, blanks_a, imbalance_a, placed_a = first
     b, leave_b, blanks_b, imbalance_b, placed_b = second
-    if a.score != b.score:
-        return Criterion.SCORE, f"más puntos ({a.score} frente a {b.score})"
-    if blanks_a != blanks_b:
+    if criterion is Criterion.SCORE:
+        return f"más puntos ({a.score} frente a {b.score})"
+    if criterion is Criterion.NO_BLANK:
         if blanks_a == 0:
             text = "no usa comodín" + (" (la siguiente usa uno)" if blanks_b == 1 else f" (la siguiente usa {blanks_b})")
         else:
             text = f"usa menos comodines ({blanks_a} frente a {blanks_b})"
-        return Criterion.NO_BLANK, f"criterio 1 (III.15): {text}"
-    if imbalance_a != imbalance_b:
-        return Criterion.BALANCED_LEAVE, (
-            f"criterio 2 (III.15): deja un atril más equilibrado, {_leave_text(leave_a, alphabet)} "
-            f"(desequilibrio {imbalance_a}) frente a {_leave_text(leave_b, alphabet)} (desequilibrio {imbalance_b})"
-        )
-    if placed_a != placed_b:
-        return Criterion.FEWEST_TILES, f"criterio 3 (III.15): coloca menos fichas ({placed_a} frente a {placed_b})"
+        return f"criterio 1 (III.15): {text}"
+    if criterion is Criterion.BALANCED_LEAVE:
+        return (f"criterio 2 (III.15): deja un atril más equilibrado, {_leave_text(leave_a, alphabet)} "
+                f"(desequilibrio {imbalance_a}) frente a {_leave_text(leave_b, alphabet)} (desequilibrio {imbalance_b})")
+    if criterion is Criterion.FEWEST_TILES:
+        return f"criterio 3 (III.15): coloca menos fichas ({placed_a} frente a {placed_b})"
     move_a, move_b = a.move, b.move
-    if _letters(move_a) != _letters(move_b):
+    if criterion is Criterion.ALPHABETICAL:
         word_a = alphabet.format(list(_letters(move_a)))
         word_b = alphabet.format(list(_letters(move_b)))
-        return Criterion.ALPHABETICAL, f"criterio 4 (III.15): va antes en orden alfabético ({word_a} antes que {word_b})"
-    if _position_key(move_a) != _position_key(move_b):
-        return Criterion.POSITION, f"criterio 5 (III.15): {_position_text(move_a, move_b)}"
-    if move_a.word != move_b.word:
-        return Criterion.BLANK_PLACEMENT, (
-            f"desempate fijo, fuera del reglamento: misma jugada con el comodín en otra letra "
-            f"({format_move(move_a, alphabet)} antes que {format_move(move_b, alphabet)})"
-        )
-    return None, "idéntica a la siguiente"
+        return f"criterio 4 (III.15): va antes en orden alfabético ({word_a} antes que {word_b})"
+    if criterion is Criterion.POSITION:
+        return f"criterio 5 (III.15): {_position_text(move_a, move_b)}"
+    if criterion is Criterion.BLANK_PLACEMENT:
+        return (f"desempate fijo, fuera del reglamento: misma jugada con el comodín en otra letra "
+                f"({format_move(move_a, alphabet)} antes que {format_move(move_b, alphabet)})")
+    return "idéntica a la siguiente"
 
 
 def _position_text(a: Move, b: Move) -> str:

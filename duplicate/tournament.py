@@ -80,6 +80,9 @@ MARK_STATUSES = (SlipStatus.LATE, SlipStatus.NULL, SlipStatus.MISSING)
 ROLES = ("judge", "assistant")
 """Station roles (issue 4 §3): the judge does everything, an assistant enters slips."""
 
+REASONS_KEPT = 100
+"""Equal tops of a round whose III.15 reason is stored with the round."""
+
 ACCESS_KEY = "access"
 """Key of the tournament settings holding the hashed PINs (never exported)."""
 
@@ -1594,7 +1597,10 @@ def _fill_slip(slip: Slip, text: str, verdict: SlipVerdict, context: _SlipContex
 def _round_row(game: GameRow, pending: PendingRound, board_before: str, engine: Game) -> RoundRow:
     from duplicate.notation import format_move
 
-    tops = [[format_move(ranked.move, engine.alphabet), ranked.score, ranked.reason] for ranked in pending.ranked]
+    # Every equal top is stored (the record and its checker need them all); the III.15
+    # reasons only for the first ones, which are what a judge reads.
+    tops = [[format_move(ranked.move, engine.alphabet), ranked.score, ranked.reason if index < REASONS_KEPT else ""]
+            for index, ranked in enumerate(pending.ranked)]
     return RoundRow(game_id=game.id, number=pending.number, rack=pending.rack.text,
                     leftover=engine.alphabet.format(pending.rack.leftover),
                     redraws=[{"rack": redraw.rack, "reason": redraw.reason} for redraw in pending.redraws],
