@@ -56,7 +56,6 @@ from duplicate.models import (
 from duplicate.notation import SlipError, parse_move
 from duplicate.rack import RackError, parse_rack_text
 from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict
-from duplicate.timer import shared_remaining
 from duplicate.standings import (
     BonusMode,
     BonusPolicy,
@@ -69,6 +68,7 @@ from duplicate.standings import (
     round_bonuses,
     tournament_standings,
 )
+from duplicate.timer import shared_remaining
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
 
