@@ -117,6 +117,8 @@ class EntryScreen(Screen[None]):
 
     def __init__(self, *, threaded: bool = True) -> None:
         super().__init__()
+        self._shown: dict[str, list[Any]] = {}
+        """The cells of each row on display, by table (to update only what changed)."""
         self.game: int | None = None
         self.round_number: int | None = None
         self.follow = True
@@ -233,7 +235,7 @@ class EntryScreen(Screen[None]):
     def _fill(self, tables: Sequence[int], conflicts: Sequence[Conflict]) -> None:
         view = self.query_one("#slips", DataTable)
         in_conflict = {conflict.table_number for conflict in conflicts}
-        view.clear()
+        rows = {}
         for table in tables:
             slip = self._slips.get(table)
             name = self._seats[table][1]
@@ -245,7 +247,19 @@ class EntryScreen(Screen[None]):
                          Text(status_name(slip.status), style=style), slip.entered_by]
             if table in in_conflict:
                 cells[3] = Text("⚠ conflicto", style="bold white on dark_red")
-            view.add_row(Text(str(table), justify="right"), name, *cells, key=str(table))
+            rows[str(table)] = [Text(str(table), justify="right"), name, *cells]
+        if list(rows) == [key.value for key in view.rows]:
+            # Same tables as shown: change only the rows that differ (a full rebuild after
+            # every slip made each frame after Enter slow).
+            for key, cells in rows.items():
+                if self._shown.get(key) != cells:
+                    for column, value in zip(view.columns, cells, strict=False):
+                        view.update_cell(key, column, value, update_width=True)
+        else:
+            view.clear()
+            for key, cells in rows.items():
+                view.add_row(*cells, key=key)
+        self._shown = rows
         if self._last_table is not None and str(self._last_table) in view.rows:
             view.move_cursor(row=view.get_row_index(str(self._last_table)), animate=False)
         missing = [table for table in tables if table not in self._slips]
