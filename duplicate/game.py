@@ -428,6 +428,14 @@ class Game:
         self._check_end()
         return record
 
+    def withdraw_rack(self) -> None:
+        """Put the pending rack back (III.29: nobody can play it and the judge proposes
+        another rack): the bag and the leftover are as before the draw. Raises
+        ``GameError`` when no rack is pending."""
+        if self._pending is None:
+            raise GameError("no hay atril en juego que retirar")
+        self._undo_pending()
+
     def end(self, text: str | None = None) -> EndReason:
         """The arbiter ends the game (III.22); ``text`` replaces the default Spanish reason.
 

@@ -483,7 +483,7 @@ def _final_board(rounds: Sequence[RoundView], alphabet: Alphabet) -> tuple[tuple
         last = rounds[-1]
         try:
             board = Board.from_cgp(last.board_before, alphabet, layout)
-            if last.master and not last.annulled:
+            if last.master:   # an annulled master stays on the board too (III.29)
                 board.place(placed_tiles(board, parse_move(last.master, alphabet)))
         except (BoardError, SlipError, PlacementError, ValueError):
             pass  # a record that does not read back: show the board before the last move

@@ -122,6 +122,7 @@ class EventKind(StrEnum):
     RESULTS_PUBLISHED = "results_published"
     GAME_REOPENED = "game_reopened"
     PIN_CHANGED = "pin_changed"
+    RACK_WITHDRAWN = "rack_withdrawn"
     TIMER = "timer"
     PLAYER_UPDATED = "player_updated"
 
@@ -636,8 +637,8 @@ class TournamentService:
 
     def _replay(self, session: Session, tournament: Tournament, game: GameRow) -> Game:
         cached = self._games.get(game.id)
-        kinds = (EventKind.RACK_DRAWN.value, EventKind.RACK_SET.value, EventKind.MASTER_CHOSEN.value,
-                 EventKind.GAME_ENDED.value)
+        kinds = (EventKind.RACK_DRAWN.value, EventKind.RACK_SET.value, EventKind.RACK_WITHDRAWN.value,
+                 EventKind.MASTER_CHOSEN.value, EventKind.GAME_ENDED.value)
         if cached is None:
             engine = Game(self.lexicon_for(tournament), seed=game.seed, rounds=game.planned_rounds)
             last = 0
@@ -646,36 +647,71 @@ class TournamentService:
         events = session.scalars(select(Event).where(Event.game_id == game.id, Event.id > last,
                                                      Event.kind.in_(kinds)).order_by(Event.id))
         for event in events:
-            _apply(engine, event)
+            try:
+                _apply(engine, event)
+            except (GameError, RackError, SlipError) as error:
+                self._games.pop(game.id, None)
+                raise TournamentError(f"historial incoherente de la partida {game.number} en el evento {event.id} "
+                                      f"({event.kind}): {error}") from None
             last = event.id
         self._games[game.id] = (last, engine)
         return engine
 
     # --- racks and masters ----------------------------------------------------------------
-    def draw_rack(self, game_number: int, *, tournament_id: int | None = None, arbiter: str = "") -> RoundView | None:
+    def draw_rack(self, game_number: int, *, tournament_id: int | None = None, arbiter: str = "",
+                  replace: bool = False) -> RoundView | None:
         """Draw the next rack from the bag (III.17, III.19); None when the game ends
-        instead (no valid rack can be formed, III.22)."""
-        return self._set_rack(game_number, None, False, tournament_id, arbiter)
+        instead (no valid rack can be formed, III.22). ``replace``: the pending rack goes
+        back to the bag first and another is drawn (III.29: nobody can play it)."""
+        return self._set_rack(game_number, None, False, tournament_id, arbiter, replace)
 
     def set_rack(self, game_number: int, text: str, *, redraw: bool = False, tournament_id: int | None = None,
-                 arbiter: str = "") -> RoundView:
-        """Use a rack typed by the judge (checked against the bag and III.12)."""
-        view = self._set_rack(game_number, text, redraw, tournament_id, arbiter)
+                 arbiter: str = "", replace: bool = False) -> RoundView:
+        """Use a rack typed by the judge (checked against the bag and III.12); ``replace``
+        as in ``draw_rack``."""
+        view = self._set_rack(game_number, text, redraw, tournament_id, arbiter, replace)
         assert view is not None
         return view
 
     def _set_rack(self, game_number: int, text: str | None, redraw: bool, tournament_id: int | None,
-                  arbiter: str) -> RoundView | None:
+                  arbiter: str, replace: bool = False) -> RoundView | None:
+        try:
+            return self._set_rack_in(game_number, text, redraw, tournament_id, arbiter, replace)
+        except IntegrityError:
+            # Another judge station set this round's rack at the same moment.
+            raise TournamentError("otro puesto acaba de poner el atril de esta ronda: vuelva a mirar la partida") from None
+
+    def _withdraw_rack(self, session: Session, tournament: Tournament, game: GameRow, engine: Game,
+                       arbiter: str) -> None:
+        """III.29: the pending rack goes back to the bag so that the judge proposes another.
+        Refused once slips of that round are entered (they were judged against it)."""
+        pending = engine.pending
+        assert pending is not None
+        entered = session.scalar(select(func.count()).select_from(Slip).where(
+            Slip.game_id == game.id, Slip.round_number == pending.number))
+        if entered:
+            raise TournamentError(f"ya hay {entered} papeletas de la ronda {pending.number}: el atril no se cambia")
+        session.delete(self._round(session, game, pending.number))
+        session.flush()
+        engine.withdraw_rack()
+        self._log(session, tournament.id, EventKind.RACK_WITHDRAWN, {"round": pending.number, "rack": pending.rack.text},
+                  game_id=game.id, round_number=pending.number, arbiter=arbiter,
+                  reason="el juez árbitro propone un nuevo atril (III.29)")
+
+    def _set_rack_in(self, game_number: int, text: str | None, redraw: bool, tournament_id: int | None,
+                     arbiter: str, replace: bool) -> RoundView | None:
         with self._engine_lock, self.db.write() as session:
             tournament = self._tournament(session, tournament_id)
-            game = self._game(session, tournament, game_number)
+            game = self._game(session, tournament, game_number, lock=True)
             self._check_unlocked(game)
             engine = self._engine(session, tournament, game)
             if engine.over:
                 raise TournamentError(f"la partida {game.number} ha terminado: {engine.end_reason}")
             if engine.pending is not None:
-                raise TournamentError(f"la ronda {engine.pending.number} ya tiene atril ({engine.pending.rack.text}): "
-                                      "elija la jugada maestra antes de sacar otro")
+                if not replace:
+                    raise TournamentError(f"la ronda {engine.pending.number} ya tiene atril ({engine.pending.rack.text}): "
+                                          "elija la jugada maestra antes de sacar otro, o cámbielo (III.29)")
+                self._withdraw_rack(session, tournament, game, engine, arbiter)
             board_before = engine.board.to_cgp()
             try:
                 pending = engine.draw() if text is None else engine.set_rack(text, redraw=redraw)
@@ -718,7 +754,7 @@ class TournamentService:
         of one of them (the judge's choice among equal tops)."""
         with self._engine_lock, self.db.write() as session:
             tournament = self._tournament(session, tournament_id)
-            game = self._game(session, tournament, game_number)
+            game = self._game(session, tournament, game_number, lock=True)
             self._check_unlocked(game)
             engine = self._engine(session, tournament, game)
             pending = engine.pending
@@ -762,11 +798,22 @@ class TournamentService:
         """The judge ends the game (III.22); returns the reason recorded."""
         with self._engine_lock, self.db.write() as session:
             tournament = self._tournament(session, tournament_id)
-            game = self._game(session, tournament, game_number)
+            game = self._game(session, tournament, game_number, lock=True)
             self._check_unlocked(game)
+            if game.status == GameStatus.ENDED.value:
+                return game.end_reason or ""            # already over: nothing changes
+            if game.status not in (GameStatus.SETUP.value, GameStatus.PLAYING.value):
+                raise TournamentError(f"la partida {game.number} tiene resultados publicados ({game.status}): "
+                                      "no se puede volver a terminar")
             engine = self._engine(session, tournament, game)
             if engine.pending is not None:
-                # The drawn rack is not played: its round row goes with it.
+                # The drawn rack is not played: its round row goes with it, unless slips
+                # were already entered against it.
+                entered = session.scalar(select(func.count()).select_from(Slip).where(
+                    Slip.game_id == game.id, Slip.round_number == engine.pending.number))
+                if entered:
+                    raise TournamentError(f"la ronda {engine.pending.number} tiene {entered} papeletas: elija su "
+                                          "jugada maestra antes de terminar la partida")
                 session.delete(self._round(session, game, engine.pending.number))
             end = engine.end(reason or None)
             game.status = GameStatus.ENDED.value
@@ -850,6 +897,7 @@ class TournamentService:
                              oriented=contexts[0].oriented)
         results = []
         with self.db.write() as session:
+            self._writable_game(session, contexts[0].game_id)
             for context in contexts:
                 results.append(self._store_in(session, context, master, verdict, assistant))
         return results
@@ -899,6 +947,7 @@ class TournamentService:
         the new events and slips are written together."""
         with self.db.write() as session:
             first = prepared[0][0]
+            self._writable_game(session, first.game_id)
             existing = {slip.entry_id: slip for slip in session.scalars(select(Slip).where(
                 Slip.game_id == first.game_id, Slip.round_number == first.round_number))}
             results: list[EntryResult | None] = []
@@ -965,6 +1014,7 @@ class TournamentService:
         context = self._slip_context(game_number, table, round_number, tournament_id)
         verdict = judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
         with self.db.write() as session:
+            self._writable_game(session, context.game_id)
             slip = self._slip(session, context)
             if slip is None:
                 raise TournamentError(f"mesa {table}, ronda {context.round_number}: no hay papeleta que comprobar")
@@ -997,25 +1047,31 @@ class TournamentService:
             return result
 
     def resolve_conflict(self, conflict_id: int, *, use_new: bool, arbiter: str = "", reason: str = "") -> None:
-        """The judge keeps the stored slip or replaces it with the conflicting text."""
+        """The judge keeps the stored slip or replaces it with the conflicting text (or
+        mark), in one transaction: a second judge resolving the same conflict is refused."""
         with self.db.read() as session:
             conflict = session.get(Conflict, conflict_id)
             if conflict is None:
                 raise TournamentError(f"no existe el conflicto {conflict_id}")
-            if conflict.resolution is not None:
-                raise TournamentError(f"el conflicto {conflict_id} ya está resuelto ({conflict.resolution})")
             game = session.get(GameRow, conflict.game_id)
             assert game is not None
-            tournament_id, game_number = game.tournament_id, game.number
+            game_number, tournament_id = game.number, game.tournament_id
             table, round_number, text, mark = (conflict.table_number, conflict.round_number, conflict.text,
                                                conflict.mark)
-        if use_new:
-            self.correct_slip(game_number, table, None if mark else text, status=mark, round_number=round_number,
-                              tournament_id=tournament_id,
-                              arbiter=arbiter, reason=reason or f"conflicto {conflict_id} resuelto a favor de la nueva papeleta")
+        context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
+        verdict = self._correction_verdict(context, text, mark) if use_new else None
         with self.db.write() as session:
-            conflict = session.get(Conflict, conflict_id)
+            conflict = session.scalar(select(Conflict).where(Conflict.id == conflict_id).with_for_update()
+                                      .execution_options(populate_existing=True))
             assert conflict is not None
+            if conflict.resolution is not None:
+                raise TournamentError(f"el conflicto {conflict_id} ya está resuelto ({conflict.resolution}, "
+                                      f"{conflict.resolved_by})")
+            if verdict is not None:
+                self._correct_in(session, context, text, verdict, arbiter,
+                                 reason or f"conflicto {conflict_id} resuelto a favor de la nueva papeleta")
+            else:
+                self._writable_game(session, conflict.game_id)
             conflict.resolution = "replaced" if use_new else "kept"
             conflict.resolved_by = arbiter or self.station
             self._log(session, tournament_id, EventKind.CONFLICT_RESOLVED,
@@ -1026,32 +1082,41 @@ class TournamentService:
                      status: SlipStatus | str | None = None, round_number: int | None = None,
                      tournament_id: int | None = None, arbiter: str = "", reason: str = "") -> EntryResult:
         """A judge's correction (a claim upheld, III.27): the player's slip becomes
-        ``text`` (judged again) or the mark ``status``; a new event keeps the old values."""
-        if (text is None) == (status is None):
-            raise TournamentError("indique el nuevo texto de la papeleta o una marca (late, null, missing), no ambos")
+        ``text`` (judged again), or the mark ``status`` (``text`` then keeps what the slip
+        said); a new event keeps the old values."""
         context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
+        verdict = self._correction_verdict(context, text, status)
+        with self.db.write() as session:
+            return self._correct_in(session, context, text or "", verdict, arbiter, reason)
+
+    def _correction_verdict(self, context: _SlipContext, text: str | None,
+                            status: SlipStatus | str | None) -> SlipVerdict:
         if status is not None:
             status = SlipStatus(status)
             if status not in MARK_STATUSES:
                 raise TournamentError(f"marca {status.value!r} no válida: se espera late, null o missing")
-            verdict = mark_verdict(status, text or "")
-        else:
-            assert text is not None
-            verdict = judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
-        with self.db.write() as session:
-            slip = self._slip(session, context)
-            before = _slip_payload(slip) if slip is not None else None
-            event = self._log(session, context.tournament_id, EventKind.SLIP_CORRECTED,
-                              {"table": table, "entry": context.entry_id, "before": before,
-                               "after": _verdict_payload(text or "", verdict, context)},
-                              game_id=context.game_id, round_number=context.round_number, arbiter=arbiter, reason=reason)
-            if slip is None:
-                slip = Slip(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
-                            table_number=table)
-                session.add(slip)
-            _fill_slip(slip, text or "", verdict, context, arbiter or self.station, event.id)
-            self._refresh_bonuses(session, context)
-            return EntryResult("corrected", verdict, table, context.player, context.round_number)
+            return mark_verdict(status, text or "")
+        if text is None:
+            raise TournamentError("indique el nuevo texto de la papeleta o una marca (late, null, missing)")
+        return judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
+
+    def _correct_in(self, session: Session, context: _SlipContext, text: str, verdict: SlipVerdict, arbiter: str,
+                    reason: str) -> EntryResult:
+        self._writable_game(session, context.game_id)
+        slip = self._slip(session, context)
+        before = _slip_payload(slip) if slip is not None else None
+        event = self._log(session, context.tournament_id, EventKind.SLIP_CORRECTED,
+                          {"table": context.table, "entry": context.entry_id, "before": before,
+                           "after": _verdict_payload(text, verdict, context)},
+                          game_id=context.game_id, round_number=context.round_number, arbiter=arbiter, reason=reason)
+        if slip is None:
+            slip = Slip(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
+                        table_number=context.table)
+            session.add(slip)
+        _fill_slip(slip, text, verdict, context, arbiter or self.station, event.id)
+        session.flush()
+        self._refresh_bonuses(session, context.tournament_id, context.game_id, context.round_number)
+        return EntryResult("corrected", verdict, context.table, context.player, context.round_number)
 
     def slips(self, game_number: int, round_number: int | None = None, *,
               tournament_id: int | None = None) -> list[Slip]:
@@ -1070,7 +1135,7 @@ class TournamentService:
         board; every player who played it gets 0. Returns how many slips were annulled."""
         with self.db.write() as session:
             tournament = self._tournament(session, tournament_id)
-            game = self._game(session, tournament, game_number)
+            game = self._game(session, tournament, game_number, lock=True)
             self._check_unlocked(game)
             row = self._round(session, game, round_number)
             if row.master is None:
@@ -1087,6 +1152,7 @@ class TournamentService:
             self._log(session, tournament.id, EventKind.MASTER_ANNULLED,
                       {"round": round_number, "master": row.master, "slips": annulled},
                       game_id=game.id, round_number=round_number, arbiter=arbiter, reason=reason)
+            self._refresh_bonuses(session, tournament.id, game.id, round_number, "recalculadas tras anular la maestra")
             return len(annulled)
 
     def close_round(self, game_number: int, round_number: int | None = None, *, tournament_id: int | None = None,
@@ -1095,9 +1161,9 @@ class TournamentService:
         bonuses are awarded (III.24). Returns the bonuses ``{table: points}``."""
         with self.db.write() as session:
             tournament = self._tournament(session, tournament_id)
-            game = self._game(session, tournament, game_number)
+            game = self._game(session, tournament, game_number, lock=True)
             self._check_unlocked(game)
-            number = round_number or self._latest_round_number(session, game)
+            number = round_number if round_number is not None else self._latest_round_number(session, game)
             row = self._round(session, game, number)
             if row.master is None:
                 raise TournamentError(f"la ronda {number} aún no tiene jugada maestra: no se puede cerrar")
@@ -1133,7 +1199,7 @@ class TournamentService:
         with self.db.read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
-            number = round_number or self._latest_round_number(session, game)
+            number = round_number if round_number is not None else self._latest_round_number(session, game)
             entered = set(session.scalars(select(Slip.table_number).where(Slip.game_id == game.id,
                                                                           Slip.round_number == number)))
             tables = [seat.table_number for seat in game.seats]
@@ -1152,6 +1218,7 @@ class TournamentService:
         """Record a player's claim (III.27); returns its id."""
         context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
         with self.db.write() as session:
+            self._writable_game(session, context.game_id)
             claim = Claim(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
                           text=text, status=ClaimStatus.OPEN.value, created_at=_now())
             session.add(claim)
@@ -1163,27 +1230,32 @@ class TournamentService:
 
     def resolve_claim(self, claim_id: int, *, upheld: bool, resolution: str, corrected_text: str | None = None,
                       corrected_status: str | None = None, arbiter: str = "") -> None:
-        """Resolve a claim (III.27); an upheld claim may carry the corrected slip."""
+        """Resolve a claim (III.27) in one transaction; an upheld claim may carry the
+        corrected slip. A claim already resolved (by another judge station) is refused."""
         with self.db.read() as session:
             claim = session.get(Claim, claim_id)
             if claim is None:
                 raise TournamentError(f"no existe la reclamación {claim_id}")
-            if claim.status != ClaimStatus.OPEN.value:
-                raise TournamentError(f"la reclamación {claim_id} ya está resuelta")
             game = session.get(GameRow, claim.game_id)
             assert game is not None
             seat = session.scalar(select(Seat).where(Seat.game_id == game.id, Seat.entry_id == claim.entry_id))
             assert seat is not None
             tournament_id, game_number, table, round_number = (game.tournament_id, game.number, seat.table_number,
                                                                claim.round_number)
-        if upheld and (corrected_text is not None or corrected_status is not None):
-            self.correct_slip(game_number, table, corrected_text, status=corrected_status, round_number=round_number,
-                              tournament_id=tournament_id, arbiter=arbiter,
-                              reason=f"reclamación {claim_id} aceptada: {resolution}")
+        correcting = upheld and (corrected_text is not None or corrected_status is not None)
+        context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
+        verdict = self._correction_verdict(context, corrected_text, corrected_status) if correcting else None
         with self.db.write() as session:
-            claim = session.get(Claim, claim_id)
+            claim = session.scalar(select(Claim).where(Claim.id == claim_id).with_for_update()
+                                   .execution_options(populate_existing=True))
             assert claim is not None
-            self._check_unlocked(session.get(GameRow, claim.game_id))  # type: ignore[arg-type]
+            if claim.status != ClaimStatus.OPEN.value:
+                raise TournamentError(f"la reclamación {claim_id} ya está resuelta ({claim.status})")
+            if verdict is not None:
+                self._correct_in(session, context, corrected_text or "", verdict, arbiter,
+                                 f"reclamación {claim_id} aceptada: {resolution}")
+            else:
+                self._writable_game(session, claim.game_id)
             claim.status = (ClaimStatus.UPHELD if upheld else ClaimStatus.REJECTED).value
             claim.resolution = resolution
             self._log(session, tournament_id, EventKind.CLAIM_RESOLVED,
@@ -1203,7 +1275,7 @@ class TournamentService:
         claim or conflict. Returns the standings published."""
         with self.db.write() as session:
             tournament = self._tournament(session, tournament_id)
-            game = self._game(session, tournament, game_number)
+            game = self._game(session, tournament, game_number, lock=True)
             self._check_unlocked(game)
             if game.status in (GameStatus.SETUP.value, GameStatus.PLAYING.value):
                 raise TournamentError(f"la partida {game.number} no ha terminado: termínela antes de publicar")
@@ -1232,7 +1304,7 @@ class TournamentService:
             raise TournamentError("reabrir una partida con resultados definitivos exige indicar el motivo")
         with self.db.write() as session:
             tournament = self._tournament(session, tournament_id)
-            game = self._game(session, tournament, game_number)
+            game = self._game(session, tournament, game_number, lock=True)
             if game.status != GameStatus.FINAL.value:
                 raise TournamentError(f"la partida {game.number} no tiene resultados definitivos")
             game.status = GameStatus.PROVISIONAL.value
@@ -1302,14 +1374,15 @@ class TournamentService:
             scores[entry] = score
         return round_bonuses(row.top_score, scores, policy)
 
-    def _refresh_bonuses(self, session: Session, context: _SlipContext) -> None:
-        """After a correction in a closed round: log the bonuses if they changed."""
-        game = session.get(GameRow, context.game_id)
+    def _refresh_bonuses(self, session: Session, tournament_id: int, game_id: int, round_number: int,
+                         why: str = "recalculadas tras una corrección") -> None:
+        """After a change in a closed round: log the bonuses if they changed (III.24)."""
+        game = session.get(GameRow, game_id)
         assert game is not None
-        row = self._round(session, game, context.round_number)
+        row = self._round(session, game, round_number)
         if not row.closed:
             return
-        tournament = session.get(Tournament, context.tournament_id)
+        tournament = session.get(Tournament, tournament_id)
         assert tournament is not None
         session.flush()
         bonuses = {str(entry): points for entry, points in self._bonuses(session, tournament, game, row).items()}
@@ -1318,7 +1391,7 @@ class TournamentService:
                               .order_by(Event.id.desc()).limit(1))
         if last is None or last.payload.get("bonuses") != bonuses:
             self._log(session, tournament.id, EventKind.BONUSES_AWARDED, {"round": row.number, "bonuses": bonuses},
-                      game_id=game.id, round_number=row.number, reason="recalculadas tras una corrección")
+                      game_id=game.id, round_number=row.number, reason=why)
 
     # --- internals ------------------------------------------------------------------------------
     def _tournament(self, session: Session, tournament_id: int | None) -> Tournament:
@@ -1332,8 +1405,14 @@ class TournamentService:
             raise TournamentError(f"no existe el torneo {tournament_id}")
         return tournament
 
-    def _game(self, session: Session, tournament: Tournament, number: int) -> GameRow:
-        game = session.scalar(select(GameRow).where(GameRow.tournament_id == tournament.id, GameRow.number == number))
+    def _game(self, session: Session, tournament: Tournament, number: int, *, lock: bool = False) -> GameRow:
+        """The game ``number``; with ``lock`` its row is locked for the transaction
+        (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite writers are serialised already), so
+        two judge stations acting at once take turns instead of both playing."""
+        query = select(GameRow).where(GameRow.tournament_id == tournament.id, GameRow.number == number)
+        if lock:
+            query = query.with_for_update().execution_options(populate_existing=True)
+        game = session.scalar(query)
         if game is None:
             raise TournamentError(f"el torneo «{tournament.name}» no tiene partida {number}")
         return game
@@ -1350,6 +1429,15 @@ class TournamentService:
             raise TournamentError(f"la partida {game.number} aún no tiene ninguna ronda")
         return number
 
+    def _writable_game(self, session: Session, game_id: int) -> GameRow:
+        """Inside a write: the game row, share-locked (a publication waits for this entry
+        and vice versa), refused when final (III.26) — checked again in the write itself."""
+        game = session.scalar(select(GameRow).where(GameRow.id == game_id).with_for_update(read=True)
+                              .execution_options(populate_existing=True))
+        assert game is not None
+        self._check_unlocked(game)
+        return game
+
     @staticmethod
     def _check_unlocked(game: GameRow) -> None:
         if game.status == GameStatus.FINAL.value:
@@ -1362,7 +1450,7 @@ class TournamentService:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             self._check_unlocked(game)
-            number = round_number or self._latest_round_number(session, game)
+            number = round_number if round_number is not None else self._latest_round_number(session, game)
             row = self._round(session, game, number)
             if row.closed and not allow_closed:
                 raise TournamentError(f"la ronda {number} está cerrada: solo el juez árbitro puede corregirla")
@@ -1384,6 +1472,7 @@ class TournamentService:
 
     def _store(self, context: _SlipContext, text: str, verdict: SlipVerdict, assistant: str) -> EntryResult:
         with self.db.write() as session:
+            self._writable_game(session, context.game_id)
             return self._store_in(session, context, text, verdict, assistant)
 
     def _store_in(self, session: Session, context: _SlipContext, text: str, verdict: SlipVerdict,
@@ -1626,6 +1715,8 @@ def _apply(engine: Game, event: Event) -> None:
                                   f"la repetición da {pending.rack.text if pending else 'fin de partida'}")
     elif event.kind == EventKind.RACK_SET.value:
         engine.set_rack(payload["text"], redraw=payload.get("redraw", False))
+    elif event.kind == EventKind.RACK_WITHDRAWN.value:
+        engine.withdraw_rack()
     elif event.kind == EventKind.MASTER_CHOSEN.value:
         engine.play(parse_move(payload["master"], engine.alphabet))
     elif event.kind == EventKind.GAME_ENDED.value and not engine.over:

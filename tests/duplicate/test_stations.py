@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from duplicate.database import open_database
-from duplicate.tournament import TournamentService
+from duplicate.tournament import TournamentError, TournamentService
 from lexicon.lexicon import Lexicon
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -178,3 +178,38 @@ def test_killed_judge_station_resumes_the_same_game_at_the_same_round(database_u
     if last.master is None:
         restarted.choose_master(game)
     assert restarted.draw_rack(game) is not None
+
+
+def test_two_judge_stations_choosing_the_master_at_once_take_turns(database_url: str, spanish_lexicon: Lexicon
+                                                                   ) -> None:
+    # Review finding: without a lock both stations played the master and the game could
+    # not be rebuilt any more. Now one plays it, the other is told, and the game replays.
+    import threading
+
+    service, game = _prepare(database_url, spanish_lexicon, players=4)
+    service.draw_rack(game)
+    stations = [TournamentService(open_database(database_url), station=f"juez{index}", lexicon=spanish_lexicon)
+                for index in range(2)]
+    for station in stations:
+        station.engine(game)                                    # both have the pending rack cached
+    outcomes: list[str] = []
+    barrier = threading.Barrier(2)
+
+    def choose(station: TournamentService) -> None:
+        barrier.wait()
+        try:
+            station.choose_master(game)
+            outcomes.append("played")
+        except TournamentError as error:
+            outcomes.append(f"refused: {error}")
+
+    threads = [threading.Thread(target=choose, args=(station,)) for station in stations]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcome.split(":")[0] for outcome in outcomes) == ["played", "refused"]
+    masters = [event for event in service.history(game_number=game) if event.kind == "master_chosen"]
+    assert len(masters) == 1
+    fresh = TournamentService(open_database(database_url), lexicon=spanish_lexicon)
+    assert fresh.engine(game).round_number == 2 and fresh.engine(game).pending is None

@@ -372,3 +372,86 @@ def test_the_judges_timer_is_shared_through_the_event_log(service: TournamentSer
     assert service.timer_state(game) == (view.number, 95.5, False)
     with pytest.raises(TournamentError, match="cronómetro"):
         service.record_timer(game, "rewind", 10)
+
+
+def test_a_conflict_or_claim_is_resolved_once(service: TournamentService) -> None:
+    # Review finding: a second judge must not silently overwrite the first resolution.
+    setup_tournament(service)
+    game = service.create_game(rounds=1, seed=2)
+    number, master, _ = play_round(service, game)
+    service.enter_slip(game, 1, master)
+    service.enter_slip(game, 1, "H8-QZQZ")
+    [(conflict, _)] = service.conflicts(game)
+    service.resolve_conflict(conflict.id, use_new=False, arbiter="juezA")
+    with pytest.raises(TournamentError, match="ya está resuelto"):
+        service.resolve_conflict(conflict.id, use_new=True, arbiter="juezB")
+    assert service.slips(game)[0].move == master
+    claim = service.file_claim(game, number, 1, "revisen")
+    service.resolve_claim(claim, upheld=False, resolution="no procede")
+    with pytest.raises(TournamentError, match="ya está resuelta"):
+        service.resolve_claim(claim, upheld=True, resolution="sí procede", corrected_text="H8-QZQZ")
+
+
+def test_a_mark_keeps_what_the_slip_said(service: TournamentService) -> None:
+    setup_tournament(service)
+    game = service.create_game(rounds=1, seed=2)
+    _, master, _ = play_round(service, game)
+    service.enter_slip(game, 1, master)
+    service.mark_slip(game, 1, SlipStatus.LATE, text=master)          # a conflict with a mark and its text
+    [(conflict, _)] = service.conflicts(game)
+    service.resolve_conflict(conflict.id, use_new=True, arbiter="juez")
+    slip = service.slips(game)[0]
+    assert (slip.status, slip.score, slip.text) == ("late", 0, master)
+
+
+def test_the_judge_can_propose_a_new_rack_III29(service: TournamentService, spanish_lexicon: Lexicon) -> None:
+    setup_tournament(service)
+    game = service.create_game(rounds=3, seed=4)
+    first = service.draw_rack(game)
+    assert first is not None
+    with pytest.raises(TournamentError, match="III.29"):
+        service.set_rack(game, "CASAMOS")
+    typed = service.set_rack(game, "CASAMOS", replace=True)
+    assert typed.number == first.number == 1 and typed.rack == "CASAMOS"
+    assert [view.rack for view in service.rounds(game)] == ["CASAMOS"]
+    kinds = [event.kind for event in service.history(game_number=game)]
+    assert "rack_withdrawn" in kinds
+    # Another station rebuilds the same game: the withdrawn rack went back to the bag.
+    other = TournamentService(service.db, lexicon=spanish_lexicon)
+    assert other.engine(game).pending.rack.text == "CASAMOS"
+    assert other.engine(game).bag.tiles == service.engine(game).bag.tiles
+    service.enter_slip(game, 1, "H8-QZQZ")
+    with pytest.raises(TournamentError, match="papeletas"):
+        service.draw_rack(game, replace=True)
+
+
+def test_annulling_a_master_recomputes_and_logs_the_bonuses_III29(service: TournamentService) -> None:
+    setup_tournament(service, TournamentSettings(bonus_mode="automatic"))
+    game = service.create_game(rounds=2, seed=5)
+    number, master, _ = play_round(service, game)
+    service.enter_slip(game, 1, master)
+    assert service.close_round(game) == {1: 10}
+    service.annul_master(game, number, reason="palabra no válida")
+    awarded = [event.payload["bonuses"] for event in service.history(game_number=game)
+               if event.kind == "bonuses_awarded"]
+    assert awarded[-1] == {}
+    assert service.round_results(game)[0].bonuses == {}
+
+
+def test_a_published_game_cannot_be_ended_again_and_a_rack_with_slips_stays(service: TournamentService) -> None:
+    setup_tournament(service)
+    game = service.create_game(rounds=3, seed=6)
+    play_round(service, game)
+    service.close_round(game)
+    view = service.draw_rack(game)
+    assert view is not None
+    service.enter_slip(game, 1, "H8-QZQZ", round_number=view.number)
+    with pytest.raises(TournamentError, match="papeletas"):
+        service.end_game(game)
+    service.choose_master(game)
+    service.close_round(game)
+    service.end_game(game, reason="falta de tiempo")
+    service.publish(game)
+    with pytest.raises(TournamentError, match="publicados"):
+        service.end_game(game)
+    assert service.tournament().games[0].status == "provisional"
