@@ -1362,7 +1362,10 @@ class TournamentService:
             seated = [seat.entry_id for seat in game.seats]
             if results and seated:     # a game nobody was seated in classifies nobody
                 games.append((seated, results))
-        players = [entry.id for entry in tournament.entries]
+        # Classified: the players seated in at least one game played (IV.31); a late
+        # registration or an absent player with no game yet is not in the standings.
+        seated_anywhere = {player for members, _ in games for player in members}
+        players = [entry.id for entry in tournament.entries if entry.id in seated_anywhere]
         return tournament_standings(players, games, TournamentCriterion(settings.criterion), tie_breaks=True,
                                     game_tie_breaks=settings.tie_breaks)
 
@@ -1536,6 +1539,8 @@ class TournamentService:
                     slips.setdefault(slip.round_number, []).append(slip)
                 rounds = []
                 for row in game.rounds:
+                    if row.master is None:
+                        continue     # a rack still waiting for its master: not a played round yet
                     result = results.get(row.number)
                     rounds.append({
                         "number": row.number, "rack": row.rack, "board_before": row.board_before,

@@ -620,7 +620,8 @@ class _Checker:
             if count > 1:
                 self.add("jugadores", "id", player, None, f"el id {player} aparece {count} veces en «players»")
         games = [self.check_game(game) for game in self.record["games"]]
-        expected = tournament_standings(games, self.settings["criterion"])
+        # A game with no round played yet classifies nobody (IV.31 counts played games).
+        expected = tournament_standings([game for game in games if game[0]], self.settings["criterion"])
         self.compare_standings("clasificación del torneo", self.record["standings"], expected,
                                ("position", "value", "total"), "IV.31")
         return self.differences
@@ -678,7 +679,9 @@ class _Checker:
             judge = RoundJudge(board, rack, self.lexicon, oriented=self.settings["oriented_notation"],
                                master=master, annulled=round_["annulled"])
         scores = self.check_slips(where, round_, seated, judge)
-        bonuses = round_bonuses(scores, top_score, self.settings["bonus_mode"], self.settings["bonus_value"])
+        # Bonuses are awarded when the round is closed (III.24): none while slips may still come.
+        bonuses = (round_bonuses(scores, top_score, self.settings["bonus_mode"], self.settings["bonus_value"])
+                   if round_.get("closed", True) else {})
         self.check_bonuses(where, round_, seated, scores, top_score, bonuses)
         after = None
         if board is not None and master is not None:
@@ -772,7 +775,8 @@ class _Checker:
                          f"el {self.player_text(player)} está sentado en la mesa {seated[player]}")
             scores[player] = self.check_slip(place, slip, judge)
         for player, table in seated.items():
-            if player not in scores:
+            if player not in scores and round_.get("closed", True):
+                # Closing a round marks every missing slip (III.23); an open round may still get them.
                 self.add(f"{where}, mesa {table}", "slips", None, "una papeleta",
                          f"falta la papeleta del {self.player_text(player)}; cuenta 0 puntos")
                 scores[player] = 0

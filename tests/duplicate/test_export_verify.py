@@ -84,3 +84,29 @@ def test_verify_finds_a_changed_score_and_the_cli_exits_non_zero(tmp_path: Path,
     result = runner.invoke(main, ["verify", str(out)])
     assert result.exit_code == 1
     assert "mesa" in result.output and "score" in result.output
+
+
+def test_an_export_in_the_middle_of_a_game_verifies(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
+    # Review findings: a pending rack, an open round, a late registration and a game not
+    # started yet must not make the checker report differences on a correct database.
+    service = TournamentService(open_database(str(tmp_path / "t.db")), lexicon=spanish_lexicon)
+    service.create_tournament("A medias", settings=TournamentSettings(bonus_mode="automatic",
+                                                                      criterion="average_place"))
+    for index in range(4):
+        service.add_player(f"Jugador {index}")
+    game = service.create_game(rounds=5, seed=12)
+    for _ in range(2):
+        view = service.draw_rack(game)
+        assert view is not None
+        view = service.choose_master(game)
+        service.enter_slip(game, 1, view.master or "")
+        service.close_round(game)
+    view = service.draw_rack(game)
+    view = service.choose_master(game)
+    service.enter_slip(game, 2, view.master or "")          # round 3 open: no bonus yet
+    service.draw_rack(game)                                 # round 4: rack pending
+    service.add_player("Inscrita tarde")
+    record = json.loads(json.dumps(service.export()))
+    assert [round_["number"] for round_ in record["games"][0]["rounds"]] == [1, 2, 3]
+    assert verify_record(record, spanish_lexicon) == []
+    assert len(record["standings"]) == 4
