@@ -1080,11 +1080,13 @@ class TournamentService:
 
     def correct_slip(self, game_number: int, table: int, text: str | None = None, *,
                      status: SlipStatus | str | None = None, round_number: int | None = None,
-                     tournament_id: int | None = None, arbiter: str = "", reason: str = "") -> EntryResult:
-        """A judge's correction (a claim upheld, III.27): the player's slip becomes
-        ``text`` (judged again), or the mark ``status`` (``text`` then keeps what the slip
-        said); a new event keeps the old values."""
-        context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
+                     tournament_id: int | None = None, arbiter: str = "", reason: str = "",
+                     judge: bool = True) -> EntryResult:
+        """A correction (a claim upheld, III.27): the player's slip becomes ``text``
+        (judged again), or the mark ``status`` (``text`` then keeps what the slip said); a
+        new event keeps the old values. ``judge`` False (an assistant fixing a typing
+        mistake): refused once the round is closed."""
+        context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=judge)
         verdict = self._correction_verdict(context, text, status)
         with self.db.write() as session:
             return self._correct_in(session, context, text or "", verdict, arbiter, reason)

@@ -43,6 +43,8 @@ class DuplicadaApp(App[None]):
     """The arbitration app. See the module docstring."""
 
     TITLE = "duplicada"
+    # The command palette and its texts are English: off (everything the user reads is Spanish).
+    ENABLE_COMMAND_PALETTE = False
     SUB_TITLE = "Scrabble duplicado — reglamento FISE"
     CSS_PATH = Path(__file__).with_name("app.tcss")
     BINDINGS = [Binding("ctrl+q", "quit", "Salir", priority=True)]
@@ -53,6 +55,7 @@ class DuplicadaApp(App[None]):
         self.state = StationState(station=station)
         self._poll = poll
         self._last_event = -1
+        self._offline = False
 
     def on_mount(self) -> None:
         from tui.screens.start import StartScreen
@@ -65,13 +68,27 @@ class DuplicadaApp(App[None]):
         """Post ``DataChanged`` to the screen when the event log grew."""
         if self.state.tournament_id is None:
             return
-        last = self.service.last_event_id(self.state.tournament_id)
+        try:
+            last = self.service.last_event_id(self.state.tournament_id)
+        except Exception as error:  # noqa: BLE001 - a database hiccup must not close the station
+            if not self._offline:
+                self._offline = True
+                self.notify(f"Sin conexión con la base de datos; se reintenta ({type(error).__name__})",
+                            severity="error", timeout=10)
+            return
+        if self._offline:
+            self._offline = False
+            self.notify("Conexión con la base de datos recuperada")
         if last != self._last_event:
             self._last_event = last
             # Every screen of the stack hears it: a dialog on top must not hide it from
             # the screen underneath.
             for screen in self.screen_stack:
                 screen.post_message(DataChanged(last))
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C: say in Spanish how to quit."""
+        self.notify("Pulse Ctrl+Q para salir de la aplicación", title="Salir")
 
     def open_tournament(self, tournament_id: int) -> None:
         """Select a tournament and ask for the role and PIN."""

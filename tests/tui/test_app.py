@@ -53,3 +53,28 @@ def test_a_wrong_pin_keeps_the_station_out_and_an_assistant_sees_fewer_screens(s
             assert app.screen.query_one("#menu", OptionList).option_count == 3
 
     asyncio.run(scenario())
+
+
+def test_a_database_hiccup_does_not_close_the_station(service: TournamentService, monkeypatch) -> None:
+    service.create_tournament("T")
+
+    async def scenario() -> None:
+        app = DuplicadaApp(service, poll=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("enter")
+            await pilot.pause()
+
+            def broken(tournament_id=None):
+                raise OSError("sin red")
+
+            monkeypatch.setattr(service, "last_event_id", broken)
+            app.check_for_changes()
+            await pilot.pause()
+            assert app.is_running
+            assert any("Sin conexión" in str(notice.message) for notice in app._notifications)
+            monkeypatch.undo()
+            app.check_for_changes()
+            await pilot.pause()
+            assert any("recuperada" in str(notice.message) for notice in app._notifications)
+
+    asyncio.run(scenario())

@@ -191,6 +191,11 @@ class EntryScreen(Screen[None]):
         mine = [item for item in ranges if name and item.assistant.strip().casefold() == name]
         self._range = (mine[0].first_table, mine[0].last_table) if mine else None
         default = self._default_round()
+        typing = any(self.query_one(name, Input).value for name in ("#table", "#move"))
+        if typing and self.round_number in self._rounds:
+            # A slip being typed belongs to the round shown: switch after it is entered.
+            self.refresh_round()
+            return
         if self.follow or self.round_number not in self._rounds:
             if self.round_number is not None and default != self.round_number and self.follow:
                 self.notify(f"Ahora se anota la ronda {default}", title="Ronda")
@@ -384,7 +389,8 @@ class EntryScreen(Screen[None]):
         """Ask for the tables that played the master and enter it for all of them."""
         view = self._rounds.get(self.round_number) if self.round_number is not None else None
         if view is None or view.master is None:
-            self._feedback(error_feedback(f"la ronda {self.round_number} aún no tiene jugada maestra"))
+            self._feedback(error_feedback("no hay ninguna ronda" if self.round_number is None
+                                          else f"la ronda {self.round_number} aún no tiene jugada maestra"))
             return
         game, round_number, master = self.game, view.number, view.master
         service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
@@ -421,7 +427,8 @@ class EntryScreen(Screen[None]):
             self._enqueue(_Job(partial(service.correct_slip, game, correction.table, correction.text,
                                        status=correction.status, round_number=round_number,
                                        tournament_id=state.tournament_id, arbiter=state.arbiter,
-                                       reason=correction.reason), entry_feedback, correction.table))
+                                       reason=correction.reason, judge=state.role == "judge"),
+                               entry_feedback, correction.table))
 
         self.app.push_screen(CorrectionDialog(table, round_number, slip.text if slip else ""), corrected)
 
@@ -457,6 +464,9 @@ class EntryScreen(Screen[None]):
         fields = [self.query_one("#table", Input), self.query_one("#move", Input)]
         if any(field.value for field in fields) or not fields[0].has_focus:
             self._ready()
+            return
+        if self.pending:
+            self._feedback(error_feedback(f"espere: faltan {self.pending} papeletas por guardar"))
             return
         self.app.pop_screen()
 

@@ -311,8 +311,21 @@ class NewGameScreen(ModalScreen[NewGame | None]):
         if event.input.id != "seconds":
             self.focus_next()
             return
-        values = [self.query_one(f"#{name}", Input).value.strip() for name in ("rounds", "seed", "seconds")]
-        rounds, seed, seconds = (int(value) if value else None for value in values)
+        numbers: list[int | None] = []
+        for name, label in (("rounds", "Rondas"), ("seed", "Semilla"), ("seconds", "Segundos por ronda")):
+            value = self.query_one(f"#{name}", Input).value.strip()
+            try:
+                number = int(value) if value else None
+            except ValueError:
+                self.notify(f"{label}: escriba un número entero", severity="error")
+                self.query_one(f"#{name}", Input).focus()
+                return
+            if number is not None and not 0 <= number < 10**9:
+                self.notify(f"{label}: el número {number} está fuera de rango", severity="error")
+                self.query_one(f"#{name}", Input).focus()
+                return
+            numbers.append(number)
+        rounds, seed, seconds = numbers
         self.dismiss(NewGame(rounds, seed, seconds))
 
     def action_cancel(self) -> None:

@@ -321,6 +321,9 @@ class SetupScreen(Screen[None]):
         except TournamentError as error:
             self.say(str(error), error=True)
             return False
+        except Exception as error:  # noqa: BLE001 - shown to the judge, never a traceback
+            self.say(f"no se pudo hacer ({type(error).__name__}): {error}", error=True)
+            return False
         self.say(done)
         self.refresh_lists()
         return True
