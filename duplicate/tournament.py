@@ -542,6 +542,16 @@ class TournamentService:
         with self.db.write() as session:
             tournament = self._tournament(session, tournament_id)
             settings = TournamentSettings.from_dict(tournament.settings)
+            for previous in tournament.games:
+                # One game at a time, and its last round closed first: otherwise its slips
+                # could no longer be entered from the stations, which follow the newest game.
+                if previous.status in (GameStatus.SETUP.value, GameStatus.PLAYING.value):
+                    raise TournamentError(f"la partida {previous.number} sigue en juego: termínela antes de crear "
+                                          "la siguiente")
+                open_rounds = [row.number for row in previous.rounds if row.master is not None and not row.closed]
+                if open_rounds:
+                    raise TournamentError(f"cierre antes la ronda {open_rounds[0]} de la partida {previous.number} "
+                                          "(faltan papeletas por anotar o las bonificaciones)")
             number = (session.scalar(select(func.max(GameRow.number)).where(GameRow.tournament_id == tournament.id))
                       or 0) + 1
             if seed is None:

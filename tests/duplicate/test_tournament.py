@@ -455,3 +455,17 @@ def test_a_published_game_cannot_be_ended_again_and_a_rack_with_slips_stays(serv
     with pytest.raises(TournamentError, match="publicados"):
         service.end_game(game)
     assert service.tournament().games[0].status == "provisional"
+
+
+def test_the_next_game_waits_for_the_previous_one_to_end_and_close(service: TournamentService) -> None:
+    # Review finding: stations follow the newest game, so a new game must not strand the
+    # last round of the previous one.
+    setup_tournament(service)
+    game = service.create_game(rounds=1, seed=2)
+    with pytest.raises(TournamentError, match="sigue en juego"):
+        service.create_game(rounds=1, seed=3)
+    play_round(service, game)                                  # the agreed round: the game ends
+    with pytest.raises(TournamentError, match="cierre antes la ronda 1"):
+        service.create_game(rounds=1, seed=3)
+    service.close_round(game)
+    assert service.create_game(rounds=1, seed=3) == 2
