@@ -21,7 +21,7 @@ import hashlib
 import random
 import secrets
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime
 from enum import StrEnum
@@ -582,7 +582,12 @@ class TournamentService:
             active = [entry for entry in tournament.entries if entry.status == EntryStatus.ACTIVE.value]
             previous = [other for other in tournament.games if other.number < game.number and other.rounds]
             if method is None:
-                method = SeatingMethod.STANDINGS if previous else SeatingMethod.ALPHABETICAL
+                if previous:
+                    method = SeatingMethod.STANDINGS
+                elif _ratings(session, active):
+                    method = SeatingMethod.RATING
+                else:
+                    method = SeatingMethod.ALPHABETICAL
             ordered = self._seating_order(session, tournament, active, method, seed, game.number)
             for seat in list(game.seats):
                 session.delete(seat)
@@ -610,7 +615,12 @@ class TournamentService:
             place = {standing.player: standing.position for standing in standings}
             last = len(place) + 1
             return sorted(active, key=lambda entry: (place.get(entry.id, last), *by_name(entry)))
-        # RATING falls back to alphabetical until ratings exist (issue 5).
+        if method is SeatingMethod.RATING:
+            # II.6: the rating in play (EloDI, section V), highest first; players without
+            # a rating yet after them, alphabetically.
+            ratings = _ratings(session, active)
+            return sorted(active, key=lambda entry: (entry.player_id not in ratings,
+                                                     -ratings.get(entry.player_id, 0), *by_name(entry)))
         return sorted(active, key=by_name)
 
     def seats(self, game_number: int, tournament_id: int | None = None) -> list[tuple[int, Entry, Player]]:
@@ -991,8 +1001,9 @@ class TournamentService:
                      assistant: str = "") -> list[EntryResult]:
         """Enter the slips of a CSV file with a header: ``mesa`` (table), ``jugada``
         (the text; empty with ``marca``), optional ``ronda`` (round) and ``marca``
-        (late/null/missing). Rows are checked first: a bad row raises
-        ``TournamentError`` naming its line and nothing is entered."""
+        (late/null/missing). Every row is checked first (syntax, table seated, round open):
+        a bad row raises ``TournamentError`` naming its line and nothing is entered; then
+        each round's slips are entered in one transaction."""
         parsed = []
         for number, row in _read_csv(path):
             lowered = {(key or "").strip().lower(): (value or "").strip() for key, value in row.items()}
@@ -1006,15 +1017,28 @@ class TournamentService:
             if mark and mark not in {status.value for status in MARK_STATUSES}:
                 raise TournamentError(f"{path}, línea {number}: marca {mark!r} no válida (late, null, missing)")
             text = row.get("jugada") or row.get("move") or ""
-            parsed.append((int(table_text), int(round_text) if round_text else None, text, mark))
+            parsed.append((number, int(table_text), int(round_text) if round_text else None, text, mark))
+        # Every table and round is checked before anything is stored.
+        with self.db.read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            tables = {seat.table_number for seat in game.seats}
+            open_rounds = {row.number for row in game.rounds if not row.closed}
+            latest = max((row.number for row in game.rounds), default=None)
+        by_round: dict[int, list[tuple[Any, ...]]] = {}
+        for line, table, round_number, text, mark in parsed:
+            target = round_number if round_number is not None else latest
+            if table not in tables:
+                raise TournamentError(f"{path}, línea {line}: no hay ningún jugador en la mesa {table} "
+                                      f"en la partida {game_number}; no se ha anotado nada")
+            if target is None or target not in open_rounds:
+                raise TournamentError(f"{path}, línea {line}: la ronda {target} no existe o está cerrada; "
+                                      "no se ha anotado nada")
+            by_round.setdefault(target, []).append((table, SlipStatus(mark), text) if mark else (table, text))
         results = []
-        for table, round_number, text, mark in parsed:
-            if mark:
-                results.append(self.mark_slip(game_number, table, mark, text=text, round_number=round_number,
-                                              tournament_id=tournament_id, assistant=assistant))
-            else:
-                results.append(self.enter_slip(game_number, table, text, round_number=round_number,
-                                               tournament_id=tournament_id, assistant=assistant))
+        for number, items in sorted(by_round.items()):
+            results += self.enter_slips(game_number, items, round_number=number, tournament_id=tournament_id,
+                                        assistant=assistant)
         return results
 
     def double_check(self, game_number: int, table: int, text: str, *, round_number: int | None = None,
@@ -1738,6 +1762,16 @@ def _apply(engine: Game, event: Event) -> None:
         engine.play(parse_move(payload["master"], engine.alphabet))
     elif event.kind == EventKind.GAME_ENDED.value and not engine.over:
         engine.end(payload.get("reason"))
+
+
+def _ratings(session: Session, entries: Sequence[Entry]) -> dict[int, int]:
+    """EloDI ratings of the entries' players (``player id → rating``), those that have one."""
+    from ranking.models import Rating
+
+    players = [entry.player_id for entry in entries]
+    if not players:
+        return {}
+    return dict(session.execute(select(Rating.player_id, Rating.rating).where(Rating.player_id.in_(players))).all())
 
 
 def _collation_key(name: str) -> str:

@@ -469,3 +469,27 @@ def test_the_next_game_waits_for_the_previous_one_to_end_and_close(service: Tour
         service.create_game(rounds=1, seed=3)
     service.close_round(game)
     assert service.create_game(rounds=1, seed=3) == 2
+
+
+def test_slip_import_refuses_an_unseated_table_before_storing_anything(service: TournamentService,
+                                                                      tmp_path: Path) -> None:
+    setup_tournament(service)
+    game = service.create_game(rounds=1, seed=2)
+    _, master, _ = play_round(service, game)
+    bad = tmp_path / "bad.csv"
+    bad.write_text(f"mesa,jugada\n2,{master}\n99,{master}\n", encoding="utf-8")
+    with pytest.raises(TournamentError, match=r"línea 3: no hay ningún jugador en la mesa 99"):
+        service.import_slips(game, bad)
+    assert service.slips(game) == []
+
+
+def test_seating_by_rating_puts_the_highest_first_and_new_players_after_II6(service: TournamentService) -> None:
+    from ranking.models import Rating
+
+    setup_tournament(service, names=["Ana", "Beto", "Carla", "Dora"])
+    ids = {player.name: player.id for _, player in service.entries()}
+    with service.db.write() as session:
+        for name, rating in (("Ana", 1100), ("Beto", 1500), ("Carla", 1900)):
+            session.add(Rating(player_id=ids[name], rating=rating, volatility=300, games=3))
+    game = service.create_game(rounds=1, seed=1)                # first game: rating is the default (II.6)
+    assert [player.name for _, _, player in service.seats(game)] == ["Carla", "Beto", "Ana", "Dora"]
