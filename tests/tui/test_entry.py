@@ -266,3 +266,52 @@ def test_snapshot_of_the_entry_screen(service: TournamentService, snap_compare) 
             await type_slip(pilot, screen, table, text)
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=before)
+
+
+def test_the_judge_resolves_a_conflict_from_the_entry_screen(service: TournamentService) -> None:
+    # Two different slips for table 4: F10 shows both; the judge replaces the stored one.
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        await type_slip(pilot, screen, 4, "H8-CAMAS")
+        await type_slip(pilot, screen, 4, "H8-COsAS")
+        await pilot.press("4", "f10")
+        dialog = app.screen
+        assert "«H8-CAMAS»" in str(dialog.query_one("#conflict-stored").render())
+        assert "«H8-COsAS»" in str(dialog.query_one("#conflict-new").render())
+        await pilot.press("down", "enter")                       # Sustituirla por la nueva
+        await pilot.press(*"la papeleta dice COsAS", "enter")
+        await settle(pilot, screen)
+        assert app.screen is screen
+        assert "resuelto: sustituida por la nueva" in feedback(screen)
+        assert str(screen.query_one("#conflicts").render()) == ""
+
+    run(service, scenario, arbiter="Lucía", role="judge")
+    assert service.conflicts(1) == []
+    assert stored(service)[4][:2] == ("H8-COsAS", "valid")
+    [(conflict, _)] = service.conflicts(1, unresolved=False)
+    assert (conflict.resolution, conflict.resolved_by) == ("replaced", "Lucía")
+
+
+def test_the_judge_may_keep_the_stored_slip(service: TournamentService) -> None:
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        await type_slip(pilot, screen, 4, "H8-CAMAS")
+        await type_slip(pilot, screen, 4, "H8-COsAS")
+        await pilot.press("4", "f10", "enter", "enter")           # Mantener (the first), no reason
+        await settle(pilot, screen)
+
+    run(service, scenario, arbiter="Lucía", role="judge")
+    assert service.conflicts(1) == []
+    assert stored(service)[4][0] == "H8-CAMAS"
+
+
+def test_an_assistant_cannot_resolve_a_conflict(service: TournamentService) -> None:
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        await type_slip(pilot, screen, 4, "H8-CAMAS")
+        await type_slip(pilot, screen, 4, "H8-COsAS")
+        await pilot.press("4", "f10")
+        await pilot.pause()
+        assert app.screen is screen                                 # no dialog
+        assert any(notification.message.startswith("Solo el juez árbitro")
+                   for notification in app._notifications)
+
+    run(service, scenario)
+    assert len(service.conflicts(1)) == 1 and stored(service)[4][0] == "H8-CAMAS"

@@ -20,8 +20,9 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, TabbedContent
 
 from duplicate.database import open_database
+from duplicate.models import ClaimStatus, GameStatus
 from duplicate.slips import SlipStatus
-from duplicate.tournament import TournamentService, TournamentSettings
+from duplicate.tournament import EventKind, TournamentService, TournamentSettings
 from lexicon.lexicon import Lexicon
 from tui.app import DuplicadaApp
 from tui.screens.standings import BONUS_STYLE, StandingsScreen
@@ -82,12 +83,12 @@ def entry_ids(service: TournamentService) -> dict[str, int]:
 
 
 def run(service: TournamentService, scenario, *, game: int | None = 1,  # type: ignore[no-untyped-def]
-        size: tuple[int, int] = (120, 40)) -> None:
+        size: tuple[int, int] = (120, 40), role: str = "judge") -> None:
     async def main() -> None:
         app = DuplicadaApp(service, station="puesto-1", poll=False)
         async with app.run_test(size=size) as pilot:
             app.state.tournament_id = service.tournament().id
-            app.state.role, app.state.arbiter = "judge", "Lucía"
+            app.state.role, app.state.arbiter = role, "Lucía"
             await app.push_screen(StandingsScreen(game))
             await pilot.pause()
             await scenario(app, pilot, app.screen)
@@ -240,3 +241,112 @@ def test_the_judge_publishes_from_the_standings_in_a_worker(service: TournamentS
     run(service, scenario)
     assert (folder / "index.html").is_file()
     assert any(folder.rglob("*.pdf"))
+
+
+def status(service: TournamentService, game: int) -> str:
+    return next(info.status for info in service.tournament().games if info.number == game)
+
+
+def notifications(app: DuplicadaApp) -> list[str]:
+    return [notification.message for notification in app._notifications]
+
+
+async def done(app: DuplicadaApp, pilot: Pilot) -> None:
+    """Wait for the judge's service call (a worker thread) and the refresh after it."""
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def test_the_judge_publishes_provisional_then_final_and_reopens_by_keys(service: TournamentService) -> None:
+    # III.26: game 2 ended, published provisional (P), then final (D); A reopens it with a reason.
+    service.end_game(2)
+
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
+        await pilot.press("p")
+        await done(app, pilot)
+        assert status(service, 2) == GameStatus.PROVISIONAL.value
+        assert "resultados provisionales" in str(screen.query_one("#heading").render())
+        await pilot.press("d")
+        await done(app, pilot)
+        assert status(service, 2) == GameStatus.FINAL.value
+        assert "resultados definitivos" in str(screen.query_one("#heading").render())
+        assert "Partida 2: resultados definitivos publicados" in notifications(app)
+        await pilot.press("a")                                     # reopen: the reason is required
+        await pilot.press("enter")
+        assert "motivo" in str(app.screen.query_one("#dialog-error").render())
+        await pilot.press(*"error en la mesa 3", "enter")
+        await done(app, pilot)
+        assert app.screen is screen
+        assert status(service, 2) == GameStatus.PROVISIONAL.value
+
+    run(service, scenario, game=2)
+    [event] = [event for event in service.history() if event.kind == EventKind.GAME_REOPENED.value]
+    assert event.reason == "error en la mesa 3" and event.arbiter == "Lucía"
+
+
+def test_the_judge_files_and_resolves_a_claim_before_the_final_results(service: TournamentService) -> None:
+    # III.27: N files a claim; with it open, D is refused in Spanish; R resolves the claim
+    # selected in the Reclamaciones tab, upheld with a corrected slip; then D goes through.
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
+        await pilot.press("n", "1", "enter", "3", "enter", *"Anoté H8-CAMAS", "enter")
+        await done(app, pilot)
+        claim = service.claims(1)[-1]
+        assert (claim.round_number, claim.text, claim.status) == (1, "Anoté H8-CAMAS", ClaimStatus.OPEN.value)
+        await pilot.press("d")
+        await done(app, pilot)
+        assert status(service, 1) == GameStatus.PROVISIONAL.value
+        assert any("quedan 1 reclamaciones" in message for message in notifications(app))
+        await pilot.press("f5")
+        claims = screen.query_one("#claims-table", DataTable)
+        claims.move_cursor(row=claims.get_row_index(str(claim.id)))
+        await pilot.press("r")
+        await pilot.press("enter")                                 # the first choice: Aceptada
+        await pilot.press("enter", "enter")                        # no resolution: refused
+        assert "Falta la resolución" in str(app.screen.query_one("#dialog-error").render())
+        await pilot.press(*"error de entrada", "enter", *"H8-CAMAS", "enter")
+        await done(app, pilot)
+        assert app.screen is screen
+        assert cell(claims, str(claim.id), "status") == "aceptada"
+        await pilot.press("d")
+        await done(app, pilot)
+        assert status(service, 1) == GameStatus.FINAL.value
+
+    run(service, scenario)
+    claim = service.claims(1)[-1]
+    assert (claim.status, claim.resolution) == (ClaimStatus.UPHELD.value, "error de entrada")
+    ids = entry_ids(service)
+    [slip] = [slip for slip in service.slips(1, 1) if slip.entry_id == ids["Beatriz Ñúñez"]]
+    assert slip.text == "H8-CAMAS"
+
+
+def test_the_judge_rejects_a_claim_without_correcting_the_slip(service: TournamentService) -> None:
+    service.file_claim(1, 2, 6, "Entregué la papeleta")
+
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
+        claim = service.claims(1)[-1]
+        await pilot.press("f5")
+        claims = screen.query_one("#claims-table", DataTable)
+        claims.move_cursor(row=claims.get_row_index(str(claim.id)))
+        await pilot.press("r", "down", "enter")                    # Rechazada
+        await pilot.press(*"no consta", "enter", "enter")
+        await done(app, pilot)
+
+    run(service, scenario)
+    claim = service.claims(1)[-1]
+    assert (claim.status, claim.resolution) == (ClaimStatus.REJECTED.value, "no consta")
+
+
+def test_an_assistant_cannot_publish_reopen_or_handle_claims(service: TournamentService) -> None:
+    before = [(claim.id, claim.status) for claim in service.claims(1)]
+
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
+        for key in ("p", "d", "a", "n", "r"):
+            await pilot.press(key)
+            await done(app, pilot)
+            assert app.screen is screen                            # no dialog
+        messages = notifications(app)
+        assert len(messages) == 5 and all(message.startswith("Solo el juez árbitro") for message in messages)
+
+    run(service, scenario, role="assistant")
+    assert status(service, 1) == GameStatus.PROVISIONAL.value
+    assert [(claim.id, claim.status) for claim in service.claims(1)] == before

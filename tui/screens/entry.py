@@ -11,6 +11,9 @@ the table field, cleared. Keys (Spanish in the footer):
 * F6 (or Intro on a row of the list) corrects an earlier entry: a logged
   ``correct_slip`` with a reason; in a closed round only the judge may do it;
 * F7 / F8 previous / next round; F9 the signed-in assistant's tables or all tables;
+* F10 (judge only) resolves the open conflict of the typed table (else the selected row):
+  a dialog shows the stored slip and the conflicting one, keep or replace, with an
+  optional reason (``resolve_conflict``);
 * Esc clears the fields, or goes back when they are empty.
 
 **Round.** The screen follows the newest round that has a master: assistants type a
@@ -52,6 +55,7 @@ from duplicate.models import Conflict, Slip
 from duplicate.slips import SlipStatus
 from duplicate.tournament import RoundView, TournamentError
 from tui.app import DataChanged
+from tui.widgets.judge_dialogs import ConflictDecision, ConflictDialog
 from tui.widgets.slip_dialogs import Correction, CorrectionDialog, TablesDialog
 from tui.widgets.slip_feedback import (
     Feedback,
@@ -62,6 +66,10 @@ from tui.widgets.slip_feedback import (
     status_name,
 )
 from tui.widgets.steady_footer import SteadyFooter
+
+# Grouped in the footer, so that it fits in 120 columns with the judge's F10.
+_MARKS = Binding.Group("Tarde/Nula/Falta", compact=True)
+_ROUNDS = Binding.Group("Ronda −/+", compact=True)
 
 MARK_NAMES = {SlipStatus.LATE: "fuera de tiempo", SlipStatus.NULL: "nula", SlipStatus.MISSING: "no entregada"}
 
@@ -104,14 +112,15 @@ class EntryScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f2", "mark('late')", "Fuera tiempo"),
-        Binding("f3", "mark('null')", "Nula"),
-        Binding("f4", "mark('missing')", "No entregada"),
+        Binding("f2", "mark('late')", "Fuera de tiempo", group=_MARKS),
+        Binding("f3", "mark('null')", "Nula", group=_MARKS),
+        Binding("f4", "mark('missing')", "No entregada", group=_MARKS),
         Binding("f5", "master_many", "Maestra"),
         Binding("f6", "correct", "Corregir"),
-        Binding("f7", "round(-1)", "Ronda −"),
-        Binding("f8", "round(1)", "Ronda +"),
+        Binding("f7", "round(-1)", "Ronda −", group=_ROUNDS),
+        Binding("f8", "round(1)", "Ronda +", group=_ROUNDS),
         Binding("f9", "toggle_scope", "Mesas"),
+        Binding("f10", "resolve_conflict", "Conflicto"),
         Binding("escape", "back", "Volver"),
     ]
 
@@ -431,6 +440,54 @@ class EntryScreen(Screen[None]):
                                entry_feedback, correction.table))
 
         self.app.push_screen(CorrectionDialog(table, round_number, slip.text if slip else ""), corrected)
+
+    def action_resolve_conflict(self) -> None:
+        """The judge resolves the open conflict of the typed (else selected) table."""
+        state = self.app.state  # type: ignore[attr-defined]
+        if state.role != "judge":
+            self.notify("Solo el juez árbitro resuelve los conflictos entre papeletas.", severity="warning")
+            return
+        if self.game is None or self.round_number is None:
+            return
+        value = self.query_one("#table", Input).value
+        table = int(value) if value else self._cursor_table()
+        service = self.app.service  # type: ignore[attr-defined]
+        game, round_number = self.game, self.round_number
+        try:
+            found = [(conflict, slip) for conflict, slip in service.conflicts(game, tournament_id=state.tournament_id)
+                     if conflict.round_number == round_number and conflict.table_number == table]
+        except TournamentError as error:
+            self._feedback(error_feedback(str(error)))
+            return
+        if not found:
+            self._feedback(Feedback("info", f"La mesa {table} no tiene conflictos pendientes en la ronda "
+                                            f"{round_number}." if table is not None else
+                                    "Escriba la mesa (o elija su fila) del conflicto que quiere resolver."))
+            return
+        conflict, slip = found[0]
+        if slip is None:
+            stored = "ninguna"
+        else:
+            stored = (f"«{slip.text}» · " if slip.text else "") + (
+                f"{status_name(slip.status)}, {slip.score} puntos, anotó {slip.entered_by}")
+        new = " · ".join(part for part in (f"«{conflict.text}»" if conflict.text else "",
+                                            status_name(conflict.mark) if conflict.mark else "") if part)
+        new += f" (anotó {conflict.entered_by})"
+        conflict_id = conflict.id
+
+        def resolved(decision: object) -> None:
+            self._ready()
+            if not isinstance(decision, ConflictDecision):
+                return
+            verdict = "sustituida por la nueva" if decision.use_new else "se mantiene la anotada"
+            self._enqueue(_Job(partial(service.resolve_conflict, conflict_id, use_new=decision.use_new,
+                                       arbiter=state.arbiter, reason=decision.reason),
+                               lambda _: Feedback("info", f"Conflicto de la mesa {table} (ronda {round_number}) "
+                                                          f"resuelto: {verdict}"), table))
+
+        self.app.push_screen(ConflictDialog(f"Conflicto en la mesa {table}, ronda {round_number} "
+                                            f"({self._seats[table][1] if table in self._seats else ''})",
+                                            stored, new), resolved)
 
     def _cursor_table(self) -> int | None:
         view = self.query_one("#slips", DataTable)

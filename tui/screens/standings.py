@@ -6,8 +6,14 @@ Every figure comes from the service (``game_standings``, ``tournament_standings`
 ``round_results``, ``rounds``, ``slips``, ``claims``); the screen only lays them out.
 
 Keys: F2 game, F3 tournament, F4 follow-up sheet, F5 claims (the tabs); Intro on a
-player's row opens their follow-up sheet; F7 / F8 previous / next game; Esc back.
-Refreshed on ``DataChanged``.
+player's row opens their follow-up sheet; F7 / F8 previous / next game; F9 writes the
+publication files; Esc back. Refreshed on ``DataChanged``.
+
+The judge's keys (an assistant is told they are the judge's): P publishes the game shown
+provisional, D final (III.26; ``service.publish``), A reopens a final game (with its
+reason), N files a player's claim (round, table, text), R resolves the claim selected in
+the Reclamaciones tab (III.27). The service calls run in a worker thread; a refusal is a
+Spanish notification.
 
 In a round cell, a bonus shows as ``score+bonus`` on a yellow background; a score equal
 to the master's is green.
@@ -15,7 +21,8 @@ to the master's is green.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -30,6 +37,7 @@ from duplicate.models import ClaimStatus, GameStatus
 from duplicate.standings import GameStanding, RoundResult, TournamentCriterion, TournamentStanding
 from duplicate.tournament import RoundView, TournamentError
 from tui.app import DataChanged
+from tui.widgets.judge_dialogs import ClaimDecision, ClaimDialog, ClaimResolutionDialog, NewClaim, ReasonDialog
 from tui.widgets.slip_feedback import status_name
 from tui.widgets.steady_footer import SteadyFooter
 
@@ -59,6 +67,11 @@ CRITERION = {
     TournamentCriterion.DEVIATION.value: "Desviación",
 }
 """Tournament criterion (IV.31) → heading of its value column."""
+
+_TABS = Binding.Group("Pestañas", compact=True)
+_GAMES = Binding.Group("Partida −/+", compact=True)
+_RESULTS = Binding.Group("Prov./Def.", compact=True)
+_CLAIMS = Binding.Group("Reclamar/Resolver", compact=True)
 
 BONUS_STYLE = "bold black on yellow"
 MASTER_STYLE = "bold green"
@@ -95,13 +108,19 @@ class StandingsScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f2", "tab('game')", "Partida"),
-        Binding("f3", "tab('tournament')", "Torneo"),
-        Binding("f4", "tab('sheet')", "Hoja"),
-        Binding("f5", "tab('claims')", "Reclamaciones"),
-        Binding("f7", "game(-1)", "Partida −"),
-        Binding("f8", "game(1)", "Partida +"),
+        Binding("f2", "tab('game')", "Partida", group=_TABS),
+        Binding("f3", "tab('tournament')", "Torneo", group=_TABS),
+        Binding("f4", "tab('sheet')", "Hoja", group=_TABS),
+        Binding("f5", "tab('claims')", "Reclamaciones", group=_TABS),
+        Binding("f7", "game(-1)", "Partida −", group=_GAMES),
+        Binding("f8", "game(1)", "Partida +", group=_GAMES),
         Binding("f9", "publish", "Publicar"),
+        # The judge's keys (grouped so that the footer fits in 120 columns).
+        Binding("p", "publish_results(False)", "Resultados provisionales", group=_RESULTS),
+        Binding("d", "publish_results(True)", "Resultados definitivos", group=_RESULTS),
+        Binding("a", "reopen", "Reabrir"),
+        Binding("n", "file_claim", "Nueva reclamación", group=_CLAIMS),
+        Binding("r", "resolve_claim", "Resolver reclamación", group=_CLAIMS),
         Binding("escape", "app.pop_screen", "Volver"),
     ]
 
@@ -340,6 +359,113 @@ class StandingsScreen(Screen[None]):
         self.app.call_from_thread(
             self.notify, f"Publicado en {publication.out}: {publication.count('.html')} páginas, "
             f"{publication.count('.pdf')} PDF ({publication.seconds:.1f} s)", timeout=15)
+
+    # --- the judge's decisions (III.26, III.27) --------------------------------------------------
+    def _judge_only(self, what: str) -> bool:
+        """True for the judge; an assistant is told (in Spanish) who may ``what``."""
+        if self.app.state.role == "judge":  # type: ignore[attr-defined]
+            return True
+        self.notify(f"Solo el juez árbitro puede {what}.", severity="warning")
+        return False
+
+    @work(thread=True, group="judge", exit_on_error=False)
+    def _judge_call(self, call: Callable[[], object], done: str) -> None:
+        """Run the service ``call`` in a worker thread; notify ``done`` or the refusal, then refresh."""
+        try:
+            call()
+        except TournamentError as error:
+            self.app.call_from_thread(self.notify, f"No se pudo: {error}", severity="error", timeout=10)
+        except Exception as error:  # noqa: BLE001 - shown to the judge, never a traceback
+            self.app.call_from_thread(self.notify, f"Error inesperado ({type(error).__name__}): {error}",
+                                      severity="error", timeout=10)
+        else:
+            self.app.call_from_thread(self.notify, done)
+        self.app.call_from_thread(self.refresh_data)
+
+    def _game_status(self) -> str | None:
+        service, tournament_id = self.app.service, self.app.state.tournament_id  # type: ignore[attr-defined]
+        return next((game.status for game in service.tournament(tournament_id).games if game.number == self.game),
+                    None)
+
+    def action_publish_results(self, final: bool) -> None:
+        """Publish the game shown: provisional or final results (III.26)."""
+        if not self._judge_only("publicar los resultados") or self.game is None:
+            return
+        service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
+        kind = "definitivos" if final else "provisionales"
+        self._judge_call(partial(service.publish, self.game, final=final, tournament_id=state.tournament_id,
+                                 arbiter=state.arbiter),
+                         f"Partida {self.game}: resultados {kind} publicados")
+
+    def action_reopen(self) -> None:
+        """Reopen the final game shown; asks for the reason (logged)."""
+        if not self._judge_only("reabrir una partida") or self.game is None:
+            return
+        if self._game_status() != GameStatus.FINAL.value:
+            self.notify(f"La partida {self.game} no tiene resultados definitivos: no hay nada que reabrir.",
+                        severity="warning")
+            return
+        game = self.game
+        service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
+
+        def reopen(reason: object) -> None:
+            if isinstance(reason, str):
+                self._judge_call(partial(service.reopen, game, reason=reason, tournament_id=state.tournament_id,
+                                         arbiter=state.arbiter),
+                                 f"Partida {game} reabierta: resultados provisionales")
+
+        self.app.push_screen(ReasonDialog(f"Reabrir la partida {game} (resultados definitivos)",
+                                          "Motivo de la reapertura:"), reopen)
+
+    def action_file_claim(self) -> None:
+        """File a player's claim (III.27) in the game shown."""
+        if not self._judge_only("registrar reclamaciones") or self.game is None:
+            return
+        game = self.game
+        service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
+
+        def filed(claim: object) -> None:
+            if isinstance(claim, NewClaim):
+                self._judge_call(partial(service.file_claim, game, claim.round_number, claim.table, claim.text,
+                                         tournament_id=state.tournament_id, arbiter=state.arbiter),
+                                 f"Reclamación registrada: ronda {claim.round_number}, mesa {claim.table}")
+
+        self.app.push_screen(ClaimDialog(game), filed)
+
+    def action_resolve_claim(self) -> None:
+        """Resolve the claim selected in the Reclamaciones tab: upheld or rejected (III.27)."""
+        if not self._judge_only("resolver reclamaciones") or self.game is None:
+            return
+        service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
+        table = self.query_one("#claims-table", DataTable)
+        key = (table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value if table.row_count else None)
+        claims = {claim.id: claim for claim in service.claims(self.game, tournament_id=state.tournament_id)}
+        claim = claims.get(int(key)) if key is not None and key.isdigit() else None
+        if claim is None:
+            self.action_tab("claims")
+            self.notify("Elija una reclamación en la pestaña Reclamaciones (F5) y pulse R.", severity="warning")
+            return
+        if claim.status != ClaimStatus.OPEN.value:
+            self.notify(f"La reclamación nº {claim.id} ya está {CLAIM_STATUS.get(claim.status, claim.status)}.",
+                        severity="warning")
+            return
+        slip = next((slip for slip in service.slips(self.game, claim.round_number, tournament_id=state.tournament_id)
+                     if slip.entry_id == claim.entry_id), None)
+        stored = "sin papeleta" if slip is None else (slip.text or status_name(slip.status))
+        summary = (f"Ronda {claim.round_number}, mesa {self._tables.get(claim.entry_id, '?')}, "
+                   f"{self._names.get(claim.entry_id, claim.entry_id)}: «{claim.text}»\n"
+                   f"Papeleta anotada: {stored}" + (f" ({slip.score} puntos)" if slip is not None else ""))
+        claim_id = claim.id
+
+        def resolved(decision: object) -> None:
+            if isinstance(decision, ClaimDecision):
+                verdict = "aceptada" if decision.upheld else "rechazada"
+                self._judge_call(partial(service.resolve_claim, claim_id, upheld=decision.upheld,
+                                         resolution=decision.resolution, corrected_text=decision.corrected_text,
+                                         corrected_status=decision.corrected_status, arbiter=state.arbiter),
+                                 f"Reclamación nº {claim_id} {verdict}")
+
+        self.app.push_screen(ClaimResolutionDialog(claim_id, summary), resolved)
 
     def action_game(self, delta: int) -> None:
         """Show the previous / next game of the tournament."""
