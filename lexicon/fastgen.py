@@ -17,6 +17,8 @@ it when there is none (a few seconds, once per install).
 
 from __future__ import annotations
 
+import threading
+
 from collections.abc import Sequence
 
 import numba
@@ -32,9 +34,14 @@ INFO_COLUMNS = ("score", "down", "row", "col", "length", "placed")
 
 _SCORE, _DOWN, _ROW, _COL, _LENGTH, _PLACED = range(len(INFO_COLUMNS))
 _LETTER_BITS = BLANK_FLAG - 1
-_capacity = 1 << 16
-"""Rows of the output arrays of the next call: 65,536 (room for all but the largest
-two-blank results), or the most moves any call has needed so far (a power of two)."""
+_capacity = 1 << 18
+"""Rows of the output arrays of the next call: 262,144 (room for the largest two-blank
+results, 135,000 moves on an empty board), or the most moves any call has needed so far
+(a power of two)."""
+
+_buffers = threading.local()
+"""Each thread's output arrays, kept between calls: allocating (and zeroing) room for
+262,144 moves on every call would cost more than a typical walk."""
 
 _jit = numba.njit(cache=True, nogil=True)
 
@@ -65,13 +72,25 @@ def generate_arrays(board: Board, rack: Sequence[int], lexicon: Lexicon) -> tupl
         # not fit (a few times per process, as the largest results come up), walk again
         # with room for them. Growing inside the walk would make numba count
         # references to the arrays at every step (it doubled the walk's time).
-        capacity = _capacity
-        info = np.empty((capacity, len(INFO_COLUMNS)), dtype=np.int32)
-        words = np.zeros((capacity, SIZE), dtype=np.int8)
+        info, words = _output_arrays(_capacity)
+        capacity = len(info)
         count = _generate(*arguments, info, words)
         if count <= capacity:
-            return info[:count].copy(), words[:count].copy()
+            _capacity = max(_capacity, capacity)
+            found_info, found_words = info[:count].copy(), words[:count].copy()
+            # The kept arrays hold longer words of earlier calls: clear after each word.
+            found_words[np.arange(SIZE) >= found_info[:, _LENGTH, None]] = 0
+            return found_info, found_words
         _capacity = max(_capacity, 1 << int(count - 1).bit_length())
+
+
+def _output_arrays(capacity: int) -> tuple[np.ndarray, np.ndarray]:
+    """This thread's output arrays with room for ``capacity`` moves (made on first use)."""
+    arrays = getattr(_buffers, "arrays", None)
+    if arrays is None or len(arrays[0]) < capacity:
+        arrays = (np.empty((capacity, len(INFO_COLUMNS)), dtype=np.int32), np.zeros((capacity, SIZE), dtype=np.int8))
+        _buffers.arrays = arrays
+    return arrays
 
 
 _premium_cache: dict[int, tuple[object, np.ndarray]] = {}
