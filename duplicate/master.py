@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import partial
+from operator import itemgetter
 
 from duplicate.bag import count_tiles, tile_name
 from duplicate.board import Board, Direction, letter_of
@@ -133,28 +134,27 @@ def rank_moves(board: Board, rack: Sequence[int], moves: Iterable[ScoredMove]) -
     ahead of the next. Raises ``MasterError`` if a move needs a tile the rack lacks.
     """
     alphabet = board.alphabet
-    measured = []
-    keys = {}
+    keyed: list[tuple[tuple, Measured]] = []
     rack_counts = Counter(rack)
     for scored in moves:
         placed = placed_tiles(board, scored.move)
         leave = _leave(rack_counts, placed, scored.move, rack, alphabet)
         blanks = sum(1 for _r, _c, tile in placed if tile & BLANK_FLAG)
-        entry = (scored, leave, blanks, leave_imbalance(leave, alphabet), len(placed))
-        measured.append(entry)
-        keys[id(entry)] = _sort_key(scored, blanks, entry[3], entry[4])
+        imbalance = leave_imbalance(leave, alphabet)
+        keyed.append((_sort_key(scored, blanks, imbalance, len(placed)),
+                      (scored, leave, blanks, imbalance, len(placed))))
     # Sorting thousands of equal tops (two blanks on an open board) is the cost here:
     # each move's placement and key are computed once.
-    measured.sort(key=lambda entry: keys[id(entry)])
+    keyed.sort(key=itemgetter(0))
     ranked = []
-    for index, (scored, leave, blanks, imbalance, placed_count) in enumerate(measured):
-        if index + 1 < len(measured):
-            first, second = measured[index], measured[index + 1]
-            criterion = _criterion(first, second, keys[id(first)], keys[id(second)])
-            explain = partial(_reason, first, second, criterion, alphabet)
+    for index, (key, (scored, leave, blanks, imbalance, placed_count)) in enumerate(keyed):
+        if index + 1 < len(keyed):
+            next_key, following = keyed[index + 1]
+            criterion = _criterion(key, next_key)
+            explain = partial(_reason, keyed[index][1], following, criterion, alphabet)
         else:
             criterion = None
-            text = "única jugada de máxima puntuación" if len(measured) == 1 else "última de la clasificación"
+            text = "única jugada de máxima puntuación" if len(keyed) == 1 else "última de la clasificación"
             explain = partial(str, text)
         ranked.append(RankedMove(ScoredMove(scored.move, scored.score, placed_count), leave, blanks, imbalance,
                                  criterion, explain))
@@ -219,8 +219,8 @@ def _sort_key(scored: ScoredMove, blanks: int, imbalance: int, placed: int) -> t
     return (-scored.score, blanks, imbalance, placed, _letters(move), _position_key(move), move.word)
 
 
-def _criterion(first: Measured, second: Measured, first_key: tuple, second_key: tuple) -> Criterion | None:
-    """Which criterion puts ``first`` ahead of ``second`` (their sort keys: score, blanks,
+def _criterion(first_key: tuple, second_key: tuple) -> Criterion | None:
+    """Which criterion puts a move ahead of the next, from their sort keys (score, blanks,
     imbalance, tiles, letters, position, word)."""
     for criterion, a, b in zip(_KEY_CRITERIA, first_key, second_key, strict=True):
         if a != b:

@@ -21,6 +21,7 @@ import hashlib
 import random
 import secrets
 import threading
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime
@@ -53,7 +54,7 @@ from duplicate.models import (
     Slip,
     Tournament,
 )
-from duplicate.notation import SlipError, parse_move
+from duplicate.notation import SlipError, format_move, parse_move
 from duplicate.rack import RackError, parse_rack_text
 from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict
 from duplicate.standings import (
@@ -1725,8 +1726,6 @@ def _fill_slip(slip: Slip, text: str, verdict: SlipVerdict, context: _SlipContex
 
 
 def _round_row(game: GameRow, pending: PendingRound, board_before: str, engine: Game) -> RoundRow:
-    from duplicate.notation import format_move
-
     # Every equal top is stored (the record and its checker need them all); the III.15
     # reasons only for the first ones, which are what a judge reads.
     tops = [[format_move(ranked.move, engine.alphabet), ranked.score, ranked.reason if index < REASONS_KEPT else ""]
@@ -1776,8 +1775,6 @@ def _ratings(session: Session, entries: Sequence[Entry]) -> dict[int, int]:
 
 def _collation_key(name: str) -> str:
     """Spanish alphabetical order, ignoring accents and case (Ñ after N)."""
-    import unicodedata
-
     folded = []
     for char in name.casefold():
         if char == "ñ":

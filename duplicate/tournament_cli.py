@@ -33,6 +33,11 @@ F = TypeVar("F", bound=Callable[..., Any])
 STATION_ENV = "DUPLICADA_STATION"
 
 
+def station_name(station: str | None) -> str:
+    """``--station``, else ``$DUPLICADA_STATION``, else the machine's name."""
+    return station or os.environ.get(STATION_ENV) or socket.gethostname()
+
+
 class Context:
     """What the common options give a command: the service and the selected ids."""
 
@@ -40,7 +45,7 @@ class Context:
                  lexicon: Path | None) -> None:
         self.db_url = db
         self.tournament = tournament
-        self.station = station or os.environ.get(STATION_ENV) or socket.gethostname()
+        self.station = station_name(station)
         self.arbiter = arbiter
         self.lexicon_path = lexicon
         self._service: TournamentService | None = None

@@ -18,7 +18,6 @@ it when there is none (a few seconds, once per install).
 from __future__ import annotations
 
 import threading
-
 from collections.abc import Sequence
 
 import numba

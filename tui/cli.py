@@ -8,17 +8,14 @@ command line meets the UI, so the core packages never import ``tui``.
 
 from __future__ import annotations
 
-import os
 import shlex
-import socket
 import sys
 
 import click
 
 from duplicate.cli import main as core_main
 from duplicate.database import DatabaseError, default_database_url, open_database
-
-STATION_ENV = "DUPLICADA_STATION"
+from duplicate.tournament_cli import station_name
 
 
 def run_app(db: str | None, station: str | None) -> None:
@@ -30,7 +27,7 @@ def run_app(db: str | None, station: str | None) -> None:
         database = open_database(db)
     except DatabaseError as error:
         raise click.ClickException(str(error)) from None
-    station = station or os.environ.get(STATION_ENV) or socket.gethostname()
+    station = station_name(station)
     DuplicadaApp(TournamentService(database, station=station), station=station).run()
 
 
