@@ -22,6 +22,8 @@ from typing import Any
 from sqlalchemy import JSON, Date, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from data.rules import ROUND_SECONDS
+
 
 class Base(DeclarativeBase):
     type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
@@ -119,7 +121,7 @@ class GameRow(Base):
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
     number: Mapped[int] = mapped_column(Integer)
     planned_rounds: Mapped[int | None] = mapped_column(Integer)
-    seconds_per_round: Mapped[int] = mapped_column(Integer, default=180)
+    seconds_per_round: Mapped[int] = mapped_column(Integer, default=ROUND_SECONDS)
     seed: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(20), default=GameStatus.SETUP.value)
     seating: Mapped[str | None] = mapped_column(String(20))

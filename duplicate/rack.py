@@ -40,15 +40,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
+from data.rules import FIRST_ONE_AND_ONE_ROUND, UNDER_SIX_LIMIT
 from duplicate.bag import Bag, TileCounts, count_tiles, tile_name
-from duplicate.move import RACK_SIZE
 from lexicon.alphabet import BLANK_FLAG, Alphabet, AlphabetError
-
-FIRST_ONE_AND_ONE_ROUND = 16
-"""From this round on a valid rack needs one vowel and one consonant (III.12)."""
-
-UNDER_SIX_LIMIT = 6
-"""Through round 15 a rack needs fewer than this many vowels, and of consonants (III.12)."""
+from lexicon.move import RACK_SIZE
 
 MAX_REDRAWS = 1000
 """Redraws tried in one round before giving up (III.19 warns about program limits)."""

@@ -38,6 +38,8 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Generic, TypeVar
 
+from data.rules import AUTOMATIC_BEST_BONUS, AUTOMATIC_MASTER_BONUS, BONUS_LIMIT, FEW_PLAYERS, MANUAL_BONUS_VALUES
+
 __all__ = [
     "AUTOMATIC_BEST_BONUS",
     "AUTOMATIC_MASTER_BONUS",
@@ -55,16 +57,6 @@ __all__ = [
 
 K = TypeVar("K", bound=Hashable)
 
-AUTOMATIC_MASTER_BONUS = 10
-"""III.24, automatic management: points for the only player who equals the program's top score."""
-AUTOMATIC_BEST_BONUS = 5
-"""III.24, automatic management: points for the only best player when nobody equals the top score."""
-MANUAL_BONUS_VALUES = (5, 10)
-"""III.24, manual management: the values the judge may choose."""
-BONUS_LIMIT = 25
-"""III.24: bonuses should not exceed this value (see ``bonus_warnings``)."""
-FEW_PLAYERS = 10
-"""III.24: bonuses are advised against with this many players or fewer."""
 
 
 # --- bonuses (III.24) -----------------------------------------------------------------

@@ -12,8 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-ROUND_SECONDS = 180
-"""III.13: an official round lasts 3 minutes."""
+from data.rules import ALCEN_SECONDS, CALL_SECONDS, ROUND_SECONDS
 
 
 class Cue(StrEnum):
@@ -25,7 +24,8 @@ class Cue(StrEnum):
     TIME = "TIEMPO"
 
 
-CUES: tuple[tuple[float, Cue], ...] = ((60, Cue.ONE_MINUTE), (30, Cue.THIRTY_SECONDS), (5, Cue.RAISE), (0, Cue.TIME))
+CUES: tuple[tuple[float, Cue], ...] = (
+    (CALL_SECONDS[0], Cue.ONE_MINUTE), (CALL_SECONDS[1], Cue.THIRTY_SECONDS), (ALCEN_SECONDS, Cue.RAISE), (0, Cue.TIME))
 """Seconds remaining at which each cue is due."""
 
 

@@ -39,6 +39,8 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from data.rules import RATED_GAME_MIN_ROUNDS
+
 __all__ = [
     "Contestant",
     "EloDIError",
@@ -110,7 +112,7 @@ class EloDISettings:
     start_rating: int = START_RATING
     start_volatility: int = START_VOLATILITY
     first_game_volatility: int = 385
-    min_rounds: int = 12
+    min_rounds: int = RATED_GAME_MIN_ROUNDS
     use_tie_breaks: bool = False
     min_rated_players: int = 2
     phase_two_rated_values: PhaseTwoValues = PhaseTwoValues.PRE_GAME

@@ -1,0 +1,497 @@
+"""Tournament setup for the judge (issue 4 §2): the rule settings, the players, the
+games and their tables (II.6), the assistants with their tables (II.4.c) and the PINs.
+
+Four tabs — Torneo, Jugadores, Mesas, Auxiliares. Every action goes through the
+``TournamentService``; its ``TournamentError`` is shown in the message line. The lexicon
+is shown (its hash); it is fixed when the tournament is created and is not changed here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import (
+    Button,
+    DataTable,
+    Footer,
+    Header,
+    Input,
+    Label,
+    Select,
+    Static,
+    Switch,
+    TabbedContent,
+    TabPane,
+)
+
+from data.rules import ROUND_SECONDS
+from duplicate.models import EntryStatus, SeatingMethod
+from duplicate.standings import BonusMode, BonusPolicy, TournamentCriterion, bonus_warnings
+from duplicate.tournament import TournamentError, TournamentService, TournamentSettings
+from tui.app.messages import DataChanged
+
+BONUS_MODES = [
+    ("Sin bonificaciones", BonusMode.OFF.value),
+    ("Automáticas: 10 a la maestra, 5 a la mejor (III.24)", BonusMode.AUTOMATIC.value),
+    ("Manuales: el valor indicado al único con la máxima", BonusMode.MANUAL.value),
+]
+CRITERIA = [
+    ("Suma de puntos", TournamentCriterion.TOTAL.value),
+    ("Promedio de plazas (IV.31, criterio 1)", TournamentCriterion.AVERAGE_PLACE.value),
+    ("Promedio de porcentajes (IV.31, criterio 2)", TournamentCriterion.AVERAGE_PERCENTAGE.value),
+    ("Desviación estándar (IV.31, criterio 3)", TournamentCriterion.DEVIATION.value),
+]
+SEATING = [
+    ("Automático: clasificación parcial, si no alfabético (II.6)", "auto"),
+    ("Clasificación parcial del torneo", SeatingMethod.STANDINGS.value),
+    ("Escalafón (alfabético mientras no haya ratings)", SeatingMethod.RATING.value),
+    ("Orden alfabético", SeatingMethod.ALPHABETICAL.value),
+    ("Al azar (con la semilla del sorteo)", SeatingMethod.RANDOM.value),
+]
+STATUS_NAMES = {
+    EntryStatus.ACTIVE.value: "activo",
+    EntryStatus.WITHDRAWN.value: "retirado",
+    EntryStatus.ABSENT.value: "ausente",
+    EntryStatus.DISQUALIFIED.value: "descalificado",
+}
+GAME_STATUS_NAMES = {"setup": "preparada", "playing": "en juego", "ended": "terminada",
+                     "provisional": "resultados provisionales", "final": "resultados definitivos"}
+STATUS_BUTTONS = {"withdraw": EntryStatus.WITHDRAWN, "absent": EntryStatus.ABSENT,
+                  "disqualify": EntryStatus.DISQUALIFIED, "reactivate": EntryStatus.ACTIVE}
+TABS = {"torneo": "tab-torneo", "jugadores": "tab-jugadores", "mesas": "tab-mesas", "auxiliares": "tab-auxiliares"}
+
+
+def _integer(text: str, what: str, *, blank: int | None = None) -> int | None:
+    """``text`` as an integer (``blank`` when empty); ``TournamentError`` naming ``what``."""
+    text = text.strip()
+    if not text:
+        return blank
+    try:
+        return int(text)
+    except ValueError:
+        raise TournamentError(f"{what}: «{text}» no es un número entero") from None
+
+
+def _input(**options: Any) -> Input:
+    return Input(compact=True, **options)
+
+
+def _button(label: str, **options: Any) -> Button:
+    return Button(label, compact=True, **options)
+
+
+def _select(options: list[tuple[str, str]], name: str) -> Select[str]:
+    return Select(options, compact=True, allow_blank=False, id=name)
+
+
+def _show(static: Static, text: str) -> None:
+    """Show ``text`` in ``static``, hiding it when empty."""
+    static.update(text)
+    static.set_class(not text, "-empty")
+
+
+def _row(label: str, *widgets: Any, hint: str = "") -> Horizontal:
+    """A form line: the field's name, its widgets, an optional hint after them."""
+    return Horizontal(Label(label, classes="field"), *widgets, *([Label(hint, classes="aside")] if hint else []),
+                      classes="row")
+
+
+class SetupScreen(Screen[None]):
+    """The judge's tournament setup. See the module docstring."""
+
+    DEFAULT_CSS = """
+    SetupScreen #tabs { height: 1fr; }
+    SetupScreen TabPane { padding: 0; height: 1fr; }
+    SetupScreen VerticalScroll { height: 1fr; padding: 0 1; }
+    SetupScreen .row { height: auto; margin-top: 1; }
+    SetupScreen .row .field { width: 28; padding-right: 1; text-align: right; text-style: bold; }
+    SetupScreen .row .aside { width: 1fr; padding-left: 2; color: $text-muted; }
+    SetupScreen .row Input { width: 24; background: $boost; }
+    SetupScreen .row Select { background: $boost; }
+    SetupScreen .-empty { display: none; }
+    SetupScreen .row Input.wide { width: 1fr; max-width: 60; }
+    SetupScreen .row Select { width: 1fr; max-width: 64; }
+    SetupScreen .row Switch { width: auto; height: 1; border: none; padding: 0; }
+    SetupScreen .buttons { height: auto; margin-top: 1; padding-left: 29; }
+    SetupScreen .buttons Button { margin: 0 2 0 0; }
+    SetupScreen DataTable { height: auto; max-height: 14; margin-top: 1; }
+    SetupScreen #warnings { color: $warning; padding-left: 29; height: auto; }
+    SetupScreen #lock, SetupScreen #games, SetupScreen .note { height: auto; margin-top: 1; }
+    SetupScreen #lock { color: $warning; text-style: bold; }
+    SetupScreen #message { height: auto; min-height: 1; padding: 0 1; }
+    """
+
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Volver"),
+        Binding("ctrl+s", "save_settings", "Guardar ajustes"),
+        Binding("f2", "show_tab('torneo')", "Torneo"),
+        Binding("f3", "show_tab('jugadores')", "Jugadores"),
+        Binding("f4", "show_tab('mesas')", "Mesas"),
+        Binding("f5", "show_tab('auxiliares')", "Auxiliares"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.editing: int | None = None
+        """The entry whose details the player form holds, None when adding."""
+
+    @property
+    def service(self) -> TournamentService:
+        return self.app.service  # type: ignore[attr-defined,no-any-return]
+
+    @property
+    def tournament_id(self) -> int | None:
+        return self.app.state.tournament_id  # type: ignore[attr-defined,no-any-return]
+
+    @property
+    def arbiter(self) -> str:
+        return self.app.state.arbiter  # type: ignore[attr-defined,no-any-return]
+
+    # --- layout ---------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with TabbedContent(initial="tab-torneo", id="tabs"):
+            with TabPane("Torneo", id="tab-torneo"), VerticalScroll():
+                yield Static(id="info")
+                yield Static(id="lock")
+                yield _row("Segundos por ronda", _input(type="integer", id="seconds"),
+                           hint=f"III.13: {ROUND_SECONDS}; para las próximas partidas")
+                yield _row("Bonificaciones", _select(BONUS_MODES, "bonus_mode"))
+                yield _row("Valor (manuales)", _input(type="integer", id="bonus_value"))
+                yield Static(id="warnings")
+                yield _row("Clasificación del torneo", _select(CRITERIA, "criterion"))
+                yield _row("Desempates (III.28)", Switch(id="tie_breaks"),
+                           hint="igualar la maestra, máxima en solitario, menor diferencial")
+                yield _row("Notación orientada", Switch(id="oriented"), hint="se admite en las papeletas (III.20.1.b)")
+                yield _row("Clasificación parcial cada", _input(type="integer", id="partial_every"),
+                           hint="rondas (FISE: 3)")
+                yield Horizontal(_button("Guardar ajustes", id="save", variant="primary"), classes="buttons")
+                yield Static(id="games")
+            with TabPane("Jugadores", id="tab-jugadores"), VerticalScroll():
+                yield DataTable(id="players", cursor_type="row", zebra_stripes=True)
+                yield Horizontal(*(_button(label, id=key) for key, label in (
+                    ("withdraw", "Retirar"), ("absent", "Ausente"), ("disqualify", "Descalificar"),
+                    ("reactivate", "Reactivar"))), classes="buttons")
+                yield Static("Enter sobre un jugador carga sus datos para corregirlos.", classes="note")
+                yield _row("Nombre", _input(id="p_name", classes="wide"))
+                yield _row("Club", _input(id="p_club", classes="wide"))
+                yield _row("País", _input(id="p_country"))
+                yield _row("Nº de federación", _input(id="p_fed"))
+                yield Horizontal(_button("Añadir jugador", id="add", variant="primary"),
+                                 _button("Guardar cambios", id="update"), _button("Formulario vacío", id="clear"),
+                                 classes="buttons")
+                yield _row("Importar CSV", _input(placeholder="jugadores.csv (nombre,club,pais,federacion)",
+                                                 id="csv_path", classes="wide"))
+                yield Horizontal(_button("Importar", id="import"), classes="buttons")
+            with TabPane("Mesas", id="tab-mesas"), VerticalScroll():
+                yield _row("Rondas pactadas", _input(type="integer", placeholder="vacío: bolsa completa", id="rounds"))
+                yield _row("Semilla de la bolsa", _input(type="integer", placeholder="vacío: al azar", id="seed"))
+                yield _row("Asignación de mesas", _select(SEATING, "seating"))
+                yield _row("Semilla del sorteo",
+                           _input(type="integer", placeholder="solo «al azar»", id="seating_seed"))
+                yield Static("II.6: nunca libre elección de mesa.", classes="note")
+                yield Horizontal(_button("Crear partida y sentar jugadores", id="create_game", variant="primary"),
+                                 _button("Volver a sentar (partida sin empezar)", id="reseat"), classes="buttons")
+                yield Static(id="tables_title", classes="note")
+                yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+            with TabPane("Auxiliares", id="tab-auxiliares"), VerticalScroll():
+                yield DataTable(id="ranges", cursor_type="row", zebra_stripes=True)
+                yield Static("II.4.c: un árbitro auxiliar por cada 20–30 jugadores. Enter sobre una fila la carga.",
+                             classes="note")
+                yield _row("Auxiliar", _input(id="a_name"))
+                yield _row("Desde la mesa", _input(type="integer", id="a_first"))
+                yield _row("Hasta la mesa", _input(type="integer", id="a_last"))
+                yield Horizontal(_button("Guardar rango", id="set_range", variant="primary"), classes="buttons")
+                yield _row("PIN del juez árbitro", _input(password=True, placeholder="4 cifras o más; vacío: sin PIN",
+                                                         id="pin_judge"))
+                yield _row("PIN de los auxiliares", _input(password=True, placeholder="4 cifras o más; vacío: sin PIN",
+                                                          id="pin_assistant"))
+                yield Horizontal(_button("Guardar PIN del juez", id="set_pin_judge"),
+                                 _button("Guardar PIN de auxiliares", id="set_pin_assistant"), classes="buttons")
+        yield Static(id="message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        players = self.query_one("#players", DataTable)
+        players.add_columns("Nº", "Nombre", "Club", "País", "Federación", "Estado")
+        self.query_one("#tables", DataTable).add_columns("Mesa", "Jugador", "Club")
+        self.query_one("#ranges", DataTable).add_columns("Auxiliar", "Desde", "Hasta")
+        self.load_settings()
+        self.refresh_lists()
+        if self.app.state.role != "judge":  # type: ignore[attr-defined]
+            self.query_one("#tabs").disabled = True
+            self.say("La preparación del torneo es cosa del juez árbitro.", error=True)
+
+    def on_data_changed(self, message: DataChanged) -> None:
+        self.refresh_lists()
+
+    def action_show_tab(self, tab: str) -> None:
+        self.query_one("#tabs", TabbedContent).active = TABS[tab]
+
+    def say(self, text: str, *, error: bool = False) -> None:
+        """Show ``text`` in the message line (red for an error)."""
+        message = self.query_one("#message", Static)
+        message.update(text)
+        message.set_classes("error" if error else "ok")
+
+    # --- reading the service ------------------------------------------------------------------
+    def load_settings(self) -> None:
+        """Fill the settings form with the stored settings."""
+        settings = self.service.settings(self.tournament_id)
+        self.query_one("#seconds", Input).value = str(settings.seconds_per_round)
+        self.query_one("#bonus_mode", Select).value = settings.bonus_mode
+        self.query_one("#bonus_value", Input).value = str(settings.bonus_value)
+        self.query_one("#criterion", Select).value = settings.criterion
+        self.query_one("#tie_breaks", Switch).value = settings.tie_breaks
+        self.query_one("#oriented", Switch).value = settings.oriented_notation
+        self.query_one("#partial_every", Input).value = str(settings.partial_every)
+
+    def refresh_lists(self) -> None:
+        """Everything shown that other stations may change: info, games, players,
+        tables, assistants."""
+        info = self.service.tournament(self.tournament_id)
+        self.query_one("#info", Static).update(
+            f"[b]{info.name}[/b] — {info.venue or 'sin lugar'}\n"
+            f"Léxico: {info.lexicon_hash[:16]}…{' (' + info.lexicon_path + ')' if info.lexicon_path else ''} — "
+            "se fija al crear el torneo; no se cambia desde aquí.\n"
+            f"Jugadores: {info.players} inscritos, {info.active_players} activos.")
+        started = any(game.rounds for game in info.games)
+        _show(self.query_one("#lock", Static),
+              "Ya hay rondas jugadas: los ajustes quedan fijados (III.24, III.28)." if started else "")
+        lines = [f"Partida {game.number}: {GAME_STATUS_NAMES.get(game.status, game.status)}, {game.rounds} rondas de "
+                 f"{game.planned_rounds if game.planned_rounds else 'bolsa completa'}, "
+                 f"{game.seconds_per_round} s por ronda"
+                 for game in info.games]
+        self.query_one("#games", Static).update("Partidas:\n" + "\n".join(lines) if lines else "Aún no hay partidas.")
+        self.update_warnings()
+
+        players = self.query_one("#players", DataTable)
+        row = players.cursor_row
+        players.clear()
+        for entry, player in self.service.entries(self.tournament_id):
+            players.add_row(str(entry.id), player.name, player.club, player.country, player.federation_id or "",
+                            STATUS_NAMES.get(entry.status, entry.status), key=str(entry.id))
+        if players.row_count:
+            players.move_cursor(row=min(row, players.row_count - 1))
+
+        tables = self.query_one("#tables", DataTable)
+        tables.clear()
+        if info.games:
+            game = info.games[-1]
+            self.query_one("#tables_title", Static).update(f"Mesas de la partida {game.number}:")
+            for table, _, player in self.service.seats(game.number, self.tournament_id):
+                tables.add_row(str(table), player.name, player.club)
+        else:
+            self.query_one("#tables_title", Static).update("Aún no hay partidas ni mesas.")
+
+        ranges = self.query_one("#ranges", DataTable)
+        ranges.clear()
+        for item in self.service.assistant_ranges(self.tournament_id):
+            ranges.add_row(item.assistant, str(item.first_table), str(item.last_table), key=item.assistant)
+
+    def update_warnings(self) -> None:
+        """III.24's advice for the bonus chosen in the form (not yet saved)."""
+        warnings = self.query_one("#warnings", Static)
+        try:
+            value = _integer(self.query_one("#bonus_value", Input).value, "valor de la bonificación", blank=10)
+            mode = BonusMode(str(self.query_one("#bonus_mode", Select).value))
+            players = self.service.tournament(self.tournament_id).active_players
+            advice = bonus_warnings(players, BonusPolicy(mode, value or 0))
+        except (TournamentError, ValueError) as error:
+            advice = [str(error)]
+        _show(warnings, "\n".join(f"⚠ {line}" for line in advice))
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "bonus_value":
+            self.update_warnings()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "bonus_mode":
+            self.update_warnings()
+
+    # --- actions ------------------------------------------------------------------------------
+    def run(self, action: Any, done: str) -> bool:
+        """Call ``action()``; show ``done`` or the service's error; True when it worked."""
+        try:
+            action()
+        except TournamentError as error:
+            self.say(str(error), error=True)
+            return False
+        except Exception as error:  # noqa: BLE001 - shown to the judge, never a traceback
+            self.say(f"no se pudo hacer ({type(error).__name__}): {error}", error=True)
+            return False
+        self.say(done)
+        self.refresh_lists()
+        return True
+
+    def action_save_settings(self) -> None:
+        def save() -> None:
+            mode = str(self.query_one("#bonus_mode", Select).value)
+            settings = TournamentSettings(
+                bonus_mode=mode,
+                bonus_value=_integer(self.query_one("#bonus_value", Input).value, "valor de la bonificación") or 0,
+                criterion=str(self.query_one("#criterion", Select).value),
+                tie_breaks=self.query_one("#tie_breaks", Switch).value,
+                oriented_notation=self.query_one("#oriented", Switch).value,
+                partial_every=_integer(self.query_one("#partial_every", Input).value, "clasificación parcial") or 0,
+                seconds_per_round=_integer(self.query_one("#seconds", Input).value, "segundos por ronda") or 0)
+            self.service.change_settings(self.tournament_id, settings, arbiter=self.arbiter)
+
+        self.run(save, "Ajustes guardados.")
+
+    def selected_entry(self) -> int | None:
+        players = self.query_one("#players", DataTable)
+        if not players.row_count:
+            return None
+        key = players.coordinate_to_cell_key(players.cursor_coordinate).row_key.value
+        return int(key) if key is not None else None
+
+    def player_form(self) -> dict[str, str]:
+        return {field: self.query_one(f"#p_{name}", Input).value
+                for field, name in (("name", "name"), ("club", "club"), ("country", "country"),
+                                    ("federation_id", "fed"))}
+
+    def clear_player_form(self) -> None:
+        for name in ("name", "club", "country", "fed"):
+            self.query_one(f"#p_{name}", Input).value = ""
+        self.editing = None
+
+    def add_player(self) -> None:
+        form = self.player_form()
+        if self.run(lambda: self.service.add_player(form.pop("name"), **form, tournament_id=self.tournament_id,
+                                                    arbiter=self.arbiter),
+                    f"Inscrito: {' '.join(self.player_form()['name'].split())}."):
+            self.clear_player_form()
+            self.query_one("#p_name", Input).focus()
+
+    def update_player(self) -> None:
+        if self.editing is None:
+            self.say("Elija antes un jugador de la lista (Enter sobre su fila).", error=True)
+            return
+        entry = self.editing
+        if self.run(lambda: self.service.update_player(entry, **self.player_form(), arbiter=self.arbiter),
+                    "Datos del jugador corregidos."):
+            self.clear_player_form()
+
+    def set_status(self, status: EntryStatus) -> None:
+        entry = self.selected_entry()
+        if entry is None:
+            self.say("No hay jugadores.", error=True)
+            return
+        self.run(lambda: self.service.set_entry_status(entry, status, arbiter=self.arbiter),
+                 f"Jugador nº {entry}: {STATUS_NAMES[status.value]}.")
+
+    def import_csv(self) -> None:
+        path = self.query_one("#csv_path", Input).value.strip()
+        if not path:
+            self.say("Escriba la ruta del archivo CSV.", error=True)
+            return
+        imported: list[int] = []
+        if self.run(lambda: imported.extend(self.service.import_players(Path(path).expanduser(),
+                                                                        tournament_id=self.tournament_id,
+                                                                        arbiter=self.arbiter)), ""):
+            self.say(f"Importados {len(imported)} jugadores de {path}.")
+
+    def seating_method(self) -> SeatingMethod | None:
+        value = str(self.query_one("#seating", Select).value)
+        return None if value == "auto" else SeatingMethod(value)
+
+    def create_game(self) -> None:
+        created: list[int] = []
+
+        def create() -> None:
+            created.append(self.service.create_game(
+                tournament_id=self.tournament_id,
+                rounds=_integer(self.query_one("#rounds", Input).value, "rondas pactadas"),
+                seed=_integer(self.query_one("#seed", Input).value, "semilla de la bolsa"),
+                seating=self.seating_method(),
+                seating_seed=_integer(self.query_one("#seating_seed", Input).value, "semilla del sorteo"),
+                arbiter=self.arbiter))
+
+        if self.run(create, ""):
+            seated = self.query_one("#tables", DataTable).row_count
+            self.say(f"Partida {created[0]} creada; {seated} jugadores sentados.")
+
+    def reseat(self) -> None:
+        def seat() -> None:
+            game = self.service.current_game(self.tournament_id)
+            self.service.assign_tables(game, tournament_id=self.tournament_id, method=self.seating_method(),
+                                       seed=_integer(self.query_one("#seating_seed", Input).value,
+                                                     "semilla del sorteo"),
+                                       arbiter=self.arbiter)
+
+        self.run(seat, "Mesas asignadas de nuevo.")
+
+    def set_range(self) -> None:
+        def save() -> None:
+            name = self.query_one("#a_name", Input).value.strip()
+            if not name:
+                raise TournamentError("el auxiliar necesita un nombre")
+            first = _integer(self.query_one("#a_first", Input).value, "desde la mesa")
+            last = _integer(self.query_one("#a_last", Input).value, "hasta la mesa")
+            if first is None or last is None:
+                raise TournamentError("indique la primera y la última mesa")
+            self.service.set_assistant_range(name, first, last, tournament_id=self.tournament_id, arbiter=self.arbiter)
+
+        self.run(save, "Rango de mesas guardado.")
+
+    def set_pin(self, role: str) -> None:
+        pin_input = self.query_one(f"#pin_{role}", Input)
+        pin = pin_input.value.strip()
+        who = "juez árbitro" if role == "judge" else "árbitros auxiliares"
+        if self.run(lambda: self.service.set_pin(role, pin, tournament_id=self.tournament_id, arbiter=self.arbiter),
+                    f"PIN de {who} {'cambiado' if pin else 'quitado: acceso sin PIN'}."):
+            pin_input.value = ""
+
+    # --- events ---------------------------------------------------------------------------------
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        button = event.button.id or ""
+        if button in STATUS_BUTTONS:
+            self.set_status(STATUS_BUTTONS[button])
+            return
+        actions = {"save": self.action_save_settings, "add": self.add_player, "update": self.update_player,
+                   "clear": self.clear_player_form, "import": self.import_csv, "create_game": self.create_game,
+                   "reseat": self.reseat, "set_range": self.set_range,
+                   "set_pin_judge": lambda: self.set_pin("judge"),
+                   "set_pin_assistant": lambda: self.set_pin("assistant")}
+        if button in actions:
+            actions[button]()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter moves along a form; on its last field it does the form's action."""
+        following = {"p_name": "p_club", "p_club": "p_country", "p_country": "p_fed",
+                     "a_name": "a_first", "a_first": "a_last", "rounds": "seed"}
+        finish = {"p_fed": lambda: self.update_player() if self.editing is not None else self.add_player(),
+                  "csv_path": self.import_csv, "a_last": self.set_range,
+                  "pin_judge": lambda: self.set_pin("judge"), "pin_assistant": lambda: self.set_pin("assistant")}
+        name = event.input.id or ""
+        if name in following:
+            self.query_one(f"#{following[name]}", Input).focus()
+        elif name in finish:
+            finish[name]()
+        elif event.input.id in ("seconds", "bonus_value", "partial_every"):
+            self.action_save_settings()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id == "players" and event.row_key.value is not None:
+            entry_id = int(event.row_key.value)
+            for entry, player in self.service.entries(self.tournament_id):
+                if entry.id == entry_id:
+                    for name, value in (("name", player.name), ("club", player.club), ("country", player.country),
+                                        ("fed", player.federation_id or "")):
+                        self.query_one(f"#p_{name}", Input).value = value
+                    self.editing = entry_id
+                    self.say(f"Corrigiendo a {player.name}: cambie los datos y pulse «Guardar cambios».")
+                    self.query_one("#p_name", Input).focus()
+        elif event.data_table.id == "ranges" and event.row_key.value is not None:
+            for item in self.service.assistant_ranges(self.tournament_id):
+                if item.assistant == event.row_key.value:
+                    self.query_one("#a_name", Input).value = item.assistant
+                    self.query_one("#a_first", Input).value = str(item.first_table)
+                    self.query_one("#a_last", Input).value = str(item.last_table)
+                    self.query_one("#a_name", Input).focus()
