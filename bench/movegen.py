@@ -37,9 +37,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import data
-from duplicate.board import Board
 from duplicate.game import Game
 from duplicate.master import rank_top_moves
+from lexicon.board import Board
 from lexicon.default import WORD_LIST, read_lines
 from lexicon.lexicon import Lexicon, build
 from lexicon.movegen import PURE_PYTHON_VARIABLE, generate, walker_name

@@ -1,6 +1,6 @@
 """Benchmark of the slip entry screen (issue 4 §5: slip feedback ≤ 100 ms after Enter).
 
-Drives ``tui.screens.entry.EntryScreen`` with Pilot on a SQLite file: a game of
+Drives ``tui.app.screens.entry.EntryScreen`` with Pilot on a SQLite file: a game of
 ``--tables`` players, round 2 (a word already on the board), and for every table the
 table number, Enter, a slip, Enter — a mix of valid and faulty slips (the master, the
 coordinate's order swapped, blanks not marked, an invalid word, unreadable text) so the
@@ -30,8 +30,8 @@ from duplicate.tournament import TournamentService
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
 from tui.app import DuplicadaApp
-from tui.screens.entry import EntryScreen
-from tui.widgets.slip_feedback import SlipFeedback
+from tui.app.screens.entry import EntryScreen
+from tui.app.widgets.slip_feedback import SlipFeedback
 
 
 def seed_game(service: TournamentService, tables: int, seed: int) -> list[str]:

@@ -44,7 +44,7 @@ from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
 from lexicon.movegen import walker_name
 from tui.app import DuplicadaApp
-from tui.screens.judge import JudgeScreen
+from tui.app.screens.judge import JudgeScreen
 
 Row = tuple[str, float, float, float, int, int]
 """``(label, tops seconds, list seconds, worst stall seconds, top moves, legal moves)``."""

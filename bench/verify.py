@@ -30,9 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from duplicate.board import Board
 from duplicate.game import Game
-from duplicate.move import Move, placed_tiles
 from duplicate.notation import format_move, parse_move
 from duplicate.verify import (
     RECORD_FORMAT,
@@ -46,8 +44,10 @@ from duplicate.verify import (
     verify_record,
 )
 from lexicon.alphabet import BLANK_FLAG
+from lexicon.board import Board
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
+from lexicon.move import Move, placed_tiles
 from lexicon.movegen import generate
 
 SETTINGS: dict[str, Any] = {"bonus_mode": "automatic", "bonus_value": 10, "criterion": "average_percentage",

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import data
-from duplicate.board import ROW_NAMES
 from lexicon.alphabet import BLANK_FLAG, Alphabet
+from lexicon.board import ROW_NAMES
 
 DEFAULT_SPELLING = "spelling-es.tsv"
 

@@ -21,8 +21,8 @@ from typing import TextIO
 
 import click
 
-from duplicate.board import Board, BoardError
 from lexicon.alphabet import AlphabetError
+from lexicon.board import Board, BoardError
 from lexicon.default import default_lexicon_path, read_lines
 from lexicon.lexicon import Lexicon, LexiconError, build
 from lexicon.movegen import generate

@@ -33,9 +33,7 @@ from enum import StrEnum
 from typing import Any
 
 from duplicate.bag import Bag
-from duplicate.board import Board, Layout
 from duplicate.master import RankedMove, rank_top_moves
-from duplicate.move import Move, placed_tiles
 from duplicate.notation import format_move, parse_move
 from duplicate.rack import (
     FIRST_ONE_AND_ONE_ROUND,
@@ -51,7 +49,9 @@ from duplicate.rack import (
     rule_for_round,
 )
 from lexicon.alphabet import Alphabet, spanish
+from lexicon.board import Board, Layout
 from lexicon.lexicon import Lexicon
+from lexicon.move import Move, placed_tiles
 from lexicon.movegen import generate
 
 RECORD_FORMAT = "duplicada-game-1"

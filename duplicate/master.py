@@ -41,11 +41,11 @@ from functools import partial
 from operator import itemgetter
 
 from duplicate.bag import count_tiles, tile_name
-from duplicate.board import Board, Direction, letter_of
-from duplicate.move import Move, placed_tiles
 from duplicate.notation import format_move
 from duplicate.rack import rack_text
 from lexicon.alphabet import BLANK_FLAG, Alphabet
+from lexicon.board import Board, Direction, letter_of
+from lexicon.move import Move, placed_tiles
 from lexicon.movegen import MoveList, ScoredMove
 
 
@@ -121,7 +121,7 @@ def leave_after(board: Board, rack: Sequence[int], move: Move) -> tuple[int, ...
 
     ``rack``: tile codes, ``alphabet.blank`` for a blank. Raises ``MasterError``
     if the move places a tile the rack does not hold, ``PlacementError`` (from
-    ``duplicate.move``) if it does not fit the board.
+    ``lexicon.move``) if it does not fit the board.
     """
     return _leave(Counter(rack), placed_tiles(board, move), move, rack, board.alphabet)
 

@@ -50,12 +50,12 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from duplicate.board import ROW_NAMES, SIZE
 from duplicate.results import (
     GameResults,
     TournamentResults,
     spanish_number,
 )
+from lexicon.board import ROW_NAMES, SIZE
 
 __all__ = [
     "FONT",

@@ -35,14 +35,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from duplicate.board import SIZE, Board, BoardError, standard_layout
 from duplicate.models import GameStatus, Slip
-from duplicate.move import PlacementError, placed_tiles
 from duplicate.notation import SlipError, parse_move
 from duplicate.slips import SlipStatus
 from duplicate.standings import GameStanding, TournamentCriterion, TournamentStanding
 from duplicate.tournament import ANNULLED, RoundView, TournamentService, TournamentSettings
 from lexicon.alphabet import Alphabet, spanish
+from lexicon.board import SIZE, Board, BoardError, standard_layout
+from lexicon.move import PlacementError, placed_tiles
 
 __all__ = [
     "CRITERION_LABELS",

@@ -69,8 +69,6 @@ from pathlib import Path
 
 import click
 
-from duplicate.board import Board, Direction
-from duplicate.move import Move
 from duplicate.notation import (
     ACROSS_ARROW,
     DOWN_ARROW,
@@ -87,7 +85,9 @@ from duplicate.slips import SlipStatus
 from duplicate.standings import BonusMode, TournamentCriterion
 from duplicate.tournament import TournamentService, TournamentSettings
 from lexicon.alphabet import BLANK_FLAG
+from lexicon.board import Board, Direction
 from lexicon.lexicon import Lexicon
+from lexicon.move import Move
 from lexicon.movegen import MoveList, generate
 
 __all__ = ["MistakeRates", "SimulatedPlayer", "draw_players", "simulate", "simulate_tournament"]

@@ -34,8 +34,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from duplicate.board import SIZE, Board, Direction, letter_of
-from duplicate.move import Move
 from duplicate.notation import (
     FirstMoveError,
     InvalidWordError,
@@ -52,7 +50,9 @@ from duplicate.notation import (
     parse_move,
 )
 from lexicon.alphabet import BLANK_FLAG
+from lexicon.board import SIZE, Board, Direction, letter_of
 from lexicon.lexicon import Lexicon
+from lexicon.move import Move
 
 __all__ = ["SlipStatus", "SlipVerdict", "judge_slip", "mark_verdict"]
 

@@ -33,7 +33,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
-from duplicate.board import Board
+from data.rules import PARTIAL_STANDINGS_EVERY, ROUND_SECONDS
 from duplicate.database import Database
 from duplicate.game import Game, GameError, PendingRound
 from duplicate.models import (
@@ -56,6 +56,7 @@ from duplicate.models import (
 )
 from duplicate.notation import SlipError, format_move, parse_move
 from duplicate.rack import RackError, parse_rack_text
+from duplicate.service.errors import LockedGameError, TournamentError
 from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict
 from duplicate.standings import (
     BonusMode,
@@ -70,6 +71,7 @@ from duplicate.standings import (
     tournament_standings,
 )
 from duplicate.timer import shared_remaining
+from lexicon.board import Board
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
 
@@ -86,14 +88,6 @@ REASONS_KEPT = 100
 
 ACCESS_KEY = "access"
 """Key of the tournament settings holding the hashed PINs (never exported)."""
-
-
-class TournamentError(ValueError):
-    """An action that cannot be done as asked; the message (Spanish) says why."""
-
-
-class LockedGameError(TournamentError):
-    """The game's results are final (III.26, IV.32): reopen it first."""
 
 
 class EventKind(StrEnum):
@@ -145,8 +139,8 @@ class TournamentSettings:
     criterion: str = TournamentCriterion.TOTAL.value
     tie_breaks: bool = False
     oriented_notation: bool = True
-    partial_every: int = 3
-    seconds_per_round: int = 180
+    partial_every: int = PARTIAL_STANDINGS_EVERY
+    seconds_per_round: int = ROUND_SECONDS
 
     def __post_init__(self) -> None:
         try:

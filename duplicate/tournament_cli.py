@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 import click
 
+from data.rules import ROUND_SECONDS
 from duplicate.database import DatabaseError, open_database
 from duplicate.listing import emit_rows
 from duplicate.models import EntryStatus, SeatingMethod
@@ -130,7 +131,7 @@ def tournament() -> None:
               help="Desempates III.28 en la clasificación de cada partida.")
 @click.option("--oriented/--no-oriented", default=True, show_default=True,
               help="Admitir la notación canónica orientada (III.20.1.b).")
-@click.option("--seconds", type=click.IntRange(min=10), default=180, show_default=True, help="Segundos por ronda (III.13).")
+@click.option("--seconds", type=click.IntRange(min=10), default=ROUND_SECONDS, show_default=True, help="Segundos por ronda (III.13).")
 @click.option("--partial-every", type=click.IntRange(min=1), default=3, show_default=True,
               help="Rondas entre clasificaciones parciales.")
 @common

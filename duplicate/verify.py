@@ -94,8 +94,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, TextIO
 
-from duplicate.board import Board, BoardError
-from duplicate.move import Move, PlacementError, placed_tiles, score_move
 from duplicate.notation import (
     FirstMoveError,
     InvalidWordError,
@@ -111,7 +109,9 @@ from duplicate.notation import (
     parse_move,
 )
 from duplicate.rack import RackError, parse_rack_text
+from lexicon.board import Board, BoardError
 from lexicon.lexicon import Lexicon, LexiconError
+from lexicon.move import Move, PlacementError, placed_tiles, score_move
 from lexicon.movegen import generate
 
 __all__ = [

@@ -23,10 +23,10 @@ from collections.abc import Sequence
 import numba
 import numpy as np
 
-from duplicate.board import SIZE, Board
-from duplicate.move import BINGO_BONUS, RACK_SIZE
 from lexicon.alphabet import BLANK_FLAG
+from lexicon.board import SIZE, Board
 from lexicon.lexicon import Lexicon
+from lexicon.move import BINGO_BONUS, RACK_SIZE
 
 INFO_COLUMNS = ("score", "down", "row", "col", "length", "placed")
 """Columns of the ``info`` array ``generate_arrays`` returns."""

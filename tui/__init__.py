@@ -1,5 +1,5 @@
-"""The Textual application (issue 4): judge console, slip entry, projection, standings.
+"""The front ends: the Textual app (``tui.app``) and the command line (``tui.cli``).
 
-Widgets hold no rules: every action goes through ``duplicate.tournament.TournamentService``,
-the same service the command line uses. The core packages never import this one.
+Both only ask the tournament service and display what it returns; the core packages
+(``lexicon``, ``duplicate``, ``ranking``) never import this one.
 """

@@ -11,10 +11,9 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
-
-from alembic.script import ScriptDirectory
 
 from duplicate.database import DatabaseError, _alembic_config, database_url, open_database
 from duplicate.models import Base, Entry

@@ -9,13 +9,13 @@ from collections.abc import Callable, Iterable
 import pytest
 
 from duplicate.bag import Bag, count_tiles
-from duplicate.board import Board, Direction
 from duplicate.game import EndCode, Game, GameError, GameRecord, GameRecordError
-from duplicate.move import Move, placed_tiles, score_move
 from duplicate.notation import format_move
 from duplicate.rack import RackError, RackRule, is_valid_rack, parse_rack_text
 from lexicon.alphabet import BLANK_FLAG, Alphabet
+from lexicon.board import Board, Direction
 from lexicon.lexicon import Lexicon
+from lexicon.move import Move, placed_tiles, score_move
 from lexicon.movegen import generate
 
 SHORT_WORDS = """

@@ -6,7 +6,6 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from duplicate.board import ROW_NAMES, Board, Direction
 from duplicate.master import (
     Criterion,
     MasterError,
@@ -16,10 +15,11 @@ from duplicate.master import (
     rank_moves,
     rank_top_moves,
 )
-from duplicate.move import Move, placed_tiles, score_move
 from duplicate.rack import parse_rack_text
 from lexicon.alphabet import Alphabet
+from lexicon.board import ROW_NAMES, Board, Direction
 from lexicon.lexicon import Lexicon
+from lexicon.move import Move, placed_tiles, score_move
 from lexicon.movegen import ScoredMove, generate
 
 

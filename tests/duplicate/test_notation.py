@@ -9,8 +9,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from duplicate.board import SIZE, Board, Direction
-from duplicate.move import Move, placed_tiles, score_move
 from duplicate.notation import (
     FirstMoveError,
     InvalidWordError,
@@ -28,6 +26,8 @@ from duplicate.notation import (
     parse_move,
 )
 from lexicon.alphabet import BLANK_FLAG, Alphabet, spanish
+from lexicon.board import SIZE, Board, Direction
+from lexicon.move import Move, placed_tiles, score_move
 from lexicon.movegen import generate
 
 ACROSS, DOWN = Direction.ACROSS, Direction.DOWN

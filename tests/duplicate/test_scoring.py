@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import pytest
 
-from duplicate.board import Board
-from duplicate.move import Move, placed_tiles, score_move
 from duplicate.notation import check_move, parse_move
 from lexicon.alphabet import Alphabet
+from lexicon.board import Board
+from lexicon.move import Move, placed_tiles, score_move
 from lexicon.movegen import generate
 
 WORDS = [

@@ -17,9 +17,9 @@ from duplicate.database import open_database
 from duplicate.models import Event, SeatingMethod
 from duplicate.notation import check_move
 from duplicate.rack import parse_rack_text
-from duplicate.board import Board
 from duplicate.slips import SlipStatus
 from duplicate.tournament import EventKind, LockedGameError, TournamentError, TournamentService, TournamentSettings
+from lexicon.board import Board
 from lexicon.lexicon import Lexicon
 
 NAMES = ["Zoe Ruiz", "Ángel Núñez", "Ana Pérez", "Beatriz Ñúñez", "Nicolás Ortega", "Íñigo Baños"]

@@ -16,7 +16,7 @@ square and keeps the placement if it is legal (rules I.2):
   tiles or more is in the lexicon, and there is at least one such word.
 
 The score is computed twice, by ``score_placement`` below (a few lines that
-follow I.2 literally) and by ``duplicate.move.score_move``; they must agree.
+follow I.2 literally) and by ``lexicon.move.score_move``; they must agree.
 
 Only meant for small racks (≤ 5 tiles, or 7 on an empty board with a tiny
 lexicon) and small lexicons: it is exponential in the rack size.
@@ -26,10 +26,10 @@ from __future__ import annotations
 
 from itertools import product
 
-from duplicate.board import CENTRE, SIZE, Board, Direction
-from duplicate.move import Move, score_move
 from lexicon.alphabet import BLANK_FLAG
+from lexicon.board import CENTRE, SIZE, Board, Direction
 from lexicon.lexicon import Lexicon
+from lexicon.move import Move, score_move
 
 PlacementKey = frozenset
 """``frozenset`` of ``(row, col, tile)`` placed: one key per distinct placement."""

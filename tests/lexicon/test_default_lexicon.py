@@ -13,10 +13,10 @@ from click.testing import CliRunner
 import data
 from duplicate.cli import main
 from duplicate.game import Game
-from duplicate.move import placed_tiles, score_move
 from duplicate.notation import parse_move
 from lexicon.default import ENVIRONMENT_VARIABLE, WORD_LIST, read_lines
 from lexicon.lexicon import Lexicon, build
+from lexicon.move import placed_tiles, score_move
 
 pytestmark = pytest.mark.slow
 

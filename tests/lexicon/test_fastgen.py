@@ -10,15 +10,14 @@ two-blank and digraph-heavy racks), too big for the reference.
 
 from __future__ import annotations
 
-import threading
-
 import random
+import threading
 
 import numpy as np
 import pytest
 
-from duplicate.board import SIZE, Board
 from duplicate.game import Game
+from lexicon.board import SIZE, Board
 from lexicon.lexicon import FINAL, REACH, Lexicon, Node
 from lexicon.movegen import (
     PURE_PYTHON_VARIABLE,

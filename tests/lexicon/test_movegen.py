@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from duplicate.board import CENTRE, SIZE, Board, Direction
-from duplicate.move import Move, formed_words, placed_tiles, score_move
 from lexicon.alphabet import BLANK_FLAG, spanish
+from lexicon.board import CENTRE, SIZE, Board, Direction
 from lexicon.lexicon import Lexicon
+from lexicon.move import Move, formed_words, placed_tiles, score_move
 from lexicon.movegen import MoveList, generate, generate_compiled, generate_pure_python
 from tests.lexicon.reference import reference_moves
 

@@ -8,8 +8,8 @@ from textual.widgets import OptionList
 
 from duplicate.tournament import TournamentService
 from tui.app import DuplicadaApp
-from tui.screens.home import HomeScreen
-from tui.screens.signin import SignInScreen
+from tui.app.screens.home import HomeScreen
+from tui.app.screens.signin import SignInScreen
 
 
 def test_create_a_tournament_then_sign_in_as_judge(service: TournamentService) -> None:

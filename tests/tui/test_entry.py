@@ -17,16 +17,16 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from duplicate.board import Board
 from duplicate.database import open_database
 from duplicate.notation import check_move
 from duplicate.rack import parse_rack_text
 from duplicate.slips import SlipStatus
 from duplicate.tournament import EventKind, TournamentService, TournamentSettings
+from lexicon.board import Board
 from lexicon.lexicon import Lexicon
 from tui.app import DuplicadaApp
-from tui.screens.entry import EntryScreen
-from tui.widgets.slip_feedback import SlipFeedback
+from tui.app.screens.entry import EntryScreen
+from tui.app.widgets.slip_feedback import SlipFeedback
 
 NAMES = ["Ana Pérez", "Ángel Núñez", "Beatriz Ñúñez", "Carmen Gil", "David Sanz", "Elena Ruiz",
          "Fernando Díaz", "Gloria Vidal", "Héctor Mora", "Inés Soler", "Jorge Lara", "Karina Ortiz"]

@@ -13,10 +13,10 @@ from duplicate.announce import SpellingTable
 from duplicate.timer import Cue
 from duplicate.tournament import TournamentService
 from tui.app import DataChanged, DuplicadaApp
-from tui.screens.judge import ConfirmScreen, JudgeScreen, NewGameScreen
-from tui.widgets.board import BoardView
-from tui.widgets.moves import MoveChoices
-from tui.widgets.timer import RoundClock
+from tui.app.screens.judge import ConfirmScreen, JudgeScreen, NewGameScreen
+from tui.app.widgets.board import BoardView
+from tui.app.widgets.moves import MoveChoices
+from tui.app.widgets.timer import RoundClock
 
 PLAYERS = ("Ana", "Blas", "Carmen")
 

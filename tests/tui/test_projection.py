@@ -12,9 +12,9 @@ from textual.widgets import Digits, Static
 from duplicate.models import SeatingMethod
 from duplicate.tournament import TournamentService, TournamentSettings
 from tui.app import DuplicadaApp
-from tui.screens.projection import ProjectionScreen
-from tui.widgets.big_board import BigBoard, cell_for
-from tui.widgets.block_letters import BigText
+from tui.app.screens.projection import ProjectionScreen
+from tui.app.widgets.big_board import BigBoard, cell_for
+from tui.app.widgets.block_letters import BigText
 
 NAMES = ["Ana Pérez", "Berta Núñez", "Carlos Ruiz"]
 
@@ -142,7 +142,7 @@ def test_projection_follows_the_judges_timer(service) -> None:
     import asyncio
 
     from tui.app import DuplicadaApp
-    from tui.screens.projection import ProjectionScreen
+    from tui.app.screens.projection import ProjectionScreen
 
     service.create_tournament("Crono")
     service.add_player("Ana")

@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Select, Static
 from duplicate.models import EntryStatus, SeatingMethod
 from duplicate.tournament import TournamentService
 from tui.app import DuplicadaApp
-from tui.screens.setup import SetupScreen
+from tui.app.screens.setup import SetupScreen
 
 NAMES = ["Zoe Ruiz", "Ángel Núñez", "Beatriz Ñúñez", "Ana Pérez"]
 

@@ -25,7 +25,7 @@ from duplicate.slips import SlipStatus
 from duplicate.tournament import EventKind, TournamentService, TournamentSettings
 from lexicon.lexicon import Lexicon
 from tui.app import DuplicadaApp
-from tui.screens.standings import BONUS_STYLE, StandingsScreen
+from tui.app.screens.standings import BONUS_STYLE, StandingsScreen
 
 NAMES = ["Ana Pérez", "Ángel Núñez", "Beatriz Ñúñez", "Carmen Gil", "David Sanz", "Elena Ruiz"]
 
@@ -227,7 +227,7 @@ def test_snapshot_of_the_standings_screen(service: TournamentService, snap_compa
 def test_the_judge_publishes_from_the_standings_in_a_worker(service: TournamentService, tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """IV.32: publish from the app; the screen keeps working while the worker writes."""
-    import tui.screens.standings as standings_module
+    import tui.app.screens.standings as standings_module
 
     folder = tmp_path / "publicacion"
     monkeypatch.setattr(standings_module, "publication_folder", lambda tournament_id: folder)

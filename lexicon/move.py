@@ -17,13 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from duplicate.board import ROW_NAMES, SIZE, Board, Direction, Square, letter_of
+from data.rules import BINGO_BONUS, RACK_SIZE
 from lexicon.alphabet import BLANK_FLAG
-
-BINGO_BONUS = 50
-"""Points added when all 7 rack tiles are played ("scrabble")."""
-
-RACK_SIZE = 7
+from lexicon.board import ROW_NAMES, SIZE, Board, Direction, Square, letter_of
 
 
 class PlacementError(ValueError):

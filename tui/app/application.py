@@ -14,19 +14,14 @@ from pathlib import Path
 
 from textual.app import App
 from textual.binding import Binding
-from textual.message import Message
 
 from duplicate.tournament import TournamentService
+from tui.app.messages import DataChanged
+from tui.app.screens.home import HomeScreen
+from tui.app.screens.signin import SignInScreen
+from tui.app.screens.start import StartScreen
 
 POLL_SECONDS = 1.5
-
-
-class DataChanged(Message):
-    """The tournament's event log has new events (``last_event`` is the newest id)."""
-
-    def __init__(self, last_event: int) -> None:
-        super().__init__()
-        self.last_event = last_event
 
 
 @dataclass
@@ -58,8 +53,6 @@ class DuplicadaApp(App[None]):
         self._offline = False
 
     def on_mount(self) -> None:
-        from tui.screens.start import StartScreen
-
         self.push_screen(StartScreen())
         if self._poll:
             self.set_interval(POLL_SECONDS, self.check_for_changes)
@@ -92,15 +85,11 @@ class DuplicadaApp(App[None]):
 
     def open_tournament(self, tournament_id: int) -> None:
         """Select a tournament and ask for the role and PIN."""
-        from tui.screens.signin import SignInScreen
-
         self.state.tournament_id = tournament_id
         self.push_screen(SignInScreen())
 
     def signed_in(self, role: str, arbiter: str) -> None:
         """Show the home menu of ``role``."""
-        from tui.screens.home import HomeScreen
-
         self.state.role = role
         self.state.arbiter = arbiter
         self.switch_screen(HomeScreen())

@@ -32,14 +32,14 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Digits, Footer, Static
 
 from duplicate.announce import announcement_order
-from duplicate.board import Board
 from duplicate.models import GameStatus
-from duplicate.move import placed_tiles
 from duplicate.timer import ROUND_SECONDS, RoundTimer
 from duplicate.tournament import TournamentError, TournamentService, TournamentSettings
-from tui.app import DataChanged
-from tui.widgets.big_board import BigBoard, board_size, cell_for
-from tui.widgets.block_letters import BigText, Token
+from lexicon.board import Board
+from lexicon.move import placed_tiles
+from tui.app.messages import DataChanged
+from tui.app.widgets.big_board import BigBoard, board_size, cell_for
+from tui.app.widgets.block_letters import BigText, Token
 
 SIDE_MIN = 40
 """Columns kept for the side panel (rack, timer, master) when choosing the board size."""

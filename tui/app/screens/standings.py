@@ -36,10 +36,10 @@ from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 from duplicate.models import ClaimStatus, GameStatus
 from duplicate.standings import GameStanding, RoundResult, TournamentCriterion, TournamentStanding
 from duplicate.tournament import RoundView, TournamentError
-from tui.app import DataChanged
-from tui.widgets.judge_dialogs import ClaimDecision, ClaimDialog, ClaimResolutionDialog, NewClaim, ReasonDialog
-from tui.widgets.slip_feedback import status_name
-from tui.widgets.steady_footer import SteadyFooter
+from tui.app.messages import DataChanged
+from tui.app.widgets.judge_dialogs import ClaimDecision, ClaimDialog, ClaimResolutionDialog, NewClaim, ReasonDialog
+from tui.app.widgets.slip_feedback import status_name
+from tui.app.widgets.steady_footer import SteadyFooter
 
 
 def publication_folder(tournament_id: int) -> Path:

@@ -11,9 +11,9 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from duplicate.board import ROW_NAMES, SIZE, Board
 from lexicon.alphabet import BLANK_FLAG
-from tui.widgets.board import BLANK_STYLE, LAST_BLANK_STYLE, LAST_STYLE, PREMIUM_STYLES, TILE_STYLE
+from lexicon.board import ROW_NAMES, SIZE, Board
+from tui.app.widgets.board import BLANK_STYLE, LAST_BLANK_STYLE, LAST_STYLE, PREMIUM_STYLES, TILE_STYLE
 
 CELLS: tuple[tuple[int, int], ...] = ((9, 4), (7, 3), (5, 2), (3, 1))
 """Square sizes (columns, lines), biggest first; about square on a terminal."""

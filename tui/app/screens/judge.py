@@ -35,18 +35,18 @@ from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Stat
 from textual.worker import get_current_worker
 
 from duplicate.announce import SpellingTable, master_announcement, rack_announcement
-from duplicate.board import Board, Direction
-from duplicate.move import Move, placed_tiles
 from duplicate.notation import format_move, parse_move
 from duplicate.timer import ROUND_SECONDS, Cue, RoundTimer
 from duplicate.tournament import RoundStatus, TournamentError, TournamentService
 from lexicon.alphabet import BLANK_FLAG
+from lexicon.board import Board, Direction
 from lexicon.lexicon import Lexicon
+from lexicon.move import Move, placed_tiles
 from lexicon.movegen import generate, walker_name
-from tui.app import DataChanged
-from tui.widgets.board import BLANK_STYLE, TILE_STYLE, BoardView
-from tui.widgets.moves import MoveChoices, NextScore, TopMove
-from tui.widgets.timer import RoundClock
+from tui.app.messages import DataChanged
+from tui.app.widgets.board import BLANK_STYLE, TILE_STYLE, BoardView
+from tui.app.widgets.moves import MoveChoices, NextScore, TopMove
+from tui.app.widgets.timer import RoundClock
 
 NEXT_SCORES = 20
 """How many scores below the top the move list shows."""

@@ -14,12 +14,14 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.app.screens.signin import SignInScreen
+
 SCREENS: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    "setup": ("Preparación del torneo", "tui.screens.setup:SetupScreen", ("judge",)),
-    "judge": ("Consola del juez árbitro", "tui.screens.judge:JudgeScreen", ("judge",)),
-    "entry": ("Entrada de papeletas", "tui.screens.entry:EntryScreen", ("judge", "assistant")),
-    "projection": ("Pantalla de proyección", "tui.screens.projection:ProjectionScreen", ("judge", "assistant")),
-    "standings": ("Clasificaciones", "tui.screens.standings:StandingsScreen", ("judge", "assistant")),
+    "setup": ("Preparación del torneo", "tui.app.screens.setup:SetupScreen", ("judge",)),
+    "judge": ("Consola del juez árbitro", "tui.app.screens.judge:JudgeScreen", ("judge",)),
+    "entry": ("Entrada de papeletas", "tui.app.screens.entry:EntryScreen", ("judge", "assistant")),
+    "projection": ("Pantalla de proyección", "tui.app.screens.projection:ProjectionScreen", ("judge", "assistant")),
+    "standings": ("Clasificaciones", "tui.app.screens.standings:StandingsScreen", ("judge", "assistant")),
 }
 """key → (Spanish title, "module:Class", roles allowed)."""
 
@@ -54,6 +56,4 @@ class HomeScreen(Screen[None]):
         self.app.push_screen(screen_class(event.option.id)())
 
     def action_sign_out(self) -> None:
-        from tui.screens.signin import SignInScreen
-
         self.app.switch_screen(SignInScreen())

@@ -17,7 +17,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, RadioButton, RadioSet, Static
 
-from tui.widgets.slip_dialogs import MARK_WORDS
+from tui.app.widgets.slip_dialogs import MARK_WORDS
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from duplicate.board import ROW_NAMES, SIZE, Board
 from lexicon.alphabet import BLANK_FLAG
+from lexicon.board import ROW_NAMES, SIZE, Board
 
 PREMIUM_STYLES = {
     (1, 1): ("·", "grey50 on grey15"),

@@ -54,10 +54,10 @@ from textual.widgets import DataTable, Header, Input, Label, Static
 from duplicate.models import Conflict, Slip
 from duplicate.slips import SlipStatus
 from duplicate.tournament import RoundView, TournamentError
-from tui.app import DataChanged
-from tui.widgets.judge_dialogs import ConflictDecision, ConflictDialog
-from tui.widgets.slip_dialogs import Correction, CorrectionDialog, TablesDialog
-from tui.widgets.slip_feedback import (
+from tui.app.messages import DataChanged
+from tui.app.widgets.judge_dialogs import ConflictDecision, ConflictDialog
+from tui.app.widgets.slip_dialogs import Correction, CorrectionDialog, TablesDialog
+from tui.app.widgets.slip_feedback import (
     Feedback,
     SlipFeedback,
     entry_feedback,
@@ -65,7 +65,7 @@ from tui.widgets.slip_feedback import (
     master_feedback,
     status_name,
 )
-from tui.widgets.steady_footer import SteadyFooter
+from tui.app.widgets.steady_footer import SteadyFooter
 
 # Grouped in the footer, so that it fits in 120 columns with the judge's F10.
 _MARKS = Binding.Group("Tarde/Nula/Falta", compact=True)

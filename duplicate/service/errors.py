@@ -1,0 +1,36 @@
+"""Errors of the tournament service: one base class, one subclass per refusal.
+
+Every message is Spanish and names the input that was refused, so a front end can show
+it as it is. The command line exits with status 3 for ``NotAuthorised`` and
+``CredentialRefused`` and status 1 for the others.
+"""
+
+from __future__ import annotations
+
+
+class TournamentError(ValueError):
+    """An action that cannot be done as asked; the message (Spanish) says why."""
+
+
+class LockedGameError(TournamentError):
+    """The game's results are final (III.26, IV.32): reopen it first."""
+
+
+class NotAuthorised(TournamentError):
+    """The acting credential's role may not do this action (II.4): nothing changed.
+
+    ``role`` and ``action`` are the refused role and action (their code names)."""
+
+    def __init__(self, message: str, *, role: str = "", action: str = "") -> None:
+        super().__init__(message)
+        self.role = role
+        self.action = action
+
+
+class CredentialRefused(TournamentError):
+    """A PIN or passphrase that opens no credential, or a credential locked after too
+    many wrong tries; ``retry_after`` is the seconds to wait (0 when not locked)."""
+
+    def __init__(self, message: str, *, retry_after: float = 0.0) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
