@@ -32,7 +32,7 @@ from sqlalchemy import insert
 
 from duplicate.database import open_database
 from duplicate.models import GameRow, GameStatus, RoundRow, Seat, Slip
-from duplicate.tournament import TournamentService
+from duplicate.service import TournamentService
 from lexicon.lexicon import Lexicon, build
 from ranking.elodi import Contestant, rate_game
 from ranking.ratings import RatingService

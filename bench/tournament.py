@@ -30,7 +30,7 @@ from sqlalchemy import insert, select
 
 from duplicate.database import open_database
 from duplicate.models import GameRow, GameStatus, RoundRow, Seat, Slip
-from duplicate.tournament import TournamentService, TournamentSettings
+from duplicate.service import TournamentService, TournamentSettings
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
 

@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from textual.pilot import Pilot
 
 from duplicate.database import open_database
-from duplicate.tournament import TournamentError, TournamentService
+from duplicate.service import TournamentError, TournamentService
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
 from lexicon.movegen import walker_name

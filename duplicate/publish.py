@@ -70,7 +70,7 @@ from duplicate.results import (
     spanish_date,
     spanish_number,
 )
-from duplicate.tournament import GameInfo, TournamentError, TournamentService
+from duplicate.service import GameInfo, TournamentError, TournamentService
 
 __all__ = ["FORMATS", "Publication", "publish", "publish_results", "render_environment"]
 

@@ -37,9 +37,9 @@ from datetime import date, datetime
 
 from duplicate.models import GameStatus, Slip
 from duplicate.notation import SlipError, parse_move
+from duplicate.service import ANNULLED, RoundView, TournamentService, TournamentSettings
 from duplicate.slips import SlipStatus
 from duplicate.standings import GameStanding, TournamentCriterion, TournamentStanding
-from duplicate.tournament import ANNULLED, RoundView, TournamentService, TournamentSettings
 from lexicon.alphabet import Alphabet, spanish
 from lexicon.board import SIZE, Board, BoardError, standard_layout
 from lexicon.move import PlacementError, placed_tiles

@@ -81,9 +81,9 @@ from duplicate.notation import (
     parse_move,
 )
 from duplicate.rack import parse_rack_text
+from duplicate.service import TournamentService, TournamentSettings
 from duplicate.slips import SlipStatus
 from duplicate.standings import BonusMode, TournamentCriterion
-from duplicate.tournament import TournamentService, TournamentSettings
 from lexicon.alphabet import BLANK_FLAG
 from lexicon.board import Board, Direction
 from lexicon.lexicon import Lexicon
@@ -462,7 +462,7 @@ def simulate(players: int, games: int, seed: int | None, rounds: int | None, nam
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
     from duplicate.database import DatabaseError, open_database
-    from duplicate.tournament import TournamentError
+    from duplicate.service import TournamentError
     from lexicon.default import default_lexicon_path
     from lexicon.lexicon import LexiconError
 

@@ -24,9 +24,9 @@ from data.rules import ROUND_SECONDS
 from duplicate.database import DatabaseError, open_database
 from duplicate.listing import emit_rows
 from duplicate.models import EntryStatus, SeatingMethod
+from duplicate.service import EntryResult, TournamentError, TournamentService, TournamentSettings
 from duplicate.slips import SlipStatus
 from duplicate.standings import BonusMode, TournamentCriterion
-from duplicate.tournament import EntryResult, TournamentError, TournamentService, TournamentSettings
 from lexicon.lexicon import Lexicon, LexiconError
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -39,7 +39,7 @@ from sqlalchemy.orm import Session
 
 from duplicate.database import Database
 from duplicate.models import Entry, EntryStatus, Event, GameRow, GameStatus, Player, RoundRow, Tournament
-from duplicate.tournament import EventKind, TournamentError, TournamentService
+from duplicate.service import EventKind, TournamentError, TournamentService
 from ranking.elodi import Contestant, EloDISettings, Outcome, rate_game
 from ranking.models import RatedGame, Rating, RatingChange
 

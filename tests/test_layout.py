@@ -26,6 +26,6 @@ def test_no_core_module_imports_tui() -> None:
 
 
 def test_importing_the_core_command_line_loads_no_ui_module() -> None:
-    code = "import sys, duplicate.cli, duplicate.tournament; print(sorted(m for m in sys.modules if m.startswith(('tui', 'textual'))))"
+    code = "import sys, duplicate.cli, duplicate.service; print(sorted(m for m in sys.modules if m.startswith(('tui', 'textual'))))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert result.stdout.strip() == "[]"

@@ -20,7 +20,7 @@ from duplicate.tournament_cli import station_name
 
 def run_app(db: str | None, station: str | None) -> None:
     """Open the tournament database and run the app until the user quits."""
-    from duplicate.tournament import TournamentService
+    from duplicate.service import TournamentService
     from tui.app import DuplicadaApp
 
     try:

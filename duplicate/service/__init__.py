@@ -2,5 +2,32 @@
 
 Every action that changes the record goes through ``TournamentService`` with the acting
 station's credential; the front ends (the Textual app, the command line, the browser
-stations) ask and display. See ``docs/architecture.md``.
+stations) ask and display. See ``docs/architecture.md`` for the modules.
 """
+
+from duplicate.service.base import ACCESS_KEY, ANNULLED, MARK_STATUSES, REASONS_KEPT, ROLES
+from duplicate.service.errors import CredentialRefused, LockedGameError, NotAuthorised, TournamentError
+from duplicate.service.events import EventKind
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
+from duplicate.service.views import EntryResult, GameInfo, RoundStatus, RoundView, TournamentInfo
+
+__all__ = [
+    "ACCESS_KEY",
+    "ANNULLED",
+    "MARK_STATUSES",
+    "REASONS_KEPT",
+    "ROLES",
+    "CredentialRefused",
+    "EntryResult",
+    "EventKind",
+    "GameInfo",
+    "LockedGameError",
+    "NotAuthorised",
+    "RoundStatus",
+    "RoundView",
+    "TournamentError",
+    "TournamentInfo",
+    "TournamentService",
+    "TournamentSettings",
+]

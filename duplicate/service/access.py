@@ -3,12 +3,25 @@
 Every action that changes a tournament's record is an ``Action``; the service asks
 ``authorise(actor, action, tables=...)`` before changing anything (II.4: the judge-arbiter
 decides, assistants enter the slips of their tables, II.4.c; a viewer only reads).
+
+Credentials are PINs or passphrases of at least ``MIN_PIN_LENGTH`` characters, unique
+within a tournament, so a credential alone says who is acting. The database keeps only
+their scrypt digests, salted per tournament: one key derivation per sign-in finds the
+credential by its digest, and an offline attacker pays the full scrypt cost for every
+guess. ``MAX_FAILURES`` wrong tries in a row lock a tournament's sign-in for a delay that
+doubles with each further failure (``lock_seconds``).
 """
 
 from __future__ import annotations
 
+import hashlib
+import secrets
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from enum import StrEnum
+
+from duplicate.service.errors import CredentialRefused, NotAuthorised, TournamentError
 
 
 class Role(StrEnum):
@@ -17,6 +30,14 @@ class Role(StrEnum):
     JUDGE = "judge"
     ASSISTANT = "assistant"
     VIEWER = "viewer"
+
+
+ROLE_NAMES: Mapping[Role, str] = {
+    Role.JUDGE: "juez árbitro",
+    Role.ASSISTANT: "árbitro auxiliar",
+    Role.VIEWER: "puesto de solo lectura",
+}
+"""Spanish names of the roles, as messages and screens show them."""
 
 
 class Action(StrEnum):
@@ -51,13 +72,72 @@ class Action(StrEnum):
     UPDATE_RATINGS = "update_ratings"
 
 
+ACTION_NAMES: Mapping[Action, str] = {
+    Action.CHANGE_SETTINGS: "cambiar los criterios del torneo",
+    Action.SET_CREDENTIAL: "asignar PIN a un puesto",
+    Action.ADD_PLAYER: "inscribir jugadores",
+    Action.UPDATE_PLAYER: "corregir los datos de un jugador",
+    Action.SET_ENTRY_STATUS: "cambiar el estado de un jugador",
+    Action.SET_ASSISTANT_RANGE: "asignar mesas a un auxiliar",
+    Action.CREATE_GAME: "empezar una partida",
+    Action.ASSIGN_TABLES: "asignar las mesas",
+    Action.DRAW_RACK: "sacar el atril",
+    Action.SET_RACK: "fijar el atril",
+    Action.REPLACE_RACK: "sustituir el atril",
+    Action.CHOOSE_MASTER: "elegir la jugada maestra",
+    Action.ANNUL_MASTER: "anular la jugada maestra",
+    Action.RUN_TIMER: "manejar el reloj de la ronda",
+    Action.END_GAME: "terminar la partida",
+    Action.ENTER_SLIP: "anotar papeletas",
+    Action.MARK_SLIP: "marcar papeletas (fuera de tiempo, nula, sin papeleta)",
+    Action.CHECK_SLIP: "hacer la doble anotación",
+    Action.IMPORT_SLIPS: "importar papeletas",
+    Action.CORRECT_SLIP: "corregir papeletas",
+    Action.RESOLVE_CONFLICT: "resolver conflictos de papeletas",
+    Action.CLOSE_ROUND: "cerrar la ronda",
+    Action.FILE_CLAIM: "registrar reclamaciones",
+    Action.RESOLVE_CLAIM: "resolver reclamaciones",
+    Action.PUBLISH_RESULTS: "publicar resultados",
+    Action.REOPEN_RESULTS: "reabrir resultados definitivos",
+    Action.UPDATE_RATINGS: "actualizar el EloDI",
+}
+"""Spanish names of the actions, as refusals name them."""
+
+ALLOWED: Mapping[Role, frozenset[Action]] = {
+    Role.JUDGE: frozenset(Action),
+    Role.ASSISTANT: frozenset({Action.ENTER_SLIP, Action.MARK_SLIP, Action.CHECK_SLIP, Action.CORRECT_SLIP,
+                               Action.FILE_CLAIM}),
+    Role.VIEWER: frozenset(),
+}
+"""What each role may do (II.4.a: the judge everything; II.4.c: assistants the slips)."""
+
+TABLE_ACTIONS = frozenset({Action.ENTER_SLIP, Action.MARK_SLIP, Action.CHECK_SLIP, Action.CORRECT_SLIP,
+                           Action.FILE_CLAIM})
+"""Actions an assistant may do only for the tables of its range (II.4.c)."""
+
+MIN_PIN_LENGTH = 6
+"""Characters a PIN or passphrase needs at least."""
+
+MAX_FAILURES = 5
+"""Wrong sign-in tries in a row before sign-in is locked."""
+
+FIRST_LOCK_SECONDS = 2.0
+"""The lock after ``MAX_FAILURES`` wrong tries; each further wrong try doubles it."""
+
+LONGEST_LOCK_SECONDS = 900.0
+"""The lock never grows beyond 15 minutes."""
+
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
+"""scrypt cost parameters (RFC 7914): 16 MiB of memory and about 50 ms per derivation."""
+
+
 @dataclass(frozen=True)
 class Actor:
     """Who is acting: the role and name of a signed-in credential.
 
     ``tournament_id``: the tournament the credential belongs to (``None`` for the
     anonymous viewer); ``tables``: an assistant's range of tables ``(first, last)``,
-    inclusive (II.4.c), ``None`` for every other role.
+    inclusive (II.4.c), ``None`` for every other role and for an assistant without one.
     """
 
     role: Role
@@ -65,6 +145,74 @@ class Actor:
     tournament_id: int | None = None
     tables: tuple[int, int] | None = None
 
+    def describe(self) -> str:
+        """Spanish: the role and the name (``árbitro auxiliar «aux1»``)."""
+        return f"{ROLE_NAMES[self.role]} «{self.name}»" if self.name else ROLE_NAMES[self.role]
+
 
 VIEWER = Actor(Role.VIEWER, "")
 """The anonymous, read-only station (projection screens, published pages)."""
+
+
+def authorise(actor: Actor, action: Action, *, tables: Iterable[int] = ()) -> None:
+    """Refuse ``action`` unless ``actor``'s role allows it for every table of ``tables``.
+
+    Raises ``NotAuthorised`` (Spanish, naming the role, the action and, for an assistant,
+    the table outside its range) — II.4.a, II.4.c.
+    """
+    if action not in ALLOWED[actor.role]:
+        raise NotAuthorised(f"el {actor.describe()} no puede {ACTION_NAMES[action]}: solo lo hace el juez árbitro"
+                            if actor.role is not Role.VIEWER else
+                            f"un puesto de solo lectura no puede {ACTION_NAMES[action]}: identifíquese con un PIN",
+                            role=actor.role.value, action=action.value)
+    if actor.role is Role.ASSISTANT and action in TABLE_ACTIONS:
+        for table in tables:
+            if actor.tables is None:
+                raise NotAuthorised(f"el {actor.describe()} no tiene mesas asignadas: no puede {ACTION_NAMES[action]} "
+                                    f"de la mesa {table}", role=actor.role.value, action=action.value)
+            first, last = actor.tables
+            if not first <= table <= last:
+                raise NotAuthorised(f"la mesa {table} no es del {actor.describe()} (mesas {first}–{last}): "
+                                    f"no puede {ACTION_NAMES[action]} de esa mesa", role=actor.role.value,
+                                    action=action.value)
+
+
+def check_new_pin(pin: str) -> None:
+    """Refuse a PIN that is too short or blank (``TournamentError``, Spanish)."""
+    if not pin.strip():
+        raise TournamentError("el PIN no puede estar vacío")
+    if len(pin) < MIN_PIN_LENGTH:
+        raise TournamentError(f"el PIN debe tener al menos {MIN_PIN_LENGTH} caracteres (tiene {len(pin)})")
+
+
+def new_salt() -> str:
+    """A fresh random salt for a tournament's credentials (16 bytes, hex)."""
+    return secrets.token_hex(16)
+
+
+def pin_digest(pin: str, salt: str, *, n: int = SCRYPT_N, r: int = SCRYPT_R, p: int = SCRYPT_P) -> str:
+    """The scrypt digest of ``pin`` with the tournament's ``salt`` (hex, 64 characters)."""
+    return hashlib.scrypt(pin.encode("utf-8"), salt=bytes.fromhex(salt), n=n, r=r, p=p, maxmem=64 * 2**20,
+                          dklen=32).hex()
+
+
+def lock_seconds(failures: int) -> float:
+    """Seconds sign-in stays locked after ``failures`` wrong tries in a row (0 below
+    ``MAX_FAILURES``; then 2, 4, 8… up to ``LONGEST_LOCK_SECONDS``)."""
+    if failures < MAX_FAILURES:
+        return 0.0
+    return min(FIRST_LOCK_SECONDS * 2 ** (failures - MAX_FAILURES), LONGEST_LOCK_SECONDS)
+
+
+def check_not_locked(locked_until: datetime | None, now: datetime) -> None:
+    """Raise ``CredentialRefused`` with the seconds left while sign-in is locked."""
+    if locked_until is not None and locked_until > now:
+        wait = (locked_until - now).total_seconds()
+        raise CredentialRefused(f"demasiados intentos fallidos: espere {max(1, round(wait))} s antes de "
+                                "volver a intentarlo", retry_after=wait)
+
+
+def lock_until(failures: int, now: datetime) -> datetime | None:
+    """When the lock after ``failures`` wrong tries ends (``None``: no lock)."""
+    seconds = lock_seconds(failures)
+    return now + timedelta(seconds=seconds) if seconds else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 
 from duplicate.database import open_database
-from duplicate.tournament import TournamentService
+from duplicate.service import TournamentService
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
 

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 
 from duplicate.cli import main
 from duplicate.database import open_database
+from duplicate.service import TournamentService, TournamentSettings
 from duplicate.slips import SlipStatus
 from duplicate.standings import TournamentCriterion
-from duplicate.tournament import TournamentService, TournamentSettings
 from duplicate.verify import verify_record
 from lexicon.lexicon import Lexicon
 

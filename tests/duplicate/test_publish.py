@@ -24,9 +24,9 @@ from click.testing import CliRunner
 from duplicate.database import open_database
 from duplicate.publish import Publication, publish, publish_results
 from duplicate.results import spanish_number
+from duplicate.service import TournamentError, TournamentService, TournamentSettings
 from duplicate.simulate import simulate_tournament
 from duplicate.slips import SlipStatus
-from duplicate.tournament import TournamentError, TournamentService, TournamentSettings
 from lexicon.lexicon import Lexicon
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

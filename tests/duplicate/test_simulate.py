@@ -17,9 +17,9 @@ from click.testing import CliRunner
 from duplicate.database import open_database
 from duplicate.models import GameStatus
 from duplicate.notation import parse_move
+from duplicate.service import TournamentService, TournamentSettings
 from duplicate.simulate import MistakeRates, draw_players, simulate, simulate_tournament
 from duplicate.slips import SlipStatus
-from duplicate.tournament import TournamentService, TournamentSettings
 from lexicon.lexicon import Lexicon
 
 NO_MISTAKES = MistakeRates(missing=0, late=0, null=0, swapped_coordinate=0, unmarked_blank=0, invalid_word=0,

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from duplicate.database import open_database
-from duplicate.tournament import TournamentError, TournamentService
+from duplicate.service import TournamentError, TournamentService
 from lexicon.lexicon import Lexicon
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,8 +17,8 @@ from duplicate.database import open_database
 from duplicate.models import Event, SeatingMethod
 from duplicate.notation import check_move
 from duplicate.rack import parse_rack_text
+from duplicate.service import EventKind, LockedGameError, TournamentError, TournamentService, TournamentSettings
 from duplicate.slips import SlipStatus
-from duplicate.tournament import EventKind, LockedGameError, TournamentError, TournamentService, TournamentSettings
 from lexicon.board import Board
 from lexicon.lexicon import Lexicon
 

@@ -9,7 +9,7 @@ import pytest
 
 from duplicate.database import open_database
 from duplicate.models import SeatingMethod
-from duplicate.tournament import EventKind, TournamentError, TournamentService
+from duplicate.service import EventKind, TournamentError, TournamentService
 from lexicon.lexicon import Lexicon
 
 

@@ -23,7 +23,7 @@ from sqlalchemy import func, insert, select
 
 from duplicate.database import open_database
 from duplicate.models import EntryStatus, GameRow, GameStatus, RoundRow, Seat, Slip
-from duplicate.tournament import TournamentService
+from duplicate.service import TournamentService
 from lexicon.lexicon import Lexicon
 from ranking.cli import register
 from ranking.elodi import Contestant, rate_game

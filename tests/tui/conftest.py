@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from duplicate.database import open_database
-from duplicate.tournament import TournamentService
+from duplicate.service import TournamentService
 from lexicon.lexicon import Lexicon
 
 

@@ -6,7 +6,7 @@ import asyncio
 
 from textual.widgets import OptionList
 
-from duplicate.tournament import TournamentService
+from duplicate.service import TournamentService
 from tui.app import DuplicadaApp
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.signin import SignInScreen

@@ -20,8 +20,8 @@ from textual.widgets import Input
 from duplicate.database import open_database
 from duplicate.notation import check_move
 from duplicate.rack import parse_rack_text
+from duplicate.service import EventKind, TournamentService, TournamentSettings
 from duplicate.slips import SlipStatus
-from duplicate.tournament import EventKind, TournamentService, TournamentSettings
 from lexicon.board import Board
 from lexicon.lexicon import Lexicon
 from tui.app import DuplicadaApp

@@ -10,8 +10,8 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from duplicate.announce import SpellingTable
+from duplicate.service import TournamentService
 from duplicate.timer import Cue
-from duplicate.tournament import TournamentService
 from tui.app import DataChanged, DuplicadaApp
 from tui.app.screens.judge import ConfirmScreen, JudgeScreen, NewGameScreen
 from tui.app.widgets.board import BoardView

@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 from textual.widgets import Digits, Static
 
 from duplicate.models import SeatingMethod
-from duplicate.tournament import TournamentService, TournamentSettings
+from duplicate.service import TournamentService, TournamentSettings
 from tui.app import DuplicadaApp
 from tui.app.screens.projection import ProjectionScreen
 from tui.app.widgets.big_board import BigBoard, cell_for

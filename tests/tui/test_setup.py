@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Select, Static
 
 from duplicate.models import EntryStatus, SeatingMethod
-from duplicate.tournament import TournamentService
+from duplicate.service import TournamentService
 from tui.app import DuplicadaApp
 from tui.app.screens.setup import SetupScreen
 

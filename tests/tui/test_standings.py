@@ -21,8 +21,8 @@ from textual.widgets import DataTable, TabbedContent
 
 from duplicate.database import open_database
 from duplicate.models import ClaimStatus, GameStatus
+from duplicate.service import EventKind, TournamentService, TournamentSettings
 from duplicate.slips import SlipStatus
-from duplicate.tournament import EventKind, TournamentService, TournamentSettings
 from lexicon.lexicon import Lexicon
 from tui.app import DuplicadaApp
 from tui.app.screens.standings import BONUS_STYLE, StandingsScreen

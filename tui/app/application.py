@@ -15,7 +15,7 @@ from pathlib import Path
 from textual.app import App
 from textual.binding import Binding
 
-from duplicate.tournament import TournamentService
+from duplicate.service import TournamentService
 from tui.app.messages import DataChanged
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.signin import SignInScreen

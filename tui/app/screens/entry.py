@@ -52,8 +52,8 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label, Static
 
 from duplicate.models import Conflict, Slip
+from duplicate.service import RoundView, TournamentError
 from duplicate.slips import SlipStatus
-from duplicate.tournament import RoundView, TournamentError
 from tui.app.messages import DataChanged
 from tui.app.widgets.judge_dialogs import ConflictDecision, ConflictDialog
 from tui.app.widgets.slip_dialogs import Correction, CorrectionDialog, TablesDialog

@@ -36,8 +36,8 @@ from textual.worker import get_current_worker
 
 from duplicate.announce import SpellingTable, master_announcement, rack_announcement
 from duplicate.notation import format_move, parse_move
+from duplicate.service import RoundStatus, TournamentError, TournamentService
 from duplicate.timer import ROUND_SECONDS, Cue, RoundTimer
-from duplicate.tournament import RoundStatus, TournamentError, TournamentService
 from lexicon.alphabet import BLANK_FLAG
 from lexicon.board import Board, Direction
 from lexicon.lexicon import Lexicon

@@ -33,8 +33,8 @@ from textual.widgets import ContentSwitcher, Digits, Footer, Static
 
 from duplicate.announce import announcement_order
 from duplicate.models import GameStatus
+from duplicate.service import TournamentError, TournamentService, TournamentSettings
 from duplicate.timer import ROUND_SECONDS, RoundTimer
-from duplicate.tournament import TournamentError, TournamentService, TournamentSettings
 from lexicon.board import Board
 from lexicon.move import placed_tiles
 from tui.app.messages import DataChanged

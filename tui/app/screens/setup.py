@@ -31,8 +31,8 @@ from textual.widgets import (
 
 from data.rules import ROUND_SECONDS
 from duplicate.models import EntryStatus, SeatingMethod
+from duplicate.service import TournamentError, TournamentService, TournamentSettings
 from duplicate.standings import BonusMode, BonusPolicy, TournamentCriterion, bonus_warnings
-from duplicate.tournament import TournamentError, TournamentService, TournamentSettings
 from tui.app.messages import DataChanged
 
 BONUS_MODES = [

@@ -34,8 +34,8 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 
 from duplicate.models import ClaimStatus, GameStatus
+from duplicate.service import RoundView, TournamentError
 from duplicate.standings import GameStanding, RoundResult, TournamentCriterion, TournamentStanding
-from duplicate.tournament import RoundView, TournamentError
 from tui.app.messages import DataChanged
 from tui.app.widgets.judge_dialogs import ClaimDecision, ClaimDialog, ClaimResolutionDialog, NewClaim, ReasonDialog
 from tui.app.widgets.slip_feedback import status_name

@@ -8,7 +8,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from duplicate.tournament import TournamentError
+from duplicate.service import TournamentError
 
 
 class StartScreen(Screen[None]):

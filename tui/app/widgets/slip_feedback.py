@@ -15,8 +15,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from duplicate.service import EntryResult
 from duplicate.slips import MARKED_STATUSES, SlipStatus
-from duplicate.tournament import EntryResult
 
 STATUS_NAMES: dict[str, str] = {
     SlipStatus.VALID.value: "válida",

@@ -1,0 +1,224 @@
+"""The shared base of the service: sessions, the event log, look-ups, the engine cache."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import threading
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from duplicate.database import Database
+from duplicate.game import Game, GameError
+from duplicate.models import (
+    Event,
+    GameRow,
+    GameStatus,
+    RoundRow,
+    Tournament,
+)
+from duplicate.notation import SlipError
+from duplicate.rack import RackError
+from duplicate.service.errors import LockedGameError, TournamentError
+from duplicate.service.events import EventKind
+from duplicate.service.replay import _apply
+from duplicate.service.views import (
+    TournamentInfo,
+)
+from duplicate.slips import SlipStatus
+from lexicon.default import default_lexicon_path
+from lexicon.lexicon import Lexicon
+
+ANNULLED = "annulled"
+"""Slip status of a move equal to a master found wrong later (III.29)."""
+
+
+MARK_STATUSES = (SlipStatus.LATE, SlipStatus.NULL, SlipStatus.MISSING)
+
+
+ROLES = ("judge", "assistant")
+"""Station roles (issue 4 §3): the judge does everything, an assistant enters slips."""
+
+
+REASONS_KEPT = 100
+"""Equal tops of a round whose III.15 reason is stored with the round."""
+
+
+ACCESS_KEY = "access"
+"""Key of the tournament settings holding the hashed PINs (never exported)."""
+
+
+def _pin_hash(pin: str, salt: str) -> str:
+    return hashlib.pbkdf2_hmac("sha256", pin.encode(), bytes.fromhex(salt), 100_000).hex()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _iso(moment: datetime | date | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+def _read_csv(path: Path) -> list[tuple[int, dict[str, str]]]:
+    """Rows of a CSV file with a header (UTF-8, with or without BOM; comma or semicolon)."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as error:
+        raise TournamentError(f"no se puede leer {path}: {error}") from None
+    try:
+        dialect = csv.Sniffer().sniff(text.splitlines()[0] if text else "", delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    reader = csv.DictReader(text.splitlines(), dialect=dialect)
+    if not reader.fieldnames:
+        raise TournamentError(f"{path}: el archivo está vacío (se espera una fila de cabecera)")
+    return [(index, row) for index, row in enumerate(reader, start=2)]
+
+
+class ServiceBase():
+    """All actions on the tournaments of one database.
+
+``station``: the name of this terminal (recorded with every event);
+``lexicon``: the lexicon to judge with (default: each tournament's own, else the
+built-in default). Methods take a tournament id where it matters (``None``: the
+most recently created one) and game numbers within it."""
+
+    def __init__(self, database: Database, *, station: str = "principal", lexicon: Lexicon | None = None) -> None:
+        self.db = database
+        self.station = station
+        self._lexicon = lexicon
+        self._lexicons: dict[str, Lexicon] = {}
+        self._games: dict[int, tuple[int, Game]] = {}
+        # The cached engines are shared by the threads of one process (the app's workers):
+        # replaying events into them and playing on them happen under this lock.
+        self._engine_lock = threading.RLock()
+
+    def lexicon_for(self, tournament: Tournament | TournamentInfo) -> Lexicon:
+        """The lexicon of ``tournament``; raises ``TournamentError`` if its hash differs."""
+        if tournament.lexicon_hash in self._lexicons:
+            return self._lexicons[tournament.lexicon_hash]
+        candidates: list[Lexicon] = []
+        if self._lexicon is not None:
+            candidates.append(self._lexicon)
+        if tournament.lexicon_path and Path(tournament.lexicon_path).exists():
+            candidates.append(Lexicon.load(Path(tournament.lexicon_path)))
+        if not candidates:
+            candidates.append(Lexicon.load(default_lexicon_path(None)))
+        for lexicon in candidates:
+            if lexicon.content_hash == tournament.lexicon_hash:
+                self._lexicons[lexicon.content_hash] = lexicon
+                return lexicon
+        raise TournamentError(
+            f"el torneo «{tournament.name}» se creó con el léxico {tournament.lexicon_hash[:12]}…, "
+            f"que no es el disponible ({candidates[0].content_hash[:12]}…): indique el léxico del torneo con --lexicon"
+        )
+
+    def _default_lexicon(self) -> Lexicon:
+        return self._lexicon if self._lexicon is not None else Lexicon.load(default_lexicon_path(None))
+
+    def _log(self, session: Session, tournament_id: int, kind: EventKind, payload: dict[str, Any], *,
+             game_id: int | None = None, round_number: int | None = None, arbiter: str = "",
+             reason: str = "") -> Event:
+        event = Event(tournament_id=tournament_id, game_id=game_id, round_number=round_number, kind=kind.value,
+                      payload=payload, station=self.station, arbiter=arbiter, reason=reason, created_at=_now())
+        session.add(event)
+        session.flush()
+        return event
+
+    def history(self, tournament_id: int | None = None, game_number: int | None = None) -> list[Event]:
+        """The event log, oldest first (one game's when ``game_number`` is given)."""
+        with self.db.read() as session:
+            tournament = self._tournament(session, tournament_id)
+            query = select(Event).where(Event.tournament_id == tournament.id)
+            if game_number is not None:
+                game = self._game(session, tournament, game_number)
+                query = query.where(Event.game_id == game.id)
+            return list(session.scalars(query.order_by(Event.id)))
+
+    def last_event_id(self, tournament_id: int | None = None) -> int:
+        """Id of the newest event of the tournament (0 if none): a station polls it to see
+        other stations' changes (issue 4 §3)."""
+        with self.db.read() as session:
+            tournament = self._tournament(session, tournament_id)
+            return session.scalar(select(func.max(Event.id)).where(Event.tournament_id == tournament.id)) or 0
+
+    def _tournament(self, session: Session, tournament_id: int | None) -> Tournament:
+        if tournament_id is None:
+            tournament = session.scalar(select(Tournament).order_by(Tournament.id.desc()).limit(1))
+            if tournament is None:
+                raise TournamentError("no hay ningún torneo en la base de datos: créelo con «duplicada tournament create»")
+            return tournament
+        tournament = session.get(Tournament, tournament_id)
+        if tournament is None:
+            raise TournamentError(f"no existe el torneo {tournament_id}")
+        return tournament
+
+    def _game(self, session: Session, tournament: Tournament, number: int, *, lock: bool = False) -> GameRow:
+        """The game ``number``; with ``lock`` its row is locked for the transaction
+        (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite writers are serialised already), so
+        two judge stations acting at once take turns instead of both playing."""
+        query = select(GameRow).where(GameRow.tournament_id == tournament.id, GameRow.number == number)
+        if lock:
+            query = query.with_for_update().execution_options(populate_existing=True)
+        game = session.scalar(query)
+        if game is None:
+            raise TournamentError(f"el torneo «{tournament.name}» no tiene partida {number}")
+        return game
+
+    def _round(self, session: Session, game: GameRow, number: int) -> RoundRow:
+        row = session.scalar(select(RoundRow).where(RoundRow.game_id == game.id, RoundRow.number == number))
+        if row is None:
+            raise TournamentError(f"la partida {game.number} no tiene ronda {number}")
+        return row
+
+    def _latest_round_number(self, session: Session, game: GameRow) -> int:
+        number = session.scalar(select(func.max(RoundRow.number)).where(RoundRow.game_id == game.id))
+        if number is None:
+            raise TournamentError(f"la partida {game.number} aún no tiene ninguna ronda")
+        return number
+
+    def _writable_game(self, session: Session, game_id: int) -> GameRow:
+        """Inside a write: the game row, share-locked (a publication waits for this entry
+        and vice versa), refused when final (III.26) — checked again in the write itself."""
+        game = session.scalar(select(GameRow).where(GameRow.id == game_id).with_for_update(read=True)
+                              .execution_options(populate_existing=True))
+        assert game is not None
+        self._check_unlocked(game)
+        return game
+
+    @staticmethod
+    def _check_unlocked(game: GameRow) -> None:
+        if game.status == GameStatus.FINAL.value:
+            raise LockedGameError(f"la partida {game.number} tiene resultados definitivos: "
+                                  "el juez árbitro debe reabrirla (con motivo) para cambiar algo")
+
+    def _engine(self, session: Session, tournament: Tournament, game: GameRow) -> Game:
+        with self._engine_lock:
+            return self._replay(session, tournament, game)
+
+    def _replay(self, session: Session, tournament: Tournament, game: GameRow) -> Game:
+        cached = self._games.get(game.id)
+        kinds = (EventKind.RACK_DRAWN.value, EventKind.RACK_SET.value, EventKind.RACK_WITHDRAWN.value,
+                 EventKind.MASTER_CHOSEN.value, EventKind.GAME_ENDED.value)
+        if cached is None:
+            engine = Game(self.lexicon_for(tournament), seed=game.seed, rounds=game.planned_rounds)
+            last = 0
+        else:
+            last, engine = cached
+        events = session.scalars(select(Event).where(Event.game_id == game.id, Event.id > last,
+                                                     Event.kind.in_(kinds)).order_by(Event.id))
+        for event in events:
+            try:
+                _apply(engine, event)
+            except (GameError, RackError, SlipError) as error:
+                self._games.pop(game.id, None)
+                raise TournamentError(f"historial incoherente de la partida {game.number} en el evento {event.id} "
+                                      f"({event.kind}): {error}") from None
+            last = event.id
+        self._games[game.id] = (last, engine)
+        return engine

@@ -1,0 +1,192 @@
+"""Corrections, conflict resolution, claims (III.27) and annulled masters (III.29)."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from duplicate.models import (
+    Claim,
+    ClaimStatus,
+    Conflict,
+    GameRow,
+    Seat,
+    Slip,
+)
+from duplicate.service.base import (
+    ANNULLED,
+    MARK_STATUSES,
+    _now,
+)
+from duplicate.service.errors import TournamentError
+from duplicate.service.events import EventKind
+from duplicate.service.slip_entry import (
+    SlipEntry,
+    _fill_slip,
+    _slip_payload,
+    _SlipContext,
+    _verdict_payload,
+)
+from duplicate.service.views import (
+    EntryResult,
+)
+from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict
+
+
+class Corrections(SlipEntry):
+    """Corrections, conflict resolution, claims (III.27) and annulled masters (III.29)."""
+
+    def resolve_conflict(self, conflict_id: int, *, use_new: bool, arbiter: str = "", reason: str = "") -> None:
+        """The judge keeps the stored slip or replaces it with the conflicting text (or
+        mark), in one transaction: a second judge resolving the same conflict is refused."""
+        with self.db.read() as session:
+            conflict = session.get(Conflict, conflict_id)
+            if conflict is None:
+                raise TournamentError(f"no existe el conflicto {conflict_id}")
+            game = session.get(GameRow, conflict.game_id)
+            assert game is not None
+            game_number, tournament_id = game.number, game.tournament_id
+            table, round_number, text, mark = (conflict.table_number, conflict.round_number, conflict.text,
+                                               conflict.mark)
+        context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
+        verdict = self._correction_verdict(context, text, mark) if use_new else None
+        with self.db.write() as session:
+            conflict = session.scalar(select(Conflict).where(Conflict.id == conflict_id).with_for_update()
+                                      .execution_options(populate_existing=True))
+            assert conflict is not None
+            if conflict.resolution is not None:
+                raise TournamentError(f"el conflicto {conflict_id} ya está resuelto ({conflict.resolution}, "
+                                      f"{conflict.resolved_by})")
+            if verdict is not None:
+                self._correct_in(session, context, text, verdict, arbiter,
+                                 reason or f"conflicto {conflict_id} resuelto a favor de la nueva papeleta")
+            else:
+                self._writable_game(session, conflict.game_id)
+            conflict.resolution = "replaced" if use_new else "kept"
+            conflict.resolved_by = arbiter or self.station
+            self._log(session, tournament_id, EventKind.CONFLICT_RESOLVED,
+                      {"conflict": conflict_id, "resolution": conflict.resolution}, game_id=conflict.game_id,
+                      round_number=conflict.round_number, arbiter=arbiter, reason=reason)
+
+    def correct_slip(self, game_number: int, table: int, text: str | None = None, *,
+                     status: SlipStatus | str | None = None, round_number: int | None = None,
+                     tournament_id: int | None = None, arbiter: str = "", reason: str = "",
+                     judge: bool = True) -> EntryResult:
+        """A correction (a claim upheld, III.27): the player's slip becomes ``text``
+        (judged again), or the mark ``status`` (``text`` then keeps what the slip said); a
+        new event keeps the old values. ``judge`` False (an assistant fixing a typing
+        mistake): refused once the round is closed."""
+        context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=judge)
+        verdict = self._correction_verdict(context, text, status)
+        with self.db.write() as session:
+            return self._correct_in(session, context, text or "", verdict, arbiter, reason)
+
+    def _correction_verdict(self, context: _SlipContext, text: str | None,
+                            status: SlipStatus | str | None) -> SlipVerdict:
+        if status is not None:
+            status = SlipStatus(status)
+            if status not in MARK_STATUSES:
+                raise TournamentError(f"marca {status.value!r} no válida: se espera late, null o missing")
+            return mark_verdict(status, text or "")
+        if text is None:
+            raise TournamentError("indique el nuevo texto de la papeleta o una marca (late, null, missing)")
+        return judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
+
+    def _correct_in(self, session: Session, context: _SlipContext, text: str, verdict: SlipVerdict, arbiter: str,
+                    reason: str) -> EntryResult:
+        self._writable_game(session, context.game_id)
+        slip = self._slip(session, context)
+        before = _slip_payload(slip) if slip is not None else None
+        event = self._log(session, context.tournament_id, EventKind.SLIP_CORRECTED,
+                          {"table": context.table, "entry": context.entry_id, "before": before,
+                           "after": _verdict_payload(text, verdict, context)},
+                          game_id=context.game_id, round_number=context.round_number, arbiter=arbiter, reason=reason)
+        if slip is None:
+            slip = Slip(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
+                        table_number=context.table)
+            session.add(slip)
+        _fill_slip(slip, text, verdict, context, arbiter or self.station, event.id)
+        session.flush()
+        self._refresh_bonuses(session, context.tournament_id, context.game_id, context.round_number)
+        return EntryResult("corrected", verdict, context.table, context.player, context.round_number)
+
+    def annul_master(self, game_number: int, round_number: int, *, tournament_id: int | None = None,
+                     arbiter: str = "", reason: str = "") -> int:
+        """III.29: the master of ``round_number`` was wrong (found later). It stays on the
+        board; every player who played it gets 0. Returns how many slips were annulled."""
+        with self.db.write() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number, lock=True)
+            self._check_unlocked(game)
+            row = self._round(session, game, round_number)
+            if row.master is None:
+                raise TournamentError(f"la ronda {round_number} no tiene jugada maestra")
+            row.annulled = True
+            annulled = []
+            for slip in session.scalars(select(Slip).where(Slip.game_id == game.id, Slip.round_number == round_number,
+                                                           Slip.move == row.master,
+                                                           Slip.status == SlipStatus.VALID.value)):
+                annulled.append({"table": slip.table_number, "entry": slip.entry_id, "score": slip.score})
+                slip.status = ANNULLED
+                slip.score = 0
+                slip.reason = f"jugada maestra anulada (III.29): {reason}" if reason else "jugada maestra anulada (III.29)"
+            self._log(session, tournament.id, EventKind.MASTER_ANNULLED,
+                      {"round": round_number, "master": row.master, "slips": annulled},
+                      game_id=game.id, round_number=round_number, arbiter=arbiter, reason=reason)
+            self._refresh_bonuses(session, tournament.id, game.id, round_number, "recalculadas tras anular la maestra")
+            return len(annulled)
+
+    def file_claim(self, game_number: int, round_number: int, table: int, text: str, *,
+                   tournament_id: int | None = None, arbiter: str = "") -> int:
+        """Record a player's claim (III.27); returns its id."""
+        context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
+        with self.db.write() as session:
+            self._writable_game(session, context.game_id)
+            claim = Claim(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
+                          text=text, status=ClaimStatus.OPEN.value, created_at=_now())
+            session.add(claim)
+            session.flush()
+            self._log(session, context.tournament_id, EventKind.CLAIM_FILED,
+                      {"claim": claim.id, "table": table, "entry": context.entry_id, "text": text},
+                      game_id=context.game_id, round_number=context.round_number, arbiter=arbiter)
+            return claim.id
+
+    def resolve_claim(self, claim_id: int, *, upheld: bool, resolution: str, corrected_text: str | None = None,
+                      corrected_status: str | None = None, arbiter: str = "") -> None:
+        """Resolve a claim (III.27) in one transaction; an upheld claim may carry the
+        corrected slip. A claim already resolved (by another judge station) is refused."""
+        with self.db.read() as session:
+            claim = session.get(Claim, claim_id)
+            if claim is None:
+                raise TournamentError(f"no existe la reclamación {claim_id}")
+            game = session.get(GameRow, claim.game_id)
+            assert game is not None
+            seat = session.scalar(select(Seat).where(Seat.game_id == game.id, Seat.entry_id == claim.entry_id))
+            assert seat is not None
+            tournament_id, game_number, table, round_number = (game.tournament_id, game.number, seat.table_number,
+                                                               claim.round_number)
+        correcting = upheld and (corrected_text is not None or corrected_status is not None)
+        context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
+        verdict = self._correction_verdict(context, corrected_text, corrected_status) if correcting else None
+        with self.db.write() as session:
+            claim = session.scalar(select(Claim).where(Claim.id == claim_id).with_for_update()
+                                   .execution_options(populate_existing=True))
+            assert claim is not None
+            if claim.status != ClaimStatus.OPEN.value:
+                raise TournamentError(f"la reclamación {claim_id} ya está resuelta ({claim.status})")
+            if verdict is not None:
+                self._correct_in(session, context, corrected_text or "", verdict, arbiter,
+                                 f"reclamación {claim_id} aceptada: {resolution}")
+            else:
+                self._writable_game(session, claim.game_id)
+            claim.status = (ClaimStatus.UPHELD if upheld else ClaimStatus.REJECTED).value
+            claim.resolution = resolution
+            self._log(session, tournament_id, EventKind.CLAIM_RESOLVED,
+                      {"claim": claim_id, "status": claim.status, "resolution": resolution},
+                      game_id=claim.game_id, round_number=claim.round_number, arbiter=arbiter, reason=resolution)
+
+    def claims(self, game_number: int, *, tournament_id: int | None = None) -> list[Claim]:
+        with self.db.read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            return list(session.scalars(select(Claim).where(Claim.game_id == game.id).order_by(Claim.id)))

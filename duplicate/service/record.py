@@ -1,0 +1,84 @@
+"""The complete tournament record (``duplicada export``; docs/tournament-record.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from duplicate.models import (
+    Event,
+    Slip,
+)
+from duplicate.service.base import (
+    ACCESS_KEY,
+    _iso,
+    _now,
+)
+from duplicate.service.results import Results
+
+
+class Record(Results):
+    """The complete tournament record (``duplicada export``; docs/tournament-record.md)."""
+
+    def export(self, tournament_id: int | None = None) -> dict[str, Any]:
+        """The complete tournament record (format ``duplicada-tournament-1``,
+        ``docs/tournament-record.md``): everything needed to recompute every result."""
+        with self.db.read() as session:
+            tournament = self._tournament(session, tournament_id)
+            games = []
+            for game in tournament.games:
+                results = {result.number: result for result in self._round_results(session, tournament, game)}
+                slips: dict[int, list[Slip]] = {}
+                for slip in session.scalars(select(Slip).where(Slip.game_id == game.id)
+                                            .order_by(Slip.round_number, Slip.table_number)):
+                    slips.setdefault(slip.round_number, []).append(slip)
+                rounds = []
+                for row in game.rounds:
+                    if row.master is None:
+                        continue     # a rack still waiting for its master: not a played round yet
+                    result = results.get(row.number)
+                    rounds.append({
+                        "number": row.number, "rack": row.rack, "board_before": row.board_before,
+                        "top_score": row.top_score, "top_moves": [top[0] for top in row.top_moves],
+                        "master": row.master, "master_score": row.master_score, "cumulative": row.cumulative,
+                        "annulled": row.annulled, "closed": row.closed,
+                        "slips": [{"player": slip.entry_id, "table": slip.table_number, "text": slip.text,
+                                   "status": slip.status, "score": slip.score, "move": slip.move,
+                                   "reason": slip.reason, "entered_by": slip.entered_by,
+                                   "entered_at": _iso(slip.entered_at)} for slip in slips.get(row.number, [])],
+                        "bonuses": {str(entry): points for entry, points in (result.bonuses if result else {}).items()
+                                    if points},
+                    })
+                standings = self._game_standings(session, tournament, game)
+                games.append({
+                    "number": game.number, "planned_rounds": game.planned_rounds,
+                    "seconds_per_round": game.seconds_per_round, "seed": game.seed, "status": game.status,
+                    "end_reason": game.end_reason,
+                    "tables": {str(seat.entry_id): seat.table_number for seat in game.seats},
+                    "rounds": rounds,
+                    "standings": [{"player": s.player, "position": s.position, "total": s.total,
+                                   "bonus": s.bonus_total, "percentage": s.percentage} for s in standings],
+                })
+            overall = self._tournament_standings(session, tournament)
+            events = session.scalars(select(Event).where(Event.tournament_id == tournament.id).order_by(Event.id))
+            game_numbers = {game.id: game.number for game in tournament.games}
+            return {
+                "format": "duplicada-tournament-1",
+                "exported_at": _now().isoformat(),
+                "tournament": {"name": tournament.name, "venue": tournament.venue,
+                               "start_date": _iso(tournament.start_date), "end_date": _iso(tournament.end_date),
+                               "lexicon_hash": tournament.lexicon_hash,
+                               "settings": {key: value for key, value in tournament.settings.items()
+                                            if key != ACCESS_KEY}},
+                "players": [{"id": entry.id, "name": entry.player.name, "club": entry.player.club,
+                             "country": entry.player.country, "federation_id": entry.player.federation_id,
+                             "status": entry.status} for entry in tournament.entries],
+                "games": games,
+                "standings": [{"player": s.player, "position": s.position, "value": s.value, "total": s.total}
+                              for s in overall],
+                "events": [{"id": event.id, "kind": event.kind, "game": game_numbers.get(event.game_id) if event.game_id is not None else None,
+                            "round": event.round_number, "station": event.station, "arbiter": event.arbiter,
+                            "reason": event.reason, "created_at": _iso(event.created_at), "payload": event.payload}
+                           for event in events],
+            }

@@ -1,0 +1,260 @@
+"""Racks (III.12, III.19, III.29), the master move (III.15), the round clock (III.13), end of game (III.22)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from duplicate.game import Game, GameError, PendingRound
+from duplicate.models import (
+    Event,
+    GameRow,
+    GameStatus,
+    RoundRow,
+    Slip,
+    Tournament,
+)
+from duplicate.notation import SlipError, format_move, parse_move
+from duplicate.rack import RackError
+from duplicate.service.base import (
+    REASONS_KEPT,
+    _now,
+)
+from duplicate.service.errors import TournamentError
+from duplicate.service.events import EventKind
+from duplicate.service.seating import Seating
+from duplicate.service.views import (
+    RoundView,
+    _round_view,
+)
+from duplicate.timer import shared_remaining
+
+
+def _round_row(game: GameRow, pending: PendingRound, board_before: str, engine: Game) -> RoundRow:
+    # Every equal top is stored (the record and its checker need them all); the III.15
+    # reasons only for the first ones, which are what a judge reads.
+    tops = [[format_move(ranked.move, engine.alphabet), ranked.score, ranked.reason if index < REASONS_KEPT else ""]
+            for index, ranked in enumerate(pending.ranked)]
+    return RoundRow(game_id=game.id, number=pending.number, rack=pending.rack.text,
+                    leftover=engine.alphabet.format(pending.rack.leftover),
+                    redraws=[{"rack": redraw.rack, "reason": redraw.reason} for redraw in pending.redraws],
+                    arbiter_rack=pending.arbiter_rack, board_before=board_before,
+                    top_score=pending.ranked[0].score if pending.ranked else 0, top_moves=tops,
+                    move_count=pending.move_count, annulled=False, closed=False)
+
+
+class Rounds(Seating):
+    """Racks (III.12, III.19, III.29), the master move (III.15), the round clock (III.13), end of game (III.22)."""
+
+    def engine(self, game_number: int, tournament_id: int | None = None) -> Game:
+        """The engine's ``Game`` for this game, rebuilt by replaying its events
+        (cached: only events newer than the cached state are applied)."""
+        with self.db.read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            return self._engine(session, tournament, game)
+
+    def draw_rack(self, game_number: int, *, tournament_id: int | None = None, arbiter: str = "",
+                  replace: bool = False) -> RoundView | None:
+        """Draw the next rack from the bag (III.17, III.19); None when the game ends
+        instead (no valid rack can be formed, III.22). ``replace``: the pending rack goes
+        back to the bag first and another is drawn (III.29: nobody can play it)."""
+        return self._set_rack(game_number, None, False, tournament_id, arbiter, replace)
+
+    def set_rack(self, game_number: int, text: str, *, redraw: bool = False, tournament_id: int | None = None,
+                 arbiter: str = "", replace: bool = False) -> RoundView:
+        """Use a rack typed by the judge (checked against the bag and III.12); ``replace``
+        as in ``draw_rack``."""
+        view = self._set_rack(game_number, text, redraw, tournament_id, arbiter, replace)
+        assert view is not None
+        return view
+
+    def _set_rack(self, game_number: int, text: str | None, redraw: bool, tournament_id: int | None,
+                  arbiter: str, replace: bool = False) -> RoundView | None:
+        try:
+            return self._set_rack_in(game_number, text, redraw, tournament_id, arbiter, replace)
+        except IntegrityError:
+            # Another judge station set this round's rack at the same moment.
+            raise TournamentError("otro puesto acaba de poner el atril de esta ronda: vuelva a mirar la partida") from None
+
+    def _withdraw_rack(self, session: Session, tournament: Tournament, game: GameRow, engine: Game,
+                       arbiter: str) -> None:
+        """III.29: the pending rack goes back to the bag so that the judge proposes another.
+        Refused once slips of that round are entered (they were judged against it)."""
+        pending = engine.pending
+        assert pending is not None
+        entered = session.scalar(select(func.count()).select_from(Slip).where(
+            Slip.game_id == game.id, Slip.round_number == pending.number))
+        if entered:
+            raise TournamentError(f"ya hay {entered} papeletas de la ronda {pending.number}: el atril no se cambia")
+        session.delete(self._round(session, game, pending.number))
+        session.flush()
+        engine.withdraw_rack()
+        self._log(session, tournament.id, EventKind.RACK_WITHDRAWN, {"round": pending.number, "rack": pending.rack.text},
+                  game_id=game.id, round_number=pending.number, arbiter=arbiter,
+                  reason="el juez árbitro propone un nuevo atril (III.29)")
+
+    def _set_rack_in(self, game_number: int, text: str | None, redraw: bool, tournament_id: int | None,
+                     arbiter: str, replace: bool) -> RoundView | None:
+        with self._engine_lock, self.db.write() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number, lock=True)
+            self._check_unlocked(game)
+            engine = self._engine(session, tournament, game)
+            if engine.over:
+                raise TournamentError(f"la partida {game.number} ha terminado: {engine.end_reason}")
+            if engine.pending is not None:
+                if not replace:
+                    raise TournamentError(f"la ronda {engine.pending.number} ya tiene atril ({engine.pending.rack.text}): "
+                                          "elija la jugada maestra antes de sacar otro, o cámbielo (III.29)")
+                self._withdraw_rack(session, tournament, game, engine, arbiter)
+            board_before = engine.board.to_cgp()
+            try:
+                pending = engine.draw() if text is None else engine.set_rack(text, redraw=redraw)
+            except (RackError, GameError) as error:
+                self._games.pop(game.id, None)
+                raise TournamentError(str(error)) from None
+            if pending is None:
+                reason = str(engine.end_reason)
+                game.status = GameStatus.ENDED.value
+                game.end_reason = reason
+                event = self._log(session, tournament.id, EventKind.GAME_ENDED, {"reason": reason}, game_id=game.id,
+                                  arbiter=arbiter)
+                self._games[game.id] = (event.id, engine)
+                return None
+            if game.status == GameStatus.SETUP.value:
+                game.status = GameStatus.PLAYING.value
+            row = _round_row(game, pending, board_before, engine)
+            session.add(row)
+            payload = {"round": pending.number, "rack": pending.rack.text,
+                       "redraws": [{"rack": redraw_.rack, "reason": redraw_.reason} for redraw_ in pending.redraws]}
+            if text is None:
+                event = self._log(session, tournament.id, EventKind.RACK_DRAWN, payload, game_id=game.id,
+                                  round_number=pending.number, arbiter=arbiter)
+            else:
+                payload |= {"text": text, "redraw": redraw}
+                event = self._log(session, tournament.id, EventKind.RACK_SET, payload, game_id=game.id,
+                                  round_number=pending.number, arbiter=arbiter)
+            self._games[game.id] = (event.id, engine)
+            session.flush()
+            return _round_view(row)
+
+    def pending_round(self, game_number: int, tournament_id: int | None = None) -> PendingRound | None:
+        """The engine's pending round (rack set, master not chosen), with its ranking."""
+        return self.engine(game_number, tournament_id).pending
+
+    def choose_master(self, game_number: int, choice: int | str = 0, *, tournament_id: int | None = None,
+                      arbiter: str = "", reason: str = "") -> RoundView:
+        """Place the master move of the pending round: ``choice`` is an index in the
+        III.15 ranking of the equal tops (0 = the rules' choice) or the canonical text
+        of one of them (the judge's choice among equal tops)."""
+        with self._engine_lock, self.db.write() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number, lock=True)
+            self._check_unlocked(game)
+            engine = self._engine(session, tournament, game)
+            pending = engine.pending
+            if pending is None:
+                raise TournamentError("no hay atril en juego: saque o introduzca el atril primero")
+            if not pending.ranked:
+                raise TournamentError(f"con el atril {pending.rack.text} no hay ninguna jugada válida: "
+                                      "cambie el atril (III.29) o termine la partida")
+            selected: int | Any = choice
+            if isinstance(choice, str) and not choice.strip().isdigit():
+                try:
+                    selected = parse_move(choice, engine.alphabet)
+                except SlipError as error:
+                    raise TournamentError(str(error)) from None
+            elif isinstance(choice, str):
+                selected = int(choice)
+            try:
+                record = engine.play(selected)
+            except GameError as error:
+                raise TournamentError(str(error)) from None
+            row = self._round(session, game, record.number)
+            row.master = record.master
+            row.master_score = record.score
+            row.master_reason = record.reason
+            row.cumulative = record.cumulative
+            event = self._log(session, tournament.id, EventKind.MASTER_CHOSEN,
+                              {"round": record.number, "master": record.master, "score": record.score,
+                               "rank": record.master_rank, "cumulative": record.cumulative},
+                              game_id=game.id, round_number=record.number, arbiter=arbiter, reason=reason or record.reason)
+            last_event = event.id
+            if engine.over:
+                game.status = GameStatus.ENDED.value
+                game.end_reason = str(engine.end_reason)
+                last_event = self._log(session, tournament.id, EventKind.GAME_ENDED, {"reason": game.end_reason},
+                                       game_id=game.id, arbiter=arbiter).id
+            self._games[game.id] = (last_event, engine)
+            return _round_view(row)
+
+    def end_game(self, game_number: int, *, tournament_id: int | None = None, arbiter: str = "",
+                 reason: str = "") -> str:
+        """The judge ends the game (III.22); returns the reason recorded."""
+        with self._engine_lock, self.db.write() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number, lock=True)
+            self._check_unlocked(game)
+            if game.status == GameStatus.ENDED.value:
+                return game.end_reason or ""            # already over: nothing changes
+            if game.status not in (GameStatus.SETUP.value, GameStatus.PLAYING.value):
+                raise TournamentError(f"la partida {game.number} tiene resultados publicados ({game.status}): "
+                                      "no se puede volver a terminar")
+            engine = self._engine(session, tournament, game)
+            if engine.pending is not None:
+                # The drawn rack is not played: its round row goes with it, unless slips
+                # were already entered against it.
+                entered = session.scalar(select(func.count()).select_from(Slip).where(
+                    Slip.game_id == game.id, Slip.round_number == engine.pending.number))
+                if entered:
+                    raise TournamentError(f"la ronda {engine.pending.number} tiene {entered} papeletas: elija su "
+                                          "jugada maestra antes de terminar la partida")
+                session.delete(self._round(session, game, engine.pending.number))
+            end = engine.end(reason or None)
+            game.status = GameStatus.ENDED.value
+            game.end_reason = str(end)
+            event = self._log(session, tournament.id, EventKind.GAME_ENDED, {"reason": game.end_reason},
+                              game_id=game.id, arbiter=arbiter, reason=reason)
+            self._games[game.id] = (event.id, engine)
+            return game.end_reason
+
+    def record_timer(self, game_number: int, action: str, remaining: float, *, tournament_id: int | None = None,
+                     arbiter: str = "") -> None:
+        """The announcer's round timer (III.13) was started, paused or reset with
+        ``remaining`` seconds left: logged so that other stations (the projection screen)
+        follow it."""
+        if action not in ("start", "pause", "reset"):
+            raise TournamentError(f"acción de cronómetro {action!r} desconocida: start, pause o reset")
+        with self.db.write() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            number = session.scalar(select(func.max(RoundRow.number)).where(RoundRow.game_id == game.id))
+            self._log(session, tournament.id, EventKind.TIMER,
+                      {"action": action, "remaining": round(remaining, 3), "at": _now().isoformat()},
+                      game_id=game.id, round_number=number, arbiter=arbiter)
+
+    def timer_state(self, game_number: int, tournament_id: int | None = None) -> tuple[int | None, float, bool] | None:
+        """The shared timer now: ``(round, seconds left, running)`` from the last
+        ``record_timer`` of the game, or None if it was never used."""
+        with self.db.read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            event = session.scalar(select(Event).where(Event.game_id == game.id, Event.kind == EventKind.TIMER.value)
+                                   .order_by(Event.id.desc()).limit(1))
+            if event is None:
+                return None
+            at = datetime.fromisoformat(event.payload["at"])
+            left, running = shared_remaining(event.payload["action"], event.payload["remaining"],
+                                             (_now() - at).total_seconds())
+            return event.round_number, left, running
+
+    def rounds(self, game_number: int, tournament_id: int | None = None) -> list[RoundView]:
+        with self.db.read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            return [_round_view(row) for row in game.rounds]

@@ -1,0 +1,161 @@
+"""Games and table assignment (II.6)."""
+
+from __future__ import annotations
+
+import random
+import unicodedata
+from collections.abc import Sequence
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, selectinload
+
+from duplicate.models import (
+    Entry,
+    EntryStatus,
+    GameRow,
+    GameStatus,
+    Player,
+    Seat,
+    SeatingMethod,
+    Tournament,
+)
+from duplicate.service.errors import TournamentError
+from duplicate.service.events import EventKind
+from duplicate.service.registration import Registration
+from duplicate.service.settings import TournamentSettings
+
+
+def _ratings(session: Session, entries: Sequence[Entry]) -> dict[int, int]:
+    """EloDI ratings of the entries' players (``player id → rating``), those that have one."""
+    from ranking.models import Rating
+
+    players = [entry.player_id for entry in entries]
+    if not players:
+        return {}
+    return dict(session.execute(select(Rating.player_id, Rating.rating).where(Rating.player_id.in_(players))).all())
+
+
+def _collation_key(name: str) -> str:
+    """Spanish alphabetical order, ignoring accents and case (Ñ after N)."""
+    folded = []
+    for char in name.casefold():
+        if char == "ñ":
+            folded.append("n\uffff")
+            continue
+        folded.append("".join(c for c in unicodedata.normalize("NFD", char) if not unicodedata.combining(c)))
+    return "".join(folded)
+
+
+class Seating(Registration):
+    """Games and table assignment (II.6)."""
+
+    def create_game(self, *, tournament_id: int | None = None, rounds: int | None = None,
+                    seconds_per_round: int | None = None, seed: int | None = None,
+                    seating: SeatingMethod | None = None, seating_seed: int | None = None,
+                    arbiter: str = "") -> int:
+        """Create the next game (number = previous + 1) and seat the active players
+        (``assign_tables``); returns the game number. ``rounds`` None = full bag (III.21)."""
+        if rounds is not None and rounds < 1:
+            raise TournamentError("las rondas pactadas deben ser al menos 1")
+        with self.db.write() as session:
+            tournament = self._tournament(session, tournament_id)
+            settings = TournamentSettings.from_dict(tournament.settings)
+            for previous in tournament.games:
+                # One game at a time, and its last round closed first: otherwise its slips
+                # could no longer be entered from the stations, which follow the newest game.
+                if previous.status in (GameStatus.SETUP.value, GameStatus.PLAYING.value):
+                    raise TournamentError(f"la partida {previous.number} sigue en juego: termínela antes de crear "
+                                          "la siguiente")
+                open_rounds = [row.number for row in previous.rounds if row.master is not None and not row.closed]
+                if open_rounds:
+                    raise TournamentError(f"cierre antes la ronda {open_rounds[0]} de la partida {previous.number} "
+                                          "(faltan papeletas por anotar o las bonificaciones)")
+            number = (session.scalar(select(func.max(GameRow.number)).where(GameRow.tournament_id == tournament.id))
+                      or 0) + 1
+            if seed is None:
+                seed = random.SystemRandom().randrange(10**9)
+            game = GameRow(tournament_id=tournament.id, number=number, planned_rounds=rounds,
+                           seconds_per_round=seconds_per_round or settings.seconds_per_round, seed=seed,
+                           status=GameStatus.SETUP.value)
+            session.add(game)
+            session.flush()
+            self._log(session, tournament.id, EventKind.GAME_CREATED,
+                      {"number": number, "planned_rounds": rounds, "seconds_per_round": game.seconds_per_round,
+                       "seed": seed}, game_id=game.id, arbiter=arbiter)
+            tournament_id = tournament.id
+        self.assign_tables(number, tournament_id=tournament_id, method=seating, seed=seating_seed, arbiter=arbiter)
+        return number
+
+    def assign_tables(self, game_number: int, *, tournament_id: int | None = None,
+                      method: SeatingMethod | None = None, seed: int | None = None, arbiter: str = "") -> list[Seat]:
+        """Seat the active players at tables 1..N (II.6): by partial tournament
+        standings when a game has results, else by rating (when ratings exist), else
+        alphabetically; ``random`` on request. Never free choice. Only before the
+        first rack is drawn."""
+        with self.db.write() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            if game.rounds:
+                raise TournamentError(f"la partida {game.number} ya ha empezado: las mesas no se cambian")
+            active = [entry for entry in tournament.entries if entry.status == EntryStatus.ACTIVE.value]
+            previous = [other for other in tournament.games if other.number < game.number and other.rounds]
+            if method is None:
+                if previous:
+                    method = SeatingMethod.STANDINGS
+                elif _ratings(session, active):
+                    method = SeatingMethod.RATING
+                else:
+                    method = SeatingMethod.ALPHABETICAL
+            ordered = self._seating_order(session, tournament, active, method, seed, game.number)
+            for seat in list(game.seats):
+                session.delete(seat)
+            session.flush()
+            seats = [Seat(game_id=game.id, entry_id=entry.id, table_number=index)
+                     for index, entry in enumerate(ordered, start=1)]
+            session.add_all(seats)
+            game.seating = method.value
+            self._log(session, tournament.id, EventKind.TABLES_ASSIGNED,
+                      {"method": method.value, "seed": seed, "tables": {str(s.entry_id): s.table_number for s in seats}},
+                      game_id=game.id, arbiter=arbiter)
+            return seats
+
+    def _seating_order(self, session: Session, tournament: Tournament, active: list[Entry], method: SeatingMethod,
+                       seed: int | None, game_number: int) -> list[Entry]:
+        def by_name(entry: Entry) -> tuple[str, int]:
+            return (_collation_key(entry.player.name), entry.id)
+
+        if method is SeatingMethod.RANDOM:
+            ordered = sorted(active, key=lambda entry: entry.id)
+            random.Random(seed).shuffle(ordered)
+            return ordered
+        if method is SeatingMethod.STANDINGS:
+            standings = self._tournament_standings(session, tournament, before_game=game_number)
+            place = {standing.player: standing.position for standing in standings}
+            last = len(place) + 1
+            return sorted(active, key=lambda entry: (place.get(entry.id, last), *by_name(entry)))
+        if method is SeatingMethod.RATING:
+            # II.6: the rating in play (EloDI, section V), highest first; players without
+            # a rating yet after them, alphabetically.
+            ratings = _ratings(session, active)
+            return sorted(active, key=lambda entry: (entry.player_id not in ratings,
+                                                     -ratings.get(entry.player_id, 0), *by_name(entry)))
+        return sorted(active, key=by_name)
+
+    def seats(self, game_number: int, tournament_id: int | None = None) -> list[tuple[int, Entry, Player]]:
+        """``(table, entry, player)`` for a game, by table."""
+        with self.db.read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            seats = session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.table_number)
+                                    .options(selectinload(Seat.entry).selectinload(Entry.player)))
+            return [(seat.table_number, seat.entry, seat.entry.player) for seat in seats]
+
+    def current_game(self, tournament_id: int | None = None) -> int:
+        """The number of the game in play (the newest not ended), else the newest game."""
+        with self.db.read() as session:
+            tournament = self._tournament(session, tournament_id)
+            if not tournament.games:
+                raise TournamentError(f"el torneo «{tournament.name}» no tiene partidas: créela con «game start»")
+            open_games = [game for game in tournament.games
+                          if game.status in (GameStatus.SETUP.value, GameStatus.PLAYING.value)]
+            return (open_games or tournament.games)[-1].number

@@ -1,0 +1,60 @@
+"""The rule settings of a tournament, fixed before play (III.24, III.28, IV.31)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from data.rules import PARTIAL_STANDINGS_EVERY, ROUND_SECONDS
+from duplicate.service.errors import TournamentError
+from duplicate.standings import (
+    BonusMode,
+    BonusPolicy,
+    TournamentCriterion,
+)
+
+
+@dataclass(frozen=True)
+class TournamentSettings:
+    """Rule settings fixed before the event (III.24, III.28, IV.31, III.20.1.b).
+
+    ``bonus_mode``/``bonus_value``: III.24 (value used in manual mode; 5 or 10 advised,
+    ``bonus_warnings`` says so otherwise);
+    ``criterion``: IV.31 ranking of the tournament; ``tie_breaks``: III.28 in game
+    standings; ``oriented_notation``: slips in oriented notation accepted;
+    ``partial_every``: rounds between partial standings (FISE: 3);
+    ``seconds_per_round``: default round time (III.13: 180).
+    """
+
+    bonus_mode: str = BonusMode.OFF.value
+    bonus_value: int = 10
+    criterion: str = TournamentCriterion.TOTAL.value
+    tie_breaks: bool = False
+    oriented_notation: bool = True
+    partial_every: int = PARTIAL_STANDINGS_EVERY
+    seconds_per_round: int = ROUND_SECONDS
+
+    def __post_init__(self) -> None:
+        try:
+            BonusMode(self.bonus_mode)
+        except ValueError:
+            raise TournamentError(f"bonificación {self.bonus_mode!r} desconocida: se espera "
+                                  f"{', '.join(mode.value for mode in BonusMode)}") from None
+        if self.bonus_value < 1:
+            raise TournamentError(f"el valor de la bonificación debe ser positivo, no {self.bonus_value}")
+        try:
+            TournamentCriterion(self.criterion)
+        except ValueError:
+            raise TournamentError(f"criterio de clasificación {self.criterion!r} desconocido: se espera "
+                                  f"{', '.join(c.value for c in TournamentCriterion)}") from None
+        if self.partial_every < 1 or self.seconds_per_round < 1:
+            raise TournamentError("partial_every y seconds_per_round deben ser positivos")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TournamentSettings:
+        known = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
+        return cls(**known)
+
+    @property
+    def bonus_policy(self) -> BonusPolicy:
+        return BonusPolicy(BonusMode(self.bonus_mode), self.bonus_value)

@@ -1,0 +1,380 @@
+"""Slip entry: judged at once, marks, the master for many tables, import, double entry, conflicts (II.8, III.20, III.25)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from duplicate.models import (
+    Conflict,
+    ConflictKind,
+    Entry,
+    Event,
+    Player,
+    Seat,
+    Slip,
+)
+from duplicate.rack import parse_rack_text
+from duplicate.service.base import (
+    ANNULLED,
+    MARK_STATUSES,
+    _now,
+    _read_csv,
+)
+from duplicate.service.errors import TournamentError
+from duplicate.service.events import EventKind
+from duplicate.service.rounds import Rounds
+from duplicate.service.settings import TournamentSettings
+from duplicate.service.views import (
+    EntryResult,
+)
+from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict
+from lexicon.board import Board
+from lexicon.lexicon import Lexicon
+
+
+@dataclass(frozen=True)
+class _SlipContext:
+    tournament_id: int
+    game_id: int
+    round_number: int
+    entry_id: int
+    player: str
+    table: int
+    board: Board
+    rack: list[int]
+    lexicon: Lexicon
+    oriented: bool
+    master: str | None
+    annulled: bool
+
+
+def _board(cgp: str, lexicon: Lexicon) -> Board:
+    return Board.from_cgp(cgp, lexicon.alphabet)
+
+
+def _stored(verdict: SlipVerdict, context: _SlipContext | None) -> tuple[str, int, str]:
+    """``(status, score, reason)`` to store: a valid move equal to an annulled master
+    scores 0 (III.29)."""
+    if (context is not None and context.annulled and verdict.status is SlipStatus.VALID
+            and verdict.canonical == context.master):
+        return ANNULLED, 0, "jugada maestra anulada (III.29)"
+    return verdict.status.value, verdict.score, verdict.reason
+
+
+def _verdict_payload(text: str, verdict: SlipVerdict, context: _SlipContext | None) -> dict[str, Any]:
+    status, score, reason = _stored(verdict, context)
+    return {"text": text, "status": status, "score": score, "move": verdict.canonical, "reason": reason}
+
+
+def _slip_payload(slip: Slip) -> dict[str, Any]:
+    return {"text": slip.text, "status": slip.status, "score": slip.score, "move": slip.move, "reason": slip.reason,
+            "entered_by": slip.entered_by}
+
+
+def _fill_slip(slip: Slip, text: str, verdict: SlipVerdict, context: _SlipContext | None, who: str,
+               event_id: int) -> None:
+    slip.text = text
+    slip.move = verdict.canonical
+    slip.status, slip.score, slip.reason = _stored(verdict, context)
+    slip.hint = verdict.hint
+    slip.entered_by = who
+    slip.entered_at = _now()
+    slip.event_id = event_id
+
+
+class SlipEntry(Rounds):
+    """Slip entry: judged at once, marks, the master for many tables, import, double entry, conflicts (II.8, III.20, III.25)."""
+
+    def enter_slip(self, game_number: int, table: int, text: str, *, round_number: int | None = None,
+                   tournament_id: int | None = None, assistant: str = "") -> EntryResult:
+        """Judge and store the slip of the player at ``table`` (III.20, III.23, III.25).
+
+        ``round_number`` defaults to the newest round with a rack. The raw ``text`` is
+        stored exactly as typed. A second, different slip for the same player and round
+        is stored as a ``Conflict`` for the judge; the same text again changes nothing.
+        """
+        context = self._slip_context(game_number, table, round_number, tournament_id)
+        verdict = judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
+        return self._store(context, text, verdict, assistant)
+
+    def mark_slip(self, game_number: int, table: int, status: SlipStatus | str, *, text: str = "",
+                  round_number: int | None = None, tournament_id: int | None = None,
+                  assistant: str = "") -> EntryResult:
+        """Record a late, null or missing slip (III.13, III.20.4, III.25): 0 points."""
+        status = SlipStatus(status)
+        if status not in MARK_STATUSES:
+            raise TournamentError(f"marca {status.value!r} no válida: se espera late, null o missing")
+        context = self._slip_context(game_number, table, round_number, tournament_id)
+        return self._store(context, text, mark_verdict(status, text), assistant)
+
+    def enter_master_slips(self, game_number: int, tables: Iterable[int], *, round_number: int | None = None,
+                           tournament_id: int | None = None, assistant: str = "") -> list[EntryResult]:
+        """Enter the master's own text for every player in ``tables`` in one step, one
+        transaction (issue 3 §3)."""
+        tables = list(dict.fromkeys(tables))
+        contexts = [self._slip_context(game_number, table, round_number, tournament_id) for table in tables]
+        if not contexts:
+            return []
+        master = contexts[0].master
+        if master is None:
+            raise TournamentError(f"la ronda {contexts[0].round_number} aún no tiene jugada maestra")
+        verdict = judge_slip(contexts[0].board, contexts[0].rack, master, contexts[0].lexicon,
+                             oriented=contexts[0].oriented)
+        results = []
+        with self.db.write() as session:
+            self._writable_game(session, contexts[0].game_id)
+            for context in contexts:
+                results.append(self._store_in(session, context, master, verdict, assistant))
+        return results
+
+    def enter_slips(self, game_number: int, slips: Iterable[tuple[Any, ...]], *,
+                    round_number: int | None = None, tournament_id: int | None = None,
+                    assistant: str = "") -> list[EntryResult]:
+        """Enter many slips of one round in one transaction: ``(table, text)`` pairs, or
+        ``(table, SlipStatus.LATE/NULL/MISSING[, text])`` for a mark. Same rules as
+        ``enter_slip``/``mark_slip``; identical texts are judged once. For imports and
+        the simulator; the assistants' stations use ``enter_slip`` (one commit each).
+        If another station stores one of these players' slips meanwhile, the batch is
+        retried once and that slip becomes a repeat or a conflict."""
+        items = list(slips)
+        if not items:
+            return []
+        base = self._slip_context(game_number, items[0][0], round_number, tournament_id)
+        with self.db.read() as session:
+            seated = {table: (entry_id, name) for table, entry_id, name in session.execute(
+                select(Seat.table_number, Seat.entry_id, Player.name).join(Entry, Seat.entry_id == Entry.id)
+                .join(Player, Entry.player_id == Player.id).where(Seat.game_id == base.game_id))}
+        verdicts: dict[str, SlipVerdict] = {}
+        prepared = []
+        for table, value, *written in items:
+            if table not in seated:
+                raise TournamentError(f"no hay ningún jugador en la mesa {table} en la partida {game_number}")
+            if isinstance(value, SlipStatus):
+                if value not in MARK_STATUSES:
+                    raise TournamentError(f"marca {value.value!r} no válida: se espera late, null o missing")
+                raw = written[0] if written else ""
+                verdict = mark_verdict(value, raw)
+            else:
+                if value not in verdicts:
+                    verdicts[value] = judge_slip(base.board, base.rack, value, base.lexicon, oriented=base.oriented)
+                verdict, raw = verdicts[value], value
+            entry_id, name = seated[table]
+            context = _SlipContext(base.tournament_id, base.game_id, base.round_number, entry_id, name, table,
+                                   base.board, base.rack, base.lexicon, base.oriented, base.master, base.annulled)
+            prepared.append((context, raw, verdict))
+        try:
+            return self._store_batch(prepared, assistant)
+        except IntegrityError:
+            return self._store_batch(prepared, assistant)
+
+    def _store_batch(self, prepared: list[tuple[_SlipContext, str, SlipVerdict]], assistant: str) -> list[EntryResult]:
+        """Store a batch in one transaction: the round's existing slips are read once and
+        the new events and slips are written together."""
+        with self.db.write() as session:
+            first = prepared[0][0]
+            self._writable_game(session, first.game_id)
+            existing = {slip.entry_id: slip for slip in session.scalars(select(Slip).where(
+                Slip.game_id == first.game_id, Slip.round_number == first.round_number))}
+            results: list[EntryResult | None] = []
+            fresh: list[tuple[int, _SlipContext, str, SlipVerdict, Event]] = []
+            for context, raw, verdict in prepared:
+                if context.entry_id in existing or any(item[1].entry_id == context.entry_id for item in fresh):
+                    results.append(None)
+                    continue
+                event = Event(tournament_id=context.tournament_id, game_id=context.game_id,
+                              round_number=context.round_number, kind=EventKind.SLIP_ENTERED.value,
+                              payload={"table": context.table, "entry": context.entry_id,
+                                       **_verdict_payload(raw, verdict, context)},
+                              station=self.station, arbiter=assistant, reason="", created_at=_now())
+                session.add(event)
+                fresh.append((len(results), context, raw, verdict, event))
+                results.append(EntryResult("accepted", verdict, context.table, context.player, context.round_number))
+            session.flush()
+            for _, context, raw, verdict, event in fresh:
+                slip = Slip(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
+                            table_number=context.table)
+                _fill_slip(slip, raw, verdict, context, assistant or self.station, event.id)
+                session.add(slip)
+            session.flush()
+            # Second slips for a player (already stored, or twice in this batch): repeat or conflict.
+            for index, (context, raw, verdict) in enumerate(prepared):
+                if results[index] is None:
+                    results[index] = self._store_in(session, context, raw, verdict, assistant)
+            return [result for result in results if result is not None]
+
+    def import_slips(self, game_number: int, path: Path, *, tournament_id: int | None = None,
+                     assistant: str = "") -> list[EntryResult]:
+        """Enter the slips of a CSV file with a header: ``mesa`` (table), ``jugada``
+        (the text; empty with ``marca``), optional ``ronda`` (round) and ``marca``
+        (late/null/missing). Every row is checked first (syntax, table seated, round open):
+        a bad row raises ``TournamentError`` naming its line and nothing is entered; then
+        each round's slips are entered in one transaction."""
+        parsed = []
+        for number, row in _read_csv(path):
+            lowered = {(key or "").strip().lower(): (value or "").strip() for key, value in row.items()}
+            table_text = lowered.get("mesa") or lowered.get("table") or ""
+            if not table_text.isdigit():
+                raise TournamentError(f"{path}, línea {number}: la columna «mesa» debe ser un número, no {table_text!r}")
+            round_text = lowered.get("ronda") or lowered.get("round") or ""
+            if round_text and not round_text.isdigit():
+                raise TournamentError(f"{path}, línea {number}: la columna «ronda» debe ser un número, no {round_text!r}")
+            mark = lowered.get("marca") or lowered.get("mark") or ""
+            if mark and mark not in {status.value for status in MARK_STATUSES}:
+                raise TournamentError(f"{path}, línea {number}: marca {mark!r} no válida (late, null, missing)")
+            text = row.get("jugada") or row.get("move") or ""
+            parsed.append((number, int(table_text), int(round_text) if round_text else None, text, mark))
+        # Every table and round is checked before anything is stored.
+        with self.db.read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            tables = {seat.table_number for seat in game.seats}
+            open_rounds = {row.number for row in game.rounds if not row.closed}
+            latest = max((row.number for row in game.rounds), default=None)
+        by_round: dict[int, list[tuple[Any, ...]]] = {}
+        for line, table, round_number, text, mark in parsed:
+            target = round_number if round_number is not None else latest
+            if table not in tables:
+                raise TournamentError(f"{path}, línea {line}: no hay ningún jugador en la mesa {table} "
+                                      f"en la partida {game_number}; no se ha anotado nada")
+            if target is None or target not in open_rounds:
+                raise TournamentError(f"{path}, línea {line}: la ronda {target} no existe o está cerrada; "
+                                      "no se ha anotado nada")
+            by_round.setdefault(target, []).append((table, SlipStatus(mark), text) if mark else (table, text))
+        results = []
+        for number, items in sorted(by_round.items()):
+            results += self.enter_slips(game_number, items, round_number=number, tournament_id=tournament_id,
+                                        assistant=assistant)
+        return results
+
+    def double_check(self, game_number: int, table: int, text: str, *, round_number: int | None = None,
+                     tournament_id: int | None = None, assistant: str = "") -> EntryResult:
+        """Double entry: a second assistant re-types a slip. A match is recorded as
+        checked; a mismatch becomes a ``Conflict`` the judge resolves."""
+        context = self._slip_context(game_number, table, round_number, tournament_id)
+        verdict = judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
+        with self.db.write() as session:
+            self._writable_game(session, context.game_id)
+            slip = self._slip(session, context)
+            if slip is None:
+                raise TournamentError(f"mesa {table}, ronda {context.round_number}: no hay papeleta que comprobar")
+            same = slip.text.strip() == text.strip() or (
+                verdict.move is not None and slip.move == verdict.canonical and slip.status == verdict.status.value)
+            if same:
+                slip.checked_by = assistant or self.station
+                self._log(session, context.tournament_id, EventKind.SLIP_CHECKED,
+                          {"table": table, "entry": context.entry_id, "text": text}, game_id=context.game_id,
+                          round_number=context.round_number, arbiter=assistant)
+                return EntryResult("checked", verdict, table, context.player, context.round_number)
+            conflict = self._conflict(session, context, text, assistant, ConflictKind.DOUBLE_ENTRY, slip)
+            return EntryResult("conflict", verdict, table, context.player, context.round_number, conflict)
+
+    def conflicts(self, game_number: int, *, tournament_id: int | None = None,
+                  unresolved: bool = True) -> list[tuple[Conflict, Slip | None]]:
+        """Conflicts of a game with the slip they disagree with."""
+        with self.db.read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            query = select(Conflict).where(Conflict.game_id == game.id)
+            if unresolved:
+                query = query.where(Conflict.resolution.is_(None))
+            result = []
+            for conflict in session.scalars(query.order_by(Conflict.id)):
+                slip = session.scalar(select(Slip).where(Slip.game_id == game.id,
+                                                         Slip.round_number == conflict.round_number,
+                                                         Slip.entry_id == conflict.entry_id))
+                result.append((conflict, slip))
+            return result
+
+    def slips(self, game_number: int, round_number: int | None = None, *,
+              tournament_id: int | None = None) -> list[Slip]:
+        """Stored slips of a game (one round when given), by round and table."""
+        with self.db.read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            query = select(Slip).where(Slip.game_id == game.id)
+            if round_number is not None:
+                query = query.where(Slip.round_number == round_number)
+            return list(session.scalars(query.order_by(Slip.round_number, Slip.table_number)))
+
+    def _slip_context(self, game_number: int, table: int, round_number: int | None, tournament_id: int | None,
+                      *, allow_closed: bool = False) -> _SlipContext:
+        with self.db.read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            self._check_unlocked(game)
+            number = round_number if round_number is not None else self._latest_round_number(session, game)
+            row = self._round(session, game, number)
+            if row.closed and not allow_closed:
+                raise TournamentError(f"la ronda {number} está cerrada: solo el juez árbitro puede corregirla")
+            seat = session.scalar(select(Seat).where(Seat.game_id == game.id, Seat.table_number == table))
+            if seat is None:
+                raise TournamentError(f"no hay ningún jugador en la mesa {table} en la partida {game.number}")
+            lexicon = self.lexicon_for(tournament)
+            settings = TournamentSettings.from_dict(tournament.settings)
+            rack = parse_rack_text(row.rack, lexicon.alphabet)
+            return _SlipContext(tournament.id, game.id, number, seat.entry_id, seat.entry.player.name, table,
+                                _board(row.board_before, lexicon), rack, lexicon, settings.oriented_notation,
+                                row.master, row.annulled)
+
+    def _slip(self, session: Session, context: _SlipContext) -> Slip | None:
+        return session.scalar(select(Slip).where(Slip.game_id == context.game_id,
+                                                 Slip.round_number == context.round_number,
+                                                 Slip.entry_id == context.entry_id))
+
+    def _store(self, context: _SlipContext, text: str, verdict: SlipVerdict, assistant: str) -> EntryResult:
+        with self.db.write() as session:
+            self._writable_game(session, context.game_id)
+            return self._store_in(session, context, text, verdict, assistant)
+
+    def _store_in(self, session: Session, context: _SlipContext, text: str, verdict: SlipVerdict,
+                  assistant: str) -> EntryResult:
+        """Insert the slip, or record a repeat/conflict when the player already has one.
+
+        The unique constraint on (game, round, entry) decides which of two stations
+        entering the same player's slip at once comes first: the loser's insert fails
+        inside a savepoint and its entry becomes a repeat or a conflict, in the same
+        transaction (a batch goes on with its other slips)."""
+        existing = self._slip(session, context)
+        if existing is None:
+            try:
+                with session.begin_nested():
+                    event = self._log(session, context.tournament_id, EventKind.SLIP_ENTERED,
+                                      {"table": context.table, "entry": context.entry_id,
+                                       **_verdict_payload(text, verdict, context)},
+                                      game_id=context.game_id, round_number=context.round_number, arbiter=assistant)
+                    slip = Slip(game_id=context.game_id, round_number=context.round_number,
+                                entry_id=context.entry_id, table_number=context.table)
+                    _fill_slip(slip, text, verdict, context, assistant or self.station, event.id)
+                    session.add(slip)
+                    session.flush()
+                return EntryResult("accepted", verdict, context.table, context.player, context.round_number)
+            except IntegrityError:
+                # Another station's slip for this player was committed after our check.
+                existing = self._slip(session, context)
+                if existing is None:
+                    raise
+        if existing.text == text and existing.status == _stored(verdict, context)[0]:
+            return EntryResult("repeated", verdict, context.table, context.player, context.round_number)
+        mark = verdict.status.value if verdict.status in MARK_STATUSES else None
+        conflict = self._conflict(session, context, text, assistant, ConflictKind.DUPLICATE, existing, mark)
+        return EntryResult("conflict", verdict, context.table, context.player, context.round_number, conflict)
+
+    def _conflict(self, session: Session, context: _SlipContext, text: str, assistant: str, kind: ConflictKind,
+                  existing: Slip, mark: str | None = None) -> int:
+        conflict = Conflict(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
+                            table_number=context.table, kind=kind.value, text=text, mark=mark,
+                            entered_by=assistant or self.station, entered_at=_now())
+        session.add(conflict)
+        session.flush()
+        self._log(session, context.tournament_id, EventKind.SLIP_CONFLICT,
+                  {"conflict": conflict.id, "kind": kind.value, "table": context.table, "entry": context.entry_id,
+                   "text": text, "mark": mark, "stored_text": existing.text, "stored_by": existing.entered_by},
+                  game_id=context.game_id, round_number=context.round_number, arbiter=assistant)
+        return conflict.id
