@@ -145,7 +145,7 @@ def main() -> None:
         url = args.db or f"sqlite:///{Path(folder) / 'elodi.db'}"
         lexicon_path = Path(folder) / "bench.lex"
         build(["CASA", "COSA"], lexicon_path, source="bench")
-        service = TournamentService(open_database(url), station="bench")
+        service = TournamentService(open_database(url), station="bench", pin="juez-del-banco")
         started = time.perf_counter()
         write_games(service, Lexicon.load(lexicon_path), games, per_tournament=10)
         print(f"wrote and published {args.games} games × {args.players} players × {ROUNDS} rounds "

@@ -43,7 +43,7 @@ SURNAMES = ("Muñoz", "Peña", "Ibáñez", "Castaño", "Gómez", "Núñez", "Ál
 
 def build(url: str, players: int, games: int, rounds: int) -> tuple[TournamentService, int]:
     """A tournament of ``players`` × ``games`` finished games of ``rounds`` rounds, written directly."""
-    service = TournamentService(open_database(url), station="bench")
+    service = TournamentService(open_database(url), station="bench", pin="juez-del-banco")
     tournament_id = service.create_tournament("Open Internacional de Peñíscola", venue="Peñíscola (Castellón)",
                                               settings=TournamentSettings(bonus_mode="automatic",
                                                                           criterion="average_place"))

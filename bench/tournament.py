@@ -101,7 +101,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         url = args.db or f"sqlite:///{Path(folder) / 'bench.db'}"
         lexicon = Lexicon.load(default_lexicon_path(None))
-        service = TournamentService(open_database(url), station="bench", lexicon=lexicon)
+        service = TournamentService(open_database(url), station="bench", lexicon=lexicon, pin="juez-del-banco")
         tournament_id = service.create_tournament("Banco de pruebas", settings=TournamentSettings(
             bonus_mode="automatic", criterion="average_percentage", tie_breaks=True))
         for index in range(args.players):

@@ -122,7 +122,7 @@ def main() -> None:
     args = parser.parse_args()
     lexicon = Lexicon.load(default_lexicon_path(None))
     with tempfile.TemporaryDirectory() as folder:
-        service = TournamentService(open_database(str(Path(folder) / "bench.db")), station="banco", lexicon=lexicon)
+        service = TournamentService(open_database(str(Path(folder) / "bench.db")), station="banco", lexicon=lexicon, pin="juez-del-banco")
         texts = seed_game(service, args.tables, args.seed)
         updated, painted = asyncio.run(drive(service, texts, (120, 40), threaded=not args.inline))
         service.create_game(seed=args.seed)            # a second game, same racks: the service alone

@@ -195,7 +195,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as directory:
         lexicon = Lexicon.load(default_lexicon_path(None))
-        service = TournamentService(open_database(f"sqlite:///{Path(directory) / 'bench.db'}"), lexicon=lexicon)
+        service = TournamentService(open_database(f"sqlite:///{Path(directory) / 'bench.db'}"), lexicon=lexicon, pin="juez-del-banco")
         print(f"move generator: {walker_name()}; {os.cpu_count()} cores; "
               f"load average {os.getloadavg()[0]:.1f}", flush=True)
         rows = asyncio.run(scenario(service, args.seed, args.draws, args.later))

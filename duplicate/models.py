@@ -263,5 +263,34 @@ class Event(Base):
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
     station: Mapped[str] = mapped_column(String(100))
     arbiter: Mapped[str] = mapped_column(String(100), default="")
+    role: Mapped[str] = mapped_column(String(20), default="")
     reason: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TournamentAccess(Base):
+    """A tournament's sign-in state: the salt of its credentials' digests and the
+    wrong tries in a row with the lock they caused (issue 12 §1)."""
+
+    __tablename__ = "tournament_access"
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    salt: Mapped[str] = mapped_column(String(64))
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    locked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Credential(Base):
+    """A station credential: the judge's or one assistant's PIN, kept only as its scrypt
+    digest (``duplicate.service.access``). Unique per tournament, so the PIN alone says
+    who is acting (II.4)."""
+
+    __tablename__ = "credentials"
+    __table_args__ = (UniqueConstraint("tournament_id", "role", "name"), UniqueConstraint("tournament_id", "digest"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    role: Mapped[str] = mapped_column(String(20))
+    name: Mapped[str] = mapped_column(String(100))
+    digest: Mapped[str] = mapped_column(String(128))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

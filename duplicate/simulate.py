@@ -453,8 +453,10 @@ def _count(number: int, singular: str, plural: str) -> str:
                    "carpeta de datos).")
 @click.option("--lexicon", "lexicon_path", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
               help="Léxico compilado (por defecto, el incluido).")
+@click.option("--pin-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Archivo con el PIN del juez árbitro del torneo simulado (si no, $DUPLICADA_PIN o se pregunta).")
 def simulate(players: int, games: int, seed: int | None, rounds: int | None, name: str | None, bonus: str,
-             criterion: str, db: str | None, lexicon_path: Path | None) -> None:
+             criterion: str, db: str | None, lexicon_path: Path | None, pin_file: Path | None) -> None:
     """Simula un torneo duplicado realista en la base de datos: jugadores de distinto
     nivel entregan papeletas con los errores habituales, por las mismas vías que el
     arbitraje real."""
@@ -463,9 +465,11 @@ def simulate(players: int, games: int, seed: int | None, rounds: int | None, nam
 
     from duplicate.database import DatabaseError, open_database
     from duplicate.service import TournamentError
+    from duplicate.tournament_cli import read_pin
     from lexicon.default import default_lexicon_path
     from lexicon.lexicon import LexiconError
 
+    pin = read_pin(pin_file, prompt="PIN del juez árbitro del torneo simulado")
     if seed is None:
         seed = random.SystemRandom().randrange(10**9)
         click.echo(f"Semilla: {seed}", err=True)
@@ -474,7 +478,7 @@ def simulate(players: int, games: int, seed: int | None, rounds: int | None, nam
         lexicon = Lexicon.load(lexicon_path or default_lexicon_path(lambda text: click.echo(text, err=True)))
     except (DatabaseError, LexiconError) as error:
         raise click.ClickException(str(error)) from None
-    service = TournamentService(database, station="simulador", lexicon=lexicon)
+    service = TournamentService(database, station="simulador", lexicon=lexicon, pin=pin)
     settings = TournamentSettings(bonus_mode=bonus, criterion=criterion)
     started = time.perf_counter()
     console = Console(stderr=True)

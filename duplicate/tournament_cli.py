@@ -24,10 +24,18 @@ from data.rules import ROUND_SECONDS
 from duplicate.database import DatabaseError, open_database
 from duplicate.listing import emit_rows
 from duplicate.models import EntryStatus, SeatingMethod
-from duplicate.service import EntryResult, TournamentError, TournamentService, TournamentSettings
+from duplicate.service import (
+    CredentialRefused,
+    EntryResult,
+    NotAuthorised,
+    TournamentError,
+    TournamentService,
+    TournamentSettings,
+)
 from duplicate.slips import SlipStatus
 from duplicate.standings import BonusMode, TournamentCriterion
 from lexicon.lexicon import Lexicon, LexiconError
+from ranking.service import EloDIHooks
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -39,17 +47,52 @@ def station_name(station: str | None) -> str:
     return station or os.environ.get(STATION_ENV) or socket.gethostname()
 
 
+PIN_ENV = "DUPLICADA_PIN"
+"""Environment variable holding the station's credential (never a command-line argument)."""
+
+REFUSED_STATUS = 3
+"""Exit status of an action the credential may not do, or a credential refused."""
+
+
+def read_pin(pin_file: Path | None, *, prompt: str = "PIN o contraseña de este puesto") -> str:
+    """The station's credential: the first line of ``pin_file``, else ``$DUPLICADA_PIN``,
+    else a hidden prompt when a person is at the terminal. Never echoed nor logged.
+    Raises ``click.ClickException`` (Spanish) when there is none."""
+    if pin_file is not None:
+        try:
+            lines = pin_file.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as error:
+            raise click.ClickException(f"no se puede leer el archivo del PIN {pin_file}: {error.__class__.__name__}")
+        if not lines or not lines[0].strip():
+            raise click.ClickException(f"el archivo del PIN {pin_file} está vacío")
+        return lines[0].rstrip("\r\n")
+    pin = os.environ.get(PIN_ENV)
+    if pin:
+        return pin
+    if sys.stdin.isatty():
+        return str(click.prompt(prompt, hide_input=True))
+    raise click.ClickException(f"esta acción necesita la credencial del puesto: use --pin-file ARCHIVO o la variable "
+                               f"{PIN_ENV} (nunca el PIN en la línea de órdenes)")
+
+
 class Context:
-    """What the common options give a command: the service and the selected ids."""
+    """What the common options give a command: the service and the selected ids.
+
+    ``service``: a read-only handle (no credential); ``acting``: the same service acting
+    with this station's credential (``read_pin``), for the commands that change the record.
+    """
 
     def __init__(self, db: str | None, tournament: int | None, station: str | None, arbiter: str,
-                 lexicon: Path | None) -> None:
+                 lexicon: Path | None, pin_file: Path | None = None) -> None:
         self.db_url = db
         self.tournament = tournament
         self.station = station_name(station)
         self.arbiter = arbiter
         self.lexicon_path = lexicon
+        self.pin_file = pin_file
+        self.elodi: EloDIHooks | None = None
         self._service: TournamentService | None = None
+        self._acting: TournamentService | None = None
 
     @property
     def service(self) -> TournamentService:
@@ -64,16 +107,32 @@ class Context:
                     lexicon = Lexicon.load(self.lexicon_path)
                 except LexiconError as error:
                     raise click.ClickException(str(error)) from None
-            self._service = TournamentService(database, station=self.station, lexicon=lexicon)
+            self.elodi = EloDIHooks(database)
+            self._service = TournamentService(database, station=self.station, lexicon=lexicon,
+                                              hooks=self.elodi.hooks())
         return self._service
+
+    @property
+    def acting(self) -> TournamentService:
+        if self._acting is None:
+            self._acting = self.service.with_pin(read_pin(self.pin_file))
+        return self._acting
+
+    def new_pin(self, prompt: str) -> str:
+        """A new credential (a tournament's judge PIN): from ``--pin-file`` or
+        ``$DUPLICADA_PIN``, else asked twice at the terminal."""
+        if self.pin_file is None and not os.environ.get(PIN_ENV) and sys.stdin.isatty():
+            return str(click.prompt(prompt, hide_input=True, confirmation_prompt=True))
+        return read_pin(self.pin_file)
 
     def game(self, number: int | None) -> int:
         return number if number is not None else self.service.current_game(self.tournament)
 
 
 def common(command: F) -> F:
-    """Add ``--db``, ``--tournament``, ``--station``, ``--arbiter``, ``--lexicon``; turn
-    ``TournamentError`` into a clean exit."""
+    """Add ``--db``, ``--tournament``, ``--station``, ``--arbiter``, ``--lexicon``,
+    ``--pin-file``; turn ``TournamentError`` into a clean exit (status 3 when the
+    credential is refused or may not do the action, 1 otherwise)."""
 
     @click.option("--db", envvar="DUPLICADA_DB", default=None, metavar="URL",
                   help="Base de datos: URL de SQLAlchemy o archivo SQLite (por defecto, el de la carpeta de datos).")
@@ -82,12 +141,17 @@ def common(command: F) -> F:
     @click.option("--arbiter", default="", help="Árbitro que hace la acción (se anota).")
     @click.option("--lexicon", "lexicon_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
                   help="Léxico compilado del torneo (por defecto, el del torneo o el incluido).")
+    @click.option("--pin-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                  help=f"Archivo con el PIN del puesto en su primera línea (si no, ${PIN_ENV} o se pregunta).")
     @wraps(command)
     def wrapper(db: str | None, tournament_id: int | None, station: str | None, arbiter: str,
-                lexicon_path: Path | None, **kwargs: Any) -> Any:
-        context = Context(db, tournament_id, station, arbiter, lexicon_path)
+                lexicon_path: Path | None, pin_file: Path | None, **kwargs: Any) -> Any:
+        context = Context(db, tournament_id, station, arbiter, lexicon_path, pin_file)
         try:
             return command(context, **kwargs)
+        except (NotAuthorised, CredentialRefused) as error:
+            click.echo(f"Denegado: {error}", err=True)
+            raise click.exceptions.Exit(REFUSED_STATUS) from None
         except TournamentError as error:
             raise click.ClickException(str(error)) from None
 
@@ -142,7 +206,7 @@ def tournament_create(context: Context, name: str, venue: str, start_date: Any, 
     settings = TournamentSettings(bonus_mode=bonus, bonus_value=bonus_value, criterion=criterion,
                                   tie_breaks=tie_breaks, oriented_notation=oriented, seconds_per_round=seconds,
                                   partial_every=partial_every)
-    service = context.service
+    service = context.service.with_pin(context.new_pin("PIN o contraseña del juez árbitro del nuevo torneo"))
     tournament_id = service.create_tournament(
         name, venue=venue, start_date=start_date.date() if start_date else None,
         end_date=end_date.date() if end_date else None, settings=settings, lexicon_path=context.lexicon_path,
@@ -180,6 +244,31 @@ def tournament_show(context: Context) -> None:
                    f"{', ' + game_info.end_reason if game_info.end_reason else ''}")
 
 
+@tournament.command("pin")
+@click.argument("role", type=click.Choice(["judge", "assistant"]))
+@click.option("--name", default=None, help="Nombre del auxiliar (el de su tramo de mesas, «assistant set»).")
+@click.option("--new-pin-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Archivo con el PIN nuevo en su primera línea (si no, se pregunta dos veces sin mostrarlo).")
+@click.option("--revoke", is_flag=True, help="Quita el PIN del auxiliar: ya no puede entrar.")
+@common
+def tournament_pin(context: Context, role: str, name: str | None, new_pin_file: Path | None, revoke: bool) -> None:
+    """El juez árbitro asigna el PIN del juez o el de un auxiliar (al menos 6 caracteres,
+    distinto de los demás; solo se guarda su resumen scrypt)."""
+    if revoke:
+        if role != "assistant":
+            raise click.UsageError("--revoke solo quita el PIN de un auxiliar")
+        new = ""
+    elif new_pin_file is not None:
+        new = read_pin(new_pin_file)
+    elif sys.stdin.isatty():
+        new = str(click.prompt("PIN nuevo", hide_input=True, confirmation_prompt=True))
+    else:
+        raise click.UsageError("indique el PIN nuevo con --new-pin-file ARCHIVO (nunca en la línea de órdenes)")
+    context.acting.set_pin(role, new, name=name, tournament_id=context.tournament)
+    who = "del juez árbitro" if role == "judge" else f"del auxiliar «{name}»"
+    click.echo(f"PIN {who} {'quitado' if revoke else 'guardado'}.")
+
+
 # --- players and assistants ------------------------------------------------------------------
 @click.group()
 def player() -> None:
@@ -194,7 +283,7 @@ def player() -> None:
 @common
 def player_add(context: Context, name: str, club: str, country: str, federation_id: str | None) -> None:
     """Inscribe al jugador NAME en el torneo."""
-    entry = context.service.add_player(name, club=club, country=country, federation_id=federation_id,
+    entry = context.acting.add_player(name, club=club, country=country, federation_id=federation_id,
                                        tournament_id=context.tournament, arbiter=context.arbiter)
     click.echo(f"Inscrito: {name} (inscripción {entry}).")
 
@@ -204,7 +293,7 @@ def player_add(context: Context, name: str, club: str, country: str, federation_
 @common
 def player_import(context: Context, path: Path) -> None:
     """Importa jugadores de un CSV con cabecera: nombre, club, pais, federacion."""
-    entries = context.service.import_players(path, tournament_id=context.tournament, arbiter=context.arbiter)
+    entries = context.acting.import_players(path, tournament_id=context.tournament, arbiter=context.arbiter)
     click.echo(f"Inscritos {len(entries)} jugadores desde {path}.")
 
 
@@ -224,7 +313,7 @@ def player_list(context: Context) -> None:
 @common
 def player_status(context: Context, entry_id: int, status: str, reason: str) -> None:
     """Cambia el estado de una inscripción (active, withdrawn, absent, disqualified)."""
-    context.service.set_entry_status(entry_id, EntryStatus(status), arbiter=context.arbiter, reason=reason)
+    context.acting.set_entry_status(entry_id, EntryStatus(status), arbiter=context.arbiter, reason=reason)
     click.echo(f"Inscripción {entry_id}: {status}.")
 
 
@@ -240,7 +329,7 @@ def assistant() -> None:
 @common
 def assistant_set(context: Context, name: str, first: int, last: int) -> None:
     """Asigna al auxiliar NAME las mesas FIRST a LAST."""
-    context.service.set_assistant_range(name, first, last, tournament_id=context.tournament, arbiter=context.arbiter)
+    context.acting.set_assistant_range(name, first, last, tournament_id=context.tournament, arbiter=context.arbiter)
     click.echo(f"{name}: mesas {first}–{last}.")
 
 
@@ -269,7 +358,7 @@ def game() -> None:
 def game_start(context: Context, rounds: int | None, seconds: int | None, seed: int | None, seating: str | None,
                seating_seed: int | None) -> None:
     """Crea la siguiente partida y asigna las mesas."""
-    service = context.service
+    service = context.acting
     number = service.create_game(tournament_id=context.tournament, rounds=rounds, seconds_per_round=seconds, seed=seed,
                                  seating=SeatingMethod(seating) if seating else None, seating_seed=seating_seed,
                                  arbiter=context.arbiter)
@@ -285,7 +374,7 @@ def game_start(context: Context, rounds: int | None, seconds: int | None, seed: 
 @common
 def game_end(context: Context, game_number: int | None, reason: str) -> None:
     """El juez árbitro termina la partida (III.22)."""
-    text = context.service.end_game(context.game(game_number), tournament_id=context.tournament,
+    text = context.acting.end_game(context.game(game_number), tournament_id=context.tournament,
                                     arbiter=context.arbiter, reason=reason)
     click.echo(f"Partida terminada: {text}")
 
@@ -297,20 +386,17 @@ def game_end(context: Context, game_number: int | None, reason: str) -> None:
 def game_publish(context: Context, game_number: int | None, final: bool) -> None:
     """Publica los resultados provisionales (o definitivos con --final) (III.26)."""
     number = context.game(game_number)
-    standings_ = context.service.publish(number, final=final, tournament_id=context.tournament,
+    standings_ = context.acting.publish(number, final=final, tournament_id=context.tournament,
                                          arbiter=context.arbiter)
     click.echo(f"Partida {number}: resultados {'definitivos' if final else 'provisionales'} "
                f"publicados ({len(standings_)} jugadores).")
-    if final:
-        # V: the ratings of a final game that counts are updated once (a repeat changes nothing).
-        from ranking.ratings import RatingService
-
-        ratings = RatingService(context.service.db)
-        result = ratings.update(ratings.game_ref(number, context.tournament))
-        for ref in result.rated:
+    update = context.elodi.last_update if context.elodi is not None else None
+    if final and update is not None:
+        # V: the service rated the game once (or recomputed after a reopen).
+        for ref in update.rated:
             click.echo(f"EloDI: valorada {ref.label} («duplicada elodi report --game {number}»).")
-        for ref, reason in result.skipped:
-            click.echo(f"EloDI: no se valora {ref.label}: {reason}.")
+        for ref, why in update.skipped:
+            click.echo(f"EloDI: no se valora {ref.label}: {why}.")
 
 
 @game.command("reopen")
@@ -320,7 +406,7 @@ def game_publish(context: Context, game_number: int | None, final: bool) -> None
 def game_reopen(context: Context, game_number: int | None, reason: str) -> None:
     """Reabre una partida con resultados definitivos (queda anotado)."""
     number = context.game(game_number)
-    context.service.reopen(number, reason=reason, tournament_id=context.tournament, arbiter=context.arbiter)
+    context.acting.reopen(number, reason=reason, tournament_id=context.tournament, arbiter=context.arbiter)
     click.echo(f"Partida {number} reabierta: resultados provisionales.")
 
 
@@ -331,7 +417,7 @@ def game_reopen(context: Context, game_number: int | None, reason: str) -> None:
 @common
 def game_annul_master(context: Context, round_number: int, game_number: int | None, reason: str) -> None:
     """III.29: la jugada maestra de ROUND era incorrecta; sigue en el tablero y quien la jugó tiene 0."""
-    count = context.service.annul_master(context.game(game_number), round_number, tournament_id=context.tournament,
+    count = context.acting.annul_master(context.game(game_number), round_number, tournament_id=context.tournament,
                                          arbiter=context.arbiter, reason=reason)
     click.echo(f"Ronda {round_number}: jugada maestra anulada; {count} papeletas a 0.")
 
@@ -372,7 +458,7 @@ def tables_show(context: Context, game_number: int | None, output: str) -> None:
 def tables_assign(context: Context, game_number: int | None, seating: str | None, seed: int | None) -> None:
     """Vuelve a asignar las mesas (antes del primer atril)."""
     number = context.game(game_number)
-    seats = context.service.assign_tables(number, tournament_id=context.tournament,
+    seats = context.acting.assign_tables(number, tournament_id=context.tournament,
                                           method=SeatingMethod(seating) if seating else None, seed=seed,
                                           arbiter=context.arbiter)
     click.echo(f"Partida {number}: {len(seats)} mesas asignadas.")
@@ -390,7 +476,7 @@ def rack() -> None:
 def rack_draw(context: Context, game_number: int | None) -> None:
     """Saca el atril de la ronda siguiente."""
     number = context.game(game_number)
-    view = context.service.draw_rack(number, tournament_id=context.tournament, arbiter=context.arbiter)
+    view = context.acting.draw_rack(number, tournament_id=context.tournament, arbiter=context.arbiter)
     if view is None:
         click.echo(f"La partida {number} ha terminado: no se puede formar un atril válido (III.22).")
         return
@@ -404,7 +490,7 @@ def rack_draw(context: Context, game_number: int | None) -> None:
 @common
 def rack_set(context: Context, text: str, redraw: bool, game_number: int | None) -> None:
     """Usa el atril TEXT introducido por el juez (comodín: ?)."""
-    view = context.service.set_rack(context.game(game_number), text, redraw=redraw, tournament_id=context.tournament,
+    view = context.acting.set_rack(context.game(game_number), text, redraw=redraw, tournament_id=context.tournament,
                                     arbiter=context.arbiter)
     _show_round(view)
 
@@ -431,7 +517,7 @@ def master() -> None:
 def master_choose(context: Context, choice: str, game_number: int | None, reason: str) -> None:
     """Coloca la jugada maestra: CHOICE es el número en la lista de empates (0 = la del
     reglamento) o su notación canónica."""
-    view = context.service.choose_master(context.game(game_number), choice, tournament_id=context.tournament,
+    view = context.acting.choose_master(context.game(game_number), choice, tournament_id=context.tournament,
                                          arbiter=context.arbiter, reason=reason)
     click.echo(f"Ronda {view.number}: {view.master} — {view.master_score} puntos; acumulado {view.cumulative}.")
 
@@ -472,7 +558,7 @@ def _show_entry(result: EntryResult) -> None:
 @common
 def slip_enter(context: Context, table: int, text: str, game_number: int | None, round_number: int | None) -> None:
     """Introduce la papeleta TEXT de la mesa TABLE (p. ej. 12 "H8-CASA")."""
-    result = context.service.enter_slip(context.game(game_number), table, text, round_number=round_number,
+    result = context.acting.enter_slip(context.game(game_number), table, text, round_number=round_number,
                                         tournament_id=context.tournament, assistant=context.arbiter or context.station)
     _show_entry(result)
 
@@ -484,7 +570,7 @@ def slip_enter(context: Context, table: int, text: str, game_number: int | None,
 @common
 def slip_master(context: Context, tables: tuple[int, ...], game_number: int | None, round_number: int | None) -> None:
     """Anota la jugada maestra a todas las mesas TABLES que la jugaron, de una vez."""
-    for result in context.service.enter_master_slips(context.game(game_number), tables, round_number=round_number,
+    for result in context.acting.enter_master_slips(context.game(game_number), tables, round_number=round_number,
                                                      tournament_id=context.tournament,
                                                      assistant=context.arbiter or context.station):
         _show_entry(result)
@@ -500,7 +586,7 @@ def slip_master(context: Context, tables: tuple[int, ...], game_number: int | No
 def slip_mark(context: Context, table: int, status: str, text: str, game_number: int | None,
               round_number: int | None) -> None:
     """Marca la papeleta de TABLE: late (fuera de tiempo), null (nula), missing (no entregada)."""
-    result = context.service.mark_slip(context.game(game_number), table, status, text=text, round_number=round_number,
+    result = context.acting.mark_slip(context.game(game_number), table, status, text=text, round_number=round_number,
                                        tournament_id=context.tournament, assistant=context.arbiter or context.station)
     _show_entry(result)
 
@@ -513,7 +599,7 @@ def slip_mark(context: Context, table: int, status: str, text: str, game_number:
 @common
 def slip_check(context: Context, table: int, text: str, game_number: int | None, round_number: int | None) -> None:
     """Doble entrada: vuelve a teclear la papeleta de TABLE; si no coincide, conflicto."""
-    result = context.service.double_check(context.game(game_number), table, text, round_number=round_number,
+    result = context.acting.double_check(context.game(game_number), table, text, round_number=round_number,
                                           tournament_id=context.tournament,
                                           assistant=context.arbiter or context.station)
     _show_entry(result)
@@ -531,7 +617,7 @@ def slip_check(context: Context, table: int, text: str, game_number: int | None,
 def slip_correct(context: Context, table: int, text: str | None, status: str | None, reason: str,
                  game_number: int | None, round_number: int | None) -> None:
     """Corrección del juez árbitro (III.27): nueva papeleta TEXT o marca --status."""
-    result = context.service.correct_slip(context.game(game_number), table, text, status=status,
+    result = context.acting.correct_slip(context.game(game_number), table, text, status=status,
                                           round_number=round_number, tournament_id=context.tournament,
                                           arbiter=context.arbiter or context.station, reason=reason)
     _show_entry(result)
@@ -543,7 +629,7 @@ def slip_correct(context: Context, table: int, text: str | None, status: str | N
 @common
 def slip_import(context: Context, path: Path, game_number: int | None) -> None:
     """Importa papeletas de un CSV con cabecera: mesa, jugada, ronda (opcional), marca (opcional)."""
-    results = context.service.import_slips(context.game(game_number), path, tournament_id=context.tournament,
+    results = context.acting.import_slips(context.game(game_number), path, tournament_id=context.tournament,
                                            assistant=context.arbiter or context.station)
     for result in results:
         _show_entry(result)
@@ -585,7 +671,7 @@ def slip_conflicts(context: Context, game_number: int | None) -> None:
 @common
 def slip_resolve(context: Context, conflict_id: int, use_new: bool, reason: str) -> None:
     """El juez resuelve un conflicto: mantiene la papeleta registrada o la sustituye (--use-new)."""
-    context.service.resolve_conflict(conflict_id, use_new=use_new, arbiter=context.arbiter or context.station,
+    context.acting.resolve_conflict(conflict_id, use_new=use_new, arbiter=context.arbiter or context.station,
                                      reason=reason)
     click.echo(f"Conflicto {conflict_id} resuelto: {'papeleta sustituida' if use_new else 'se mantiene la registrada'}.")
 
@@ -616,7 +702,7 @@ def round_status(context: Context, game_number: int | None, round_number: int | 
 @common
 def round_close(context: Context, game_number: int | None, round_number: int | None) -> None:
     """Cierra la ronda: las papeletas que faltan quedan como no entregadas; bonificaciones (III.24)."""
-    bonuses = context.service.close_round(context.game(game_number), round_number, tournament_id=context.tournament,
+    bonuses = context.acting.close_round(context.game(game_number), round_number, tournament_id=context.tournament,
                                           arbiter=context.arbiter)
     click.echo("Ronda cerrada." + (" Bonificaciones: " + ", ".join(f"mesa {table} +{points}"
                                                                   for table, points in bonuses.items())
@@ -637,7 +723,7 @@ def claim() -> None:
 @common
 def claim_file(context: Context, round_number: int, table: int, text: str, game_number: int | None) -> None:
     """Anota la reclamación TEXT de la mesa TABLE sobre la ronda ROUND."""
-    claim_id = context.service.file_claim(context.game(game_number), round_number, table, text,
+    claim_id = context.acting.file_claim(context.game(game_number), round_number, table, text,
                                           tournament_id=context.tournament, arbiter=context.arbiter)
     click.echo(f"Reclamación {claim_id} anotada.")
 
@@ -653,7 +739,7 @@ def claim_file(context: Context, round_number: int, table: int, text: str, game_
 def claim_resolve(context: Context, claim_id: int, upheld: bool, resolution: str, corrected_text: str | None,
                   corrected_status: str | None) -> None:
     """Resuelve una reclamación; si se acepta, con la papeleta corregida."""
-    context.service.resolve_claim(claim_id, upheld=upheld, resolution=resolution, corrected_text=corrected_text,
+    context.acting.resolve_claim(claim_id, upheld=upheld, resolution=resolution, corrected_text=corrected_text,
                                   corrected_status=corrected_status, arbiter=context.arbiter or context.station)
     click.echo(f"Reclamación {claim_id}: {'aceptada' if upheld else 'rechazada'}.")
 

@@ -20,7 +20,7 @@ from duplicate.tournament_cli import station_name
 
 def run_app(db: str | None, station: str | None) -> None:
     """Open the tournament database and run the app until the user quits."""
-    from duplicate.service import TournamentService
+    from ranking.service import tournament_service
     from tui.app import DuplicadaApp
 
     try:
@@ -28,7 +28,7 @@ def run_app(db: str | None, station: str | None) -> None:
     except DatabaseError as error:
         raise click.ClickException(str(error)) from None
     station = station_name(station)
-    DuplicadaApp(TournamentService(database, station=station), station=station).run()
+    DuplicadaApp(tournament_service(database, station=station), station=station).run()
 
 
 @click.group(invoke_without_command=True, commands=core_main.commands, help=core_main.help)

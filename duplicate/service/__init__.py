@@ -5,8 +5,15 @@ station's credential; the front ends (the Textual app, the command line, the bro
 stations) ask and display. See ``docs/architecture.md`` for the modules.
 """
 
-from duplicate.service.base import ACCESS_KEY, ANNULLED, MARK_STATUSES, REASONS_KEPT, ROLES
-from duplicate.service.errors import CredentialRefused, LockedGameError, NotAuthorised, TournamentError
+from duplicate.service.access import VIEWER, Action, Actor, Role
+from duplicate.service.base import ACCESS_KEY, ANNULLED, MARK_STATUSES, REASONS_KEPT, ROLES, ServiceHooks
+from duplicate.service.errors import (
+    CredentialRefused,
+    LockedGameError,
+    NotAuthorised,
+    RoundHasConflicts,
+    TournamentError,
+)
 from duplicate.service.events import EventKind
 from duplicate.service.facade import TournamentService
 from duplicate.service.settings import TournamentSettings
@@ -18,14 +25,20 @@ __all__ = [
     "MARK_STATUSES",
     "REASONS_KEPT",
     "ROLES",
+    "VIEWER",
+    "Action",
+    "Actor",
     "CredentialRefused",
     "EntryResult",
     "EventKind",
     "GameInfo",
     "LockedGameError",
     "NotAuthorised",
+    "Role",
+    "RoundHasConflicts",
     "RoundStatus",
     "RoundView",
+    "ServiceHooks",
     "TournamentError",
     "TournamentInfo",
     "TournamentService",

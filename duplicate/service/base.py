@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import copy
 import csv
-import hashlib
 import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -15,15 +18,29 @@ from sqlalchemy.orm import Session
 from duplicate.database import Database
 from duplicate.game import Game, GameError
 from duplicate.models import (
+    AssistantRange,
+    Credential,
     Event,
     GameRow,
     GameStatus,
     RoundRow,
     Tournament,
+    TournamentAccess,
 )
 from duplicate.notation import SlipError
 from duplicate.rack import RackError
-from duplicate.service.errors import LockedGameError, TournamentError
+from duplicate.service.access import (
+    VIEWER,
+    Action,
+    Actor,
+    Role,
+    authorise,
+    check_not_locked,
+    lock_seconds,
+    lock_until,
+    pin_digest,
+)
+from duplicate.service.errors import CredentialRefused, LockedGameError, TournamentError
 from duplicate.service.events import EventKind
 from duplicate.service.replay import _apply
 from duplicate.service.views import (
@@ -52,8 +69,29 @@ ACCESS_KEY = "access"
 """Key of the tournament settings holding the hashed PINs (never exported)."""
 
 
-def _pin_hash(pin: str, salt: str) -> str:
-    return hashlib.pbkdf2_hmac("sha256", pin.encode(), bytes.fromhex(salt), 100_000).hex()
+class _WrongPin(Exception):
+    """Internal: the handle's PIN opens no credential of ``tournament_id``; ``_write``
+    counts the failure once the action is rolled back and raises ``CredentialRefused``."""
+
+    def __init__(self, tournament_id: int) -> None:
+        super().__init__(tournament_id)
+        self.tournament_id = tournament_id
+
+
+@dataclass(frozen=True)
+class ServiceHooks:
+    """What higher layers do after the service's decisions, wired at start-up
+    (``ranking.service.tournament_service``), so ``duplicate`` never imports them.
+
+    ``ratings(player_ids)``: the EloDI ratings of those players (II.6 seating by rating);
+    ``results_final(tournament_id, game_number)``: called once after a game's results
+    become final (EloDI update, V); ``results_reopened(tournament_id, game_number)``:
+    called after final results are reopened (EloDI recomputation is due).
+    """
+
+    ratings: Callable[[Sequence[int]], dict[int, int]] | None = None
+    results_final: Callable[[int, int], None] | None = None
+    results_reopened: Callable[[int, int], None] | None = None
 
 
 def _now() -> datetime:
@@ -80,23 +118,114 @@ def _read_csv(path: Path) -> list[tuple[int, dict[str, str]]]:
     return [(index, row) for index, row in enumerate(reader, start=2)]
 
 
-class ServiceBase():
-    """All actions on the tournaments of one database.
+class ServiceBase:
+    """All actions on the tournaments of one database, as one station with one credential.
 
-``station``: the name of this terminal (recorded with every event);
-``lexicon``: the lexicon to judge with (default: each tournament's own, else the
-built-in default). Methods take a tournament id where it matters (``None``: the
-most recently created one) and game numbers within it."""
+    ``station``: the name of this terminal (recorded with every event); ``lexicon``: the
+    lexicon to judge with (default: each tournament's own, else the built-in default);
+    ``pin``: the station's credential (the judge's or an assistant's PIN), ``None`` for a
+    read-only station; ``hooks``: what higher layers do after a decision (EloDI,
+    ``ServiceHooks``). Methods take a tournament id where it matters (``None``: the most
+    recently created one) and game numbers within it. Every method that changes the record
+    checks first what the credential may do (``access.authorise``) and refuses with
+    ``NotAuthorised`` or ``CredentialRefused``, changing nothing.
+    """
 
-    def __init__(self, database: Database, *, station: str = "principal", lexicon: Lexicon | None = None) -> None:
+    def __init__(self, database: Database, *, station: str = "principal", lexicon: Lexicon | None = None,
+                 pin: str | None = None, hooks: ServiceHooks | None = None) -> None:
         self.db = database
         self.station = station
+        self.hooks = hooks or ServiceHooks()
+        self._pin = pin
         self._lexicon = lexicon
         self._lexicons: dict[str, Lexicon] = {}
         self._games: dict[int, tuple[int, Game]] = {}
         # The cached engines are shared by the threads of one process (the app's workers):
         # replaying events into them and playing on them happen under this lock.
         self._engine_lock = threading.RLock()
+        # tournament id -> digest of this handle's PIN with that tournament's salt
+        self._digests: dict[int, str] = {}
+
+    def with_pin(self, pin: str | None) -> Self:
+        """The same service (database, station, caches, hooks) acting with ``pin``."""
+        other = copy.copy(self)
+        other._pin = pin
+        other._digests = {}
+        return other
+
+    @property
+    def has_credential(self) -> bool:
+        """True when this handle carries a PIN (it may still be refused)."""
+        return self._pin is not None
+
+    # --- who is acting (issue 12 §1) -------------------------------------------------
+    def sign_in(self, tournament_id: int | None = None) -> Actor:
+        """Check this handle's PIN against the tournament's credentials and return who it
+        is; raises ``CredentialRefused`` (wrong PIN, or locked after too many wrong tries,
+        with the seconds to wait). The anonymous handle signs in as ``VIEWER``."""
+        with self._write() as session:
+            tournament = self._tournament(session, tournament_id)
+            return self._actor(session, tournament.id)
+
+    def _actor(self, session: Session, tournament_id: int) -> Actor:
+        if self._pin is None:
+            return VIEWER
+        digest = self._digests.get(tournament_id)
+        if digest is None:
+            access = session.get(TournamentAccess, tournament_id)
+            if access is None:
+                raise CredentialRefused("este torneo aún no tiene PIN de juez árbitro: el juez debe asignarlo "
+                                        "(duplicada tournament pin judge)")
+            now = _now()
+            locked_until = access.locked_until
+            if locked_until is not None and locked_until.tzinfo is None:
+                locked_until = locked_until.replace(tzinfo=UTC)
+            check_not_locked(locked_until, now)
+            digest = pin_digest(self._pin, access.salt)
+        credential = session.scalar(select(Credential).where(Credential.tournament_id == tournament_id,
+                                                             Credential.digest == digest))
+        if credential is None:
+            self._digests.pop(tournament_id, None)
+            raise _WrongPin(tournament_id)
+        if tournament_id not in self._digests:
+            access = session.get(TournamentAccess, tournament_id)
+            if access is not None and (access.failures or access.locked_until is not None):
+                access.failures, access.locked_until = 0, None
+            self._digests[tournament_id] = digest
+        tables = None
+        if credential.role == Role.ASSISTANT.value:
+            span = session.execute(select(AssistantRange.first_table, AssistantRange.last_table).where(
+                AssistantRange.tournament_id == tournament_id, AssistantRange.assistant == credential.name)).first()
+            tables = (span[0], span[1]) if span is not None else None
+        return Actor(Role(credential.role), credential.name, tournament_id, tables)
+
+    def _authorise(self, session: Session, tournament_id: int, action: Action, *,
+                   tables: Iterable[int] = ()) -> Actor:
+        """Who is acting, if its role may do ``action`` on ``tables``; raises
+        ``NotAuthorised`` or ``CredentialRefused`` otherwise (II.4)."""
+        actor = self._actor(session, tournament_id)
+        authorise(actor, action, tables=tables)
+        return actor
+
+    @contextmanager
+    def _write(self) -> Iterator[Session]:
+        """``Database.write`` that also counts a wrong PIN (in its own transaction, after
+        the refused action was rolled back) and locks sign-in after too many."""
+        try:
+            with self.db.write() as session:
+                yield session
+        except _WrongPin as wrong:
+            with self.db.write() as session:
+                access = session.get(TournamentAccess, wrong.tournament_id, with_for_update=True)
+                wait = 0.0
+                if access is not None:
+                    access.failures += 1
+                    access.locked_until = lock_until(access.failures, _now())
+                    wait = lock_seconds(access.failures)
+            message = "PIN incorrecto: no corresponde a ningún puesto de este torneo"
+            if wait:
+                message += f"; demasiados intentos fallidos, espere {round(wait)} s"
+            raise CredentialRefused(message, retry_after=wait) from None
 
     def lexicon_for(self, tournament: Tournament | TournamentInfo) -> Lexicon:
         """The lexicon of ``tournament``; raises ``TournamentError`` if its hash differs."""
@@ -122,10 +251,13 @@ most recently created one) and game numbers within it."""
         return self._lexicon if self._lexicon is not None else Lexicon.load(default_lexicon_path(None))
 
     def _log(self, session: Session, tournament_id: int, kind: EventKind, payload: dict[str, Any], *,
-             game_id: int | None = None, round_number: int | None = None, arbiter: str = "",
+             actor: Actor, game_id: int | None = None, round_number: int | None = None,
              reason: str = "") -> Event:
+        """Append one event, recording who acted (the credential's name and role) and
+        from which station."""
         event = Event(tournament_id=tournament_id, game_id=game_id, round_number=round_number, kind=kind.value,
-                      payload=payload, station=self.station, arbiter=arbiter, reason=reason, created_at=_now())
+                      payload=payload, station=self.station, arbiter=actor.name, role=actor.role.value,
+                      reason=reason, created_at=_now())
         session.add(event)
         session.flush()
         return event

@@ -10,9 +10,11 @@ from duplicate.models import (
     ClaimStatus,
     Conflict,
     GameRow,
+    RoundRow,
     Seat,
     Slip,
 )
+from duplicate.service.access import Action, Actor, Role
 from duplicate.service.base import (
     ANNULLED,
     MARK_STATUSES,
@@ -50,23 +52,24 @@ class Corrections(SlipEntry):
                                                conflict.mark)
         context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
         verdict = self._correction_verdict(context, text, mark) if use_new else None
-        with self.db.write() as session:
+        with self._write() as session:
             conflict = session.scalar(select(Conflict).where(Conflict.id == conflict_id).with_for_update()
                                       .execution_options(populate_existing=True))
             assert conflict is not None
+            actor = self._authorise(session, tournament_id, Action.RESOLVE_CONFLICT)
             if conflict.resolution is not None:
                 raise TournamentError(f"el conflicto {conflict_id} ya está resuelto ({conflict.resolution}, "
                                       f"{conflict.resolved_by})")
             if verdict is not None:
-                self._correct_in(session, context, text, verdict, arbiter,
+                self._correct_in(session, context, text, verdict, actor,
                                  reason or f"conflicto {conflict_id} resuelto a favor de la nueva papeleta")
             else:
                 self._writable_game(session, conflict.game_id)
             conflict.resolution = "replaced" if use_new else "kept"
-            conflict.resolved_by = arbiter or self.station
+            conflict.resolved_by = actor.name
             self._log(session, tournament_id, EventKind.CONFLICT_RESOLVED,
                       {"conflict": conflict_id, "resolution": conflict.resolution}, game_id=conflict.game_id,
-                      round_number=conflict.round_number, arbiter=arbiter, reason=reason)
+                      round_number=conflict.round_number, actor=actor, reason=reason)
 
     def correct_slip(self, game_number: int, table: int, text: str | None = None, *,
                      status: SlipStatus | str | None = None, round_number: int | None = None,
@@ -75,11 +78,19 @@ class Corrections(SlipEntry):
         """A correction (a claim upheld, III.27): the player's slip becomes ``text``
         (judged again), or the mark ``status`` (``text`` then keeps what the slip said); a
         new event keeps the old values. ``judge`` False (an assistant fixing a typing
-        mistake): refused once the round is closed."""
-        context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=judge)
+        mistake): refused once the round is closed, as for every assistant's credential
+        (II.4.c: only the judge corrects closed rounds, and an assistant only its tables)."""
+        context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
         verdict = self._correction_verdict(context, text, status)
-        with self.db.write() as session:
-            return self._correct_in(session, context, text or "", verdict, arbiter, reason)
+        with self._write() as session:
+            actor = self._authorise(session, context.tournament_id, Action.CORRECT_SLIP, tables=[table])
+            if not judge or actor.role is not Role.JUDGE:
+                closed = session.scalar(select(RoundRow.closed).where(RoundRow.game_id == context.game_id,
+                                                                      RoundRow.number == context.round_number))
+                if closed:
+                    raise TournamentError(f"la ronda {context.round_number} está cerrada: "
+                                          "solo el juez árbitro puede corregirla")
+            return self._correct_in(session, context, text or "", verdict, actor, reason)
 
     def _correction_verdict(self, context: _SlipContext, text: str | None,
                             status: SlipStatus | str | None) -> SlipVerdict:
@@ -92,7 +103,7 @@ class Corrections(SlipEntry):
             raise TournamentError("indique el nuevo texto de la papeleta o una marca (late, null, missing)")
         return judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
 
-    def _correct_in(self, session: Session, context: _SlipContext, text: str, verdict: SlipVerdict, arbiter: str,
+    def _correct_in(self, session: Session, context: _SlipContext, text: str, verdict: SlipVerdict, actor: Actor,
                     reason: str) -> EntryResult:
         self._writable_game(session, context.game_id)
         slip = self._slip(session, context)
@@ -100,22 +111,23 @@ class Corrections(SlipEntry):
         event = self._log(session, context.tournament_id, EventKind.SLIP_CORRECTED,
                           {"table": context.table, "entry": context.entry_id, "before": before,
                            "after": _verdict_payload(text, verdict, context)},
-                          game_id=context.game_id, round_number=context.round_number, arbiter=arbiter, reason=reason)
+                          game_id=context.game_id, round_number=context.round_number, actor=actor, reason=reason)
         if slip is None:
             slip = Slip(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
                         table_number=context.table)
             session.add(slip)
-        _fill_slip(slip, text, verdict, context, arbiter or self.station, event.id)
+        _fill_slip(slip, text, verdict, context, actor.name, event.id)
         session.flush()
-        self._refresh_bonuses(session, context.tournament_id, context.game_id, context.round_number)
+        self._refresh_bonuses(session, context.tournament_id, context.game_id, context.round_number, actor)
         return EntryResult("corrected", verdict, context.table, context.player, context.round_number)
 
     def annul_master(self, game_number: int, round_number: int, *, tournament_id: int | None = None,
                      arbiter: str = "", reason: str = "") -> int:
         """III.29: the master of ``round_number`` was wrong (found later). It stays on the
         board; every player who played it gets 0. Returns how many slips were annulled."""
-        with self.db.write() as session:
+        with self._write() as session:
             tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.ANNUL_MASTER)
             game = self._game(session, tournament, game_number, lock=True)
             self._check_unlocked(game)
             row = self._round(session, game, round_number)
@@ -132,15 +144,17 @@ class Corrections(SlipEntry):
                 slip.reason = f"jugada maestra anulada (III.29): {reason}" if reason else "jugada maestra anulada (III.29)"
             self._log(session, tournament.id, EventKind.MASTER_ANNULLED,
                       {"round": round_number, "master": row.master, "slips": annulled},
-                      game_id=game.id, round_number=round_number, arbiter=arbiter, reason=reason)
-            self._refresh_bonuses(session, tournament.id, game.id, round_number, "recalculadas tras anular la maestra")
+                      game_id=game.id, round_number=round_number, actor=actor, reason=reason)
+            self._refresh_bonuses(session, tournament.id, game.id, round_number, actor,
+                                  "recalculadas tras anular la maestra")
             return len(annulled)
 
     def file_claim(self, game_number: int, round_number: int, table: int, text: str, *,
                    tournament_id: int | None = None, arbiter: str = "") -> int:
         """Record a player's claim (III.27); returns its id."""
         context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
-        with self.db.write() as session:
+        with self._write() as session:
+            actor = self._authorise(session, context.tournament_id, Action.FILE_CLAIM, tables=[table])
             self._writable_game(session, context.game_id)
             claim = Claim(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
                           text=text, status=ClaimStatus.OPEN.value, created_at=_now())
@@ -148,7 +162,7 @@ class Corrections(SlipEntry):
             session.flush()
             self._log(session, context.tournament_id, EventKind.CLAIM_FILED,
                       {"claim": claim.id, "table": table, "entry": context.entry_id, "text": text},
-                      game_id=context.game_id, round_number=context.round_number, arbiter=arbiter)
+                      game_id=context.game_id, round_number=context.round_number, actor=actor)
             return claim.id
 
     def resolve_claim(self, claim_id: int, *, upheld: bool, resolution: str, corrected_text: str | None = None,
@@ -168,14 +182,15 @@ class Corrections(SlipEntry):
         correcting = upheld and (corrected_text is not None or corrected_status is not None)
         context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
         verdict = self._correction_verdict(context, corrected_text, corrected_status) if correcting else None
-        with self.db.write() as session:
+        with self._write() as session:
             claim = session.scalar(select(Claim).where(Claim.id == claim_id).with_for_update()
                                    .execution_options(populate_existing=True))
             assert claim is not None
+            actor = self._authorise(session, tournament_id, Action.RESOLVE_CLAIM)
             if claim.status != ClaimStatus.OPEN.value:
                 raise TournamentError(f"la reclamación {claim_id} ya está resuelta ({claim.status})")
             if verdict is not None:
-                self._correct_in(session, context, corrected_text or "", verdict, arbiter,
+                self._correct_in(session, context, corrected_text or "", verdict, actor,
                                  f"reclamación {claim_id} aceptada: {resolution}")
             else:
                 self._writable_game(session, claim.game_id)
@@ -183,7 +198,7 @@ class Corrections(SlipEntry):
             claim.resolution = resolution
             self._log(session, tournament_id, EventKind.CLAIM_RESOLVED,
                       {"claim": claim_id, "status": claim.status, "resolution": resolution},
-                      game_id=claim.game_id, round_number=claim.round_number, arbiter=arbiter, reason=resolution)
+                      game_id=claim.game_id, round_number=claim.round_number, actor=actor, reason=resolution)
 
     def claims(self, game_number: int, *, tournament_id: int | None = None) -> list[Claim]:
         with self.db.read() as session:

@@ -34,3 +34,12 @@ class CredentialRefused(TournamentError):
     def __init__(self, message: str, *, retry_after: float = 0.0) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class RoundHasConflicts(TournamentError):
+    """A round cannot be closed while the judge has conflicts of it to resolve (II.4.a,
+    III.23); ``tables`` are the tables with a pending conflict."""
+
+    def __init__(self, message: str, *, tables: tuple[int, ...] = ()) -> None:
+        super().__init__(message)
+        self.tables = tables

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import asdict
 from datetime import date
 from pathlib import Path
@@ -12,19 +11,20 @@ from sqlalchemy.orm import Session
 
 from duplicate.models import (
     AssistantRange,
+    Credential,
     Entry,
     EntryStatus,
     GameRow,
     Player,
     RoundRow,
     Tournament,
+    TournamentAccess,
 )
+from duplicate.service.access import Action, Actor, Role, check_new_pin, new_salt, pin_digest
 from duplicate.service.base import (
     ACCESS_KEY,
-    ROLES,
     ServiceBase,
     _now,
-    _pin_hash,
     _read_csv,
 )
 from duplicate.service.errors import TournamentError
@@ -46,10 +46,21 @@ class Registration(ServiceBase):
     def create_tournament(self, name: str, *, venue: str = "", start_date: date | None = None,
                           end_date: date | None = None, settings: TournamentSettings | None = None,
                           lexicon: Lexicon | None = None, lexicon_path: Path | None = None,
-                          arbiter: str = "") -> int:
-        """Create a tournament; returns its id. The lexicon's hash is fixed now."""
+                          arbiter: str = "", judge_pin: str | None = None, judge_name: str = "juez") -> int:
+        """Create a tournament and its judge-arbiter's credential; returns its id.
+
+        ``judge_pin`` (default: this handle's own PIN) is the judge's PIN or passphrase
+        (at least 6 characters, II.4.a); ``judge_name`` is recorded with the judge's
+        actions. The lexicon's hash is fixed now. Anyone may create a tournament: its
+        creator is its judge. Raises ``TournamentError`` for an empty name or a short PIN.
+        """
         if not name.strip():
             raise TournamentError("el torneo necesita un nombre")
+        pin = judge_pin if judge_pin is not None else self._pin
+        if pin is None:
+            raise TournamentError("el torneo necesita el PIN del juez árbitro (al menos 6 caracteres)")
+        check_new_pin(pin)
+        judge_name = judge_name.strip() or "juez"
         settings = settings or TournamentSettings()
         if lexicon is None:
             if lexicon_path is not None:
@@ -57,16 +68,24 @@ class Registration(ServiceBase):
             else:
                 lexicon = self._default_lexicon()
         self._lexicons[lexicon.content_hash] = lexicon
-        with self.db.write() as session:
+        salt = new_salt()
+        digest = pin_digest(pin, salt)
+        with self._write() as session:
             tournament = Tournament(name=name.strip(), venue=venue, start_date=start_date, end_date=end_date,
                                     lexicon_hash=lexicon.content_hash,
                                     lexicon_path=str(lexicon_path.resolve()) if lexicon_path else None,
                                     settings=asdict(settings), created_at=_now())
             session.add(tournament)
             session.flush()
+            session.add(TournamentAccess(tournament_id=tournament.id, salt=salt, failures=0))
+            session.add(Credential(tournament_id=tournament.id, role=Role.JUDGE.value, name=judge_name, digest=digest,
+                                   created_at=_now()))
+            judge = Actor(Role.JUDGE, judge_name, tournament.id)
             self._log(session, tournament.id, EventKind.TOURNAMENT_CREATED,
                       {"name": tournament.name, "settings": asdict(settings), "lexicon_hash": lexicon.content_hash},
-                      arbiter=arbiter)
+                      actor=judge)
+            if pin == self._pin:
+                self._digests[tournament.id] = digest
             return tournament.id
 
     def tournaments(self) -> list[TournamentInfo]:
@@ -85,8 +104,9 @@ class Registration(ServiceBase):
     def change_settings(self, tournament_id: int | None, settings: TournamentSettings, *, arbiter: str = "",
                         reason: str = "") -> None:
         """Change the rule settings; refused once a game has started (III.24, III.28: fixed before play)."""
-        with self.db.write() as session:
+        with self._write() as session:
             tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.CHANGE_SETTINGS)
             started = session.scalar(select(func.count()).select_from(RoundRow).join(GameRow)
                                      .where(GameRow.tournament_id == tournament.id))
             if started:
@@ -96,34 +116,74 @@ class Registration(ServiceBase):
             tournament.settings = {**asdict(settings), **{key: value for key, value in tournament.settings.items()
                                                           if key == ACCESS_KEY}}
             self._log(session, tournament.id, EventKind.SETTINGS_CHANGED, {"before": before, "after": asdict(settings)},
-                      arbiter=arbiter, reason=reason)
+                      actor=actor, reason=reason)
 
-    def set_pin(self, role: str, pin: str, *, tournament_id: int | None = None, arbiter: str = "") -> None:
-        """Set the PIN of a station role (``judge`` or ``assistant``); stored salted and
-        hashed (PBKDF2-SHA256). An empty PIN removes it (the role is then open)."""
-        if role not in ROLES:
-            raise TournamentError(f"papel {role!r} desconocido: se espera {', '.join(ROLES)}")
-        if pin and (not pin.isdigit() or len(pin) < 4):
-            raise TournamentError("el PIN debe tener al menos 4 cifras")
-        with self.db.write() as session:
+    def set_pin(self, role: str, pin: str, *, name: str | None = None, tournament_id: int | None = None,
+                arbiter: str = "") -> None:
+        """Set the PIN of a station: the judge's (``role="judge"``) or the assistant
+        ``name``'s (``role="assistant"``, II.4.c). Only the judge may; the first judge PIN
+        of a tournament created before credentials existed may be set by anyone.
+
+        The PIN needs at least 6 characters and must differ from every other PIN of the
+        tournament (a PIN alone says who is acting); only its scrypt digest is stored. An
+        empty ``pin`` revokes the assistant's credential. Raises ``TournamentError``,
+        ``NotAuthorised``, ``CredentialRefused``.
+        """
+        if role not in (Role.JUDGE.value, Role.ASSISTANT.value):
+            raise TournamentError(f"papel {role!r} desconocido: se espera judge o assistant")
+        if role == Role.ASSISTANT.value and not (name or "").strip():
+            raise TournamentError("el PIN de un auxiliar va con su nombre (el de su tramo de mesas)")
+        if pin or role == Role.JUDGE.value:
+            check_new_pin(pin)
+        with self._write() as session:
             tournament = self._tournament(session, tournament_id)
-            settings = dict(tournament.settings)
-            access = dict(settings.get(ACCESS_KEY, {}))
-            if pin:
-                salt = secrets.token_hex(16)
-                access[role] = {"salt": salt, "hash": _pin_hash(pin, salt)}
+            access = session.get(TournamentAccess, tournament.id)
+            judge = session.scalar(select(Credential).where(Credential.tournament_id == tournament.id,
+                                                            Credential.role == Role.JUDGE.value))
+            if access is None or judge is None:
+                # A tournament from before credentials: its first judge PIN opens it.
+                if role != Role.JUDGE.value:
+                    raise TournamentError("este torneo aún no tiene PIN de juez árbitro: asígnelo primero")
+                actor = Actor(Role.JUDGE, (name or "juez").strip(), tournament.id)
+                if access is None:
+                    access = TournamentAccess(tournament_id=tournament.id, salt=new_salt(), failures=0)
+                    session.add(access)
+                    session.flush()
             else:
-                access.pop(role, None)
-            settings[ACCESS_KEY] = access
-            tournament.settings = settings
-            self._log(session, tournament.id, EventKind.PIN_CHANGED, {"role": role, "set": bool(pin)}, arbiter=arbiter)
+                actor = self._authorise(session, tournament.id, Action.SET_CREDENTIAL)
+            label = "juez" if role == Role.JUDGE.value else (name or "").strip()
+            query = select(Credential).where(Credential.tournament_id == tournament.id, Credential.role == role)
+            if role == Role.ASSISTANT.value:
+                query = query.where(Credential.name == label)
+            current = session.scalar(query)
+            if not pin:
+                if current is not None:
+                    session.delete(current)
+            else:
+                digest = pin_digest(pin, access.salt)
+                taken = session.scalar(select(Credential).where(Credential.tournament_id == tournament.id,
+                                                                Credential.digest == digest))
+                if taken is not None and taken is not current:
+                    raise TournamentError("ese PIN ya lo usa otro puesto del torneo: elija otro")
+                if current is None:
+                    current = Credential(tournament_id=tournament.id, role=role, created_at=_now(),
+                                         name=label if role == Role.ASSISTANT.value else actor.name)
+                    session.add(current)
+                current.digest = digest
+                current.created_at = _now()
+            session.flush()
+            if role == Role.JUDGE.value and self._pin is not None and pin != self._pin:
+                self._digests.pop(tournament.id, None)
+            self._log(session, tournament.id, EventKind.PIN_CHANGED,
+                      {"role": role, "set": bool(pin), **({"name": label} if role == Role.ASSISTANT.value else {})},
+                      actor=actor)
 
-    def check_pin(self, role: str, pin: str, tournament_id: int | None = None) -> bool:
-        """True when ``pin`` opens ``role`` (always, when the role has no PIN)."""
-        entry = self.tournament(tournament_id).settings.get(ACCESS_KEY, {}).get(role)
-        if entry is None:
-            return role in ROLES
-        return secrets.compare_digest(entry["hash"], _pin_hash(pin, entry["salt"]))
+    def credentials(self, tournament_id: int | None = None) -> list[tuple[str, str]]:
+        """The stations that have a credential, as ``(role, name)`` (never the PIN)."""
+        with self.db.read() as session:
+            tournament = self._tournament(session, tournament_id)
+            return [(row.role, row.name) for row in session.scalars(
+                select(Credential).where(Credential.tournament_id == tournament.id).order_by(Credential.id))]
 
     def bonus_warnings(self, tournament_id: int | None = None) -> list[str]:
         """III.24's advice for this tournament's setting and field (Spanish)."""
@@ -137,12 +197,13 @@ class Registration(ServiceBase):
                    tournament_id: int | None = None, arbiter: str = "") -> int:
         """Register a player in the tournament (reusing the player with the same
         federation id if there is one); returns the entry id."""
-        with self.db.write() as session:
+        with self._write() as session:
             tournament = self._tournament(session, tournament_id)
-            return self._add_player(session, tournament, name, club, country, federation_id, arbiter)
+            actor = self._authorise(session, tournament.id, Action.ADD_PLAYER)
+            return self._add_player(session, tournament, name, club, country, federation_id, actor)
 
     def _add_player(self, session: Session, tournament: Tournament, name: str, club: str, country: str,
-                    federation_id: str | None, arbiter: str) -> int:
+                    federation_id: str | None, actor: Actor) -> int:
         name = " ".join(name.split())
         if not name:
             raise TournamentError("el jugador necesita un nombre")
@@ -163,7 +224,7 @@ class Registration(ServiceBase):
         session.flush()
         self._log(session, tournament.id, EventKind.PLAYER_ADDED,
                   {"entry": entry.id, "player": player.id, "name": player.name, "club": player.club,
-                   "country": player.country, "federation_id": federation_id}, arbiter=arbiter)
+                   "country": player.country, "federation_id": federation_id}, actor=actor)
         return entry.id
 
     def import_players(self, path: Path, *, tournament_id: int | None = None, arbiter: str = "") -> list[int]:
@@ -179,8 +240,9 @@ class Registration(ServiceBase):
         rows = _read_csv(path)
         if rows and not any((key or "").strip().lower() in ("nombre", "name") for key in rows[0][1]):
             raise TournamentError(f"{path}: falta la columna «nombre» en la cabecera")
-        with self.db.write() as session:
+        with self._write() as session:
             tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.ADD_PLAYER)
             entries = []
             for number, row in rows:
                 record = {aliases[key.strip().lower()]: (value or "").strip() for key, value in row.items()
@@ -188,7 +250,7 @@ class Registration(ServiceBase):
                 try:
                     entries.append(self._add_player(session, tournament, record.get("name", ""),
                                                     record.get("club", ""), record.get("country", ""),
-                                                    record.get("federation_id"), arbiter))
+                                                    record.get("federation_id"), actor))
                 except TournamentError as error:
                     raise TournamentError(f"{path}, línea {number}: {error}; no se ha inscrito a nadie") from None
             return entries
@@ -200,22 +262,24 @@ class Registration(ServiceBase):
             return [(entry, entry.player) for entry in tournament.entries]
 
     def set_entry_status(self, entry_id: int, status: EntryStatus, *, arbiter: str = "", reason: str = "") -> None:
-        with self.db.write() as session:
+        with self._write() as session:
             entry = session.get(Entry, entry_id)
             if entry is None:
                 raise TournamentError(f"no existe la inscripción {entry_id}")
+            actor = self._authorise(session, entry.tournament_id, Action.SET_ENTRY_STATUS)
             before = entry.status
             entry.status = EntryStatus(status).value
             self._log(session, entry.tournament_id, EventKind.ENTRY_STATUS,
-                      {"entry": entry.id, "before": before, "after": entry.status}, arbiter=arbiter, reason=reason)
+                      {"entry": entry.id, "before": before, "after": entry.status}, actor=actor, reason=reason)
 
     def set_assistant_range(self, assistant: str, first_table: int, last_table: int, *,
                             tournament_id: int | None = None, arbiter: str = "") -> None:
         """The tables ``assistant`` enters slips for (II.4.c), inclusive."""
         if first_table < 1 or last_table < first_table:
             raise TournamentError(f"rango de mesas {first_table}–{last_table} no válido")
-        with self.db.write() as session:
+        with self._write() as session:
             tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.SET_ASSISTANT_RANGE)
             current = session.scalar(select(AssistantRange).where(AssistantRange.tournament_id == tournament.id,
                                                                   AssistantRange.assistant == assistant))
             if current is None:
@@ -223,7 +287,7 @@ class Registration(ServiceBase):
                 session.add(current)
             current.first_table, current.last_table = first_table, last_table
             self._log(session, tournament.id, EventKind.ASSISTANT_RANGE,
-                      {"assistant": assistant, "first": first_table, "last": last_table}, arbiter=arbiter)
+                      {"assistant": assistant, "first": first_table, "last": last_table}, actor=actor)
 
     def assistant_ranges(self, tournament_id: int | None = None) -> list[AssistantRange]:
         with self.db.read() as session:
@@ -238,10 +302,11 @@ class Registration(ServiceBase):
         None are kept; an empty ``federation_id`` removes it). Logs ``player_updated``
         with the values before and after. Raises ``TournamentError`` for an unknown entry,
         an empty name or a federation id that belongs to another player."""
-        with self.db.write() as session:
+        with self._write() as session:
             entry = session.get(Entry, entry_id)
             if entry is None:
                 raise TournamentError(f"no existe la inscripción {entry_id}")
+            actor = self._authorise(session, entry.tournament_id, Action.UPDATE_PLAYER)
             player = entry.player
             before = {"name": player.name, "club": player.club, "country": player.country,
                       "federation_id": player.federation_id}
@@ -265,4 +330,4 @@ class Registration(ServiceBase):
                      "federation_id": player.federation_id}
             self._log(session, entry.tournament_id, EventKind.PLAYER_UPDATED,
                       {"entry": entry.id, "player": player.id, "before": before, "after": after},
-                      arbiter=arbiter, reason=reason)
+                      actor=actor, reason=reason)

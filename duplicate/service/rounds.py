@@ -20,6 +20,7 @@ from duplicate.models import (
 )
 from duplicate.notation import SlipError, format_move, parse_move
 from duplicate.rack import RackError
+from duplicate.service.access import Action, Actor
 from duplicate.service.base import (
     REASONS_KEPT,
     _now,
@@ -82,7 +83,7 @@ class Rounds(Seating):
             raise TournamentError("otro puesto acaba de poner el atril de esta ronda: vuelva a mirar la partida") from None
 
     def _withdraw_rack(self, session: Session, tournament: Tournament, game: GameRow, engine: Game,
-                       arbiter: str) -> None:
+                       actor: Actor) -> None:
         """III.29: the pending rack goes back to the bag so that the judge proposes another.
         Refused once slips of that round are entered (they were judged against it)."""
         pending = engine.pending
@@ -95,13 +96,15 @@ class Rounds(Seating):
         session.flush()
         engine.withdraw_rack()
         self._log(session, tournament.id, EventKind.RACK_WITHDRAWN, {"round": pending.number, "rack": pending.rack.text},
-                  game_id=game.id, round_number=pending.number, arbiter=arbiter,
+                  game_id=game.id, round_number=pending.number, actor=actor,
                   reason="el juez árbitro propone un nuevo atril (III.29)")
 
     def _set_rack_in(self, game_number: int, text: str | None, redraw: bool, tournament_id: int | None,
                      arbiter: str, replace: bool) -> RoundView | None:
-        with self._engine_lock, self.db.write() as session:
+        with self._engine_lock, self._write() as session:
             tournament = self._tournament(session, tournament_id)
+            action = Action.REPLACE_RACK if replace else Action.DRAW_RACK if text is None else Action.SET_RACK
+            actor = self._authorise(session, tournament.id, action)
             game = self._game(session, tournament, game_number, lock=True)
             self._check_unlocked(game)
             engine = self._engine(session, tournament, game)
@@ -111,7 +114,7 @@ class Rounds(Seating):
                 if not replace:
                     raise TournamentError(f"la ronda {engine.pending.number} ya tiene atril ({engine.pending.rack.text}): "
                                           "elija la jugada maestra antes de sacar otro, o cámbielo (III.29)")
-                self._withdraw_rack(session, tournament, game, engine, arbiter)
+                self._withdraw_rack(session, tournament, game, engine, actor)
             board_before = engine.board.to_cgp()
             try:
                 pending = engine.draw() if text is None else engine.set_rack(text, redraw=redraw)
@@ -123,7 +126,7 @@ class Rounds(Seating):
                 game.status = GameStatus.ENDED.value
                 game.end_reason = reason
                 event = self._log(session, tournament.id, EventKind.GAME_ENDED, {"reason": reason}, game_id=game.id,
-                                  arbiter=arbiter)
+                                  actor=actor)
                 self._games[game.id] = (event.id, engine)
                 return None
             if game.status == GameStatus.SETUP.value:
@@ -134,11 +137,11 @@ class Rounds(Seating):
                        "redraws": [{"rack": redraw_.rack, "reason": redraw_.reason} for redraw_ in pending.redraws]}
             if text is None:
                 event = self._log(session, tournament.id, EventKind.RACK_DRAWN, payload, game_id=game.id,
-                                  round_number=pending.number, arbiter=arbiter)
+                                  round_number=pending.number, actor=actor)
             else:
                 payload |= {"text": text, "redraw": redraw}
                 event = self._log(session, tournament.id, EventKind.RACK_SET, payload, game_id=game.id,
-                                  round_number=pending.number, arbiter=arbiter)
+                                  round_number=pending.number, actor=actor)
             self._games[game.id] = (event.id, engine)
             session.flush()
             return _round_view(row)
@@ -152,8 +155,9 @@ class Rounds(Seating):
         """Place the master move of the pending round: ``choice`` is an index in the
         III.15 ranking of the equal tops (0 = the rules' choice) or the canonical text
         of one of them (the judge's choice among equal tops)."""
-        with self._engine_lock, self.db.write() as session:
+        with self._engine_lock, self._write() as session:
             tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.CHOOSE_MASTER)
             game = self._game(session, tournament, game_number, lock=True)
             self._check_unlocked(game)
             engine = self._engine(session, tournament, game)
@@ -183,21 +187,22 @@ class Rounds(Seating):
             event = self._log(session, tournament.id, EventKind.MASTER_CHOSEN,
                               {"round": record.number, "master": record.master, "score": record.score,
                                "rank": record.master_rank, "cumulative": record.cumulative},
-                              game_id=game.id, round_number=record.number, arbiter=arbiter, reason=reason or record.reason)
+                              game_id=game.id, round_number=record.number, actor=actor, reason=reason or record.reason)
             last_event = event.id
             if engine.over:
                 game.status = GameStatus.ENDED.value
                 game.end_reason = str(engine.end_reason)
                 last_event = self._log(session, tournament.id, EventKind.GAME_ENDED, {"reason": game.end_reason},
-                                       game_id=game.id, arbiter=arbiter).id
+                                       game_id=game.id, actor=actor).id
             self._games[game.id] = (last_event, engine)
             return _round_view(row)
 
     def end_game(self, game_number: int, *, tournament_id: int | None = None, arbiter: str = "",
                  reason: str = "") -> str:
         """The judge ends the game (III.22); returns the reason recorded."""
-        with self._engine_lock, self.db.write() as session:
+        with self._engine_lock, self._write() as session:
             tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.END_GAME)
             game = self._game(session, tournament, game_number, lock=True)
             self._check_unlocked(game)
             if game.status == GameStatus.ENDED.value:
@@ -219,7 +224,7 @@ class Rounds(Seating):
             game.status = GameStatus.ENDED.value
             game.end_reason = str(end)
             event = self._log(session, tournament.id, EventKind.GAME_ENDED, {"reason": game.end_reason},
-                              game_id=game.id, arbiter=arbiter, reason=reason)
+                              game_id=game.id, actor=actor, reason=reason)
             self._games[game.id] = (event.id, engine)
             return game.end_reason
 
@@ -230,13 +235,14 @@ class Rounds(Seating):
         follow it."""
         if action not in ("start", "pause", "reset"):
             raise TournamentError(f"acción de cronómetro {action!r} desconocida: start, pause o reset")
-        with self.db.write() as session:
+        with self._write() as session:
             tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.RUN_TIMER)
             game = self._game(session, tournament, game_number)
             number = session.scalar(select(func.max(RoundRow.number)).where(RoundRow.game_id == game.id))
             self._log(session, tournament.id, EventKind.TIMER,
                       {"action": action, "remaining": round(remaining, 3), "at": _now().isoformat()},
-                      game_id=game.id, round_number=number, arbiter=arbiter)
+                      game_id=game.id, round_number=number, actor=actor)
 
     def timer_state(self, game_number: int, tournament_id: int | None = None) -> tuple[int | None, float, bool] | None:
         """The shared timer now: ``(round, seconds left, running)`` from the last

@@ -19,20 +19,11 @@ from duplicate.models import (
     SeatingMethod,
     Tournament,
 )
+from duplicate.service.access import Action
 from duplicate.service.errors import TournamentError
 from duplicate.service.events import EventKind
-from duplicate.service.registration import Registration
 from duplicate.service.settings import TournamentSettings
-
-
-def _ratings(session: Session, entries: Sequence[Entry]) -> dict[int, int]:
-    """EloDI ratings of the entries' players (``player id → rating``), those that have one."""
-    from ranking.models import Rating
-
-    players = [entry.player_id for entry in entries]
-    if not players:
-        return {}
-    return dict(session.execute(select(Rating.player_id, Rating.rating).where(Rating.player_id.in_(players))).all())
+from duplicate.service.standings import Standings
 
 
 def _collation_key(name: str) -> str:
@@ -46,7 +37,7 @@ def _collation_key(name: str) -> str:
     return "".join(folded)
 
 
-class Seating(Registration):
+class Seating(Standings):
     """Games and table assignment (II.6)."""
 
     def create_game(self, *, tournament_id: int | None = None, rounds: int | None = None,
@@ -57,8 +48,9 @@ class Seating(Registration):
         (``assign_tables``); returns the game number. ``rounds`` None = full bag (III.21)."""
         if rounds is not None and rounds < 1:
             raise TournamentError("las rondas pactadas deben ser al menos 1")
-        with self.db.write() as session:
+        with self._write() as session:
             tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.CREATE_GAME)
             settings = TournamentSettings.from_dict(tournament.settings)
             for previous in tournament.games:
                 # One game at a time, and its last round closed first: otherwise its slips
@@ -81,7 +73,7 @@ class Seating(Registration):
             session.flush()
             self._log(session, tournament.id, EventKind.GAME_CREATED,
                       {"number": number, "planned_rounds": rounds, "seconds_per_round": game.seconds_per_round,
-                       "seed": seed}, game_id=game.id, arbiter=arbiter)
+                       "seed": seed}, game_id=game.id, actor=actor)
             tournament_id = tournament.id
         self.assign_tables(number, tournament_id=tournament_id, method=seating, seed=seating_seed, arbiter=arbiter)
         return number
@@ -92,8 +84,9 @@ class Seating(Registration):
         standings when a game has results, else by rating (when ratings exist), else
         alphabetically; ``random`` on request. Never free choice. Only before the
         first rack is drawn."""
-        with self.db.write() as session:
+        with self._write() as session:
             tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.ASSIGN_TABLES)
             game = self._game(session, tournament, game_number)
             if game.rounds:
                 raise TournamentError(f"la partida {game.number} ya ha empezado: las mesas no se cambian")
@@ -102,7 +95,7 @@ class Seating(Registration):
             if method is None:
                 if previous:
                     method = SeatingMethod.STANDINGS
-                elif _ratings(session, active):
+                elif self._ratings(active):
                     method = SeatingMethod.RATING
                 else:
                     method = SeatingMethod.ALPHABETICAL
@@ -116,8 +109,16 @@ class Seating(Registration):
             game.seating = method.value
             self._log(session, tournament.id, EventKind.TABLES_ASSIGNED,
                       {"method": method.value, "seed": seed, "tables": {str(s.entry_id): s.table_number for s in seats}},
-                      game_id=game.id, arbiter=arbiter)
+                      game_id=game.id, actor=actor)
             return seats
+
+    def _ratings(self, entries: Sequence[Entry]) -> dict[int, int]:
+        """EloDI ratings of the entries' players (``player id → rating``), those that have
+        one, from the ``ratings`` hook (none without it)."""
+        players = [entry.player_id for entry in entries]
+        if not players or self.hooks.ratings is None:
+            return {}
+        return self.hooks.ratings(players)
 
     def _seating_order(self, session: Session, tournament: Tournament, active: list[Entry], method: SeatingMethod,
                        seed: int | None, game_number: int) -> list[Entry]:
@@ -136,7 +137,7 @@ class Seating(Registration):
         if method is SeatingMethod.RATING:
             # II.6: the rating in play (EloDI, section V), highest first; players without
             # a rating yet after them, alphabetically.
-            ratings = _ratings(session, active)
+            ratings = self._ratings(active)
             return sorted(active, key=lambda entry: (entry.player_id not in ratings,
                                                      -ratings.get(entry.player_id, 0), *by_name(entry)))
         return sorted(active, key=by_name)

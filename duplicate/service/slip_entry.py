@@ -21,6 +21,7 @@ from duplicate.models import (
     Slip,
 )
 from duplicate.rack import parse_rack_text
+from duplicate.service.access import Action, Actor
 from duplicate.service.base import (
     ANNULLED,
     MARK_STATUSES,
@@ -102,7 +103,7 @@ class SlipEntry(Rounds):
         """
         context = self._slip_context(game_number, table, round_number, tournament_id)
         verdict = judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
-        return self._store(context, text, verdict, assistant)
+        return self._store(context, text, verdict, Action.ENTER_SLIP)
 
     def mark_slip(self, game_number: int, table: int, status: SlipStatus | str, *, text: str = "",
                   round_number: int | None = None, tournament_id: int | None = None,
@@ -112,7 +113,7 @@ class SlipEntry(Rounds):
         if status not in MARK_STATUSES:
             raise TournamentError(f"marca {status.value!r} no válida: se espera late, null o missing")
         context = self._slip_context(game_number, table, round_number, tournament_id)
-        return self._store(context, text, mark_verdict(status, text), assistant)
+        return self._store(context, text, mark_verdict(status, text), Action.MARK_SLIP)
 
     def enter_master_slips(self, game_number: int, tables: Iterable[int], *, round_number: int | None = None,
                            tournament_id: int | None = None, assistant: str = "") -> list[EntryResult]:
@@ -128,10 +129,11 @@ class SlipEntry(Rounds):
         verdict = judge_slip(contexts[0].board, contexts[0].rack, master, contexts[0].lexicon,
                              oriented=contexts[0].oriented)
         results = []
-        with self.db.write() as session:
+        with self._write() as session:
+            actor = self._authorise(session, contexts[0].tournament_id, Action.ENTER_SLIP, tables=tables)
             self._writable_game(session, contexts[0].game_id)
             for context in contexts:
-                results.append(self._store_in(session, context, master, verdict, assistant))
+                results.append(self._store_in(session, context, master, verdict, actor))
         return results
 
     def enter_slips(self, game_number: int, slips: Iterable[tuple[Any, ...]], *,
@@ -143,7 +145,10 @@ class SlipEntry(Rounds):
         the simulator; the assistants' stations use ``enter_slip`` (one commit each).
         If another station stores one of these players' slips meanwhile, the batch is
         retried once and that slip becomes a repeat or a conflict."""
-        items = list(slips)
+        return self._enter_slips(game_number, list(slips), round_number, tournament_id, Action.ENTER_SLIP)
+
+    def _enter_slips(self, game_number: int, items: list[tuple[Any, ...]], round_number: int | None,
+                     tournament_id: int | None, action: Action) -> list[EntryResult]:
         if not items:
             return []
         base = self._slip_context(game_number, items[0][0], round_number, tournament_id)
@@ -170,15 +175,17 @@ class SlipEntry(Rounds):
                                    base.board, base.rack, base.lexicon, base.oriented, base.master, base.annulled)
             prepared.append((context, raw, verdict))
         try:
-            return self._store_batch(prepared, assistant)
+            return self._store_batch(prepared, action)
         except IntegrityError:
-            return self._store_batch(prepared, assistant)
+            return self._store_batch(prepared, action)
 
-    def _store_batch(self, prepared: list[tuple[_SlipContext, str, SlipVerdict]], assistant: str) -> list[EntryResult]:
+    def _store_batch(self, prepared: list[tuple[_SlipContext, str, SlipVerdict]], action: Action) -> list[EntryResult]:
         """Store a batch in one transaction: the round's existing slips are read once and
         the new events and slips are written together."""
-        with self.db.write() as session:
+        with self._write() as session:
             first = prepared[0][0]
+            actor = self._authorise(session, first.tournament_id, action,
+                                    tables=[context.table for context, _, _ in prepared])
             self._writable_game(session, first.game_id)
             existing = {slip.entry_id: slip for slip in session.scalars(select(Slip).where(
                 Slip.game_id == first.game_id, Slip.round_number == first.round_number))}
@@ -192,7 +199,8 @@ class SlipEntry(Rounds):
                               round_number=context.round_number, kind=EventKind.SLIP_ENTERED.value,
                               payload={"table": context.table, "entry": context.entry_id,
                                        **_verdict_payload(raw, verdict, context)},
-                              station=self.station, arbiter=assistant, reason="", created_at=_now())
+                              station=self.station, arbiter=actor.name, role=actor.role.value, reason="",
+                              created_at=_now())
                 session.add(event)
                 fresh.append((len(results), context, raw, verdict, event))
                 results.append(EntryResult("accepted", verdict, context.table, context.player, context.round_number))
@@ -200,13 +208,13 @@ class SlipEntry(Rounds):
             for _, context, raw, verdict, event in fresh:
                 slip = Slip(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
                             table_number=context.table)
-                _fill_slip(slip, raw, verdict, context, assistant or self.station, event.id)
+                _fill_slip(slip, raw, verdict, context, actor.name, event.id)
                 session.add(slip)
             session.flush()
             # Second slips for a player (already stored, or twice in this batch): repeat or conflict.
             for index, (context, raw, verdict) in enumerate(prepared):
                 if results[index] is None:
-                    results[index] = self._store_in(session, context, raw, verdict, assistant)
+                    results[index] = self._store_in(session, context, raw, verdict, actor)
             return [result for result in results if result is not None]
 
     def import_slips(self, game_number: int, path: Path, *, tournament_id: int | None = None,
@@ -216,6 +224,8 @@ class SlipEntry(Rounds):
         (late/null/missing). Every row is checked first (syntax, table seated, round open):
         a bad row raises ``TournamentError`` naming its line and nothing is entered; then
         each round's slips are entered in one transaction."""
+        with self._write() as session:
+            self._authorise(session, self._tournament(session, tournament_id).id, Action.IMPORT_SLIPS)
         parsed = []
         for number, row in _read_csv(path):
             lowered = {(key or "").strip().lower(): (value or "").strip() for key, value in row.items()}
@@ -249,8 +259,7 @@ class SlipEntry(Rounds):
             by_round.setdefault(target, []).append((table, SlipStatus(mark), text) if mark else (table, text))
         results = []
         for number, items in sorted(by_round.items()):
-            results += self.enter_slips(game_number, items, round_number=number, tournament_id=tournament_id,
-                                        assistant=assistant)
+            results += self._enter_slips(game_number, items, number, tournament_id, Action.IMPORT_SLIPS)
         return results
 
     def double_check(self, game_number: int, table: int, text: str, *, round_number: int | None = None,
@@ -259,7 +268,8 @@ class SlipEntry(Rounds):
         checked; a mismatch becomes a ``Conflict`` the judge resolves."""
         context = self._slip_context(game_number, table, round_number, tournament_id)
         verdict = judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
-        with self.db.write() as session:
+        with self._write() as session:
+            actor = self._authorise(session, context.tournament_id, Action.CHECK_SLIP, tables=[table])
             self._writable_game(session, context.game_id)
             slip = self._slip(session, context)
             if slip is None:
@@ -267,12 +277,12 @@ class SlipEntry(Rounds):
             same = slip.text.strip() == text.strip() or (
                 verdict.move is not None and slip.move == verdict.canonical and slip.status == verdict.status.value)
             if same:
-                slip.checked_by = assistant or self.station
+                slip.checked_by = actor.name
                 self._log(session, context.tournament_id, EventKind.SLIP_CHECKED,
                           {"table": table, "entry": context.entry_id, "text": text}, game_id=context.game_id,
-                          round_number=context.round_number, arbiter=assistant)
+                          round_number=context.round_number, actor=actor)
                 return EntryResult("checked", verdict, table, context.player, context.round_number)
-            conflict = self._conflict(session, context, text, assistant, ConflictKind.DOUBLE_ENTRY, slip)
+            conflict = self._conflict(session, context, text, actor, ConflictKind.DOUBLE_ENTRY, slip)
             return EntryResult("conflict", verdict, table, context.player, context.round_number, conflict)
 
     def conflicts(self, game_number: int, *, tournament_id: int | None = None,
@@ -328,13 +338,14 @@ class SlipEntry(Rounds):
                                                  Slip.round_number == context.round_number,
                                                  Slip.entry_id == context.entry_id))
 
-    def _store(self, context: _SlipContext, text: str, verdict: SlipVerdict, assistant: str) -> EntryResult:
-        with self.db.write() as session:
+    def _store(self, context: _SlipContext, text: str, verdict: SlipVerdict, action: Action) -> EntryResult:
+        with self._write() as session:
+            actor = self._authorise(session, context.tournament_id, action, tables=[context.table])
             self._writable_game(session, context.game_id)
-            return self._store_in(session, context, text, verdict, assistant)
+            return self._store_in(session, context, text, verdict, actor)
 
     def _store_in(self, session: Session, context: _SlipContext, text: str, verdict: SlipVerdict,
-                  assistant: str) -> EntryResult:
+                  actor: Actor) -> EntryResult:
         """Insert the slip, or record a repeat/conflict when the player already has one.
 
         The unique constraint on (game, round, entry) decides which of two stations
@@ -348,10 +359,10 @@ class SlipEntry(Rounds):
                     event = self._log(session, context.tournament_id, EventKind.SLIP_ENTERED,
                                       {"table": context.table, "entry": context.entry_id,
                                        **_verdict_payload(text, verdict, context)},
-                                      game_id=context.game_id, round_number=context.round_number, arbiter=assistant)
+                                      game_id=context.game_id, round_number=context.round_number, actor=actor)
                     slip = Slip(game_id=context.game_id, round_number=context.round_number,
                                 entry_id=context.entry_id, table_number=context.table)
-                    _fill_slip(slip, text, verdict, context, assistant or self.station, event.id)
+                    _fill_slip(slip, text, verdict, context, actor.name, event.id)
                     session.add(slip)
                     session.flush()
                 return EntryResult("accepted", verdict, context.table, context.player, context.round_number)
@@ -363,18 +374,18 @@ class SlipEntry(Rounds):
         if existing.text == text and existing.status == _stored(verdict, context)[0]:
             return EntryResult("repeated", verdict, context.table, context.player, context.round_number)
         mark = verdict.status.value if verdict.status in MARK_STATUSES else None
-        conflict = self._conflict(session, context, text, assistant, ConflictKind.DUPLICATE, existing, mark)
+        conflict = self._conflict(session, context, text, actor, ConflictKind.DUPLICATE, existing, mark)
         return EntryResult("conflict", verdict, context.table, context.player, context.round_number, conflict)
 
-    def _conflict(self, session: Session, context: _SlipContext, text: str, assistant: str, kind: ConflictKind,
+    def _conflict(self, session: Session, context: _SlipContext, text: str, actor: Actor, kind: ConflictKind,
                   existing: Slip, mark: str | None = None) -> int:
         conflict = Conflict(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
                             table_number=context.table, kind=kind.value, text=text, mark=mark,
-                            entered_by=assistant or self.station, entered_at=_now())
+                            entered_by=actor.name, entered_at=_now())
         session.add(conflict)
         session.flush()
         self._log(session, context.tournament_id, EventKind.SLIP_CONFLICT,
                   {"conflict": conflict.id, "kind": kind.value, "table": context.table, "entry": context.entry_id,
                    "text": text, "mark": mark, "stored_text": existing.text, "stored_by": existing.entered_by},
-                  game_id=context.game_id, round_number=context.round_number, arbiter=assistant)
+                  game_id=context.game_id, round_number=context.round_number, actor=actor)
         return conflict.id

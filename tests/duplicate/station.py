@@ -15,11 +15,12 @@ from duplicate.database import open_database
 from duplicate.service import TournamentService
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
+from tests.credentials import JUDGE_PIN
 
 
 def main(argv: list[str]) -> None:
     url, name, game = argv[0], argv[1], int(argv[2])
-    service = TournamentService(open_database(url), station=name, lexicon=Lexicon.load(default_lexicon_path(None)))
+    service = TournamentService(open_database(url), station=name, lexicon=Lexicon.load(default_lexicon_path(None)), pin=JUDGE_PIN)
     if argv[3] == "--play":
         for _ in range(int(argv[4])):
             view = service.draw_rack(game)

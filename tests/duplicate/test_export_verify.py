@@ -17,6 +17,7 @@ from duplicate.slips import SlipStatus
 from duplicate.standings import TournamentCriterion
 from duplicate.verify import verify_record
 from lexicon.lexicon import Lexicon
+from tests.credentials import JUDGE_PIN
 
 PLAYERS = 8
 
@@ -58,7 +59,7 @@ def run_tournament(service: TournamentService, settings: TournamentSettings) -> 
 @pytest.mark.parametrize("criterion", list(TournamentCriterion))
 def test_export_of_a_real_tournament_verifies_without_differences(tmp_path: Path, spanish_lexicon: Lexicon,
                                                                   criterion: TournamentCriterion) -> None:
-    service = TournamentService(open_database(str(tmp_path / "t.db")), lexicon=spanish_lexicon)
+    service = TournamentService(open_database(str(tmp_path / "t.db")), lexicon=spanish_lexicon, pin=JUDGE_PIN)
     run_tournament(service, TournamentSettings(bonus_mode="automatic", criterion=criterion.value, tie_breaks=True))
     record = json.loads(json.dumps(service.export()))                    # exactly what the file holds
     assert verify_record(record, spanish_lexicon) == []
@@ -70,7 +71,7 @@ def test_export_of_a_real_tournament_verifies_without_differences(tmp_path: Path
 
 def test_verify_finds_a_changed_score_and_the_cli_exits_non_zero(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
     database = tmp_path / "t.db"
-    service = TournamentService(open_database(str(database)), lexicon=spanish_lexicon)
+    service = TournamentService(open_database(str(database)), lexicon=spanish_lexicon, pin=JUDGE_PIN)
     run_tournament(service, TournamentSettings(bonus_mode="automatic"))
     runner = CliRunner()
     out = tmp_path / "record.json"
@@ -89,7 +90,7 @@ def test_verify_finds_a_changed_score_and_the_cli_exits_non_zero(tmp_path: Path,
 def test_an_export_in_the_middle_of_a_game_verifies(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
     # Review findings: a pending rack, an open round, a late registration and a game not
     # started yet must not make the checker report differences on a correct database.
-    service = TournamentService(open_database(str(tmp_path / "t.db")), lexicon=spanish_lexicon)
+    service = TournamentService(open_database(str(tmp_path / "t.db")), lexicon=spanish_lexicon, pin=JUDGE_PIN)
     service.create_tournament("A medias", settings=TournamentSettings(bonus_mode="automatic",
                                                                       criterion="average_place"))
     for index in range(4):

@@ -28,6 +28,7 @@ from duplicate.service import TournamentError, TournamentService, TournamentSett
 from duplicate.simulate import simulate_tournament
 from duplicate.slips import SlipStatus
 from lexicon.lexicon import Lexicon
+from tests.credentials import JUDGE_PIN
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 PDFTOTEXT = shutil.which("pdftotext")
@@ -113,7 +114,7 @@ def chromium(*arguments: str, profile: Path) -> subprocess.CompletedProcess[str]
 def small(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexicon) -> tuple[TournamentService, int, Path]:
     """8 players, 2 games of 4 rounds (published final), and its database file."""
     path = tmp_path_factory.mktemp("small") / "t.db"
-    service = TournamentService(open_database(str(path)), station="pruebas", lexicon=spanish_lexicon)
+    service = TournamentService(open_database(str(path)), station="pruebas", lexicon=spanish_lexicon, pin=JUDGE_PIN)
     tournament = simulate_tournament(service, players=8, games=2, seed=31, rounds=4, settings=SETTINGS,
                                      name="Torneo de Añón & <Peñíscola>")
     return service, tournament, path
@@ -124,7 +125,7 @@ def large(tmp_path_factory: pytest.TempPathFactory,
           spanish_lexicon: Lexicon) -> tuple[TournamentService, int, Publication]:
     """The issue's tournament: 60 players, 3 full-bag games, published into a folder."""
     folder = tmp_path_factory.mktemp("large")
-    service = TournamentService(open_database(str(folder / "t.db")), station="pruebas", lexicon=spanish_lexicon)
+    service = TournamentService(open_database(str(folder / "t.db")), station="pruebas", lexicon=spanish_lexicon, pin=JUDGE_PIN)
     tournament = simulate_tournament(service, players=60, games=3, seed=2026, settings=SETTINGS,
                                      name="III Open Duplicado de La Coruña")
     publication = publish_results(service, folder / "web", tournament_id=tournament, workers=2)
@@ -414,7 +415,7 @@ def test_the_site_opens_in_a_headless_browser(large: tuple[TournamentService, in
 def test_elodi_changes_are_published_once_the_game_is_rated(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
     ratings = pytest.importorskip("ranking.ratings", reason="ranking.ratings (EloDI, section V) is not installed")
     database = open_database(str(tmp_path / "t.db"))
-    service = TournamentService(database, station="pruebas", lexicon=spanish_lexicon)
+    service = TournamentService(database, station="pruebas", lexicon=spanish_lexicon, pin=JUDGE_PIN)
     tournament = simulate_tournament(service, players=6, games=1, rounds=12, seed=4, settings=SETTINGS)
     publish_results(service, tmp_path / "antes", formats=["html"], tournament_id=tournament, workers=1)
     assert "Sin valoración EloDI" in (tmp_path / "antes" / "partida-1.html").read_text(encoding="utf-8")

@@ -21,13 +21,14 @@ from duplicate.service import TournamentService, TournamentSettings
 from duplicate.simulate import MistakeRates, draw_players, simulate, simulate_tournament
 from duplicate.slips import SlipStatus
 from lexicon.lexicon import Lexicon
+from tests.credentials import JUDGE_PIN
 
 NO_MISTAKES = MistakeRates(missing=0, late=0, null=0, swapped_coordinate=0, unmarked_blank=0, invalid_word=0,
                            wrong_tile=0, variation=0)
 
 
 def new_service(path: Path, lexicon: Lexicon) -> TournamentService:
-    return TournamentService(open_database(str(path)), station="pruebas", lexicon=lexicon)
+    return TournamentService(open_database(str(path)), station="pruebas", lexicon=lexicon, pin=JUDGE_PIN)
 
 
 @pytest.fixture(scope="module")
@@ -154,7 +155,8 @@ def test_rates_outside_zero_one_are_refused() -> None:
 
 def test_command_prints_a_spanish_summary(tmp_path: Path) -> None:
     result = CliRunner().invoke(simulate, ["--players", "5", "--games", "1", "--rounds", "2", "--seed", "4",
-                                           "--db", str(tmp_path / "t.db"), "--name", "Torneo de la CLI"])
+                                           "--db", str(tmp_path / "t.db"), "--name", "Torneo de la CLI"],
+                                 env={"DUPLICADA_PIN": JUDGE_PIN})
     assert result.exit_code == 0, result.output
     assert "Torneo «Torneo de la CLI»" in result.output
     assert "5 jugadores, 1 partida, 2 rondas, 10 papeletas" in result.output

@@ -29,6 +29,7 @@ import pytest
 from duplicate.database import open_database
 from duplicate.service import TournamentError, TournamentService
 from lexicon.lexicon import Lexicon
+from tests.credentials import JUDGE_PIN
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -61,7 +62,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 
 def _prepare(url: str, lexicon: Lexicon, players: int = TABLES) -> tuple[TournamentService, int]:
-    service = TournamentService(open_database(url), station="juez", lexicon=lexicon)
+    service = TournamentService(open_database(url), station="juez", lexicon=lexicon, pin=JUDGE_PIN)
     service.create_tournament("Concurrencia")
     for index in range(players):
         service.add_player(f"Jugador {index:03d}")
@@ -141,7 +142,7 @@ def test_killed_station_loses_no_acknowledged_slip(database_url: str, spanish_le
     lines = _kill_after(process, random.Random(3).randint(10, 60), "ok")
     acknowledged = {int(line.split()[1]) for line in lines if line.startswith("ok")}
     assert acknowledged
-    restarted = TournamentService(open_database(database_url), station="aux-2", lexicon=spanish_lexicon)
+    restarted = TournamentService(open_database(database_url), station="aux-2", lexicon=spanish_lexicon, pin=JUDGE_PIN)
     stored = {slip.table_number for slip in restarted.slips(game, view.number)}
     assert acknowledged <= stored
     # At most the one entry being committed when the process died is there without its acknowledgement.
@@ -158,7 +159,7 @@ def test_killed_judge_station_resumes_the_same_game_at_the_same_round(database_u
     service, game = _prepare(database_url, spanish_lexicon, players=6)
     process = _station(database_url, "juez", game, "--play", "6")
     lines = _kill_after(process, 3 + random.Random(7).randint(0, 8), "slip")
-    restarted = TournamentService(open_database(database_url), station="juez-2", lexicon=spanish_lexicon)
+    restarted = TournamentService(open_database(database_url), station="juez-2", lexicon=spanish_lexicon, pin=JUDGE_PIN)
     engine = restarted.engine(game)
     rounds = restarted.rounds(game)
     drawn = [int(line.split()[1]) for line in lines if line.endswith("drawn")]
@@ -188,7 +189,7 @@ def test_two_judge_stations_choosing_the_master_at_once_take_turns(database_url:
 
     service, game = _prepare(database_url, spanish_lexicon, players=4)
     service.draw_rack(game)
-    stations = [TournamentService(open_database(database_url), station=f"juez{index}", lexicon=spanish_lexicon)
+    stations = [TournamentService(open_database(database_url), station=f"juez{index}", lexicon=spanish_lexicon, pin=JUDGE_PIN)
                 for index in range(2)]
     for station in stations:
         station.engine(game)                                    # both have the pending rack cached
@@ -211,5 +212,5 @@ def test_two_judge_stations_choosing_the_master_at_once_take_turns(database_url:
     assert sorted(outcome.split(":")[0] for outcome in outcomes) == ["played", "refused"]
     masters = [event for event in service.history(game_number=game) if event.kind == "master_chosen"]
     assert len(masters) == 1
-    fresh = TournamentService(open_database(database_url), lexicon=spanish_lexicon)
+    fresh = TournamentService(open_database(database_url), lexicon=spanish_lexicon, pin=JUDGE_PIN)
     assert fresh.engine(game).round_number == 2 and fresh.engine(game).pending is None

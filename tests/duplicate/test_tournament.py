@@ -8,19 +8,30 @@ score, a move's score by ``check_move``), never copied from the service's output
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from sqlalchemy import select
 
 from duplicate.database import open_database
-from duplicate.models import Event, SeatingMethod
+from duplicate.models import Credential, Event, SeatingMethod
 from duplicate.notation import check_move
 from duplicate.rack import parse_rack_text
-from duplicate.service import EventKind, LockedGameError, TournamentError, TournamentService, TournamentSettings
+from duplicate.service import (
+    Actor,
+    CredentialRefused,
+    EventKind,
+    LockedGameError,
+    Role,
+    TournamentError,
+    TournamentService,
+    TournamentSettings,
+)
 from duplicate.slips import SlipStatus
 from lexicon.board import Board
 from lexicon.lexicon import Lexicon
+from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 
 NAMES = ["Zoe Ruiz", "Ángel Núñez", "Ana Pérez", "Beatriz Ñúñez", "Nicolás Ortega", "Íñigo Baños"]
 
@@ -28,7 +39,7 @@ NAMES = ["Zoe Ruiz", "Ángel Núñez", "Ana Pérez", "Beatriz Ñúñez", "Nicol�
 @pytest.fixture
 def service(tmp_path: Path, spanish_lexicon: Lexicon) -> TournamentService:
     database = open_database(str(tmp_path / "t.db"))
-    return TournamentService(database, station="mesa-arbitral", lexicon=spanish_lexicon)
+    return TournamentService(database, station="mesa-arbitral", lexicon=spanish_lexicon, pin=JUDGE_PIN)
 
 
 def setup_tournament(service: TournamentService, settings: TournamentSettings | None = None,
@@ -37,6 +48,13 @@ def setup_tournament(service: TournamentService, settings: TournamentSettings | 
     for index, name in enumerate(names):
         service.add_player(name, club="Club", federation_id=f"F{index}")
     return tournament
+
+
+def assistant(service: TournamentService, name: str, first: int = 1, last: int = 30) -> TournamentService:
+    """The station of assistant ``name`` (tables ``first``–``last``, II.4.c), signed in with its own PIN."""
+    service.set_assistant_range(name, first, last)
+    service.set_pin("assistant", ASSISTANT_PINS[name], name=name)
+    return service.with_pin(ASSISTANT_PINS[name])
 
 
 def tables(service: TournamentService, game: int) -> dict[str, int]:
@@ -92,10 +110,11 @@ def test_a_round_of_slips_is_scored_stored_and_ranked(service: TournamentService
     board = Board.from_cgp(row.board_before, spanish_lexicon.alphabet)
     rack = parse_rack_text(row.rack, spanish_lexicon.alphabet)
 
+    aux1, aux2 = assistant(service, "aux1"), assistant(service, "aux2")
     results = {
-        "Ana Pérez": service.enter_slip(game, seats["Ana Pérez"], master, assistant="aux1"),
-        "Zoe Ruiz": service.enter_slip(game, seats["Zoe Ruiz"], "H8-QZQZ", assistant="aux1"),
-        "Ángel Núñez": service.mark_slip(game, seats["Ángel Núñez"], SlipStatus.LATE, assistant="aux2"),
+        "Ana Pérez": aux1.enter_slip(game, seats["Ana Pérez"], master),
+        "Zoe Ruiz": aux1.enter_slip(game, seats["Zoe Ruiz"], "H8-QZQZ"),
+        "Ángel Núñez": aux2.mark_slip(game, seats["Ángel Núñez"], SlipStatus.LATE),
         "Beatriz Ñúñez": service.mark_slip(game, seats["Beatriz Ñúñez"], SlipStatus.NULL, text="ilegible"),
         "Íñigo Baños": service.enter_slip(game, seats["Íñigo Baños"], "esto no es una jugada"),
     }
@@ -170,10 +189,11 @@ def test_double_entry_flags_a_mismatch(service: TournamentService) -> None:
     setup_tournament(service)
     game = service.create_game(rounds=1, seed=2)
     _, master, _ = play_round(service, game)
-    service.enter_slip(game, 1, master, assistant="aux1")
-    service.enter_slip(game, 2, master, assistant="aux1")
-    assert service.double_check(game, 1, master, assistant="aux2").outcome == "checked"
-    assert service.double_check(game, 2, "H8-QZQZ", assistant="aux2").outcome == "conflict"
+    aux1, aux2 = assistant(service, "aux1"), assistant(service, "aux2")
+    aux1.enter_slip(game, 1, master)
+    aux1.enter_slip(game, 2, master)
+    assert aux2.double_check(game, 1, master).outcome == "checked"
+    assert aux2.double_check(game, 2, "H8-QZQZ").outcome == "conflict"
     assert service.slips(game)[0].checked_by == "aux2"
     [(conflict, _)] = service.conflicts(game)
     assert conflict.kind == "double_entry" and conflict.table_number == 2
@@ -226,7 +246,7 @@ def test_an_annulled_master_scores_zero_for_whoever_played_it(service: Tournamen
 def test_restarting_rebuilds_the_same_game_from_the_events(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
     # Issue 3 §7: another process (or a restart) sees the same board, bag and round.
     database = open_database(str(tmp_path / "t.db"))
-    first = TournamentService(database, lexicon=spanish_lexicon)
+    first = TournamentService(database, lexicon=spanish_lexicon, pin=JUDGE_PIN)
     setup_tournament(first)
     game = first.create_game(seed=21)
     for _ in range(3):
@@ -234,7 +254,7 @@ def test_restarting_rebuilds_the_same_game_from_the_events(tmp_path: Path, spani
     view = first.draw_rack(game)
     assert view is not None
     engine = first.engine(game)
-    other = TournamentService(open_database(str(tmp_path / "t.db")), lexicon=spanish_lexicon)
+    other = TournamentService(open_database(str(tmp_path / "t.db")), lexicon=spanish_lexicon, pin=JUDGE_PIN)
     replayed = other.engine(game)
     assert replayed.board == engine.board
     assert replayed.bag.tiles == engine.bag.tiles
@@ -301,7 +321,7 @@ def test_every_action_is_an_event_with_station_and_time(service: TournamentServi
     setup_tournament(service)
     game = service.create_game(rounds=1, seed=2)
     play_round(service, game)
-    service.enter_slip(game, 1, "H8-QZQZ", assistant="aux1")
+    assistant(service, "aux1").enter_slip(game, 1, "H8-QZQZ")
     events = service.history()
     kinds = [event.kind for event in events]
     for kind in (EventKind.TOURNAMENT_CREATED, EventKind.PLAYER_ADDED, EventKind.GAME_CREATED,
@@ -310,7 +330,8 @@ def test_every_action_is_an_event_with_station_and_time(service: TournamentServi
     assert all(event.station == "mesa-arbitral" and event.created_at is not None for event in events)
     assert [event.id for event in events] == sorted(event.id for event in events)
     with service.db.read() as session:
-        assert session.scalar(select(Event).where(Event.kind == EventKind.SLIP_ENTERED.value)).arbiter == "aux1"
+        entered = session.scalar(select(Event).where(Event.kind == EventKind.SLIP_ENTERED.value))
+        assert (entered.arbiter, entered.role) == ("aux1", "assistant")       # from the credential, not a typed name
 
 
 def test_unknown_table_and_round_are_clear_errors(service: TournamentService) -> None:
@@ -325,20 +346,31 @@ def test_unknown_table_and_round_are_clear_errors(service: TournamentService) ->
         service.enter_slip(game, 1, "H8-CASA", round_number=7)
 
 
-def test_station_pins_are_hashed_and_checked(service: TournamentService) -> None:
-    # Issue 4 §3: stations sign in with a role and a PIN the judge sets.
+def test_station_credentials_are_scrypt_digests_unique_and_say_who_acts(service: TournamentService) -> None:
+    # Issue 12 §1: a PIN alone says who is acting; only a slow-KDF digest is stored.
     setup_tournament(service)
-    assert service.check_pin("assistant", "")                      # no PIN yet: open
-    service.set_pin("assistant", "4321", arbiter="juez")
-    service.set_pin("judge", "987654")
-    assert service.check_pin("assistant", "4321") and not service.check_pin("assistant", "1234")
-    assert not service.check_pin("judge", "4321") and not service.check_pin("intruso", "4321")
-    assert "4321" not in str(service.tournament().settings)
-    assert "access" not in service.export()["tournament"]["settings"]
+    assert service.sign_in() == Actor(Role.JUDGE, "juez", service.tournament().id)
+    service.set_assistant_range("aux1", 1, 3)
+    service.set_pin("assistant", ASSISTANT_PINS["aux1"], name="aux1")
+    aux1 = service.with_pin(ASSISTANT_PINS["aux1"]).sign_in()
+    assert (aux1.role, aux1.name, aux1.tables) == (Role.ASSISTANT, "aux1", (1, 3))
+    with pytest.raises(TournamentError, match="ya lo usa otro puesto"):
+        service.set_pin("assistant", JUDGE_PIN, name="aux2")             # the judge's PIN is taken
+    with pytest.raises(TournamentError, match="al menos 6"):
+        service.set_pin("assistant", "1234", name="aux2")
+    with pytest.raises(CredentialRefused):
+        service.with_pin("no-es-ningun-pin").sign_in()
+    record = json.dumps(service.export())
+    assert ASSISTANT_PINS["aux1"] not in record and JUDGE_PIN not in record
+    assert ASSISTANT_PINS["aux1"] not in str(service.tournament().settings)
+    with service.db.read() as session:
+        digests = [row.digest for row in session.scalars(select(Credential))]
+    assert len(digests) == 2 and all(len(digest) == 64 and JUDGE_PIN not in digest for digest in digests)
     service.change_settings(None, TournamentSettings(bonus_mode="automatic"))
-    assert service.check_pin("judge", "987654")                      # settings changes keep the PINs
-    with pytest.raises(TournamentError, match="4 cifras"):
-        service.set_pin("judge", "12")
+    assert service.with_pin(ASSISTANT_PINS["aux1"]).sign_in().name == "aux1"   # settings changes keep the PINs
+    service.set_pin("assistant", "", name="aux1")                               # revoked
+    with pytest.raises(CredentialRefused):
+        service.with_pin(ASSISTANT_PINS["aux1"]).sign_in()
 
 
 def test_a_batch_of_slips_stores_each_player_once_and_reports_the_rest(service: TournamentService) -> None:
@@ -417,7 +449,7 @@ def test_the_judge_can_propose_a_new_rack_III29(service: TournamentService, span
     kinds = [event.kind for event in service.history(game_number=game)]
     assert "rack_withdrawn" in kinds
     # Another station rebuilds the same game: the withdrawn rack went back to the bag.
-    other = TournamentService(service.db, lexicon=spanish_lexicon)
+    other = TournamentService(service.db, lexicon=spanish_lexicon, pin=JUDGE_PIN)
     assert other.engine(game).pending.rack.text == "CASAMOS"
     assert other.engine(game).bag.tiles == service.engine(game).bag.tiles
     service.enter_slip(game, 1, "H8-QZQZ")
@@ -483,9 +515,12 @@ def test_slip_import_refuses_an_unseated_table_before_storing_anything(service: 
     assert service.slips(game) == []
 
 
-def test_seating_by_rating_puts_the_highest_first_and_new_players_after_II6(service: TournamentService) -> None:
+def test_seating_by_rating_puts_the_highest_first_and_new_players_after_II6(service: TournamentService,
+                                                                          spanish_lexicon: Lexicon) -> None:
     from ranking.models import Rating
+    from ranking.service import tournament_service
 
+    service = tournament_service(service.db, station="mesa-arbitral", lexicon=spanish_lexicon, pin=JUDGE_PIN)
     setup_tournament(service, names=["Ana", "Beto", "Carla", "Dora"])
     ids = {player.name: player.id for _, player in service.entries()}
     with service.db.write() as session:

@@ -11,17 +11,18 @@ from duplicate.database import open_database
 from duplicate.models import SeatingMethod
 from duplicate.service import EventKind, TournamentError, TournamentService
 from lexicon.lexicon import Lexicon
+from tests.credentials import JUDGE_PIN
 
 
 @pytest.fixture
 def service(tmp_path: Path, spanish_lexicon: Lexicon) -> TournamentService:
-    return TournamentService(open_database(str(tmp_path / "t.db")), station="mesa", lexicon=spanish_lexicon)
+    return TournamentService(open_database(str(tmp_path / "t.db")), station="mesa", lexicon=spanish_lexicon, pin=JUDGE_PIN)
 
 
 def test_update_player_changes_only_the_given_fields_and_logs_before_and_after(service: TournamentService) -> None:
-    service.create_tournament("T")
+    service.create_tournament("T", judge_name="Lucía")
     entry = service.add_player("Ana  Perez", club="Club A", country="ES", federation_id="F1")
-    service.update_player(entry, name="Ana Pérez", federation_id="F9", arbiter="Lucía")
+    service.update_player(entry, name="Ana Pérez", federation_id="F9")
     [(_, player)] = service.entries()
     assert (player.name, player.club, player.country, player.federation_id) == ("Ana Pérez", "Club A", "ES", "F9")
     event = service.history()[-1]

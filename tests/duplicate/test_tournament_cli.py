@@ -11,12 +11,14 @@ import pytest
 from click.testing import CliRunner, Result
 
 from duplicate.cli import main
+from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 
 
 @pytest.fixture
 def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("DUPLICADA_DB", str(tmp_path / "torneo.db"))
     monkeypatch.setenv("DUPLICADA_STATION", "mesa-1")
+    monkeypatch.setenv("DUPLICADA_PIN", JUDGE_PIN)                 # the judge's station (issue 12 §1)
     runner = CliRunner()
 
     def invoke(*args: str, code: int = 0) -> Result:
@@ -80,3 +82,43 @@ def test_refused_actions_exit_non_zero_with_a_spanish_reason(run) -> None:
     assert "III.12" in run("rack", "set", "AEIOUAE", code=1).output
     assert "ninguna ronda" in run("slip", "enter", "1", "H8-CASA", code=1).output
     assert run("slip", "enter", "x", "H8-CASA", code=2).exit_code == 2        # not a table number
+
+
+def test_the_credential_says_who_acts_and_a_refusal_exits_3(run, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 12 §1: the PIN comes from --pin-file or DUPLICADA_PIN, never the command line;
+    # an assistant's credential enters the slips of its own tables and nothing else.
+    run("tournament", "create", "T")
+    for name in ("Ana", "Beto", "Carla"):
+        run("player", "add", name)
+    run("game", "start", "--rounds", "1", "--seed", "1")
+    run("assistant", "set", "aux1", "1", "2")
+    new_pin = tmp_path / "nuevo.txt"
+    new_pin.write_text(ASSISTANT_PINS["aux1"] + "\n", encoding="utf-8")
+    run("tournament", "pin", "assistant", "--name", "aux1", "--new-pin-file", str(new_pin))
+    run("rack", "draw")
+    run("master", "choose")
+    monkeypatch.setenv("DUPLICADA_PIN", ASSISTANT_PINS["aux1"])
+    assert "0 puntos" in run("slip", "enter", "1", "H8-QZQZ").output          # its own table
+    refused = run("slip", "enter", "3", "H8-QZQZ", code=3)
+    assert "mesa 3" in refused.output and "aux1" in refused.output          # outside its range (II.4.c)
+    assert "no puede cerrar la ronda" in run("round", "close", code=3).output
+    assert "no puede reabrir" in run("game", "reopen", "--reason", "x", code=3).output
+    monkeypatch.setenv("DUPLICADA_PIN", "no-es-un-pin")
+    assert "PIN incorrecto" in run("rack", "draw", code=3).output
+    monkeypatch.delenv("DUPLICADA_PIN")
+    judge_file = tmp_path / "juez.txt"
+    judge_file.write_text(JUDGE_PIN + "\n", encoding="utf-8")
+    run("round", "close", "--pin-file", str(judge_file))                      # the judge may
+    assert "credencial" in run("round", "close", code=1).output               # no PIN at all: asked for one
+    history = run("history").output
+    assert "aux1" in history
+    assert "--pin" not in " ".join(click_params_of("slip", "enter"))          # never a PIN argument
+
+
+def click_params_of(*path: str) -> list[str]:
+    """Every option name of a command, to check that no option takes the PIN itself."""
+    command = main
+    for name in path:
+        command = command.commands[name]  # type: ignore[attr-defined]
+    return [option for param in command.params for option in param.opts if option != "--pin-file"]

@@ -29,6 +29,7 @@ from ranking.cli import register
 from ranking.elodi import Contestant, rate_game
 from ranking.models import RatedGame, RatingChange
 from ranking.ratings import RatingService
+from tests.credentials import JUDGE_PIN
 from tests.duplicate.test_stations import _postgres_url
 
 NAMES = ["Ana", "Bea", "Carlos", "Dani", "Eva", "Fede"]
@@ -46,7 +47,7 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def tournaments(db_path: Path, lexicon: Lexicon) -> TournamentService:
-    return TournamentService(open_database(str(db_path)), station="test", lexicon=lexicon)
+    return TournamentService(open_database(str(db_path)), station="test", lexicon=lexicon, pin=JUDGE_PIN)
 
 
 @pytest.fixture
@@ -228,7 +229,7 @@ def test_recompute_follows_date_order_not_the_order_of_entry(tmp_path: Path, lex
     games are replayed by the tournament's date (the module's Decision)."""
     results = []
     for order in ((date(2026, 1, 10), date(2026, 2, 10)), (date(2026, 2, 10), date(2026, 1, 10))):
-        service = TournamentService(open_database(str(tmp_path / f"{order[0]}.db")), lexicon=lexicon)
+        service = TournamentService(open_database(str(tmp_path / f"{order[0]}.db")), lexicon=lexicon, pin=JUDGE_PIN)
         for day in order:
             tournament = new_tournament(service, f"Torneo {day.month}", day, NAMES)
             write_game(service, tournament, GAME_ONE if day.month == 1 else GAME_TWO)
@@ -278,7 +279,7 @@ def test_concurrent_updates_rate_each_game_once(shared_url: str, lexicon: Lexico
     """Four stations running the update at once (SQLite and PostgreSQL): the unique
     constraints on the rated game and on the rating sequence let exactly one rate each
     game, and the result is the replay's."""
-    tournaments = TournamentService(open_database(shared_url), station="test", lexicon=lexicon)
+    tournaments = TournamentService(open_database(shared_url), station="test", lexicon=lexicon, pin=JUDGE_PIN)
     tournament = new_tournament(tournaments)
     write_game(tournaments, tournament, GAME_ONE)
     write_game(tournaments, tournament, GAME_TWO)

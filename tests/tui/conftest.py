@@ -9,8 +9,9 @@ import pytest
 from duplicate.database import open_database
 from duplicate.service import TournamentService
 from lexicon.lexicon import Lexicon
+from tests.credentials import JUDGE_PIN
 
 
 @pytest.fixture
 def service(tmp_path: Path, spanish_lexicon: Lexicon) -> TournamentService:
-    return TournamentService(open_database(str(tmp_path / "tui.db")), station="puesto-1", lexicon=spanish_lexicon)
+    return TournamentService(open_database(str(tmp_path / "tui.db")), station="puesto-1", lexicon=spanish_lexicon, pin=JUDGE_PIN)

@@ -4,55 +4,82 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from textual.widgets import OptionList
 
-from duplicate.service import TournamentService
+from duplicate.service import NotAuthorised, Role, TournamentService
+from tests.credentials import ASSISTANT_PINS
 from tui.app import DuplicadaApp
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.signin import SignInScreen
 
 
 def test_create_a_tournament_then_sign_in_as_judge(service: TournamentService) -> None:
+    # Issue 12 §1: the creator sets the judge's PIN; the PIN alone then says who acts.
     async def scenario() -> None:
-        app = DuplicadaApp(service, poll=False)
+        app = DuplicadaApp(service.with_pin(None), poll=False)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.click("#name")
-            await pilot.press(*"Open de Pruebas", "enter", *"Madrid", "enter")
+            await pilot.press(*"Open de Pruebas", "enter", *"Madrid", "enter", *"12345", "enter")
+            await pilot.pause()
+            assert "al menos 6" in str(app.screen.query_one("#message").render())      # too short: not created
+            await pilot.press(*"juez-del-open", "enter")
             await pilot.pause()
             assert isinstance(app.screen, SignInScreen)
-            await pilot.press(*"Lucía", "enter", "enter")
+            await pilot.press(*"juez-del-open", "enter")
             await pilot.pause()
-            assert isinstance(app.screen, HomeScreen)
+            assert isinstance(app.screen, HomeScreen), app.screen.query_one("#message").render()
             menu = app.screen.query_one("#menu", OptionList)
             assert menu.option_count == 5
-            assert (app.state.role, app.state.arbiter) == ("judge", "Lucía")
+            assert (app.state.role, app.state.arbiter) == ("judge", "juez")
 
     asyncio.run(scenario())
     [tournament] = service.tournaments()
     assert (tournament.name, tournament.venue) == ("Open de Pruebas", "Madrid")
+    assert service.with_pin("juez-del-open").sign_in().role is Role.JUDGE
 
 
 def test_a_wrong_pin_keeps_the_station_out_and_an_assistant_sees_fewer_screens(service: TournamentService) -> None:
     service.create_tournament("T")
-    service.set_pin("assistant", "2468")
+    service.set_assistant_range("aux1", 1, 10)
+    service.set_pin("assistant", ASSISTANT_PINS["aux1"], name="aux1")
 
     async def scenario() -> None:
-        app = DuplicadaApp(service, poll=False)
+        app = DuplicadaApp(service.with_pin(None), poll=False)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("enter")                       # open the only tournament
             await pilot.pause()
-            await pilot.click("#assistant")
-            await pilot.click("#pin")
-            await pilot.press(*"1111", "enter")
+            await pilot.press(*"111111", "enter")
             await pilot.pause()
             assert isinstance(app.screen, SignInScreen)
             assert "incorrecto" in str(app.screen.query_one("#message").render())
-            await pilot.press(*"2468", "enter")
+            await pilot.press(*ASSISTANT_PINS["aux1"], "enter")
             await pilot.pause()
             assert isinstance(app.screen, HomeScreen) and app.state.role == "assistant"
+            assert app.state.arbiter == "aux1"
             assert app.screen.query_one("#menu", OptionList).option_count == 3
 
     asyncio.run(scenario())
+
+
+def test_a_station_without_pin_only_reads(service: TournamentService) -> None:
+    service.create_tournament("T")
+
+    async def scenario() -> None:
+        app = DuplicadaApp(service.with_pin(None), poll=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("enter")
+            await pilot.pause()
+            await pilot.click("#viewer")
+            await pilot.pause()
+            assert isinstance(app.screen, HomeScreen) and app.state.role == "viewer"
+            titles = [str(option.prompt) for option in app.screen.query_one("#menu", OptionList).options]
+            assert titles == ["Pantalla de proyección", "Clasificaciones"]
+            with pytest.raises(NotAuthorised):
+                app.service.add_player("Intruso")
+
+    asyncio.run(scenario())
+    assert service.entries() == []
 
 
 def test_a_database_hiccup_does_not_close_the_station(service: TournamentService, monkeypatch) -> None:

@@ -24,6 +24,7 @@ from duplicate.service import EventKind, TournamentService, TournamentSettings
 from duplicate.slips import SlipStatus
 from lexicon.board import Board
 from lexicon.lexicon import Lexicon
+from tests.credentials import JUDGE_PIN, pin_of
 from tui.app import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
 from tui.app.widgets.slip_feedback import SlipFeedback
@@ -39,13 +40,16 @@ def seeded_file(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexic
     game 1 at round 1 with its master placed (no slip entered)."""
     path = tmp_path_factory.mktemp("entry") / "seeded.db"
     database = open_database(str(path))
-    service = TournamentService(database, station="mesa-arbitral", lexicon=spanish_lexicon)
-    service.create_tournament("Open de Pruebas", venue="Madrid", settings=TournamentSettings(bonus_mode="automatic"))
+    service = TournamentService(database, station="mesa-arbitral", lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    service.create_tournament("Open de Pruebas", venue="Madrid", settings=TournamentSettings(bonus_mode="automatic"),
+                              judge_name="Lucía")
     for index, name in enumerate(NAMES):
         service.add_player(name, club="Club", federation_id=f"F{index}")
     game = service.create_game(rounds=3, seed=7)
     service.set_assistant_range("Marta", 1, 6)
     service.set_assistant_range("Luis", 7, 12)
+    for name in ("Marta", "Luis"):
+        service.set_pin("assistant", pin_of("assistant", name) or "", name=name)
     service.set_rack(game, RACK)
     service.choose_master(game)
     database.dispose()
@@ -56,7 +60,7 @@ def seeded_file(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexic
 def service(seeded_file: Path, tmp_path: Path, spanish_lexicon: Lexicon) -> TournamentService:
     path = tmp_path / "entry.db"
     shutil.copy(seeded_file, path)
-    return TournamentService(open_database(str(path)), station="puesto-1", lexicon=spanish_lexicon)
+    return TournamentService(open_database(str(path)), station="puesto-1", lexicon=spanish_lexicon, pin=JUDGE_PIN)
 
 
 def run(service: TournamentService, scenario, *, arbiter: str = "Marta", role: str = "assistant",  # type: ignore[no-untyped-def]
@@ -67,7 +71,7 @@ def run(service: TournamentService, scenario, *, arbiter: str = "Marta", role: s
         app = DuplicadaApp(service, station="puesto-1", poll=False)
         async with app.run_test(size=size) as pilot:
             app.state.tournament_id = service.tournament().id
-            app.state.role, app.state.arbiter = role, arbiter
+            app.authenticate(pin_of(role, arbiter))
             await app.push_screen(EntryScreen())
             await pilot.pause()
             await scenario(app, pilot, app.screen)
@@ -125,7 +129,7 @@ def test_ten_slips_typed_by_keyboard_are_stored_as_typed_and_judged(service: Tou
             assert table_field.has_focus and table_field.value == ""               # ready for the next slip
             assert screen.query_one("#move", Input).value == ""
 
-    run(service, scenario, arbiter="Marta")
+    run(service, scenario, arbiter="Lucía", role="judge")               # the judge's station types any table
     result = stored(service)
     assert {table: text for table, (text, _, _) in result.items()} == slips             # raw text, exactly as typed
     for table in (1, 2, 3, 6, 7, 8, 9, 10):
@@ -136,7 +140,7 @@ def test_ten_slips_typed_by_keyboard_are_stored_as_typed_and_judged(service: Tou
     assert result[5] == ("H8-CASAMOS", SlipStatus.UNMARKED_BLANK.value, 0)
     assert "palabra no válida" in seen[4] and "CASAMOX" in seen[4]
     assert "comodín sin marcar" in seen[5] and "H8-CAsAMOS" in seen[5]                  # what was probably meant
-    assert {slip.entered_by for slip in service.slips(1, 1)} == {"Marta"}
+    assert {slip.entered_by for slip in service.slips(1, 1)} == {"Lucía"}
 
 
 def test_a_swapped_coordinate_is_explained_with_the_probable_move(service: TournamentService) -> None:
@@ -199,11 +203,25 @@ def test_an_edit_is_a_logged_correction_with_its_reason(service: TournamentServi
     assert event.payload["before"]["text"] == "H8-CASAMOS"
 
 
+def test_an_assistants_station_cannot_enter_a_table_outside_its_range(service: TournamentService) -> None:
+    # II.4.c, issue 12 §1: Marta has tables 1–6; the service refuses table 7 and says why.
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        await pilot.press(*"7", "enter", *"8H-CASAMOs", "enter")
+        await settle(pilot, screen)
+        assert "mesa 7" in feedback(screen) and "mesas 1–6" in feedback(screen)
+        await pilot.press(*"2", "enter", *"8H-CASAMOs", "enter")
+        await settle(pilot, screen)
+
+    run(service, scenario, arbiter="Marta")
+    assert set(stored(service)) == {2}
+    assert {slip.entered_by for slip in service.slips(1, 1)} == {"Marta"}
+
+
 def test_the_assistant_sees_own_tables_and_another_stations_entry_appears(service: TournamentService,
                                                                           tmp_path: Path,
                                                                           spanish_lexicon: Lexicon) -> None:
     # II.4.c: Luis has tables 7–12; an entry from another station shows up after the poll.
-    other = TournamentService(open_database(str(tmp_path / "entry.db")), station="puesto-2", lexicon=spanish_lexicon)
+    other = TournamentService(open_database(str(tmp_path / "entry.db")), station="puesto-2", lexicon=spanish_lexicon, pin=JUDGE_PIN)
 
     async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
         missing = screen.query_one("#missing")
@@ -258,7 +276,7 @@ def test_snapshot_of_the_entry_screen(service: TournamentService, snap_compare) 
 
     async def before(pilot: Pilot) -> None:
         app.state.tournament_id = service.tournament().id
-        app.state.role, app.state.arbiter = "assistant", "Marta"
+        app.authenticate(pin_of("assistant", "Marta"))
         await app.push_screen(EntryScreen())
         screen = app.screen
         assert isinstance(screen, EntryScreen)

@@ -12,6 +12,7 @@ from textual.widgets import Input, Static
 from duplicate.announce import SpellingTable
 from duplicate.service import TournamentService
 from duplicate.timer import Cue
+from tests.credentials import JUDGE_PIN, pin_of
 from tui.app import DataChanged, DuplicadaApp
 from tui.app.screens.judge import ConfirmScreen, JudgeScreen, NewGameScreen
 from tui.app.widgets.board import BoardView
@@ -50,7 +51,7 @@ def console_app(service: TournamentService) -> DuplicadaApp:
 async def open_console(app: DuplicadaApp, pilot: Pilot, clock: Callable[[], float] | None = None) -> JudgeScreen:
     """Sign in as judge and open the console with a frozen clock (no timer interval)."""
     app.state.tournament_id = app.service.tournaments()[0].id
-    app.state.role, app.state.arbiter = "judge", "Lucía"
+    app.authenticate(pin_of("judge"))
     screen = JudgeScreen(clock=clock or FakeClock(), tick=None)
     await app.push_screen(screen)
     await until(pilot, lambda: screen.loaded and not screen.busy)
@@ -291,7 +292,7 @@ def test_the_menu_opens_the_console_and_another_stations_rack_appears(service: T
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.press("enter")                         # the only tournament
             await pilot.pause()
-            await pilot.press(*"Lucía", "enter", "enter")      # judge, no PIN
+            await pilot.press(*JUDGE_PIN, "enter")             # the judge's PIN
             await pilot.pause()
             await pilot.press("down", "enter")                 # «Consola del juez árbitro»
             await pilot.pause()
@@ -299,7 +300,7 @@ def test_the_menu_opens_the_console_and_another_stations_rack_appears(service: T
             assert isinstance(screen, JudgeScreen)
             await until(pilot, lambda: screen.loaded and not screen.busy)
             assert screen.state.rack_round is None
-            other = TournamentService(service.db, station="puesto-2", lexicon=service.lexicon_for(service.tournament()))
+            other = TournamentService(service.db, station="puesto-2", lexicon=service.lexicon_for(service.tournament()), pin=JUDGE_PIN)
             other.draw_rack(1)
             screen.post_message(DataChanged(1))
             await until(pilot, lambda: screen.state.rack_round == 1)

@@ -11,6 +11,7 @@ from textual.widgets import Digits, Static
 
 from duplicate.models import SeatingMethod
 from duplicate.service import TournamentService, TournamentSettings
+from tests.credentials import pin_of
 from tui.app import DuplicadaApp
 from tui.app.screens.projection import ProjectionScreen
 from tui.app.widgets.big_board import BigBoard, cell_for
@@ -153,7 +154,7 @@ def test_projection_follows_the_judges_timer(service) -> None:
         app = DuplicadaApp(service, poll=False)
         async with app.run_test(size=(120, 40)) as pilot:
             app.state.tournament_id = service.tournament().id
-            app.state.role = "judge"
+            app.authenticate(pin_of("judge"))
             screen = ProjectionScreen()
             await app.push_screen(screen)
             await pilot.pause()

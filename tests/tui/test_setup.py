@@ -8,11 +8,13 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Select, Static
 
 from duplicate.models import EntryStatus, SeatingMethod
-from duplicate.service import TournamentService
+from duplicate.service import CredentialRefused, Role, TournamentService
+from tests.credentials import JUDGE_PIN, pin_of
 from tui.app import DuplicadaApp
 from tui.app.screens.setup import SetupScreen
 
@@ -27,7 +29,7 @@ def run_setup(service: TournamentService, scenario: Callable[[Pilot, SetupScreen
         app = DuplicadaApp(service, poll=False)
         async with app.run_test(size=size) as pilot:
             app.state.tournament_id = service.tournament().id
-            app.state.role, app.state.arbiter = "judge", "Lucía"
+            app.authenticate(pin_of("judge"))
             screen = SetupScreen()
             await app.push_screen(screen)
             await pilot.pause()
@@ -159,15 +161,19 @@ def test_assistant_ranges_and_pins(service: TournamentService) -> None:
         await type_into(pilot, "#a_last", "20", enter=True, paste=True)
         assert "no válido" in message(screen)
         await type_into(pilot, "#pin_judge", "12", enter=True, paste=True)
-        assert "al menos 4 cifras" in message(screen)
-        await type_into(pilot, "#pin_judge", "4321", enter=True)
-        await type_into(pilot, "#pin_assistant", "2468", enter=True, paste=True)
+        assert "al menos 6" in message(screen)
+        await type_into(pilot, "#a_name", "aux1", paste=True)
+        await type_into(pilot, "#pin_assistant", "aux1-mesas", enter=True, paste=True)
+        assert "auxiliar «aux1»" in message(screen)
+        await type_into(pilot, "#pin_judge", "juez-nuevo-1", enter=True)
         assert screen.query_one("#ranges", DataTable).row_count == 1
 
     run_setup(service, scenario)
     assert [(r.assistant, r.first_table, r.last_table) for r in service.assistant_ranges()] == [("aux1", 1, 30)]
-    assert service.check_pin("judge", "4321") and not service.check_pin("judge", "1234")
-    assert service.check_pin("assistant", "2468")
+    assert service.with_pin("juez-nuevo-1").sign_in().role is Role.JUDGE
+    assert service.with_pin("aux1-mesas").sign_in().tables == (1, 30)
+    with pytest.raises(CredentialRefused):
+        service.with_pin(JUDGE_PIN).sign_in()                    # the old judge PIN no longer opens
 
 
 def test_setup_snapshot(service: TournamentService, snap_compare) -> None:  # type: ignore[no-untyped-def]
@@ -178,7 +184,7 @@ def test_setup_snapshot(service: TournamentService, snap_compare) -> None:  # ty
     async def open_players(pilot: Pilot) -> None:
         app = pilot.app
         app.state.tournament_id = service.tournament().id  # type: ignore[attr-defined]
-        app.state.role = "judge"  # type: ignore[attr-defined]
+        app.authenticate(pin_of("judge"))  # type: ignore[attr-defined]
         await app.push_screen(SetupScreen())
         await pilot.pause()
         await pilot.press("f3")

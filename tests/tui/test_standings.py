@@ -24,6 +24,7 @@ from duplicate.models import ClaimStatus, GameStatus
 from duplicate.service import EventKind, TournamentService, TournamentSettings
 from duplicate.slips import SlipStatus
 from lexicon.lexicon import Lexicon
+from tests.credentials import JUDGE_PIN, pin_of
 from tui.app import DuplicadaApp
 from tui.app.screens.standings import BONUS_STYLE, StandingsScreen
 
@@ -34,10 +35,13 @@ NAMES = ["Ana Pérez", "Ángel Núñez", "Beatriz Ñúñez", "Carmen Gil", "Davi
 def seeded_file(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexicon) -> Path:
     path = tmp_path_factory.mktemp("standings") / "seeded.db"
     database = open_database(str(path))
-    service = TournamentService(database, station="mesa-arbitral", lexicon=spanish_lexicon)
-    service.create_tournament("Open de Pruebas", venue="Madrid", settings=TournamentSettings(bonus_mode="automatic"))
+    service = TournamentService(database, station="mesa-arbitral", lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    service.create_tournament("Open de Pruebas", venue="Madrid", settings=TournamentSettings(bonus_mode="automatic"),
+                              judge_name="Lucía")
     for index, name in enumerate(NAMES):
         service.add_player(name, club="Club", federation_id=f"F{index}")
+    service.set_assistant_range("Marta", 1, 6)
+    service.set_pin("assistant", pin_of("assistant", "Marta") or "", name="Marta")
     game = service.create_game(rounds=2, seed=7)             # alphabetical: tables 1–6 in NAMES order
     service.set_rack(game, "CASAMOS")
     first = service.choose_master(game)
@@ -75,7 +79,7 @@ def seeded_file(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexic
 def service(seeded_file: Path, tmp_path: Path, spanish_lexicon: Lexicon) -> TournamentService:
     path = tmp_path / "standings.db"
     shutil.copy(seeded_file, path)
-    return TournamentService(open_database(str(path)), station="puesto-1", lexicon=spanish_lexicon)
+    return TournamentService(open_database(str(path)), station="puesto-1", lexicon=spanish_lexicon, pin=JUDGE_PIN)
 
 
 def entry_ids(service: TournamentService) -> dict[str, int]:
@@ -88,7 +92,7 @@ def run(service: TournamentService, scenario, *, game: int | None = 1,  # type: 
         app = DuplicadaApp(service, station="puesto-1", poll=False)
         async with app.run_test(size=size) as pilot:
             app.state.tournament_id = service.tournament().id
-            app.state.role, app.state.arbiter = role, "Lucía"
+            app.authenticate(pin_of(role, "Marta"))
             await app.push_screen(StandingsScreen(game))
             await pilot.pause()
             await scenario(app, pilot, app.screen)
@@ -213,7 +217,7 @@ def test_snapshot_of_the_standings_screen(service: TournamentService, snap_compa
 
     async def before(pilot: Pilot) -> None:
         app.state.tournament_id = service.tournament().id
-        app.state.role, app.state.arbiter = "judge", "Lucía"
+        app.authenticate(pin_of("judge"))
         await app.push_screen(StandingsScreen(1))
         screen = app.screen
         assert isinstance(screen, StandingsScreen)

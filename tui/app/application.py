@@ -15,7 +15,7 @@ from pathlib import Path
 from textual.app import App
 from textual.binding import Binding
 
-from duplicate.service import TournamentService
+from duplicate.service import Actor, TournamentService
 from tui.app.messages import DataChanged
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.signin import SignInScreen
@@ -46,6 +46,9 @@ class DuplicadaApp(App[None]):
 
     def __init__(self, service: TournamentService, *, station: str = "principal", poll: bool = True) -> None:
         super().__init__()
+        # ``base_service`` reads (no credential); ``service`` acts with the signed-in
+        # station's credential, so the service decides what this station may do.
+        self.base_service = service
         self.service = service
         self.state = StationState(station=station)
         self._poll = poll
@@ -88,8 +91,25 @@ class DuplicadaApp(App[None]):
         self.state.tournament_id = tournament_id
         self.push_screen(SignInScreen())
 
-    def signed_in(self, role: str, arbiter: str) -> None:
-        """Show the home menu of ``role``."""
-        self.state.role = role
-        self.state.arbiter = arbiter
+    def authenticate(self, pin: str | None) -> Actor:
+        """Act from now on with ``pin`` (``None``: read-only) in the open tournament;
+        returns who the credential is. Raises ``TournamentError`` (``CredentialRefused``)
+        for a wrong PIN or while sign-in is locked; then nothing changes."""
+        acting = self.base_service.with_pin(pin)
+        actor = acting.sign_in(self.state.tournament_id)
+        self.service = acting
+        self.state.role = actor.role.value
+        self.state.arbiter = actor.name
+        return actor
+
+    def sign_in(self, pin: str | None) -> None:
+        """``authenticate`` and show the home menu of the credential's role."""
+        self.authenticate(pin)
         self.switch_screen(HomeScreen())
+
+    def sign_out(self) -> None:
+        """Forget the credential and ask for a PIN again."""
+        self.service = self.base_service
+        self.state.role = None
+        self.state.arbiter = ""
+        self.switch_screen(SignInScreen())

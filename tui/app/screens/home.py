@@ -8,20 +8,22 @@ from __future__ import annotations
 
 from importlib import import_module
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.app.screens.signin import SignInScreen
+from duplicate.service.access import ROLE_NAMES, Role
 
 SCREENS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "setup": ("Preparación del torneo", "tui.app.screens.setup:SetupScreen", ("judge",)),
     "judge": ("Consola del juez árbitro", "tui.app.screens.judge:JudgeScreen", ("judge",)),
     "entry": ("Entrada de papeletas", "tui.app.screens.entry:EntryScreen", ("judge", "assistant")),
-    "projection": ("Pantalla de proyección", "tui.app.screens.projection:ProjectionScreen", ("judge", "assistant")),
-    "standings": ("Clasificaciones", "tui.app.screens.standings:StandingsScreen", ("judge", "assistant")),
+    "projection": ("Pantalla de proyección", "tui.app.screens.projection:ProjectionScreen",
+                   ("judge", "assistant", "viewer")),
+    "standings": ("Clasificaciones", "tui.app.screens.standings:StandingsScreen", ("judge", "assistant", "viewer")),
 }
 """key → (Spanish title, "module:Class", roles allowed)."""
 
@@ -42,8 +44,9 @@ class HomeScreen(Screen[None]):
         tournament = self.app.service.tournament(state.tournament_id)  # type: ignore[attr-defined]
         yield Header()
         with Vertical():
-            role = "juez árbitro" if state.role == "judge" else "árbitro auxiliar"
-            yield Static(f"{tournament.name} — {role}{': ' + state.arbiter if state.arbiter else ''}", classes="title")
+            role = ROLE_NAMES[Role(state.role)]
+            yield Static(Text(f"{tournament.name} — {role}{': ' + state.arbiter if state.arbiter else ''}"),
+                         classes="title")
             yield OptionList(*(Option(title, id=key) for key, (title, _, roles) in SCREENS.items()
                                if state.role in roles), id="menu")
         yield Footer()
@@ -56,4 +59,4 @@ class HomeScreen(Screen[None]):
         self.app.push_screen(screen_class(event.option.id)())
 
     def action_sign_out(self) -> None:
-        self.app.switch_screen(SignInScreen())
+        self.app.sign_out()  # type: ignore[attr-defined]

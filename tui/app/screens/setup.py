@@ -207,12 +207,14 @@ class SetupScreen(Screen[None]):
                 yield _row("Desde la mesa", _input(type="integer", id="a_first"))
                 yield _row("Hasta la mesa", _input(type="integer", id="a_last"))
                 yield Horizontal(_button("Guardar rango", id="set_range", variant="primary"), classes="buttons")
-                yield _row("PIN del juez árbitro", _input(password=True, placeholder="4 cifras o más; vacío: sin PIN",
+                yield _row("PIN del auxiliar", _input(password=True, id="pin_assistant",
+                                                      placeholder="el del auxiliar de arriba; 6 caracteres o más"))
+                yield _row("PIN del juez árbitro", _input(password=True, placeholder="6 caracteres o más",
                                                          id="pin_judge"))
-                yield _row("PIN de los auxiliares", _input(password=True, placeholder="4 cifras o más; vacío: sin PIN",
-                                                          id="pin_assistant"))
+                yield Static("Cada puesto entra con su PIN, distinto de los demás; vacío en el de un auxiliar: "
+                             "le quita el acceso.", classes="note")
                 yield Horizontal(_button("Guardar PIN del juez", id="set_pin_judge"),
-                                 _button("Guardar PIN de auxiliares", id="set_pin_assistant"), classes="buttons")
+                                 _button("Guardar PIN del auxiliar", id="set_pin_assistant"), classes="buttons")
         yield Static(id="message")
         yield Footer()
 
@@ -442,10 +444,11 @@ class SetupScreen(Screen[None]):
 
     def set_pin(self, role: str) -> None:
         pin_input = self.query_one(f"#pin_{role}", Input)
-        pin = pin_input.value.strip()
-        who = "juez árbitro" if role == "judge" else "árbitros auxiliares"
-        if self.run(lambda: self.service.set_pin(role, pin, tournament_id=self.tournament_id, arbiter=self.arbiter),
-                    f"PIN de {who} {'cambiado' if pin else 'quitado: acceso sin PIN'}."):
+        pin = pin_input.value
+        name = self.query_one("#a_name", Input).value.strip() if role == "assistant" else None
+        who = "juez árbitro" if role == "judge" else f"auxiliar «{name}»"
+        if self.run(lambda: self.service.set_pin(role, pin, name=name, tournament_id=self.tournament_id),
+                    f"PIN del {who} {'guardado' if pin else 'quitado: ya no puede entrar'}."):
             pin_input.value = ""
 
     # --- events ---------------------------------------------------------------------------------

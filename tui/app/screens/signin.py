@@ -1,54 +1,59 @@
-"""Sign in with a role (judge / assistant) and the PIN the judge set (issue 4 §3)."""
+"""Sign in with the station's PIN: the credential alone says who is acting (issue 12 §1).
+
+The judge-arbiter's PIN opens every screen; an assistant's PIN its slip entry (its own
+tables, II.4.c), the standings and the projection; «Solo consulta» opens the read-only
+screens without a PIN. Wrong PINs are counted by the service, which locks sign-in for a
+growing delay after five in a row.
+"""
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import Button, Footer, Header, Input, Label, Static
 
-ROLE_NAMES = {"judge": "Juez árbitro", "assistant": "Árbitro auxiliar"}
+from duplicate.service import TournamentError
 
 
 class SignInScreen(Screen[None]):
-    """Choose the role, type the name and the PIN, Enter."""
+    """Type the PIN, Enter; or open the read-only screens."""
 
     BINDINGS = [("escape", "app.pop_screen", "Volver")]
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical():
-            tournament = self.app.service.tournament(self.app.state.tournament_id)  # type: ignore[attr-defined]
-            yield Static(f"{tournament.name}: identifíquese", classes="title")
-            with RadioSet(id="role"):
-                yield RadioButton(ROLE_NAMES["judge"], id="judge", value=True)
-                yield RadioButton(ROLE_NAMES["assistant"], id="assistant")
-            with Horizontal(classes="form"):
-                yield Label("Nombre")
-                yield Input(placeholder="quien usa este puesto", id="arbiter")
+            tournament = self.app.base_service.tournament(self.app.state.tournament_id)  # type: ignore[attr-defined]
+            yield Static(Text(f"{tournament.name}: identifíquese"), classes="title")
             with Horizontal(classes="form"):
                 yield Label("PIN   ")
-                yield Input(password=True, id="pin", placeholder="vacío si no hay PIN")
+                yield Input(password=True, id="pin", placeholder="el del juez árbitro o el de su puesto de auxiliar")
+            with Horizontal(classes="buttons"):
+                yield Button("Entrar", id="enter", variant="primary")
+                yield Button("Solo consulta (sin PIN)", id="viewer")
             yield Static("", id="message")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#arbiter", Input).focus()
+        self.query_one("#pin", Input).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id == "arbiter":
-            self.query_one("#pin", Input).focus()
-            return
         self.sign_in()
 
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "viewer":
+            self.app.sign_in(None)  # type: ignore[attr-defined]
+        elif event.button.id == "enter":
+            self.sign_in()
+
     def sign_in(self) -> None:
-        role_set = self.query_one("#role", RadioSet)
-        role = role_set.pressed_button.id if role_set.pressed_button else "assistant"
-        assert role is not None
-        pin = self.query_one("#pin", Input).value
-        if not self.app.service.check_pin(role, pin, self.app.state.tournament_id):  # type: ignore[attr-defined]
-            self.query_one("#message", Static).update("[b red]PIN incorrecto[/]")
-            self.query_one("#pin", Input).value = ""
-            return
-        arbiter = self.query_one("#arbiter", Input).value.strip()
-        self.app.signed_in(role, arbiter)  # type: ignore[attr-defined]
+        pin_input = self.query_one("#pin", Input)
+        pin = pin_input.value
+        pin_input.value = ""
+        try:
+            self.app.sign_in(pin)  # type: ignore[attr-defined]
+        except TournamentError as error:
+            self.query_one("#message", Static).update(Text(str(error), style="bold red"))
+            pin_input.focus()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
@@ -26,6 +27,10 @@ class StartScreen(Screen[None]):
             with Horizontal(classes="form"):
                 yield Label("Lugar ")
                 yield Input(placeholder="Villanueva", id="venue")
+            with Horizontal(classes="form"):
+                yield Label("PIN del juez")
+                yield Input(password=True, placeholder="al menos 6 caracteres; lo pedirá al identificarse",
+                            id="judge_pin")
             yield Button("Crear torneo", id="create", variant="primary")
             yield Static("", id="message")
         yield Footer()
@@ -51,17 +56,22 @@ class StartScreen(Screen[None]):
             self.create()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id == "name":
-            self.query_one("#venue", Input).focus()
+        following = {"name": "venue", "venue": "judge_pin"}
+        if event.input.id in following:
+            self.query_one(f"#{following[event.input.id]}", Input).focus()
         else:
             self.create()
 
     def create(self) -> None:
         name = self.query_one("#name", Input).value
         venue = self.query_one("#venue", Input).value
+        pin_input = self.query_one("#judge_pin", Input)
+        pin = pin_input.value
+        pin_input.value = ""                     # a secret is never kept on screen
         try:
-            tournament_id = self.app.service.create_tournament(name, venue=venue)  # type: ignore[attr-defined]
+            tournament_id = self.app.service.create_tournament(  # type: ignore[attr-defined]
+                name, venue=venue, judge_pin=pin)
         except TournamentError as error:
-            self.query_one("#message", Static).update(f"[b red]{error}[/]")
+            self.query_one("#message", Static).update(Text(str(error), style="bold red"))
             return
         self.app.open_tournament(tournament_id)  # type: ignore[attr-defined]

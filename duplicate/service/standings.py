@@ -1,0 +1,129 @@
+"""Standings read from the store (III.23, III.24, III.28, IV.31): round results, bonuses, game,
+partial and tournament standings, each computed by one function of ``duplicate.standings``."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from duplicate.models import (
+    Event,
+    GameRow,
+    RoundRow,
+    Slip,
+    Tournament,
+)
+from duplicate.service.access import Actor
+from duplicate.service.events import EventKind
+from duplicate.service.registration import Registration
+from duplicate.service.settings import TournamentSettings
+from duplicate.standings import (
+    GameStanding,
+    RoundResult,
+    TournamentCriterion,
+    TournamentStanding,
+    game_standings,
+    round_bonuses,
+    tournament_standings,
+)
+
+
+class Standings(Registration):
+    """Standings and bonuses of the games of a tournament, from the stored slips."""
+
+    def game_standings(self, game_number: int, tournament_id: int | None = None) -> list[GameStanding]:
+        """Game standings (III.23, III.24, III.28); ``player`` is the entry id."""
+        with self.db.read() as session:
+            tournament = self._tournament(session, tournament_id)
+            return self._game_standings(session, tournament, self._game(session, tournament, game_number))
+
+    def tournament_standings(self, tournament_id: int | None = None) -> list[TournamentStanding]:
+        """Tournament standings by the tournament's criterion (IV.31); ``player`` is the entry id."""
+        with self.db.read() as session:
+            return self._tournament_standings(session, self._tournament(session, tournament_id))
+
+    def round_results(self, game_number: int, tournament_id: int | None = None) -> list[RoundResult]:
+        """Per played round: master and top scores, each seated player's score and bonus."""
+        with self.db.read() as session:
+            tournament = self._tournament(session, tournament_id)
+            return self._round_results(session, tournament, self._game(session, tournament, game_number))
+
+    def _round_results(self, session: Session, tournament: Tournament, game: GameRow) -> list[RoundResult]:
+        policy = TournamentSettings.from_dict(tournament.settings).bonus_policy
+        seated = [seat.entry_id for seat in game.seats]
+        scores: dict[int, dict[int, int]] = {}
+        for number, entry, score in session.execute(select(Slip.round_number, Slip.entry_id, Slip.score)
+                                                    .where(Slip.game_id == game.id)):
+            scores.setdefault(number, {})[entry] = score
+        results = []
+        for row in game.rounds:
+            if row.master_score is None:
+                continue
+            round_scores = {entry: scores.get(row.number, {}).get(entry, 0) for entry in seated}
+            bonuses = round_bonuses(row.top_score, round_scores, policy) if row.closed else {}
+            results.append(RoundResult(number=row.number, master_score=row.master_score, top_score=row.top_score,
+                                       scores=round_scores, bonuses=bonuses))
+        return results
+
+    def _game_standings(self, session: Session, tournament: Tournament, game: GameRow) -> list[GameStanding]:
+        settings = TournamentSettings.from_dict(tournament.settings)
+        players = [seat.entry_id for seat in game.seats]
+        return game_standings(players, self._round_results(session, tournament, game), tie_breaks=settings.tie_breaks)
+
+    def _tournament_standings(self, session: Session, tournament: Tournament,
+                              before_game: int | None = None) -> list[TournamentStanding]:
+        settings = TournamentSettings.from_dict(tournament.settings)
+        games = []
+        for game in tournament.games:
+            if before_game is not None and game.number >= before_game:
+                continue
+            results = self._round_results(session, tournament, game)
+            seated = [seat.entry_id for seat in game.seats]
+            if results and seated:     # a game nobody was seated in classifies nobody
+                games.append((seated, results))
+        # Classified: the players seated in at least one game played (IV.31); a late
+        # registration or an absent player with no game yet is not in the standings.
+        seated_anywhere = {player for members, _ in games for player in members}
+        players = [entry.id for entry in tournament.entries if entry.id in seated_anywhere]
+        return tournament_standings(players, games, TournamentCriterion(settings.criterion), tie_breaks=True,
+                                    game_tie_breaks=settings.tie_breaks)
+
+    def _bonuses(self, session: Session, tournament: Tournament, game: GameRow, row: RoundRow) -> dict[int, int]:
+        policy = TournamentSettings.from_dict(tournament.settings).bonus_policy
+        scores = {seat.entry_id: 0 for seat in game.seats}
+        for entry, score in session.execute(select(Slip.entry_id, Slip.score).where(
+                Slip.game_id == game.id, Slip.round_number == row.number)):
+            scores[entry] = score
+        return round_bonuses(row.top_score, scores, policy)
+
+    def _refresh_bonuses(self, session: Session, tournament_id: int, game_id: int, round_number: int, actor: Actor,
+                         why: str = "recalculadas tras una corrección") -> None:
+        """After a change in a closed round: log the bonuses if they changed (III.24)."""
+        game = session.get(GameRow, game_id)
+        assert game is not None
+        row = self._round(session, game, round_number)
+        if not row.closed:
+            return
+        tournament = session.get(Tournament, tournament_id)
+        assert tournament is not None
+        session.flush()
+        bonuses = {str(entry): points for entry, points in self._bonuses(session, tournament, game, row).items()}
+        last = session.scalar(select(Event).where(Event.game_id == game.id, Event.round_number == row.number,
+                                                  Event.kind == EventKind.BONUSES_AWARDED.value)
+                              .order_by(Event.id.desc()).limit(1))
+        if last is None or last.payload.get("bonuses") != bonuses:
+            self._log(session, tournament.id, EventKind.BONUSES_AWARDED, {"round": row.number, "bonuses": bonuses},
+                      game_id=game.id, round_number=row.number, actor=actor, reason=why)
+
+    def partial_standings(self, game_number: int, through_round: int,
+                          tournament_id: int | None = None) -> list[GameStanding]:
+        """The game standings counting only rounds 1..``through_round`` (the partial
+        standings shown every ``partial_every`` rounds; FISE: every 3). Same ordering and
+        tie-breaks as ``game_standings``; ``player`` is the entry id."""
+        with self.db.read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            settings = TournamentSettings.from_dict(tournament.settings)
+            results = [result for result in self._round_results(session, tournament, game)
+                       if result.number <= through_round]
+            return game_standings([seat.entry_id for seat in game.seats], results, tie_breaks=settings.tie_breaks)

@@ -1,0 +1,57 @@
+"""The tournament service as every front end builds it: with EloDI wired in (section V).
+
+``duplicate`` sits below ``ranking`` and never imports it; the service takes hooks
+(``ServiceHooks``) instead, and this module supplies them:
+
+* final publication rates the game once, whoever publishes (the app, the command line);
+* a game reopened after final publication no longer counts (``RatingService.stale_games``
+  sees it) and its final re-publication recomputes every rating in date order
+  (``elodi.md``, "Recomputation");
+* seating by rating (II.6) reads the stored EloDI ratings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import select
+
+from duplicate.database import Database
+from duplicate.service import ServiceHooks, TournamentService
+from ranking.models import Rating
+from ranking.ratings import RatingService, UpdateResult
+
+
+class EloDIHooks:
+    """The EloDI side effects of the service's decisions on one database."""
+
+    def __init__(self, database: Database) -> None:
+        self.db = database
+        self.last_update: UpdateResult | None = None
+
+    def ratings(self, player_ids: Sequence[int]) -> dict[int, int]:
+        """EloDI ratings of those players that have one (``player id → rating``)."""
+        with self.db.read() as session:
+            rows = session.execute(select(Rating.player_id, Rating.rating).where(Rating.player_id.in_(player_ids)))
+            return {int(player): int(rating) for player, rating in rows}
+
+    def results_final(self, tournament_id: int, game_number: int) -> None:
+        """Rate a game whose results just became final; recompute when a rated game was
+        reopened and published again (its rating is stale)."""
+        ratings = RatingService(self.db)
+        ref = ratings.game_ref(game_number, tournament_id)
+        if ratings.stale_games():
+            recomputed = tuple(ratings.recompute())
+            self.last_update = UpdateResult(recomputed, (), True, ())
+        else:
+            self.last_update = ratings.update(ref)
+
+    def hooks(self) -> ServiceHooks:
+        return ServiceHooks(ratings=self.ratings, results_final=self.results_final)
+
+
+def tournament_service(database: Database, **options: Any) -> TournamentService:
+    """``TournamentService(database, **options)`` with the EloDI hooks (see the module
+    docstring); ``options`` are the service's (``station``, ``lexicon``, ``pin``)."""
+    return TournamentService(database, hooks=EloDIHooks(database).hooks(), **options)
