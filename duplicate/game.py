@@ -32,11 +32,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from data.rules import FIRST_ONE_AND_ONE_ROUND
 from duplicate.bag import Bag
 from duplicate.master import RankedMove, rank_top_moves
 from duplicate.notation import format_move, parse_move
 from duplicate.rack import (
-    FIRST_ONE_AND_ONE_ROUND,
     NoValidRackError,
     Rack,
     RackRule,

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import partial
 from operator import itemgetter
+from typing import Any
 
 from duplicate.bag import count_tiles, tile_name
 from duplicate.notation import format_move
@@ -134,7 +135,7 @@ def rank_moves(board: Board, rack: Sequence[int], moves: Iterable[ScoredMove]) -
     ahead of the next. Raises ``MasterError`` if a move needs a tile the rack lacks.
     """
     alphabet = board.alphabet
-    keyed: list[tuple[tuple, Measured]] = []
+    keyed: list[tuple[tuple[Any, ...], Measured]] = []
     rack_counts = Counter(rack)
     for scored in moves:
         placed = placed_tiles(board, scored.move)
@@ -214,12 +215,12 @@ def _letters(move: Move) -> tuple[int, ...]:
     return tuple(letter_of(tile) for tile in move.word)
 
 
-def _sort_key(scored: ScoredMove, blanks: int, imbalance: int, placed: int) -> tuple:
+def _sort_key(scored: ScoredMove, blanks: int, imbalance: int, placed: int) -> tuple[Any, ...]:
     move = scored.move
     return (-scored.score, blanks, imbalance, placed, _letters(move), _position_key(move), move.word)
 
 
-def _criterion(first_key: tuple, second_key: tuple) -> Criterion | None:
+def _criterion(first_key: tuple[Any, ...], second_key: tuple[Any, ...]) -> Criterion | None:
     """Which criterion puts a move ahead of the next, from their sort keys (score, blanks,
     imbalance, tiles, letters, position, word)."""
     for criterion, a, b in zip(_KEY_CRITERIA, first_key, second_key, strict=True):

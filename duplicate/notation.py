@@ -32,10 +32,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from data.rules import RACK_SIZE
 from lexicon.alphabet import BLANK_FLAG, Alphabet, AlphabetError
 from lexicon.board import CENTRE, ROW_NAMES, SIZE, Board, Direction, Square, letter_of
 from lexicon.lexicon import Lexicon
-from lexicon.move import RACK_SIZE, FormedWord, Move, formed_words, placed_tiles, score_move
+from lexicon.move import FormedWord, Move, formed_words, placed_tiles, score_move
 
 __all__ = [
     "FirstMoveError",

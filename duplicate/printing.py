@@ -120,11 +120,11 @@ class _Document:
 
     @property
     def width(self) -> float:
-        return self.size[0] - 2 * self.margin
+        return float(self.size[0] - 2 * self.margin)
 
     @property
     def bottom(self) -> float:
-        return self.margin + 10
+        return float(self.margin + 10)
 
     def new_page(self) -> None:
         if self.started:
@@ -266,7 +266,7 @@ def _draw_table(doc: _Document, columns: Sequence[Column], rows: Iterable[Sequen
 
 @lru_cache(maxsize=65536)
 def _width(text: str, font: str, size: float) -> float:
-    return pdfmetrics.stringWidth(text, font, size)
+    return float(pdfmetrics.stringWidth(text, font, size))
 
 
 def _x(text: str, font: str, size: float, align: str, left: float, width: float) -> float:

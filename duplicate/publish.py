@@ -57,7 +57,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import click
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from duplicate import printing, spreadsheets
@@ -72,7 +71,7 @@ from duplicate.results import (
 )
 from duplicate.service import GameInfo, TournamentError, TournamentService
 
-__all__ = ["FORMATS", "Publication", "publish", "publish_results", "render_environment"]
+__all__ = ["FORMATS", "Publication", "publish_results", "render_environment"]
 
 FORMATS = ("html", "pdf", "csv", "xlsx")
 """Every output format, in the order ``--formats`` lists them."""
@@ -344,48 +343,3 @@ def publish_results(service: TournamentService, out: Path, *, game: int | None =
         if not any((out / folder).iterdir()):
             (out / folder).rmdir()
     return Publication(out, tuple(sorted(files)), time.perf_counter() - started)
-
-
-# --- the command ---------------------------------------------------------------------------------------
-
-
-def _formats(_context: click.Context, _parameter: click.Parameter, value: str) -> tuple[str, ...]:
-    names = tuple(name.strip().lower() for name in value.split(",") if name.strip())
-    unknown = [name for name in names if name not in FORMATS]
-    if unknown or not names:
-        raise click.BadParameter(f"formato desconocido: {', '.join(unknown) or '(ninguno)'}; "
-                                 f"se espera una lista de {', '.join(FORMATS)}")
-    return names
-
-
-def _publish_command() -> click.Command:
-    from duplicate.tournament_cli import Context, common
-
-    @click.command("publish")
-    @common
-    @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), required=True,
-                  help="Carpeta donde escribir los resultados (se crea si no existe).")
-    @click.option("--game", "game_number", type=int, default=None,
-                  help="Sólo los documentos de esta partida (por defecto, todas).")
-    @click.option("--formats", default=",".join(FORMATS), show_default=True, callback=_formats,
-                  help="Formatos separados por comas: html, pdf, csv, xlsx.")
-    @click.option("--workers", type=click.IntRange(min=1), default=None,
-                  help="Procesos en paralelo (por defecto, uno por procesador).")
-    def publish(context: Context, out: Path, game_number: int | None, formats: tuple[str, ...],
-                workers: int | None) -> None:
-        """Publica los resultados: web estática (HTML), PDF para el tablón, CSV y XLSX,
-        hojas de seguimiento y papeletas (III.26, IV.32, II.8, II.9)."""
-        publication = publish_results(context.service, out, game=game_number, formats=formats,
-                                      tournament_id=context.tournament, workers=workers)
-        parts = [f"{publication.count(suffix)} {label}" for suffix, label in
-                 ((".html", "páginas HTML"), (".pdf", "PDF"), (".csv", "CSV"), (".xlsx", "XLSX"))
-                 if publication.count(suffix)]
-        click.echo(f"Publicado en {out}: {', '.join(parts)} en {spanish_number(publication.seconds, 1)} s.")
-        if "html" in formats:
-            click.echo(f"Abra {out / 'index.html'} en un navegador.")
-
-    return publish
-
-
-publish = _publish_command()
-"""``duplicada publish --db URL --out DIR [--game N] [--formats html,pdf,csv,xlsx]`` (click command)."""

@@ -40,10 +40,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from data.rules import FIRST_ONE_AND_ONE_ROUND, UNDER_SIX_LIMIT
+from data.rules import FIRST_ONE_AND_ONE_ROUND, RACK_SIZE, UNDER_SIX_LIMIT
 from duplicate.bag import Bag, TileCounts, count_tiles, tile_name
 from lexicon.alphabet import BLANK_FLAG, Alphabet, AlphabetError
-from lexicon.move import RACK_SIZE
 
 MAX_REDRAWS = 1000
 """Redraws tried in one round before giving up (III.19 warns about program limits)."""

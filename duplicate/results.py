@@ -505,20 +505,13 @@ def _final_board(rounds: Sequence[RoundView], alphabet: Alphabet) -> tuple[tuple
 
 def _elodi(service: TournamentService, tournament_id: int, number: int,
            players: dict[int, PlayerInfo]) -> tuple[tuple[EloLine, ...] | None, str]:
-    """EloDI changes of one game (section V), through ``ranking.ratings`` when present.
-
-    HOOK: the ratings issue (``ranking/ratings.py``) is the source; without that module,
-    or for a game not rated yet, returns ``(None, reason)``.
-    """
-    try:
-        from ranking.ratings import RatingError, RatingService
-    except ImportError:
+    """EloDI changes of one game (section V), from the service's ``game_ratings`` hook
+    (wired by ``ranking.service``); ``(None, reason)`` without it or for a game not rated."""
+    if service.hooks.game_ratings is None:
         return None, "Las valoraciones EloDI no están disponibles en esta instalación."
     try:
-        ratings = RatingService(service.db)
-        ref = ratings.game_ref(number, tournament_id)
-        report = ratings.game_report(ref)
-    except (RatingError, ValueError) as error:
+        report = service.hooks.game_ratings(tournament_id, number)
+    except ValueError as error:
         return None, f"Sin valoración EloDI: {error}"
     except Exception as error:  # noqa: BLE001 - a ratings store missing or older than this code
         return None, f"Sin valoración EloDI ({type(error).__name__})."

@@ -86,7 +86,7 @@ def game_tables(game: GameResults) -> list[DataTable]:
             slips.append((item.number, line.table, line.player.name, item.coordinate, item.word, item.points,
                           item.bonus, item.cumulative, SLIP_STATUS_LABELS.get(item.status, item.status), item.reason,
                           item.master_coordinate, item.master_word, item.master_score, item.master_cumulative))
-    slips.sort(key=lambda row: (row[0], row[1]))  # type: ignore[arg-type]
+    slips.sort(key=lambda row: (row[0], row[1]))
     detail = DataTable(f"partida-{game.number}-jugadas", f"Partida {game.number} jugadas",
                        ("ronda", "mesa", "jugador", "coordenada", "palabra", "puntos", "bonificacion", "acumulado",
                         "estado", "motivo", "coordenada_maestra", "palabra_maestra", "puntos_maestra",

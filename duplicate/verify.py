@@ -92,7 +92,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from duplicate.notation import (
     FirstMoveError,
@@ -568,7 +568,7 @@ def load_record(path: Path | str) -> dict[str, Any]:
         _check_shape(record)
     except RecordError as error:
         raise RecordError(f"{path}: {error}") from None
-    return record
+    return cast("dict[str, Any]", record)
 
 
 # --- the checker ------------------------------------------------------------------------
@@ -714,7 +714,7 @@ class _Checker:
         """Check the master's legality and score; return the master score to use downstream."""
         recorded = round_["master_score"]
         if board is None or master is None:
-            return recorded
+            return cast("int", recorded)
         if not round_["annulled"] and rack is not None:
             try:
                 return self.compare_master_score(where, recorded, check_move(board, rack, master, self.lexicon).score)
@@ -725,7 +725,7 @@ class _Checker:
             return self.compare_master_score(where, recorded, score_move(board, master))
         except PlacementError as error:
             self.add(where, "master", round_["master"], None, f"la jugada maestra no cabe en el tablero: {error}")
-            return recorded
+            return cast("int", recorded)
 
     def compare_master_score(self, where: str, recorded: int, expected: int) -> int:
         if recorded != expected:
@@ -735,7 +735,7 @@ class _Checker:
     def check_top(self, where: str, round_: dict[str, Any], board: Board | None, rack: list[int] | None) -> int:
         """Check ``top_score`` and ``top_moves`` with the move generator; return the top score."""
         if board is None or rack is None:
-            return round_["top_score"]
+            return cast("int", round_["top_score"])
         moves = generate(board, rack, self.lexicon)
         if round_["top_score"] != moves.best_score:
             self.add(where, "top_score", round_["top_score"], moves.best_score,
@@ -790,7 +790,7 @@ class _Checker:
                 self.add(place, "score", score, 0, f"una papeleta con estado «{status}» vale 0 puntos (III.25)")
             return 0
         if judge is None:
-            return score
+            return cast("int", score)
         verdict = judge.judge(text or "")
         if verdict.status != status:
             known = "" if status in SLIP_STATUSES else f"«{status}» no es un estado de papeleta; "

@@ -19,14 +19,15 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from typing import Any
 
 import numba
 import numpy as np
 
+from data.rules import BINGO_BONUS, RACK_SIZE
 from lexicon.alphabet import BLANK_FLAG
 from lexicon.board import SIZE, Board
 from lexicon.lexicon import Lexicon
-from lexicon.move import BINGO_BONUS, RACK_SIZE
 
 INFO_COLUMNS = ("score", "down", "row", "col", "length", "placed")
 """Columns of the ``info`` array ``generate_arrays`` returns."""
@@ -107,7 +108,7 @@ def _premiums(table: tuple[tuple[int, ...], ...]) -> np.ndarray:
 _points_cache: dict[int, tuple[object, np.ndarray]] = {}
 
 
-def _points(letters: Sequence) -> np.ndarray:
+def _points(letters: Sequence[Any]) -> np.ndarray:
     cached = _points_cache.get(id(letters))
     if cached is None or cached[0] is not letters:
         cached = (letters, np.array([letter.points for letter in letters], dtype=np.int64))

@@ -30,6 +30,7 @@ from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import dawg
 import numpy as np
@@ -48,7 +49,7 @@ REACH = -2
 item ``d`` set when letter ``L`` can stand ``d`` letters below the node on the
 way to a word (item 0: the node's own edges). The move generator prunes with it."""
 
-Node = dict
+Node = dict[int, Any]
 """A graph node: ``{letter_code: child_node, FINAL: True?, REACH: masks}``;
 negative keys are not letters."""
 

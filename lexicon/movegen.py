@@ -37,10 +37,11 @@ from types import ModuleType
 
 import numpy as np
 
+from data.rules import BINGO_BONUS, RACK_SIZE
 from lexicon.alphabet import BLANK_FLAG, Alphabet
 from lexicon.board import CENTRE, SIZE, Board, Direction
 from lexicon.lexicon import FINAL, REACH, Lexicon, Node
-from lexicon.move import BINGO_BONUS, RACK_SIZE, Move
+from lexicon.move import Move
 
 RawMove = tuple[int, int, int, int, tuple[int, ...], int]
 """``(score, down, row, col, word, tiles_placed)``; ``down`` is 0 across, 1 down."""

@@ -2,5 +2,5 @@
 
 ``ranking.elodi``: the pure algorithm; ``ranking.models``: the stored ratings and history;
 ``ranking.ratings``: rating games once, recomputing, the rating list and reports;
-``ranking.cli``: the ``duplicada elodi`` commands.
+``ranking.service``: the tournament service with the EloDI hooks, as the front ends build it.
 """

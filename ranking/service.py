@@ -20,7 +20,7 @@ from sqlalchemy import select
 from duplicate.database import Database
 from duplicate.service import ServiceHooks, TournamentService
 from ranking.models import Rating
-from ranking.ratings import RatingService, UpdateResult
+from ranking.ratings import RatingService, ReportLine, UpdateResult
 
 
 class EloDIHooks:
@@ -47,8 +47,13 @@ class EloDIHooks:
         else:
             self.last_update = ratings.update(ref)
 
+    def game_ratings(self, tournament_id: int, game_number: int) -> list[ReportLine]:
+        """The EloDI report of a rated game (raises ``RatingError`` otherwise)."""
+        ratings = RatingService(self.db)
+        return ratings.game_report(ratings.game_ref(game_number, tournament_id))
+
     def hooks(self) -> ServiceHooks:
-        return ServiceHooks(ratings=self.ratings, results_final=self.results_final)
+        return ServiceHooks(ratings=self.ratings, results_final=self.results_final, game_ratings=self.game_ratings)
 
 
 def tournament_service(database: Database, **options: Any) -> TournamentService:

@@ -25,7 +25,17 @@ def test_no_core_module_imports_tui() -> None:
     assert offenders == []
 
 
-def test_importing_the_core_command_line_loads_no_ui_module() -> None:
-    code = "import sys, duplicate.cli, duplicate.service; print(sorted(m for m in sys.modules if m.startswith(('tui', 'textual'))))"
+def test_the_service_loads_no_ui_module() -> None:
+    code = "import sys, duplicate.service, ranking.service; print(sorted(m for m in sys.modules if m.startswith(('tui', 'textual', 'click', 'rich'))))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+def test_the_command_line_starts_without_heavy_libraries() -> None:
+    # Issue 12 §3: `duplicada --help` must start in a blink; the database, the move
+    # generator and the app are imported by the commands that need them.
+    code = ("import sys, tui.cli, tui.cli.options; "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & "
+            "{'sqlalchemy', 'alembic', 'numba', 'numpy', 'textual', 'rich', 'duplicate', 'ranking', 'lexicon'}))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert result.stdout.strip() == "[]"

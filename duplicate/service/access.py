@@ -201,7 +201,7 @@ def lock_seconds(failures: int) -> float:
     ``MAX_FAILURES``; then 2, 4, 8… up to ``LONGEST_LOCK_SECONDS``)."""
     if failures < MAX_FAILURES:
         return 0.0
-    return min(FIRST_LOCK_SECONDS * 2 ** (failures - MAX_FAILURES), LONGEST_LOCK_SECONDS)
+    return float(min(FIRST_LOCK_SECONDS * 2.0 ** (failures - MAX_FAILURES), LONGEST_LOCK_SECONDS))
 
 
 def check_not_locked(locked_until: datetime | None, now: datetime) -> None:

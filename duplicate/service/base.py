@@ -86,12 +86,17 @@ class ServiceHooks:
     ``ratings(player_ids)``: the EloDI ratings of those players (II.6 seating by rating);
     ``results_final(tournament_id, game_number)``: called once after a game's results
     become final (EloDI update, V); ``results_reopened(tournament_id, game_number)``:
-    called after final results are reopened (EloDI recomputation is due).
+    called after final results are reopened (EloDI recomputation is due);
+    ``game_ratings(tournament_id, game_number)``: the EloDI changes of a rated game, for
+    the published sheets (objects with ``name``, ``player_id``, ``rating_before``,
+    ``change``, ``rating_after``, ``target_position``, ``actual_position``, ``phase``;
+    raises ``ValueError`` for a game not rated).
     """
 
     ratings: Callable[[Sequence[int]], dict[int, int]] | None = None
     results_final: Callable[[int, int], None] | None = None
     results_reopened: Callable[[int, int], None] | None = None
+    game_ratings: Callable[[int, int], Sequence[Any]] | None = None
 
 
 def _now() -> datetime:

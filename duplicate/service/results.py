@@ -98,7 +98,7 @@ class Results(Corrections):
             return RoundStatus(number, len(tables), len(tables) - len(missing), missing, per)
 
     def publish(self, game_number: int, *, final: bool = False, tournament_id: int | None = None,
-                arbiter: str = "") -> list[GameStanding]:
+                arbiter: str = "") -> list[GameStanding[int]]:
         """Publish the game's results: provisional (claims may follow) or final, which
         locks the game (III.26, IV.32). Final needs every round closed and no open
         claim or conflict. Returns the standings published.

@@ -31,24 +31,24 @@ from duplicate.standings import (
 class Standings(Registration):
     """Standings and bonuses of the games of a tournament, from the stored slips."""
 
-    def game_standings(self, game_number: int, tournament_id: int | None = None) -> list[GameStanding]:
+    def game_standings(self, game_number: int, tournament_id: int | None = None) -> list[GameStanding[int]]:
         """Game standings (III.23, III.24, III.28); ``player`` is the entry id."""
         with self.db.read() as session:
             tournament = self._tournament(session, tournament_id)
             return self._game_standings(session, tournament, self._game(session, tournament, game_number))
 
-    def tournament_standings(self, tournament_id: int | None = None) -> list[TournamentStanding]:
+    def tournament_standings(self, tournament_id: int | None = None) -> list[TournamentStanding[int]]:
         """Tournament standings by the tournament's criterion (IV.31); ``player`` is the entry id."""
         with self.db.read() as session:
             return self._tournament_standings(session, self._tournament(session, tournament_id))
 
-    def round_results(self, game_number: int, tournament_id: int | None = None) -> list[RoundResult]:
+    def round_results(self, game_number: int, tournament_id: int | None = None) -> list[RoundResult[int]]:
         """Per played round: master and top scores, each seated player's score and bonus."""
         with self.db.read() as session:
             tournament = self._tournament(session, tournament_id)
             return self._round_results(session, tournament, self._game(session, tournament, game_number))
 
-    def _round_results(self, session: Session, tournament: Tournament, game: GameRow) -> list[RoundResult]:
+    def _round_results(self, session: Session, tournament: Tournament, game: GameRow) -> list[RoundResult[int]]:
         policy = TournamentSettings.from_dict(tournament.settings).bonus_policy
         seated = [seat.entry_id for seat in game.seats]
         scores: dict[int, dict[int, int]] = {}
@@ -65,13 +65,13 @@ class Standings(Registration):
                                        scores=round_scores, bonuses=bonuses))
         return results
 
-    def _game_standings(self, session: Session, tournament: Tournament, game: GameRow) -> list[GameStanding]:
+    def _game_standings(self, session: Session, tournament: Tournament, game: GameRow) -> list[GameStanding[int]]:
         settings = TournamentSettings.from_dict(tournament.settings)
         players = [seat.entry_id for seat in game.seats]
         return game_standings(players, self._round_results(session, tournament, game), tie_breaks=settings.tie_breaks)
 
     def _tournament_standings(self, session: Session, tournament: Tournament,
-                              before_game: int | None = None) -> list[TournamentStanding]:
+                              before_game: int | None = None) -> list[TournamentStanding[int]]:
         settings = TournamentSettings.from_dict(tournament.settings)
         games = []
         for game in tournament.games:
@@ -116,7 +116,7 @@ class Standings(Registration):
                       game_id=game.id, round_number=row.number, actor=actor, reason=why)
 
     def partial_standings(self, game_number: int, through_round: int,
-                          tournament_id: int | None = None) -> list[GameStanding]:
+                          tournament_id: int | None = None) -> list[GameStanding[int]]:
         """The game standings counting only rounds 1..``through_round`` (the partial
         standings shown every ``partial_every`` rounds; FISE: every 3). Same ordering and
         tie-breaks as ``game_standings``; ``player`` is the entry id."""

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.cli import main
 from duplicate.game import GameRecord
 from lexicon.lexicon import Lexicon
+from tui.cli import main
 
 WORDS = """CASA
 casas

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.cli import main
 from duplicate.database import open_database
 from duplicate.service import TournamentService, TournamentSettings
 from duplicate.slips import SlipStatus
@@ -18,6 +17,7 @@ from duplicate.standings import TournamentCriterion
 from duplicate.verify import verify_record
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
+from tui.cli import main
 
 PLAYERS = 8
 

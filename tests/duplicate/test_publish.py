@@ -22,13 +22,15 @@ import pytest
 from click.testing import CliRunner
 
 from duplicate.database import open_database
-from duplicate.publish import Publication, publish, publish_results
+from duplicate.publish import Publication, publish_results
 from duplicate.results import spanish_number
 from duplicate.service import TournamentError, TournamentService, TournamentSettings
 from duplicate.simulate import simulate_tournament
 from duplicate.slips import SlipStatus
 from lexicon.lexicon import Lexicon
+from ranking.service import tournament_service
 from tests.credentials import JUDGE_PIN
+from tui.cli.publish_command import publish
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 PDFTOTEXT = shutil.which("pdftotext")
@@ -417,6 +419,8 @@ def test_elodi_changes_are_published_once_the_game_is_rated(tmp_path: Path, span
     database = open_database(str(tmp_path / "t.db"))
     service = TournamentService(database, station="pruebas", lexicon=spanish_lexicon, pin=JUDGE_PIN)
     tournament = simulate_tournament(service, players=6, games=1, rounds=12, seed=4, settings=SETTINGS)
+    # The simulator published without the EloDI hooks: the game is final but not rated.
+    service = tournament_service(database, station="pruebas", lexicon=spanish_lexicon, pin=JUDGE_PIN)
     publish_results(service, tmp_path / "antes", formats=["html"], tournament_id=tournament, workers=1)
     assert "Sin valoración EloDI" in (tmp_path / "antes" / "partida-1.html").read_text(encoding="utf-8")
 

@@ -18,10 +18,11 @@ from duplicate.database import open_database
 from duplicate.models import GameStatus
 from duplicate.notation import parse_move
 from duplicate.service import TournamentService, TournamentSettings
-from duplicate.simulate import MistakeRates, draw_players, simulate, simulate_tournament
+from duplicate.simulate import MistakeRates, draw_players, simulate_tournament
 from duplicate.slips import SlipStatus
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
+from tui.cli.simulate_command import simulate
 
 NO_MISTAKES = MistakeRates(missing=0, late=0, null=0, swapped_coordinate=0, unmarked_blank=0, invalid_word=0,
                            wrong_tile=0, variation=0)

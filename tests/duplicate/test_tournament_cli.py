@@ -7,11 +7,12 @@ import io
 import json
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner, Result
 
-from duplicate.cli import main
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
+from tui.cli import main
 
 
 @pytest.fixture
@@ -118,7 +119,9 @@ def test_the_credential_says_who_acts_and_a_refusal_exits_3(run, tmp_path: Path,
 
 def click_params_of(*path: str) -> list[str]:
     """Every option name of a command, to check that no option takes the PIN itself."""
-    command = main
+    command: click.Command = main
     for name in path:
-        command = command.commands[name]  # type: ignore[attr-defined]
+        found = command.get_command(click.Context(command), name)  # type: ignore[attr-defined]
+        assert found is not None
+        command = found
     return [option for param in command.params for option in param.opts if option != "--pin-file"]

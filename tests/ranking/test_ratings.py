@@ -25,12 +25,12 @@ from duplicate.database import open_database
 from duplicate.models import EntryStatus, GameRow, GameStatus, RoundRow, Seat, Slip
 from duplicate.service import TournamentService
 from lexicon.lexicon import Lexicon
-from ranking.cli import register
 from ranking.elodi import Contestant, rate_game
 from ranking.models import RatedGame, RatingChange
 from ranking.ratings import RatingService
 from tests.credentials import JUDGE_PIN
 from tests.duplicate.test_stations import _postgres_url
+from tui.cli import main
 
 NAMES = ["Ana", "Bea", "Carlos", "Dani", "Eva", "Fede"]
 
@@ -333,11 +333,6 @@ def test_rating_list_and_report(tournaments: TournamentService, ratings: RatingS
 # --- the command line -----------------------------------------------------------------------------
 @pytest.fixture
 def cli() -> click.Group:
-    @click.group()
-    def main() -> None:
-        pass
-
-    register(main)
     return main
 
 

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
 import tui.cli
+import tui.cli.app_commands
 
 
 def test_no_arguments_opens_the_app_on_the_default_database(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
-    monkeypatch.setattr(tui.cli, "run_app", lambda db, station: calls.append((db, station)))
+    monkeypatch.setattr(tui.cli.app_commands, "run_app", lambda db, station: calls.append((db, station)))
     result = CliRunner().invoke(tui.cli.main, [])
     assert result.exit_code == 0, result.output
     assert calls == [(None, None)]
@@ -44,6 +46,6 @@ def test_serve_runs_the_app_for_each_browser_on_the_same_database(monkeypatch: p
 
 
 def test_every_core_command_is_there() -> None:
-    names = set(tui.cli.main.commands)
+    names = set(tui.cli.main.list_commands(click.Context(tui.cli.main)))
     assert {"play", "analyze", "lexicon", "tournament", "slip", "standings", "export", "verify", "simulate",
             "publish", "elodi", "tui", "serve"} <= names

@@ -20,9 +20,10 @@ from pathlib import Path
 import click
 
 from duplicate.database import Database, DatabaseError, open_database
-from duplicate.listing import emit_rows
 from ranking.elodi import Contestant, EloDIError, Phase, rate_game
 from ranking.ratings import GameRef, RatingError, RatingService
+from tui.cli.listing import emit_rows
+from tui.cli.options import db_option, format_option, tournament_option
 
 FORMATS = click.Choice(["table", "csv", "json"])
 NEW = "nuevo"
@@ -34,22 +35,11 @@ class InputError(click.ClickException):
     exit_code = 2
 
 
-def register(main: click.Group) -> None:
-    """Add the ``elodi`` group to the ``duplicada`` group."""
-    main.add_command(elodi)
-
-
 @click.group()
 def elodi() -> None:
     """EloDI: escalafón de la modalidad duplicada (reglamento, sección V)."""
 
 
-db_option = click.option("--db", envvar="DUPLICADA_DB", default=None, metavar="URL",
-                         help="Base de datos: URL de SQLAlchemy o archivo SQLite (por defecto, el de la carpeta de datos).")
-tournament_option = click.option("--tournament", "tournament_id", type=int, default=None,
-                                 help="Id del torneo (por defecto, el último).")
-format_option = click.option("--format", "output", type=FORMATS, default="table", show_default=True,
-                             help="Formato de salida.")
 
 
 def _service(db: str | None) -> RatingService:

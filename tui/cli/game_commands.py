@@ -1,0 +1,137 @@
+"""Games and tables: start, end, publish, reopen, annul a master, the board; seating (II.6)."""
+
+from __future__ import annotations
+
+import click
+
+from duplicate.models import SeatingMethod
+from tui.cli.listing import emit_rows
+from tui.cli.options import (
+    Context,
+    common,
+    format_option,
+    game_option,
+)
+
+
+# --- games and tables ---------------------------------------------------------------------------
+@click.group()
+def game() -> None:
+    """Partidas: empezar, terminar, publicar resultados, reabrir."""
+
+
+@game.command("start")
+@click.option("--rounds", type=click.IntRange(min=1), default=None, help="Rondas pactadas (por defecto, bolsa completa).")
+@click.option("--seconds", type=click.IntRange(min=10), default=None, help="Segundos por ronda.")
+@click.option("--seed", type=int, default=None, help="Semilla del sorteo de fichas.")
+@click.option("--seating", type=click.Choice([method.value for method in SeatingMethod]), default=None,
+              help="Asignación de mesas (II.6; por defecto, clasificación parcial o alfabético).")
+@click.option("--seating-seed", type=int, default=None, help="Semilla del sorteo de mesas (--seating random).")
+@common
+def game_start(context: Context, rounds: int | None, seconds: int | None, seed: int | None, seating: str | None,
+               seating_seed: int | None) -> None:
+    """Crea la siguiente partida y asigna las mesas."""
+    service = context.acting
+    number = service.create_game(tournament_id=context.tournament, rounds=rounds, seconds_per_round=seconds, seed=seed,
+                                 seating=SeatingMethod(seating) if seating else None, seating_seed=seating_seed,
+                                 arbiter=context.arbiter)
+    seats = service.seats(number, context.tournament)
+    click.echo(f"Partida {number} creada; {len(seats)} jugadores en sus mesas.")
+    for warning in service.bonus_warnings(context.tournament):
+        click.echo(f"Aviso: {warning}")
+
+
+@game.command("end")
+@game_option
+@click.option("--reason", default="", help="Motivo (III.22).")
+@common
+def game_end(context: Context, game_number: int | None, reason: str) -> None:
+    """El juez árbitro termina la partida (III.22)."""
+    text = context.acting.end_game(context.game(game_number), tournament_id=context.tournament,
+                                    arbiter=context.arbiter, reason=reason)
+    click.echo(f"Partida terminada: {text}")
+
+
+@game.command("publish")
+@game_option
+@click.option("--final", is_flag=True, help="Resultados definitivos (bloquea la partida).")
+@common
+def game_publish(context: Context, game_number: int | None, final: bool) -> None:
+    """Publica los resultados provisionales (o definitivos con --final) (III.26)."""
+    number = context.game(game_number)
+    standings_ = context.acting.publish(number, final=final, tournament_id=context.tournament,
+                                         arbiter=context.arbiter)
+    click.echo(f"Partida {number}: resultados {'definitivos' if final else 'provisionales'} "
+               f"publicados ({len(standings_)} jugadores).")
+    update = context.elodi.last_update if context.elodi is not None else None
+    if final and update is not None:
+        # V: the service rated the game once (or recomputed after a reopen).
+        for ref in update.rated:
+            click.echo(f"EloDI: valorada {ref.label} («duplicada elodi report --game {number}»).")
+        for ref, why in update.skipped:
+            click.echo(f"EloDI: no se valora {ref.label}: {why}.")
+
+
+@game.command("reopen")
+@game_option
+@click.option("--reason", required=True, help="Motivo (obligatorio, queda anotado).")
+@common
+def game_reopen(context: Context, game_number: int | None, reason: str) -> None:
+    """Reabre una partida con resultados definitivos (queda anotado)."""
+    number = context.game(game_number)
+    context.acting.reopen(number, reason=reason, tournament_id=context.tournament, arbiter=context.arbiter)
+    click.echo(f"Partida {number} reabierta: resultados provisionales.")
+
+
+@game.command("annul-master")
+@click.argument("round_number", type=int)
+@game_option
+@click.option("--reason", required=True)
+@common
+def game_annul_master(context: Context, round_number: int, game_number: int | None, reason: str) -> None:
+    """III.29: la jugada maestra de ROUND era incorrecta; sigue en el tablero y quien la jugó tiene 0."""
+    count = context.acting.annul_master(context.game(game_number), round_number, tournament_id=context.tournament,
+                                         arbiter=context.arbiter, reason=reason)
+    click.echo(f"Ronda {round_number}: jugada maestra anulada; {count} papeletas a 0.")
+
+
+@game.command("board")
+@game_option
+@common
+def game_board(context: Context, game_number: int | None) -> None:
+    """Muestra el tablero y la bolsa de la partida."""
+    engine = context.service.engine(context.game(game_number), context.tournament)
+    click.echo(engine.board.render())
+    counts = engine.bag.counts()
+    click.echo(f"Bolsa: {len(engine.bag)} fichas ({counts.vowels} vocales, {counts.consonants} consonantes, "
+               f"{counts.blanks} comodines)")
+
+
+@click.group()
+def tables() -> None:
+    """Mesas de una partida (II.6)."""
+
+
+@tables.command("show")
+@game_option
+@format_option
+@common
+def tables_show(context: Context, game_number: int | None, output: str) -> None:
+    """Lista las mesas y sus jugadores."""
+    rows = [{"mesa": table, "jugador": person.name, "club": person.club, "inscripcion": entry.id}
+            for table, entry, person in context.service.seats(context.game(game_number), context.tournament)]
+    emit_rows(rows, output)
+
+
+@tables.command("assign")
+@game_option
+@click.option("--seating", type=click.Choice([method.value for method in SeatingMethod]), default=None)
+@click.option("--seed", type=int, default=None)
+@common
+def tables_assign(context: Context, game_number: int | None, seating: str | None, seed: int | None) -> None:
+    """Vuelve a asignar las mesas (antes del primer atril)."""
+    number = context.game(game_number)
+    seats = context.acting.assign_tables(number, tournament_id=context.tournament,
+                                          method=SeatingMethod(seating) if seating else None, seed=seed,
+                                          arbiter=context.arbiter)
+    click.echo(f"Partida {number}: {len(seats)} mesas asignadas.")

@@ -1,0 +1,73 @@
+"""The ``duplicada`` command group: every command, loaded only when it runs.
+
+``duplicada --help`` lists the commands from the table below without importing any of
+them, so it starts in a blink; ``duplicada X`` imports only the module of ``X`` (and the
+libraries that command needs). ``duplicada`` with no command opens the app.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+import click
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "analyze": ("tui.cli.engine_commands:analyze", "Mejores jugadas de posiciones «TABLERO ATRIL» (JSON por línea)."),
+    "assistant": ("tui.cli.player_commands:assistant", "Árbitros auxiliares y sus rangos de mesas (II.4.c)."),
+    "claim": ("tui.cli.claim_commands:claim", "Reclamaciones (III.27): registrar, resolver, listar."),
+    "elodi": ("tui.cli.elodi_commands:elodi", "EloDI: valorar partidas, recalcular, lista e informes (V)."),
+    "export": ("tui.cli.record_commands:export", "Escribe el registro completo del torneo (JSON)."),
+    "game": ("tui.cli.game_commands:game", "Partidas: empezar, terminar, publicar resultados, reabrir."),
+    "history": ("tui.cli.record_commands:history", "Historial: quién cambió qué, cuándo y por qué."),
+    "lexicon": ("tui.cli.lexicon_commands:lexicon", "Léxicos: compilar una lista de palabras, consultar uno."),
+    "master": ("tui.cli.rack_commands:master", "Jugada maestra (III.15)."),
+    "play": ("tui.cli.engine_commands:play", "Juega una partida duplicada completa con el léxico."),
+    "player": ("tui.cli.player_commands:player", "Jugadores: inscribir, importar (CSV), listar, cambiar su estado."),
+    "publish": ("tui.cli.publish_command:publish", "Publica los resultados: HTML, PDF, CSV y XLSX."),
+    "rack": ("tui.cli.rack_commands:rack", "Atriles: sacar de la bolsa o introducir el del juez (III.12, III.19)."),
+    "round": ("tui.cli.round_commands:round_", "Rondas: estado de las papeletas y cierre (III.24)."),
+    "serve": ("tui.cli.app_commands:serve", "Publica la aplicación para los navegadores de la sala."),
+    "simulate": ("tui.cli.simulate_command:simulate", "Simula un torneo duplicado realista en la base de datos."),
+    "slip": ("tui.cli.slip_commands:slip", "Papeletas: anotar, marcar, corregir, importar, conflictos."),
+    "standings": ("tui.cli.record_commands:standings", "Clasificaciones de la partida o del torneo."),
+    "tables": ("tui.cli.game_commands:tables", "Mesas de una partida (II.6)."),
+    "tournament": ("tui.cli.tournament_commands:tournament", "Torneos: crear, listar, ver, PIN de los puestos."),
+    "tui": ("tui.cli.app_commands:tui", "Abre la aplicación de arbitraje."),
+    "verify": ("tui.cli.record_commands:verify", "Comprueba un registro de torneo recalculándolo todo."),
+}
+"""Command name → ("module:attribute", short help shown by ``duplicada --help``)."""
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are imported on first use (see ``COMMANDS``)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module, attribute = COMMANDS[cmd_name][0].split(":")
+        command = getattr(import_module(module), attribute)
+        assert isinstance(command, click.Command)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list from the table, without importing the commands."""
+        with formatter.section("Órdenes"):
+            formatter.write_dl([(name, help_text) for name, (_, help_text) in sorted(COMMANDS.items())])
+
+
+@click.group(cls=LazyGroup, invoke_without_command=True)
+@click.version_option(package_name="duplicada")
+@click.pass_context
+def main(context: click.Context, **_: Any) -> None:
+    """Arbitraje de Scrabble duplicado en español (reglamento FISE).
+
+    Sin orden, abre la aplicación de arbitraje (igual que «duplicada tui»).
+    """
+    if context.invoked_subcommand is None:
+        from tui.cli.app_commands import run_app
+
+        run_app(None, None)

@@ -1,0 +1,188 @@
+"""The options every ``duplicada`` command shares, declared once, and the command context.
+
+Every command takes ``--db URL`` (default: ``$DUPLICADA_DB`` or a SQLite file in the
+user's data directory), ``--tournament ID`` (default: the newest tournament) and, where
+it matters, ``--game N`` (default: the game in play) and ``--station``/``--arbiter``
+(recorded with every event). Output and messages are in Spanish; a refused action exits
+with status 1 and says why, bad input with status 2.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+if TYPE_CHECKING:
+    from duplicate.service import TournamentService
+    from lexicon.lexicon import Lexicon
+    from ranking.service import EloDIHooks
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# --- the shared options, declared once -------------------------------------------------------
+db_option = click.option("--db", envvar="DUPLICADA_DB", default=None, metavar="URL",
+                         help="Base de datos: URL de SQLAlchemy o archivo SQLite (por defecto, $DUPLICADA_DB o el "
+                              "de la carpeta de datos).")
+tournament_option = click.option("--tournament", "tournament_id", type=int, default=None,
+                                 help="Id del torneo (por defecto, el último).")
+station_option = click.option("--station", default=None,
+                              help="Nombre de este puesto (por defecto, $DUPLICADA_STATION o el equipo).")
+arbiter_option = click.option("--arbiter", default="",
+                              help="Quién usa el puesto (informativo: quien actúa lo dice el PIN del puesto).")
+lexicon_option = click.option("--lexicon", "lexicon_path", type=click.Path(dir_okay=False, path_type=Path),
+                              default=None, help="Léxico compilado (por defecto, el del torneo o el incluido).")
+pin_file_option = click.option("--pin-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                               help="Archivo con el PIN del puesto en su primera línea (si no, $DUPLICADA_PIN o "
+                                    "se pregunta sin mostrarlo).")
+game_option = click.option("--game", "game_number", type=int, default=None,
+                           help="Número de partida (por defecto, la que está en juego).")
+round_option = click.option("--round", "round_number", type=int, default=None,
+                            help="Ronda (por defecto, la última con atril).")
+format_option = click.option("--format", "output", type=click.Choice(["table", "csv", "json"]), default="table",
+                             show_default=True, help="Formato de salida.")
+
+
+def load_lexicon(path: Path | None) -> Lexicon:
+    """The compiled lexicon at ``path`` (default: the built-in one, compiled on first use);
+    a bad file ends the command with its Spanish message."""
+    from lexicon import lexicon as compiled
+    from lexicon.default import default_lexicon_path
+
+    try:
+        if path is None:
+            path = default_lexicon_path(lambda message: click.echo(message, err=True))
+        return compiled.Lexicon.load(path)
+    except compiled.LexiconError as error:
+        raise click.ClickException(str(error)) from None
+
+
+STATION_ENV = "DUPLICADA_STATION"
+
+
+def station_name(station: str | None) -> str:
+    """``--station``, else ``$DUPLICADA_STATION``, else the machine's name."""
+    return station or os.environ.get(STATION_ENV) or socket.gethostname()
+
+
+PIN_ENV = "DUPLICADA_PIN"
+"""Environment variable holding the station's credential (never a command-line argument)."""
+
+REFUSED_STATUS = 3
+"""Exit status of an action the credential may not do, or a credential refused."""
+
+
+def read_pin(pin_file: Path | None, *, prompt: str = "PIN o contraseña de este puesto") -> str:
+    """The station's credential: the first line of ``pin_file``, else ``$DUPLICADA_PIN``,
+    else a hidden prompt when a person is at the terminal. Never echoed nor logged.
+    Raises ``click.ClickException`` (Spanish) when there is none."""
+    if pin_file is not None:
+        try:
+            lines = pin_file.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as error:
+            raise click.ClickException(f"no se puede leer el archivo del PIN {pin_file}: {error.__class__.__name__}")
+        if not lines or not lines[0].strip():
+            raise click.ClickException(f"el archivo del PIN {pin_file} está vacío")
+        return lines[0].rstrip("\r\n")
+    pin = os.environ.get(PIN_ENV)
+    if pin:
+        return pin
+    if sys.stdin.isatty():
+        return str(click.prompt(prompt, hide_input=True))
+    raise click.ClickException(f"esta acción necesita la credencial del puesto: use --pin-file ARCHIVO o la variable "
+                               f"{PIN_ENV} (nunca el PIN en la línea de órdenes)")
+
+
+class Context:
+    """What the common options give a command: the service and the selected ids.
+
+    ``service``: a read-only handle (no credential); ``acting``: the same service acting
+    with this station's credential (``read_pin``), for the commands that change the record.
+    """
+
+    def __init__(self, db: str | None, tournament: int | None, station: str | None, arbiter: str,
+                 lexicon: Path | None, pin_file: Path | None = None) -> None:
+        self.db_url = db
+        self.tournament = tournament
+        self.station = station_name(station)
+        self.arbiter = arbiter
+        self.lexicon_path = lexicon
+        self.pin_file = pin_file
+        self.elodi: EloDIHooks | None = None
+        self._service: TournamentService | None = None
+        self._acting: TournamentService | None = None
+
+    @property
+    def service(self) -> TournamentService:
+        if self._service is None:
+            # Imported here, when a command first needs the database: ``duplicada --help``
+            # and the commands without a database never load SQLAlchemy, Alembic or numba.
+            from duplicate.database import DatabaseError, open_database
+            from duplicate.service import TournamentService
+            from lexicon import lexicon as compiled
+            from ranking.service import EloDIHooks
+
+            try:
+                database = open_database(self.db_url)
+            except DatabaseError as error:
+                raise click.ClickException(str(error)) from None
+            lexicon = None
+            if self.lexicon_path is not None:
+                try:
+                    lexicon = compiled.Lexicon.load(self.lexicon_path)
+                except compiled.LexiconError as error:
+                    raise click.ClickException(str(error)) from None
+            self.elodi = EloDIHooks(database)
+            self._service = TournamentService(database, station=self.station, lexicon=lexicon,
+                                              hooks=self.elodi.hooks())
+        return self._service
+
+    @property
+    def acting(self) -> TournamentService:
+        if self._acting is None:
+            self._acting = self.service.with_pin(read_pin(self.pin_file))
+        return self._acting
+
+    def new_pin(self, prompt: str) -> str:
+        """A new credential (a tournament's judge PIN): from ``--pin-file`` or
+        ``$DUPLICADA_PIN``, else asked twice at the terminal."""
+        if self.pin_file is None and not os.environ.get(PIN_ENV) and sys.stdin.isatty():
+            return str(click.prompt(prompt, hide_input=True, confirmation_prompt=True))
+        return read_pin(self.pin_file)
+
+    def game(self, number: int | None) -> int:
+        return number if number is not None else self.service.current_game(self.tournament)
+
+
+def common(command: F) -> F:
+    """Add ``--db``, ``--tournament``, ``--station``, ``--arbiter``, ``--lexicon``,
+    ``--pin-file``; turn ``TournamentError`` into a clean exit (status 3 when the
+    credential is refused or may not do the action, 1 otherwise)."""
+
+    @db_option
+    @tournament_option
+    @station_option
+    @arbiter_option
+    @lexicon_option
+    @pin_file_option
+    @wraps(command)
+    def wrapper(db: str | None, tournament_id: int | None, station: str | None, arbiter: str,
+                lexicon_path: Path | None, pin_file: Path | None, **kwargs: Any) -> Any:
+        from duplicate.service import CredentialRefused, NotAuthorised, TournamentError
+
+        context = Context(db, tournament_id, station, arbiter, lexicon_path, pin_file)
+        try:
+            return command(context, **kwargs)
+        except (NotAuthorised, CredentialRefused) as error:
+            click.echo(f"Denegado: {error}", err=True)
+            raise click.exceptions.Exit(REFUSED_STATUS) from None
+        except TournamentError as error:
+            raise click.ClickException(str(error)) from None
+
+    return wrapper  # type: ignore[return-value]

@@ -1,0 +1,82 @@
+"""Players and assistants (II.4.c, II.6)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from duplicate.models import EntryStatus
+from tui.cli.options import Context, common
+
+
+# --- players and assistants ------------------------------------------------------------------
+@click.group()
+def player() -> None:
+    """Jugadores: inscribir, importar (CSV), listar, cambiar su estado."""
+
+
+@player.command("add")
+@click.argument("name")
+@click.option("--club", default="")
+@click.option("--country", default="")
+@click.option("--federation-id", default=None, help="Identificador federativo.")
+@common
+def player_add(context: Context, name: str, club: str, country: str, federation_id: str | None) -> None:
+    """Inscribe al jugador NAME en el torneo."""
+    entry = context.acting.add_player(name, club=club, country=country, federation_id=federation_id,
+                                       tournament_id=context.tournament, arbiter=context.arbiter)
+    click.echo(f"Inscrito: {name} (inscripción {entry}).")
+
+
+@player.command("import")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@common
+def player_import(context: Context, path: Path) -> None:
+    """Importa jugadores de un CSV con cabecera: nombre, club, pais, federacion."""
+    entries = context.acting.import_players(path, tournament_id=context.tournament, arbiter=context.arbiter)
+    click.echo(f"Inscritos {len(entries)} jugadores desde {path}.")
+
+
+@player.command("list")
+@common
+def player_list(context: Context) -> None:
+    """Lista los jugadores inscritos."""
+    for entry, person in context.service.entries(context.tournament):
+        click.echo(f"{entry.id:>4}  {person.name:<30} {person.club:<20} {person.country:<4} "
+                   f"{person.federation_id or '':<10} {entry.status}")
+
+
+@player.command("status")
+@click.argument("entry_id", type=int)
+@click.argument("status", type=click.Choice([status.value for status in EntryStatus]))
+@click.option("--reason", default="")
+@common
+def player_status(context: Context, entry_id: int, status: str, reason: str) -> None:
+    """Cambia el estado de una inscripción (active, withdrawn, absent, disqualified)."""
+    context.acting.set_entry_status(entry_id, EntryStatus(status), arbiter=context.arbiter, reason=reason)
+    click.echo(f"Inscripción {entry_id}: {status}.")
+
+
+@click.group()
+def assistant() -> None:
+    """Árbitros auxiliares y sus rangos de mesas (II.4.c)."""
+
+
+@assistant.command("set")
+@click.argument("name")
+@click.argument("first", type=click.IntRange(min=1))
+@click.argument("last", type=click.IntRange(min=1))
+@common
+def assistant_set(context: Context, name: str, first: int, last: int) -> None:
+    """Asigna al auxiliar NAME las mesas FIRST a LAST."""
+    context.acting.set_assistant_range(name, first, last, tournament_id=context.tournament, arbiter=context.arbiter)
+    click.echo(f"{name}: mesas {first}–{last}.")
+
+
+@assistant.command("list")
+@common
+def assistant_list(context: Context) -> None:
+    """Lista los auxiliares y sus mesas."""
+    for item in context.service.assistant_ranges(context.tournament):
+        click.echo(f"{item.assistant:<20} mesas {item.first_table}–{item.last_table}")

@@ -1,0 +1,67 @@
+"""Racks and the master move (III.12, III.15, III.17, III.19)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from tui.cli.options import Context, common, game_option
+
+
+# --- racks and masters --------------------------------------------------------------------------
+@click.group()
+def rack() -> None:
+    """Atriles: sacar de la bolsa o introducir el del juez (III.12, III.17, III.19)."""
+
+
+@rack.command("draw")
+@game_option
+@common
+def rack_draw(context: Context, game_number: int | None) -> None:
+    """Saca el atril de la ronda siguiente."""
+    number = context.game(game_number)
+    view = context.acting.draw_rack(number, tournament_id=context.tournament, arbiter=context.arbiter)
+    if view is None:
+        click.echo(f"La partida {number} ha terminado: no se puede formar un atril válido (III.22).")
+        return
+    _show_round(view)
+
+
+@rack.command("set")
+@click.argument("text")
+@click.option("--redraw", is_flag=True, help="Cambio de fichas: las que quedaban vuelven a la bolsa (III.19).")
+@game_option
+@common
+def rack_set(context: Context, text: str, redraw: bool, game_number: int | None) -> None:
+    """Usa el atril TEXT introducido por el juez (comodín: ?)."""
+    view = context.acting.set_rack(context.game(game_number), text, redraw=redraw, tournament_id=context.tournament,
+                                    arbiter=context.arbiter)
+    _show_round(view)
+
+
+def _show_round(view: Any) -> None:
+    for redraw in view.redraws:
+        click.echo(f"Cambio de fichas (III.19): {redraw['rack']} — {redraw['reason']}")
+    click.echo(f"Ronda {view.number}: atril {view.rack}; {view.move_count} jugadas válidas, "
+               f"máxima puntuación {view.top_score}.")
+    for index, (text, score, reason) in enumerate(view.top_moves):
+        click.echo(f"  {index}. {text:<24} {score:>4}  {reason}")
+
+
+@click.group()
+def master() -> None:
+    """Jugada maestra (III.15)."""
+
+
+@master.command("choose")
+@click.argument("choice", required=False, default="0")
+@game_option
+@click.option("--reason", default="")
+@common
+def master_choose(context: Context, choice: str, game_number: int | None, reason: str) -> None:
+    """Coloca la jugada maestra: CHOICE es el número en la lista de empates (0 = la del
+    reglamento) o su notación canónica."""
+    view = context.acting.choose_master(context.game(game_number), choice, tournament_id=context.tournament,
+                                         arbiter=context.arbiter, reason=reason)
+    click.echo(f"Ronda {view.number}: {view.master} — {view.master_score} puntos; acumulado {view.cumulative}.")

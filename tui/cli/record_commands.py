@@ -1,0 +1,89 @@
+"""Standings, the tournament record (export, verify) and the history."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tui.cli.listing import emit_rows
+from tui.cli.options import (
+    Context,
+    common,
+    format_option,
+    game_option,
+    lexicon_option,
+)
+
+
+# --- standings, export, verify, history -------------------------------------------------------------------------
+@click.command()
+@game_option
+@click.option("--overall", is_flag=True, help="Clasificación del torneo (IV.31) en lugar de la de una partida.")
+@click.option("--rounds", "per_round", is_flag=True, help="Con el detalle por ronda.")
+@format_option
+@common
+def standings(context: Context, game_number: int | None, overall: bool, per_round: bool, output: str) -> None:
+    """Clasificación de una partida (III.23) o del torneo (--overall, IV.31)."""
+    service = context.service
+    names = {entry.id: person.name for entry, person in service.entries(context.tournament)}
+    rows: list[dict[str, Any]] = []
+    if overall:
+        for line in service.tournament_standings(context.tournament):
+            rows.append({"puesto": line.position, "jugador": names[line.player], "valor": round(line.value, 4),
+                         "total": line.total, "bonificaciones": line.bonus_total,
+                         "porcentaje": round(line.percentage, 2), "partidas": line.games_played,
+                         "puestos": " ".join("-" if place is None else str(place) for place in line.places)})
+    else:
+        number = context.game(game_number)
+        for standing in service.game_standings(number, context.tournament):
+            row = {"puesto": standing.position, "jugador": names[standing.player], "total": standing.total,
+                   "puntos": standing.round_total, "bonificaciones": standing.bonus_total,
+                   "porcentaje": round(standing.percentage, 2), "iguala_maestra": standing.equal_master,
+                   "unico_maximo": standing.sole_top, "mayor_diferencia": standing.max_deficit}
+            if per_round:
+                for index, (points, bonus) in enumerate(zip(standing.per_round, standing.bonuses_per_round,
+                                                            strict=True), start=1):
+                    row[f"r{index}"] = f"{points}+{bonus}" if bonus else points
+            rows.append(row)
+    emit_rows(rows, output)
+
+
+@click.command()
+@click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
+@common
+def export(context: Context, out: Path) -> None:
+    """Escribe el registro completo del torneo (JSON) en OUT."""
+    record = context.service.export(context.tournament)
+    out.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
+    click.echo(f"Registro del torneo escrito en {out} ({len(record['games'])} partidas, "
+               f"{len(record['events'])} eventos).")
+
+
+@click.command()
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@lexicon_option
+def verify(path: Path, lexicon_path: Path | None) -> None:
+    """Comprobador independiente: recalcula todo el registro PATH y lista las diferencias."""
+    from duplicate.verify import run_verify
+
+    sys.exit(run_verify(path, lexicon_path, sys.stdout))
+
+
+@click.command()
+@game_option
+@click.option("--all", "everything", is_flag=True, help="Todo el torneo, no solo una partida.")
+@common
+def history(context: Context, game_number: int | None, everything: bool) -> None:
+    """Historial de eventos: quién cambió qué, cuándo y por qué."""
+    service = context.service
+    number = None if everything else context.game(game_number)
+    for event in service.history(context.tournament, number):
+        where = f"r{event.round_number}" if event.round_number else "  "
+        who = event.station + (f"/{event.arbiter}" if event.arbiter else "")
+        why = f" — {event.reason}" if event.reason else ""
+        click.echo(f"{event.id:>6} {event.created_at:%Y-%m-%d %H:%M:%S} {where:>4} {event.kind:<18} {who:<16} "
+                   f"{json.dumps(event.payload, ensure_ascii=False)[:120]}{why}")

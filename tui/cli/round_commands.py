@@ -1,0 +1,40 @@
+"""Rounds: status per assistant and closing with bonuses (III.24)."""
+
+from __future__ import annotations
+
+import click
+
+from tui.cli.options import Context, common, game_option, round_option
+
+
+# --- rounds -------------------------------------------------------------------------------------------
+@click.group("round")
+def round_() -> None:
+    """Rondas: estado de la entrada de papeletas y cierre."""
+
+
+@round_.command("status")
+@game_option
+@round_option
+@common
+def round_status(context: Context, game_number: int | None, round_number: int | None) -> None:
+    """Papeletas introducidas y pendientes, por auxiliar."""
+    status = context.service.round_status(context.game(game_number), round_number, tournament_id=context.tournament)
+    click.echo(f"Ronda {status.round_number}: {status.entered}/{status.expected} papeletas.")
+    for name, (expected, entered, missing) in status.per_assistant.items():
+        click.echo(f"  {name}: {entered}/{expected}" + (f"; faltan mesas {', '.join(map(str, missing))}" if missing else ""))
+    if status.missing_tables:
+        click.echo(f"Faltan: {', '.join(map(str, status.missing_tables))}")
+
+
+@round_.command("close")
+@game_option
+@round_option
+@common
+def round_close(context: Context, game_number: int | None, round_number: int | None) -> None:
+    """Cierra la ronda: las papeletas que faltan quedan como no entregadas; bonificaciones (III.24)."""
+    bonuses = context.acting.close_round(context.game(game_number), round_number, tournament_id=context.tournament,
+                                          arbiter=context.arbiter)
+    click.echo("Ronda cerrada." + (" Bonificaciones: " + ", ".join(f"mesa {table} +{points}"
+                                                                  for table, points in bonuses.items())
+                                   if bonuses else ""))

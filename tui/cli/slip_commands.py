@@ -1,0 +1,175 @@
+"""Slips: enter, mark, master for many tables, double entry, corrections, import, conflicts (II.8, III.20–III.25)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from duplicate.service import (
+    EntryResult,
+)
+from duplicate.slips import SlipStatus
+from tui.cli.listing import emit_rows
+from tui.cli.options import (
+    Context,
+    common,
+    format_option,
+    game_option,
+    round_option,
+)
+
+
+# --- slips -------------------------------------------------------------------------------------------
+@click.group()
+def slip() -> None:
+    """Papeletas: introducir, marcar, corregir, comprobar, importar (III.20, III.25)."""
+
+
+def _slip_label(stored: Any) -> str:
+    if stored is None:
+        return ""
+    return stored.text or stored.status
+
+
+def _show_entry(result: EntryResult) -> None:
+    verdict = result.verdict
+    head = f"Mesa {result.table} ({result.player}), ronda {result.round_number}:"
+    if result.outcome == "conflict":
+        click.echo(f"{head} CONFLICTO {result.conflict_id}: ya hay otra papeleta; la resuelve el juez árbitro.")
+        return
+    if result.outcome == "repeated":
+        click.echo(f"{head} ya estaba registrada igual; sin cambios.")
+        return
+    if result.outcome == "checked":
+        click.echo(f"{head} comprobada, coincide.")
+        return
+    text = f"{verdict.canonical} — {verdict.score} puntos" if verdict.valid else f"0 puntos: {verdict.reason}"
+    click.echo(f"{head} {text}{f' ({verdict.hint})' if verdict.hint else ''}")
+
+
+@slip.command("enter")
+@click.argument("table", type=click.IntRange(min=1))
+@click.argument("text")
+@game_option
+@round_option
+@common
+def slip_enter(context: Context, table: int, text: str, game_number: int | None, round_number: int | None) -> None:
+    """Introduce la papeleta TEXT de la mesa TABLE (p. ej. 12 "H8-CASA")."""
+    result = context.acting.enter_slip(context.game(game_number), table, text, round_number=round_number,
+                                        tournament_id=context.tournament, assistant=context.arbiter or context.station)
+    _show_entry(result)
+
+
+@slip.command("master")
+@click.argument("tables", nargs=-1, type=click.IntRange(min=1), required=True)
+@game_option
+@round_option
+@common
+def slip_master(context: Context, tables: tuple[int, ...], game_number: int | None, round_number: int | None) -> None:
+    """Anota la jugada maestra a todas las mesas TABLES que la jugaron, de una vez."""
+    for result in context.acting.enter_master_slips(context.game(game_number), tables, round_number=round_number,
+                                                     tournament_id=context.tournament,
+                                                     assistant=context.arbiter or context.station):
+        _show_entry(result)
+
+
+@slip.command("mark")
+@click.argument("table", type=click.IntRange(min=1))
+@click.argument("status", type=click.Choice([s.value for s in (SlipStatus.LATE, SlipStatus.NULL, SlipStatus.MISSING)]))
+@click.option("--text", default="", help="Lo que ponía la papeleta, si algo.")
+@game_option
+@round_option
+@common
+def slip_mark(context: Context, table: int, status: str, text: str, game_number: int | None,
+              round_number: int | None) -> None:
+    """Marca la papeleta de TABLE: late (fuera de tiempo), null (nula), missing (no entregada)."""
+    result = context.acting.mark_slip(context.game(game_number), table, status, text=text, round_number=round_number,
+                                       tournament_id=context.tournament, assistant=context.arbiter or context.station)
+    _show_entry(result)
+
+
+@slip.command("check")
+@click.argument("table", type=click.IntRange(min=1))
+@click.argument("text")
+@game_option
+@round_option
+@common
+def slip_check(context: Context, table: int, text: str, game_number: int | None, round_number: int | None) -> None:
+    """Doble entrada: vuelve a teclear la papeleta de TABLE; si no coincide, conflicto."""
+    result = context.acting.double_check(context.game(game_number), table, text, round_number=round_number,
+                                          tournament_id=context.tournament,
+                                          assistant=context.arbiter or context.station)
+    _show_entry(result)
+
+
+@slip.command("correct")
+@click.argument("table", type=click.IntRange(min=1))
+@click.argument("text", required=False)
+@click.option("--status", type=click.Choice([s.value for s in (SlipStatus.LATE, SlipStatus.NULL, SlipStatus.MISSING)]),
+              default=None, help="Marca en lugar de texto.")
+@click.option("--reason", required=True, help="Motivo de la corrección (queda anotado).")
+@game_option
+@round_option
+@common
+def slip_correct(context: Context, table: int, text: str | None, status: str | None, reason: str,
+                 game_number: int | None, round_number: int | None) -> None:
+    """Corrección del juez árbitro (III.27): nueva papeleta TEXT o marca --status."""
+    result = context.acting.correct_slip(context.game(game_number), table, text, status=status,
+                                          round_number=round_number, tournament_id=context.tournament,
+                                          arbiter=context.arbiter or context.station, reason=reason)
+    _show_entry(result)
+
+
+@slip.command("import")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@game_option
+@common
+def slip_import(context: Context, path: Path, game_number: int | None) -> None:
+    """Importa papeletas de un CSV con cabecera: mesa, jugada, ronda (opcional), marca (opcional)."""
+    results = context.acting.import_slips(context.game(game_number), path, tournament_id=context.tournament,
+                                           assistant=context.arbiter or context.station)
+    for result in results:
+        _show_entry(result)
+    conflicts = sum(1 for result in results if result.outcome == "conflict")
+    click.echo(f"{len(results)} papeletas leídas, {conflicts} conflictos.")
+
+
+@slip.command("list")
+@game_option
+@round_option
+@format_option
+@common
+def slip_list(context: Context, game_number: int | None, round_number: int | None, output: str) -> None:
+    """Lista las papeletas registradas."""
+    rows = [{"ronda": item.round_number, "mesa": item.table_number, "texto": item.text, "jugada": item.move or "",
+             "estado": item.status, "puntos": item.score, "motivo": item.reason, "por": item.entered_by}
+            for item in context.service.slips(context.game(game_number), round_number, tournament_id=context.tournament)]
+    emit_rows(rows, output)
+
+
+@slip.command("conflicts")
+@game_option
+@common
+def slip_conflicts(context: Context, game_number: int | None) -> None:
+    """Conflictos pendientes (papeleta repetida distinta, doble entrada que no coincide)."""
+    items = context.service.conflicts(context.game(game_number), tournament_id=context.tournament)
+    if not items:
+        click.echo("No hay conflictos pendientes.")
+    for conflict, stored in items:
+        click.echo(f"{conflict.id:>4}  ronda {conflict.round_number}, mesa {conflict.table_number}: "
+                   f"«{conflict.mark or conflict.text}» ({conflict.entered_by}) frente a «{_slip_label(stored)}» "
+                   f"({stored.entered_by if stored else ''}) [{conflict.kind}]")
+
+
+@slip.command("resolve")
+@click.argument("conflict_id", type=int)
+@click.option("--use-new", is_flag=True, help="Sustituir la papeleta registrada por la nueva.")
+@click.option("--reason", default="")
+@common
+def slip_resolve(context: Context, conflict_id: int, use_new: bool, reason: str) -> None:
+    """El juez resuelve un conflicto: mantiene la papeleta registrada o la sustituye (--use-new)."""
+    context.acting.resolve_conflict(conflict_id, use_new=use_new, arbiter=context.arbiter or context.station,
+                                     reason=reason)
+    click.echo(f"Conflicto {conflict_id} resuelto: {'papeleta sustituida' if use_new else 'se mantiene la registrada'}.")

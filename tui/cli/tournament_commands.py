@@ -1,0 +1,111 @@
+"""Tournaments: create, list, show, and the stations' PINs (issue 3 §8, issue 12 §1)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from data.rules import ROUND_SECONDS
+from duplicate.service import (
+    TournamentSettings,
+)
+from duplicate.standings import BonusMode, TournamentCriterion
+from tui.cli.options import Context, common, read_pin
+
+
+# --- tournament --------------------------------------------------------------------------
+@click.group()
+def tournament() -> None:
+    """Torneos: crear, listar, ver y cambiar los criterios."""
+
+
+@tournament.command("create")
+@click.argument("name")
+@click.option("--venue", default="", help="Lugar.")
+@click.option("--start", "start_date", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Fecha de inicio (AAAA-MM-DD).")
+@click.option("--end", "end_date", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Fecha de fin (AAAA-MM-DD).")
+@click.option("--bonus", type=click.Choice([mode.value for mode in BonusMode]), default=BonusMode.OFF.value,
+              show_default=True, help="Bonificaciones (III.24).")
+@click.option("--bonus-value", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Valor de la bonificación manual (III.24 aconseja 5 o 10).")
+@click.option("--criterion", type=click.Choice([c.value for c in TournamentCriterion]),
+              default=TournamentCriterion.TOTAL.value, show_default=True, help="Clasificación del torneo (IV.31).")
+@click.option("--tie-breaks/--no-tie-breaks", default=False, show_default=True,
+              help="Desempates III.28 en la clasificación de cada partida.")
+@click.option("--oriented/--no-oriented", default=True, show_default=True,
+              help="Admitir la notación canónica orientada (III.20.1.b).")
+@click.option("--seconds", type=click.IntRange(min=10), default=ROUND_SECONDS, show_default=True, help="Segundos por ronda (III.13).")
+@click.option("--partial-every", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Rondas entre clasificaciones parciales.")
+@common
+def tournament_create(context: Context, name: str, venue: str, start_date: Any, end_date: Any, bonus: str,
+                      bonus_value: int, criterion: str, tie_breaks: bool, oriented: bool, seconds: int,
+                      partial_every: int) -> None:
+    """Crea un torneo NAME con sus criterios (fijados antes de empezar)."""
+    settings = TournamentSettings(bonus_mode=bonus, bonus_value=bonus_value, criterion=criterion,
+                                  tie_breaks=tie_breaks, oriented_notation=oriented, seconds_per_round=seconds,
+                                  partial_every=partial_every)
+    service = context.service.with_pin(context.new_pin("PIN o contraseña del juez árbitro del nuevo torneo"))
+    tournament_id = service.create_tournament(
+        name, venue=venue, start_date=start_date.date() if start_date else None,
+        end_date=end_date.date() if end_date else None, settings=settings, lexicon_path=context.lexicon_path,
+        arbiter=context.arbiter)
+    click.echo(f"Torneo {tournament_id} creado: «{name}».")
+
+
+@tournament.command("list")
+@common
+def tournament_list(context: Context) -> None:
+    """Lista los torneos de la base de datos."""
+    for item in context.service.tournaments():
+        dates = f"{item.start_date or ''}{' – ' + str(item.end_date) if item.end_date else ''}"
+        click.echo(f"{item.id:>4}  {item.name}  {item.venue}  {dates}".rstrip())
+
+
+@tournament.command("show")
+@common
+def tournament_show(context: Context) -> None:
+    """Muestra el torneo, sus criterios, jugadores y partidas."""
+    service = context.service
+    item = service.tournament(context.tournament)
+    settings = TournamentSettings.from_dict(item.settings)
+    click.echo(f"Torneo {item.id}: {item.name} — {item.venue}")
+    click.echo(f"Léxico: {item.lexicon_hash[:16]}…")
+    click.echo(f"Bonificación: {settings.bonus_mode}"
+               f"{f' ({settings.bonus_value})' if settings.bonus_mode == 'manual' else ''}; "
+               f"clasificación: {settings.criterion}; desempates III.28: {'sí' if settings.tie_breaks else 'no'}; "
+               f"notación orientada: {'sí' if settings.oriented_notation else 'no'}")
+    for warning in service.bonus_warnings(item.id):
+        click.echo(f"Aviso: {warning}")
+    click.echo(f"Jugadores: {item.players} ({item.active_players} activos); partidas: {len(item.games)}")
+    for game_info in item.games:
+        click.echo(f"  partida {game_info.number}: {game_info.status}, {game_info.rounds} rondas"
+                   f"{', ' + game_info.end_reason if game_info.end_reason else ''}")
+
+
+@tournament.command("pin")
+@click.argument("role", type=click.Choice(["judge", "assistant"]))
+@click.option("--name", default=None, help="Nombre del auxiliar (el de su tramo de mesas, «assistant set»).")
+@click.option("--new-pin-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Archivo con el PIN nuevo en su primera línea (si no, se pregunta dos veces sin mostrarlo).")
+@click.option("--revoke", is_flag=True, help="Quita el PIN del auxiliar: ya no puede entrar.")
+@common
+def tournament_pin(context: Context, role: str, name: str | None, new_pin_file: Path | None, revoke: bool) -> None:
+    """El juez árbitro asigna el PIN del juez o el de un auxiliar (al menos 6 caracteres,
+    distinto de los demás; solo se guarda su resumen scrypt)."""
+    if revoke:
+        if role != "assistant":
+            raise click.UsageError("--revoke solo quita el PIN de un auxiliar")
+        new = ""
+    elif new_pin_file is not None:
+        new = read_pin(new_pin_file)
+    elif sys.stdin.isatty():
+        new = str(click.prompt("PIN nuevo", hide_input=True, confirmation_prompt=True))
+    else:
+        raise click.UsageError("indique el PIN nuevo con --new-pin-file ARCHIVO (nunca en la línea de órdenes)")
+    context.acting.set_pin(role, new, name=name, tournament_id=context.tournament)
+    who = "del juez árbitro" if role == "judge" else f"del auxiliar «{name}»"
+    click.echo(f"PIN {who} {'quitado' if revoke else 'guardado'}.")
