@@ -39,7 +39,7 @@ from duplicate.models import GameStatus, Slip
 from duplicate.notation import SlipError, parse_move
 from duplicate.service import ANNULLED, RoundView, TournamentService, TournamentSettings
 from duplicate.slips import SlipStatus
-from duplicate.standings import GameStanding, TournamentCriterion, TournamentStanding
+from duplicate.standings import GameStanding, TournamentCriterion, TournamentStanding, running_totals
 from lexicon.alphabet import Alphabet, spanish
 from lexicon.board import SIZE, Board, BoardError, standard_layout
 from lexicon.move import PlacementError, placed_tiles
@@ -402,6 +402,7 @@ def _collect_game(service: TournamentService, tournament_id: int, status: str, e
                   players: dict[int, PlayerInfo], settings: TournamentSettings, alphabet: Alphabet) -> GameResults:
     rounds = [view for view in service.rounds(number, tournament_id) if view.master is not None]
     standings = service.game_standings(number, tournament_id)
+    round_results = service.round_results(number, tournament_id)
     slips: dict[tuple[int, int], Slip] = {}
     tables: dict[int, int] = {}
     for slip in service.slips(number, tournament_id=tournament_id):
@@ -418,7 +419,7 @@ def _collect_game(service: TournamentService, tournament_id: int, status: str, e
         player = players[standing.player]
         cells = []
         sheet = []
-        cumulative = 0
+        totals = running_totals(round_results, standing.player)
         for index, master in enumerate(masters):
             found = slips.get((standing.player, master.number))
             points = standing.per_round[index]
@@ -427,7 +428,7 @@ def _collect_game(service: TournamentService, tournament_id: int, status: str, e
             reason = "" if status_code == SlipStatus.VALID.value else (
                 (found.reason if found is not None else "") or SLIP_STATUS_LABELS.get(status_code, status_code))
             cells.append(RoundCell(points, bonus, status_code, reason))
-            cumulative += points
+            cumulative = totals[index]                       # bonuses included (III.24)
             if status_code != SlipStatus.VALID.value:
                 penalties.append(Penalty(master.number, tables.get(standing.player, 0), player,
                                          found.text if found is not None else "", status_code, reason))
@@ -440,7 +441,7 @@ def _collect_game(service: TournamentService, tournament_id: int, status: str, e
         sheets[standing.player] = tuple(sheet)
     penalties.sort(key=lambda item: (item.round_number, item.table))
     bonuses.sort(key=lambda item: (item[0], item[1].name))
-    partials = _partials(lines, masters, settings.partial_every)
+    partials = _partials(service, number, tournament_id, lines, masters, settings.partial_every)
     elodi, note = _elodi(service, tournament_id, number, players)
     return GameResults(number, status, end_reason, masters, tuple(lines), tuple(penalties), tuple(bonuses), sheets,
                        tables, partials, _final_board(rounds, alphabet), elodi, note)
@@ -452,26 +453,17 @@ def _master_line(view: RoundView) -> MasterLine:
                       view.cumulative or 0, view.top_score, len(view.top_moves), view.annulled, len(view.redraws))
 
 
-def _partials(lines: Sequence[StandingLine], masters: Sequence[MasterLine], every: int) -> tuple[PartialStandings, ...]:
-    """Standings after rounds ``every``, ``2 * every``, … before the last (III.26 partials)."""
+def _partials(service: TournamentService, number: int, tournament_id: int, lines: Sequence[StandingLine],
+              masters: Sequence[MasterLine], every: int) -> tuple[PartialStandings, ...]:
+    """Standings after rounds ``every``, ``2 * every``, … before the last (III.26), from
+    the service's ``partial_standings`` — the same figures as the projection screen."""
+    by_entry = {line.player.entry_id: line for line in lines}
     result = []
     for after in range(every, len(masters), every):
-        rows = []
-        for line in lines:
-            points = sum(cell.points for cell in line.cells[:after])
-            bonus = sum(cell.bonus for cell in line.cells[:after])
-            rows.append((points + bonus, points, bonus, line))
-        rows.sort(key=lambda row: -row[0])  # stable: ties keep the standings order
-        master_cumulative = masters[after - 1].cumulative
-        ranked = []
-        position = 0
-        previous = None
-        for index, (total, points, bonus, line) in enumerate(rows, start=1):
-            if total != previous:
-                position, previous = index, total
-            ranked.append(PartialLine(position, line.player, line.table, points, bonus, total,
-                                      100 * points / master_cumulative if master_cumulative else 0.0))
-        result.append(PartialStandings(after, master_cumulative, tuple(ranked)))
+        ranked = tuple(PartialLine(standing.position, by_entry[standing.player].player, by_entry[standing.player].table,
+                                   standing.round_total, standing.bonus_total, standing.total, standing.percentage)
+                       for standing in service.partial_standings(number, after, tournament_id))
+        result.append(PartialStandings(after, masters[after - 1].cumulative, ranked))
     return tuple(result)
 
 

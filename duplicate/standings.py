@@ -51,7 +51,9 @@ __all__ = [
     "TournamentStanding",
     "bonus_warnings",
     "game_standings",
+    "partial_standings",
     "round_bonuses",
+    "running_totals",
     "tournament_standings",
 ]
 
@@ -227,6 +229,32 @@ class GameStanding(Generic[K]):
     equal_master: int
     sole_top: int
     max_deficit: int
+
+
+def running_totals(rounds: Sequence[RoundResult[K]], player: K) -> tuple[int, ...]:
+    """``player``'s running total after each round of ``rounds`` (in their order), in
+    points: the round's score plus the bonus awarded in that round.
+
+    The one convention for every screen and sheet: a bonus counts in the round it was
+    awarded (III.24), so the running total after the last round equals the player's
+    ``total`` in the game standings (III.23: the final table is the sum of every move's
+    points, with the bonuses of III.24).
+    """
+    totals = []
+    running = 0
+    for result in rounds:
+        running += result.scores.get(player, 0) + result.bonuses.get(player, 0)
+        totals.append(running)
+    return tuple(totals)
+
+
+def partial_standings(players: Sequence[K], rounds: Sequence[RoundResult[K]], through_round: int, *,
+                      tie_breaks: bool = False) -> list[GameStanding[K]]:
+    """The partial standings after round ``through_round`` (III.26; FISE shows them every
+    3 rounds): ``game_standings`` of the rounds numbered up to it, with the same order and
+    the same III.28 tie-breaks as the game standings. Every screen and sheet uses this."""
+    return game_standings(players, [result for result in rounds if result.number <= through_round],
+                          tie_breaks=tie_breaks)
 
 
 def game_standings(players: Sequence[K], rounds: Sequence[RoundResult[K]], *,

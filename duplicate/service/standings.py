@@ -23,6 +23,7 @@ from duplicate.standings import (
     TournamentCriterion,
     TournamentStanding,
     game_standings,
+    partial_standings,
     round_bonuses,
     tournament_standings,
 )
@@ -124,6 +125,6 @@ class Standings(Registration):
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             settings = TournamentSettings.from_dict(tournament.settings)
-            results = [result for result in self._round_results(session, tournament, game)
-                       if result.number <= through_round]
-            return game_standings([seat.entry_id for seat in game.seats], results, tie_breaks=settings.tie_breaks)
+            return partial_standings([seat.entry_id for seat in game.seats],
+                                     self._round_results(session, tournament, game), through_round,
+                                     tie_breaks=settings.tie_breaks)

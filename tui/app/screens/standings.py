@@ -35,7 +35,7 @@ from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 
 from duplicate.models import ClaimStatus, GameStatus
 from duplicate.service import RoundView, TournamentError
-from duplicate.standings import GameStanding, RoundResult, TournamentCriterion, TournamentStanding
+from duplicate.standings import GameStanding, RoundResult, TournamentCriterion, TournamentStanding, running_totals
 from tui.app.messages import DataChanged
 from tui.app.widgets.judge_dialogs import ClaimDecision, ClaimDialog, ClaimResolutionDialog, NewClaim, ReasonDialog
 from tui.app.widgets.slip_feedback import status_name
@@ -295,11 +295,11 @@ class StandingsScreen(Screen[None]):
         slips = {slip.round_number: slip for slip in service.slips(self.game, tournament_id=tournament_id)
                  if slip.entry_id == player}
         views = {view.number: view for view in rounds}
+        totals = running_totals(results, player)
         cumulative = 0
-        for result in results:
+        for result, cumulative in zip(results, totals, strict=True):
             score = result.scores.get(player, 0)
             bonus = result.bonuses.get(player, 0)
-            cumulative += score + bonus
             slip = slips.get(result.number)
             coordinate, word = split_move(slip.text) if slip is not None and slip.text else ("", "")
             note = "sin papeleta" if slip is None else "" if slip.status == "valid" else status_name(slip.status)
