@@ -15,16 +15,16 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import platformdirs
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import Session, sessionmaker
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 DATABASE_ENV = "DUPLICADA_DB"
 """Environment variable naming the database URL used when ``--db`` is not given."""
@@ -33,6 +33,10 @@ BUSY_TIMEOUT_MS = 30_000
 """How long a SQLite writer waits for the lock held by another station, in ms."""
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+SCHEMA_HEAD = "0003"
+"""The newest migration (``migrations/versions``). A database already at it opens without
+loading Alembic (a read-only command starts faster); a test keeps it equal to Alembic's head."""
 
 
 class DatabaseError(RuntimeError):
@@ -107,11 +111,46 @@ def _sqlite_pragmas(engine: Engine) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
+def _current_revision(engine: Engine) -> str | None:
+    """The schema revision stored in the database (None for a new, empty one)."""
+    with engine.connect() as connection:
+        if not connection.dialect.has_table(connection, "alembic_version"):
+            return None
+        return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+
+
 def _alembic_config(engine: Engine) -> Config:
+    """Alembic's configuration for ``engine`` (the migrations of this package)."""
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
     return config
+
+
+def _migrate(engine: Engine, current: str | None, migrate: bool) -> None:
+    """Check ``current`` against the migrations and upgrade to the newest with ``migrate``.
+
+    Alembic (and Mako, which it loads) is imported only here, when the schema is not
+    already the newest one: opening an up-to-date database does not need it.
+    """
+    from alembic import command
+    from alembic.script import ScriptDirectory
+
+    config = _alembic_config(engine)
+    script = ScriptDirectory.from_config(config)
+    heads = set(script.get_heads())
+    known = {revision.revision for revision in script.walk_revisions()}
+    if current is not None and current not in known:
+        raise DatabaseError(
+            f"la base de datos {engine.url!r} tiene la revisión de esquema {current}, "
+            "más nueva que esta versión de duplicada: actualice el programa"
+        )
+    if migrate and current not in heads:
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
 
 
 def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
@@ -128,22 +167,10 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
         raise DatabaseError(f"no se puede abrir la base de datos {url!r}: {error}") from None
     if engine.dialect.name == "sqlite":
         _sqlite_pragmas(engine)
-    config = _alembic_config(engine)
-    script = ScriptDirectory.from_config(config)
     try:
-        with engine.connect() as connection:
-            current = MigrationContext.configure(connection).get_current_revision()
+        current = _current_revision(engine)
     except Exception as error:  # noqa: BLE001
         raise DatabaseError(f"no se puede conectar con la base de datos {engine.url!r}: {error}") from None
-    heads = set(script.get_heads())
-    known = {revision.revision for revision in script.walk_revisions()}
-    if current is not None and current not in known:
-        raise DatabaseError(
-            f"la base de datos {engine.url!r} tiene la revisión de esquema {current}, "
-            "más nueva que esta versión de duplicada: actualice el programa"
-        )
-    if migrate and current not in heads:
-        with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+    if current != SCHEMA_HEAD:
+        _migrate(engine, current, migrate)
     return Database(engine)

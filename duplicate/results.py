@@ -35,9 +35,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from duplicate.models import GameStatus, Slip
+from duplicate.models import GameStatus
 from duplicate.notation import SlipError, parse_move
 from duplicate.service import ANNULLED, RoundView, TournamentService, TournamentSettings
+from duplicate.service.views import SlipView
 from duplicate.slips import SlipStatus
 from duplicate.standings import GameStanding, TournamentCriterion, TournamentStanding, running_totals
 from lexicon.alphabet import Alphabet, spanish
@@ -403,7 +404,7 @@ def _collect_game(service: TournamentService, tournament_id: int, status: str, e
     rounds = [view for view in service.rounds(number, tournament_id) if view.master is not None]
     standings = service.game_standings(number, tournament_id)
     round_results = service.round_results(number, tournament_id)
-    slips: dict[tuple[int, int], Slip] = {}
+    slips: dict[tuple[int, int], SlipView] = {}
     tables: dict[int, int] = {}
     for slip in service.slips(number, tournament_id=tournament_id):
         slips[(slip.entry_id, slip.round_number)] = slip

@@ -17,7 +17,21 @@ from duplicate.service.errors import (
 from duplicate.service.events import EventKind
 from duplicate.service.facade import TournamentService
 from duplicate.service.settings import TournamentSettings
-from duplicate.service.views import EntryResult, GameInfo, RoundStatus, RoundView, TournamentInfo
+from duplicate.service.views import (
+    AssistantRangeView,
+    ClaimView,
+    ConflictView,
+    EntryResult,
+    EntryView,
+    EventView,
+    GameInfo,
+    PlayerView,
+    RoundStatus,
+    RoundView,
+    SeatView,
+    SlipView,
+    TournamentInfo,
+)
 
 __all__ = [
     "ACCESS_KEY",
@@ -28,17 +42,25 @@ __all__ = [
     "VIEWER",
     "Action",
     "Actor",
+    "AssistantRangeView",
+    "ClaimView",
+    "ConflictView",
     "CredentialRefused",
     "EntryResult",
+    "EntryView",
     "EventKind",
+    "EventView",
     "GameInfo",
     "LockedGameError",
     "NotAuthorised",
+    "PlayerView",
     "Role",
     "RoundHasConflicts",
     "RoundStatus",
     "RoundView",
+    "SeatView",
     "ServiceHooks",
+    "SlipView",
     "TournamentError",
     "TournamentInfo",
     "TournamentService",

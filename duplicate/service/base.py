@@ -41,10 +41,12 @@ from duplicate.service.access import (
     pin_digest,
 )
 from duplicate.service.errors import CredentialRefused, LockedGameError, TournamentError
-from duplicate.service.events import EventKind
+from duplicate.service.events import EventKind, TournamentEvent
 from duplicate.service.replay import _apply
 from duplicate.service.views import (
+    EventView,
     TournamentInfo,
+    view_of,
 )
 from duplicate.slips import SlipStatus
 from lexicon.default import default_lexicon_path
@@ -255,19 +257,19 @@ class ServiceBase:
     def _default_lexicon(self) -> Lexicon:
         return self._lexicon if self._lexicon is not None else Lexicon.load(default_lexicon_path(None))
 
-    def _log(self, session: Session, tournament_id: int, kind: EventKind, payload: dict[str, Any], *,
+    def _log(self, session: Session, tournament_id: int, typed: TournamentEvent, *,
              actor: Actor, game_id: int | None = None, round_number: int | None = None,
              reason: str = "") -> Event:
-        """Append one event, recording who acted (the credential's name and role) and
-        from which station."""
-        event = Event(tournament_id=tournament_id, game_id=game_id, round_number=round_number, kind=kind.value,
-                      payload=payload, station=self.station, arbiter=actor.name, role=actor.role.value,
+        """Append one typed event to the log, recording who acted (the credential's name
+        and role), from which station, when and why."""
+        event = Event(tournament_id=tournament_id, game_id=game_id, round_number=round_number,
+                      kind=typed.KIND.value, payload=typed.payload(), station=self.station, arbiter=actor.name, role=actor.role.value,
                       reason=reason, created_at=_now())
         session.add(event)
         session.flush()
         return event
 
-    def history(self, tournament_id: int | None = None, game_number: int | None = None) -> list[Event]:
+    def history(self, tournament_id: int | None = None, game_number: int | None = None) -> list[EventView]:
         """The event log, oldest first (one game's when ``game_number`` is given)."""
         with self.db.read() as session:
             tournament = self._tournament(session, tournament_id)
@@ -275,7 +277,7 @@ class ServiceBase:
             if game_number is not None:
                 game = self._game(session, tournament, game_number)
                 query = query.where(Event.game_id == game.id)
-            return list(session.scalars(query.order_by(Event.id)))
+            return [view_of(EventView, event) for event in session.scalars(query.order_by(Event.id))]
 
     def last_event_id(self, tournament_id: int | None = None) -> int:
         """Id of the newest event of the tournament (0 if none): a station polls it to see

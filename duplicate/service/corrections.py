@@ -21,7 +21,13 @@ from duplicate.service.base import (
     _now,
 )
 from duplicate.service.errors import TournamentError
-from duplicate.service.events import EventKind
+from duplicate.service.events import (
+    ClaimFiled,
+    ClaimResolved,
+    ConflictResolved,
+    MasterAnnulled,
+    SlipCorrected,
+)
 from duplicate.service.slip_entry import (
     SlipEntry,
     _fill_slip,
@@ -30,7 +36,9 @@ from duplicate.service.slip_entry import (
     _verdict_payload,
 )
 from duplicate.service.views import (
+    ClaimView,
     EntryResult,
+    view_of,
 )
 from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict
 
@@ -67,8 +75,7 @@ class Corrections(SlipEntry):
                 self._writable_game(session, conflict.game_id)
             conflict.resolution = "replaced" if use_new else "kept"
             conflict.resolved_by = actor.name
-            self._log(session, tournament_id, EventKind.CONFLICT_RESOLVED,
-                      {"conflict": conflict_id, "resolution": conflict.resolution}, game_id=conflict.game_id,
+            self._log(session, tournament_id, ConflictResolved(conflict_id, conflict.resolution), game_id=conflict.game_id,
                       round_number=conflict.round_number, actor=actor, reason=reason)
 
     def correct_slip(self, game_number: int, table: int, text: str | None = None, *,
@@ -108,9 +115,7 @@ class Corrections(SlipEntry):
         self._writable_game(session, context.game_id)
         slip = self._slip(session, context)
         before = _slip_payload(slip) if slip is not None else None
-        event = self._log(session, context.tournament_id, EventKind.SLIP_CORRECTED,
-                          {"table": context.table, "entry": context.entry_id, "before": before,
-                           "after": _verdict_payload(text, verdict, context)},
+        event = self._log(session, context.tournament_id, SlipCorrected(context.table, context.entry_id, before, _verdict_payload(text, verdict, context)),
                           game_id=context.game_id, round_number=context.round_number, actor=actor, reason=reason)
         if slip is None:
             slip = Slip(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
@@ -142,8 +147,7 @@ class Corrections(SlipEntry):
                 slip.status = ANNULLED
                 slip.score = 0
                 slip.reason = f"jugada maestra anulada (III.29): {reason}" if reason else "jugada maestra anulada (III.29)"
-            self._log(session, tournament.id, EventKind.MASTER_ANNULLED,
-                      {"round": round_number, "master": row.master, "slips": annulled},
+            self._log(session, tournament.id, MasterAnnulled(round_number, row.master, annulled),
                       game_id=game.id, round_number=round_number, actor=actor, reason=reason)
             self._refresh_bonuses(session, tournament.id, game.id, round_number, actor,
                                   "recalculadas tras anular la maestra")
@@ -160,8 +164,7 @@ class Corrections(SlipEntry):
                           text=text, status=ClaimStatus.OPEN.value, created_at=_now())
             session.add(claim)
             session.flush()
-            self._log(session, context.tournament_id, EventKind.CLAIM_FILED,
-                      {"claim": claim.id, "table": table, "entry": context.entry_id, "text": text},
+            self._log(session, context.tournament_id, ClaimFiled(claim.id, table, context.entry_id, text),
                       game_id=context.game_id, round_number=context.round_number, actor=actor)
             return claim.id
 
@@ -196,12 +199,13 @@ class Corrections(SlipEntry):
                 self._writable_game(session, claim.game_id)
             claim.status = (ClaimStatus.UPHELD if upheld else ClaimStatus.REJECTED).value
             claim.resolution = resolution
-            self._log(session, tournament_id, EventKind.CLAIM_RESOLVED,
-                      {"claim": claim_id, "status": claim.status, "resolution": resolution},
+            self._log(session, tournament_id, ClaimResolved(claim_id, claim.status, resolution),
                       game_id=claim.game_id, round_number=claim.round_number, actor=actor, reason=resolution)
 
-    def claims(self, game_number: int, *, tournament_id: int | None = None) -> list[Claim]:
+    def claims(self, game_number: int, *, tournament_id: int | None = None) -> list[ClaimView]:
+        """The claims of a game (III.27), oldest first."""
         with self.db.read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
-            return list(session.scalars(select(Claim).where(Claim.game_id == game.id).order_by(Claim.id)))
+            return [view_of(ClaimView, claim)
+                    for claim in session.scalars(select(Claim).where(Claim.game_id == game.id).order_by(Claim.id))]

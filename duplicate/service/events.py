@@ -1,8 +1,18 @@
-"""The event log's kinds (issue 3 §2): every action appends one event."""
+"""The typed event log (issue 3 §2, issue 12 §2): every action appends one event.
+
+Each kind of event is a frozen dataclass (``TournamentEvent`` subclasses, ``KIND`` its
+``EventKind``) whose fields are its data; who acted (the credential's name and role), from
+which station, when and why are stored beside it in the ``events`` table. The log is
+append-only: corrections are new events. ``payload()`` is the JSON stored (the same keys
+as the exported record, docs/tournament-record.md) and ``read_event`` turns a stored
+kind and payload back into its typed event, as replay does.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from typing import Any, ClassVar
 
 
 class EventKind(StrEnum):
@@ -35,3 +45,296 @@ class EventKind(StrEnum):
     RACK_WITHDRAWN = "rack_withdrawn"
     TIMER = "timer"
     PLAYER_UPDATED = "player_updated"
+
+
+_OMIT_NONE = {"omit_none": True}
+"""Field metadata: a ``None`` value is left out of the stored payload (optional keys)."""
+
+
+@dataclass(frozen=True)
+class TournamentEvent:
+    """One event's data; subclasses set ``KIND`` and declare the fields."""
+
+    KIND: ClassVar[EventKind]
+
+    def payload(self) -> dict[str, Any]:
+        """The JSON object stored in the log (fields by name, optional ``None`` left out)."""
+        return {item.name: getattr(self, item.name) for item in fields(self)
+                if not (item.metadata.get("omit_none") and getattr(self, item.name) is None)}
+
+
+@dataclass(frozen=True)
+class TournamentCreated(TournamentEvent):
+    KIND = EventKind.TOURNAMENT_CREATED
+    name: str
+    settings: dict[str, Any]
+    lexicon_hash: str
+
+
+@dataclass(frozen=True)
+class SettingsChanged(TournamentEvent):
+    KIND = EventKind.SETTINGS_CHANGED
+    before: dict[str, Any]
+    after: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PinChanged(TournamentEvent):
+    """A station's credential set (``set``) or revoked; never the PIN itself."""
+
+    KIND = EventKind.PIN_CHANGED
+    role: str
+    set: bool
+    name: str | None = field(default=None, metadata=_OMIT_NONE)
+
+
+@dataclass(frozen=True)
+class PlayerAdded(TournamentEvent):
+    KIND = EventKind.PLAYER_ADDED
+    entry: int
+    player: int
+    name: str
+    club: str
+    country: str
+    federation_id: str | None
+
+
+@dataclass(frozen=True)
+class EntryStatusChanged(TournamentEvent):
+    KIND = EventKind.ENTRY_STATUS
+    entry: int
+    before: str
+    after: str
+
+
+@dataclass(frozen=True)
+class AssistantRangeSet(TournamentEvent):
+    """II.4.c: the tables ``first``–``last`` of ``assistant``."""
+
+    KIND = EventKind.ASSISTANT_RANGE
+    assistant: str
+    first: int
+    last: int
+
+
+@dataclass(frozen=True)
+class PlayerUpdated(TournamentEvent):
+    KIND = EventKind.PLAYER_UPDATED
+    entry: int
+    player: int
+    before: dict[str, Any]
+    after: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class GameCreated(TournamentEvent):
+    KIND = EventKind.GAME_CREATED
+    number: int
+    planned_rounds: int | None
+    seconds_per_round: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class TablesAssigned(TournamentEvent):
+    """II.6: ``tables`` maps entry id (text) to table number."""
+
+    KIND = EventKind.TABLES_ASSIGNED
+    method: str
+    seed: int | None
+    tables: dict[str, int]
+
+
+@dataclass(frozen=True)
+class RackDrawn(TournamentEvent):
+    """III.12, III.17, III.19: the rack drawn for ``round``, after the ``redraws``."""
+
+    KIND = EventKind.RACK_DRAWN
+    round: int
+    rack: str
+    redraws: list[dict[str, str]]
+
+
+@dataclass(frozen=True)
+class RackSet(TournamentEvent):
+    """The judge's rack ``text`` for ``round`` (``redraw``: the leftover went back, III.19)."""
+
+    KIND = EventKind.RACK_SET
+    round: int
+    rack: str
+    redraws: list[dict[str, str]]
+    text: str
+    redraw: bool
+
+
+@dataclass(frozen=True)
+class RackWithdrawn(TournamentEvent):
+    """III.29: the pending rack of ``round`` went back to the bag."""
+
+    KIND = EventKind.RACK_WITHDRAWN
+    round: int
+    rack: str
+
+
+@dataclass(frozen=True)
+class MasterChosen(TournamentEvent):
+    """III.15: the master move placed for ``round`` (``rank`` among the equal tops)."""
+
+    KIND = EventKind.MASTER_CHOSEN
+    round: int
+    master: str
+    score: int
+    rank: int
+    cumulative: int
+
+
+@dataclass(frozen=True)
+class GameEnded(TournamentEvent):
+    """III.22: why the game ended."""
+
+    KIND = EventKind.GAME_ENDED
+    reason: str | None
+
+
+@dataclass(frozen=True)
+class TimerChanged(TournamentEvent):
+    """III.13: the round clock ``action`` (start, pause, reset) with ``remaining`` seconds."""
+
+    KIND = EventKind.TIMER
+    action: str
+    remaining: float
+    at: str
+
+
+@dataclass(frozen=True)
+class SlipEntered(TournamentEvent):
+    """A slip judged and stored: the ``text`` as written, its ``status``, ``score``, the
+    ``move`` read (canonical) and the ``reason`` (III.20, III.23, III.25)."""
+
+    KIND = EventKind.SLIP_ENTERED
+    table: int
+    entry: int
+    text: str
+    status: str
+    score: int
+    move: str | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class SlipChecked(TournamentEvent):
+    KIND = EventKind.SLIP_CHECKED
+    table: int
+    entry: int
+    text: str
+
+
+@dataclass(frozen=True)
+class SlipConflict(TournamentEvent):
+    """A different second slip (``kind``: duplicate or double entry) for the judge."""
+
+    KIND = EventKind.SLIP_CONFLICT
+    conflict: int
+    kind: str
+    table: int
+    entry: int
+    text: str
+    mark: str | None
+    stored_text: str
+    stored_by: str
+
+
+@dataclass(frozen=True)
+class SlipCorrected(TournamentEvent):
+    """III.27: the slip before and after (``before`` None when there was none)."""
+
+    KIND = EventKind.SLIP_CORRECTED
+    table: int
+    entry: int
+    before: dict[str, Any] | None
+    after: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ConflictResolved(TournamentEvent):
+    KIND = EventKind.CONFLICT_RESOLVED
+    conflict: int
+    resolution: str | None
+
+
+@dataclass(frozen=True)
+class MasterAnnulled(TournamentEvent):
+    """III.29: the master of ``round`` was wrong; the ``slips`` that played it score 0."""
+
+    KIND = EventKind.MASTER_ANNULLED
+    round: int
+    master: str | None
+    slips: list[dict[str, int]]
+
+
+@dataclass(frozen=True)
+class RoundClosed(TournamentEvent):
+    KIND = EventKind.ROUND_CLOSED
+    round: int
+
+
+@dataclass(frozen=True)
+class BonusesAwarded(TournamentEvent):
+    """III.24: points by entry id (text)."""
+
+    KIND = EventKind.BONUSES_AWARDED
+    round: int
+    bonuses: dict[str, int]
+
+
+@dataclass(frozen=True)
+class ClaimFiled(TournamentEvent):
+    KIND = EventKind.CLAIM_FILED
+    claim: int
+    table: int
+    entry: int
+    text: str
+
+
+@dataclass(frozen=True)
+class ClaimResolved(TournamentEvent):
+    KIND = EventKind.CLAIM_RESOLVED
+    claim: int
+    status: str
+    resolution: str
+
+
+@dataclass(frozen=True)
+class ResultsPublished(TournamentEvent):
+    """III.26, IV.32: ``status`` provisional or final, with the standings published."""
+
+    KIND = EventKind.RESULTS_PUBLISHED
+    status: str
+    standings: list[dict[str, int]]
+
+
+@dataclass(frozen=True)
+class GameReopened(TournamentEvent):
+    KIND = EventKind.GAME_REOPENED
+    status: str
+
+
+EVENT_TYPES: dict[EventKind, type[TournamentEvent]] = {
+    cls.KIND: cls for cls in TournamentEvent.__subclasses__()
+}
+"""Every kind of event and its class."""
+
+
+def read_event(kind: str, payload: dict[str, Any]) -> TournamentEvent:
+    """The typed event of a stored ``kind`` and ``payload``. Raises ``ValueError`` (Spanish)
+    for an unknown kind or a payload without a field the kind needs."""
+    try:
+        cls = EVENT_TYPES[EventKind(kind)]
+    except ValueError:
+        raise ValueError(f"tipo de evento desconocido: {kind!r}") from None
+    names = {item.name: item for item in fields(cls)}
+    missing = [name for name, item in names.items()
+               if name not in payload and not item.metadata.get("omit_none")]
+    if missing:
+        raise ValueError(f"evento {kind!r} sin los datos {', '.join(missing)}")
+    return cls(**{name: payload[name] for name in names if name in payload})

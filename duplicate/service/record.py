@@ -17,6 +17,13 @@ from duplicate.service.base import (
 )
 from duplicate.service.results import Results
 
+RECORD_FORMAT = "duplicada-tournament-1"
+"""The record's format name (docs/tournament-record.md); ``verify`` reads this format."""
+
+RECORD_VERSION = 2
+"""Revision of the format: fields are only ever added (version 2 adds ``format_version``
+and each event's ``role``: the role of the credential that acted, issue 12)."""
+
 
 class Record(Results):
     """The complete tournament record (``duplicada export``; docs/tournament-record.md)."""
@@ -64,7 +71,8 @@ class Record(Results):
             events = session.scalars(select(Event).where(Event.tournament_id == tournament.id).order_by(Event.id))
             game_numbers = {game.id: game.number for game in tournament.games}
             return {
-                "format": "duplicada-tournament-1",
+                "format": RECORD_FORMAT,
+                "format_version": RECORD_VERSION,
                 "exported_at": _now().isoformat(),
                 "tournament": {"name": tournament.name, "venue": tournament.venue,
                                "start_date": _iso(tournament.start_date), "end_date": _iso(tournament.end_date),
@@ -79,6 +87,6 @@ class Record(Results):
                               for s in overall],
                 "events": [{"id": event.id, "kind": event.kind, "game": game_numbers.get(event.game_id) if event.game_id is not None else None,
                             "round": event.round_number, "station": event.station, "arbiter": event.arbiter,
-                            "reason": event.reason, "created_at": _iso(event.created_at), "payload": event.payload}
+                            "role": event.role, "reason": event.reason, "created_at": _iso(event.created_at), "payload": event.payload}
                            for event in events],
             }

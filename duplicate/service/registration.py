@@ -28,11 +28,23 @@ from duplicate.service.base import (
     _read_csv,
 )
 from duplicate.service.errors import TournamentError
-from duplicate.service.events import EventKind
+from duplicate.service.events import (
+    AssistantRangeSet,
+    EntryStatusChanged,
+    PinChanged,
+    PlayerAdded,
+    PlayerUpdated,
+    SettingsChanged,
+    TournamentCreated,
+)
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.views import (
+    AssistantRangeView,
+    EntryView,
+    PlayerView,
     TournamentInfo,
     _tournament_info,
+    view_of,
 )
 from duplicate.standings import (
     bonus_warnings,
@@ -81,8 +93,7 @@ class Registration(ServiceBase):
             session.add(Credential(tournament_id=tournament.id, role=Role.JUDGE.value, name=judge_name, digest=digest,
                                    created_at=_now()))
             judge = Actor(Role.JUDGE, judge_name, tournament.id)
-            self._log(session, tournament.id, EventKind.TOURNAMENT_CREATED,
-                      {"name": tournament.name, "settings": asdict(settings), "lexicon_hash": lexicon.content_hash},
+            self._log(session, tournament.id, TournamentCreated(tournament.name, asdict(settings), lexicon.content_hash),
                       actor=judge)
             if pin == self._pin:
                 self._digests[tournament.id] = digest
@@ -115,7 +126,7 @@ class Registration(ServiceBase):
             before = {key: value for key, value in tournament.settings.items() if key != ACCESS_KEY}
             tournament.settings = {**asdict(settings), **{key: value for key, value in tournament.settings.items()
                                                           if key == ACCESS_KEY}}
-            self._log(session, tournament.id, EventKind.SETTINGS_CHANGED, {"before": before, "after": asdict(settings)},
+            self._log(session, tournament.id, SettingsChanged(before, asdict(settings)),
                       actor=actor, reason=reason)
 
     def set_pin(self, role: str, pin: str, *, name: str | None = None, tournament_id: int | None = None,
@@ -174,8 +185,7 @@ class Registration(ServiceBase):
             session.flush()
             if role == Role.JUDGE.value and self._pin is not None and pin != self._pin:
                 self._digests.pop(tournament.id, None)
-            self._log(session, tournament.id, EventKind.PIN_CHANGED,
-                      {"role": role, "set": bool(pin), **({"name": label} if role == Role.ASSISTANT.value else {})},
+            self._log(session, tournament.id, PinChanged(role, bool(pin), label if role == Role.ASSISTANT.value else None),
                       actor=actor)
 
     def credentials(self, tournament_id: int | None = None) -> list[tuple[str, str]]:
@@ -222,9 +232,7 @@ class Registration(ServiceBase):
         entry = Entry(tournament_id=tournament.id, player_id=player.id, status=EntryStatus.ACTIVE.value)
         session.add(entry)
         session.flush()
-        self._log(session, tournament.id, EventKind.PLAYER_ADDED,
-                  {"entry": entry.id, "player": player.id, "name": player.name, "club": player.club,
-                   "country": player.country, "federation_id": federation_id}, actor=actor)
+        self._log(session, tournament.id, PlayerAdded(entry.id, player.id, player.name, player.club, player.country, federation_id), actor=actor)
         return entry.id
 
     def import_players(self, path: Path, *, tournament_id: int | None = None, arbiter: str = "") -> list[int]:
@@ -255,11 +263,11 @@ class Registration(ServiceBase):
                     raise TournamentError(f"{path}, línea {number}: {error}; no se ha inscrito a nadie") from None
             return entries
 
-    def entries(self, tournament_id: int | None = None) -> list[tuple[Entry, Player]]:
+    def entries(self, tournament_id: int | None = None) -> list[tuple[EntryView, PlayerView]]:
         """Every entry of the tournament with its player, in entry order."""
         with self.db.read() as session:
             tournament = self._tournament(session, tournament_id)
-            return [(entry, entry.player) for entry in tournament.entries]
+            return [(view_of(EntryView, entry), view_of(PlayerView, entry.player)) for entry in tournament.entries]
 
     def set_entry_status(self, entry_id: int, status: EntryStatus, *, arbiter: str = "", reason: str = "") -> None:
         with self._write() as session:
@@ -269,8 +277,7 @@ class Registration(ServiceBase):
             actor = self._authorise(session, entry.tournament_id, Action.SET_ENTRY_STATUS)
             before = entry.status
             entry.status = EntryStatus(status).value
-            self._log(session, entry.tournament_id, EventKind.ENTRY_STATUS,
-                      {"entry": entry.id, "before": before, "after": entry.status}, actor=actor, reason=reason)
+            self._log(session, entry.tournament_id, EntryStatusChanged(entry.id, before, entry.status), actor=actor, reason=reason)
 
     def set_assistant_range(self, assistant: str, first_table: int, last_table: int, *,
                             tournament_id: int | None = None, arbiter: str = "") -> None:
@@ -286,14 +293,15 @@ class Registration(ServiceBase):
                 current = AssistantRange(tournament_id=tournament.id, assistant=assistant)
                 session.add(current)
             current.first_table, current.last_table = first_table, last_table
-            self._log(session, tournament.id, EventKind.ASSISTANT_RANGE,
-                      {"assistant": assistant, "first": first_table, "last": last_table}, actor=actor)
+            self._log(session, tournament.id, AssistantRangeSet(assistant, first_table, last_table), actor=actor)
 
-    def assistant_ranges(self, tournament_id: int | None = None) -> list[AssistantRange]:
+    def assistant_ranges(self, tournament_id: int | None = None) -> list[AssistantRangeView]:
+        """The assistants' ranges of tables (II.4.c), by first table."""
         with self.db.read() as session:
             tournament = self._tournament(session, tournament_id)
-            return list(session.scalars(select(AssistantRange).where(AssistantRange.tournament_id == tournament.id)
-                                        .order_by(AssistantRange.first_table)))
+            return [view_of(AssistantRangeView, row)
+                    for row in session.scalars(select(AssistantRange).where(AssistantRange.tournament_id == tournament.id)
+                                               .order_by(AssistantRange.first_table))]
 
     def update_player(self, entry_id: int, *, name: str | None = None, club: str | None = None,
                       country: str | None = None, federation_id: str | None = None, arbiter: str = "",
@@ -328,6 +336,5 @@ class Registration(ServiceBase):
                 player.federation_id = new_id
             after = {"name": player.name, "club": player.club, "country": player.country,
                      "federation_id": player.federation_id}
-            self._log(session, entry.tournament_id, EventKind.PLAYER_UPDATED,
-                      {"entry": entry.id, "player": player.id, "before": before, "after": after},
+            self._log(session, entry.tournament_id, PlayerUpdated(entry.id, player.id, before, after),
                       actor=actor, reason=reason)

@@ -8,22 +8,29 @@ from duplicate.models import (
 )
 from duplicate.notation import parse_move
 from duplicate.service.errors import TournamentError
-from duplicate.service.events import EventKind
+from duplicate.service.events import GameEnded, MasterChosen, RackDrawn, RackSet, RackWithdrawn, read_event
 
 
 def _apply(engine: Game, event: Event) -> None:
-    """Replay one game event through the engine; a mismatch means a corrupt history."""
-    payload = event.payload
-    if event.kind == EventKind.RACK_DRAWN.value:
-        pending = engine.draw()
-        if pending is None or pending.rack.text != payload["rack"]:
-            raise TournamentError(f"historial incoherente: el evento {event.id} sacó {payload['rack']}, "
-                                  f"la repetición da {pending.rack.text if pending else 'fin de partida'}")
-    elif event.kind == EventKind.RACK_SET.value:
-        engine.set_rack(payload["text"], redraw=payload.get("redraw", False))
-    elif event.kind == EventKind.RACK_WITHDRAWN.value:
-        engine.withdraw_rack()
-    elif event.kind == EventKind.MASTER_CHOSEN.value:
-        engine.play(parse_move(payload["master"], engine.alphabet))
-    elif event.kind == EventKind.GAME_ENDED.value and not engine.over:
-        engine.end(payload.get("reason"))
+    """Replay one stored game event through the engine, as its typed event; a mismatch
+    means a corrupt history (``TournamentError`` naming the event)."""
+    try:
+        typed = read_event(event.kind, event.payload)
+    except ValueError as error:
+        raise TournamentError(f"historial incoherente: el evento {event.id} no se puede leer: {error}") from None
+    match typed:
+        case RackDrawn(rack=rack):
+            pending = engine.draw()
+            if pending is None or pending.rack.text != rack:
+                raise TournamentError(f"historial incoherente: el evento {event.id} sacó {rack}, "
+                                      f"la repetición da {pending.rack.text if pending else 'fin de partida'}")
+        case RackSet(text=text, redraw=redraw):
+            engine.set_rack(text, redraw=redraw)
+        case RackWithdrawn():
+            engine.withdraw_rack()
+        case MasterChosen(master=master):
+            engine.play(parse_move(master, engine.alphabet))
+        case GameEnded(reason=reason) if not engine.over:
+            engine.end(reason)
+        case _:
+            pass

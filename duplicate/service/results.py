@@ -15,7 +15,7 @@ from duplicate.models import (
 from duplicate.service.access import Action
 from duplicate.service.corrections import Corrections
 from duplicate.service.errors import RoundHasConflicts, TournamentError
-from duplicate.service.events import EventKind
+from duplicate.service.events import BonusesAwarded, GameReopened, ResultsPublished, RoundClosed, SlipEntered
 from duplicate.service.slip_entry import (
     _fill_slip,
     _verdict_payload,
@@ -59,9 +59,8 @@ class Results(Corrections):
             missing_verdict = mark_verdict(SlipStatus.MISSING)
             for seat in game.seats:
                 if seat.entry_id not in present:
-                    event = self._log(session, tournament.id, EventKind.SLIP_ENTERED,
-                                      {"table": seat.table_number, "entry": seat.entry_id,
-                                       **_verdict_payload("", missing_verdict, None)},
+                    event = self._log(session, tournament.id, SlipEntered(seat.table_number, seat.entry_id,
+                                                  **_verdict_payload("", missing_verdict, None)),
                                       game_id=game.id, round_number=number, actor=actor)
                     slip = Slip(game_id=game.id, round_number=number, entry_id=seat.entry_id,
                                 table_number=seat.table_number)
@@ -69,11 +68,10 @@ class Results(Corrections):
                     session.add(slip)
             session.flush()
             row.closed = True
-            self._log(session, tournament.id, EventKind.ROUND_CLOSED, {"round": number}, game_id=game.id,
+            self._log(session, tournament.id, RoundClosed(number), game_id=game.id,
                       round_number=number, actor=actor)
             bonuses = self._bonuses(session, tournament, game, row)
-            self._log(session, tournament.id, EventKind.BONUSES_AWARDED,
-                      {"round": number, "bonuses": {str(entry): points for entry, points in bonuses.items()}},
+            self._log(session, tournament.id, BonusesAwarded(number, {str(entry): points for entry, points in bonuses.items()}),
                       game_id=game.id, round_number=number, actor=actor)
             tables = {seat.entry_id: seat.table_number for seat in game.seats}
             return {tables[entry]: points for entry, points in bonuses.items()}
@@ -125,9 +123,8 @@ class Results(Corrections):
                                           "por resolver antes de publicar los resultados definitivos")
             standings = self._game_standings(session, tournament, game)
             game.status = (GameStatus.FINAL if final else GameStatus.PROVISIONAL).value
-            self._log(session, tournament.id, EventKind.RESULTS_PUBLISHED,
-                      {"status": game.status,
-                       "standings": [{"entry": s.player, "position": s.position, "total": s.total} for s in standings]},
+            self._log(session, tournament.id, ResultsPublished(game.status, [{"entry": s.player, "position": s.position, "total": s.total}
+                                                     for s in standings]),
                       game_id=game.id, actor=actor)
             tournament_id = tournament.id
         if final and self.hooks.results_final is not None:
@@ -145,7 +142,7 @@ class Results(Corrections):
             if game.status != GameStatus.FINAL.value:
                 raise TournamentError(f"la partida {game.number} no tiene resultados definitivos")
             game.status = GameStatus.PROVISIONAL.value
-            self._log(session, tournament.id, EventKind.GAME_REOPENED, {"status": game.status}, game_id=game.id,
+            self._log(session, tournament.id, GameReopened(game.status), game_id=game.id,
                       actor=actor, reason=reason)
             tournament_id = tournament.id
         if self.hooks.results_reopened is not None:

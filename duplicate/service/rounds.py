@@ -26,7 +26,7 @@ from duplicate.service.base import (
     _now,
 )
 from duplicate.service.errors import TournamentError
-from duplicate.service.events import EventKind
+from duplicate.service.events import EventKind, GameEnded, MasterChosen, RackDrawn, RackSet, RackWithdrawn, TimerChanged
 from duplicate.service.seating import Seating
 from duplicate.service.views import (
     RoundView,
@@ -95,7 +95,7 @@ class Rounds(Seating):
         session.delete(self._round(session, game, pending.number))
         session.flush()
         engine.withdraw_rack()
-        self._log(session, tournament.id, EventKind.RACK_WITHDRAWN, {"round": pending.number, "rack": pending.rack.text},
+        self._log(session, tournament.id, RackWithdrawn(pending.number, pending.rack.text),
                   game_id=game.id, round_number=pending.number, actor=actor,
                   reason="el juez árbitro propone un nuevo atril (III.29)")
 
@@ -125,7 +125,7 @@ class Rounds(Seating):
                 reason = str(engine.end_reason)
                 game.status = GameStatus.ENDED.value
                 game.end_reason = reason
-                event = self._log(session, tournament.id, EventKind.GAME_ENDED, {"reason": reason}, game_id=game.id,
+                event = self._log(session, tournament.id, GameEnded(reason), game_id=game.id,
                                   actor=actor)
                 self._games[game.id] = (event.id, engine)
                 return None
@@ -133,15 +133,11 @@ class Rounds(Seating):
                 game.status = GameStatus.PLAYING.value
             row = _round_row(game, pending, board_before, engine)
             session.add(row)
-            payload = {"round": pending.number, "rack": pending.rack.text,
-                       "redraws": [{"rack": redraw_.rack, "reason": redraw_.reason} for redraw_ in pending.redraws]}
-            if text is None:
-                event = self._log(session, tournament.id, EventKind.RACK_DRAWN, payload, game_id=game.id,
-                                  round_number=pending.number, actor=actor)
-            else:
-                payload |= {"text": text, "redraw": redraw}
-                event = self._log(session, tournament.id, EventKind.RACK_SET, payload, game_id=game.id,
-                                  round_number=pending.number, actor=actor)
+            redraws = [{"rack": redraw_.rack, "reason": redraw_.reason} for redraw_ in pending.redraws]
+            typed = (RackDrawn(pending.number, pending.rack.text, redraws) if text is None
+                     else RackSet(pending.number, pending.rack.text, redraws, text, redraw))
+            event = self._log(session, tournament.id, typed, game_id=game.id, round_number=pending.number,
+                              actor=actor)
             self._games[game.id] = (event.id, engine)
             session.flush()
             return _round_view(row)
@@ -184,16 +180,15 @@ class Rounds(Seating):
             row.master_score = record.score
             row.master_reason = record.reason
             row.cumulative = record.cumulative
-            event = self._log(session, tournament.id, EventKind.MASTER_CHOSEN,
-                              {"round": record.number, "master": record.master, "score": record.score,
-                               "rank": record.master_rank, "cumulative": record.cumulative},
+            event = self._log(session, tournament.id, MasterChosen(record.number, record.master, record.score, record.master_rank,
+                                           record.cumulative),
                               game_id=game.id, round_number=record.number, actor=actor, reason=reason or record.reason)
             last_event = event.id
             if engine.over:
                 game.status = GameStatus.ENDED.value
                 game.end_reason = str(engine.end_reason)
-                last_event = self._log(session, tournament.id, EventKind.GAME_ENDED, {"reason": game.end_reason},
-                                       game_id=game.id, actor=actor).id
+                last_event = self._log(session, tournament.id, GameEnded(game.end_reason), game_id=game.id,
+                                       actor=actor).id
             self._games[game.id] = (last_event, engine)
             return _round_view(row)
 
@@ -223,8 +218,8 @@ class Rounds(Seating):
             end = engine.end(reason or None)
             game.status = GameStatus.ENDED.value
             game.end_reason = str(end)
-            event = self._log(session, tournament.id, EventKind.GAME_ENDED, {"reason": game.end_reason},
-                              game_id=game.id, actor=actor, reason=reason)
+            event = self._log(session, tournament.id, GameEnded(game.end_reason), game_id=game.id, actor=actor,
+                              reason=reason)
             self._games[game.id] = (event.id, engine)
             return game.end_reason
 
@@ -240,8 +235,7 @@ class Rounds(Seating):
             actor = self._authorise(session, tournament.id, Action.RUN_TIMER)
             game = self._game(session, tournament, game_number)
             number = session.scalar(select(func.max(RoundRow.number)).where(RoundRow.game_id == game.id))
-            self._log(session, tournament.id, EventKind.TIMER,
-                      {"action": action, "remaining": round(remaining, 3), "at": _now().isoformat()},
+            self._log(session, tournament.id, TimerChanged(action, round(remaining, 3), _now().isoformat()),
                       game_id=game.id, round_number=number, actor=actor)
 
     def timer_state(self, game_number: int, tournament_id: int | None = None) -> tuple[int | None, float, bool] | None:

@@ -14,16 +14,16 @@ from duplicate.models import (
     EntryStatus,
     GameRow,
     GameStatus,
-    Player,
     Seat,
     SeatingMethod,
     Tournament,
 )
 from duplicate.service.access import Action
 from duplicate.service.errors import TournamentError
-from duplicate.service.events import EventKind
+from duplicate.service.events import GameCreated, TablesAssigned
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.standings import Standings
+from duplicate.service.views import EntryView, PlayerView, SeatView, view_of
 
 
 def _collation_key(name: str) -> str:
@@ -71,15 +71,13 @@ class Seating(Standings):
                            status=GameStatus.SETUP.value)
             session.add(game)
             session.flush()
-            self._log(session, tournament.id, EventKind.GAME_CREATED,
-                      {"number": number, "planned_rounds": rounds, "seconds_per_round": game.seconds_per_round,
-                       "seed": seed}, game_id=game.id, actor=actor)
+            self._log(session, tournament.id, GameCreated(number, rounds, game.seconds_per_round, seed), game_id=game.id, actor=actor)
             tournament_id = tournament.id
         self.assign_tables(number, tournament_id=tournament_id, method=seating, seed=seating_seed, arbiter=arbiter)
         return number
 
     def assign_tables(self, game_number: int, *, tournament_id: int | None = None,
-                      method: SeatingMethod | None = None, seed: int | None = None, arbiter: str = "") -> list[Seat]:
+                      method: SeatingMethod | None = None, seed: int | None = None, arbiter: str = "") -> list[SeatView]:
         """Seat the active players at tables 1..N (II.6): by partial tournament
         standings when a game has results, else by rating (when ratings exist), else
         alphabetically; ``random`` on request. Never free choice. Only before the
@@ -107,10 +105,10 @@ class Seating(Standings):
                      for index, entry in enumerate(ordered, start=1)]
             session.add_all(seats)
             game.seating = method.value
-            self._log(session, tournament.id, EventKind.TABLES_ASSIGNED,
-                      {"method": method.value, "seed": seed, "tables": {str(s.entry_id): s.table_number for s in seats}},
+            self._log(session, tournament.id, TablesAssigned(method.value, seed, {str(s.entry_id): s.table_number for s in seats}),
                       game_id=game.id, actor=actor)
-            return seats
+            session.flush()
+            return [view_of(SeatView, seat) for seat in seats]
 
     def _ratings(self, entries: Sequence[Entry]) -> dict[int, int]:
         """EloDI ratings of the entries' players (``player id → rating``), those that have
@@ -142,14 +140,15 @@ class Seating(Standings):
                                                      -ratings.get(entry.player_id, 0), *by_name(entry)))
         return sorted(active, key=by_name)
 
-    def seats(self, game_number: int, tournament_id: int | None = None) -> list[tuple[int, Entry, Player]]:
+    def seats(self, game_number: int, tournament_id: int | None = None) -> list[tuple[int, EntryView, PlayerView]]:
         """``(table, entry, player)`` for a game, by table."""
         with self.db.read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             seats = session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.table_number)
                                     .options(selectinload(Seat.entry).selectinload(Entry.player)))
-            return [(seat.table_number, seat.entry, seat.entry.player) for seat in seats]
+            return [(seat.table_number, view_of(EntryView, seat.entry), view_of(PlayerView, seat.entry.player))
+                    for seat in seats]
 
     def current_game(self, tournament_id: int | None = None) -> int:
         """The number of the game in play (the newest not ended), else the newest game."""

@@ -29,11 +29,14 @@ from duplicate.service.base import (
     _read_csv,
 )
 from duplicate.service.errors import TournamentError
-from duplicate.service.events import EventKind
+from duplicate.service.events import SlipChecked, SlipConflict, SlipEntered
 from duplicate.service.rounds import Rounds
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.views import (
+    ConflictView,
     EntryResult,
+    SlipView,
+    view_of,
 )
 from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict
 from lexicon.board import Board
@@ -195,10 +198,9 @@ class SlipEntry(Rounds):
                 if context.entry_id in existing or any(item[1].entry_id == context.entry_id for item in fresh):
                     results.append(None)
                     continue
+                entered = SlipEntered(context.table, context.entry_id, **_verdict_payload(raw, verdict, context))
                 event = Event(tournament_id=context.tournament_id, game_id=context.game_id,
-                              round_number=context.round_number, kind=EventKind.SLIP_ENTERED.value,
-                              payload={"table": context.table, "entry": context.entry_id,
-                                       **_verdict_payload(raw, verdict, context)},
+                              round_number=context.round_number, kind=entered.KIND.value, payload=entered.payload(),
                               station=self.station, arbiter=actor.name, role=actor.role.value, reason="",
                               created_at=_now())
                 session.add(event)
@@ -278,15 +280,14 @@ class SlipEntry(Rounds):
                 verdict.move is not None and slip.move == verdict.canonical and slip.status == verdict.status.value)
             if same:
                 slip.checked_by = actor.name
-                self._log(session, context.tournament_id, EventKind.SLIP_CHECKED,
-                          {"table": table, "entry": context.entry_id, "text": text}, game_id=context.game_id,
+                self._log(session, context.tournament_id, SlipChecked(table, context.entry_id, text), game_id=context.game_id,
                           round_number=context.round_number, actor=actor)
                 return EntryResult("checked", verdict, table, context.player, context.round_number)
             conflict = self._conflict(session, context, text, actor, ConflictKind.DOUBLE_ENTRY, slip)
             return EntryResult("conflict", verdict, table, context.player, context.round_number, conflict)
 
     def conflicts(self, game_number: int, *, tournament_id: int | None = None,
-                  unresolved: bool = True) -> list[tuple[Conflict, Slip | None]]:
+                  unresolved: bool = True) -> list[tuple[ConflictView, SlipView | None]]:
         """Conflicts of a game with the slip they disagree with."""
         with self.db.read() as session:
             tournament = self._tournament(session, tournament_id)
@@ -299,11 +300,11 @@ class SlipEntry(Rounds):
                 slip = session.scalar(select(Slip).where(Slip.game_id == game.id,
                                                          Slip.round_number == conflict.round_number,
                                                          Slip.entry_id == conflict.entry_id))
-                result.append((conflict, slip))
+                result.append((view_of(ConflictView, conflict), view_of(SlipView, slip) if slip is not None else None))
             return result
 
     def slips(self, game_number: int, round_number: int | None = None, *,
-              tournament_id: int | None = None) -> list[Slip]:
+              tournament_id: int | None = None) -> list[SlipView]:
         """Stored slips of a game (one round when given), by round and table."""
         with self.db.read() as session:
             tournament = self._tournament(session, tournament_id)
@@ -311,7 +312,8 @@ class SlipEntry(Rounds):
             query = select(Slip).where(Slip.game_id == game.id)
             if round_number is not None:
                 query = query.where(Slip.round_number == round_number)
-            return list(session.scalars(query.order_by(Slip.round_number, Slip.table_number)))
+            return [view_of(SlipView, slip)
+                    for slip in session.scalars(query.order_by(Slip.round_number, Slip.table_number))]
 
     def _slip_context(self, game_number: int, table: int, round_number: int | None, tournament_id: int | None,
                       *, allow_closed: bool = False) -> _SlipContext:
@@ -356,9 +358,8 @@ class SlipEntry(Rounds):
         if existing is None:
             try:
                 with session.begin_nested():
-                    event = self._log(session, context.tournament_id, EventKind.SLIP_ENTERED,
-                                      {"table": context.table, "entry": context.entry_id,
-                                       **_verdict_payload(text, verdict, context)},
+                    event = self._log(session, context.tournament_id, SlipEntered(context.table, context.entry_id,
+                                                  **_verdict_payload(text, verdict, context)),
                                       game_id=context.game_id, round_number=context.round_number, actor=actor)
                     slip = Slip(game_id=context.game_id, round_number=context.round_number,
                                 entry_id=context.entry_id, table_number=context.table)
@@ -384,8 +385,7 @@ class SlipEntry(Rounds):
                             entered_by=actor.name, entered_at=_now())
         session.add(conflict)
         session.flush()
-        self._log(session, context.tournament_id, EventKind.SLIP_CONFLICT,
-                  {"conflict": conflict.id, "kind": kind.value, "table": context.table, "entry": context.entry_id,
-                   "text": text, "mark": mark, "stored_text": existing.text, "stored_by": existing.entered_by},
+        self._log(session, context.tournament_id, SlipConflict(conflict.id, kind.value, context.table, context.entry_id, text, mark,
+                               existing.text, existing.entered_by),
                   game_id=context.game_id, round_number=context.round_number, actor=actor)
         return conflict.id

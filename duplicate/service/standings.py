@@ -14,7 +14,7 @@ from duplicate.models import (
     Tournament,
 )
 from duplicate.service.access import Actor
-from duplicate.service.events import EventKind
+from duplicate.service.events import BonusesAwarded, EventKind
 from duplicate.service.registration import Registration
 from duplicate.service.settings import TournamentSettings
 from duplicate.standings import (
@@ -113,7 +113,7 @@ class Standings(Registration):
                                                   Event.kind == EventKind.BONUSES_AWARDED.value)
                               .order_by(Event.id.desc()).limit(1))
         if last is None or last.payload.get("bonuses") != bonuses:
-            self._log(session, tournament.id, EventKind.BONUSES_AWARDED, {"round": row.number, "bonuses": bonuses},
+            self._log(session, tournament.id, BonusesAwarded(row.number, bonuses),
                       game_id=game.id, round_number=row.number, actor=actor, reason=why)
 
     def partial_standings(self, game_number: int, through_round: int,

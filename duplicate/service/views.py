@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from datetime import date
-from typing import Any
+from dataclasses import dataclass, field, fields
+from datetime import date, datetime
+from typing import Any, TypeVar
 
 from duplicate.models import (
     EntryStatus,
@@ -104,3 +104,128 @@ def _round_view(row: RoundRow) -> RoundView:
                      tuple((top[0], top[1], top[2]) for top in row.top_moves), row.move_count, row.master,
                      row.master_score, row.cumulative, row.annulled, row.closed, tuple(row.redraws or ()),
                      row.leftover, row.master_reason)
+
+
+# --- stored rows as plain values (issue 12 §2: front ends never get ORM rows) -------------
+@dataclass(frozen=True)
+class PlayerView:
+    """A player: id, name, club, country, federation id (None when unknown)."""
+
+    id: int
+    name: str
+    club: str
+    country: str
+    federation_id: str | None
+
+
+@dataclass(frozen=True)
+class EntryView:
+    """A player's entry in a tournament; ``status`` is an ``EntryStatus`` value."""
+
+    id: int
+    tournament_id: int
+    player_id: int
+    status: str
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """A player's table in a game (II.6)."""
+
+    game_id: int
+    entry_id: int
+    table_number: int
+
+
+@dataclass(frozen=True)
+class SlipView:
+    """The slip that counts for a player and a round (II.8): the text exactly as typed,
+    the move read from it (canonical), its ``SlipStatus`` value, points, the reason and
+    hint given, who entered and double-checked it (credential names) and when."""
+
+    id: int
+    game_id: int
+    round_number: int
+    entry_id: int
+    table_number: int
+    text: str
+    move: str | None
+    status: str
+    score: int
+    reason: str
+    hint: str | None
+    entered_by: str
+    entered_at: datetime
+    checked_by: str | None
+    event_id: int | None
+
+
+@dataclass(frozen=True)
+class ConflictView:
+    """A second, different slip for a player and a round, for the judge to resolve:
+    ``kind`` ``duplicate`` or ``double_entry``; ``text`` or ``mark`` is the new entry;
+    ``resolution`` None until resolved (``kept``/``replaced``)."""
+
+    id: int
+    game_id: int
+    round_number: int
+    entry_id: int
+    table_number: int
+    kind: str
+    text: str
+    mark: str | None
+    entered_by: str
+    entered_at: datetime
+    resolution: str | None
+    resolved_by: str | None
+
+
+@dataclass(frozen=True)
+class ClaimView:
+    """A player's claim (III.27); ``status`` a ``ClaimStatus`` value."""
+
+    id: int
+    game_id: int
+    round_number: int
+    entry_id: int
+    text: str
+    status: str
+    resolution: str | None
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class EventView:
+    """One event of the log as stored: its kind, the station, who acted (the credential's
+    name and role), why, when, and its data (``payload``, the JSON of the record)."""
+
+    id: int
+    tournament_id: int
+    game_id: int | None
+    round_number: int | None
+    kind: str
+    payload: dict[str, Any]
+    station: str
+    arbiter: str
+    role: str
+    reason: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class AssistantRangeView:
+    """The tables an assistant enters slips for, inclusive (II.4.c)."""
+
+    assistant: str
+    first_table: int
+    last_table: int
+
+
+ViewT = TypeVar("ViewT")
+
+
+def view_of(kind: type[ViewT], row: object) -> ViewT:
+    """The ``kind`` view of a stored ``row``: its fields read from the row's attributes of
+    the same names (the row must be loaded; the view outlives the session)."""
+    names = [item.name for item in fields(kind)]  # type: ignore[arg-type]
+    return kind(**{name: getattr(row, name) for name in names})

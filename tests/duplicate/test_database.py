@@ -72,3 +72,15 @@ def test_a_bad_url_is_a_clear_error() -> None:
         open_database("nosuchdriver://x/y")
     assert database_url("torneo.db").startswith("sqlite:///")
     assert database_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
+
+
+def test_the_schema_head_constant_is_alembics_head() -> None:
+    # An up-to-date database opens without Alembic only if SCHEMA_HEAD is the newest migration.
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from duplicate.database import MIGRATIONS, SCHEMA_HEAD
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    assert ScriptDirectory.from_config(config).get_heads() == [SCHEMA_HEAD]

@@ -20,6 +20,14 @@ from tui.app.widgets.block_letters import BigText
 NAMES = ["Ana Pérez", "Berta Núñez", "Carlos Ruiz"]
 
 
+
+async def settled(pilot) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the screen's reads (worker threads) are done and shown."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 def seeded_game(service: TournamentService) -> int:
     service.create_tournament("Open de Valencia", settings=TournamentSettings(partial_every=3))
     for name in NAMES:
@@ -46,14 +54,14 @@ def test_the_screen_follows_the_judge_and_shows_partial_standings_after_round_th
             app.state.tournament_id = service.tournament().id
             screen = ProjectionScreen()
             await app.push_screen(screen)
-            await pilot.pause()
+            await settled(pilot)
             board = screen.query_one(BigBoard)
             assert board.cell == (7, 3) and board.board is not None and board.board.is_empty()
             assert screen.query_one("#master", BigText).tokens == ()
 
             service.draw_rack(game)
             app.check_for_changes()
-            await pilot.pause()
+            await settled(pilot)
             pending = service.pending_round(game)
             assert pending is not None
             shown = screen.query_one("#rack", BigText).text.replace(" ", "")
@@ -61,7 +69,7 @@ def test_the_screen_follows_the_judge_and_shows_partial_standings_after_round_th
 
             view = service.choose_master(game)
             app.check_for_changes()
-            await pilot.pause()
+            await settled(pilot)
             assert screen.query_one("#master", BigText).text.replace(" ", "") == view.master.upper()
             assert screen.query_one("#score", Digits).value == str(view.master_score)
             assert screen.query_one("#total", Digits).value == str(view.cumulative)
@@ -71,11 +79,11 @@ def test_the_screen_follows_the_judge_and_shows_partial_standings_after_round_th
             service.close_round(game)
             play_round(service, game)
             app.check_for_changes()
-            await pilot.pause()
+            await settled(pilot)
             assert str(screen.query_one("#side-standings", Static).render()) == ""
             play_round(service, game)
             app.check_for_changes()
-            await pilot.pause()
+            await settled(pilot)
             total = service.rounds(game)[-1].cumulative
             assert screen.query_one("#total", Digits).value == str(total)
             assert screen.data is not None and screen.data.standings_title == "Clasificación tras la ronda 3"
@@ -86,7 +94,7 @@ def test_the_screen_follows_the_judge_and_shows_partial_standings_after_round_th
 
             play_round(service, game, close=False)                       # round 4 keeps the round-3 standings
             app.check_for_changes()
-            await pilot.pause()
+            await settled(pilot)
             assert screen.data.standings_title == "Clasificación tras la ronda 3"
 
     asyncio.run(scenario())
@@ -102,7 +110,7 @@ def test_the_local_timer_starts_pauses_and_resets_with_keys(service: TournamentS
             app.state.tournament_id = service.tournament().id
             screen = ProjectionScreen()
             await app.push_screen(screen)
-            await pilot.pause()
+            await settled(pilot)
             clock = [100.0]
             screen.timer.clock = lambda: clock[0]
             assert screen.query_one("#timer", Digits).value == "3:00"
@@ -157,15 +165,15 @@ def test_projection_follows_the_judges_timer(service) -> None:
             app.authenticate(pin_of("judge"))
             screen = ProjectionScreen()
             await app.push_screen(screen)
-            await pilot.pause()
+            await settled(pilot)
             assert not screen.timer.running
             service.record_timer(game, "start", 120)
             app.check_for_changes()
-            await pilot.pause()
+            await settled(pilot)
             assert screen.timer.running and 110 < screen.timer.remaining() <= 120
             service.record_timer(game, "pause", 42)
             app.check_for_changes()
-            await pilot.pause()
+            await settled(pilot)
             assert not screen.timer.running and screen.timer.remaining() == 42
 
     asyncio.run(scenario())

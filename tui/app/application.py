@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from textual import work
 from textual.app import App
 from textual.binding import Binding
 
@@ -58,15 +59,28 @@ class DuplicadaApp(App[None]):
     def on_mount(self) -> None:
         self.push_screen(StartScreen())
         if self._poll:
-            self.set_interval(POLL_SECONDS, self.check_for_changes)
+            self.set_interval(POLL_SECONDS, self.poll_for_changes)
 
     def check_for_changes(self) -> None:
-        """Post ``DataChanged`` to the screen when the event log grew."""
-        if self.state.tournament_id is None:
-            return
+        """Post ``DataChanged`` to the screens when the event log grew (read here)."""
+        if self.state.tournament_id is not None:
+            self._changes_read(*self._read_last_event(self.state.tournament_id))
+
+    @work(thread=True, exclusive=True, group="poll", exit_on_error=False)
+    def poll_for_changes(self) -> None:
+        """``check_for_changes`` with the database read in a worker thread: the event loop
+        never waits for the database (the interval timer calls this)."""
+        if self.state.tournament_id is not None:
+            self.call_from_thread(self._changes_read, *self._read_last_event(self.state.tournament_id))
+
+    def _read_last_event(self, tournament_id: int) -> tuple[int | None, Exception | None]:
         try:
-            last = self.service.last_event_id(self.state.tournament_id)
+            return self.service.last_event_id(tournament_id), None
         except Exception as error:  # noqa: BLE001 - a database hiccup must not close the station
+            return None, error
+
+    def _changes_read(self, last: int | None, error: Exception | None) -> None:
+        if error is not None or last is None:
             if not self._offline:
                 self._offline = True
                 self.notify(f"Sin conexión con la base de datos; se reintenta ({type(error).__name__})",

@@ -51,8 +51,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label, Static
 
-from duplicate.models import Conflict, Slip
-from duplicate.service import RoundView, TournamentError
+from duplicate.service import ConflictView, RoundView, SlipView, TournamentError
 from duplicate.slips import SlipStatus
 from tui.app.messages import DataChanged
 from tui.app.widgets.judge_dialogs import ConflictDecision, ConflictDialog
@@ -140,7 +139,7 @@ class EntryScreen(Screen[None]):
         self._seats: dict[int, tuple[int, str]] = {}
         self._rounds: dict[int, RoundView] = {}
         self._range: tuple[int, int] | None = None
-        self._slips: dict[int, Slip] = {}
+        self._slips: dict[int, SlipView] = {}
         self._queue: deque[_Job] = deque()
         self._busy = False
         self._last_table: int | None = None
@@ -246,7 +245,7 @@ class EntryScreen(Screen[None]):
         self._slips = {slip.table_number: slip for slip in slips}
         self._fill(self._tables_shown(), conflicts)
 
-    def _fill(self, tables: Sequence[int], conflicts: Sequence[Conflict]) -> None:
+    def _fill(self, tables: Sequence[int], conflicts: Sequence[ConflictView]) -> None:
         view = self.query_one("#slips", DataTable)
         in_conflict = {conflict.table_number for conflict in conflicts}
         rows = {}

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 
 from rich.table import Table
 from rich.text import Text
-from textual import events
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -232,13 +232,19 @@ class ProjectionScreen(Screen[None]):
         self.refresh_data()
 
     # --- data ---------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="projection", exit_on_error=False)
     def refresh_data(self) -> None:
-        """Read the game again and show it."""
+        """Read the game again in a worker thread (the replay and the standings never
+        block the event loop) and show it."""
         try:
             data = read_projection(self.app.service, self.app.state.tournament_id)  # type: ignore[attr-defined]
         except TournamentError as error:
-            self.query_one("#message", Static).update(str(error))
+            self.app.call_from_thread(self.query_one("#message", Static).update, Text(str(error)))
             return
+        self.app.call_from_thread(self.show_data, data)
+
+    def show_data(self, data: ProjectionData) -> None:
+        """Show what ``refresh_data`` read."""
         self.data = data
         self.query_one("#title", Static).update(data.title)
         message = self.query_one("#message", Static)
