@@ -35,9 +35,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from duplicate.labels import CRITERION_HEADINGS, CRITERION_NAMES, GAME_STATUS, SLIP_STATUS
 from duplicate.models import GameStatus
 from duplicate.notation import SlipError, parse_move
-from duplicate.service import ANNULLED, RoundView, TournamentService, TournamentSettings
+from duplicate.service import RoundView, TournamentService, TournamentSettings
 from duplicate.service.views import SlipView
 from duplicate.slips import SlipStatus
 from duplicate.standings import GameStanding, TournamentCriterion, TournamentStanding, running_totals
@@ -66,45 +67,14 @@ __all__ = [
     "spanish_number",
 ]
 
-GAME_STATUS_LABELS = {
-    GameStatus.SETUP.value: "en preparación",
-    GameStatus.PLAYING.value: "en juego",
-    GameStatus.ENDED.value: "terminada, sin publicar",
-    GameStatus.PROVISIONAL.value: "resultados provisionales",
-    GameStatus.FINAL.value: "resultados definitivos",
-}
-"""Spanish label of each ``GameStatus`` (III.26)."""
+GAME_STATUS_LABELS = GAME_STATUS
+"""Spanish label of each ``GameStatus`` (III.26): ``duplicate.labels``."""
 
-CRITERION_LABELS = {
-    TournamentCriterion.TOTAL.value: "Suma de puntos",
-    TournamentCriterion.AVERAGE_PLACE.value: "Promedio de plazas (IV.31, criterio uno)",
-    TournamentCriterion.AVERAGE_PERCENTAGE.value: "Promedio de porcentajes sobre la maestra (IV.31, criterio dos)",
-    TournamentCriterion.DEVIATION.value: "Desviación estándar respecto a la maestra (IV.31, criterio tres)",
-}
-"""Spanish name of each tournament criterion (IV.31)."""
+CRITERION_LABELS = CRITERION_NAMES
+"""Spanish name of each tournament criterion (IV.31): ``duplicate.labels``."""
 
-CRITERION_VALUE_HEADINGS = {
-    TournamentCriterion.TOTAL.value: "Puntos",
-    TournamentCriterion.AVERAGE_PLACE.value: "Promedio de plazas",
-    TournamentCriterion.AVERAGE_PERCENTAGE.value: "Promedio de %",
-    TournamentCriterion.DEVIATION.value: "Desviación",
-}
-
-SLIP_STATUS_LABELS = {
-    SlipStatus.VALID.value: "válida",
-    SlipStatus.SYNTAX.value: "notación ilegible",
-    SlipStatus.OFF_BOARD.value: "fuera del tablero",
-    SlipStatus.MISPLACED.value: "mal colocada",
-    SlipStatus.NOT_CONNECTED.value: "no conectada",
-    SlipStatus.NOT_IN_RACK.value: "fichas que no están en el atril",
-    SlipStatus.UNMARKED_BLANK.value: "comodín no marcado",
-    SlipStatus.INVALID_WORD.value: "palabra inexistente",
-    SlipStatus.LATE.value: "fuera de tiempo",
-    SlipStatus.NULL.value: "papeleta nula",
-    SlipStatus.MISSING.value: "sin papeleta",
-    ANNULLED: "anulada",
-}
-"""Short Spanish label of each slip status (III.20, III.23, III.25, III.29)."""
+SLIP_STATUS_LABELS = SLIP_STATUS
+"""Spanish label of each slip status (III.20, III.23, III.25, III.29): ``duplicate.labels``."""
 
 _MONTHS = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
            "noviembre", "diciembre")
@@ -349,7 +319,7 @@ class TournamentResults:
 
     @property
     def criterion_heading(self) -> str:
-        return CRITERION_VALUE_HEADINGS.get(self.settings.criterion, "Valor")
+        return CRITERION_HEADINGS.get(self.settings.criterion, "Valor")
 
     def format_value(self, value: float) -> str:
         """The overall criterion's value in Spanish: points, average place, percentage."""

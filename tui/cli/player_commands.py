@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from duplicate.labels import ENTRY_STATUS, label
 from duplicate.models import EntryStatus
 from tui.cli.options import Context, common
 
@@ -44,7 +45,7 @@ def player_list(context: Context) -> None:
     """Lista los jugadores inscritos."""
     for entry, person in context.service.entries(context.tournament):
         click.echo(f"{entry.id:>4}  {person.name:<30} {person.club:<20} {person.country:<4} "
-                   f"{person.federation_id or '':<10} {entry.status}")
+                   f"{person.federation_id or '':<10} {label(ENTRY_STATUS, entry.status)}")
 
 
 @player.command("status")
@@ -55,7 +56,7 @@ def player_list(context: Context) -> None:
 def player_status(context: Context, entry_id: int, status: str, reason: str) -> None:
     """Cambia el estado de una inscripción (active, withdrawn, absent, disqualified)."""
     context.acting.set_entry_status(entry_id, EntryStatus(status), arbiter=context.arbiter, reason=reason)
-    click.echo(f"Inscripción {entry_id}: {status}.")
+    click.echo(f"Inscripción {entry_id}: {label(ENTRY_STATUS, status)}.")
 
 
 @click.group()

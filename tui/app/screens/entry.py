@@ -51,6 +51,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label, Static
 
+from duplicate.labels import SLIP_STATUS
 from duplicate.service import ConflictView, RoundView, SlipView, TournamentError
 from duplicate.slips import SlipStatus
 from tui.app.messages import DataChanged
@@ -70,7 +71,8 @@ from tui.app.widgets.steady_footer import SteadyFooter
 _MARKS = Binding.Group("Tarde/Nula/Falta", compact=True)
 _ROUNDS = Binding.Group("Ronda −/+", compact=True)
 
-MARK_NAMES = {SlipStatus.LATE: "fuera de tiempo", SlipStatus.NULL: "nula", SlipStatus.MISSING: "no entregada"}
+MARK_NAMES = {status: SLIP_STATUS[status.value] for status in (SlipStatus.LATE, SlipStatus.NULL, SlipStatus.MISSING)}
+"""The marks an assistant may put on a slip (III.13, III.20.4, III.25), named as everywhere."""
 
 
 @dataclass(frozen=True)

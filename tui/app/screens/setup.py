@@ -30,6 +30,7 @@ from textual.widgets import (
 )
 
 from data.rules import ROUND_SECONDS
+from duplicate.labels import ENTRY_STATUS, GAME_STATUS, label
 from duplicate.models import EntryStatus, SeatingMethod
 from duplicate.service import TournamentError, TournamentService, TournamentSettings
 from duplicate.standings import BonusMode, BonusPolicy, TournamentCriterion, bonus_warnings
@@ -53,14 +54,6 @@ SEATING = [
     ("Orden alfabético", SeatingMethod.ALPHABETICAL.value),
     ("Al azar (con la semilla del sorteo)", SeatingMethod.RANDOM.value),
 ]
-STATUS_NAMES = {
-    EntryStatus.ACTIVE.value: "activo",
-    EntryStatus.WITHDRAWN.value: "retirado",
-    EntryStatus.ABSENT.value: "ausente",
-    EntryStatus.DISQUALIFIED.value: "descalificado",
-}
-GAME_STATUS_NAMES = {"setup": "preparada", "playing": "en juego", "ended": "terminada",
-                     "provisional": "resultados provisionales", "final": "resultados definitivos"}
 STATUS_BUTTONS = {"withdraw": EntryStatus.WITHDRAWN, "absent": EntryStatus.ABSENT,
                   "disqualify": EntryStatus.DISQUALIFIED, "reactivate": EntryStatus.ACTIVE}
 TABS = {"torneo": "tab-torneo", "jugadores": "tab-jugadores", "mesas": "tab-mesas", "auxiliares": "tab-auxiliares"}
@@ -265,7 +258,7 @@ class SetupScreen(Screen[None]):
         started = any(game.rounds for game in info.games)
         _show(self.query_one("#lock", Static),
               "Ya hay rondas jugadas: los ajustes quedan fijados (III.24, III.28)." if started else "")
-        lines = [f"Partida {game.number}: {GAME_STATUS_NAMES.get(game.status, game.status)}, {game.rounds} rondas de "
+        lines = [f"Partida {game.number}: {label(GAME_STATUS, game.status)}, {game.rounds} rondas de "
                  f"{game.planned_rounds if game.planned_rounds else 'bolsa completa'}, "
                  f"{game.seconds_per_round} s por ronda"
                  for game in info.games]
@@ -277,7 +270,7 @@ class SetupScreen(Screen[None]):
         players.clear()
         for entry, player in self.service.entries(self.tournament_id):
             players.add_row(str(entry.id), player.name, player.club, player.country, player.federation_id or "",
-                            STATUS_NAMES.get(entry.status, entry.status), key=str(entry.id))
+                            label(ENTRY_STATUS, entry.status), key=str(entry.id))
         if players.row_count:
             players.move_cursor(row=min(row, players.row_count - 1))
 
@@ -386,7 +379,7 @@ class SetupScreen(Screen[None]):
             self.say("No hay jugadores.", error=True)
             return
         self.run(lambda: self.service.set_entry_status(entry, status, arbiter=self.arbiter),
-                 f"Jugador nº {entry}: {STATUS_NAMES[status.value]}.")
+                 f"Jugador nº {entry}: {ENTRY_STATUS[status.value]}.")
 
     def import_csv(self) -> None:
         path = self.query_one("#csv_path", Input).value.strip()

@@ -33,6 +33,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 
+from duplicate.labels import CLAIM_STATUS, CRITERION_HEADINGS, GAME_STATUS, label
 from duplicate.models import ClaimStatus, GameStatus
 from duplicate.service import RoundView, TournamentError
 from duplicate.standings import GameStanding, RoundResult, TournamentCriterion, TournamentStanding, running_totals
@@ -48,25 +49,7 @@ def publication_folder(tournament_id: int) -> Path:
 
     return Path(platformdirs.user_data_dir("duplicada", appauthor=False)) / "publicaciones" / f"torneo-{tournament_id}"
 
-GAME_STATUS = {
-    GameStatus.SETUP.value: "en preparación",
-    GameStatus.PLAYING.value: "en juego: clasificación parcial",
-    GameStatus.ENDED.value: "terminada, resultados sin publicar",
-    GameStatus.PROVISIONAL.value: "resultados provisionales (III.26)",
-    GameStatus.FINAL.value: "resultados definitivos (III.26)",
-}
-CLAIM_STATUS = {
-    ClaimStatus.OPEN.value: "abierta",
-    ClaimStatus.UPHELD.value: "aceptada",
-    ClaimStatus.REJECTED.value: "rechazada",
-}
-CRITERION = {
-    TournamentCriterion.TOTAL.value: "Puntos",
-    TournamentCriterion.AVERAGE_PLACE.value: "Prom. plazas",
-    TournamentCriterion.AVERAGE_PERCENTAGE.value: "Prom. %",
-    TournamentCriterion.DEVIATION.value: "Desviación",
-}
-"""Tournament criterion (IV.31) → heading of its value column."""
+
 
 _TABS = Binding.Group("Pestañas", compact=True)
 _GAMES = Binding.Group("Partida −/+", compact=True)
@@ -94,6 +77,11 @@ def split_move(text: str) -> tuple[str, str]:
     coordinate, dash, word = text.partition("-")
     return (coordinate.strip(), word.strip()) if dash else ("", text.strip())
 
+
+STANDINGS_HEADING = {**GAME_STATUS, GameStatus.PLAYING.value: f"{GAME_STATUS[GameStatus.PLAYING.value]}: clasificación parcial",
+                     GameStatus.PROVISIONAL.value: f"{GAME_STATUS[GameStatus.PROVISIONAL.value]} (III.26)",
+                     GameStatus.FINAL.value: f"{GAME_STATUS[GameStatus.FINAL.value]} (III.26)"}
+"""The heading of a game's standings: its status (``duplicate.labels``) with the rule.""" 
 
 class StandingsScreen(Screen[None]):
     """Game and tournament standings, follow-up sheet, claims. See the module docstring."""
@@ -179,7 +167,7 @@ class StandingsScreen(Screen[None]):
         heading = Text()
         heading.append(f"{info.name} · Partida {self.game} de {len(info.games)} · ", style="bold")
         final = game_info.status == GameStatus.FINAL.value
-        heading.append(GAME_STATUS.get(game_info.status, game_info.status),
+        heading.append(STANDINGS_HEADING.get(game_info.status, game_info.status),
                        style="bold reverse green" if final else "bold reverse yellow")
         heading.append(f" · {len(rounds)} rondas con maestra · {len(standings)} jugadores")
         open_claims = sum(1 for claim in claims if claim.status == ClaimStatus.OPEN.value)
@@ -242,7 +230,7 @@ class StandingsScreen(Screen[None]):
 
     def _fill_tournament(self, overall: Sequence[TournamentStanding[int]], criterion: str, games: int) -> None:
         table = self.query_one("#tournament-table", DataTable)
-        columns = [("pos", "Pos."), ("player", "Jugador"), ("value", CRITERION.get(criterion, criterion)),
+        columns = [("pos", "Pos."), ("player", "Jugador"), ("value", label(CRITERION_HEADINGS, criterion)),
                    ("total", "Total"), ("bonus", "Bonif."), ("pct", "%"), ("played", "Partidas")]
         columns += [(f"g{number}", f"P{number}") for number in range(1, games + 1)]
         row = self._reset(table, columns)
@@ -258,7 +246,7 @@ class StandingsScreen(Screen[None]):
                           *places, key=str(line.player))
         self._restore(table, row)
         self.query_one("#tournament-caption", Static).update(
-            f"Clasificación general (IV.31, IV.32) por «{CRITERION.get(criterion, criterion)}»; "
+            f"Clasificación general (IV.31, IV.32) por «{label(CRITERION_HEADINGS, criterion)}»; "
             "P1, P2…: puesto en cada partida.")
 
     def _fill_claims(self, claims: Sequence[Any]) -> None:
@@ -272,7 +260,7 @@ class StandingsScreen(Screen[None]):
             table.add_row(Text(str(claim.id), justify="right"), Text(str(claim.round_number), justify="right"),
                           Text(str(self._tables.get(claim.entry_id, "")), justify="right"),
                           self._names.get(claim.entry_id, str(claim.entry_id)), claim.text,
-                          Text(CLAIM_STATUS.get(claim.status, claim.status), style=style), claim.resolution or "",
+                          Text(label(CLAIM_STATUS, claim.status), style=style), claim.resolution or "",
                           key=str(claim.id))
         if not claims:
             table.add_row("", "", "", "", Text("Sin reclamaciones en esta partida.", style="dim"), "", "")
@@ -446,7 +434,7 @@ class StandingsScreen(Screen[None]):
             self.notify("Elija una reclamación en la pestaña Reclamaciones (F5) y pulse R.", severity="warning")
             return
         if claim.status != ClaimStatus.OPEN.value:
-            self.notify(f"La reclamación nº {claim.id} ya está {CLAIM_STATUS.get(claim.status, claim.status)}.",
+            self.notify(f"La reclamación nº {claim.id} ya está {label(CLAIM_STATUS, claim.status)}.",
                         severity="warning")
             return
         slip = next((slip for slip in service.slips(self.game, claim.round_number, tournament_id=state.tournament_id)

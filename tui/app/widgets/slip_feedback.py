@@ -15,29 +15,14 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from duplicate.labels import SLIP_STATUS, label
 from duplicate.service import EntryResult
-from duplicate.slips import MARKED_STATUSES, SlipStatus
-
-STATUS_NAMES: dict[str, str] = {
-    SlipStatus.VALID.value: "válida",
-    SlipStatus.SYNTAX.value: "ilegible",
-    SlipStatus.OFF_BOARD.value: "fuera del tablero",
-    SlipStatus.MISPLACED.value: "mal colocada",
-    SlipStatus.NOT_CONNECTED.value: "no conectada",
-    SlipStatus.NOT_IN_RACK.value: "fichas fuera del atril",
-    SlipStatus.UNMARKED_BLANK.value: "comodín sin marcar",
-    SlipStatus.INVALID_WORD.value: "palabra no válida",
-    SlipStatus.LATE.value: "fuera de tiempo",
-    SlipStatus.NULL.value: "nula",
-    SlipStatus.MISSING.value: "no entregada",
-    "annulled": "maestra anulada",
-}
-"""Slip status code (``duplicate.slips.SlipStatus`` or ``annulled``) → Spanish name."""
+from duplicate.slips import MARKED_STATUSES
 
 
 def status_name(status: str) -> str:
     """The Spanish name of a stored slip status (the code itself if unknown)."""
-    return STATUS_NAMES.get(status, status)
+    return label(SLIP_STATUS, status)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,86 @@
+"""The Spanish names the users read, in one place for the app, the command line and the
+published sheets (issue 12 §2): statuses, roles, criteria, actions.
+
+Each table maps a code (the value stored and exported) to its Spanish name; an unknown
+code is shown as it is (``label``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from duplicate.models import ClaimStatus, EntryStatus, GameStatus
+from duplicate.slips import SlipStatus
+from duplicate.standings import BonusMode, TournamentCriterion
+
+ANNULLED = "annulled"
+"""Slip status of a move equal to a master found wrong later (III.29)."""
+
+SLIP_STATUS: Mapping[str, str] = {
+    SlipStatus.VALID.value: "válida",
+    SlipStatus.SYNTAX.value: "notación ilegible",
+    SlipStatus.OFF_BOARD.value: "fuera del tablero",
+    SlipStatus.MISPLACED.value: "mal colocada",
+    SlipStatus.NOT_CONNECTED.value: "no conectada",
+    SlipStatus.NOT_IN_RACK.value: "fichas que no están en el atril",
+    SlipStatus.UNMARKED_BLANK.value: "comodín sin marcar",
+    SlipStatus.INVALID_WORD.value: "palabra no válida",
+    SlipStatus.LATE.value: "fuera de tiempo",
+    SlipStatus.NULL.value: "papeleta nula",
+    SlipStatus.MISSING.value: "sin papeleta",
+    ANNULLED: "maestra anulada",
+}
+"""Slip statuses (III.20, III.23, III.25, III.29)."""
+
+GAME_STATUS: Mapping[str, str] = {
+    GameStatus.SETUP.value: "en preparación",
+    GameStatus.PLAYING.value: "en juego",
+    GameStatus.ENDED.value: "terminada, sin publicar",
+    GameStatus.PROVISIONAL.value: "resultados provisionales",
+    GameStatus.FINAL.value: "resultados definitivos",
+}
+"""Game statuses (III.26, IV.32)."""
+
+ENTRY_STATUS: Mapping[str, str] = {
+    EntryStatus.ACTIVE.value: "activo",
+    EntryStatus.WITHDRAWN.value: "retirado",
+    EntryStatus.ABSENT.value: "ausente",
+    EntryStatus.DISQUALIFIED.value: "descalificado",
+}
+"""A player's status in a tournament."""
+
+CLAIM_STATUS: Mapping[str, str] = {
+    ClaimStatus.OPEN.value: "abierta",
+    ClaimStatus.UPHELD.value: "aceptada",
+    ClaimStatus.REJECTED.value: "rechazada",
+}
+"""Claim statuses (III.27)."""
+
+CRITERION_NAMES: Mapping[str, str] = {
+    TournamentCriterion.TOTAL.value: "Suma de puntos",
+    TournamentCriterion.AVERAGE_PLACE.value: "Promedio de plazas (IV.31, criterio uno)",
+    TournamentCriterion.AVERAGE_PERCENTAGE.value: "Promedio de porcentajes sobre la maestra (IV.31, criterio dos)",
+    TournamentCriterion.DEVIATION.value: "Desviación estándar respecto a la maestra (IV.31, criterio tres)",
+}
+"""Tournament criteria (IV.31)."""
+
+CRITERION_HEADINGS: Mapping[str, str] = {
+    TournamentCriterion.TOTAL.value: "Puntos",
+    TournamentCriterion.AVERAGE_PLACE.value: "Prom. plazas",
+    TournamentCriterion.AVERAGE_PERCENTAGE.value: "Prom. %",
+    TournamentCriterion.DEVIATION.value: "Desviación",
+}
+"""The heading of the value column of each tournament criterion (IV.31)."""
+
+BONUS_MODES: Mapping[str, str] = {
+    BonusMode.OFF.value: "sin bonificaciones",
+    BonusMode.AUTOMATIC.value: "automáticas (+10 / +5)",
+    BonusMode.MANUAL.value: "manuales",
+}
+"""Bonus management (III.24)."""
+
+
+def label(table: Mapping[str, str], code: str) -> str:
+    """The Spanish name of ``code`` in ``table`` (the code itself when unknown)."""
+    return table.get(code, code)
+
