@@ -94,7 +94,7 @@ def run(service: TournamentService, scenario, *, game: int | None = 1,  # type: 
             app.state.tournament_id = service.tournament().id
             app.authenticate(pin_of(role, "Marta"))
             await app.push_screen(StandingsScreen(game))
-            await pilot.pause()
+            await done(app, pilot)
             await scenario(app, pilot, app.screen)
 
     asyncio.run(main())
@@ -221,6 +221,7 @@ def test_snapshot_of_the_standings_screen(service: TournamentService, snap_compa
         await app.push_screen(StandingsScreen(1))
         screen = app.screen
         assert isinstance(screen, StandingsScreen)
+        await done(app, pilot)                                      # the standings are read in a worker
         if tab == "sheet":
             screen.show_sheet(ana)
         await pilot.pause()
@@ -256,8 +257,11 @@ def notifications(app: DuplicadaApp) -> list[str]:
 
 
 async def done(app: DuplicadaApp, pilot: Pilot) -> None:
-    """Wait for the judge's service call (a worker thread) and the refresh after it."""
-    await app.workers.wait_for_complete()
+    """Wait for the screen's workers (the judge's service call, then the refresh it asks
+    for) and for what they show."""
+    for _ in range(3):
+        await pilot.pause()
+        await app.workers.wait_for_complete()
     await pilot.pause()
 
 

@@ -22,6 +22,7 @@ to the master's is green.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
@@ -35,7 +36,7 @@ from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 
 from duplicate.labels import CLAIM_STATUS, CRITERION_HEADINGS, GAME_STATUS, label
 from duplicate.models import ClaimStatus, GameStatus
-from duplicate.service import RoundView, TournamentError
+from duplicate.service import ClaimView, RoundView, SlipView, TournamentError, TournamentInfo, TournamentSettings
 from duplicate.standings import GameStanding, RoundResult, TournamentCriterion, TournamentStanding, running_totals
 from tui.app.messages import DataChanged
 from tui.app.widgets.judge_dialogs import ClaimDecision, ClaimDialog, ClaimResolutionDialog, NewClaim, ReasonDialog
@@ -83,6 +84,23 @@ STANDINGS_HEADING = {**GAME_STATUS, GameStatus.PLAYING.value: f"{GAME_STATUS[Gam
                      GameStatus.FINAL.value: f"{GAME_STATUS[GameStatus.FINAL.value]} (III.26)"}
 """The heading of a game's standings: its status (``duplicate.labels``) with the rule.""" 
 
+
+@dataclass(frozen=True)
+class _StandingsData:
+    """Everything the standings screen shows, read in one worker."""
+
+    game: int
+    info: TournamentInfo
+    settings: TournamentSettings
+    names: dict[int, str]
+    tables: dict[int, int]
+    standings: list[GameStanding[int]]
+    results: list[RoundResult[int]]
+    rounds: list[RoundView]
+    overall: list[TournamentStanding[int]]
+    claims: list[ClaimView]
+    slips: list[SlipView]
+
 class StandingsScreen(Screen[None]):
     """Game and tournament standings, follow-up sheet, claims. See the module docstring."""
 
@@ -119,6 +137,11 @@ class StandingsScreen(Screen[None]):
         """Entry id of the player whose follow-up sheet is shown."""
         self._names: dict[int, str] = {}
         self._tables: dict[int, int] = {}
+        self._slips: Sequence[SlipView] = ()
+        self._results: Sequence[RoundResult[int]] = ()
+        self._rounds: Sequence[RoundView] = ()
+        self.loaded = False
+        """True once the first read has been shown."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -145,24 +168,35 @@ class StandingsScreen(Screen[None]):
         self.refresh_data()
 
     # --- data ---------------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="standings", exit_on_error=False)
     def refresh_data(self) -> None:
-        """Reload everything shown from the service."""
+        """Reload everything shown from the service, in a worker thread (the event loop
+        never waits for the database), then show it."""
         service, tournament_id = self.app.service, self.app.state.tournament_id  # type: ignore[attr-defined]
         try:
-            if self.game is None:
-                self.game = service.current_game(tournament_id)
-            info = service.tournament(tournament_id)
-            settings = service.settings(tournament_id)
-            self._names = {entry.id: player.name for entry, player in service.entries(tournament_id)}
-            self._tables = {entry.id: table for table, entry, _ in service.seats(self.game, tournament_id)}
-            standings = service.game_standings(self.game, tournament_id)
-            results = service.round_results(self.game, tournament_id)
-            rounds = [view for view in service.rounds(self.game, tournament_id) if view.master is not None]
-            overall = service.tournament_standings(tournament_id)
-            claims = service.claims(self.game, tournament_id=tournament_id)
+            game = self.game if self.game is not None else service.current_game(tournament_id)
+            data = _StandingsData(
+                game=game, info=service.tournament(tournament_id), settings=service.settings(tournament_id),
+                names={entry.id: player.name for entry, player in service.entries(tournament_id)},
+                tables={entry.id: table for table, entry, _ in service.seats(game, tournament_id)},
+                standings=service.game_standings(game, tournament_id),
+                results=service.round_results(game, tournament_id),
+                rounds=[view for view in service.rounds(game, tournament_id) if view.master is not None],
+                overall=service.tournament_standings(tournament_id),
+                claims=service.claims(game, tournament_id=tournament_id),
+                slips=service.slips(game, tournament_id=tournament_id))
         except TournamentError as error:
-            self.query_one("#heading", Static).update(Text(f"Sin clasificación: {error}", style="bold red"))
+            self.app.call_from_thread(self.query_one("#heading", Static).update,
+                                      Text(f"Sin clasificación: {error}", style="bold red"))
             return
+        self.app.call_from_thread(self.show_data, data)
+
+    def show_data(self, data: _StandingsData) -> None:
+        """Show what ``refresh_data`` read."""
+        self.game, info, settings = data.game, data.info, data.settings
+        self._names, self._tables, self._slips = data.names, data.tables, data.slips
+        standings, results, rounds, overall, claims = data.standings, data.results, data.rounds, data.overall, data.claims
+        self._results, self._rounds = results, rounds
         game_info = next(game for game in info.games if game.number == self.game)
         heading = Text()
         heading.append(f"{info.name} · Partida {self.game} de {len(info.games)} · ", style="bold")
@@ -179,6 +213,7 @@ class StandingsScreen(Screen[None]):
         self._fill_tournament(overall, settings.criterion, len(info.games))
         self._fill_claims(claims)
         self._fill_sheet(results, rounds)
+        self.loaded = True
 
     def _reset(self, table: DataTable[Any], columns: Sequence[tuple[str, str]]) -> int:
         """Clear ``table`` (and set its columns once); returns the cursor row to restore."""
@@ -279,9 +314,7 @@ class StandingsScreen(Screen[None]):
         if player is None or player not in self._tables:
             title.update("Hoja de seguimiento (II.9): elija un jugador (Intro) en la clasificación de la partida.")
             return
-        service, tournament_id = self.app.service, self.app.state.tournament_id  # type: ignore[attr-defined]
-        slips = {slip.round_number: slip for slip in service.slips(self.game, tournament_id=tournament_id)
-                 if slip.entry_id == player}
+        slips = {slip.round_number: slip for slip in self._slips if slip.entry_id == player}
         views = {view.number: view for view in rounds}
         totals = running_totals(results, player)
         cumulative = 0
@@ -316,7 +349,7 @@ class StandingsScreen(Screen[None]):
     def show_sheet(self, player: int) -> None:
         """Show the follow-up sheet of entry ``player`` for the game shown."""
         self.sheet_player = player
-        self.refresh_data()
+        self._fill_sheet(self._results, self._rounds)               # from what was read
         self.action_tab("sheet")
 
     def action_tab(self, tab: str) -> None:
