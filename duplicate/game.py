@@ -28,14 +28,15 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from data.rules import FIRST_ONE_AND_ONE_ROUND
 from duplicate.bag import Bag
-from duplicate.master import RankedMove, rank_top_moves
-from duplicate.notation import format_move, parse_move
+from duplicate.master import RankedMove, leave_after, rank_top_moves
+from duplicate.notation import SlipError, check_move, format_move, parse_move
 from duplicate.rack import (
     NoValidRackError,
     Rack,
@@ -97,18 +98,40 @@ class EndReason:
 class PendingRound:
     """A round whose rack is set and whose master move is not placed yet.
 
-    ``ranked``: the moves of top score, best first (III.15), empty when the rack
-    has no legal move; ``move_count``: every legal move; ``rule``: the III.12 rule
-    the rack was checked against; ``arbiter_rack``: typed by the arbiter, not drawn.
+    ``rule``: the III.12 rule the rack was checked against; ``arbiter_rack``: typed by
+    the arbiter, not drawn. The moves are generated when first asked for (``ranked``,
+    ``move_count``), on a copy of the board as it was when the rack was set: replaying
+    a recorded game places its recorded masters without generating them
+    (``Game.play_recorded``).
     """
 
     number: int
     rack: Rack
     rule: RackRule
     redraws: tuple[Redraw, ...]
-    ranked: tuple[RankedMove, ...]
-    move_count: int
     arbiter_rack: bool
+    ranking: Callable[[], tuple[tuple[RankedMove, ...], int]] = field(repr=False, compare=False)
+    _cache: list[tuple[tuple[RankedMove, ...], int]] = field(default_factory=list, repr=False, compare=False)
+
+    def _ranked(self) -> tuple[tuple[RankedMove, ...], int]:
+        if not self._cache:
+            self._cache.append(self.ranking())
+        return self._cache[0]
+
+    @property
+    def generated(self) -> bool:
+        """True once the moves have been generated."""
+        return bool(self._cache)
+
+    @property
+    def ranked(self) -> tuple[RankedMove, ...]:
+        """The moves of top score, best first (III.15); empty when the rack has no legal move."""
+        return self._ranked()[0]
+
+    @property
+    def move_count(self) -> int:
+        """How many legal moves the rack has."""
+        return self._ranked()[1]
 
     @property
     def master(self) -> RankedMove | None:
@@ -400,12 +423,49 @@ class Game:
             raise GameError(f"con el atril {pending.rack.text} no hay ninguna jugada válida")
         index = self._choice_index(pending, choice)
         chosen = pending.ranked[index]
-        self.board.place(placed_tiles(self.board, chosen.move))
-        self.leftover = chosen.leave
         if index == 0:
             reason = chosen.reason
         else:
             reason = f"elegida por el juez árbitro entre las {len(pending.ranked)} jugadas de máxima puntuación"
+        return self._place(pending, chosen.move, chosen.leave, chosen.score, chosen.tiles_placed,
+                           rank=index, reason=reason, equal_tops=len(pending.ranked))
+
+    def play_recorded(self, master: str, *, score: int, rank: int, equal_tops: int | None, reason: str) -> RoundRecord:
+        """Place a master move taken from a game's history (III.15: it was the top move
+        when it was chosen) without generating the rack's moves again.
+
+        ``master``: canonical notation; ``score`` (points), ``rank`` (its place among
+        the ``equal_tops`` moves of top score) and ``reason`` as recorded. The move is
+        still checked: it must fit the board, use the rack's tiles, form words of the
+        lexicon and score ``score``. When ``equal_tops`` is None (a history written
+        before it was recorded) the moves are generated and ranked as ``play`` does.
+        Raises ``GameError`` when it is not so, or for the reasons ``play`` does.
+        """
+        if self._end is not None:
+            raise GameError(f"la partida ha terminado: {self._end.text}")
+        pending = self._pending
+        if pending is None:
+            raise GameError("no hay atril en juego: primero hay que sacar las fichas o introducir el atril")
+        if equal_tops is None or pending.generated:
+            record = self.play(parse_move(master, self.alphabet))
+            if record.score != score or record.master_rank != rank:
+                raise GameError(f"la jugada maestra {master} da {record.score} puntos y el puesto {record.master_rank}, "
+                                f"no los {score} puntos y el puesto {rank} registrados")
+            return record
+        try:
+            placement = check_move(self.board, pending.rack.tiles, master, self.lexicon, oriented=False)
+        except SlipError as error:
+            raise GameError(f"la jugada maestra registrada {master} no es válida: {error}") from None
+        if placement.score != score:
+            raise GameError(f"la jugada maestra registrada {master} da {placement.score} puntos, no {score}")
+        return self._place(pending, placement.move, leave_after(self.board, pending.rack.tiles, placement.move),
+                           placement.score, len(placement.placed), rank=rank, reason=reason, equal_tops=equal_tops)
+
+    def _place(self, pending: PendingRound, move: Move, leave: tuple[int, ...], score: int, tiles_placed: int, *,
+               rank: int, reason: str, equal_tops: int) -> RoundRecord:
+        """Put the master on the board, keep its leave and record the round."""
+        self.board.place(placed_tiles(self.board, move))
+        self.leftover = leave
         record = RoundRecord(
             number=pending.number,
             rack=pending.rack.text,
@@ -413,14 +473,14 @@ class Game:
             redraws=pending.redraws,
             rule=pending.rule,
             arbiter_rack=pending.arbiter_rack,
-            master=format_move(chosen.move, self.alphabet),
-            move=chosen.move,
-            master_rank=index,
+            master=format_move(move, self.alphabet),
+            move=move,
+            master_rank=rank,
             reason=reason,
-            score=chosen.score,
-            cumulative=self.total_score + chosen.score,
-            equal_tops=len(pending.ranked),
-            tiles_placed=chosen.tiles_placed,
+            score=score,
+            cumulative=self.total_score + score,
+            equal_tops=equal_tops,
+            tiles_placed=tiles_placed,
             bag_after=len(self.bag),
         )
         self._records.append(record)
@@ -492,9 +552,13 @@ class Game:
         self._end = EndReason(code, text)
 
     def _open(self, rack: Rack, redraws: tuple[Redraw, ...], rule: RackRule, arbiter_rack: bool) -> PendingRound:
-        moves = generate(self.board, list(rack.tiles), self.lexicon)
-        ranked = rank_top_moves(self.board, list(rack.tiles), moves)
-        self._pending = PendingRound(self.round_number, rack, rule, redraws, tuple(ranked), len(moves), arbiter_rack)
+        board, tiles, lexicon = self.board.copy(), list(rack.tiles), self.lexicon
+
+        def ranking() -> tuple[tuple[RankedMove, ...], int]:
+            moves = generate(board, tiles, lexicon)
+            return tuple(rank_top_moves(board, tiles, moves)), len(moves)
+
+        self._pending = PendingRound(self.round_number, rack, rule, redraws, arbiter_rack, ranking)
         return self._pending
 
     def _undo_pending(self) -> None:

@@ -178,7 +178,8 @@ class RackWithdrawn(TournamentEvent):
 
 @dataclass(frozen=True)
 class MasterChosen(TournamentEvent):
-    """III.15: the master move placed for ``round`` (``rank`` among the equal tops)."""
+    """III.15: the master move placed for ``round`` (``rank`` among the ``equal_tops`` moves
+    of top score; ``equal_tops`` is absent from histories written before it was recorded)."""
 
     KIND = EventKind.MASTER_CHOSEN
     round: int
@@ -186,6 +187,7 @@ class MasterChosen(TournamentEvent):
     score: int
     rank: int
     cumulative: int
+    equal_tops: int | None = field(default=None, metadata=_OMIT_NONE)
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,11 @@ from duplicate.service.results import Results
 RECORD_FORMAT = "duplicada-tournament-1"
 """The record's format name (docs/tournament-record.md); ``verify`` reads this format."""
 
-RECORD_VERSION = 2
+RECORD_VERSION = 3
 """Revision of the format: fields are only ever added (version 2 adds ``format_version``
-and each event's ``role``: the role of the credential that acted, issue 12)."""
+and each event's ``role``: the role of the credential that acted; version 3 adds
+``equal_tops`` to the payload of ``master_chosen`` events, so that replay places recorded
+masters without generating moves; issue 12)."""
 
 
 class Record(Results):

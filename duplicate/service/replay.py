@@ -6,7 +6,6 @@ from duplicate.game import Game
 from duplicate.models import (
     Event,
 )
-from duplicate.notation import parse_move
 from duplicate.service.errors import TournamentError
 from duplicate.service.events import GameEnded, MasterChosen, RackDrawn, RackSet, RackWithdrawn, read_event
 
@@ -28,8 +27,9 @@ def _apply(engine: Game, event: Event) -> None:
             engine.set_rack(text, redraw=redraw)
         case RackWithdrawn():
             engine.withdraw_rack()
-        case MasterChosen(master=master):
-            engine.play(parse_move(master, engine.alphabet))
+        case MasterChosen(master=master, score=score, rank=rank, equal_tops=equal_tops):
+            # The recorded master is checked and placed; the moves are not generated again.
+            engine.play_recorded(master, score=score, rank=rank, equal_tops=equal_tops, reason=event.reason or "")
         case GameEnded(reason=reason) if not engine.over:
             engine.end(reason)
         case _:

@@ -181,7 +181,7 @@ class Rounds(Seating):
             row.master_reason = record.reason
             row.cumulative = record.cumulative
             event = self._log(session, tournament.id, MasterChosen(record.number, record.master, record.score, record.master_rank,
-                                           record.cumulative),
+                                                                        record.cumulative, record.equal_tops),
                               game_id=game.id, round_number=record.number, actor=actor, reason=reason or record.reason)
             last_event = event.id
             if engine.over:

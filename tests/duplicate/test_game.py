@@ -298,3 +298,41 @@ def test_III_15_arbiter_chooses_another_top_move(make_lexicon: MakeLexicon, alph
 def test_play_without_a_rack_is_an_error(lexicon: Lexicon) -> None:
     with pytest.raises(GameError, match="no hay atril"):
         Game(lexicon, seed=1).play()
+
+
+def test_III_15_recorded_masters_replay_without_generating(lexicon: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Replaying a history: each recorded master is checked and placed without generating
+    # the rack's moves; the records are those of the game as played (III.15, III.17).
+    played = Game(lexicon, seed=21, rounds=8)
+    records = played.play_all().rounds
+    calls: list[int] = []
+    import duplicate.game as game_module
+    real = game_module.generate
+    monkeypatch.setattr(game_module, "generate", lambda *args: calls.append(1) or real(*args))
+    replayed = Game(lexicon, seed=21, rounds=8)
+    for record in records:
+        pending = replayed.draw()
+        assert pending is not None and pending.rack.text == record.rack
+        again = replayed.play_recorded(record.master, score=record.score, rank=record.master_rank,
+                                       equal_tops=record.equal_tops, reason=record.reason)
+        assert again == record
+    assert calls == []
+    assert replayed.board.to_cgp() == played.board.to_cgp() and replayed.over
+
+
+def test_III_15_a_recorded_master_that_does_not_hold_is_refused(lexicon: Lexicon) -> None:
+    played = Game(lexicon, seed=22, rounds=2)
+    first = played.play_round()
+    assert first is not None
+    replayed = Game(lexicon, seed=22, rounds=2)
+    replayed.draw()
+    with pytest.raises(GameError, match="puntos"):
+        replayed.play_recorded(first.master, score=first.score + 1, rank=0, equal_tops=first.equal_tops, reason="")
+    # a move that does not use the rack's tiles
+    with pytest.raises(GameError, match="no es válida"):
+        replayed.play_recorded("H8-ZZZZZZZ", score=1, rank=0, equal_tops=1, reason="")
+    assert replayed.records == () and replayed.pending is not None
+    # an older history without equal_tops: the moves are ranked as ``play`` does
+    record = replayed.play_recorded(first.master, score=first.score, rank=first.master_rank, equal_tops=None,
+                                    reason="")
+    assert record == first

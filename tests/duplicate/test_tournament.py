@@ -528,3 +528,40 @@ def test_seating_by_rating_puts_the_highest_first_and_new_players_after_II6(serv
             session.add(Rating(player_id=ids[name], rating=rating, volatility=300, games=3))
     game = service.create_game(rounds=1, seed=1)                # first game: rating is the default (II.6)
     assert [player.name for _, _, player in service.seats(game)] == ["Carla", "Beto", "Ana", "Dora"]
+
+
+def test_III_15_reopening_a_game_places_its_recorded_masters_without_generating(
+        service: TournamentService, spanish_lexicon: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 12 §2: replay applies the recorded racks and masters; only the rack still in
+    # play has its moves generated, and only when the judge asks for them.
+    setup_tournament(service)
+    game = service.create_game(rounds=6, seed=5)
+    masters = [play_round(service, game) for _ in range(4)]
+    pending = service.draw_rack(game)
+    assert pending is not None
+    board = service.engine(game).board.to_cgp()
+
+    import duplicate.game as game_module
+    calls: list[int] = []
+    real = game_module.generate
+    monkeypatch.setattr(game_module, "generate", lambda *args: calls.append(1) or real(*args))
+    reopened = TournamentService(service.db, station="otra", lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    engine = reopened.engine(game)
+    assert calls == []
+    assert engine.board.to_cgp() == board
+    assert [(record.number, record.master, record.score) for record in engine.records] == masters
+    assert engine.pending is not None and engine.pending.rack.text == pending.rack
+    view = reopened.choose_master(game)                       # the judge asks: now the moves are generated
+    assert calls == [1] and view.master_score == pending.top_score
+
+
+def test_a_tampered_master_in_the_history_is_reported(service: TournamentService, spanish_lexicon: Lexicon) -> None:
+    setup_tournament(service)
+    game = service.create_game(rounds=4, seed=6)
+    play_round(service, game)
+    with service.db.write() as session:
+        event = session.scalars(select(Event).where(Event.kind == EventKind.MASTER_CHOSEN.value)).one()
+        event.payload = {**event.payload, "score": event.payload["score"] + 10}
+    reopened = TournamentService(service.db, station="otra", lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    with pytest.raises(TournamentError, match="historial incoherente"):
+        reopened.engine(game)
