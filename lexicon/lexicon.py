@@ -8,11 +8,12 @@ fast) holding:
 * ``words.dawg`` — the words in a ``dawg2.DAWG`` (each tile one character),
   used for membership tests and listings;
 * ``graph.bin`` — the same words as a minimised DAWG in flat arrays (node
-  edge offsets, edge letters, edge targets, final flags). ``dawg2`` has no
-  public edge-by-edge walk, so the move generator walks this graph, rebuilt at
-  load time as one Python ``dict`` per node (``{letter: child_node}``, plus the
-  key ``FINAL`` on nodes that end a word). See ``docs/lexicon.md`` for the
-  measurements behind this choice.
+  edge offsets, edge letters, edge targets, final flags, reach masks). ``dawg2``
+  has no public edge-by-edge walk, so the move generators walk this graph: the
+  compiled one as numpy arrays read straight from the file (``graph_arrays``),
+  the pure-Python one as one ``dict`` per node (``{letter: child_node}``, plus
+  the key ``FINAL`` on nodes that end a word), built on first use (``root``).
+  See ``docs/lexicon.md`` for the measurements behind this choice.
 
 The content hash is the SHA-256 of the sorted canonical word list (one word a
 line, UTF-8): the same words give the same hash whatever file they came from.
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import itertools
 import json
 import sys
 import zipfile
@@ -83,14 +83,26 @@ class Lexicon:
     ``content_hash`` (hex SHA-256), ``name`` (source file name).
     """
 
-    def __init__(self, alphabet: Alphabet, words: dawg.DAWG, root: Node, word_count: int, content_hash: str, name: str) -> None:
+    def __init__(self, alphabet: Alphabet, words: dawg.DAWG, root: Node | None, word_count: int, content_hash: str,
+                 name: str, *, graph: _GraphFile | None = None) -> None:
+        if root is None and graph is None:
+            raise ValueError("hace falta el grafo del léxico")
         self.alphabet = alphabet
-        self.root = root
         self.word_count = word_count
         self.content_hash = content_hash
         self.name = name
         self._words = words
+        self._root = root
+        self._graph = graph
         self._arrays: GraphArrays | None = None
+
+    @property
+    def root(self) -> Node:
+        """The letter graph's root node (``Node``), built from the file on first use."""
+        if self._root is None:
+            assert self._graph is not None
+            self._root = _graph_from_file(self._graph)
+        return self._root
 
     def __contains__(self, codes: object) -> bool:
         if not isinstance(codes, (tuple, list)):
@@ -122,10 +134,14 @@ class Lexicon:
 
     def graph_arrays(self) -> GraphArrays:
         """The letter graph (``root``) as flat numpy arrays, for the compiled move
-        generator; built on first call (0.12 s and 8.1 MB for the default
-        lexicon's 33,636 nodes) and kept on the object."""
+        generator; built on first call — from the file's arrays when the lexicon was
+        loaded (a few milliseconds; 8.1 MB for the default lexicon's 33,636 nodes),
+        else from ``root`` — and kept on the object."""
         if self._arrays is None:
-            self._arrays = graph_arrays(self.root, self.alphabet.size)
+            if self._graph is not None:
+                self._arrays = _arrays_from_file(self._graph, self.alphabet.size)
+            else:
+                self._arrays = graph_arrays(self.root, self.alphabet.size)
         return self._arrays
 
     @classmethod
@@ -146,7 +162,7 @@ class Lexicon:
                     raise LexiconError(f"{path}: el léxico usa otro alfabeto ({meta.get('alphabet')})")
                 word_count, digest = int(meta["word_count"]), str(meta["content_hash"])
                 words = dawg.DAWG().frombytes(archive.read("words.dawg"))
-                root = _graph_from_bytes(archive.read("graph.bin"), alphabet.size)
+                graph = _read_graph(archive.read("graph.bin"), alphabet.size)
         except FileNotFoundError:
             raise LexiconError(f"{path}: no existe el archivo de léxico") from None
         except LexiconError:
@@ -154,7 +170,7 @@ class Lexicon:
         except (zipfile.BadZipFile, KeyError, TypeError, json.JSONDecodeError, UnicodeDecodeError, ValueError,
                 IndexError, OSError) as error:
             raise LexiconError(f"{path}: no es un léxico compilado válido ({type(error).__name__}: {error})") from None
-        return cls(alphabet, words, root, word_count, digest, str(meta.get("source") or path.name))
+        return cls(alphabet, words, None, word_count, digest, str(meta.get("source") or path.name), graph=graph)
 
 
 def read_word_list(lines: Iterable[str], alphabet: Alphabet, report: BuildReport) -> list[tuple[int, ...]]:
@@ -363,46 +379,66 @@ def _graph_to_bytes(root: Node) -> bytes:
     return buffer.getvalue()
 
 
-def _graph_from_bytes(blob: bytes, letter_count: int) -> Node:
-    """Rebuild the graph from ``_graph_to_bytes`` output; ``ValueError`` if it is inconsistent."""
-    header = array("I")
-    header.frombytes(blob[:8])
-    if sys.byteorder != "little":
-        header.byteswap()
-    node_count, edge_count = header
-    offset = 8
-    first = array("I")
-    first.frombytes(blob[offset : offset + 4 * (node_count + 1)])
-    offset += 4 * (node_count + 1)
-    finals = blob[offset : offset + node_count]
-    offset += node_count
-    letters = blob[offset : offset + edge_count]
-    offset += edge_count
-    targets = array("I")
-    targets.frombytes(blob[offset : offset + 4 * edge_count])
-    offset += 4 * edge_count
-    reach = array("I")
-    reach.frombytes(blob[offset : offset + 4 * MAX_TILES * node_count])
-    if offset + 4 * MAX_TILES * node_count != len(blob) or len(first) != node_count + 1:
+@dataclass(frozen=True)
+class _GraphFile:
+    """``graph.bin`` read into numpy arrays (little-endian, checked): ``first`` edge of
+    each node (``nodes + 1``), ``finals`` (``nodes``), edge ``letters`` and ``targets``,
+    ``reach`` masks (``nodes × MAX_TILES``). Node 0 is the root."""
+
+    first: np.ndarray
+    finals: np.ndarray
+    letters: np.ndarray
+    targets: np.ndarray
+    reach: np.ndarray
+
+
+def _read_graph(blob: bytes, letter_count: int) -> _GraphFile:
+    """Read ``_graph_to_bytes`` output; ``ValueError`` if it is inconsistent."""
+    if len(blob) < 8:
+        raise ValueError("grafo truncado")
+    node_count, edge_count = (int(value) for value in np.frombuffer(blob, dtype="<u4", count=2))
+    sizes = [("first", "<u4", node_count + 1), ("finals", "u1", node_count), ("letters", "u1", edge_count),
+             ("targets", "<u4", edge_count), ("reach", "<u4", MAX_TILES * node_count)]
+    if 8 + sum(np.dtype(kind).itemsize * count for _, kind, count in sizes) != len(blob):
         raise ValueError("tamaño del grafo incoherente")
-    if sys.byteorder != "little":
-        first.byteswap()
-        targets.byteswap()
-        reach.byteswap()
-    if node_count < 1 or first[0] != 0 or first[-1] != edge_count or any(a > b for a, b in itertools.pairwise(first)):
+    parts: dict[str, np.ndarray] = {}
+    offset = 8
+    for name, kind, count in sizes:
+        parts[name] = np.frombuffer(blob, dtype=kind, count=count, offset=offset)
+        offset += np.dtype(kind).itemsize * count
+    first = parts["first"]
+    if node_count < 1 or first[0] != 0 or first[-1] != edge_count or bool(np.any(np.diff(first.astype(np.int64)) < 0)):
         raise ValueError("desplazamientos de aristas incoherentes")
-    if edge_count and (max(targets) >= node_count or max(letters) >= letter_count):
+    if edge_count and (int(parts["targets"].max()) >= node_count or int(parts["letters"].max()) >= letter_count):
         raise ValueError("arista hacia un nodo o letra inexistente")
-    nodes: list[Node] = [
-        {FINAL: True, REACH: tuple(reach[k : k + MAX_TILES])} if final else {REACH: tuple(reach[k : k + MAX_TILES])}
-        for final, k in zip(finals, range(0, MAX_TILES * node_count, MAX_TILES))
-    ]
+    return _GraphFile(first, parts["finals"], parts["letters"], parts["targets"],
+                      parts["reach"].reshape(node_count, MAX_TILES))
+
+
+def _graph_from_file(graph: _GraphFile) -> Node:
+    """The graph as one ``dict`` per node (for the pure-Python walker and listings)."""
+    reach = [tuple(row) for row in graph.reach.tolist()]
+    nodes: list[Node] = [{FINAL: True, REACH: masks} if final else {REACH: masks}
+                         for final, masks in zip(graph.finals.tolist(), reach)]
+    letters, targets, first = graph.letters.tolist(), graph.targets.tolist(), graph.first.tolist()
     start = 0
     for node, end in zip(nodes, first[1:]):
         for edge in range(start, end):
             node[letters[edge]] = nodes[targets[edge]]
         start = end
     return nodes[0]
+
+
+def _arrays_from_file(graph: _GraphFile, letter_count: int) -> GraphArrays:
+    """The graph as ``GraphArrays`` straight from the file's arrays (node numbers as stored)."""
+    node_count = len(graph.finals)
+    child = np.full((node_count, letter_count), -1, dtype=np.int32)
+    degrees: np.ndarray = np.diff(graph.first.astype(np.int64))
+    sources = np.repeat(np.arange(node_count, dtype=np.int64), degrees)
+    child[sources, graph.letters.astype(np.int64)] = graph.targets.astype(np.int32)
+    reach = np.zeros((node_count, MAX_TILES + 1), dtype=np.int64)
+    reach[:, :MAX_TILES] = graph.reach
+    return GraphArrays(child, graph.finals.astype(np.bool_), reach)
 
 
 def _reach_masks(root: Node) -> dict[int, tuple[int, ...]]:
