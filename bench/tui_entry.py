@@ -77,9 +77,10 @@ async def drive(service: TournamentService, texts: list[str], size: tuple[int, i
         app.state.tournament_id = service.tournament().id
         app.state.role, app.state.arbiter = "assistant", "banco"
         await app.push_screen(EntryScreen(threaded=threaded))
-        await pilot.pause()
         screen = app.screen
         assert isinstance(screen, EntryScreen)
+        while screen.loading:                          # the lists are read in worker threads
+            await pilot.pause(0.01)
         feedback = screen.query_one(SlipFeedback)
         report_slip = screen._report
 
@@ -125,6 +126,9 @@ def main() -> None:
         service = TournamentService(open_database(str(Path(folder) / "bench.db")), station="banco", lexicon=lexicon, pin="juez-del-banco")
         texts = seed_game(service, args.tables, args.seed)
         updated, painted = asyncio.run(drive(service, texts, (120, 40), threaded=not args.inline))
+        for number in (1, 2):                          # game 1 closed and ended, as III.22 asks
+            service.close_round(1, number)
+        service.end_game(1)
         service.create_game(seed=args.seed)            # a second game, same racks: the service alone
         for _ in range(2):
             service.draw_rack(2)

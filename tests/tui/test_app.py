@@ -14,20 +14,28 @@ from tui.app.screens.home import HomeScreen
 from tui.app.screens.signin import SignInScreen
 
 
+async def checked(pilot) -> None:  # type: ignore[no-untyped-def]
+    """Wait for the PIN check (a worker thread: the slow hash) and what it shows."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 def test_create_a_tournament_then_sign_in_as_judge(service: TournamentService) -> None:
     # Issue 12 §1: the creator sets the judge's PIN; the PIN alone then says who acts.
     async def scenario() -> None:
         app = DuplicadaApp(service.with_pin(None), poll=False)
         async with app.run_test(size=(80, 24)) as pilot:
+            await checked(pilot)                             # the tournaments are read in a worker
             await pilot.click("#name")
             await pilot.press(*"Open de Pruebas", "enter", *"Madrid", "enter", *"12345", "enter")
-            await pilot.pause()
+            await checked(pilot)
             assert "al menos 6" in str(app.screen.query_one("#message").render())      # too short: not created
             await pilot.press(*"juez-del-open", "enter")
-            await pilot.pause()
+            await checked(pilot)
             assert isinstance(app.screen, SignInScreen)
             await pilot.press(*"juez-del-open", "enter")
-            await pilot.pause()
+            await checked(pilot)
             assert isinstance(app.screen, HomeScreen), app.screen.query_one("#message").render()
             menu = app.screen.query_one("#menu", OptionList)
             assert menu.option_count == 5
@@ -47,14 +55,15 @@ def test_a_wrong_pin_keeps_the_station_out_and_an_assistant_sees_fewer_screens(s
     async def scenario() -> None:
         app = DuplicadaApp(service.with_pin(None), poll=False)
         async with app.run_test(size=(80, 24)) as pilot:
+            await checked(pilot)                             # the tournaments are read in a worker
             await pilot.press("enter")                       # open the only tournament
             await pilot.pause()
             await pilot.press(*"111111", "enter")
-            await pilot.pause()
+            await checked(pilot)
             assert isinstance(app.screen, SignInScreen)
             assert "incorrecto" in str(app.screen.query_one("#message").render())
             await pilot.press(*ASSISTANT_PINS["aux1"], "enter")
-            await pilot.pause()
+            await checked(pilot)
             assert isinstance(app.screen, HomeScreen) and app.state.role == "assistant"
             assert app.state.arbiter == "aux1"
             assert app.screen.query_one("#menu", OptionList).option_count == 3
@@ -68,6 +77,7 @@ def test_a_station_without_pin_only_reads(service: TournamentService) -> None:
     async def scenario() -> None:
         app = DuplicadaApp(service.with_pin(None), poll=False)
         async with app.run_test(size=(80, 24)) as pilot:
+            await checked(pilot)
             await pilot.press("enter")
             await pilot.pause()
             await pilot.click("#viewer")
@@ -88,6 +98,7 @@ def test_a_database_hiccup_does_not_close_the_station(service: TournamentService
     async def scenario() -> None:
         app = DuplicadaApp(service, poll=False)
         async with app.run_test(size=(80, 24)) as pilot:
+            await checked(pilot)
             await pilot.press("enter")
             await pilot.pause()
 

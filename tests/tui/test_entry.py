@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import DataTable, Input
 
 from duplicate.database import open_database
 from duplicate.notation import check_move
@@ -73,16 +73,17 @@ def run(service: TournamentService, scenario, *, arbiter: str = "Marta", role: s
             app.state.tournament_id = service.tournament().id
             app.authenticate(pin_of(role, arbiter))
             await app.push_screen(EntryScreen())
-            await pilot.pause()
+            await settle(pilot, app.screen)
             await scenario(app, pilot, app.screen)
 
     asyncio.run(main())
 
 
 async def settle(pilot: Pilot, screen: EntryScreen) -> None:
-    """Wait until every typed action has been judged, stored and reported."""
+    """Wait until every typed action has been judged, stored and reported, and the lists
+    read again (in worker threads) are shown."""
     for _ in range(500):
-        if not screen.pending:
+        if not screen.pending and not screen.loading:
             await pilot.pause()               # the list is refreshed after the feedback's frame
             await pilot.pause()
             return
@@ -280,6 +281,7 @@ def test_snapshot_of_the_entry_screen(service: TournamentService, snap_compare) 
         await app.push_screen(EntryScreen())
         screen = app.screen
         assert isinstance(screen, EntryScreen)
+        await settle(pilot, screen)
         for table, text in ((1, "H8-CASAMOs"), (2, "H8-CASAMOX"), (3, "H8-CASAMOS")):
             await type_slip(pilot, screen, table, text)
 
@@ -333,3 +335,14 @@ def test_an_assistant_cannot_resolve_a_conflict(service: TournamentService) -> N
 
     run(service, scenario)
     assert len(service.conflicts(1)) == 1 and stored(service)[4][0] == "H8-CAMAS"
+
+
+def test_a_slip_holding_markup_is_shown_as_typed(service: TournamentService) -> None:
+    # Every input is untrusted: «[/x]» on a slip is text in the feedback and the list.
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        await type_slip(pilot, screen, 1, "H8-[/x]")
+        assert app.is_running
+        row = screen.query_one("#slips", DataTable).get_row("1")
+        assert "H8-[/x]" in str(row[2])
+
+    run(service, scenario)

@@ -116,7 +116,7 @@ async def idle(pilot: Pilot) -> None:
 
 async def type_slip(pilot: Pilot, screen: EntryScreen, table: int, text: str) -> None:
     await pilot.press(*str(table), "enter", *text, "enter")
-    await until(pilot, lambda: not screen.pending)
+    await until(pilot, lambda: not screen.pending and not screen.loading)
     await pilot.pause()
 
 
@@ -127,21 +127,22 @@ def by_app(path: Path, lexicon: Lexicon) -> dict[str, Any]:
         app = DuplicadaApp(service, station=STATION, poll=False)
         async with app.run_test(size=(120, 40)) as pilot:
             assert isinstance(app.screen, StartScreen)
+            await idle(pilot)                                        # the tournaments are read in a worker
             app.screen.query_one("#name", Input).focus()
             await pilot.press(*"Paridad", "enter", "enter", *JUDGE_PIN, "enter")
-            await pilot.pause()
+            await idle(pilot)
             await pilot.press(*JUDGE_PIN, "enter")                   # sign in with the judge's PIN
-            await pilot.pause()
+            await idle(pilot)                                        # the PIN is checked in a worker
             assert app.state.role == "judge"
 
             setup = SetupScreen()
             await app.push_screen(setup)
-            await pilot.pause()
+            await until(pilot, lambda: not setup.busy)
             await pilot.press("f3")
             for name in PLAYERS:
                 setup.query_one("#p_name", Input).focus()
                 await pilot.press(*name, "enter", "enter", "enter", "enter")   # name, club, country, federation
-                await pilot.pause()
+                await until(pilot, lambda: not setup.busy)
             assert [player.name for _, player in app.service.entries()] == list(PLAYERS)
             app.pop_screen()
 
@@ -161,7 +162,7 @@ def by_app(path: Path, lexicon: Lexicon) -> dict[str, Any]:
                 master = app.service.rounds(1)[-1].master
                 entry = EntryScreen()
                 await app.push_screen(entry)
-                await pilot.pause()
+                await until(pilot, lambda e=entry: not e.loading)
                 if number == 1:
                     await type_slip(pilot, entry, 1, master)
                     await type_slip(pilot, entry, 2, WRONG)

@@ -114,6 +114,7 @@ def test_an_app_station_signed_in_as_assistant_is_refused_by_the_service(databas
                     action()
             screen = EntryScreen()
             await app.push_screen(screen)
+            await app.workers.wait_for_complete()                        # the lists are read in workers
             await pilot.pause()
             await pilot.press(*"3", "enter", *"H8-QZQZ", "enter")              # table 3 is not aux1's
             for _ in range(300):

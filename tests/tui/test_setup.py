@@ -32,7 +32,7 @@ def run_setup(service: TournamentService, scenario: Callable[[Pilot, SetupScreen
             app.authenticate(pin_of("judge"))
             screen = SetupScreen()
             await app.push_screen(screen)
-            await pilot.pause()
+            await settle(pilot)
             await scenario(pilot, screen)
 
     asyncio.run(main())
@@ -44,6 +44,15 @@ async def type_into(pilot: Pilot, selector: str, text: str, *, enter: bool = Fal
     widget.value = text if paste else ""  # type: ignore[attr-defined]
     widget.focus()
     await pilot.press(*("" if paste else text), *(["enter"] if enter else []))
+    await settle(pilot)
+
+
+async def settle(pilot: Pilot) -> None:
+    """Wait for the screen's workers (the judge's action, then the lists read again) and
+    for what they show."""
+    for _ in range(3):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 
 
@@ -65,7 +74,7 @@ def test_settings_are_stored_and_refused_once_play_started(service: TournamentSe
         await type_into(pilot, "#partial_every", "4")
         await type_into(pilot, "#seconds", "150")
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await settle(pilot)
         assert "guardados" in message(screen)
         settings = service.settings()
         assert (settings.bonus_mode, settings.bonus_value, settings.criterion, settings.tie_breaks,
@@ -74,9 +83,10 @@ def test_settings_are_stored_and_refused_once_play_started(service: TournamentSe
         game = service.create_game(rounds=3, seed=1)
         service.draw_rack(game)
         screen.refresh_lists()
+        await settle(pilot)
         await type_into(pilot, "#partial_every", "2")
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await settle(pilot)
         assert "antes de empezar" in message(screen)
         assert "fijados" in str(screen.query_one("#lock", Static).render())
         assert service.settings().partial_every == 4
@@ -106,7 +116,7 @@ def test_add_edit_import_and_withdraw_players(service: TournamentService, tmp_pa
         await pilot.press("enter")                                       # load Ana into the form
         await type_into(pilot, "#p_club", "Club Toledo", paste=True)
         await pilot.click("#update")
-        await pilot.pause()
+        await settle(pilot)
         assert service.entries()[0][1].club == "Club Toledo"
 
         await type_into(pilot, "#csv_path", str(bad), enter=True, paste=True)
@@ -118,7 +128,7 @@ def test_add_edit_import_and_withdraw_players(service: TournamentService, tmp_pa
 
         table.move_cursor(row=1)                                         # Eva Gil
         await pilot.click("#withdraw")
-        await pilot.pause()
+        await settle(pilot)
         statuses = {player.name: entry.status for entry, player in service.entries()}
         assert statuses == {"Ana Pérez": "active", "Eva Gil": EntryStatus.WITHDRAWN.value, "Íñigo Baños": "active"}
         assert "retirado" in str(table.get_row_at(1))
@@ -137,7 +147,7 @@ def test_create_a_game_and_seat_players_alphabetically(service: TournamentServic
         await type_into(pilot, "#seed", "77")
         screen.query_one("#seating", Select).value = SeatingMethod.ALPHABETICAL.value
         await pilot.click("#create_game")
-        await pilot.pause()
+        await settle(pilot)
         assert "Partida 1 creada" in message(screen)
         assert screen.query_one("#tables", DataTable).row_count == 4
 
@@ -186,8 +196,25 @@ def test_setup_snapshot(service: TournamentService, snap_compare) -> None:  # ty
         app.state.tournament_id = service.tournament().id  # type: ignore[attr-defined]
         app.authenticate(pin_of("judge"))  # type: ignore[attr-defined]
         await app.push_screen(SetupScreen())
-        await pilot.pause()
+        await settle(pilot)
         await pilot.press("f3")
-        await pilot.pause()
+        await settle(pilot)
 
     assert snap_compare(DuplicadaApp(service, poll=False), terminal_size=(120, 40), run_before=open_players)
+
+
+def test_names_with_markup_are_shown_as_typed(service: TournamentService) -> None:
+    # Every input is untrusted: a tournament or player name holding Rich markup is text.
+    service.create_tournament("[b]Open[/b] [/]")
+
+    async def scenario(pilot: Pilot, screen: SetupScreen) -> None:
+        assert "[b]Open[/b] [/]" in str(screen.query_one("#info", Static).render())
+        await pilot.press("f3")
+        await type_into(pilot, "#p_name", "[red]Eva[/] [/x]", enter=True)
+        for selector in ("#p_club", "#p_country", "#p_fed"):
+            await type_into(pilot, selector, "", enter=True)
+        assert "Inscrito: [red]Eva[/] [/x]." in message(screen)
+        assert [player.name for _, player in service.entries()] == ["[red]Eva[/] [/x]"]
+        assert "[red]Eva[/] [/x]" in str(screen.query_one("#players", DataTable).get_row_at(0))
+
+    run_setup(service, scenario)

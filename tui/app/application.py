@@ -109,12 +109,22 @@ class DuplicadaApp(App[None]):
         """Act from now on with ``pin`` (``None``: read-only) in the open tournament;
         returns who the credential is. Raises ``TournamentError`` (``CredentialRefused``)
         for a wrong PIN or while sign-in is locked; then nothing changes."""
+        acting, actor = self.check_pin(pin)
+        self.adopt(acting, actor)
+        return actor
+
+    def check_pin(self, pin: str | None) -> tuple[TournamentService, Actor]:
+        """The service acting with ``pin`` in the open tournament and who that is (the
+        service checks the slow hash: call it from a worker thread). Raises
+        ``TournamentError`` (``CredentialRefused``) as ``authenticate`` does."""
         acting = self.base_service.with_pin(pin)
-        actor = acting.sign_in(self.state.tournament_id)
+        return acting, acting.sign_in(self.state.tournament_id)
+
+    def adopt(self, acting: TournamentService, actor: Actor) -> None:
+        """Act from now on through ``acting``, as ``actor`` (from ``check_pin``)."""
         self.service = acting
         self.state.role = actor.role.value
         self.state.arbiter = actor.name
-        return actor
 
     def sign_in(self, pin: str | None) -> None:
         """``authenticate`` and show the home menu of the credential's role."""

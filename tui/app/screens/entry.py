@@ -30,7 +30,8 @@ so the entries of other stations appear.
 
 **Order and speed.** Every action goes to the service in a worker thread, one at a time
 in the order typed (a FIFO queue), so the interface never waits for the database and
-the slips are stored in the order entered. ``bench/tui_entry.py`` measures the time from
+the slips are stored in the order entered; the lists are read in worker threads too
+(``loading`` is true until what was read is shown). ``bench/tui_entry.py`` measures the time from
 Intro to the feedback.
 """
 
@@ -40,7 +41,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from rich.text import Text
 from textual import on
@@ -52,9 +53,18 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label, Static
 
 from duplicate.labels import SLIP_STATUS
-from duplicate.service import ConflictView, RoundView, SlipView, TournamentError
+from duplicate.service import (
+    AssistantRangeView,
+    ConflictView,
+    EntryView,
+    PlayerView,
+    RoundView,
+    SlipView,
+    TournamentError,
+)
 from duplicate.slips import SlipStatus
 from tui.app.messages import DataChanged
+from tui.app.widgets.plain_table import PlainTable
 from tui.app.widgets.judge_dialogs import ConflictDecision, ConflictDialog
 from tui.app.widgets.slip_dialogs import Correction, CorrectionDialog, TablesDialog
 from tui.app.widgets.slip_feedback import (
@@ -83,6 +93,32 @@ class _Job:
     call: Callable[[], Any]
     report: Callable[[Any], Feedback]
     table: int | None
+
+
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True)
+class _GameData:
+    """What ``refresh_data`` reads: the current game, its rounds and seats, the ranges."""
+
+    game: int
+    rounds: Sequence[RoundView]
+    seats: Sequence[tuple[int, EntryView, PlayerView]]
+    ranges: Sequence[AssistantRangeView]
+
+
+def _outcome(read: Callable[[], _T]) -> _T | Exception:
+    """``read()``, or the exception it raised (shown to the assistant, never a traceback)."""
+    try:
+        return read()
+    except Exception as error:  # noqa: BLE001
+        return error
+
+
+def _problem(error: Exception) -> str:
+    """The Spanish text of a failed read."""
+    return str(error) if isinstance(error, TournamentError) else f"error inesperado ({type(error).__name__}): {error}"
 
 
 class SlipJobDone(Message):
@@ -145,6 +181,7 @@ class EntryScreen(Screen[None]):
         self._queue: deque[_Job] = deque()
         self._busy = False
         self._last_table: int | None = None
+        self._reading = 0
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -158,7 +195,7 @@ class EntryScreen(Screen[None]):
             yield Input(id="move", placeholder="H8-CASA · 8H-CASA · comodín en minúscula")
         yield SlipFeedback(id="feedback")
         yield Static("", id="missing")
-        yield DataTable(id="slips", cursor_type="row", zebra_stripes=True)
+        yield PlainTable(id="slips", cursor_type="row", zebra_stripes=True)
         yield Static("", id="conflicts")
         yield SteadyFooter()
 
@@ -184,21 +221,27 @@ class EntryScreen(Screen[None]):
         self.refresh_data()
 
     def refresh_data(self) -> None:
-        """Reload the game, rounds, seats and ranges, then the round shown."""
+        """Reload the game, rounds, seats and ranges (read in a worker), then the round shown."""
         service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
-        try:
-            self.game = service.current_game(state.tournament_id)
-            rounds = service.rounds(self.game, state.tournament_id)
-            seats = service.seats(self.game, state.tournament_id)
-            ranges = service.assistant_ranges(state.tournament_id)
-        except TournamentError as error:
+
+        def read() -> _GameData:
+            game = service.current_game(state.tournament_id)
+            return _GameData(game, service.rounds(game, state.tournament_id), service.seats(game, state.tournament_id),
+                             service.assistant_ranges(state.tournament_id))
+
+        self._load(read, self._show_data)
+
+    def _show_data(self, outcome: _GameData | Exception) -> None:
+        state = self.app.state  # type: ignore[attr-defined]
+        if isinstance(outcome, Exception):
             self.game = None
-            self._set_context(Text(f"No se pueden anotar papeletas: {error}", style="bold red"))
+            self._set_context(Text(f"No se pueden anotar papeletas: {_problem(outcome)}", style="bold red"))
             return
-        self._rounds = {view.number: view for view in rounds}
-        self._seats = {table: (entry.id, player.name) for table, entry, player in seats}
+        self.game = outcome.game
+        self._rounds = {view.number: view for view in outcome.rounds}
+        self._seats = {table: (entry.id, player.name) for table, entry, player in outcome.seats}
         name = state.arbiter.strip().casefold()
-        mine = [item for item in ranges if name and item.assistant.strip().casefold() == name]
+        mine = [item for item in outcome.ranges if name and item.assistant.strip().casefold() == name]
         self._range = (mine[0].first_table, mine[0].last_table) if mine else None
         default = self._default_round()
         typing = any(self.query_one(name, Input).value for name in ("#table", "#move"))
@@ -212,6 +255,34 @@ class EntryScreen(Screen[None]):
             self.round_number = default
             self.follow = True
         self.refresh_round()
+
+    # --- reads off the event loop ---------------------------------------------------------------
+    @property
+    def loading(self) -> bool:
+        """True while a read of the service has not been shown yet."""
+        return self._reading > 0
+
+    def _load(self, read: Callable[[], _T], show: Callable[[_T | Exception], None]) -> None:
+        """Run ``read`` (service reads) in a worker thread and ``show`` its outcome — the
+        value, or the exception it raised — on the event loop. Unthreaded: both at once."""
+        if not self.threaded:
+            show(_outcome(read))
+            return
+        self._reading += 1
+
+        def work() -> None:
+            outcome = _outcome(read)
+            try:
+                self.app.call_from_thread(self._loaded, show, outcome)
+            except RuntimeError:                        # the app is closing
+                pass
+
+        self.run_worker(work, thread=True, group="entry-read", exit_on_error=False)
+
+    def _loaded(self, show: Callable[[Any], None], outcome: Any) -> None:
+        self._reading -= 1
+        if self.is_attached:                            # not after the screen was closed
+            show(outcome)
 
     def _default_round(self) -> int | None:
         with_master = [number for number, view in self._rounds.items() if view.master is not None]
@@ -227,7 +298,7 @@ class EntryScreen(Screen[None]):
         return tables
 
     def refresh_round(self) -> None:
-        """Reload the slips, missing tables and conflicts of the round shown."""
+        """Reload the slips, missing tables and conflicts of the round shown (read in a worker)."""
         if self.game is None:
             return
         service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
@@ -237,13 +308,24 @@ class EntryScreen(Screen[None]):
             self._fill([], [])
             self.query_one("#missing", Static).update("La partida aún no tiene ninguna ronda.")
             return
-        try:
-            slips = service.slips(self.game, self.round_number, tournament_id=state.tournament_id)
-            conflicts = [conflict for conflict, _ in service.conflicts(self.game, tournament_id=state.tournament_id)
-                         if conflict.round_number == self.round_number]
-        except TournamentError as error:
-            self.query_one("#feedback", SlipFeedback).feedback = error_feedback(str(error))
+        game, number = self.game, self.round_number
+
+        def read() -> tuple[list[SlipView], list[ConflictView]]:
+            slips = service.slips(game, number, tournament_id=state.tournament_id)
+            conflicts = [conflict for conflict, _ in service.conflicts(game, tournament_id=state.tournament_id)
+                         if conflict.round_number == number]
+            return slips, conflicts
+
+        self._load(read, partial(self._show_round, game, number))
+
+    def _show_round(self, game: int, number: int,
+                    outcome: tuple[list[SlipView], list[ConflictView]] | Exception) -> None:
+        if (game, number) != (self.game, self.round_number):
+            return                                      # another round is shown now: its own read follows
+        if isinstance(outcome, Exception):
+            self.query_one("#feedback", SlipFeedback).feedback = error_feedback(_problem(outcome))
             return
+        slips, conflicts = outcome
         self._slips = {slip.table_number: slip for slip in slips}
         self._fill(self._tables_shown(), conflicts)
 
@@ -288,11 +370,11 @@ class EntryScreen(Screen[None]):
         else:
             label.update(f"Todas las papeletas de la {round_text} están anotadas ({len(tables)} de {len(tables)}).")
         ours = [conflict for conflict in conflicts if conflict.table_number in set(tables)]
-        self.query_one("#conflicts", Static).update(
+        self.query_one("#conflicts", Static).update(Text(                  # slips as typed, never markup
             "" if not ours else "⚠ Conflictos pendientes del juez árbitro: " + "; ".join(
                 f"mesa {conflict.table_number}: «{conflict.text or conflict.mark}» frente a "
                 f"«{self._slips[conflict.table_number].text if conflict.table_number in self._slips else ''}»"
-                for conflict in ours))
+                for conflict in ours)))
 
     def _show_context(self) -> None:
         text = Text()

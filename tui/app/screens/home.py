@@ -9,12 +9,14 @@ from __future__ import annotations
 from importlib import import_module
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
+from duplicate.service import TournamentError
 from duplicate.service.access import ROLE_NAMES, Role
 
 SCREENS: dict[str, tuple[str, str, tuple[str, ...]]] = {
@@ -41,18 +43,30 @@ class HomeScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         state = self.app.state  # type: ignore[attr-defined]
-        tournament = self.app.service.tournament(state.tournament_id)  # type: ignore[attr-defined]
         yield Header()
         with Vertical():
-            role = ROLE_NAMES[Role(state.role)]
-            yield Static(Text(f"{tournament.name} — {role}{': ' + state.arbiter if state.arbiter else ''}"),
-                         classes="title")
+            yield Static(Text(self._who()), id="title", classes="title")
             yield OptionList(*(Option(title, id=key) for key, (title, _, roles) in SCREENS.items()
                                if state.role in roles), id="menu")
         yield Footer()
 
+    def _who(self, tournament: str = "") -> str:
+        state = self.app.state  # type: ignore[attr-defined]
+        role = ROLE_NAMES[Role(state.role)]
+        return f"{tournament + ' — ' if tournament else ''}{role}{': ' + state.arbiter if state.arbiter else ''}"
+
     def on_mount(self) -> None:
         self.query_one("#menu", OptionList).focus()
+        self.read_title()
+
+    @work(thread=True, group="home-title", exit_on_error=False)
+    def read_title(self) -> None:
+        """The tournament's name in the title, read in a worker thread."""
+        try:
+            name = self.app.service.tournament(self.app.state.tournament_id).name  # type: ignore[attr-defined]
+        except TournamentError:
+            return
+        self.app.call_from_thread(self.query_one("#title", Static).update, Text(self._who(name)))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         assert event.option.id is not None

@@ -155,7 +155,7 @@ def standings_table(data: ProjectionData, limit: int | None = None) -> Table:
     table.add_column("Puntos", justify="right", style="bold #ffd84d")
     table.add_column("%", justify="right")
     for line in data.standings[:limit]:
-        table.add_row(str(line.position), line.name, str(line.total), f"{line.percentage:.1f}".replace(".", ","))
+        table.add_row(str(line.position), Text(line.name), str(line.total), f"{line.percentage:.1f}".replace(".", ","))
     return table
 
 

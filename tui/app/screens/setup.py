@@ -8,9 +8,14 @@ is shown (its hash); it is fixed when the tournament is created and is not chang
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rich.markup import escape
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -32,9 +37,18 @@ from textual.widgets import (
 from data.rules import ROUND_SECONDS
 from duplicate.labels import ENTRY_STATUS, GAME_STATUS, label
 from duplicate.models import EntryStatus, SeatingMethod
-from duplicate.service import TournamentError, TournamentService, TournamentSettings
+from duplicate.service import (
+    AssistantRangeView,
+    EntryView,
+    PlayerView,
+    TournamentError,
+    TournamentInfo,
+    TournamentService,
+    TournamentSettings,
+)
 from duplicate.standings import BonusMode, BonusPolicy, TournamentCriterion, bonus_warnings
 from tui.app.messages import DataChanged
+from tui.app.widgets.plain_table import PlainTable
 
 BONUS_MODES = [
     ("Sin bonificaciones", BonusMode.OFF.value),
@@ -70,6 +84,11 @@ def _integer(text: str, what: str, *, blank: int | None = None) -> int | None:
         raise TournamentError(f"{what}: «{text}» no es un número entero") from None
 
 
+def _problem(error: Exception) -> str:
+    """The Spanish text of a failed action or read."""
+    return str(error) if isinstance(error, TournamentError) else f"no se pudo hacer ({type(error).__name__}): {error}"
+
+
 def _input(**options: Any) -> Input:
     return Input(compact=True, **options)
 
@@ -84,7 +103,7 @@ def _select(options: list[tuple[str, str]], name: str) -> Select[str]:
 
 def _show(static: Static, text: str) -> None:
     """Show ``text`` in ``static``, hiding it when empty."""
-    static.update(text)
+    static.update(Text(text))
     static.set_class(not text, "-empty")
 
 
@@ -92,6 +111,18 @@ def _row(label: str, *widgets: Any, hint: str = "") -> Horizontal:
     """A form line: the field's name, its widgets, an optional hint after them."""
     return Horizontal(Label(label, classes="field"), *widgets, *([Label(hint, classes="aside")] if hint else []),
                       classes="row")
+
+
+@dataclass(frozen=True)
+class _SetupData:
+    """What the screen shows, read in one worker: ``settings`` only when asked for (the
+    form is filled once, not overwritten while the judge types)."""
+
+    info: TournamentInfo
+    settings: TournamentSettings | None
+    entries: list[tuple[EntryView, PlayerView]]
+    seats: list[tuple[int, EntryView, PlayerView]]
+    ranges: list[AssistantRangeView]
 
 
 class SetupScreen(Screen[None]):
@@ -132,6 +163,16 @@ class SetupScreen(Screen[None]):
         super().__init__()
         self.editing: int | None = None
         """The entry whose details the player form holds, None when adding."""
+        self._entries: list[tuple[EntryView, PlayerView]] = []
+        self._ranges: list[AssistantRangeView] = []
+        self._active_players: int | None = None
+        self._working = 0
+        self._write_lock = threading.Lock()      # the judge's actions reach the service one at a time
+
+    @property
+    def busy(self) -> bool:
+        """True while an action or a read runs in a worker and its result is not shown yet."""
+        return self._working > 0
 
     @property
     def service(self) -> TournamentService:
@@ -166,7 +207,7 @@ class SetupScreen(Screen[None]):
                 yield Horizontal(_button("Guardar ajustes", id="save", variant="primary"), classes="buttons")
                 yield Static(id="games")
             with TabPane("Jugadores", id="tab-jugadores"), VerticalScroll():
-                yield DataTable(id="players", cursor_type="row", zebra_stripes=True)
+                yield PlainTable(id="players", cursor_type="row", zebra_stripes=True)
                 yield Horizontal(*(_button(label, id=key) for key, label in (
                     ("withdraw", "Retirar"), ("absent", "Ausente"), ("disqualify", "Descalificar"),
                     ("reactivate", "Reactivar"))), classes="buttons")
@@ -191,9 +232,9 @@ class SetupScreen(Screen[None]):
                 yield Horizontal(_button("Crear partida y sentar jugadores", id="create_game", variant="primary"),
                                  _button("Volver a sentar (partida sin empezar)", id="reseat"), classes="buttons")
                 yield Static(id="tables_title", classes="note")
-                yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+                yield PlainTable(id="tables", cursor_type="row", zebra_stripes=True)
             with TabPane("Auxiliares", id="tab-auxiliares"), VerticalScroll():
-                yield DataTable(id="ranges", cursor_type="row", zebra_stripes=True)
+                yield PlainTable(id="ranges", cursor_type="row", zebra_stripes=True)
                 yield Static("II.4.c: un árbitro auxiliar por cada 20–30 jugadores. Enter sobre una fila la carga.",
                              classes="note")
                 yield _row("Auxiliar", _input(id="a_name"))
@@ -216,8 +257,7 @@ class SetupScreen(Screen[None]):
         players.add_columns("Nº", "Nombre", "Club", "País", "Federación", "Estado")
         self.query_one("#tables", DataTable).add_columns("Mesa", "Jugador", "Club")
         self.query_one("#ranges", DataTable).add_columns("Auxiliar", "Desde", "Hasta")
-        self.load_settings()
-        self.refresh_lists()
+        self.refresh_lists(settings=True)
         if self.app.state.role != "judge":  # type: ignore[attr-defined]
             self.query_one("#tabs").disabled = True
             self.say("La preparación del torneo es cosa del juez árbitro.", error=True)
@@ -231,28 +271,54 @@ class SetupScreen(Screen[None]):
     def say(self, text: str, *, error: bool = False) -> None:
         """Show ``text`` in the message line (red for an error)."""
         message = self.query_one("#message", Static)
-        message.update(text)
+        message.update(Text(text))                      # plain text: names may hold [/] (never markup)
         message.set_classes("error" if error else "ok")
 
-    # --- reading the service ------------------------------------------------------------------
-    def load_settings(self) -> None:
-        """Fill the settings form with the stored settings."""
-        settings = self.service.settings(self.tournament_id)
-        self.query_one("#seconds", Input).value = str(settings.seconds_per_round)
-        self.query_one("#bonus_mode", Select).value = settings.bonus_mode
-        self.query_one("#bonus_value", Input).value = str(settings.bonus_value)
-        self.query_one("#criterion", Select).value = settings.criterion
-        self.query_one("#tie_breaks", Switch).value = settings.tie_breaks
-        self.query_one("#oriented", Switch).value = settings.oriented_notation
-        self.query_one("#partial_every", Input).value = str(settings.partial_every)
+    # --- reading the service (in worker threads) ---------------------------------------------
+    def refresh_lists(self, *, settings: bool = False) -> None:
+        """Read everything shown that other stations may change — info, games, players,
+        tables, assistants; the stored settings too when ``settings`` — in a worker thread,
+        then show it."""
+        service, tournament_id = self.service, self.tournament_id
+        self._working += 1
 
-    def refresh_lists(self) -> None:
-        """Everything shown that other stations may change: info, games, players,
-        tables, assistants."""
-        info = self.service.tournament(self.tournament_id)
+        def read() -> None:
+            try:
+                info = service.tournament(tournament_id)
+                data: _SetupData | Exception = _SetupData(
+                    info, service.settings(tournament_id) if settings else None, service.entries(tournament_id),
+                    service.seats(info.games[-1].number, tournament_id) if info.games else [],
+                    service.assistant_ranges(tournament_id))
+            except Exception as error:  # noqa: BLE001 - shown to the judge, never a traceback
+                data = error
+            self._from_worker(self.show_lists, data)
+
+        self.run_worker(read, thread=True, group="setup-read", exit_on_error=False)
+
+    def _from_worker(self, show: Callable[[Any], None], outcome: Any) -> None:
+        """Hand ``outcome`` to ``show`` on the event loop (unless the app is closing)."""
+        def shown() -> None:
+            self._working -= 1
+            if self.is_attached:
+                show(outcome)
+
+        try:
+            self.app.call_from_thread(shown)
+        except RuntimeError:
+            pass
+
+    def show_lists(self, data: _SetupData | Exception) -> None:
+        """Show what ``refresh_lists`` read."""
+        if isinstance(data, Exception):
+            self.say(_problem(data), error=True)
+            return
+        if data.settings is not None:
+            self.show_settings(data.settings)
+        info = data.info
+        self._entries, self._ranges, self._active_players = data.entries, data.ranges, info.active_players
         self.query_one("#info", Static).update(
-            f"[b]{info.name}[/b] — {info.venue or 'sin lugar'}\n"
-            f"Léxico: {info.lexicon_hash[:16]}…{' (' + info.lexicon_path + ')' if info.lexicon_path else ''} — "
+            f"[b]{escape(info.name)}[/b] — {escape(info.venue or 'sin lugar')}\n"
+            f"Léxico: {info.lexicon_hash[:16]}…{' (' + escape(info.lexicon_path) + ')' if info.lexicon_path else ''} — "
             "se fija al crear el torneo; no se cambia desde aquí.\n"
             f"Jugadores: {info.players} inscritos, {info.active_players} activos.")
         started = any(game.rounds for game in info.games)
@@ -268,7 +334,7 @@ class SetupScreen(Screen[None]):
         players = self.query_one("#players", DataTable)
         row = players.cursor_row
         players.clear()
-        for entry, player in self.service.entries(self.tournament_id):
+        for entry, player in data.entries:
             players.add_row(str(entry.id), player.name, player.club, player.country, player.federation_id or "",
                             label(ENTRY_STATUS, entry.status), key=str(entry.id))
         if players.row_count:
@@ -277,17 +343,26 @@ class SetupScreen(Screen[None]):
         tables = self.query_one("#tables", DataTable)
         tables.clear()
         if info.games:
-            game = info.games[-1]
-            self.query_one("#tables_title", Static).update(f"Mesas de la partida {game.number}:")
-            for table, _, player in self.service.seats(game.number, self.tournament_id):
+            self.query_one("#tables_title", Static).update(f"Mesas de la partida {info.games[-1].number}:")
+            for table, _, player in data.seats:
                 tables.add_row(str(table), player.name, player.club)
         else:
             self.query_one("#tables_title", Static).update("Aún no hay partidas ni mesas.")
 
         ranges = self.query_one("#ranges", DataTable)
         ranges.clear()
-        for item in self.service.assistant_ranges(self.tournament_id):
+        for item in data.ranges:
             ranges.add_row(item.assistant, str(item.first_table), str(item.last_table), key=item.assistant)
+
+    def show_settings(self, settings: TournamentSettings) -> None:
+        """Fill the settings form with the stored settings."""
+        self.query_one("#seconds", Input).value = str(settings.seconds_per_round)
+        self.query_one("#bonus_mode", Select).value = settings.bonus_mode
+        self.query_one("#bonus_value", Input).value = str(settings.bonus_value)
+        self.query_one("#criterion", Select).value = settings.criterion
+        self.query_one("#tie_breaks", Switch).value = settings.tie_breaks
+        self.query_one("#oriented", Switch).value = settings.oriented_notation
+        self.query_one("#partial_every", Input).value = str(settings.partial_every)
 
     def update_warnings(self) -> None:
         """III.24's advice for the bonus chosen in the form (not yet saved)."""
@@ -295,8 +370,9 @@ class SetupScreen(Screen[None]):
         try:
             value = _integer(self.query_one("#bonus_value", Input).value, "valor de la bonificación", blank=10)
             mode = BonusMode(str(self.query_one("#bonus_mode", Select).value))
-            players = self.service.tournament(self.tournament_id).active_players
-            advice = bonus_warnings(players, BonusPolicy(mode, value or 0))
+            if self._active_players is None:
+                return                                          # not read yet: shown once it is
+            advice = bonus_warnings(self._active_players, BonusPolicy(mode, value or 0))
         except (TournamentError, ValueError) as error:
             advice = [str(error)]
         _show(warnings, "\n".join(f"⚠ {line}" for line in advice))
@@ -309,35 +385,54 @@ class SetupScreen(Screen[None]):
         if event.select.id == "bonus_mode":
             self.update_warnings()
 
-    # --- actions ------------------------------------------------------------------------------
-    def run(self, action: Any, done: str) -> bool:
-        """Call ``action()``; show ``done`` or the service's error; True when it worked."""
+    # --- actions (in a worker thread, one at a time) -------------------------------------------
+    def run(self, form: Callable[[], Callable[[], Any]], done: str | Callable[[Any], str],
+            then: Callable[[], None] | None = None) -> None:
+        """Do one of the judge's actions: ``form()`` reads the fields here (a
+        ``TournamentError`` naming a bad field is shown at once) and returns the service
+        call, which runs in a worker thread; then ``done`` (text, or made from what the call
+        returned) or the service's error is shown, ``then()`` runs after success, and the
+        lists are read again."""
         try:
-            action()
+            call = form()
         except TournamentError as error:
             self.say(str(error), error=True)
-            return False
-        except Exception as error:  # noqa: BLE001 - shown to the judge, never a traceback
-            self.say(f"no se pudo hacer ({type(error).__name__}): {error}", error=True)
-            return False
-        self.say(done)
+            return
+        self._working += 1
+
+        def act() -> None:
+            with self._write_lock:
+                try:
+                    outcome: Any = ("hecho", call())
+                except Exception as error:  # noqa: BLE001 - shown to the judge, never a traceback
+                    outcome = error
+            self._from_worker(lambda result: self._acted(result, done, then), outcome)
+
+        self.run_worker(act, thread=True, group="setup-write", exit_on_error=False)
+
+    def _acted(self, outcome: Any, done: str | Callable[[Any], str], then: Callable[[], None] | None) -> None:
+        if isinstance(outcome, Exception):
+            self.say(_problem(outcome), error=True)
+            return
+        self.say(done if isinstance(done, str) else done(outcome[1]))
+        if then is not None:
+            then()
         self.refresh_lists()
-        return True
 
     def action_save_settings(self) -> None:
-        def save() -> None:
-            mode = str(self.query_one("#bonus_mode", Select).value)
+        def form() -> Callable[[], Any]:
             settings = TournamentSettings(
-                bonus_mode=mode,
+                bonus_mode=str(self.query_one("#bonus_mode", Select).value),
                 bonus_value=_integer(self.query_one("#bonus_value", Input).value, "valor de la bonificación") or 0,
                 criterion=str(self.query_one("#criterion", Select).value),
                 tie_breaks=self.query_one("#tie_breaks", Switch).value,
                 oriented_notation=self.query_one("#oriented", Switch).value,
                 partial_every=_integer(self.query_one("#partial_every", Input).value, "clasificación parcial") or 0,
                 seconds_per_round=_integer(self.query_one("#seconds", Input).value, "segundos por ronda") or 0)
-            self.service.change_settings(self.tournament_id, settings, arbiter=self.arbiter)
+            service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
+            return lambda: service.change_settings(tournament_id, settings, arbiter=arbiter)
 
-        self.run(save, "Ajustes guardados.")
+        self.run(form, "Ajustes guardados.")
 
     def selected_entry(self) -> int | None:
         players = self.query_one("#players", DataTable)
@@ -356,29 +451,32 @@ class SetupScreen(Screen[None]):
             self.query_one(f"#p_{name}", Input).value = ""
         self.editing = None
 
+    def _focus_name(self) -> None:
+        self.clear_player_form()
+        self.query_one("#p_name", Input).focus()
+
     def add_player(self) -> None:
         form = self.player_form()
-        if self.run(lambda: self.service.add_player(form.pop("name"), **form, tournament_id=self.tournament_id,
-                                                    arbiter=self.arbiter),
-                    f"Inscrito: {' '.join(self.player_form()['name'].split())}."):
-            self.clear_player_form()
-            self.query_one("#p_name", Input).focus()
+        name = form.pop("name")
+        service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
+        self.run(lambda: lambda: service.add_player(name, **form, tournament_id=tournament_id, arbiter=arbiter),
+                 f"Inscrito: {' '.join(name.split())}.", then=self._focus_name)
 
     def update_player(self) -> None:
         if self.editing is None:
             self.say("Elija antes un jugador de la lista (Enter sobre su fila).", error=True)
             return
-        entry = self.editing
-        if self.run(lambda: self.service.update_player(entry, **self.player_form(), arbiter=self.arbiter),
-                    "Datos del jugador corregidos."):
-            self.clear_player_form()
+        entry, form, service, arbiter = self.editing, self.player_form(), self.service, self.arbiter
+        self.run(lambda: lambda: service.update_player(entry, **form, arbiter=arbiter),
+                 "Datos del jugador corregidos.", then=self.clear_player_form)
 
     def set_status(self, status: EntryStatus) -> None:
         entry = self.selected_entry()
         if entry is None:
             self.say("No hay jugadores.", error=True)
             return
-        self.run(lambda: self.service.set_entry_status(entry, status, arbiter=self.arbiter),
+        service, arbiter = self.service, self.arbiter
+        self.run(lambda: lambda: service.set_entry_status(entry, status, arbiter=arbiter),
                  f"Jugador nº {entry}: {ENTRY_STATUS[status.value]}.")
 
     def import_csv(self) -> None:
@@ -386,44 +484,46 @@ class SetupScreen(Screen[None]):
         if not path:
             self.say("Escriba la ruta del archivo CSV.", error=True)
             return
-        imported: list[int] = []
-        if self.run(lambda: imported.extend(self.service.import_players(Path(path).expanduser(),
-                                                                        tournament_id=self.tournament_id,
-                                                                        arbiter=self.arbiter)), ""):
-            self.say(f"Importados {len(imported)} jugadores de {path}.")
+        service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
+        self.run(lambda: lambda: service.import_players(Path(path).expanduser(), tournament_id=tournament_id,
+                                                        arbiter=arbiter),
+                 lambda imported: f"Importados {len(imported)} jugadores de {path}.")
 
     def seating_method(self) -> SeatingMethod | None:
         value = str(self.query_one("#seating", Select).value)
         return None if value == "auto" else SeatingMethod(value)
 
     def create_game(self) -> None:
-        created: list[int] = []
+        def form() -> Callable[[], tuple[int, int]]:
+            rounds = _integer(self.query_one("#rounds", Input).value, "rondas pactadas")
+            seed = _integer(self.query_one("#seed", Input).value, "semilla de la bolsa")
+            seating_seed = _integer(self.query_one("#seating_seed", Input).value, "semilla del sorteo")
+            service, tournament_id, arbiter, method = self.service, self.tournament_id, self.arbiter, self.seating_method()
 
-        def create() -> None:
-            created.append(self.service.create_game(
-                tournament_id=self.tournament_id,
-                rounds=_integer(self.query_one("#rounds", Input).value, "rondas pactadas"),
-                seed=_integer(self.query_one("#seed", Input).value, "semilla de la bolsa"),
-                seating=self.seating_method(),
-                seating_seed=_integer(self.query_one("#seating_seed", Input).value, "semilla del sorteo"),
-                arbiter=self.arbiter))
+            def create() -> tuple[int, int]:
+                number = service.create_game(tournament_id=tournament_id, rounds=rounds, seed=seed, seating=method,
+                                             seating_seed=seating_seed, arbiter=arbiter)
+                return number, len(service.seats(number, tournament_id))
 
-        if self.run(create, ""):
-            seated = self.query_one("#tables", DataTable).row_count
-            self.say(f"Partida {created[0]} creada; {seated} jugadores sentados.")
+            return create
+
+        self.run(form, lambda created: f"Partida {created[0]} creada; {created[1]} jugadores sentados.")
 
     def reseat(self) -> None:
-        def seat() -> None:
-            game = self.service.current_game(self.tournament_id)
-            self.service.assign_tables(game, tournament_id=self.tournament_id, method=self.seating_method(),
-                                       seed=_integer(self.query_one("#seating_seed", Input).value,
-                                                     "semilla del sorteo"),
-                                       arbiter=self.arbiter)
+        def form() -> Callable[[], None]:
+            seed = _integer(self.query_one("#seating_seed", Input).value, "semilla del sorteo")
+            service, tournament_id, arbiter, method = self.service, self.tournament_id, self.arbiter, self.seating_method()
 
-        self.run(seat, "Mesas asignadas de nuevo.")
+            def seat() -> None:
+                game = service.current_game(tournament_id)
+                service.assign_tables(game, tournament_id=tournament_id, method=method, seed=seed, arbiter=arbiter)
+
+            return seat
+
+        self.run(form, "Mesas asignadas de nuevo.")
 
     def set_range(self) -> None:
-        def save() -> None:
+        def form() -> Callable[[], None]:
             name = self.query_one("#a_name", Input).value.strip()
             if not name:
                 raise TournamentError("el auxiliar necesita un nombre")
@@ -431,18 +531,23 @@ class SetupScreen(Screen[None]):
             last = _integer(self.query_one("#a_last", Input).value, "hasta la mesa")
             if first is None or last is None:
                 raise TournamentError("indique la primera y la última mesa")
-            self.service.set_assistant_range(name, first, last, tournament_id=self.tournament_id, arbiter=self.arbiter)
+            service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
+            return lambda: service.set_assistant_range(name, first, last, tournament_id=tournament_id, arbiter=arbiter)
 
-        self.run(save, "Rango de mesas guardado.")
+        self.run(form, "Rango de mesas guardado.")
 
     def set_pin(self, role: str) -> None:
         pin_input = self.query_one(f"#pin_{role}", Input)
         pin = pin_input.value
         name = self.query_one("#a_name", Input).value.strip() if role == "assistant" else None
         who = "juez árbitro" if role == "judge" else f"auxiliar «{name}»"
-        if self.run(lambda: self.service.set_pin(role, pin, name=name, tournament_id=self.tournament_id),
-                    f"PIN del {who} {'guardado' if pin else 'quitado: ya no puede entrar'}."):
+        service, tournament_id = self.service, self.tournament_id
+
+        def clear() -> None:
             pin_input.value = ""
+
+        self.run(lambda: lambda: service.set_pin(role, pin, name=name, tournament_id=tournament_id),
+                 f"PIN del {who} {'guardado' if pin else 'quitado: ya no puede entrar'}.", then=clear)
 
     # --- events ---------------------------------------------------------------------------------
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -476,7 +581,7 @@ class SetupScreen(Screen[None]):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.data_table.id == "players" and event.row_key.value is not None:
             entry_id = int(event.row_key.value)
-            for entry, player in self.service.entries(self.tournament_id):
+            for entry, player in self._entries:
                 if entry.id == entry_id:
                     for name, value in (("name", player.name), ("club", player.club), ("country", player.country),
                                         ("fed", player.federation_id or "")):
@@ -485,7 +590,7 @@ class SetupScreen(Screen[None]):
                     self.say(f"Corrigiendo a {player.name}: cambie los datos y pulse «Guardar cambios».")
                     self.query_one("#p_name", Input).focus()
         elif event.data_table.id == "ranges" and event.row_key.value is not None:
-            for item in self.service.assistant_ranges(self.tournament_id):
+            for item in self._ranges:
                 if item.assistant == event.row_key.value:
                     self.query_one("#a_name", Input).value = item.assistant
                     self.query_one("#a_first", Input).value = str(item.first_table)

@@ -8,13 +8,17 @@ growing delay after five in a row.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Static
 
 from duplicate.service import TournamentError
+from tui.app.screens.home import HomeScreen
 
 
 class SignInScreen(Screen[None]):
@@ -25,8 +29,7 @@ class SignInScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical():
-            tournament = self.app.base_service.tournament(self.app.state.tournament_id)  # type: ignore[attr-defined]
-            yield Static(Text(f"{tournament.name}: identifíquese"), classes="title")
+            yield Static(Text("Identifíquese"), id="title", classes="title")
             with Horizontal(classes="form"):
                 yield Label("PIN   ")
                 yield Input(password=True, id="pin", placeholder="el del juez árbitro o el de su puesto de auxiliar")
@@ -38,6 +41,23 @@ class SignInScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#pin", Input).focus()
+        self.read_title()
+
+    @property
+    def busy(self) -> bool:
+        """True while the PIN is being checked (the slow hash runs in a worker thread)."""
+        return self._checking
+
+    _checking = False
+
+    @work(thread=True, group="sign-in-title", exit_on_error=False)
+    def read_title(self) -> None:
+        """The tournament's name in the title, read in a worker thread."""
+        try:
+            name = self.app.base_service.tournament(self.app.state.tournament_id).name  # type: ignore[attr-defined]
+        except TournamentError:
+            return
+        self.app.call_from_thread(self.query_one("#title", Static).update, Text(f"{name}: identifíquese"))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.sign_in()
@@ -49,11 +69,29 @@ class SignInScreen(Screen[None]):
             self.sign_in()
 
     def sign_in(self) -> None:
+        """Check the typed PIN in a worker thread; then the home menu, or why not."""
+        if self._checking:
+            return
         pin_input = self.query_one("#pin", Input)
         pin = pin_input.value
         pin_input.value = ""
+        self._checking = True
+        self.query_one("#message", Static).update(Text("Comprobando el PIN…", style="dim"))
+        self._check(pin)
+
+    @work(thread=True, group="sign-in", exit_on_error=False)
+    def _check(self, pin: str) -> None:
         try:
-            self.app.sign_in(pin)  # type: ignore[attr-defined]
+            outcome: Any = self.app.check_pin(pin)  # type: ignore[attr-defined]
         except TournamentError as error:
-            self.query_one("#message", Static).update(Text(str(error), style="bold red"))
-            pin_input.focus()
+            outcome = error
+        self.app.call_from_thread(self._checked, outcome)
+
+    def _checked(self, outcome: Any) -> None:
+        self._checking = False
+        if isinstance(outcome, TournamentError):
+            self.query_one("#message", Static).update(Text(str(outcome), style="bold red"))
+            self.query_one("#pin", Input).focus()
+            return
+        self.app.adopt(*outcome)  # type: ignore[attr-defined]
+        self.app.switch_screen(HomeScreen())

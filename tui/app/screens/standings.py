@@ -39,6 +39,7 @@ from duplicate.models import ClaimStatus, GameStatus
 from duplicate.service import ClaimView, RoundView, SlipView, TournamentError, TournamentInfo, TournamentSettings
 from duplicate.standings import GameStanding, RoundResult, TournamentCriterion, TournamentStanding, running_totals
 from tui.app.messages import DataChanged
+from tui.app.widgets.plain_table import PlainTable
 from tui.app.widgets.judge_dialogs import ClaimDecision, ClaimDialog, ClaimResolutionDialog, NewClaim, ReasonDialog
 from tui.app.widgets.slip_feedback import status_name
 from tui.app.widgets.steady_footer import SteadyFooter
@@ -148,16 +149,16 @@ class StandingsScreen(Screen[None]):
         yield Static("", id="heading")
         with TabbedContent(initial="game"):
             with TabPane("Partida", id="game"):
-                yield DataTable(id="game-table", cursor_type="row", zebra_stripes=True)
+                yield PlainTable(id="game-table", cursor_type="row", zebra_stripes=True)
                 yield Static("", id="game-caption", classes="caption")
             with TabPane("Torneo", id="tournament"):
-                yield DataTable(id="tournament-table", cursor_type="row", zebra_stripes=True)
+                yield PlainTable(id="tournament-table", cursor_type="row", zebra_stripes=True)
                 yield Static("", id="tournament-caption", classes="caption")
             with TabPane("Hoja de seguimiento", id="sheet"):
                 yield Static("Elija un jugador (Intro) en la clasificación.", id="sheet-title")
-                yield DataTable(id="sheet-table", cursor_type="row", zebra_stripes=True)
+                yield PlainTable(id="sheet-table", cursor_type="row", zebra_stripes=True)
             with TabPane("Reclamaciones", id="claims"):
-                yield DataTable(id="claims-table", cursor_type="row", zebra_stripes=True)
+                yield PlainTable(id="claims-table", cursor_type="row", zebra_stripes=True)
         yield SteadyFooter()
 
     def on_mount(self) -> None:
@@ -333,8 +334,8 @@ class StandingsScreen(Screen[None]):
                           master_coordinate, master_word, Text(str(result.master_score), justify="right"),
                           Text(str(view.cumulative if view is not None else ""), justify="right"),
                           key=str(result.number))
-        title.update(f"Hoja de seguimiento (II.9) — {self._names.get(player, player)}, mesa {self._tables[player]}, "
-                     f"partida {self.game}: {cumulative} puntos")
+        title.update(Text(f"Hoja de seguimiento (II.9) — {self._names.get(player, player)}, mesa {self._tables[player]}, "
+                          f"partida {self.game}: {cumulative} puntos"))
         self._restore(table, row)
 
     # --- actions -------------------------------------------------------------------------------------

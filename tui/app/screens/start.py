@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from duplicate.service import TournamentError
+from duplicate.service import TournamentError, TournamentInfo
 
 
 class StartScreen(Screen[None]):
@@ -36,11 +37,27 @@ class StartScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.read_tournaments()
+
+    @work(thread=True, group="start", exit_on_error=False)
+    def read_tournaments(self) -> None:
+        """The tournaments in the database, read in a worker thread, then listed."""
+        try:
+            tournaments: list[TournamentInfo] | TournamentError = self.app.service.tournaments()  # type: ignore[attr-defined]
+        except TournamentError as error:
+            tournaments = error
+        self.app.call_from_thread(self.show_tournaments, tournaments)
+
+    def show_tournaments(self, tournaments: list[TournamentInfo] | TournamentError) -> None:
+        """List ``tournaments`` (newest first), or say why they could not be read."""
+        if isinstance(tournaments, TournamentError):
+            self.query_one("#message", Static).update(Text(str(tournaments), style="bold red"))
+            return
         options = self.query_one("#tournaments", OptionList)
-        tournaments = self.app.service.tournaments()  # type: ignore[attr-defined]
         for tournament in reversed(tournaments):
-            options.add_option(Option(f"{tournament.name} — {tournament.venue or 'sin lugar'} "
-                                      f"({len(tournament.games)} partidas, {tournament.players} jugadores)", id=str(tournament.id)))
+            options.add_option(Option(Text(f"{tournament.name} — {tournament.venue or 'sin lugar'} "   # plain text
+                                           f"({len(tournament.games)} partidas, {tournament.players} jugadores)"),
+                                      id=str(tournament.id)))
         if tournaments:
             options.highlighted = 0
             options.focus()
@@ -68,10 +85,20 @@ class StartScreen(Screen[None]):
         pin_input = self.query_one("#judge_pin", Input)
         pin = pin_input.value
         pin_input.value = ""                     # a secret is never kept on screen
+        self._create(name, venue, pin)
+
+    @work(thread=True, exclusive=True, group="create", exit_on_error=False)
+    def _create(self, name: str, venue: str, pin: str) -> None:
+        """Create the tournament in a worker thread (the PIN's slow hash), then open it."""
         try:
-            tournament_id = self.app.service.create_tournament(  # type: ignore[attr-defined]
+            created: int | TournamentError = self.app.service.create_tournament(  # type: ignore[attr-defined]
                 name, venue=venue, judge_pin=pin)
         except TournamentError as error:
-            self.query_one("#message", Static).update(Text(str(error), style="bold red"))
+            created = error
+        self.app.call_from_thread(self._created, created)
+
+    def _created(self, created: int | TournamentError) -> None:
+        if isinstance(created, TournamentError):
+            self.query_one("#message", Static).update(Text(str(created), style="bold red"))
             return
-        self.app.open_tournament(tournament_id)  # type: ignore[attr-defined]
+        self.app.open_tournament(created)  # type: ignore[attr-defined]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -213,8 +214,8 @@ class ConflictDialog(_JudgeDialog):
     def compose(self) -> ComposeResult:
         with Vertical(id="judge-dialog"):
             yield Static(self.title_text, classes="title")
-            yield Static(f"Papeleta anotada: {self.stored}", id="conflict-stored")
-            yield Static(f"Papeleta en conflicto: {self.new}", id="conflict-new")
+            yield Static(Text(f"Papeleta anotada: {self.stored}"), id="conflict-stored")     # as typed, never markup
+            yield Static(Text(f"Papeleta en conflicto: {self.new}"), id="conflict-new")
             with RadioSet(id="conflict-decision"):
                 yield RadioButton("Mantener la anotada", id="keep")
                 yield RadioButton("Sustituirla por la nueva", id="replace")
