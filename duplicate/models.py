@@ -19,8 +19,8 @@ from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, Date, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy import JSON, Date, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, select
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
 
 from data.rules import ROUND_SECONDS
 
@@ -294,3 +294,11 @@ class Credential(Base):
     name: Mapped[str] = mapped_column(String(100))
     digest: Mapped[str] = mapped_column(String(128))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+def find_tournament(session: Session, tournament_id: int | None) -> Tournament | None:
+    """The tournament ``tournament_id`` or, when it is None, the newest one; None when
+    there is no such tournament (each caller raises its own error)."""
+    if tournament_id is None:
+        return session.scalar(select(Tournament).order_by(Tournament.id.desc()).limit(1))
+    return session.get(Tournament, tournament_id)

@@ -38,7 +38,17 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from duplicate.database import Database
-from duplicate.models import Entry, EntryStatus, Event, GameRow, GameStatus, Player, RoundRow, Tournament
+from duplicate.models import (
+    Entry,
+    EntryStatus,
+    Event,
+    GameRow,
+    GameStatus,
+    Player,
+    RoundRow,
+    Tournament,
+    find_tournament,
+)
 from duplicate.service import EventKind, TournamentError, TournamentService
 from ranking.elodi import Contestant, EloDISettings, Outcome, rate_game
 from ranking.models import RatedGame, Rating, RatingChange
@@ -521,14 +531,10 @@ class RatingService:
 
     @staticmethod
     def _tournament(session: Session, tournament_id: int | None) -> Tournament:
-        if tournament_id is None:
-            tournament = session.scalar(select(Tournament).order_by(Tournament.id.desc()).limit(1))
-            if tournament is None:
-                raise RatingError("no hay ningún torneo en la base de datos")
-            return tournament
-        tournament = session.get(Tournament, tournament_id)
+        tournament = find_tournament(session, tournament_id)
         if tournament is None:
-            raise RatingError(f"no existe el torneo {tournament_id}")
+            raise RatingError("no hay ningún torneo en la base de datos" if tournament_id is None
+                              else f"no existe el torneo {tournament_id}")
         return tournament
 
 

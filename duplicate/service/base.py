@@ -26,6 +26,7 @@ from duplicate.models import (
     RoundRow,
     Tournament,
     TournamentAccess,
+    find_tournament,
 )
 from duplicate.notation import SlipError
 from duplicate.rack import RackError
@@ -287,14 +288,10 @@ class ServiceBase:
             return session.scalar(select(func.max(Event.id)).where(Event.tournament_id == tournament.id)) or 0
 
     def _tournament(self, session: Session, tournament_id: int | None) -> Tournament:
-        if tournament_id is None:
-            tournament = session.scalar(select(Tournament).order_by(Tournament.id.desc()).limit(1))
-            if tournament is None:
-                raise TournamentError("no hay ningún torneo en la base de datos: créelo con «duplicada tournament create»")
-            return tournament
-        tournament = session.get(Tournament, tournament_id)
+        tournament = find_tournament(session, tournament_id)
         if tournament is None:
-            raise TournamentError(f"no existe el torneo {tournament_id}")
+            raise TournamentError("no hay ningún torneo en la base de datos: créelo con «duplicada tournament create»"
+                                  if tournament_id is None else f"no existe el torneo {tournament_id}")
         return tournament
 
     def _game(self, session: Session, tournament: Tournament, number: int, *, lock: bool = False) -> GameRow:
