@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -16,7 +16,9 @@ from duplicate.models import (
     ConflictKind,
     Entry,
     Event,
+    GameRow,
     Player,
+    RoundRow,
     Seat,
     Slip,
 )
@@ -100,7 +102,9 @@ class SlipEntry(Rounds):
                    tournament_id: int | None = None, assistant: str = "") -> EntryResult:
         """Judge and store the slip of the player at ``table`` (III.20, III.23, III.25).
 
-        ``round_number`` defaults to the newest round with a rack. The raw ``text`` is
+        ``round_number`` defaults to the round open for slips: the newest round whose
+        master has been placed (III.16: slips are typed once it is announced), as the app's
+        entry screen does; ``TournamentError`` when there is none. The raw ``text`` is
         stored exactly as typed. A second, different slip for the same player and round
         is stored as a ``Conflict`` for the judge; the same text again changes nothing.
         """
@@ -321,7 +325,7 @@ class SlipEntry(Rounds):
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             self._check_unlocked(game)
-            number = round_number if round_number is not None else self._latest_round_number(session, game)
+            number = round_number if round_number is not None else self._slip_round_number(session, game)
             row = self._round(session, game, number)
             if row.closed and not allow_closed:
                 raise TournamentError(f"la ronda {number} está cerrada: solo el juez árbitro puede corregirla")
@@ -334,6 +338,16 @@ class SlipEntry(Rounds):
             return _SlipContext(tournament.id, game.id, number, seat.entry_id, seat.entry.player.name, table,
                                 _board(row.board_before, lexicon), rack, lexicon, settings.oriented_notation,
                                 row.master, row.annulled)
+
+    @staticmethod
+    def _slip_round_number(session: Session, game: GameRow) -> int:
+        """The round open for slips: the newest with a master (III.16)."""
+        number = session.scalar(select(func.max(RoundRow.number)).where(RoundRow.game_id == game.id,
+                                                                        RoundRow.master.is_not(None)))
+        if number is None:
+            raise TournamentError(f"la partida {game.number} aún no tiene ninguna ronda con jugada maestra: "
+                                  "las papeletas se anotan cuando se anuncia (III.16); indique la ronda si es otra")
+        return number
 
     def _slip(self, session: Session, context: _SlipContext) -> Slip | None:
         return session.scalar(select(Slip).where(Slip.game_id == context.game_id,

@@ -452,7 +452,7 @@ def test_the_judge_can_propose_a_new_rack_III29(service: TournamentService, span
     other = TournamentService(service.db, lexicon=spanish_lexicon, pin=JUDGE_PIN)
     assert other.engine(game).pending.rack.text == "CASAMOS"
     assert other.engine(game).bag.tiles == service.engine(game).bag.tiles
-    service.enter_slip(game, 1, "H8-QZQZ")
+    service.enter_slip(game, 1, "H8-QZQZ", round_number=1)
     with pytest.raises(TournamentError, match="papeletas"):
         service.draw_rack(game, replace=True)
 
@@ -565,3 +565,21 @@ def test_a_tampered_master_in_the_history_is_reported(service: TournamentService
     reopened = TournamentService(service.db, station="otra", lexicon=spanish_lexicon, pin=JUDGE_PIN)
     with pytest.raises(TournamentError, match="historial incoherente"):
         reopened.engine(game)
+
+
+def test_III_16_a_slip_without_a_round_goes_to_the_round_whose_master_was_announced(
+        service: TournamentService) -> None:
+    # Issue 13 §1: as on the app's entry screen, the default round is the newest with a
+    # master; before the first master there is none, and the slip is refused.
+    setup_tournament(service)
+    game = service.create_game(rounds=3, seed=7)
+    service.draw_rack(game)
+    with pytest.raises(TournamentError, match="ninguna ronda con jugada maestra"):
+        service.enter_slip(game, 1, "H8-CASA")
+    assert service.slips(game) == []
+    view = service.choose_master(game)
+    assert view.master is not None
+    service.draw_rack(game)                                  # round 2's rack is in play
+    service.enter_slip(game, 1, view.master)
+    [slip] = service.slips(game)
+    assert (slip.round_number, slip.score) == (1, view.master_score)

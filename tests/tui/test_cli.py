@@ -49,3 +49,21 @@ def test_every_core_command_is_there() -> None:
     names = set(tui.cli.main.list_commands(click.Context(tui.cli.main)))
     assert {"play", "analyze", "lexicon", "tournament", "slip", "standings", "export", "verify", "simulate",
             "publish", "elodi", "tui", "serve"} <= names
+
+
+def test_click_speaks_spanish() -> None:
+    # Issue 13 §4: Click's own usage lines, help and errors are in Spanish.
+    runner = CliRunner()
+    shown = runner.invoke(tui.cli.main, ["--help"], prog_name="duplicada").output
+    assert shown.startswith("Uso: duplicada [OPCIONES] [ORDEN] [ARGUMENTOS]...")
+    assert "Opciones:" in shown and "Muestra esta ayuda y termina." in shown and "Muestra la versión" in shown
+    missing = runner.invoke(tui.cli.main, ["slip", "enter"], prog_name="duplicada")
+    assert missing.exit_code == 2
+    assert "Falta el argumento 'TABLE'" in missing.output and "Pruebe «duplicada slip enter --help»" in missing.output
+    unknown = runner.invoke(tui.cli.main, ["nosuch"])
+    assert "No existe la orden «nosuch»." in unknown.output
+    bad = runner.invoke(tui.cli.main, ["play", "--seed", "x"])
+    assert "Valor no válido para '--seed': «x» no es un número válido." in bad.output
+    for output in (shown, missing.output, unknown.output, bad.output):
+        for english in ("Usage", "Options", "Show this", "Missing", "No such", "Try '", "Invalid value"):
+            assert english not in output

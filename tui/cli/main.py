@@ -12,6 +12,10 @@ from typing import Any
 
 import click
 
+from tui.cli.spanish import install, spanish_metavars
+
+install()                                   # Click's own messages in Spanish, before any declaration
+
 COMMANDS: dict[str, tuple[str, str]] = {
     "analyze": ("tui.cli.engine_commands:analyze", "Mejores jugadas de posiciones «TABLERO ATRIL» (JSON por línea)."),
     "assistant": ("tui.cli.player_commands:assistant", "Árbitros auxiliares y sus rangos de mesas (II.4.c)."),
@@ -51,7 +55,7 @@ class LazyGroup(click.Group):
         module, attribute = COMMANDS[cmd_name][0].split(":")
         command = getattr(import_module(module), attribute)
         assert isinstance(command, click.Command)
-        return command
+        return spanish_metavars(command)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The command list from the table, without importing the commands."""
@@ -59,7 +63,8 @@ class LazyGroup(click.Group):
             formatter.write_dl([(name, help_text) for name, (_, help_text) in sorted(COMMANDS.items())])
 
 
-@click.group(cls=LazyGroup, invoke_without_command=True)
+@click.group(cls=LazyGroup, invoke_without_command=True, options_metavar="[OPCIONES]",
+             subcommand_metavar="[ORDEN] [ARGUMENTOS]...")
 @click.version_option(package_name="duplicada")
 @click.pass_context
 def main(context: click.Context, **_: Any) -> None:
