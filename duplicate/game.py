@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -54,6 +54,11 @@ from lexicon.board import Board, Layout
 from lexicon.lexicon import Lexicon
 from lexicon.move import Move, placed_tiles
 from lexicon.movegen import generate
+
+NO_MOVE_REDRAWS = 20
+"""How many racks without a legal move ``play_round`` sends back (III.29) before it ends
+the game (III.22): the reglamento fixes no number; this only keeps a hopeless bag from
+redrawing forever."""
 
 RECORD_FORMAT = "duplicada-game-1"
 """``format`` field of a game record's JSON."""
@@ -510,14 +515,32 @@ class Game:
     def play_round(self) -> RoundRecord | None:
         """Draw (unless a rack is set), choose the master by III.15 and play it.
 
-        Returns the round's record, or None when the game is over — including when
-        it ends now because no valid rack can be formed or the rack has no legal move.
+        A rack with no legal move is not the end while other tiles remain (III.29): its
+        tiles, leftovers included, go back to the bag and another rack is drawn, recorded
+        among the round's redraws — up to ``NO_MOVE_REDRAWS`` times. Returns the round's
+        record, or None when the game is over — including when it ends now because no
+        valid rack can be formed (III.12) or no rack drawn from the remaining tiles has a
+        legal move (III.22).
         """
         pending = self.draw()
+        tried: list[Redraw] = []
+        while pending is not None and not pending.ranked:
+            if not self.bag.tiles or len(tried) >= NO_MOVE_REDRAWS:
+                how = ("con las fichas que quedan" if not self.bag.tiles
+                       else f"tras {len(tried) + 1} atriles sacados sin jugada")
+                self._finish(EndCode.NO_MOVE, f"con el atril {pending.rack.text} no hay ninguna jugada válida, "
+                                              f"ni es posible {how} (III.22, III.29)")
+                return None
+            tried.append(Redraw(pending.rack.text, "ninguna jugada válida con este atril: "
+                                                   "vuelve entero a la bolsa y se saca otro (III.29)"))
+            self._undo_pending()
+            self.bag.put_back(self.leftover)
+            self.leftover = ()
+            pending = self.draw()
+            if pending is not None:
+                pending = replace(pending, redraws=(*tried, *pending.redraws))
+                self._pending = pending
         if pending is None:
-            return None
-        if not pending.ranked:
-            self._finish(EndCode.NO_MOVE, f"con el atril {pending.rack.text} no hay ninguna jugada válida (III.22)")
             return None
         return self.play()
 

@@ -65,6 +65,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from duplicate.game import NO_MOVE_REDRAWS
 from duplicate.notation import (
     ACROSS_ARROW,
     DOWN_ARROW,
@@ -393,11 +394,17 @@ def _play_game(service: TournamentService, tournament_id: int, number: int, skil
     alphabet = lexicon.alphabet
     while not service.engine(number, tournament_id).over:
         view = service.draw_rack(number, tournament_id=tournament_id, arbiter=ASSISTANT)
+        for _ in range(NO_MOVE_REDRAWS):
+            if view is None or view.top_moves:
+                break
+            # III.29: nobody can play this rack; the judge has another drawn.
+            view = service.replace_rack(number, reason=f"el atril {view.rack} no tiene ninguna jugada válida (III.29)",
+                                        tournament_id=tournament_id, arbiter=ASSISTANT)
         if view is None:
             break
         if not view.top_moves:
             service.end_game(number, tournament_id=tournament_id, arbiter=ASSISTANT,
-                             reason=f"el atril {view.rack} no tiene ninguna jugada válida (III.22)")
+                             reason=f"ningún atril sacado tiene jugada válida (III.22, III.29); el último, {view.rack}")
             break
         board = Board.from_cgp(view.board_before, alphabet)
         rack = parse_rack_text(view.rack, alphabet)

@@ -147,17 +147,20 @@ class TablesAssigned(TournamentEvent):
 
 @dataclass(frozen=True)
 class RackDrawn(TournamentEvent):
-    """III.12, III.17, III.19: the rack drawn for ``round``, after the ``redraws``."""
+    """III.12, III.17, III.19: the rack drawn for ``round``, after the ``redraws``;
+    ``replaces``: the rack it replaces (III.29; the event's reason says why), if any."""
 
     KIND = EventKind.RACK_DRAWN
     round: int
     rack: str
     redraws: list[dict[str, str]]
+    replaces: str | None = field(default=None, metadata=_OMIT_NONE)
 
 
 @dataclass(frozen=True)
 class RackSet(TournamentEvent):
-    """The judge's rack ``text`` for ``round`` (``redraw``: the leftover went back, III.19)."""
+    """The judge's rack ``text`` for ``round`` (``redraw``: the leftover went back, III.19);
+    ``replaces`` as in ``RackDrawn``."""
 
     KIND = EventKind.RACK_SET
     round: int
@@ -165,6 +168,7 @@ class RackSet(TournamentEvent):
     redraws: list[dict[str, str]]
     text: str
     redraw: bool
+    replaces: str | None = field(default=None, metadata=_OMIT_NONE)
 
 
 @dataclass(frozen=True)

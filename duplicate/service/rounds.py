@@ -74,16 +74,32 @@ class Rounds(Seating):
         assert view is not None
         return view
 
+    def replace_rack(self, game_number: int, text: str | None = None, *, reason: str, redraw: bool = False,
+                     tournament_id: int | None = None, arbiter: str = "") -> RoundView | None:
+        """The judge replaces the rack in play (III.29: mistyped, wrongly drawn, or nobody
+        can play it): its drawn tiles go back to the bag and ``text`` (the judge's rack,
+        checked as in ``set_rack``) is used, or, without ``text``, another rack is drawn
+        under III.12 and III.19. Allowed until the master is placed and while no slip of
+        the round is entered; ``reason`` is required. The new rack's event records the old
+        rack (``replaces``), the new one and the reason. Returns the new round as
+        ``draw_rack`` does (None if no valid rack can be formed: the game ends, III.22).
+        Raises ``TournamentError`` saying why not; nothing changes then."""
+        if not reason.strip():
+            raise TournamentError("falta el motivo del cambio de atril: queda registrado en el historial (III.29)")
+        return self._set_rack(game_number, text, redraw, tournament_id, arbiter, True, reason=reason.strip(),
+                              must_replace=True)
+
     def _set_rack(self, game_number: int, text: str | None, redraw: bool, tournament_id: int | None,
-                  arbiter: str, replace: bool = False) -> RoundView | None:
+                  arbiter: str, replace: bool = False, *, reason: str = "", must_replace: bool = False,
+                  ) -> RoundView | None:
         try:
-            return self._set_rack_in(game_number, text, redraw, tournament_id, arbiter, replace)
+            return self._set_rack_in(game_number, text, redraw, tournament_id, arbiter, replace, reason, must_replace)
         except IntegrityError:
             # Another judge station set this round's rack at the same moment.
             raise TournamentError("otro puesto acaba de poner el atril de esta ronda: vuelva a mirar la partida") from None
 
     def _withdraw_rack(self, session: Session, tournament: Tournament, game: GameRow, engine: Game,
-                       actor: Actor) -> None:
+                       actor: Actor, reason: str = "") -> None:
         """III.29: the pending rack goes back to the bag so that the judge proposes another.
         Refused once slips of that round are entered (they were judged against it)."""
         pending = engine.pending
@@ -97,10 +113,10 @@ class Rounds(Seating):
         engine.withdraw_rack()
         self._log(session, tournament.id, RackWithdrawn(pending.number, pending.rack.text),
                   game_id=game.id, round_number=pending.number, actor=actor,
-                  reason="el juez árbitro propone un nuevo atril (III.29)")
+                  reason=reason or "el juez árbitro propone un nuevo atril (III.29)")
 
     def _set_rack_in(self, game_number: int, text: str | None, redraw: bool, tournament_id: int | None,
-                     arbiter: str, replace: bool) -> RoundView | None:
+                     arbiter: str, replace: bool, reason: str = "", must_replace: bool = False) -> RoundView | None:
         with self._engine_lock, self._write() as session:
             tournament = self._tournament(session, tournament_id)
             action = Action.REPLACE_RACK if replace else Action.DRAW_RACK if text is None else Action.SET_RACK
@@ -110,11 +126,16 @@ class Rounds(Seating):
             engine = self._engine(session, tournament, game)
             if engine.over:
                 raise TournamentError(f"la partida {game.number} ha terminado: {engine.end_reason}")
+            replaced: str | None = None
             if engine.pending is not None:
                 if not replace:
                     raise TournamentError(f"la ronda {engine.pending.number} ya tiene atril ({engine.pending.rack.text}): "
                                           "elija la jugada maestra antes de sacar otro, o cámbielo (III.29)")
-                self._withdraw_rack(session, tournament, game, engine, actor)
+                replaced = engine.pending.rack.text
+                self._withdraw_rack(session, tournament, game, engine, actor, reason)
+            elif must_replace:
+                raise TournamentError(f"no hay atril en juego en la partida {game.number} que cambiar: la jugada "
+                                      "maestra ya está colocada; saque el atril de la ronda siguiente")
             board_before = engine.board.to_cgp()
             try:
                 pending = engine.draw() if text is None else engine.set_rack(text, redraw=redraw)
@@ -134,10 +155,10 @@ class Rounds(Seating):
             row = _round_row(game, pending, board_before, engine)
             session.add(row)
             redraws = [{"rack": redraw_.rack, "reason": redraw_.reason} for redraw_ in pending.redraws]
-            typed = (RackDrawn(pending.number, pending.rack.text, redraws) if text is None
-                     else RackSet(pending.number, pending.rack.text, redraws, text, redraw))
+            typed = (RackDrawn(pending.number, pending.rack.text, redraws, replaced) if text is None
+                     else RackSet(pending.number, pending.rack.text, redraws, text, redraw, replaced))
             event = self._log(session, tournament.id, typed, game_id=game.id, round_number=pending.number,
-                              actor=actor)
+                              actor=actor, reason=reason if replaced is not None else "")
             self._games[game.id] = (event.id, engine)
             session.flush()
             return _round_view(row)

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 import pytest
 
 from duplicate.bag import Bag, count_tiles
-from duplicate.game import EndCode, Game, GameError, GameRecord, GameRecordError
+from duplicate.game import NO_MOVE_REDRAWS, EndCode, Game, GameError, GameRecord, GameRecordError
 from duplicate.notation import format_move
 from duplicate.rack import RackError, RackRule, is_valid_rack, parse_rack_text
 from lexicon.alphabet import BLANK_FLAG, Alphabet
@@ -183,7 +183,10 @@ def test_III_22_arbiter_ends_the_game(lexicon: Lexicon) -> None:
     assert Game(lexicon, seed=1).end().code is EndCode.ARBITER
 
 
-def test_III_22_no_legal_move_ends_the_game(make_lexicon: MakeLexicon, alphabet: Alphabet) -> None:
+def test_III_29_a_rack_without_moves_is_redrawn_and_III_22_ends_only_when_none_can_play(
+        make_lexicon: MakeLexicon, alphabet: Alphabet) -> None:
+    # Only CASA is a word: a full bag almost never gives C, A, A, S in seven tiles, so
+    # play_round sends rack after rack back (III.29) and ends when it gives up (III.22).
     game = Game(make_lexicon(["CASA"]), seed=1)
     pending = game.set_rack("EEIIBDF")
     assert pending.ranked == () and pending.master is None and pending.move_count == 0
@@ -191,8 +194,34 @@ def test_III_22_no_legal_move_ends_the_game(make_lexicon: MakeLexicon, alphabet:
         game.play()
     assert game.play_round() is None
     assert game.end_reason is not None and game.end_reason.code is EndCode.NO_MOVE
-    assert "EEIIBDF" in game.end_reason.text
+    assert f"tras {NO_MOVE_REDRAWS + 1} atriles" in game.end_reason.text and "III.29" in game.end_reason.text
     assert tiles_in_play(game) == Counter(alphabet.full_bag())
+
+
+def test_III_29_the_redrawn_rack_is_played_and_the_redraw_recorded(make_lexicon: MakeLexicon,
+                                                                      alphabet: Alphabet) -> None:
+    # Eleven tiles in all: EEIIBDF has no move; sent back, a rack holding C, A, S, A turns up.
+    for seed in range(40):
+        game = Game(make_lexicon(["CASA", "CASE"]), seed=seed)
+        game.bag = Bag(alphabet, seed=seed, tiles=parse_rack_text("EEIIBDFCASAO", alphabet))
+        game.set_rack("EEIIBDF")
+        record = game.play_round()
+        if record is not None:
+            break
+    assert record is not None, "no seed gave a playable rack"
+    assert record.redraws[0].rack == "BDEEFII" or record.redraws[0].rack == "EEIIBDF"
+    assert all("III.29" in redraw.reason for redraw in record.redraws)
+    assert record.master.split("-")[1].upper() in ("CASA", "CASE")
+
+
+def test_III_22_no_move_and_no_tile_left_to_draw_ends_the_game(make_lexicon: MakeLexicon,
+                                                                alphabet: Alphabet) -> None:
+    game = Game(make_lexicon(["CASA"]), seed=1)
+    game.bag = Bag(alphabet, seed=1, tiles=parse_rack_text("EEIIBDF", alphabet))
+    game.set_rack("EEIIBDF")
+    assert game.play_round() is None
+    assert game.end_reason is not None and game.end_reason.code is EndCode.NO_MOVE
+    assert "con las fichas que quedan" in game.end_reason.text
 
 
 def test_III_12_game_ends_when_no_valid_rack_can_be_formed(lexicon: Lexicon, alphabet: Alphabet) -> None:

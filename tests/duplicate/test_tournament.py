@@ -583,3 +583,34 @@ def test_III_16_a_slip_without_a_round_goes_to_the_round_whose_master_was_announ
     service.enter_slip(game, 1, view.master)
     [slip] = service.slips(game)
     assert (slip.round_number, slip.score) == (1, view.master_score)
+
+
+def test_III_29_the_judge_replaces_the_rack_in_play_with_a_reason(service: TournamentService,
+                                                                   spanish_lexicon: Lexicon) -> None:
+    # Issue 13 §1: a wrong rack is replaced until the master is placed; the new rack's
+    # event records the old rack, the new one and the reason; other stations see it.
+    setup_tournament(service)
+    game = service.create_game(rounds=4, seed=8)
+    first = service.draw_rack(game)
+    assert first is not None
+    bag_before = sorted([*service.engine(game).bag.tiles, *service.engine(game).pending.rack.tiles])
+    with pytest.raises(TournamentError, match="motivo"):
+        service.replace_rack(game, reason="  ")
+    drawn = service.replace_rack(game, reason="atril mal sacado")
+    assert drawn is not None and drawn.number == 1
+    engine = service.engine(game)
+    assert sorted([*engine.bag.tiles, *engine.pending.rack.tiles]) == bag_before     # nothing lost or added
+    typed = service.replace_rack(game, "CASAMOS", reason="el juez dicta el atril")
+    assert typed is not None and typed.rack == "CASAMOS"
+    with service.db.read() as session:
+        replaced = [(event.kind, event.payload.get("replaces"), event.payload["rack"], event.reason)
+                    for event in session.scalars(select(Event).where(Event.kind.in_(("rack_drawn", "rack_set"))))]
+    assert replaced == [("rack_drawn", None, first.rack, ""),
+                        ("rack_drawn", first.rack, drawn.rack, "atril mal sacado"),
+                        ("rack_set", drawn.rack, "CASAMOS", "el juez dicta el atril")]
+    other = TournamentService(service.db, lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    assert other.engine(game).pending.rack.text == "CASAMOS"
+    assert other.engine(game).bag.tiles == service.engine(game).bag.tiles
+    service.choose_master(game)
+    with pytest.raises(TournamentError, match="ya está colocada"):
+        service.replace_rack(game, reason="tarde")

@@ -34,6 +34,7 @@ JUDGE_ONLY = [
     ("tables", "assign"),
     ("rack", "draw"),
     ("rack", "set", "CASAOLE"),
+    ("rack", "replace", "--reason", "x"),
     ("master", "choose"),
     ("slip", "import", "papeletas.csv"),
     ("slip", "resolve", "1"),

@@ -40,6 +40,24 @@ def rack_set(context: Context, text: str, redraw: bool, game_number: int | None)
     _show_round(view)
 
 
+@rack.command("replace")
+@click.argument("text", required=False)
+@click.option("--reason", required=True, help="Por qué se cambia (queda registrado).")
+@click.option("--redraw", is_flag=True, help="Con TEXT: las fichas que quedaban también vuelven a la bolsa (III.19).")
+@game_option
+@common
+def rack_replace(context: Context, text: str | None, reason: str, redraw: bool, game_number: int | None) -> None:
+    """Cambia el atril en juego (III.29): sin TEXT, sus fichas sacadas vuelven a la bolsa y
+    se saca otro; con TEXT, se usa el atril del juez. Solo antes de colocar la maestra."""
+    number = context.game(game_number)
+    view = context.acting.replace_rack(number, text, reason=reason, redraw=redraw, tournament_id=context.tournament,
+                                       arbiter=context.arbiter)
+    if view is None:
+        click.echo(f"La partida {number} ha terminado: no se puede formar un atril válido (III.22).")
+        return
+    _show_round(view)
+
+
 def _show_round(view: Any) -> None:
     for redraw in view.redraws:
         click.echo(f"Cambio de fichas (III.19): {redraw['rack']} — {redraw['reason']}")
