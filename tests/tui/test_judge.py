@@ -242,9 +242,12 @@ def test_ending_the_game_from_the_console(service: TournamentService) -> None:
         app = console_app(service)
         async with app.run_test(size=(80, 24)) as pilot:
             screen = await open_console(app, pilot)
-            await pilot.press("f", "n")
-            assert not screen.state.over
-            await pilot.press("f", "s")
+            await pilot.press("f", "escape")                          # cancelled: nothing happens
+            await pilot.pause()
+            assert not screen.state.over and app.screen is screen
+            await pilot.press("f", "enter")                           # no reason: refused by the dialog
+            assert "Falta el motivo" in str(app.screen.query_one("#dialog-error").render())
+            await pilot.press(*"falta de tiempo", "enter")
             await settled(pilot, screen)
             assert screen.state.over and "terminada" in shown(screen, "#message")
             await pilot.press("escape")
@@ -252,6 +255,37 @@ def test_ending_the_game_from_the_console(service: TournamentService) -> None:
 
     asyncio.run(scenario())
     assert service.tournament().games[0].status == "ended"
+    [ended] = [event for event in service.history(game_number=1) if event.kind == "game_ended"]
+    assert ended.reason == "falta de tiempo"
+
+
+def test_replacing_the_rack_from_the_console_III29(service: TournamentService) -> None:
+    # Issue 13 §1: «x» replaces the rack in play — by the one typed in the rack field, or
+    # by another drawn — after the judge gives a reason; the round stays the same.
+    tournament(service, game_seed=2)
+
+    async def scenario() -> None:
+        app = console_app(service)
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await open_console(app, pilot)
+            await pilot.press("d")
+            await settled(pilot, screen)
+            first = screen.state.rack_round
+            assert first == 1
+            drawn = service.rounds(1)[0].rack
+            await pilot.press("x", *"atril mal sacado", "enter")
+            await settled(pilot, screen)
+            assert "cambiado (III.29)" in shown(screen, "#message")
+            assert screen.state.rack_round == 1 and len(service.rounds(1)) == 1
+            screen.query_one("#rack-input").value = "CASAMOS"
+            await pilot.press("x", *"el juez dicta el atril", "enter")
+            await settled(pilot, screen)
+            assert service.rounds(1)[0].rack == "CASAMOS"
+            replaced = [(event.payload.get("replaces"), event.reason) for event in service.history(game_number=1)
+                        if event.kind in ("rack_drawn", "rack_set") and event.payload.get("replaces")]
+            assert replaced[0] == (drawn, "atril mal sacado") and replaced[1][1] == "el juez dicta el atril"
+
+    asyncio.run(scenario())
 
 
 # --- snapshots: seeded game, frozen clock ------------------------------------------------------

@@ -45,6 +45,7 @@ from lexicon.move import Move, placed_tiles
 from lexicon.movegen import generate, walker_name
 from tui.app.messages import DataChanged
 from tui.app.widgets.board import BLANK_STYLE, TILE_STYLE, BoardView
+from tui.app.widgets.judge_dialogs import ReasonDialog
 from tui.app.widgets.moves import MoveChoices, NextScore, TopMove
 from tui.app.widgets.timer import RoundClock
 
@@ -366,6 +367,7 @@ class JudgeScreen(Screen[None]):
     BINDINGS: ClassVar = [
         Binding("d", "draw", "Sacar atril"),
         Binding("a", "type_rack", "Escribir atril"),
+        Binding("x", "replace_rack", "Cambiar atril"),
         Binding("ctrl+r", "toggle_redraw", "Cambio de fichas", show=False),
         Binding("enter", "choose", "Elegir maestra", show=False),
         Binding("t", "clock", "Crono"),
@@ -688,6 +690,37 @@ class JudgeScreen(Screen[None]):
         self._typed_rack = True
         self.start_action(set_rack)
 
+    def action_replace_rack(self) -> None:
+        """Replace the rack in play (III.29), with a reason: the rack typed in the rack
+        field if any, else another drawn from the bag."""
+        game = self._game_or_say()
+        if game is None or not self._ready():
+            return
+        if self.state.rack_round is None:
+            self._say("No hay atril en juego que cambiar: saque el de la ronda («d»).", error=True)
+            return
+        typed = self.query_one("#rack-input", Input).value.strip() or None
+        redraw = self.query_one("#redraw", Checkbox).value
+        how = f"por {typed}" if typed else "por otro sacado de la bolsa"
+
+        def replaced(reason: str | None) -> None:
+            if not reason:
+                return
+
+            def replace() -> str:
+                view = self.service.replace_rack(game, typed, reason=reason, redraw=redraw,
+                                                 tournament_id=self.tournament_id, arbiter=self._arbiter)
+                if view is None:
+                    return "No se puede formar un atril válido: la partida ha terminado (III.22)."
+                return f"Atril de la ronda {view.number} cambiado (III.29): {view.rack}."
+
+            if typed:
+                self._typed_rack = True
+            self.start_action(replace)
+
+        self.app.push_screen(ReasonDialog(f"Cambiar el atril de la ronda {self.state.rack_round} {how} (III.29)"),
+                             replaced)
+
     def action_choose(self) -> None:
         """Enter outside the list: choose the highlighted top move."""
         moves = self.query_one("#moves", MoveChoices)
@@ -772,17 +805,24 @@ class JudgeScreen(Screen[None]):
         self.app.push_screen(ConfirmScreen(question), lambda yes: self.start_action(close) if yes else None)
 
     def action_end_game(self) -> None:
-        """End the game (III.22), after a confirmation."""
+        """The judge ends the game (III.22) and says why (recorded)."""
         game = self._game_or_say()
         if game is None or not self._ready():
             return
 
-        def end() -> str:
-            reason = self.service.end_game(game, tournament_id=self.tournament_id, arbiter=self._arbiter)
-            return f"Partida {game} terminada: {reason}."
+        def ended(reason: str | None) -> None:
+            if not reason:
+                return
 
-        self.app.push_screen(ConfirmScreen(f"¿Terminar la partida {game}? Un atril sin maestra se descarta."),
-                             lambda yes: self.start_action(end) if yes else None)
+            def end() -> str:
+                text = self.service.end_game(game, tournament_id=self.tournament_id, arbiter=self._arbiter,
+                                             reason=reason)
+                return f"Partida {game} terminada: {text}."
+
+            self.start_action(end)
+
+        self.app.push_screen(ReasonDialog(f"Terminar la partida {game} (III.22): un atril sin maestra se descarta",
+                                          "Motivo de la decisión:"), ended)
 
     def action_new_game(self) -> None:
         """Create the next game (only when none is in play)."""
@@ -827,8 +867,11 @@ class JudgeScreen(Screen[None]):
             return "El torneo no tiene partidas: pulse «p» para crear una."
         if state.over:
             return f"La partida {state.game} ha terminado: {state.end_reason}. «p» crea la siguiente."
+        if state.rack_round is not None and not state.top_total:
+            return (f"Ronda {state.rack_round}: el atril no tiene ninguna jugada válida: cámbielo («x», III.29); "
+                    "la partida no termina por eso (III.22).")
         if state.rack_round is not None:
-            return f"Ronda {state.rack_round}: elija la jugada maestra (Enter)."
+            return f"Ronda {state.rack_round}: elija la jugada maestra (Enter) o cambie el atril («x», III.29)."
         return f"Ronda {state.round_number}: saque el atril («d») o escríbalo («a»)."
 
     @staticmethod
