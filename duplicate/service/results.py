@@ -3,27 +3,36 @@
 from __future__ import annotations
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from duplicate.models import (
     AssistantRange,
     Claim,
     ClaimStatus,
     Conflict,
+    GameRow,
     GameStatus,
     Slip,
+    Tournament,
 )
 from duplicate.service.access import Action
 from duplicate.service.corrections import Corrections
 from duplicate.service.errors import RoundHasConflicts, TournamentError
 from duplicate.service.events import BonusesAwarded, GameReopened, ResultsPublished, RoundClosed, SlipEntered
+from duplicate.labels import SLIP_STATUS, label
+from duplicate.rack import parse_rack_text
+from duplicate.service.settings import TournamentSettings
 from duplicate.service.slip_entry import (
+    _board,
     _fill_slip,
     _verdict_payload,
 )
 from duplicate.service.views import (
+    PendingSlip,
     RoundStatus,
+    pending_line,
 )
-from duplicate.slips import SlipStatus, mark_verdict
+from duplicate.slips import SlipStatus, judge_slip, mark_verdict
 from duplicate.standings import (
     GameStanding,
 )
@@ -48,12 +57,12 @@ class Results(Corrections):
                 raise TournamentError(f"la ronda {number} aún no tiene jugada maestra: no se puede cerrar")
             if row.closed:
                 raise TournamentError(f"la ronda {number} ya está cerrada")
-            pending = tuple(sorted(set(session.scalars(select(Conflict.table_number).where(
-                Conflict.game_id == game.id, Conflict.round_number == number, Conflict.resolution.is_(None))))))
+            pending = self._pending_slips(session, tournament, game, number)
             if pending:
-                raise RoundHasConflicts(f"la ronda {number} tiene conflictos sin resolver en las mesas "
-                                        f"{', '.join(map(str, pending))}: resuélvalos antes de cerrarla",
-                                        tables=pending)
+                raise RoundHasConflicts(f"la ronda {number} tiene conflictos sin resolver: "
+                                        + "; ".join(pending_line(item) for item in pending)
+                                        + ": resuélvalos antes de cerrarla",
+                                        tables=tuple(sorted({item.table for item in pending})))
             present = set(session.scalars(select(Slip.entry_id).where(Slip.game_id == game.id,
                                                                       Slip.round_number == number)))
             missing_verdict = mark_verdict(SlipStatus.MISSING)
@@ -93,7 +102,36 @@ class Results(Corrections):
                 mine = [table for table in tables if assistant.first_table <= table <= assistant.last_table]
                 per[assistant.assistant] = (len(mine), sum(1 for table in mine if table in entered),
                                             tuple(table for table in mine if table not in entered))
-            return RoundStatus(number, len(tables), len(tables) - len(missing), missing, per)
+            return RoundStatus(number, len(tables), len(tables) - len(missing), missing, per,
+                               self._pending_slips(session, tournament, game, number))
+
+    def _pending_slips(self, session: Session, tournament: Tournament, game: GameRow,
+                       number: int) -> tuple[PendingSlip, ...]:
+        """The round's unresolved conflicts, each new entry judged as it would be stored."""
+        conflicts = list(session.scalars(select(Conflict).where(
+            Conflict.game_id == game.id, Conflict.round_number == number, Conflict.resolution.is_(None))
+            .order_by(Conflict.table_number, Conflict.id)))
+        if not conflicts:
+            return ()
+        row = self._round(session, game, number)
+        lexicon = self.lexicon_for(tournament)
+        board, rack = _board(row.board_before, lexicon), parse_rack_text(row.rack, lexicon.alphabet)
+        oriented = TournamentSettings.from_dict(tournament.settings).oriented_notation
+        stored = {slip.entry_id: slip for slip in session.scalars(select(Slip).where(
+            Slip.game_id == game.id, Slip.round_number == number))}
+        names = {seat.entry_id: seat.entry.player.name for seat in game.seats}
+        items = []
+        for conflict in conflicts:
+            slip = stored.get(conflict.entry_id)
+            if conflict.mark:
+                new, new_score = label(SLIP_STATUS, conflict.mark), 0
+            else:
+                new = conflict.text
+                new_score = judge_slip(board, rack, conflict.text, lexicon, oriented=oriented).score
+            items.append(PendingSlip(conflict.id, conflict.table_number, names.get(conflict.entry_id, ''), conflict.kind,
+                                     (slip.text or label(SLIP_STATUS, slip.status)) if slip else "",
+                                     slip.score if slip else 0, new, new_score, conflict.entered_by))
+        return tuple(items)
 
     def publish(self, game_number: int, *, final: bool = False, tournament_id: int | None = None,
                 arbiter: str = "") -> list[GameStanding[int]]:

@@ -89,14 +89,41 @@ class RoundView:
 
 
 @dataclass(frozen=True)
+class PendingSlip:
+    """A conflict the judge must resolve before the round is closed (II.4.a, III.23):
+    ``kind`` ``duplicate`` (a second, different slip) or ``double_entry`` (the re-typed
+    slip does not match); the ``stored`` slip and the ``new`` entry, each as typed (a mark
+    such as ``late`` when it is one) with the points it scores."""
+
+    conflict_id: int
+    table: int
+    player: str
+    kind: str
+    stored: str
+    stored_score: int
+    new: str
+    new_score: int
+    entered_by: str
+
+
+def pending_line(item: PendingSlip) -> str:
+    """One pending conflict in Spanish: table, player, both entries with their points."""
+    what = "doble entrada" if item.kind == "double_entry" else "dos papeletas"
+    return (f"mesa {item.table} ({item.player}), {what}: anotada «{item.stored}» ({item.stored_score} puntos), "
+            f"nueva «{item.new}» ({item.new_score} puntos, de {item.entered_by or 'sin nombre'})")
+
+
+@dataclass(frozen=True)
 class RoundStatus:
-    """Slips entered versus expected for one round, per assistant (II.4.c)."""
+    """Slips entered versus expected for one round, per assistant (II.4.c), and what the
+    judge must resolve before closing it (``pending``)."""
 
     round_number: int
     expected: int
     entered: int
     missing_tables: tuple[int, ...]
     per_assistant: dict[str, tuple[int, int, tuple[int, ...]]] = field(default_factory=dict)
+    pending: tuple[PendingSlip, ...] = ()
 
 
 def _round_view(row: RoundRow) -> RoundView:

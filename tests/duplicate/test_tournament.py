@@ -614,3 +614,33 @@ def test_III_29_the_judge_replaces_the_rack_in_play_with_a_reason(service: Tourn
     service.choose_master(game)
     with pytest.raises(TournamentError, match="ya está colocada"):
         service.replace_rack(game, reason="tarde")
+
+
+def test_the_pending_list_shows_both_entries_and_closing_is_refused_until_resolved(
+        service: TournamentService, spanish_lexicon: Lexicon) -> None:
+    # Issue 13 §1: one pending list for the round (two different slips, a double-entry
+    # mismatch), each with both entries and their points; closing is refused with it.
+    setup_tournament(service)
+    game = service.create_game(rounds=2, seed=2)
+    _, master, score = play_round(service, game)
+    aux1, aux2 = assistant(service, "aux1"), assistant(service, "aux2")
+    aux1.enter_slip(game, 1, master)
+    aux2.enter_slip(game, 1, "H8-QZQZ")                             # two different slips
+    aux1.enter_slip(game, 2, "H8-QZQZ")
+    aux2.double_check(game, 2, master)                              # the re-typed slip differs
+    names = tables(service, game)
+    by_table = {table: name for name, table in names.items()}
+    status = service.round_status(game)
+    assert [(item.table, item.player, item.kind, item.stored, item.stored_score, item.new, item.new_score,
+             item.entered_by) for item in status.pending] == [
+        (1, by_table[1], "duplicate", master, score, "H8-QZQZ", 0, "aux2"),
+        (2, by_table[2], "double_entry", "H8-QZQZ", 0, master, score, "aux2")]
+    with pytest.raises(TournamentError, match="conflictos sin resolver") as refused:
+        service.close_round(game)
+    assert f"mesa 1 ({by_table[1]})" in str(refused.value) and f"nueva «{master}» ({score} puntos" in str(refused.value)
+    assert not service.rounds(game)[0].closed
+    for item in status.pending:
+        service.resolve_conflict(item.conflict_id, use_new=False, arbiter="juez")
+    assert service.round_status(game).pending == ()
+    service.close_round(game)
+    assert service.rounds(game)[0].closed

@@ -342,3 +342,37 @@ def test_the_menu_opens_the_console_and_another_stations_rack_appears(service: T
             assert screen.query_one("#moves", MoveChoices).tops
 
     asyncio.run(scenario())
+
+
+def test_the_console_lists_pending_conflicts_and_resolves_them(service: TournamentService) -> None:
+    # Issue 13 §1: the judge sees the round's conflicts with both entries, cannot close
+    # the round while one is pending, and resolves it from the console («r»).
+    tournament(service, game_seed=2)
+    service.draw_rack(1)
+    master = service.choose_master(1)
+    assert master.master is not None
+    service.enter_slip(1, 1, master.master, assistant="aux1")
+    service.enter_slip(1, 1, "H8-QZQZ", assistant="aux1")          # a second, different slip
+
+    async def scenario() -> None:
+        app = console_app(service)
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await open_console(app, pilot)
+            screen.refresh_status()
+            await until(pilot, lambda: screen.status is not None and bool(screen.status.pending))
+            await pilot.pause()
+            status = shown(screen, "#status")
+            assert "Pendiente del juez (1" in status and "H8-QZQZ" in status and master.master in status
+            await pilot.press("c")
+            await pilot.pause()
+            assert "conflictos pendientes" in shown(screen, "#message") and app.screen is screen
+            await pilot.press("r")
+            await pilot.pause()
+            assert "H8-QZQZ (0 puntos" in str(app.screen.query_one("#conflict-new").render())
+            await pilot.press("enter", *"la papeleta dice la maestra", "enter")        # keep the stored one
+            await settled(pilot, screen)
+            assert "resuelto: se mantiene la anotada" in shown(screen, "#message")
+
+    asyncio.run(scenario())
+    assert service.conflicts(1) == []
+    assert service.slips(1, 1)[0].text == master.master

@@ -37,6 +37,7 @@ from textual.worker import get_current_worker
 from duplicate.announce import SpellingTable, master_announcement, rack_announcement
 from duplicate.notation import format_move, parse_move
 from duplicate.service import RoundStatus, TournamentError, TournamentService
+from duplicate.service.views import pending_line
 from duplicate.timer import ROUND_SECONDS, Cue, RoundTimer
 from lexicon.alphabet import BLANK_FLAG
 from lexicon.board import Board, Direction
@@ -45,7 +46,7 @@ from lexicon.move import Move, placed_tiles
 from lexicon.movegen import generate, walker_name
 from tui.app.messages import DataChanged
 from tui.app.widgets.board import BLANK_STYLE, TILE_STYLE, BoardView
-from tui.app.widgets.judge_dialogs import ReasonDialog
+from tui.app.widgets.judge_dialogs import ConflictDecision, ConflictDialog, ReasonDialog
 from tui.app.widgets.moves import MoveChoices, NextScore, TopMove
 from tui.app.widgets.timer import RoundClock
 
@@ -232,6 +233,10 @@ def status_text(status: RoundStatus) -> Text:
         text.append(f"  {label}: {_tables(loose)}", style="yellow")
     elif not status.missing_tables and status.expected:
         text.append("  todas entregadas", style="green")
+    if status.pending:
+        text.append(f"\nPendiente del juez ({len(status.pending)}; «r» resuelve):", style="bold red")
+        for item in status.pending:
+            text.append(f"\n  ⚠ {pending_line(item)}", style="yellow")
     return text
 
 
@@ -241,6 +246,11 @@ def _tables(tables: Sequence[int], shown: int = 12) -> str:
 
 
 # --- dialogs ------------------------------------------------------------------------------------
+_RACK = Binding.Group("Atril")
+"""Draw, type and replace the rack share one footer entry («d a x Atril»), so that the
+footer fits 80 columns; the situation line says which key does what."""
+
+
 class ConfirmScreen(ModalScreen[bool]):
     """A yes/no question: ``s`` or Enter says yes, ``n`` or Escape says no."""
 
@@ -365,16 +375,17 @@ class JudgeScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar = [
-        Binding("d", "draw", "Sacar atril"),
-        Binding("a", "type_rack", "Escribir atril"),
-        Binding("x", "replace_rack", "Cambiar atril"),
+        Binding("d", "draw", "Sacar atril", group=_RACK),
+        Binding("a", "type_rack", "Escribir atril", group=_RACK),
+        Binding("x", "replace_rack", "Cambiar atril", group=_RACK),
         Binding("ctrl+r", "toggle_redraw", "Cambio de fichas", show=False),
         Binding("enter", "choose", "Elegir maestra", show=False),
         Binding("t", "clock", "Crono"),
         Binding("0", "reset_clock", "Reiniciar crono", show=False),
-        Binding("c", "close_round", "Cerrar ronda"),
+        Binding("c", "close_round", "Cerrar"),
+        Binding("r", "resolve_conflict", "Resolver conflicto", show=False),  # said in the pending list
         Binding("f", "end_game", "Terminar"),
-        Binding("p", "new_game", "Nueva partida"),
+        Binding("p", "new_game", "Partida nueva"),
         Binding("escape", "back", "Volver"),
     ]
 
@@ -790,7 +801,12 @@ class JudgeScreen(Screen[None]):
         if number is None:
             self._say("No hay ninguna ronda con jugada maestra por cerrar.", error=True)
             return
-        missing = self.status.missing_tables if self.status and self.status.round_number == number else ()
+        current = self.status if self.status and self.status.round_number == number else None
+        if current is not None and current.pending:
+            self._say(f"La ronda {number} tiene {len(current.pending)} conflictos pendientes: resuélvalos antes de "
+                      "cerrarla («r»).", error=True)
+            return
+        missing = current.missing_tables if current is not None else ()
         detail = (f"Faltan {len(missing)} papeletas (mesas {_tables(missing)}): se marcarán como no entregadas, "
                   "0 puntos.") if missing else "Todas las papeletas están entregadas."
         question = f"¿Cerrar la ronda {number}? {detail}"
@@ -803,6 +819,35 @@ class JudgeScreen(Screen[None]):
             return f"Ronda {number} cerrada: {marked}; bonificaciones: {awarded or 'ninguna'}."
 
         self.app.push_screen(ConfirmScreen(question), lambda yes: self.start_action(close) if yes else None)
+
+    def action_resolve_conflict(self) -> None:
+        """Resolve the first pending conflict of the round shown: keep the stored slip or
+        replace it by the new entry, with an optional reason (II.4.a)."""
+        if not self._ready():
+            return
+        pending = self.status.pending if self.status is not None else ()
+        if not pending:
+            self._say("No hay conflictos pendientes en esta ronda.")
+            return
+        item = pending[0]
+        what = "doble entrada" if item.kind == "double_entry" else "dos papeletas distintas"
+
+        def decided(decision: object) -> None:
+            if not isinstance(decision, ConflictDecision):
+                return
+
+            def resolve() -> str:
+                self.service.resolve_conflict(item.conflict_id, use_new=decision.use_new, arbiter=self._arbiter,
+                                              reason=decision.reason)
+                kept = "la nueva sustituye a la anotada" if decision.use_new else "se mantiene la anotada"
+                return f"Conflicto de la mesa {item.table} resuelto: {kept}."
+
+            self.start_action(resolve)
+
+        self.app.push_screen(ConflictDialog(
+            f"Mesa {item.table} ({item.player}), ronda {self.status.round_number if self.status else ''}: {what}",
+            f"{item.stored} ({item.stored_score} puntos)", f"{item.new} ({item.new_score} puntos, de {item.entered_by})"),
+            decided)
 
     def action_end_game(self) -> None:
         """The judge ends the game (III.22) and says why (recorded)."""

@@ -54,7 +54,7 @@ class MoveChoices(OptionList):
     DEFAULT_CSS = """
     MoveChoices { height: 1fr; min-height: 6; }
     """
-    BINDINGS: ClassVar = [Binding("enter", "select", "Elegir maestra")]
+    BINDINGS: ClassVar = [Binding("enter", "select", "Maestra")]
 
     class TopChosen(Message):
         """The judge pressed Enter on top move ``index`` (``canonical``)."""
