@@ -376,3 +376,34 @@ def test_the_console_lists_pending_conflicts_and_resolves_them(service: Tourname
     asyncio.run(scenario())
     assert service.conflicts(1) == []
     assert service.slips(1, 1)[0].text == master.master
+
+
+def test_the_round_clock_survives_leaving_the_console_III13(service: TournamentService) -> None:
+    # Issue 13 §1: the clock is the service's; leaving the console (or restarting the app)
+    # neither resets nor stops it.
+    tournament(service, game_seed=2)
+    service.draw_rack(1)
+
+    async def scenario() -> None:
+        app = console_app(service)
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await open_console(app, pilot)
+            clock = screen.query_one("#clock", RoundClock)
+            assert not clock.timer.running and clock.timer.remaining() == 180
+            await pilot.press("t")                                   # start
+            await until(pilot, lambda: service.timer_state(1) is not None)
+            await pilot.press("escape")
+            await pilot.pause()
+            again = await open_console(app, pilot)                   # a new console, as after a restart
+            clock = again.query_one("#clock", RoundClock)
+            assert clock.timer.running and 170 < clock.timer.remaining() <= 180
+            await pilot.press("t")                                   # pause
+            await until(pilot, lambda: service.timer_state(1) is not None and not service.timer_state(1)[2])
+            paused = service.timer_state(1)[1]
+            await pilot.press("escape")
+            await pilot.pause()
+            third = await open_console(app, pilot)
+            clock = third.query_one("#clock", RoundClock)
+            assert not clock.timer.running and abs(clock.timer.remaining() - paused) < 0.01
+
+    asyncio.run(scenario())

@@ -92,6 +92,8 @@ class ConsoleState:
     end_reason: str = ""
     close_round: int | None = None
     status_round: int | None = None
+    shared_timer: tuple[int | None, float, bool] | None = None
+    """The round clock as stored by the service (round, seconds left, running), III.13."""
 
 
 def read_console(service: TournamentService, tournament_id: int | None, table: SpellingTable) -> ConsoleState:
@@ -142,7 +144,7 @@ def read_console(service: TournamentService, tournament_id: int | None, table: S
         over=engine.over, end_reason=str(engine.end_reason or ""),
         close_round=open_rounds[-1] if open_rounds else None,
         status_round=(open_rounds[-1] if open_rounds else rounds[-1].number) if rounds else None,
-        **state)
+        shared_timer=service.timer_state(number, tournament_id), **state)
 
 
 def _symbol(tile: int, alphabet: Any) -> str:
@@ -424,6 +426,7 @@ class JudgeScreen(Screen[None]):
                  spelling: SpellingTable | None = None) -> None:
         super().__init__()
         self._clock = clock or time.monotonic
+        self._clock_synced = False
         self._tick = tick
         self.spelling = spelling or SpellingTable.load()
         self.state = ConsoleState(game=None)
@@ -596,8 +599,16 @@ class JudgeScreen(Screen[None]):
                 self._search_scores(state.rack_round, state.board, state.rack_tiles)
         self.query_one("#reading", Static).update(self._reading_text(state))
         clock = self.query_one("#clock", RoundClock)
-        if state.rack_round != previous.rack_round or state.seconds != clock.timer.seconds:
+        first = not self._clock_synced
+        if first or state.rack_round != previous.rack_round or state.seconds != clock.timer.seconds:
             clock.reset(state.seconds)
+            shared = state.shared_timer
+            if shared is not None and state.rack_round is not None and shared[0] == state.rack_round:
+                # The clock is the service's (III.13): leaving the console or restarting
+                # the app does not reset it; the local clock only ticks between reads.
+                clock.timer.sync(shared[1], shared[2])
+                clock.refresh_clock()
+            self._clock_synced = True
         self.refresh_status()
 
     @on(Failed)
