@@ -43,9 +43,14 @@ class Seating(Standings):
     def create_game(self, *, tournament_id: int | None = None, rounds: int | None = None,
                     seconds_per_round: int | None = None, seed: int | None = None,
                     seating: SeatingMethod | None = None, seating_seed: int | None = None,
-                    arbiter: str = "") -> int:
+                    arbiter: str = "", unpublished_reason: str = "") -> int:
         """Create the next game (number = previous + 1) and seat the active players
-        (``assign_tables``); returns the game number. ``rounds`` None = full bag (III.21)."""
+        (``assign_tables``); returns the game number. ``rounds`` None = full bag (III.21).
+
+        IV.32: the previous game must be over, its rounds closed and its results published
+        (provisional or final: the game's and the updated tournament standings). The judge
+        may start anyway with ``unpublished_reason``, recorded with the new game's event.
+        Raises ``TournamentError`` saying what is missing."""
         if rounds is not None and rounds < 1:
             raise TournamentError("las rondas pactadas deben ser al menos 1")
         with self._write() as session:
@@ -62,6 +67,10 @@ class Seating(Standings):
                 if open_rounds:
                     raise TournamentError(f"cierre antes la ronda {open_rounds[0]} de la partida {previous.number} "
                                           "(faltan papeletas por anotar o las bonificaciones)")
+                if previous.status == GameStatus.ENDED.value and not unpublished_reason.strip():
+                    raise TournamentError(f"la partida {previous.number} no tiene publicados sus resultados ni la "
+                                          "clasificación del torneo (IV.32): publíquelos antes, o indique el motivo "
+                                          "para empezar la siguiente igualmente")
             number = (session.scalar(select(func.max(GameRow.number)).where(GameRow.tournament_id == tournament.id))
                       or 0) + 1
             if seed is None:
@@ -71,7 +80,10 @@ class Seating(Standings):
                            status=GameStatus.SETUP.value)
             session.add(game)
             session.flush()
-            self._log(session, tournament.id, GameCreated(number, rounds, game.seconds_per_round, seed), game_id=game.id, actor=actor)
+            unpublished = [previous.number for previous in tournament.games if previous.status == GameStatus.ENDED.value]
+            self._log(session, tournament.id, GameCreated(number, rounds, game.seconds_per_round, seed), game_id=game.id,
+                      actor=actor, reason=(f"IV.32: empieza sin publicar la partida {unpublished[-1]}: "
+                                           f"{unpublished_reason.strip()}") if unpublished else "")
             tournament_id = tournament.id
         self.assign_tables(number, tournament_id=tournament_id, method=seating, seed=seating_seed, arbiter=arbiter)
         return number

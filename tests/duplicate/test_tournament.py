@@ -96,6 +96,7 @@ def test_second_game_is_seated_by_the_partial_standings(service: TournamentServi
     seats = tables(service, game)
     service.enter_slip(game, seats["Zoe Ruiz"], master)        # Zoe alone finds the master
     service.close_round(game)
+    service.publish(game)                                      # IV.32
     second = service.create_game(rounds=1, seed=4)
     assert [player.name for _, _, player in service.seats(second)][0] == "Zoe Ruiz"
 
@@ -500,7 +501,15 @@ def test_the_next_game_waits_for_the_previous_one_to_end_and_close(service: Tour
     with pytest.raises(TournamentError, match="cierre antes la ronda 1"):
         service.create_game(rounds=1, seed=3)
     service.close_round(game)
-    assert service.create_game(rounds=1, seed=3) == 2
+    # IV.32: the results and the tournament standings are published first...
+    with pytest.raises(TournamentError, match="IV.32"):
+        service.create_game(rounds=1, seed=3)
+    assert len(service.tournament().games) == 1
+    # ...unless the judge starts anyway, saying why (recorded).
+    assert service.create_game(rounds=1, seed=3, unpublished_reason="la sala cierra a las 20 h") == 2
+    [created] = [event for event in service.history() if event.kind == "game_created" and event.payload["number"] == 2]
+    assert created.reason == "IV.32: empieza sin publicar la partida 1: la sala cierra a las 20 h"
+    service.publish(game)
 
 
 def test_slip_import_refuses_an_unseated_table_before_storing_anything(service: TournamentService,

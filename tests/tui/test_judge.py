@@ -407,3 +407,28 @@ def test_the_round_clock_survives_leaving_the_console_III13(service: TournamentS
             assert not clock.timer.running and abs(clock.timer.remaining() - paused) < 0.01
 
     asyncio.run(scenario())
+
+
+def test_the_next_game_waits_for_published_results_unless_the_judge_says_why_IV32(service: TournamentService) -> None:
+    tournament(service, game_seed=2)
+    service.end_game(1, reason="prueba")
+
+    async def scenario() -> None:
+        app = console_app(service)
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await open_console(app, pilot)
+            assert screen.state.unpublished == 1
+            await pilot.press("p")
+            assert "IV.32" in str(app.screen.query_one(".title").render())
+            await pilot.press("escape")                               # back: nothing created
+            await pilot.pause()
+            assert app.screen is screen and len(service.tournament().games) == 1
+            await pilot.press("p", *"se publica al final del día", "enter")
+            assert isinstance(app.screen, NewGameScreen)
+            await pilot.press("5", "enter", *"1234", "enter", "enter")
+            await settled(pilot, screen)
+            assert screen.state.game == 2 and "creada" in shown(screen, "#message")
+
+    asyncio.run(scenario())
+    [created] = [event for event in service.history() if event.kind == "game_created" and event.payload["number"] == 2]
+    assert created.reason.endswith("se publica al final del día")

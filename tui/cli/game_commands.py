@@ -27,14 +27,16 @@ def game() -> None:
 @click.option("--seating", type=click.Choice([method.value for method in SeatingMethod]), default=None,
               help="Asignación de mesas (II.6; por defecto, clasificación parcial o alfabético).")
 @click.option("--seating-seed", type=int, default=None, help="Semilla del sorteo de mesas (--seating random).")
+@click.option("--unpublished-reason", default="",
+              help="Empezar aunque la partida anterior no tenga publicados sus resultados: el motivo (IV.32).")
 @common
 def game_start(context: Context, rounds: int | None, seconds: int | None, seed: int | None, seating: str | None,
-               seating_seed: int | None) -> None:
-    """Crea la siguiente partida y asigna las mesas."""
+               seating_seed: int | None, unpublished_reason: str) -> None:
+    """Crea la siguiente partida y asigna las mesas (IV.32: con los resultados de la anterior publicados)."""
     service = context.acting
     number = service.create_game(tournament_id=context.tournament, rounds=rounds, seconds_per_round=seconds, seed=seed,
                                  seating=SeatingMethod(seating) if seating else None, seating_seed=seating_seed,
-                                 arbiter=context.arbiter)
+                                 arbiter=context.arbiter, unpublished_reason=unpublished_reason)
     seats = service.seats(number, context.tournament)
     click.echo(f"Partida {number} creada; {len(seats)} jugadores en sus mesas.")
     for warning in service.bonus_warnings(context.tournament):

@@ -36,6 +36,7 @@ from textual.worker import get_current_worker
 
 from duplicate.announce import SpellingTable, master_announcement, rack_announcement
 from duplicate.notation import format_move, parse_move
+from duplicate.models import GameStatus
 from duplicate.service import RoundStatus, TournamentError, TournamentService
 from duplicate.service.views import pending_line
 from duplicate.timer import ROUND_SECONDS, Cue, RoundTimer
@@ -94,6 +95,8 @@ class ConsoleState:
     status_round: int | None = None
     shared_timer: tuple[int | None, float, bool] | None = None
     """The round clock as stored by the service (round, seconds left, running), III.13."""
+    unpublished: int | None = None
+    """The last game when it is over and its results are not published yet (IV.32)."""
 
 
 def read_console(service: TournamentService, tournament_id: int | None, table: SpellingTable) -> ConsoleState:
@@ -144,7 +147,8 @@ def read_console(service: TournamentService, tournament_id: int | None, table: S
         over=engine.over, end_reason=str(engine.end_reason or ""),
         close_round=open_rounds[-1] if open_rounds else None,
         status_round=(open_rounds[-1] if open_rounds else rounds[-1].number) if rounds else None,
-        shared_timer=service.timer_state(number, tournament_id), **state)
+        shared_timer=service.timer_state(number, tournament_id),
+        unpublished=number if info.status == GameStatus.ENDED.value else None, **state)
 
 
 def _symbol(tile: int, alphabet: Any) -> str:
@@ -888,19 +892,33 @@ class JudgeScreen(Screen[None]):
             self._say(f"La partida {self.state.game} sigue en juego: termínela antes («f»).", error=True)
             return
 
-        def create(request: NewGame | None) -> None:
+        def create(request: NewGame | None, unpublished_reason: str = "") -> None:
             if request is None:
                 return
 
             def new_game() -> str:
                 number = self.service.create_game(tournament_id=self.tournament_id, rounds=request.rounds,
                                                   seed=request.seed, seconds_per_round=request.seconds,
-                                                  arbiter=self._arbiter)
+                                                  arbiter=self._arbiter, unpublished_reason=unpublished_reason)
                 return f"Partida {number} creada: pulse «d» para sacar el primer atril."
 
             self.start_action(new_game)
 
-        self.app.push_screen(NewGameScreen(), create)
+        unpublished = self.state.unpublished
+        if unpublished is None:
+            self.app.push_screen(NewGameScreen(), create)
+            return
+
+        def why(reason: str | None) -> None:
+            if reason:
+                self.app.push_screen(NewGameScreen(), lambda request: create(request, reason))
+
+        # IV.32: the results come first (Clasificaciones publishes them); the judge may
+        # start anyway, saying why.
+        self.app.push_screen(ReasonDialog(f"La partida {unpublished} no tiene publicados sus resultados ni la "
+                                          "clasificación del torneo (IV.32). Publíquelos en «Clasificaciones», "
+                                          "o escriba por qué se empieza la siguiente igualmente (Esc: volver)",
+                                          "Motivo:"), why)
 
     def action_back(self) -> None:
         """Escape: leave the rack field, else go back to the menu."""
