@@ -128,7 +128,8 @@ def main() -> None:
         updated, painted = asyncio.run(drive(service, texts, (120, 40), threaded=not args.inline))
         for number in (1, 2):                          # game 1 closed and ended, as III.22 asks
             service.close_round(1, number)
-        service.end_game(1)
+        service.end_game(1, reason="banco de pruebas")
+        service.publish(1)                             # IV.32: results before the next game
         service.create_game(seed=args.seed)            # a second game, same racks: the service alone
         for _ in range(2):
             service.draw_rack(2)

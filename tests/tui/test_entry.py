@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
@@ -344,5 +345,67 @@ def test_a_slip_holding_markup_is_shown_as_typed(service: TournamentService) -> 
         assert app.is_running
         row = screen.query_one("#slips", DataTable).get_row("1")
         assert "H8-[/x]" in str(row[2])
+
+    run(service, scenario)
+
+
+def send_without_pauses(app: DuplicadaApp, keys: list[str]) -> None:
+    """Hand every key to the app at once, as a fast typist's terminal does (``Pilot.press``
+    waits for the app to settle after each key, which hides type-ahead problems)."""
+    assert app._driver is not None
+    for key in keys:
+        character = "\r" if key == "enter" else key if len(key) == 1 else None
+        name = {"-": "minus", "?": "question_mark"}.get(key, key)
+        event = events.Key(name, character)
+        event.set_sender(app)
+        app._driver.send_message(event)
+
+
+def test_a_hundred_slips_typed_ahead_lose_no_key(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
+    # Issue 13 §2: the table, Enter, the move and Enter of 100 slips arrive with no pause;
+    # each slip is stored for its own table, in the order typed.
+    service = TournamentService(open_database(str(tmp_path / "rapido.db")), lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    service.create_tournament("Rápido")
+    for index in range(100):
+        service.add_player(f"Jugador {index + 1:03d}")
+    service.create_game(rounds=2, seed=7)
+    service.set_rack(1, RACK)
+    master = service.choose_master(1).master
+    assert master is not None
+    wrong = master[:-1] + "Z"                                  # not a word: its own verdict
+
+    async def main() -> None:
+        app = DuplicadaApp(service, poll=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            app.state.tournament_id = service.tournament().id
+            app.authenticate(JUDGE_PIN)
+            screen = EntryScreen()
+            await app.push_screen(screen)
+            await settle(pilot, screen)
+            keys: list[str] = []
+            for table in range(1, 101):
+                keys += [*str(table), "enter", *(master if table % 3 else wrong), "enter"]
+            send_without_pauses(app, keys)
+            for _ in range(3000):
+                await pilot.pause(0.01)
+                if screen.handled >= 100 and not screen.pending and not screen.loading:
+                    break
+            assert screen.handled == 100
+
+    asyncio.run(main())
+    stored = {slip.table_number: slip.text for slip in service.slips(1, 1)}
+    assert stored == {table: master if table % 3 else wrong for table in range(1, 101)}
+    entered = [event.payload["table"] for event in service.history(game_number=1) if event.kind == "slip_entered"]
+    assert entered == list(range(1, 101))
+
+
+def test_late_keeps_the_typed_move(service: TournamentService) -> None:
+    # Issue 13 §2: F2 marks the slip late and keeps what was written on it.
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        await pilot.press("2", "enter", *"H8-CASAMOs", "f2")
+        await settle(pilot, screen)
+        slip = {slip.table_number: slip for slip in service.slips(1, 1)}[2]
+        assert (slip.status, slip.score, slip.text) == ("late", 0, "H8-CASAMOs")
+        assert app.focused is screen.query_one("#table")
 
     run(service, scenario)

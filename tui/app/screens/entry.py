@@ -44,7 +44,7 @@ from functools import partial
 from typing import Any, ClassVar, TypeVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -96,6 +96,29 @@ class _Job:
 
 
 _T = TypeVar("_T")
+
+
+class SlipField(Input):
+    """An ``Input`` of the slip form whose typing keys are handled the moment the app
+    reads them, in the order typed (issue 13 §2: no key lost or misrouted).
+
+    Textual hands a key to the focused widget's own queue, and moves the focus later
+    still: with type-ahead, the digits of the next table used to land in the move field
+    (and letters in the table field, where they were refused). Here the screen's
+    ``handle_now`` takes printable keys, Backspace, Enter, F2–F4 and Esc at once (it
+    returns False for any other key, which goes the usual way), and the screen moves the
+    focus with ``Screen.set_focus``, which is immediate.
+    """
+
+    def __init__(self, handle_now: Callable[[SlipField, events.Key], bool], **options: Any) -> None:
+        super().__init__(**options)
+        self._handle_now = handle_now
+
+    def _forward_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and self._handle_now(self, event):
+            event._set_forwarded()
+            return
+        super()._forward_event(event)
 
 
 @dataclass(frozen=True)
@@ -189,10 +212,10 @@ class EntryScreen(Screen[None]):
         yield Static("", id="context")
         with Horizontal(id="entry-row"):
             yield Label("Mesa")
-            yield Input(id="table", placeholder="nº", restrict=r"\d*", max_length=4)
+            yield SlipField(self._key_now, id="table", placeholder="nº", restrict=r"\d*", max_length=4)
             yield Static("", id="player")
             yield Label("Jugada")
-            yield Input(id="move", placeholder="H8-CASA · 8H-CASA · comodín en minúscula")
+            yield SlipField(self._key_now, id="move", placeholder="H8-CASA · 8H-CASA · comodín en minúscula")
         yield SlipFeedback(id="feedback")
         yield Static("", id="missing")
         yield PlainTable(id="slips", cursor_type="row", zebra_stripes=True)
@@ -413,20 +436,40 @@ class EntryScreen(Screen[None]):
         player.update("" if not event.value else seat[1] if seat else
                       Text(f"sin jugador en la mesa {event.value}", style="red"), layout=False)
 
-    @on(Input.Submitted, "#table")
-    def _table_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        if self._typed_table() is not None:
-            self.query_one("#move", Input).focus()
+    _NOW: ClassVar[dict[str, str]] = {"f2": "late", "f3": "null", "f4": "missing"}
 
-    @on(Input.Submitted, "#move")
-    def _move_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
+    def _key_now(self, field: SlipField, event: events.Key) -> bool:
+        """Handle a key of the slip form as soon as the app reads it (see ``SlipField``);
+        False leaves it to the usual handling."""
+        if self.app.screen is not self:
+            return False
+        if event.is_printable and event.character is not None:
+            field.insert_text_at_cursor(event.character)
+        elif event.key == "backspace":
+            field.action_delete_left()
+        elif event.key == "enter":
+            if field.id == "table":
+                self._submit_table()
+            else:
+                self._submit_move(field.value)
+        elif event.key in self._NOW:
+            self.action_mark(self._NOW[event.key])
+        elif event.key == "escape":
+            self.action_back()
+        else:
+            return False
+        return True
+
+    def _submit_table(self) -> None:
+        if self._typed_table() is not None:
+            self.set_focus(self.query_one("#move", Input))
+
+    def _submit_move(self, value: str) -> None:
         table = self._typed_table()
         if table is None:
-            self.query_one("#table", Input).focus()
+            self.set_focus(self.query_one("#table", Input))
             return
-        text = event.value.strip()
+        text = value.strip()
         if not text:
             self._feedback(error_feedback("escriba la jugada de la papeleta, o márquela con F2 (fuera de tiempo), "
                                           "F3 (nula) o F4 (no entregada)"))
@@ -457,7 +500,7 @@ class EntryScreen(Screen[None]):
         self.query_one("#move", Input).value = ""
         table = self.query_one("#table", Input)
         table.value = ""
-        table.focus()
+        self.set_focus(table)                       # at once: the next key typed is the next table's
 
     def _feedback(self, feedback: Feedback) -> None:
         self.query_one("#feedback", SlipFeedback).feedback = feedback
@@ -467,10 +510,10 @@ class EntryScreen(Screen[None]):
         """Mark the typed table's slip late, null or missing (0 points)."""
         table = self._typed_table()
         if table is None:
-            self.query_one("#table", Input).focus()
+            self.set_focus(self.query_one("#table", Input))
             return
         mark = SlipStatus(status)
-        text = self.query_one("#move", Input).value.strip() if mark is SlipStatus.NULL else ""
+        text = self.query_one("#move", Input).value.strip() if mark in (SlipStatus.NULL, SlipStatus.LATE) else ""
         service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
         self._enqueue(_Job(partial(service.mark_slip, self.game, table, mark, text=text,
                                    round_number=self.round_number, tournament_id=state.tournament_id,
