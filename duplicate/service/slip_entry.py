@@ -65,6 +65,17 @@ def _board(cgp: str, lexicon: Lexicon) -> Board:
     return Board.from_cgp(cgp, lexicon.alphabet)
 
 
+def _same_slip(stored: Slip, text: str, verdict: SlipVerdict, context: _SlipContext) -> bool:
+    """Whether ``text`` (judged ``verdict``) is the slip already ``stored``: the same text,
+    or the same move read from it — another spelling (accents, a lowercase coordinate, the
+    oriented notation's arrow, spaces) — with the same verdict (issue 13 §2). A blank
+    marked differently is another move, so another slip."""
+    status = _stored(verdict, context)[0]
+    if stored.status != status:
+        return False
+    return stored.text.strip() == text.strip() or (verdict.canonical is not None and stored.move == verdict.canonical)
+
+
 def _stored(verdict: SlipVerdict, context: _SlipContext | None) -> tuple[str, int, str]:
     """``(status, score, reason)`` to store: a valid move equal to an annulled master
     scores 0 (III.29)."""
@@ -280,8 +291,7 @@ class SlipEntry(Rounds):
             slip = self._slip(session, context)
             if slip is None:
                 raise TournamentError(f"mesa {table}, ronda {context.round_number}: no hay papeleta que comprobar")
-            same = slip.text.strip() == text.strip() or (
-                verdict.move is not None and slip.move == verdict.canonical and slip.status == verdict.status.value)
+            same = _same_slip(slip, text, verdict, context)
             if same:
                 slip.checked_by = actor.name
                 self._log(session, context.tournament_id, SlipChecked(table, context.entry_id, text), game_id=context.game_id,
@@ -386,7 +396,7 @@ class SlipEntry(Rounds):
                 existing = self._slip(session, context)
                 if existing is None:
                     raise
-        if existing.text == text and existing.status == _stored(verdict, context)[0]:
+        if _same_slip(existing, text, verdict, context):
             return EntryResult("repeated", verdict, context.table, context.player, context.round_number)
         mark = verdict.status.value if verdict.status in MARK_STATUSES else None
         conflict = self._conflict(session, context, text, actor, ConflictKind.DUPLICATE, existing, mark)

@@ -653,3 +653,23 @@ def test_the_pending_list_shows_both_entries_and_closing_is_refused_until_resolv
     assert service.round_status(game).pending == ()
     service.close_round(game)
     assert service.rounds(game)[0].closed
+
+
+def test_another_spelling_of_the_same_move_is_the_same_slip(service: TournamentService) -> None:
+    # Issue 13 §2: accents, a lowercase coordinate, spaces or the oriented notation's arrow
+    # give the same move: a repeat, not a conflict; a blank marked elsewhere is another move.
+    setup_tournament(service, TournamentSettings(oriented_notation=True))
+    game = service.create_game(rounds=2, seed=2)
+    _, master, _ = play_round(service, game)
+    coordinate, word = master.split("-")
+    assert service.enter_slip(game, 1, master).outcome == "accepted"
+    accented = word.replace("A", "Á", 1) if "A" in word else word.replace("E", "É", 1)
+    spellings = [f"{coordinate.lower()}-{word}", f" {coordinate} - {word} ", f"{coordinate}-{accented}"]
+    arrow = "→" if coordinate[0].isalpha() else "↓"
+    spellings.append(f"{coordinate}-{word} {arrow}")
+    for spelling in spellings:
+        result = service.enter_slip(game, 1, spelling)
+        assert result.outcome == "repeated", (spelling, result.verdict.reason)
+    assert service.conflicts(game) == []
+    other = f"{coordinate}-{word.lower()}"                      # every letter a blank: another move
+    assert service.enter_slip(game, 1, other).outcome == "conflict"
