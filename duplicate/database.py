@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import platformdirs
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 if TYPE_CHECKING:
@@ -41,6 +41,43 @@ loading Alembic (a read-only command starts faster); a test keeps it equal to Al
 
 class DatabaseError(RuntimeError):
     """The database cannot be opened or has a schema this version does not know."""
+
+
+class DatabaseUnavailable(DatabaseError):
+    """The database stopped answering during a read or a write (server down, network
+    lost, file locked too long, disk full): the message (Spanish) says what and what to
+    do; nothing of the failed transaction was stored."""
+
+
+def explain(error: BaseException, url: object) -> str:
+    """A Spanish message for a database ``error`` met with ``url``: what happened and
+    the next step, never the driver's own text. The URL is shown without its password."""
+    where = url.render_as_string(hide_password=True) if hasattr(url, "render_as_string") else str(url)
+    detail = str(getattr(error, "orig", None) or error).lower()
+    if "password authentication failed" in detail or "authentication failed" in detail:
+        return (f"el servidor de la base de datos {where} rechaza el usuario o la contraseña: "
+                "compruebe la URL de --db o de DUPLICADA_DB")
+    if "does not exist" in detail and "database" in detail:
+        return f"la base de datos de {where} no existe en el servidor: créela, o corrija el nombre en la URL"
+    if any(text in detail for text in ("connection refused", "could not connect", "connection failed",
+                                       "server closed the connection", "timeout expired", "no route to host",
+                                       "name or service not known", "could not translate host name")):
+        return (f"el servidor de la base de datos {where} no responde: compruebe que está en marcha y que la red "
+                "llega a él, y vuelva a intentarlo")
+    if "file is not a database" in detail or "file is encrypted" in detail:
+        return f"{where} no es una base de datos de duplicada: elija otro archivo con --db"
+    if "unable to open database file" in detail:
+        return (f"no se puede abrir {where}: la carpeta no existe o no se puede escribir en ella; "
+                "elija otro archivo con --db")
+    if "database is locked" in detail or "database is busy" in detail:
+        return (f"la base de datos {where} está ocupada por otro puesto desde hace más de "
+                f"{BUSY_TIMEOUT_MS // 1000} s: vuelva a intentarlo")
+    if "disk" in detail and ("full" in detail or "i/o" in detail):
+        return f"no se puede escribir en {where}: disco lleno o averiado; libere espacio y vuelva a intentarlo"
+    if "readonly" in detail or "read-only" in detail:
+        return f"{where} es de solo lectura: dé permiso de escritura o elija otro archivo con --db"
+    return (f"la base de datos {where} no responde como se esperaba ({type(error).__name__}): vuelva a "
+            "intentarlo; si se repite, avise al responsable técnico")
 
 
 def default_database_url() -> str:
@@ -78,15 +115,22 @@ class Database:
 
     @contextmanager
     def write(self) -> Iterator[Session]:
-        """A session whose work is committed on normal exit, rolled back on an exception."""
-        with self._write() as session, session.begin():
-            yield session
+        """A session whose work is committed on normal exit, rolled back on an exception.
+        Raises ``DatabaseUnavailable`` (Spanish) when the database stops answering."""
+        try:
+            with self._write() as session, session.begin():
+                yield session
+        except (OperationalError, InterfaceError) as error:
+            raise DatabaseUnavailable(explain(error, self.engine.url)) from None
 
     @contextmanager
     def read(self) -> Iterator[Session]:
-        """A session for reading (rolled back at the end)."""
-        with self._read() as session:
-            yield session
+        """A session for reading (rolled back at the end); ``DatabaseUnavailable`` as ``write``."""
+        try:
+            with self._read() as session:
+                yield session
+        except (OperationalError, InterfaceError) as error:
+            raise DatabaseUnavailable(explain(error, self.engine.url)) from None
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -164,13 +208,14 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
     try:
         engine = create_engine(url, pool_pre_ping=not url.startswith("sqlite"))
     except Exception as error:  # noqa: BLE001 - driver or URL problems, reported to the user
-        raise DatabaseError(f"no se puede abrir la base de datos {url!r}: {error}") from None
+        raise DatabaseError(f"no se puede abrir la base de datos {make_url(url).render_as_string(hide_password=True)}"
+                            f": falta su controlador o la URL no es válida ({type(error).__name__})") from None
     if engine.dialect.name == "sqlite":
         _sqlite_pragmas(engine)
     try:
         current = _current_revision(engine)
     except Exception as error:  # noqa: BLE001
-        raise DatabaseError(f"no se puede conectar con la base de datos {engine.url!r}: {error}") from None
+        raise DatabaseError(explain(error, engine.url)) from None
     if current != SCHEMA_HEAD:
         _migrate(engine, current, migrate)
     return Database(engine)

@@ -12,6 +12,7 @@ from duplicate.service.errors import (
     LockedGameError,
     NotAuthorised,
     RoundHasConflicts,
+    StorageUnavailable,
     TournamentError,
 )
 from duplicate.service.events import EventKind
@@ -63,6 +64,7 @@ __all__ = [
     "SeatView",
     "ServiceHooks",
     "SlipView",
+    "StorageUnavailable",
     "TournamentError",
     "TournamentInfo",
     "TournamentService",

@@ -15,7 +15,7 @@ from typing import Any, Self
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from duplicate.database import Database
+from duplicate.database import Database, DatabaseUnavailable
 from duplicate.game import Game, GameError
 from duplicate.models import (
     AssistantRange,
@@ -41,7 +41,7 @@ from duplicate.service.access import (
     lock_until,
     pin_digest,
 )
-from duplicate.service.errors import CredentialRefused, LockedGameError, TournamentError
+from duplicate.service.errors import CredentialRefused, LockedGameError, StorageUnavailable, TournamentError
 from duplicate.service.events import EventKind, TournamentEvent
 from duplicate.service.replay import _apply
 from duplicate.service.views import (
@@ -222,6 +222,8 @@ class ServiceBase:
         try:
             with self.db.write() as session:
                 yield session
+        except DatabaseUnavailable as error:
+            raise StorageUnavailable(str(error)) from None
         except _WrongPin as wrong:
             with self.db.write() as session:
                 access = session.get(TournamentAccess, wrong.tournament_id, with_for_update=True)
@@ -234,6 +236,15 @@ class ServiceBase:
             if wait:
                 message += f"; demasiados intentos fallidos, espere {round(wait)} s"
             raise CredentialRefused(message, retry_after=wait) from None
+
+    @contextmanager
+    def _read(self) -> Iterator[Session]:
+        """``Database.read``, a database that stops answering reported as ``StorageUnavailable``."""
+        try:
+            with self.db.read() as session:
+                yield session
+        except DatabaseUnavailable as error:
+            raise StorageUnavailable(str(error)) from None
 
     def lexicon_for(self, tournament: Tournament | TournamentInfo) -> Lexicon:
         """The lexicon of ``tournament``; raises ``TournamentError`` if its hash differs."""
@@ -272,7 +283,7 @@ class ServiceBase:
 
     def history(self, tournament_id: int | None = None, game_number: int | None = None) -> list[EventView]:
         """The event log, oldest first (one game's when ``game_number`` is given)."""
-        with self.db.read() as session:
+        with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             query = select(Event).where(Event.tournament_id == tournament.id)
             if game_number is not None:
@@ -283,7 +294,7 @@ class ServiceBase:
     def last_event_id(self, tournament_id: int | None = None) -> int:
         """Id of the newest event of the tournament (0 if none): a station polls it to see
         other stations' changes (issue 4 §3)."""
-        with self.db.read() as session:
+        with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             return session.scalar(select(func.max(Event.id)).where(Event.tournament_id == tournament.id)) or 0
 

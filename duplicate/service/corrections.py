@@ -49,7 +49,7 @@ class Corrections(SlipEntry):
     def resolve_conflict(self, conflict_id: int, *, use_new: bool, arbiter: str = "", reason: str = "") -> None:
         """The judge keeps the stored slip or replaces it with the conflicting text (or
         mark), in one transaction: a second judge resolving the same conflict is refused."""
-        with self.db.read() as session:
+        with self._read() as session:
             conflict = session.get(Conflict, conflict_id)
             if conflict is None:
                 raise TournamentError(f"no existe el conflicto {conflict_id}")
@@ -172,7 +172,7 @@ class Corrections(SlipEntry):
                       corrected_status: str | None = None, arbiter: str = "") -> None:
         """Resolve a claim (III.27) in one transaction; an upheld claim may carry the
         corrected slip. A claim already resolved (by another judge station) is refused."""
-        with self.db.read() as session:
+        with self._read() as session:
             claim = session.get(Claim, claim_id)
             if claim is None:
                 raise TournamentError(f"no existe la reclamación {claim_id}")
@@ -204,7 +204,7 @@ class Corrections(SlipEntry):
 
     def claims(self, game_number: int, *, tournament_id: int | None = None) -> list[ClaimView]:
         """The claims of a game (III.27), oldest first."""
-        with self.db.read() as session:
+        with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             return [view_of(ClaimView, claim)

@@ -43,3 +43,9 @@ class RoundHasConflicts(TournamentError):
     def __init__(self, message: str, *, tables: tuple[int, ...] = ()) -> None:
         super().__init__(message)
         self.tables = tables
+
+
+class StorageUnavailable(TournamentError):
+    """The database stopped answering (server down, network lost, file locked too long,
+    disk full); the message says what and the next step. Nothing of the refused action
+    was stored."""

@@ -34,7 +34,7 @@ class Record(Results):
     def export(self, tournament_id: int | None = None) -> dict[str, Any]:
         """The complete tournament record (format ``duplicada-tournament-1``,
         ``docs/tournament-record.md``): everything needed to recompute every result."""
-        with self.db.read() as session:
+        with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             games = []
             for game in tournament.games:

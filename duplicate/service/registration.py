@@ -101,12 +101,12 @@ class Registration(ServiceBase):
 
     def tournaments(self) -> list[TournamentInfo]:
         """Every tournament of the database, oldest first."""
-        with self.db.read() as session:
+        with self._read() as session:
             return [_tournament_info(item) for item in session.scalars(select(Tournament).order_by(Tournament.id))]
 
     def tournament(self, tournament_id: int | None = None) -> TournamentInfo:
         """One tournament (``None``: the newest) with its games."""
-        with self.db.read() as session:
+        with self._read() as session:
             return _tournament_info(self._tournament(session, tournament_id))
 
     def settings(self, tournament_id: int | None = None) -> TournamentSettings:
@@ -190,14 +190,14 @@ class Registration(ServiceBase):
 
     def credentials(self, tournament_id: int | None = None) -> list[tuple[str, str]]:
         """The stations that have a credential, as ``(role, name)`` (never the PIN)."""
-        with self.db.read() as session:
+        with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             return [(row.role, row.name) for row in session.scalars(
                 select(Credential).where(Credential.tournament_id == tournament.id).order_by(Credential.id))]
 
     def bonus_warnings(self, tournament_id: int | None = None) -> list[str]:
         """III.24's advice for this tournament's setting and field (Spanish)."""
-        with self.db.read() as session:
+        with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             players = sum(1 for entry in tournament.entries if entry.status == EntryStatus.ACTIVE.value)
             settings = TournamentSettings.from_dict(tournament.settings)
@@ -265,7 +265,7 @@ class Registration(ServiceBase):
 
     def entries(self, tournament_id: int | None = None) -> list[tuple[EntryView, PlayerView]]:
         """Every entry of the tournament with its player, in entry order."""
-        with self.db.read() as session:
+        with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             return [(view_of(EntryView, entry), view_of(PlayerView, entry.player)) for entry in tournament.entries]
 
@@ -297,7 +297,7 @@ class Registration(ServiceBase):
 
     def assistant_ranges(self, tournament_id: int | None = None) -> list[AssistantRangeView]:
         """The assistants' ranges of tables (II.4.c), by first table."""
-        with self.db.read() as session:
+        with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             return [view_of(AssistantRangeView, row)
                     for row in session.scalars(select(AssistantRange).where(AssistantRange.tournament_id == tournament.id)

@@ -88,7 +88,7 @@ class Results(Corrections):
     def round_status(self, game_number: int, round_number: int | None = None, *,
                      tournament_id: int | None = None) -> RoundStatus:
         """Slips entered versus expected, overall and per assistant range."""
-        with self.db.read() as session:
+        with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             number = round_number if round_number is not None else self._latest_round_number(session, game)

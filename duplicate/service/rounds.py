@@ -54,7 +54,7 @@ class Rounds(Seating):
     def engine(self, game_number: int, tournament_id: int | None = None) -> Game:
         """The engine's ``Game`` for this game, rebuilt by replaying its events
         (cached: only events newer than the cached state are applied)."""
-        with self.db.read() as session:
+        with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             return self._engine(session, tournament, game)
@@ -262,7 +262,7 @@ class Rounds(Seating):
     def timer_state(self, game_number: int, tournament_id: int | None = None) -> tuple[int | None, float, bool] | None:
         """The shared timer now: ``(round, seconds left, running)`` from the last
         ``record_timer`` of the game, or None if it was never used."""
-        with self.db.read() as session:
+        with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             event = session.scalar(select(Event).where(Event.game_id == game.id, Event.kind == EventKind.TIMER.value)
@@ -275,7 +275,7 @@ class Rounds(Seating):
             return event.round_number, left, running
 
     def rounds(self, game_number: int, tournament_id: int | None = None) -> list[RoundView]:
-        with self.db.read() as session:
+        with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             return [_round_view(row) for row in game.rounds]

@@ -154,7 +154,7 @@ class Seating(Standings):
 
     def seats(self, game_number: int, tournament_id: int | None = None) -> list[tuple[int, EntryView, PlayerView]]:
         """``(table, entry, player)`` for a game, by table."""
-        with self.db.read() as session:
+        with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             seats = session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.table_number)
@@ -164,7 +164,7 @@ class Seating(Standings):
 
     def current_game(self, tournament_id: int | None = None) -> int:
         """The number of the game in play (the newest not ended), else the newest game."""
-        with self.db.read() as session:
+        with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             if not tournament.games:
                 raise TournamentError(f"el torneo «{tournament.name}» no tiene partidas: créela con «game start»")

@@ -170,7 +170,7 @@ class SlipEntry(Rounds):
         if not items:
             return []
         base = self._slip_context(game_number, items[0][0], round_number, tournament_id)
-        with self.db.read() as session:
+        with self._read() as session:
             seated = {table: (entry_id, name) for table, entry_id, name in session.execute(
                 select(Seat.table_number, Seat.entry_id, Player.name).join(Entry, Seat.entry_id == Entry.id)
                 .join(Player, Entry.player_id == Player.id).where(Seat.game_id == base.game_id))}
@@ -258,7 +258,7 @@ class SlipEntry(Rounds):
             text = row.get("jugada") or row.get("move") or ""
             parsed.append((number, int(table_text), int(round_text) if round_text else None, text, mark))
         # Every table and round is checked before anything is stored.
-        with self.db.read() as session:
+        with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             tables = {seat.table_number for seat in game.seats}
@@ -303,7 +303,7 @@ class SlipEntry(Rounds):
     def conflicts(self, game_number: int, *, tournament_id: int | None = None,
                   unresolved: bool = True) -> list[tuple[ConflictView, SlipView | None]]:
         """Conflicts of a game with the slip they disagree with."""
-        with self.db.read() as session:
+        with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             query = select(Conflict).where(Conflict.game_id == game.id)
@@ -320,7 +320,7 @@ class SlipEntry(Rounds):
     def slips(self, game_number: int, round_number: int | None = None, *,
               tournament_id: int | None = None) -> list[SlipView]:
         """Stored slips of a game (one round when given), by round and table."""
-        with self.db.read() as session:
+        with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             query = select(Slip).where(Slip.game_id == game.id)
@@ -331,7 +331,7 @@ class SlipEntry(Rounds):
 
     def _slip_context(self, game_number: int, table: int, round_number: int | None, tournament_id: int | None,
                       *, allow_closed: bool = False) -> _SlipContext:
-        with self.db.read() as session:
+        with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             self._check_unlocked(game)

@@ -34,18 +34,18 @@ class Standings(Registration):
 
     def game_standings(self, game_number: int, tournament_id: int | None = None) -> list[GameStanding[int]]:
         """Game standings (III.23, III.24, III.28); ``player`` is the entry id."""
-        with self.db.read() as session:
+        with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             return self._game_standings(session, tournament, self._game(session, tournament, game_number))
 
     def tournament_standings(self, tournament_id: int | None = None) -> list[TournamentStanding[int]]:
         """Tournament standings by the tournament's criterion (IV.31); ``player`` is the entry id."""
-        with self.db.read() as session:
+        with self._read() as session:
             return self._tournament_standings(session, self._tournament(session, tournament_id))
 
     def round_results(self, game_number: int, tournament_id: int | None = None) -> list[RoundResult[int]]:
         """Per played round: master and top scores, each seated player's score and bonus."""
-        with self.db.read() as session:
+        with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             return self._round_results(session, tournament, self._game(session, tournament, game_number))
 
@@ -121,7 +121,7 @@ class Standings(Registration):
         """The game standings counting only rounds 1..``through_round`` (the partial
         standings shown every ``partial_every`` rounds; FISE: every 3). Same ordering and
         tie-breaks as ``game_standings``; ``player`` is the entry id."""
-        with self.db.read() as session:
+        with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             settings = TournamentSettings.from_dict(tournament.settings)

@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 from duplicate.database import DatabaseError, _alembic_config, database_url, open_database
 from duplicate.models import Base, Entry
+from lexicon.lexicon import Lexicon
 from tests.duplicate.test_stations import _postgres_url
 
 
@@ -84,3 +85,47 @@ def test_the_schema_head_constant_is_alembics_head() -> None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     assert ScriptDirectory.from_config(config).get_heads() == [SCHEMA_HEAD]
+
+
+RAW = ("sqlite3", "OperationalError", "Background on this error", "sqlalche.me", "Connection refused", "file is not")
+
+
+@pytest.mark.parametrize(("target", "expected"), [
+    ("garbage", "no es una base de datos de duplicada"),
+    ("missing-folder", "la carpeta no existe"),
+    ("postgresql+psycopg://postgres:secreto@127.0.0.1:1/x", "no responde"),
+])
+def test_a_database_that_cannot_be_opened_is_explained_in_spanish(tmp_path: Path, target: str, expected: str) -> None:
+    # Issue 13 §4: the cause and the next step, never the driver's text; no password shown.
+    if target == "garbage":
+        (tmp_path / "basura.db").write_bytes(b"esto no es SQLite" * 100)
+        target = str(tmp_path / "basura.db")
+    elif target == "missing-folder":
+        target = str(tmp_path / "no-existe" / "t.db")
+    with pytest.raises(DatabaseError) as raised:
+        open_database(target)
+    message = str(raised.value)
+    assert expected in message
+    assert not any(raw in message for raw in RAW) and "secreto" not in message
+
+
+def test_a_database_that_stops_answering_is_a_spanish_service_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                     spanish_lexicon: Lexicon) -> None:
+    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.orm import SessionTransaction
+
+    from duplicate.service import StorageUnavailable, TournamentService
+    from tests.credentials import JUDGE_PIN
+
+    service = TournamentService(open_database(str(tmp_path / "t.db")), lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    service.create_tournament("T")
+
+    def locked(self: SessionTransaction, _parent: bool = False) -> None:
+        raise OperationalError("COMMIT", {}, sqlite3.OperationalError("database is locked"))
+
+    monkeypatch.setattr(SessionTransaction, "commit", locked)
+    with pytest.raises(StorageUnavailable, match="ocupada por otro puesto") as raised:
+        service.add_player("Ana")
+    assert not any(raw in str(raised.value) for raw in RAW)
+    monkeypatch.undo()
+    assert service.entries() == []                              # nothing of the refused action stored

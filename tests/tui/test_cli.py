@@ -67,3 +67,22 @@ def test_click_speaks_spanish() -> None:
     for output in (shown, missing.output, unknown.output, bad.output):
         for english in ("Usage", "Options", "Show this", "Missing", "No such", "Try '", "Invalid value"):
             assert english not in output
+
+
+def test_option_placeholders_are_spanish() -> None:
+    shown = CliRunner().invoke(tui.cli.main, ["standings", "--help"], prog_name="duplicada").output
+    assert "--game ENTERO" in shown and "--station TEXTO" in shown and "--pin-file ARCHIVO" in shown
+    assert "INTEGER" not in shown and " TEXT " not in shown and "FILE" not in shown
+
+
+def test_tables_are_shown_in_spanish_and_names_as_typed() -> None:
+    # Issue 13 §4: accented headings, integers without «.0», decimals with a comma; a
+    # name holding Rich markup is text. CSV and JSON keep the keys programs read.
+    from tui.cli.listing import emit_rows
+
+    rows = [{"puesto": 1, "jugador": "[red]Eva[/] [/x]", "porcentaje": 98.5, "valor": 2.0, "unico_maximo": 1}]
+    table = CliRunner().invoke(click.Command("t", callback=lambda: emit_rows(rows, "table"))).output
+    assert "único máximo" in table and "98,5" in table and "[red]Eva[/] [/x]" in table
+    assert "2.0" not in table and "98.5" not in table
+    csv_text = CliRunner().invoke(click.Command("t", callback=lambda: emit_rows(rows, "csv"))).output
+    assert csv_text.splitlines()[0] == "puesto,jugador,porcentaje,valor,unico_maximo" and "98.5" in csv_text

@@ -19,13 +19,41 @@ import click
 from rich import box
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 FORMATS = ("table", "csv", "json")
+
+ACCENTED = {"unico": "único", "maximo": "máximo", "pais": "país", "inscripcion": "inscripción",
+            "posicion": "posición", "ultima": "última", "numero": "número", "clasificacion": "clasificación",
+            "anoto": "anotó", "cambio": "cambio"}
+"""Words of the column keys (ASCII, as in CSV and JSON, which programs read) written with
+their accents in the table shown to people."""
+
+
+def heading(key: str) -> str:
+    """The table heading of a column key: words apart, accents on (``unico_maximo`` → «único máximo»)."""
+    return " ".join(ACCENTED.get(word, word) for word in key.split("_"))
+
+
+def cell(value: Any) -> str:
+    """A value as shown in a table: integers as such (no «.0»), decimals with a comma,
+    ``None`` empty, yes/no in Spanish."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "sí" if value else "no"
+    if isinstance(value, float):
+        if value.is_integer():
+            return str(int(value))
+        return f"{value:.4f}".rstrip("0").rstrip(".").replace(".", ",")
+    return str(value)
 
 
 def emit_rows(rows: Sequence[dict[str, Any]], output: str, *, numeric_text: Sequence[str] = ()) -> None:
     """Write ``rows`` (dicts with the same keys, in column order) to standard output as
-    ``table``, ``csv`` or ``json``. ``None`` prints as an empty cell; columns whose values
+    ``table``, ``csv`` or ``json`` (tables in Spanish: accented headings, decimals with a
+    comma, ``cell``; CSV and JSON keep the keys and numbers as programs read them).
+    ``None`` prints as an empty cell; columns whose values
     are all numbers (or ``None``, or one of ``numeric_text`` such as «nuevo») are right-aligned.
     Piped tables are not cut to the terminal's width."""
     if output == "json":
@@ -46,8 +74,8 @@ def emit_rows(rows: Sequence[dict[str, Any]], output: str, *, numeric_text: Sequ
     for key in headers:
         numeric = all(isinstance(row.get(key), int | float) or row.get(key) is None or row.get(key) in numeric_text
                       for row in rows)
-        table.add_column(key.replace("_", " "), justify="right" if numeric else "left")
+        table.add_column(heading(key), justify="right" if numeric else "left")
     for row in rows:
-        table.add_row(*("" if row.get(key) is None else str(row[key]) for key in headers))
+        table.add_row(*(Text(cell(row.get(key))) for key in headers))       # as typed, never markup
     width = shutil.get_terminal_size().columns if sys.stdout.isatty() else 250
     Console(width=width, highlight=False).print(table)

@@ -49,9 +49,9 @@ SPANISH: dict[str, str] = {
     "{name} {filename!r} is not readable.": "{name} «{filename}» no se puede leer.",
     "{name} {filename!r} is not writable.": "{name} «{filename}» no se puede escribir.",
     "{name} {filename!r} is not executable.": "{name} «{filename}» no es ejecutable.",
-    "file": "el archivo",
-    "directory": "la carpeta",
-    "path": "la ruta",
+    "file": "archivo",
+    "directory": "carpeta",
+    "path": "ruta",
     "default: {default}": "por omisión: {default}",
     "env var: {var}": "variable de entorno: {var}",
     "deprecated": "obsoleta",
@@ -114,11 +114,24 @@ def install() -> None:
             module.ngettext = CATALOGUE.ngettext  # type: ignore[attr-defined]
 
 
+TYPE_METAVARS: dict[str, str] = {"integer": "ENTERO", "integer range": "ENTERO", "float": "NÚMERO",
+                                  "float range": "NÚMERO", "text": "TEXTO", "file": "ARCHIVO", "directory": "CARPETA",
+                                  "path": "RUTA", "archivo": "ARCHIVO", "carpeta": "CARPETA", "ruta": "RUTA",
+                                  "filename": "ARCHIVO", "boolean": "SÍ/NO", "uuid": "UUID", "datetime": "FECHA"}
+"""Click's type names (its ``INTEGER``, ``TEXT``… placeholders) → the Spanish placeholder."""
+
+
 def spanish_metavars(command: click.Command) -> click.Command:
     """``command`` (and its subcommands) with the usage line's placeholders in Spanish:
-    ``[OPCIONES]`` and ``ORDEN [ARGUMENTOS]...``. Returns ``command``."""
+    ``[OPCIONES]``, ``ORDEN [ARGUMENTOS]...`` and each option's value (``ENTERO``,
+    ``TEXTO``, ``ARCHIVO``…; choices stay as they are). Returns ``command``."""
     if command.options_metavar == "[OPTIONS]":
         command.options_metavar = "[OPCIONES]"
+    for param in command.params:
+        if isinstance(param, click.Option) and param.metavar is None and not param.is_flag:
+            spanish = TYPE_METAVARS.get(param.type.name.lower())
+            if spanish is not None:
+                param.metavar = spanish
     if isinstance(command, click.Group):
         if command.subcommand_metavar in (None, "COMMAND [ARGS]...", "[COMMAND] [ARGS]..."):
             command.subcommand_metavar = ("[ORDEN] [ARGUMENTOS]..." if command.invoke_without_command
