@@ -409,3 +409,44 @@ def test_late_keeps_the_typed_move(service: TournamentService) -> None:
         assert app.focused is screen.query_one("#table")
 
     run(service, scenario)
+
+
+def test_a_slip_the_database_cannot_take_is_retried_then_reported_never_dropped(
+        service: TournamentService, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 13 §2: while the database does not answer, the slip shows «Guardando…» and is
+    # tried again; it ends saved, or reported as not saved with what was typed.
+    import threading
+
+    import tui.app.screens.entry as entry_module
+    from duplicate.service import StorageUnavailable
+
+    monkeypatch.setattr(entry_module, "SAVE_RETRIES", (0.2,) * 10)
+    real = TournamentService.enter_slip
+    answering = threading.Event()
+
+    def flaky(self: TournamentService, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if not answering.is_set():
+            raise StorageUnavailable("la base de datos está ocupada por otro puesto: vuelva a intentarlo")
+        return real(self, *args, **kwargs)
+
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        monkeypatch.setattr(TournamentService, "enter_slip", flaky)
+        await pilot.press("1", "enter", *"H8-CASAMOS", "enter")
+        for _ in range(200):
+            if "reintento" in str(screen.query_one("#saving").render()):
+                break
+            await pilot.pause(0.01)
+        saving = str(screen.query_one("#saving").render())
+        assert "Guardando 1 papeleta" in saving and "mesa 1: la base de datos no responde; reintento" in saving
+        answering.set()                                                      # the database is back
+        await settle(pilot, screen)
+        assert {slip.table_number for slip in service.slips(1, 1)} == {1}
+        assert str(screen.query_one("#saving").render()).strip() == ""
+        answering.clear()                                                    # down for longer than the retries
+        monkeypatch.setattr(entry_module, "SAVE_RETRIES", (0.01, 0.01))
+        await pilot.press("2", "enter", *"H8-CASAMOS", "enter")
+        await settle(pilot, screen)
+        assert "NO GUARDADA: mesa 2 «H8-CASAMOS»" in feedback(screen)
+        assert {slip.table_number for slip in service.slips(1, 1)} == {1}
+
+    run(service, scenario)

@@ -37,6 +37,7 @@ Intro to the feedback.
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -60,12 +61,13 @@ from duplicate.service import (
     PlayerView,
     RoundView,
     SlipView,
+    StorageUnavailable,
     TournamentError,
 )
 from duplicate.slips import SlipStatus
 from tui.app.messages import DataChanged
-from tui.app.widgets.plain_table import PlainTable
 from tui.app.widgets.judge_dialogs import ConflictDecision, ConflictDialog
+from tui.app.widgets.plain_table import PlainTable
 from tui.app.widgets.slip_dialogs import Correction, CorrectionDialog, TablesDialog
 from tui.app.widgets.slip_feedback import (
     Feedback,
@@ -93,6 +95,21 @@ class _Job:
     call: Callable[[], Any]
     report: Callable[[Any], Feedback]
     table: int | None
+    text: str = ""
+    """What was typed (shown again if it cannot be saved)."""
+
+
+SAVE_RETRIES = (0.5, 1.0, 2.0, 4.0)
+"""Seconds to wait before each new try when the database does not answer (a slip is
+saved, or reported as not saved, never silently dropped): about 8 s in all."""
+
+
+class SlipRetrying(Message):
+    """The database did not answer: ``job`` is tried again (``attempt`` of ``attempts``)."""
+
+    def __init__(self, job: _Job, attempt: int, attempts: int, problem: str) -> None:
+        super().__init__()
+        self.job, self.attempt, self.attempts, self.problem = job, attempt, attempts, problem
 
 
 _T = TypeVar("_T")
@@ -165,6 +182,7 @@ class EntryScreen(Screen[None]):
     EntryScreen #player { width: 26; height: 3; padding: 1 1 0 1; text-style: bold; }
     EntryScreen #move { width: 1fr; min-width: 20; }
     EntryScreen #missing { height: auto; padding: 0 1; }
+    EntryScreen #saving { height: 1; padding: 0 1; color: $warning; text-style: bold; }
     EntryScreen #missing.-complete { color: $success; }
     EntryScreen #missing.-pending { color: $warning; }
     EntryScreen #conflicts { height: auto; padding: 0 1; color: $error; text-style: bold; }
@@ -217,6 +235,7 @@ class EntryScreen(Screen[None]):
             yield Label("Jugada")
             yield SlipField(self._key_now, id="move", placeholder="H8-CASA · 8H-CASA · comodín en minúscula")
         yield SlipFeedback(id="feedback")
+        yield Static("", id="saving")
         yield Static("", id="missing")
         yield PlainTable(id="slips", cursor_type="row", zebra_stripes=True)
         yield Static("", id="conflicts")
@@ -477,7 +496,7 @@ class EntryScreen(Screen[None]):
         service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
         self._enqueue(_Job(partial(service.enter_slip, self.game, table, text, round_number=self.round_number,
                                    tournament_id=state.tournament_id, assistant=state.arbiter),
-                           entry_feedback, table))
+                           entry_feedback, table, text))
         self._ready()
 
     def _typed_table(self) -> int | None:
@@ -657,6 +676,13 @@ class EntryScreen(Screen[None]):
     def _enqueue(self, job: _Job) -> None:
         self._queue.append(job)
         self._pump()
+        self._show_saving()
+
+    def _show_saving(self, note: str = "") -> None:
+        """«Guardando…» while typed slips are not stored yet (and why it takes long)."""
+        waiting = self.pending
+        text = "" if not waiting else f"Guardando {waiting} {'papeleta' if waiting == 1 else 'papeletas'}…"
+        self.query_one("#saving", Static).update(Text(f"{text} {note}".strip()), layout=False)
 
     def _pump(self) -> None:
         """Start the next queued action unless one is running (one at a time, in order)."""
@@ -671,16 +697,33 @@ class EntryScreen(Screen[None]):
             self.call_after_refresh(self.refresh_round)
 
     def _run(self, job: _Job) -> None:
-        """In the worker thread: call the service, report back by message."""
-        self.post_message(SlipJobDone(job, _call(job)))
+        """In the worker thread: call the service — again, after a pause, while the
+        database does not answer (``SAVE_RETRIES``) — and report back by message."""
+        outcome = _call(job)
+        for attempt, pause in enumerate(SAVE_RETRIES, start=1):
+            if not isinstance(outcome, StorageUnavailable):
+                break
+            self.post_message(SlipRetrying(job, attempt, len(SAVE_RETRIES), str(outcome)))
+            time.sleep(pause)
+            outcome = _call(job)
+        self.post_message(SlipJobDone(job, outcome))
+
+    def on_slip_retrying(self, message: SlipRetrying) -> None:
+        table = f"mesa {message.job.table}: " if message.job.table is not None else ""
+        self._show_saving(f"{table}la base de datos no responde; reintento {message.attempt} de {message.attempts}")
 
     def on_slip_job_done(self, message: SlipJobDone) -> None:
         self._busy = False
         self._report(message.job, message.outcome)
         self._pump()
+        self._show_saving()
 
     def _report(self, job: _Job, outcome: Any) -> None:
-        if isinstance(outcome, TournamentError):
+        if isinstance(outcome, StorageUnavailable):
+            typed = f" «{job.text}»" if job.text else ""
+            where = f"mesa {job.table}" if job.table is not None else "la acción"
+            feedback = error_feedback(f"NO GUARDADA: {where}{typed}: {outcome}; vuelva a anotarla")
+        elif isinstance(outcome, TournamentError):
             feedback = error_feedback(str(outcome))
         elif isinstance(outcome, Exception):
             feedback = error_feedback(f"error inesperado ({type(outcome).__name__}): {outcome}")

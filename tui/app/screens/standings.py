@@ -39,8 +39,8 @@ from duplicate.models import ClaimStatus, GameStatus
 from duplicate.service import ClaimView, RoundView, SlipView, TournamentError, TournamentInfo, TournamentSettings
 from duplicate.standings import GameStanding, RoundResult, TournamentCriterion, TournamentStanding, running_totals
 from tui.app.messages import DataChanged
-from tui.app.widgets.plain_table import PlainTable
 from tui.app.widgets.judge_dialogs import ClaimDecision, ClaimDialog, ClaimResolutionDialog, NewClaim, ReasonDialog
+from tui.app.widgets.plain_table import PlainTable
 from tui.app.widgets.slip_feedback import status_name
 from tui.app.widgets.steady_footer import SteadyFooter
 
