@@ -14,7 +14,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-from textual import events
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
@@ -26,6 +25,7 @@ from duplicate.slips import SlipStatus
 from lexicon.board import Board
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN, pin_of
+from tests.tui.keys import send_without_pauses
 from tui.app import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
 from tui.app.widgets.slip_feedback import SlipFeedback
@@ -347,18 +347,6 @@ def test_a_slip_holding_markup_is_shown_as_typed(service: TournamentService) -> 
         assert "H8-[/x]" in str(row[2])
 
     run(service, scenario)
-
-
-def send_without_pauses(app: DuplicadaApp, keys: list[str]) -> None:
-    """Hand every key to the app at once, as a fast typist's terminal does (``Pilot.press``
-    waits for the app to settle after each key, which hides type-ahead problems)."""
-    assert app._driver is not None
-    for key in keys:
-        character = "\r" if key == "enter" else key if len(key) == 1 else None
-        name = {"-": "minus", "?": "question_mark"}.get(key, key)
-        event = events.Key(name, character)
-        event.set_sender(app)
-        app._driver.send_message(event)
 
 
 def test_a_hundred_slips_typed_ahead_lose_no_key(tmp_path: Path, spanish_lexicon: Lexicon) -> None:

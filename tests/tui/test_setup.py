@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Select, Static
 from duplicate.models import EntryStatus, SeatingMethod
 from duplicate.service import CredentialRefused, Role, TournamentService
 from tests.credentials import JUDGE_PIN, pin_of
+from tests.tui.keys import send_without_pauses
 from tui.app import DuplicadaApp
 from tui.app.screens.setup import SetupScreen
 
@@ -216,5 +217,30 @@ def test_names_with_markup_are_shown_as_typed(service: TournamentService) -> Non
         assert "Inscrito: [red]Eva[/] [/x]." in message(screen)
         assert [player.name for _, player in service.entries()] == ["[red]Eva[/] [/x]"]
         assert "[red]Eva[/] [/x]" in str(screen.query_one("#players", DataTable).get_row_at(0))
+
+    run_setup(service, scenario)
+
+
+def test_players_typed_ahead_are_all_registered_and_f3_puts_the_cursor_in_the_name(
+        service: TournamentService) -> None:
+    # Issue 13 §2, §3: F3 puts the cursor in the first field; five players typed with no
+    # pause (name, Enter through club, country and federation) are all registered.
+    service.create_tournament("Open")
+    names = ["Ana Gil", "Beto Ruiz", "Carla Soto", "Dani Vega", "Eva Mora"]
+
+    async def scenario(pilot: Pilot, screen: SetupScreen) -> None:
+        await pilot.press("f3")
+        await pilot.pause()
+        assert pilot.app.focused is screen.query_one("#p_name")
+        keys: list[str] = []
+        for name in names:
+            keys += [*name, "enter", *"Club", "enter", "enter", "enter"]
+        send_without_pauses(pilot.app, keys)
+        for _ in range(300):
+            await settle(pilot)
+            if len(service.entries()) == len(names):
+                break
+        assert sorted(player.name for _, player in service.entries()) == names
+        assert {player.club for _, player in service.entries()} == {"Club"}
 
     run_setup(service, scenario)

@@ -67,6 +67,7 @@ from duplicate.service import (
 from duplicate.slips import SlipStatus
 from tui.app.messages import DataChanged
 from tui.app.widgets.judge_dialogs import ConflictDecision, ConflictDialog
+from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.plain_table import PlainTable
 from tui.app.widgets.slip_dialogs import Correction, CorrectionDialog, TablesDialog
 from tui.app.widgets.slip_feedback import (
@@ -113,29 +114,6 @@ class SlipRetrying(Message):
 
 
 _T = TypeVar("_T")
-
-
-class SlipField(Input):
-    """An ``Input`` of the slip form whose typing keys are handled the moment the app
-    reads them, in the order typed (issue 13 §2: no key lost or misrouted).
-
-    Textual hands a key to the focused widget's own queue, and moves the focus later
-    still: with type-ahead, the digits of the next table used to land in the move field
-    (and letters in the table field, where they were refused). Here the screen's
-    ``handle_now`` takes printable keys, Backspace, Enter, F2–F4 and Esc at once (it
-    returns False for any other key, which goes the usual way), and the screen moves the
-    focus with ``Screen.set_focus``, which is immediate.
-    """
-
-    def __init__(self, handle_now: Callable[[SlipField, events.Key], bool], **options: Any) -> None:
-        super().__init__(**options)
-        self._handle_now = handle_now
-
-    def _forward_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and self._handle_now(self, event):
-            event._set_forwarded()
-            return
-        super()._forward_event(event)
 
 
 @dataclass(frozen=True)
@@ -230,10 +208,12 @@ class EntryScreen(Screen[None]):
         yield Static("", id="context")
         with Horizontal(id="entry-row"):
             yield Label("Mesa")
-            yield SlipField(self._key_now, id="table", placeholder="nº", restrict=r"\d*", max_length=4)
+            yield OrderedInput(handle_now=self._key_now, on_enter=self._enter, id="table", placeholder="nº",
+                               restrict=r"\d*", max_length=4)
             yield Static("", id="player")
             yield Label("Jugada")
-            yield SlipField(self._key_now, id="move", placeholder="H8-CASA · 8H-CASA · comodín en minúscula")
+            yield OrderedInput(handle_now=self._key_now, on_enter=self._enter, id="move",
+                               placeholder="H8-CASA · 8H-CASA · comodín en minúscula")
         yield SlipFeedback(id="feedback")
         yield Static("", id="saving")
         yield Static("", id="missing")
@@ -457,27 +437,22 @@ class EntryScreen(Screen[None]):
 
     _NOW: ClassVar[dict[str, str]] = {"f2": "late", "f3": "null", "f4": "missing"}
 
-    def _key_now(self, field: SlipField, event: events.Key) -> bool:
-        """Handle a key of the slip form as soon as the app reads it (see ``SlipField``);
-        False leaves it to the usual handling."""
-        if self.app.screen is not self:
-            return False
-        if event.is_printable and event.character is not None:
-            field.insert_text_at_cursor(event.character)
-        elif event.key == "backspace":
-            field.action_delete_left()
-        elif event.key == "enter":
-            if field.id == "table":
-                self._submit_table()
-            else:
-                self._submit_move(field.value)
-        elif event.key in self._NOW:
+    def _key_now(self, field: OrderedInput, event: events.Key) -> bool:
+        """F2–F4 and Esc of the slip form, taken in the order typed (``OrderedInput``)."""
+        if event.key in self._NOW:
             self.action_mark(self._NOW[event.key])
         elif event.key == "escape":
             self.action_back()
         else:
             return False
         return True
+
+    def _enter(self, field: OrderedInput) -> None:
+        """Enter in the table field goes to the move; in the move field it enters the slip."""
+        if field.id == "table":
+            self._submit_table()
+        else:
+            self._submit_move(field.value)
 
     def _submit_table(self) -> None:
         if self._typed_table() is not None:

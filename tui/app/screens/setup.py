@@ -48,6 +48,7 @@ from duplicate.service import (
 )
 from duplicate.standings import BonusMode, BonusPolicy, TournamentCriterion, bonus_warnings
 from tui.app.messages import DataChanged
+from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.plain_table import PlainTable
 
 BONUS_MODES = [
@@ -89,8 +90,9 @@ def _problem(error: Exception) -> str:
     return str(error) if isinstance(error, TournamentError) else f"no se pudo hacer ({type(error).__name__}): {error}"
 
 
-def _input(**options: Any) -> Input:
-    return Input(compact=True, **options)
+def _input(**options: Any) -> OrderedInput:
+    """A form field that takes keys in the order typed (Enter is wired in ``on_mount``)."""
+    return OrderedInput(compact=True, **options)
 
 
 def _button(label: str, **options: Any) -> Button:
@@ -257,6 +259,8 @@ class SetupScreen(Screen[None]):
         players.add_columns("Nº", "Nombre", "Club", "País", "Federación", "Estado")
         self.query_one("#tables", DataTable).add_columns("Mesa", "Jugador", "Club")
         self.query_one("#ranges", DataTable).add_columns("Auxiliar", "Desde", "Hasta")
+        for field in self.query(OrderedInput):
+            field.on_enter = self.enter_now
         self.refresh_lists(settings=True)
         if self.app.state.role != "judge":  # type: ignore[attr-defined]
             self.query_one("#tabs").disabled = True
@@ -266,7 +270,10 @@ class SetupScreen(Screen[None]):
         self.refresh_lists()
 
     def action_show_tab(self, tab: str) -> None:
+        """Show the tab and put the cursor in its first field."""
         self.query_one("#tabs", TabbedContent).active = TABS[tab]
+        first = self.query_one(f"#{TABS[tab]}").query(Input).first()
+        self.set_focus(first)
 
     def say(self, text: str, *, error: bool = False) -> None:
         """Show ``text`` in the message line (red for an error)."""
@@ -387,7 +394,7 @@ class SetupScreen(Screen[None]):
 
     # --- actions (in a worker thread, one at a time) -------------------------------------------
     def run(self, form: Callable[[], Callable[[], Any]], done: str | Callable[[Any], str],
-            then: Callable[[], None] | None = None) -> None:
+            then: Callable[[], None] | None = None, failed: Callable[[], None] | None = None) -> None:
         """Do one of the judge's actions: ``form()`` reads the fields here (a
         ``TournamentError`` naming a bad field is shown at once) and returns the service
         call, which runs in a worker thread; then ``done`` (text, or made from what the call
@@ -406,13 +413,16 @@ class SetupScreen(Screen[None]):
                     outcome: Any = ("hecho", call())
                 except Exception as error:  # noqa: BLE001 - shown to the judge, never a traceback
                     outcome = error
-            self._from_worker(lambda result: self._acted(result, done, then), outcome)
+            self._from_worker(lambda result: self._acted(result, done, then, failed), outcome)
 
         self.run_worker(act, thread=True, group="setup-write", exit_on_error=False)
 
-    def _acted(self, outcome: Any, done: str | Callable[[Any], str], then: Callable[[], None] | None) -> None:
+    def _acted(self, outcome: Any, done: str | Callable[[Any], str], then: Callable[[], None] | None,
+               failed: Callable[[], None] | None = None) -> None:
         if isinstance(outcome, Exception):
             self.say(_problem(outcome), error=True)
+            if failed is not None:
+                failed()
             return
         self.say(done if isinstance(done, str) else done(outcome[1]))
         if then is not None:
@@ -453,14 +463,25 @@ class SetupScreen(Screen[None]):
 
     def _focus_name(self) -> None:
         self.clear_player_form()
-        self.query_one("#p_name", Input).focus()
+        self.set_focus(self.query_one("#p_name", Input))
 
     def add_player(self) -> None:
-        form = self.player_form()
+        """Register the player of the form. The form is cleared and the cursor put in the
+        name at once, so that the next player can be typed straight away (issue 13 §2);
+        if the service refuses, what was typed comes back (unless the next is being typed)."""
+        typed = self.player_form()
+        form = dict(typed)
         name = form.pop("name")
         service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
+        self._focus_name()
+
+        def restore() -> None:
+            if not any(self.player_form().values()):
+                for field, key in (("name", "name"), ("club", "club"), ("country", "country"), ("fed", "federation_id")):
+                    self.query_one(f"#p_{field}", Input).value = typed[key]
+
         self.run(lambda: lambda: service.add_player(name, **form, tournament_id=tournament_id, arbiter=arbiter),
-                 f"Inscrito: {' '.join(name.split())}.", then=self._focus_name)
+                 f"Inscrito: {' '.join(name.split())}.", failed=restore)
 
     def update_player(self) -> None:
         if self.editing is None:
@@ -563,19 +584,20 @@ class SetupScreen(Screen[None]):
         if button in actions:
             actions[button]()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter moves along a form; on its last field it does the form's action."""
+    def enter_now(self, field: OrderedInput) -> None:
+        """Enter, at once (``OrderedInput``): moves along a form; on its last field it does
+        the form's action."""
         following = {"p_name": "p_club", "p_club": "p_country", "p_country": "p_fed",
                      "a_name": "a_first", "a_first": "a_last", "rounds": "seed"}
         finish = {"p_fed": lambda: self.update_player() if self.editing is not None else self.add_player(),
                   "csv_path": self.import_csv, "a_last": self.set_range,
                   "pin_judge": lambda: self.set_pin("judge"), "pin_assistant": lambda: self.set_pin("assistant")}
-        name = event.input.id or ""
+        name = field.id or ""
         if name in following:
-            self.query_one(f"#{following[name]}", Input).focus()
+            self.set_focus(self.query_one(f"#{following[name]}", Input))
         elif name in finish:
             finish[name]()
-        elif event.input.id in ("seconds", "bonus_value", "partial_every"):
+        elif name in ("seconds", "bonus_value", "partial_every"):
             self.action_save_settings()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
