@@ -438,3 +438,23 @@ def test_a_slip_the_database_cannot_take_is_retried_then_reported_never_dropped(
         assert {slip.table_number for slip in service.slips(1, 1)} == {1}
 
     run(service, scenario)
+
+
+def test_double_entry_from_the_app(service: TournamentService) -> None:
+    # Issue 13 §2: F11 switches to double entry; a matching slip is checked, a different
+    # one becomes a conflict for the judge, nothing stored is changed.
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        await type_slip(pilot, screen, 1, "H8-CASAMOS")
+        await type_slip(pilot, screen, 2, "H8-CASAMOS")
+        await pilot.press("f11")
+        assert "DOBLE ENTRADA" in str(screen.query_one("#context").render())
+        await type_slip(pilot, screen, 1, "h8-CASAMOS")                     # another spelling: the same
+        assert feedback(screen).startswith("Comprobada: Mesa 1")
+        await type_slip(pilot, screen, 2, "H8-CASAMOs")
+        assert "CONFLICTO" in feedback(screen)
+
+    run(service, scenario)
+    slips = {slip.table_number: slip for slip in service.slips(1, 1)}
+    assert slips[1].checked_by == "Marta" and slips[2].text == "H8-CASAMOS"
+    [(conflict, _)] = service.conflicts(1)
+    assert (conflict.kind, conflict.table_number, conflict.text) == ("double_entry", 2, "H8-CASAMOs")

@@ -173,11 +173,12 @@ class EntryScreen(Screen[None]):
         Binding("f4", "mark('missing')", "No entregada", group=_MARKS),
         Binding("f5", "master_many", "Maestra"),
         Binding("f6", "correct", "Corregir"),
-        Binding("f7", "round(-1)", "Ronda −", group=_ROUNDS),
-        Binding("f8", "round(1)", "Ronda +", group=_ROUNDS),
-        Binding("f9", "toggle_scope", "Mesas"),
+        Binding("f7", "round(-1)", "Ronda −", group=_ROUNDS, show=False),   # said on the context line
+        Binding("f8", "round(1)", "Ronda +", group=_ROUNDS, show=False),
+        Binding("f9", "toggle_scope", "Mesas", show=False),
         Binding("f10", "resolve_conflict", "Conflicto"),
-        Binding("escape", "back", "Volver"),
+        Binding("f11", "toggle_double_entry", "Doble"),
+        Binding("escape", "back", "Volver", show=False),          # Esc: clear, else back (module doc)
     ]
 
     def __init__(self, *, threaded: bool = True) -> None:
@@ -201,6 +202,9 @@ class EntryScreen(Screen[None]):
         self._busy = False
         self._last_table: int | None = None
         self._reading = 0
+        self.double_entry = False
+        """Double entry: slips typed are checked against the stored ones (a mismatch is a
+        conflict for the judge), not entered."""
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -400,11 +404,15 @@ class EntryScreen(Screen[None]):
 
     def _show_context(self) -> None:
         text = Text()
+        if self.double_entry:
+            text.append(" DOBLE ENTRADA (F11) ", style="bold white on dark_blue")
+            text.append(" ")
         text.append(f"Partida {self.game}", style="bold")
         view = self._rounds.get(self.round_number) if self.round_number is not None else None
         if view is not None:
             text.append(" · ")
             text.append(f" Ronda {view.number} ", style="bold reverse")
+            text.append(" (F7/F8)", style="dim")
             text.append(f" · atril {view.rack}")
             if view.master is not None:
                 text.append(f" · maestra {view.master} ({view.master_score} puntos)")
@@ -441,6 +449,8 @@ class EntryScreen(Screen[None]):
         """F2–F4 and Esc of the slip form, taken in the order typed (``OrderedInput``)."""
         if event.key in self._NOW:
             self.action_mark(self._NOW[event.key])
+        elif event.key == "f10" and self.app.state.role != "judge":  # type: ignore[attr-defined]
+            self.action_resolve_conflict()                 # not in an assistant's footer: it says why
         elif event.key == "escape":
             self.action_back()
         else:
@@ -469,7 +479,8 @@ class EntryScreen(Screen[None]):
                                           "F3 (nula) o F4 (no entregada)"))
             return
         service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
-        self._enqueue(_Job(partial(service.enter_slip, self.game, table, text, round_number=self.round_number,
+        call = service.double_check if self.double_entry else service.enter_slip
+        self._enqueue(_Job(partial(call, self.game, table, text, round_number=self.round_number,
                                    tournament_id=state.tournament_id, assistant=state.arbiter),
                            entry_feedback, table, text))
         self._ready()
@@ -630,6 +641,20 @@ class EntryScreen(Screen[None]):
         self.round_number = numbers[index]
         self.follow = self.round_number == self._default_round()
         self.refresh_round()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer shows only what the signed-in role may do: conflicts are the judge's."""
+        if action == "resolve_conflict" and self.app.state.role != "judge":  # type: ignore[attr-defined]
+            return False
+        return True
+
+    def action_toggle_double_entry(self) -> None:
+        """Double entry on or off: a second assistant re-types the slips, which are checked
+        against the stored ones instead of entered."""
+        self.double_entry = not self.double_entry
+        self._show_context()
+        self.notify("Doble entrada: las papeletas se comprueban contra las anotadas" if self.double_entry
+                    else "Entrada normal de papeletas", title="Doble entrada")
 
     def action_toggle_scope(self) -> None:
         """The assistant's own tables or every table."""

@@ -56,6 +56,8 @@ def entry_feedback(result: EntryResult) -> Feedback:
         return Feedback("conflict", f"CONFLICTO nº {result.conflict_id} — {who}", (detail,))
     if result.outcome == "repeated":
         return Feedback("repeated", f"{who}: ya estaba anotada igual ({_what(result)}); sin cambios")
+    if result.outcome == "checked":
+        return Feedback("ok", f"Comprobada: {who} · coincide con la anotada ({_what(result)})")
     prefix = "Corregida: " if result.outcome == "corrected" else ""
     if verdict.valid:
         return Feedback("ok", f"{prefix}{who} · {verdict.canonical} → {verdict.score} puntos")
