@@ -354,6 +354,8 @@ def _game_record(doc: _Document, game: GameResults) -> None:
                  for m in game.masters), scale=False)
     if game.end_reason:
         doc.paragraph(f"Fin de la partida: {game.end_reason}")
+    for line in game.reopenings:
+        doc.paragraph(f"Resultados definitivos reabiertos (IV.32): {line}")
 
 
 def _penalties_and_bonuses(doc: _Document, game: GameResults) -> None:

@@ -267,6 +267,8 @@ class GameResults:
     board: tuple[tuple[BoardCell, ...], ...]
     elodi: tuple[EloLine, ...] | None
     elodi_note: str
+    reopenings: tuple[str, ...] = ()
+    """Each time final results were reopened (IV.32): when, by whom and why, in Spanish."""
 
     @property
     def final(self) -> bool:
@@ -414,8 +416,11 @@ def _collect_game(service: TournamentService, tournament_id: int, status: str, e
     bonuses.sort(key=lambda item: (item[0], item[1].name))
     partials = _partials(service, number, tournament_id, lines, masters, settings.partial_every)
     elodi, note = _elodi(service, tournament_id, number, players)
+    reopenings = tuple(f"{event.created_at:%d/%m/%Y %H:%M}: reabierta por {event.arbiter or 'el juez árbitro'} — "
+                       f"{event.reason or 'sin motivo'}"
+                       for event in service.history(tournament_id, game_number=number) if event.kind == "game_reopened")
     return GameResults(number, status, end_reason, masters, tuple(lines), tuple(penalties), tuple(bonuses), sheets,
-                       tables, partials, _final_board(rounds, alphabet), elodi, note)
+                       tables, partials, _final_board(rounds, alphabet), elodi, note, reopenings)
 
 
 def _master_line(view: RoundView) -> MasterLine:

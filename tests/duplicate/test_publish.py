@@ -194,6 +194,13 @@ def test_provisional_results_are_marked_on_every_format(small: tuple[TournamentS
     if PDFTOTEXT is not None:
         assert "RESULTADOS PROVISIONALES" in pdf_text(tmp_path / "pdf" / "partida-2.pdf")
         assert "RESULTADOS DEFINITIVOS" in pdf_text(tmp_path / "pdf" / "partida-1.pdf")
+    # IV.32: final again, the pages say the results were reopened, by whom and why.
+    publish_results(service, tmp_path / "despues", formats=["html", "pdf"], tournament_id=tournament, workers=1)
+    page = (tmp_path / "despues" / "partida-2.html").read_text(encoding="utf-8")
+    assert "Resultados definitivos reabiertos (IV.32)" in page and "reclamación de la mesa 3" in page
+    assert "reabiertos" not in (tmp_path / "despues" / "partida-1.html").read_text(encoding="utf-8")
+    if PDFTOTEXT is not None:
+        assert "reclamación de la mesa 3" in pdf_text(tmp_path / "despues" / "pdf" / "partida-2.pdf")
 
 
 def test_a_bonus_is_highlighted_in_the_standings_and_the_sheet(small: tuple[TournamentService, int, Path],
