@@ -303,6 +303,8 @@ class Game:
         self.leftover: tuple[int, ...] = ()
         self.one_and_one_from: int | None = None
         self._records: list[RoundRecord] = []
+        self._before: list[tuple[PendingRound, Board, tuple[int, ...], int | None]] = []
+        """Per round played: its pending round, the board, leftover and 1+1 round before the master."""
         self._pending: PendingRound | None = None
         self._end: EndReason | None = None
         self._check_end()
@@ -469,6 +471,7 @@ class Game:
     def _place(self, pending: PendingRound, move: Move, leave: tuple[int, ...], score: int, tiles_placed: int, *,
                rank: int, reason: str, equal_tops: int) -> RoundRecord:
         """Put the master on the board, keep its leave and record the round."""
+        self._before.append((pending, self.board.copy(), self.leftover, self.one_and_one_from))
         self.board.place(placed_tiles(self.board, move))
         self.leftover = leave
         record = RoundRecord(
@@ -492,6 +495,26 @@ class Game:
         self._pending = None
         self._check_end()
         return record
+
+    def undo_master(self) -> PendingRound:
+        """Take back the last master move (the judge placed the wrong one, before the next
+        rack is drawn): the board, the leftover and the round's rack are as before it, and
+        the round waits again for its master. An end the master brought about (the agreed
+        rounds played, no valid rack left, III.22) is undone with it. Returns the pending
+        round. Raises ``GameError`` when no master can be taken back: none placed, the
+        next rack already set, or the game ended otherwise."""
+        if not self._records:
+            raise GameError("no hay ninguna jugada maestra que deshacer")
+        if self._pending is not None:
+            raise GameError(f"ya hay atril en la ronda {self._pending.number}: la maestra anterior no se deshace")
+        if self._end is not None and self._end.code not in (EndCode.ROUNDS_PLAYED, EndCode.NO_VALID_RACK):
+            raise GameError(f"la partida ha terminado: {self._end.text}")
+        pending, board, leftover, one_and_one_from = self._before.pop()
+        self._records.pop()
+        self.board, self.leftover, self.one_and_one_from = board, leftover, one_and_one_from
+        self._end = None
+        self._pending = pending
+        return pending
 
     def withdraw_rack(self) -> None:
         """Put the pending rack back (III.29: nobody can play it and the judge proposes

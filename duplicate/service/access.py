@@ -55,6 +55,7 @@ class Action(StrEnum):
     SET_RACK = "set_rack"
     REPLACE_RACK = "replace_rack"
     CHOOSE_MASTER = "choose_master"
+    UNDO_MASTER = "undo_master"
     ANNUL_MASTER = "annul_master"
     RUN_TIMER = "run_timer"
     END_GAME = "end_game"
@@ -85,6 +86,7 @@ ACTION_NAMES: Mapping[Action, str] = {
     Action.SET_RACK: "fijar el atril",
     Action.REPLACE_RACK: "sustituir el atril",
     Action.CHOOSE_MASTER: "elegir la jugada maestra",
+    Action.UNDO_MASTER: "deshacer la jugada maestra",
     Action.ANNUL_MASTER: "anular la jugada maestra",
     Action.RUN_TIMER: "manejar el reloj de la ronda",
     Action.END_GAME: "terminar la partida",

@@ -351,7 +351,7 @@ class ServiceBase:
     def _replay(self, session: Session, tournament: Tournament, game: GameRow) -> Game:
         cached = self._games.get(game.id)
         kinds = (EventKind.RACK_DRAWN.value, EventKind.RACK_SET.value, EventKind.RACK_WITHDRAWN.value,
-                 EventKind.MASTER_CHOSEN.value, EventKind.GAME_ENDED.value)
+                 EventKind.MASTER_CHOSEN.value, EventKind.MASTER_UNDONE.value, EventKind.GAME_ENDED.value)
         if cached is None:
             engine = Game(self.lexicon_for(tournament), seed=game.seed, rounds=game.planned_rounds)
             last = 0

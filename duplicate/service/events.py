@@ -43,6 +43,7 @@ class EventKind(StrEnum):
     GAME_REOPENED = "game_reopened"
     PIN_CHANGED = "pin_changed"
     RACK_WITHDRAWN = "rack_withdrawn"
+    MASTER_UNDONE = "master_undone"
     TIMER = "timer"
     PLAYER_UPDATED = "player_updated"
 
@@ -192,6 +193,16 @@ class MasterChosen(TournamentEvent):
     rank: int
     cumulative: int
     equal_tops: int | None = field(default=None, metadata=_OMIT_NONE)
+
+
+@dataclass(frozen=True)
+class MasterUndone(TournamentEvent):
+    """The judge took back the ``master`` of ``round`` before the next rack (the wrong top
+    was placed); the round waits again for its master."""
+
+    KIND = EventKind.MASTER_UNDONE
+    round: int
+    master: str
 
 
 @dataclass(frozen=True)

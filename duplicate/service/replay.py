@@ -7,7 +7,15 @@ from duplicate.models import (
     Event,
 )
 from duplicate.service.errors import TournamentError
-from duplicate.service.events import GameEnded, MasterChosen, RackDrawn, RackSet, RackWithdrawn, read_event
+from duplicate.service.events import (
+    GameEnded,
+    MasterChosen,
+    MasterUndone,
+    RackDrawn,
+    RackSet,
+    RackWithdrawn,
+    read_event,
+)
 
 
 def _apply(engine: Game, event: Event) -> None:
@@ -30,6 +38,8 @@ def _apply(engine: Game, event: Event) -> None:
         case MasterChosen(master=master, score=score, rank=rank, equal_tops=equal_tops):
             # The recorded master is checked and placed; the moves are not generated again.
             engine.play_recorded(master, score=score, rank=rank, equal_tops=equal_tops, reason=event.reason or "")
+        case MasterUndone():
+            engine.undo_master()
         case GameEnded(reason=reason) if not engine.over:
             engine.end(reason)
         case _:

@@ -26,7 +26,16 @@ from duplicate.service.base import (
     _now,
 )
 from duplicate.service.errors import TournamentError
-from duplicate.service.events import EventKind, GameEnded, MasterChosen, RackDrawn, RackSet, RackWithdrawn, TimerChanged
+from duplicate.service.events import (
+    EventKind,
+    GameEnded,
+    MasterChosen,
+    MasterUndone,
+    RackDrawn,
+    RackSet,
+    RackWithdrawn,
+    TimerChanged,
+)
 from duplicate.service.seating import Seating
 from duplicate.service.views import (
     RoundView,
@@ -211,6 +220,44 @@ class Rounds(Seating):
                 last_event = self._log(session, tournament.id, GameEnded(game.end_reason), game_id=game.id,
                                        actor=actor).id
             self._games[game.id] = (last_event, engine)
+            return _round_view(row)
+
+    def undo_master(self, game_number: int, *, reason: str, tournament_id: int | None = None,
+                    arbiter: str = "") -> RoundView:
+        """The judge takes back the last master placed (the wrong top), before the next rack
+        is drawn and while its round is open; ``reason`` is required and recorded. The round
+        waits again for its master (``choose_master``); its slips stay, judged against the
+        same board and rack. An end of game the master brought about (III.22) is undone.
+        Raises ``TournamentError`` saying why not; nothing changes then."""
+        if not reason.strip():
+            raise TournamentError("falta el motivo para deshacer la jugada maestra: queda registrado")
+        with self._engine_lock, self._write() as session:
+            tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.UNDO_MASTER)
+            game = self._game(session, tournament, game_number, lock=True)
+            self._check_unlocked(game)
+            if game.status not in (GameStatus.PLAYING.value, GameStatus.ENDED.value):
+                raise TournamentError(f"la partida {game.number} tiene resultados publicados: reábrala antes")
+            engine = self._engine(session, tournament, game)
+            if not engine.records:
+                raise TournamentError(f"la partida {game.number} no tiene ninguna jugada maestra que deshacer")
+            row = self._round(session, game, engine.records[-1].number)
+            if row.closed:
+                raise TournamentError(f"la ronda {row.number} está cerrada (con sus bonificaciones): su maestra ya no "
+                                      "se deshace; si era incorrecta, anúlela (III.29)")
+            master = engine.records[-1].master
+            try:
+                engine.undo_master()
+            except GameError as error:
+                self._games.pop(game.id, None)
+                raise TournamentError(str(error)) from None
+            row.master = row.master_score = row.master_reason = row.cumulative = None
+            if game.status == GameStatus.ENDED.value:
+                game.status, game.end_reason = GameStatus.PLAYING.value, None
+            event = self._log(session, tournament.id, MasterUndone(row.number, master), game_id=game.id,
+                              round_number=row.number, actor=actor, reason=reason.strip())
+            self._games[game.id] = (event.id, engine)
+            session.flush()
             return _round_view(row)
 
     def end_game(self, game_number: int, *, tournament_id: int | None = None, arbiter: str = "",

@@ -47,6 +47,7 @@ ACTIONS: dict[Action, tuple[Call, bool]] = {
     Action.SET_RACK: (lambda s: s.set_rack(1, "CASAOLE"), False),
     Action.REPLACE_RACK: (lambda s: s.draw_rack(1, replace=True), False),
     Action.CHOOSE_MASTER: (lambda s: s.choose_master(1), False),
+    Action.UNDO_MASTER: (lambda s: s.undo_master(1, reason="x"), False),
     Action.ANNUL_MASTER: (lambda s: s.annul_master(1, 1, reason="x"), False),
     Action.RUN_TIMER: (lambda s: s.record_timer(1, "start", 180), False),
     Action.END_GAME: (lambda s: s.end_game(1, reason="x"), False),

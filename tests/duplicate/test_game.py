@@ -365,3 +365,29 @@ def test_III_15_a_recorded_master_that_does_not_hold_is_refused(lexicon: Lexicon
     record = replayed.play_recorded(first.master, score=first.score, rank=first.master_rank, equal_tops=None,
                                     reason="")
     assert record == first
+
+
+def test_the_last_master_can_be_taken_back_before_the_next_rack(lexicon: Lexicon) -> None:
+    # Issue 13 §2: undo of the master — board, leftover and rack as before; then the same
+    # game goes on exactly as if that master had never been placed.
+    game = Game(lexicon, seed=31, rounds=3)
+    first = game.play_round()
+    assert first is not None
+    board, leftover = game.board.to_cgp(), game.leftover
+    pending = game.draw()
+    assert pending is not None
+    with pytest.raises(GameError, match="ya hay atril"):
+        game.undo_master()
+    second = game.play()
+    assert game.board.to_cgp() != board
+    again = game.undo_master()
+    assert again.rack == pending.rack and game.board.to_cgp() == board and game.leftover == leftover
+    assert game.records == (first,)
+    assert game.play() == second                               # the same master again, the same record
+    game.play_round()
+    assert game.over                                           # the agreed 3 rounds
+    game.undo_master()
+    assert not game.over and game.pending is not None and len(game.records) == 2
+    empty = Game(lexicon, seed=31)
+    with pytest.raises(GameError, match="ninguna jugada maestra"):
+        empty.undo_master()

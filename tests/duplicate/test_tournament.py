@@ -673,3 +673,30 @@ def test_another_spelling_of_the_same_move_is_the_same_slip(service: TournamentS
     assert service.conflicts(game) == []
     other = f"{coordinate}-{word.lower()}"                      # every letter a blank: another move
     assert service.enter_slip(game, 1, other).outcome == "conflict"
+
+
+def test_the_judge_takes_back_a_wrong_master_before_the_next_rack(service: TournamentService,
+                                                                   spanish_lexicon: Lexicon) -> None:
+    # Issue 13 §2: undo of the master — the round waits again for its master, with its
+    # slips; another station rebuilds the same state; not once the next rack is drawn.
+    setup_tournament(service)
+    game = service.create_game(rounds=2, seed=2)
+    view = service.draw_rack(game)
+    assert view is not None and view.top_moves
+    board = service.engine(game).board.to_cgp()
+    placed = service.choose_master(game)
+    service.enter_slip(game, 1, placed.master)
+    with pytest.raises(TournamentError, match="motivo"):
+        service.undo_master(game, reason="")
+    undone = service.undo_master(game, reason="se colocó la que no era")
+    assert undone.master is None and undone.number == 1
+    assert service.engine(game).board.to_cgp() == board and service.engine(game).pending is not None
+    other = TournamentService(service.db, lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    assert other.engine(game).board.to_cgp() == board and other.engine(game).pending.rack.text == view.rack
+    again = service.choose_master(game)
+    assert again.master == placed.master and [slip.table_number for slip in service.slips(game)] == [1]
+    [event] = [event for event in service.history(game_number=game) if event.kind == "master_undone"]
+    assert (event.payload["master"], event.reason) == (placed.master, "se colocó la que no era")
+    service.draw_rack(game)
+    with pytest.raises(TournamentError, match="ya hay atril"):
+        service.undo_master(game, reason="tarde")

@@ -432,3 +432,24 @@ def test_the_next_game_waits_for_published_results_unless_the_judge_says_why_IV3
     asyncio.run(scenario())
     [created] = [event for event in service.history() if event.kind == "game_created" and event.payload["number"] == 2]
     assert created.reason.endswith("se publica al final del día")
+
+
+def test_undoing_the_master_from_the_console(service: TournamentService) -> None:
+    tournament(service, game_seed=2)
+
+    async def scenario() -> None:
+        app = console_app(service)
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await open_console(app, pilot)
+            await pilot.press("d")
+            await settled(pilot, screen)
+            await pilot.press("enter", "s")                         # the III.15 master, confirmed
+            await settled(pilot, screen)
+            assert screen.state.rack_round is None and screen.state.last_master is not None
+            assert "«u» deshace" in JudgeScreen._situation(screen.state)
+            await pilot.press("u", *"era otra de las empatadas", "enter")
+            await settled(pilot, screen)
+            assert screen.state.rack_round == 1 and "deshecha" in shown(screen, "#message")
+
+    asyncio.run(scenario())
+    assert service.rounds(1)[0].master is None

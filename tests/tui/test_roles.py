@@ -36,6 +36,7 @@ JUDGE_ONLY = [
     ("rack", "set", "CASAOLE"),
     ("rack", "replace", "--reason", "x"),
     ("master", "choose"),
+    ("master", "undo", "--reason", "x"),
     ("slip", "import", "papeletas.csv"),
     ("slip", "resolve", "1"),
     ("round", "close"),

@@ -83,3 +83,15 @@ def master_choose(context: Context, choice: str, game_number: int | None, reason
     view = context.acting.choose_master(context.game(game_number), choice, tournament_id=context.tournament,
                                          arbiter=context.arbiter, reason=reason)
     click.echo(f"Ronda {view.number}: {view.master} — {view.master_score} puntos; acumulado {view.cumulative}.")
+
+
+@master.command("undo")
+@click.option("--reason", required=True, help="Por qué se deshace (queda registrado).")
+@game_option
+@common
+def master_undo(context: Context, reason: str, game_number: int | None) -> None:
+    """Deshace la última jugada maestra colocada, antes de sacar el atril siguiente: la
+    ronda vuelve a esperar su maestra."""
+    view = context.acting.undo_master(context.game(game_number), reason=reason, tournament_id=context.tournament,
+                                      arbiter=context.arbiter)
+    click.echo(f"Ronda {view.number}: jugada maestra deshecha; atril {view.rack}. Elija la maestra de nuevo.")

@@ -390,6 +390,7 @@ class JudgeScreen(Screen[None]):
         Binding("0", "reset_clock", "Reiniciar crono", show=False),
         Binding("c", "close_round", "Cerrar"),
         Binding("r", "resolve_conflict", "Resolver conflicto", show=False),  # said in the pending list
+        Binding("u", "undo_master", "Deshacer maestra", show=False),        # said on the situation line
         Binding("f", "end_game", "Terminar"),
         Binding("p", "new_game", "Partida nueva"),
         Binding("escape", "back", "Volver"),
@@ -864,6 +865,29 @@ class JudgeScreen(Screen[None]):
             f"{item.stored} ({item.stored_score} puntos)", f"{item.new} ({item.new_score} puntos, de {item.entered_by})"),
             decided)
 
+    def action_undo_master(self) -> None:
+        """Take back the last master placed (before the next rack), with a reason."""
+        game = self._game_or_say()
+        if game is None or not self._ready():
+            return
+        if not self.state.last_master or self.state.rack_round is not None:
+            self._say("No hay maestra que deshacer: solo la última, antes de sacar el atril siguiente.", error=True)
+            return
+        master = self.state.last_master
+
+        def undo(reason: str | None) -> None:
+            if not reason:
+                return
+
+            def undone() -> str:
+                view = self.service.undo_master(game, reason=reason, tournament_id=self.tournament_id,
+                                                arbiter=self._arbiter)
+                return f"Maestra {master} deshecha: la ronda {view.number} espera de nuevo su maestra."
+
+            self.start_action(undone)
+
+        self.app.push_screen(ReasonDialog(f"Deshacer la jugada maestra {master}"), undo)
+
     def action_end_game(self) -> None:
         """The judge ends the game (III.22) and says why (recorded)."""
         game = self._game_or_say()
@@ -946,7 +970,8 @@ class JudgeScreen(Screen[None]):
                     "la partida no termina por eso (III.22).")
         if state.rack_round is not None:
             return f"Ronda {state.rack_round}: elija la jugada maestra (Enter) o cambie el atril («x», III.29)."
-        return f"Ronda {state.round_number}: saque el atril («d») o escríbalo («a»)."
+        undo = " «u» deshace la última maestra." if state.last_master else ""
+        return f"Ronda {state.round_number}: saque el atril («d») o escríbalo («a»).{undo}"
 
     @staticmethod
     def _rack_text(state: ConsoleState) -> Text:
