@@ -244,24 +244,33 @@ def _draw_table(doc: _Document, columns: Sequence[Column], rows: Iterable[Sequen
                 c.rect(left + 0.5, doc.y - height + 0.5, width - 1, height - 1, stroke=0, fill=1)
         c.setFillColor(colors.black)
         writer = c.beginText()
-        current = ""
+        current: tuple[str, float] = ("", 0.0)
         for column, cell, lines, left, width in zip(columns, row, texts, lefts, widths, strict=True):
             style = cell[1] if isinstance(cell, tuple) else ""
             font = FONT_BOLD if style in ("bonus", "bold") else FONT
-            if font != current:
-                writer.setFont(font, size)
-                current = font
             for number, line in enumerate(lines):
                 if not line:
                     continue
+                line_size = size
                 if column.align == "left" and not column.wrap:
                     line = _fit(line, font, size, width - 3)
-                writer.setTextOrigin(_x(line, font, size, column.align, left, width),
+                elif not column.wrap and _width(line, font, size) > width - 3:
+                    # A number that does not fit its column («39+10» in a round column) is
+                    # set smaller rather than over the next cell.
+                    line_size = max(MIN_FONT_SIZE, size * (width - 3) / _width(line, font, size))
+                if (font, line_size) != current:
+                    writer.setFont(font, line_size)
+                    current = (font, line_size)
+                writer.setTextOrigin(_x(line, font, line_size, column.align, left, width),
                                      doc.y - size - 0.5 - number * line_height)
                 writer.textOut(line)
         c.drawText(writer)
         doc.y -= height
     doc.y -= 8
+
+
+MIN_FONT_SIZE = 4.0
+"""The smallest size a cell's text is set at to fit its column (points)."""
 
 
 @lru_cache(maxsize=65536)

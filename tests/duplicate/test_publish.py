@@ -12,6 +12,7 @@ when the binaries are absent (``apt-get install -y chromium poppler-utils``).
 from __future__ import annotations
 
 import csv
+import itertools
 import re
 import shutil
 import subprocess
@@ -439,3 +440,29 @@ def test_elodi_changes_are_published_once_the_game_is_rated(tmp_path: Path, span
                 if attrs.get("class") == "elodi")[1:]
     assert [(cells[0][1], cells[2][1], cells[3][1]) for _, cells in rows] == [
         (line.name, f"{line.change:+d}", str(line.rating_after)) for line in report]
+
+
+@needs_pdftotext
+def test_no_cell_of_a_pdf_table_overprints_the_next(tmp_path: Path) -> None:
+    # Issue 13 §3: a round cell with a bonus («39+10» in a 22-point column) used to run
+    # into the next column. pdftotext gives every word's box: on a line, boxes do not overlap.
+    from duplicate.printing import Column, _Document, _draw_table
+
+    doc = _Document(tmp_path / "t.pdf", "prueba", wide=True)
+    columns = [Column("Jugador", 80), *[Column(f"R{number}", 22, "right") for number in range(1, 4)]]
+    _draw_table(doc, columns, [["Ana", "25", ("39+10", "bonus"), "12"], ["Beto", ("105+25", "bonus"), "0p", "7"]],
+                size=7.5)
+    doc.save()
+    assert PDFTOTEXT is not None
+    page = subprocess.run([PDFTOTEXT, "-bbox", str(tmp_path / "t.pdf"), "-"], check=True, capture_output=True,
+                          text=True, timeout=120).stdout
+    words = [(float(x0), float(y0), float(x1), text) for x0, y0, x1, text in re.findall(
+        r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>', page)]
+    assert {"39+10", "105+25"} <= {text for *_, text in words}
+    lines: dict[int, list[tuple[float, float, str]]] = {}
+    for x0, y0, x1, text in words:
+        lines.setdefault(round(y0), []).append((x0, x1, text))
+    for boxes in lines.values():
+        boxes.sort()
+        for (_, right, text), (left, _, following) in itertools.pairwise(boxes):
+            assert right <= left + 0.5, f"«{text}» se monta sobre «{following}»"
