@@ -74,3 +74,12 @@ def test_running_totals_include_bonuses_and_end_at_the_standings_total(played: t
         raw = list(accumulate(result.scores.get(player, 0) + result.bonuses.get(player, 0) for result in results))
         assert [sheet.cumulative for sheet in game.sheets[player]] == raw == list(running_totals(results, player))
         assert raw[-1] == line.standing.total
+
+
+def test_counts_agree_with_their_noun() -> None:
+    # Issue 13 §3: «1 partida», never «1 partidas».
+    from duplicate.labels import counted
+
+    assert [counted(n, "partida") for n in (0, 1, 2)] == ["0 partidas", "1 partida", "2 partidas"]
+    assert counted(1, "jugador") == "1 jugador" and counted(3, "jugador") == "3 jugadores"
+    assert counted(2, "papeleta leída") == "2 papeletas leídas"

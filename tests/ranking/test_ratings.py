@@ -400,6 +400,6 @@ def test_cli_update_list_report_recompute(cli: click.Group, tournaments: Tournam
     assert table.exit_code == 0 and "Ana" in table.output and "objetivo" in table.output
     not_rated = runner.invoke(cli, ["elodi", "report", *db, "--game", "2"])
     assert not_rated.exit_code == 1 and "no está valorada" in not_rated.output
-    assert "1 partidas" in runner.invoke(cli, ["elodi", "recompute", *db]).output
+    assert "1 partida valorada" in runner.invoke(cli, ["elodi", "recompute", *db]).output
     history = runner.invoke(cli, ["elodi", "history", *db, "Ana"])
     assert history.exit_code == 0 and "máximo" in history.output

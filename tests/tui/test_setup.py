@@ -124,7 +124,7 @@ def test_add_edit_import_and_withdraw_players(service: TournamentService, tmp_pa
         assert "línea 3" in message(screen) and "no se ha inscrito a nadie" in message(screen)
         assert len(service.entries()) == 1
         await type_into(pilot, "#csv_path", str(good), enter=True, paste=True)
-        assert "Importados 2" in message(screen)
+        assert "Importados: 2 jugadores" in message(screen)
         assert table.row_count == 3
 
         table.move_cursor(row=1)                                         # Eva Gil

@@ -238,10 +238,19 @@ def test_the_judge_publishes_from_the_standings_in_a_worker(service: TournamentS
     monkeypatch.setattr(standings_module, "publication_folder", lambda tournament_id: folder)
 
     async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
-        await pilot.press("f9")
+        await pilot.press("f9")                                    # where? the default is shown
+        assert app.screen.query_one("#folder").value == str(folder)
+        await pilot.press("enter")
         await pilot.press("f3")                                    # still answering keys
         await app.workers.wait_for_complete()
         await pilot.pause()
+        assert (folder / "index.html").is_file()
+        # Again into the same folder: it already has files, so a second Intro is asked for.
+        await pilot.press("f9", "enter")
+        assert "ya tiene archivos" in str(app.screen.query_one("#dialog-error").render())
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
 
     run(service, scenario)
     assert (folder / "index.html").is_file()

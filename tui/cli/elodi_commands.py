@@ -20,6 +20,7 @@ from pathlib import Path
 import click
 
 from duplicate.database import Database, DatabaseError, open_database
+from duplicate.labels import counted
 from ranking.elodi import Contestant, EloDIError, Phase, rate_game
 from ranking.ratings import GameRef, RatingError, RatingService
 from tui.cli.listing import emit_rows
@@ -162,7 +163,7 @@ def recompute(db: str | None, reread: bool) -> None:
         games = service.recompute(reread=reread)
     except RatingError as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"EloDI recalculado: {len(games)} partidas valoradas.")
+    click.echo(f"EloDI recalculado: {counted(len(games), 'partida valorada')}.")
 
 
 @elodi.command("list")
@@ -229,7 +230,7 @@ def history(db: str | None, player: str, output: str) -> None:
             for line in lines]
     if output == "table":
         peak = max((line.rating_after for line in lines), default=None)
-        click.echo(f"{name}: " + (f"{len(lines)} partidas valoradas, máximo {peak}" if peak is not None else NEW))
+        click.echo(f"{name}: " + (f"{counted(len(lines), 'partida valorada')}, máximo {peak}" if peak is not None else NEW))
     emit_rows(rows, output, numeric_text=(NEW,))
 
 

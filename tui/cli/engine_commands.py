@@ -10,6 +10,7 @@ from typing import TextIO
 
 import click
 
+from duplicate.labels import counted
 from lexicon.alphabet import AlphabetError
 from lexicon.board import Board, BoardError
 from lexicon.lexicon import Lexicon
@@ -39,7 +40,7 @@ def play(seed: int | None, rounds: int | None, lexicon_path: Path | None, json_p
     final = game.record
     click.echo(game.board.render())
     click.echo(f"Fin de la partida: {final.end_reason}. Total de la partida maestra: {final.total} puntos"
-               f" en {len(final.rounds)} rondas.")
+               f" en {counted(len(final.rounds), 'ronda')}.")
     if json_path is not None:
         json_path.write_text(final.to_json(), encoding="utf-8")
         click.echo(f"Registro escrito en {json_path}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from duplicate.labels import counted
 from duplicate.models import SeatingMethod
 from tui.cli.listing import emit_rows
 from tui.cli.options import (
@@ -38,7 +39,7 @@ def game_start(context: Context, rounds: int | None, seconds: int | None, seed: 
                                  seating=SeatingMethod(seating) if seating else None, seating_seed=seating_seed,
                                  arbiter=context.arbiter, unpublished_reason=unpublished_reason)
     seats = service.seats(number, context.tournament)
-    click.echo(f"Partida {number} creada; {len(seats)} jugadores en sus mesas.")
+    click.echo(f"Partida {number} creada; {counted(len(seats), 'jugador')} en sus mesas.")
     for warning in service.bonus_warnings(context.tournament):
         click.echo(f"Aviso: {warning}")
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from duplicate.labels import ENTRY_STATUS, label
+from duplicate.labels import ENTRY_STATUS, counted, label
 from duplicate.models import EntryStatus
 from tui.cli.options import Context, common
 
@@ -36,7 +36,7 @@ def player_add(context: Context, name: str, club: str, country: str, federation_
 def player_import(context: Context, path: Path) -> None:
     """Importa jugadores de un CSV con cabecera: nombre, club, pais, federacion."""
     entries = context.acting.import_players(path, tournament_id=context.tournament, arbiter=context.arbiter)
-    click.echo(f"Inscritos {len(entries)} jugadores desde {path}.")
+    click.echo(f"Inscritos: {counted(len(entries), 'jugador')} desde {path}.")
 
 
 @player.command("list")

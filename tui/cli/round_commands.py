@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from duplicate.labels import counted
 from tui.cli.options import Context, common, game_option, round_option
 
 
@@ -20,7 +21,7 @@ def round_() -> None:
 def round_status(context: Context, game_number: int | None, round_number: int | None) -> None:
     """Papeletas introducidas y pendientes, por auxiliar."""
     status = context.service.round_status(context.game(game_number), round_number, tournament_id=context.tournament)
-    click.echo(f"Ronda {status.round_number}: {status.entered}/{status.expected} papeletas.")
+    click.echo(f"Ronda {status.round_number}: {status.entered}/{counted(status.expected, 'papeleta')}.")
     for name, (expected, entered, missing) in status.per_assistant.items():
         click.echo(f"  {name}: {entered}/{expected}" + (f"; faltan mesas {', '.join(map(str, missing))}" if missing else ""))
     if status.missing_tables:

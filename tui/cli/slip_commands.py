@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from duplicate.labels import counted
 from duplicate.service import (
     EntryResult,
 )
@@ -133,7 +134,7 @@ def slip_import(context: Context, path: Path, game_number: int | None) -> None:
     for result in results:
         _show_entry(result)
     conflicts = sum(1 for result in results if result.outcome == "conflict")
-    click.echo(f"{len(results)} papeletas leídas, {conflicts} conflictos.")
+    click.echo(f"{counted(len(results), 'papeleta leída')}, {counted(conflicts, 'conflicto')}.")
 
 
 @slip.command("list")

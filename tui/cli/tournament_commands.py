@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from data.rules import ROUND_SECONDS
-from duplicate.labels import GAME_STATUS, label
+from duplicate.labels import GAME_STATUS, counted, label
 from duplicate.service import (
     TournamentSettings,
 )
@@ -83,7 +83,7 @@ def tournament_show(context: Context) -> None:
         click.echo(f"Aviso: {warning}")
     click.echo(f"Jugadores: {item.players} ({item.active_players} activos); partidas: {len(item.games)}")
     for game_info in item.games:
-        click.echo(f"  partida {game_info.number}: {label(GAME_STATUS, game_info.status)}, {game_info.rounds} rondas"
+        click.echo(f"  partida {game_info.number}: {label(GAME_STATUS, game_info.status)}, {counted(game_info.rounds, 'ronda')}"
                    f"{', ' + game_info.end_reason if game_info.end_reason else ''}")
 
 

@@ -35,8 +35,9 @@ from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Stat
 from textual.worker import get_current_worker
 
 from duplicate.announce import SpellingTable, master_announcement, rack_announcement
-from duplicate.notation import format_move, parse_move
+from duplicate.labels import counted
 from duplicate.models import GameStatus
+from duplicate.notation import format_move, parse_move
 from duplicate.service import RoundStatus, TournamentError, TournamentService
 from duplicate.service.views import pending_line
 from duplicate.timer import ROUND_SECONDS, Cue, RoundTimer
@@ -223,7 +224,7 @@ def _groups_numpy(info: Any, words: Any, limit: int) -> list[Group]:
 def status_text(status: RoundStatus) -> Text:
     """Slips entered versus expected, per assistant range, and the tables missing."""
     text = Text()
-    text.append(f"Ronda {status.round_number}: {status.entered}/{status.expected} papeletas", style="bold")
+    text.append(f"Ronda {status.round_number}: {status.entered}/{counted(status.expected, 'papeleta')}", style="bold")
     text.append("\n")
     covered: set[int] = set()
     for assistant, (expected, entered, missing) in sorted(status.per_assistant.items()):
@@ -581,8 +582,9 @@ class JudgeScreen(Screen[None]):
             self.query_one("#reading", Static).update("")
             self.refresh_status()
             return
-        rounds = f"{state.planned_rounds} rondas" if state.planned_rounds else "bolsa completa"
-        self.sub_title = f"Partida {state.game} ({rounds}) — ronda {state.round_number}"
+        rounds = counted(state.planned_rounds, "ronda") if state.planned_rounds else "bolsa completa"
+        self.sub_title = (f"Partida {state.game} ({rounds}) — terminada" if state.over
+                          else f"Partida {state.game} ({rounds}) — ronda {state.round_number}")
         board = self.query_one("#board", BoardView)
         board.board = state.board
         board.highlight = state.highlight

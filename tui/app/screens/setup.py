@@ -35,7 +35,7 @@ from textual.widgets import (
 )
 
 from data.rules import ROUND_SECONDS
-from duplicate.labels import ENTRY_STATUS, GAME_STATUS, label
+from duplicate.labels import ENTRY_STATUS, GAME_STATUS, counted, label
 from duplicate.models import EntryStatus, SeatingMethod
 from duplicate.service import (
     AssistantRangeView,
@@ -331,7 +331,7 @@ class SetupScreen(Screen[None]):
         started = any(game.rounds for game in info.games)
         _show(self.query_one("#lock", Static),
               "Ya hay rondas jugadas: los ajustes quedan fijados (III.24, III.28)." if started else "")
-        lines = [f"Partida {game.number}: {label(GAME_STATUS, game.status)}, {game.rounds} rondas de "
+        lines = [f"Partida {game.number}: {label(GAME_STATUS, game.status)}, {counted(game.rounds, 'ronda')} de "
                  f"{game.planned_rounds if game.planned_rounds else 'bolsa completa'}, "
                  f"{game.seconds_per_round} s por ronda"
                  for game in info.games]
@@ -508,7 +508,7 @@ class SetupScreen(Screen[None]):
         service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
         self.run(lambda: lambda: service.import_players(Path(path).expanduser(), tournament_id=tournament_id,
                                                         arbiter=arbiter),
-                 lambda imported: f"Importados {len(imported)} jugadores de {path}.")
+                 lambda imported: f"Importados: {counted(len(imported), 'jugador')} de {path}.")
 
     def seating_method(self) -> SeatingMethod | None:
         value = str(self.query_one("#seating", Select).value)
@@ -528,7 +528,7 @@ class SetupScreen(Screen[None]):
 
             return create
 
-        self.run(form, lambda created: f"Partida {created[0]} creada; {created[1]} jugadores sentados.")
+        self.run(form, lambda created: f"Partida {created[0]} creada; {counted(created[1], 'jugador sentado')}.")
 
     def reseat(self) -> None:
         def form() -> Callable[[], None]:

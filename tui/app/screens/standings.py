@@ -34,12 +34,19 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 
-from duplicate.labels import CLAIM_STATUS, CRITERION_HEADINGS, GAME_STATUS, label
+from duplicate.labels import CLAIM_STATUS, CRITERION_HEADINGS, GAME_STATUS, counted, label
 from duplicate.models import ClaimStatus, GameStatus
 from duplicate.service import ClaimView, RoundView, SlipView, TournamentError, TournamentInfo, TournamentSettings
 from duplicate.standings import GameStanding, RoundResult, TournamentCriterion, TournamentStanding, running_totals
 from tui.app.messages import DataChanged
-from tui.app.widgets.judge_dialogs import ClaimDecision, ClaimDialog, ClaimResolutionDialog, NewClaim, ReasonDialog
+from tui.app.widgets.judge_dialogs import (
+    ClaimDecision,
+    ClaimDialog,
+    ClaimResolutionDialog,
+    FolderDialog,
+    NewClaim,
+    ReasonDialog,
+)
 from tui.app.widgets.plain_table import PlainTable
 from tui.app.widgets.slip_feedback import status_name
 from tui.app.widgets.steady_footer import SteadyFooter
@@ -204,7 +211,7 @@ class StandingsScreen(Screen[None]):
         final = game_info.status == GameStatus.FINAL.value
         heading.append(STANDINGS_HEADING.get(game_info.status, game_info.status),
                        style="bold reverse green" if final else "bold reverse yellow")
-        heading.append(f" · {len(rounds)} rondas con maestra · {len(standings)} jugadores")
+        heading.append(f" · {counted(len(rounds), 'ronda')} con maestra · {counted(len(standings), 'jugador')}")
         open_claims = sum(1 for claim in claims if claim.status == ClaimStatus.OPEN.value)
         if claims:
             heading.append(f" · reclamaciones: {len(claims)} ({open_claims} abiertas)",
@@ -363,15 +370,24 @@ class StandingsScreen(Screen[None]):
         if self.app.state.role != "judge":  # type: ignore[attr-defined]
             self.notify("Solo el juez árbitro publica los resultados.", severity="warning")
             return
-        self.notify("Publicando los resultados…")
-        self._publish()
+        tournament_id = self.app.state.tournament_id  # type: ignore[attr-defined]
+        default = publication_folder(tournament_id if tournament_id is not None else self._data_tournament())
+
+        def chosen(folder: object) -> None:
+            if isinstance(folder, Path):
+                self.notify(f"Publicando los resultados en {folder}…")
+                self._publish(folder)
+
+        self.app.push_screen(FolderDialog(default), chosen)
+
+    def _data_tournament(self) -> int:
+        return int(self.app.service.tournament().id)  # type: ignore[attr-defined]
 
     @work(thread=True, exclusive=True, group="publish", exit_on_error=False)
-    def _publish(self) -> None:
+    def _publish(self, folder: Path) -> None:
         from duplicate.publish import publish_results
 
         service, tournament_id = self.app.service, self.app.state.tournament_id  # type: ignore[attr-defined]
-        folder = publication_folder(tournament_id or service.tournament().id)
         try:
             # One process: the app's threads rule out forking workers.
             publication = publish_results(service, folder, tournament_id=tournament_id, workers=1)

@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from duplicate.labels import counted
 from duplicate.service import TournamentError, TournamentInfo
 
 
@@ -55,9 +56,9 @@ class StartScreen(Screen[None]):
             return
         options = self.query_one("#tournaments", OptionList)
         for tournament in reversed(tournaments):
+            games, players = counted(len(tournament.games), "partida"), counted(tournament.players, "jugador")
             options.add_option(Option(Text(f"{tournament.name} — {tournament.venue or 'sin lugar'} "   # plain text
-                                           f"({len(tournament.games)} partidas, {tournament.players} jugadores)"),
-                                      id=str(tournament.id)))
+                                           f"({games}, {players})"), id=str(tournament.id)))
         if tournaments:
             options.highlighted = 0
             options.focus()

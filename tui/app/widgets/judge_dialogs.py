@@ -9,6 +9,7 @@ field); Intro in a field goes to the next one, and in the last one accepts; Esc 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -51,7 +52,7 @@ class ConflictDecision:
 
 class _JudgeDialog(ModalScreen[object]):
     DEFAULT_CSS = """
-    ReasonDialog, ClaimDialog, ClaimResolutionDialog, ConflictDialog { align: center middle; }
+    ReasonDialog, ClaimDialog, ClaimResolutionDialog, ConflictDialog, FolderDialog { align: center middle; }
     #judge-dialog {
         width: 76; max-width: 100%; height: auto;
         border: thick $accent; background: $panel; padding: 0 1;
@@ -117,6 +118,43 @@ class ReasonDialog(_JudgeDialog):
             self._error("Falta el motivo: queda registrado en el historial.")
             return
         self.dismiss(reason)
+
+
+class FolderDialog(_JudgeDialog):
+    """Ask where to write the publication (the default folder shown and editable); a
+    folder that already holds files is accepted only after a second Intro, saying that
+    the publication's files there are replaced. Returns the ``Path``, or None."""
+
+    FIELDS = ("folder",)
+
+    def __init__(self, default: Path) -> None:
+        super().__init__()
+        self.default = default
+        self._warned: Path | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="judge-dialog"):
+            yield Static("Publicar los resultados (HTML, PDF, CSV, XLSX; IV.32)", classes="title")
+            yield Label("Carpeta:")
+            yield Input(str(self.default), id="folder")
+            yield Static("", id="dialog-error")
+            yield Static("Intro: publicar · Esc: cancelar", classes="hint")
+
+    def accept(self) -> None:
+        text = self._value("folder")
+        if not text:
+            self._error("Escriba la carpeta donde publicar.")
+            return
+        folder = Path(text).expanduser()
+        if folder.exists() and not folder.is_dir():
+            self._error(f"«{folder}» es un archivo, no una carpeta.")
+            return
+        if folder.is_dir() and any(folder.iterdir()) and self._warned != folder:
+            self._warned = folder
+            self._error(f"«{folder}» ya tiene archivos: los de la publicación se sustituirán (los demás se "
+                        "dejan). Intro otra vez para publicar, o cambie la carpeta.")
+            return
+        self.dismiss(folder)
 
 
 class ClaimDialog(_JudgeDialog):
