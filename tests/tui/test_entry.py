@@ -458,3 +458,22 @@ def test_double_entry_from_the_app(service: TournamentService) -> None:
     assert slips[1].checked_by == "Marta" and slips[2].text == "H8-CASAMOS"
     [(conflict, _)] = service.conflicts(1)
     assert (conflict.kind, conflict.table_number, conflict.text) == ("double_entry", 2, "H8-CASAMOs")
+
+
+def test_a_paper_board_slip_is_placed_on_the_board_and_entered(service: TournamentService) -> None:
+    # Issue 13 §2, III.20.1.c: F12 opens the round's board; the word typed from the cursor
+    # (H8, across) gives the canonical notation in the move field; Intro enters it.
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        await pilot.press("3", "enter", "f12")
+        await pilot.pause()
+        await pilot.press("up", "down", *"CASAMOs")
+        assert "H8-CASAMOs" in str(app.screen.query_one("#paper-result").render())
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is screen and screen.query_one("#move", Input).value == "H8-CASAMOs"
+        await pilot.press("enter")
+        await settle(pilot, screen)
+
+    run(service, scenario)
+    slip = {slip.table_number: slip for slip in service.slips(1, 1)}[3]
+    assert (slip.text, slip.status) == ("H8-CASAMOs", "valid") and slip.score > 0

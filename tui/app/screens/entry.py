@@ -65,9 +65,12 @@ from duplicate.service import (
     TournamentError,
 )
 from duplicate.slips import SlipStatus
+from lexicon.alphabet import spanish
+from lexicon.board import Board
 from tui.app.messages import DataChanged
 from tui.app.widgets.judge_dialogs import ConflictDecision, ConflictDialog
 from tui.app.widgets.ordered_input import OrderedInput
+from tui.app.widgets.paper_board import PaperBoardDialog
 from tui.app.widgets.plain_table import PlainTable
 from tui.app.widgets.slip_dialogs import Correction, CorrectionDialog, TablesDialog
 from tui.app.widgets.slip_feedback import (
@@ -178,6 +181,7 @@ class EntryScreen(Screen[None]):
         Binding("f9", "toggle_scope", "Mesas", show=False),
         Binding("f10", "resolve_conflict", "Conflicto"),
         Binding("f11", "toggle_double_entry", "Doble"),
+        Binding("f12", "paper_board", "Tablero", show=False),     # said on the context line
         Binding("escape", "back", "Volver", show=False),          # Esc: clear, else back (module doc)
     ]
 
@@ -412,7 +416,7 @@ class EntryScreen(Screen[None]):
         if view is not None:
             text.append(" · ")
             text.append(f" Ronda {view.number} ", style="bold reverse")
-            text.append(" (F7/F8)", style="dim")
+            text.append(" (F7/F8; F12: papeleta en tablero)", style="dim")
             text.append(f" · atril {view.rack}")
             if view.master is not None:
                 text.append(f" · maestra {view.master} ({view.master_score} puntos)")
@@ -647,6 +651,24 @@ class EntryScreen(Screen[None]):
         if action == "resolve_conflict" and self.app.state.role != "judge":  # type: ignore[attr-defined]
             return False
         return True
+
+    def action_paper_board(self) -> None:
+        """A slip written on a paper board (III.20.1.c, III.20.1.d): place the word on the
+        round's board; its canonical notation goes to the move field."""
+        view = self._rounds.get(self.round_number) if self.round_number is not None else None
+        if view is None:
+            self._feedback(error_feedback("no hay ninguna ronda en la que anotar"))
+            return
+        board = Board.from_cgp(view.board_before, spanish())
+        table = self.query_one("#table", Input).value
+
+        def placed(text: str | None) -> None:
+            if text:
+                self.query_one("#move", Input).value = text
+            self.set_focus(self.query_one("#move" if table else "#table", Input))
+
+        self.app.push_screen(PaperBoardDialog(board, f"Mesa {table or '?'}, ronda {view.number}: papeleta en "
+                                                     "tablero (III.20.1.c, III.20.1.d)"), placed)
 
     def action_toggle_double_entry(self) -> None:
         """Double entry on or off: a second assistant re-types the slips, which are checked

@@ -1,0 +1,156 @@
+"""Slips written on a paper board (III.20.1.c absolute, III.20.1.d relative): the
+assistant places the word on an on-screen copy of the round's board and gets the
+canonical notation (III.20.1.a) to enter.
+
+Arrows move the cursor to the square of the word's first new tile; Space turns the
+direction (→ / ↓); the letters are typed as in the canonical notation (a lowercase
+letter is a blank, III.20.3; ``[C]H`` two tiles, ``CH`` the digraph tile) and are laid
+from the cursor along the direction, over the squares already occupied; Backspace takes
+the last letter back; Intro gives the canonical notation of the main word — extended
+over the tiles already on the board before and after it — and Esc cancels.
+``placed_word`` does the arithmetic and is tested on its own.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from duplicate.notation import format_move
+from lexicon.alphabet import AlphabetError
+from lexicon.board import ROW_NAMES, SIZE, Board, Direction, letter_of
+from lexicon.move import Move
+from tui.app.widgets.board import board_text
+
+
+def placed_word(board: Board, row: int, col: int, direction: Direction, letters: str) -> tuple[Move, list[tuple[int, int, int]]]:
+    """The main word made by laying ``letters`` (notation text: lowercase = blank) from
+    ``(row, col)`` along ``direction``, stepping over occupied squares, and the tiles
+    placed as ``(row, col, tile)``. The word runs over the tiles already on the board
+    before the first new tile and after the last. Raises ``ValueError`` (Spanish) when a
+    letter is not of the alphabet, there are none, or the word leaves the board."""
+    alphabet = board.alphabet
+    try:
+        tiles = alphabet.tokenize(letters)
+    except AlphabetError as error:
+        raise ValueError(str(error)) from None
+    if not tiles:
+        raise ValueError("escriba las letras de la palabra")
+    dr, dc = direction.step
+    placed: list[tuple[int, int, int]] = []
+    r, c = row, col
+    for tile in tiles:
+        while 0 <= r < SIZE and 0 <= c < SIZE and board.tiles[r][c] is not None:
+            r, c = r + dr, c + dc
+        if not (0 <= r < SIZE and 0 <= c < SIZE):
+            raise ValueError("la palabra se sale del tablero")
+        placed.append((r, c, tile))
+        r, c = r + dr, c + dc
+    new = {(pr, pc): tile for pr, pc, tile in placed}
+
+    def at(r: int, c: int) -> int | None:
+        if not (0 <= r < SIZE and 0 <= c < SIZE):
+            return None
+        return new.get((r, c), board.tiles[r][c])
+
+    r, c = placed[0][0], placed[0][1]
+    while at(r - dr, c - dc) is not None:
+        r, c = r - dr, c - dc
+    start = (r, c)
+    word: list[int] = []
+    while (tile := at(r, c)) is not None:
+        # Tiles already on the board are written as plain letters (III.20.1.a).
+        word.append(tile if (r, c) in new else letter_of(tile))
+        r, c = r + dr, c + dc
+    return Move(start[0], start[1], direction, tuple(word)), placed
+
+
+class PaperBoardDialog(ModalScreen[str | None]):
+    """Place a paper board's word on the round's board; returns its canonical notation."""
+
+    DEFAULT_CSS = """
+    PaperBoardDialog { align: center middle; }
+    PaperBoardDialog > Vertical { width: auto; height: auto; border: thick $accent; background: $panel;
+                                  padding: 0 1; }
+    PaperBoardDialog #paper-help, PaperBoardDialog #paper-result { width: 50; height: auto; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancelar")]
+
+    def __init__(self, board: Board, title: str = "") -> None:
+        super().__init__()
+        self.board = board
+        self.title_text = title or "Papeleta en tablero (III.20.1.c, III.20.1.d)"
+        self.row, self.col = 7, 7
+        self.direction = Direction.ACROSS
+        self.letters = ""
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(self.title_text, style="bold"))
+            yield Static(id="paper-board")
+            yield Static(Text("Flechas: casilla de la primera ficha nueva · Espacio: → / ↓ · letras como en la "
+                              "notación (minúscula = comodín) · Retroceso · Intro: usar · Esc: cancelar",
+                              style="dim"), id="paper-help")
+            yield Static(id="paper-result")
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def result(self) -> str | None:
+        """The canonical notation of what is placed, or None (the reason shown)."""
+        try:
+            move, _ = placed_word(self.board, self.row, self.col, self.direction, self.letters)
+        except ValueError:
+            return None
+        return format_move(move, self.board.alphabet)
+
+    def show(self) -> None:
+        shown = self.board.copy()
+        highlight: set[tuple[int, int]] = set()
+        note = ""
+        if self.letters:
+            try:
+                move, placed = placed_word(self.board, self.row, self.col, self.direction, self.letters)
+                shown.place(placed)
+                highlight = {(r, c) for r, c, _ in placed}
+                note = f"→ {format_move(move, self.board.alphabet)}"
+            except ValueError as error:
+                note = f"⚠ {error}"
+        self.query_one("#paper-board", Static).update(board_text(shown, frozenset(highlight)))
+        arrow = "→" if self.direction is Direction.ACROSS else "↓"
+        square = f"{ROW_NAMES[self.row]}{self.col + 1}"
+        self.query_one("#paper-result", Static).update(
+            Text(f"Casilla {square} {arrow} · letras «{self.letters}» {note}"))
+
+    def on_key(self, event: events.Key) -> None:
+        moves = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+        if event.key in moves:
+            dr, dc = moves[event.key]
+            self.row = min(SIZE - 1, max(0, self.row + dr))
+            self.col = min(SIZE - 1, max(0, self.col + dc))
+        elif event.key == "space":
+            self.direction = Direction.DOWN if self.direction is Direction.ACROSS else Direction.ACROSS
+        elif event.key == "backspace":
+            self.letters = self.letters[:-1]
+        elif event.key == "enter":
+            text = self.result()
+            if text is not None:
+                self.dismiss(text)
+            return
+        elif event.is_printable and event.character is not None:
+            self.letters += event.character
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+        self.show()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
