@@ -138,6 +138,7 @@ def test_a_typed_rack_with_two_blanks_and_errors_in_spanish(service: TournamentS
             message = shown(screen, "#message")
             assert "vocales" in message and "Traceback" not in message
             assert screen.query_one("#rack-input", Input).value == "AAAAAAA"   # kept to be corrected
+            assert app.focused is screen.query_one("#rack-input")              # where the next key belongs
             await pilot.press(*["backspace"] * 7)
             assert service.pending_round(1) is None
             await pilot.press(*"??VYZJU", "enter")

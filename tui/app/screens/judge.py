@@ -621,9 +621,12 @@ class JudgeScreen(Screen[None]):
     @on(Failed)
     def show_failure(self, message: Failed) -> None:
         self.busy = False
-        self._typed_rack = False
         self.loaded = True
         self._say(message.text, error=True)
+        if self._typed_rack:
+            # A refused rack stays typed, with the cursor in it, to be corrected.
+            self._typed_rack = False
+            self.set_focus(self.query_one("#rack-input", Input))
 
     @on(ScoresReady)
     def show_scores(self, message: ScoresReady) -> None:
