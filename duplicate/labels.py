@@ -85,16 +85,3 @@ def label(table: Mapping[str, str], code: str) -> str:
     return table.get(code, code)
 
 
-
-PLURALS: Mapping[str, str] = {
-    "partida": "partidas", "ronda": "rondas", "jugador": "jugadores", "papeleta": "papeletas",
-    "conflicto": "conflictos", "mesa": "mesas", "punto": "puntos", "jugada": "jugadas",
-    "partida valorada": "partidas valoradas", "papeleta leída": "papeletas leídas",
-    "jugador sentado": "jugadores sentados", "rondas con maestra": "rondas con maestra",
-}
-"""The plural of the nouns counted in messages."""
-
-
-def counted(count: int, noun: str) -> str:
-    """``count`` and ``noun`` in agreement: «1 partida», «2 partidas», «0 partidas»."""
-    return f"{count} {noun if count == 1 else PLURALS.get(noun, noun + 's')}"

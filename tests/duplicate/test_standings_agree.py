@@ -78,7 +78,7 @@ def test_running_totals_include_bonuses_and_end_at_the_standings_total(played: t
 
 def test_counts_agree_with_their_noun() -> None:
     # Issue 13 §3: «1 partida», never «1 partidas».
-    from duplicate.labels import counted
+    from duplicate.plurals import counted
 
     assert [counted(n, "partida") for n in (0, 1, 2)] == ["0 partidas", "1 partida", "2 partidas"]
     assert counted(1, "jugador") == "1 jugador" and counted(3, "jugador") == "3 jugadores"

@@ -20,7 +20,7 @@ from pathlib import Path
 import click
 
 from duplicate.database import Database, DatabaseError, open_database
-from duplicate.labels import counted
+from duplicate.plurals import counted
 from ranking.elodi import Contestant, EloDIError, Phase, rate_game
 from ranking.ratings import GameRef, RatingError, RatingService
 from tui.cli.listing import emit_rows

@@ -10,7 +10,7 @@ from typing import TextIO
 
 import click
 
-from duplicate.labels import counted
+from duplicate.plurals import counted
 from lexicon.alphabet import AlphabetError
 from lexicon.board import Board, BoardError
 from lexicon.lexicon import Lexicon

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import click
 
-from duplicate.labels import ENTRY_STATUS, counted, label
+from duplicate.labels import ENTRY_STATUS, label
 from duplicate.models import EntryStatus
+from duplicate.plurals import counted
 from tui.cli.options import Context, common
 
 

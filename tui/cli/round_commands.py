@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from duplicate.labels import counted
+from duplicate.plurals import counted
 from tui.cli.options import Context, common, game_option, round_option
 
 

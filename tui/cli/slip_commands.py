@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from duplicate.labels import counted
+from duplicate.plurals import counted
 from duplicate.service import (
     EntryResult,
 )

@@ -9,7 +9,8 @@ from typing import Any
 import click
 
 from data.rules import ROUND_SECONDS
-from duplicate.labels import GAME_STATUS, counted, label
+from duplicate.labels import GAME_STATUS, label
+from duplicate.plurals import counted
 from duplicate.service import (
     TournamentSettings,
 )

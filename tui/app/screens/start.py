@@ -10,7 +10,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from duplicate.labels import counted
+from duplicate.plurals import counted
 from duplicate.service import TournamentError, TournamentInfo
 
 

@@ -1,0 +1,20 @@
+"""Counts in agreement with their noun, for every message a user reads: «1 partida»,
+«2 partidas» (issue 13 §3). Imports nothing, so that any command may use it without
+slowing its start."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+PLURALS: Mapping[str, str] = {
+    "partida": "partidas", "ronda": "rondas", "jugador": "jugadores", "papeleta": "papeletas",
+    "conflicto": "conflictos", "mesa": "mesas", "punto": "puntos", "jugada": "jugadas",
+    "partida valorada": "partidas valoradas", "papeleta leída": "papeletas leídas",
+    "jugador sentado": "jugadores sentados", "rondas con maestra": "rondas con maestra",
+}
+"""The plural of the nouns counted in messages."""
+
+
+def counted(count: int, noun: str) -> str:
+    """``count`` and ``noun`` in agreement: «1 partida», «2 partidas», «0 partidas»."""
+    return f"{count} {noun if count == 1 else PLURALS.get(noun, noun + 's')}"
