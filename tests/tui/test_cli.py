@@ -86,3 +86,18 @@ def test_tables_are_shown_in_spanish_and_names_as_typed() -> None:
     assert "2.0" not in table and "98.5" not in table
     csv_text = CliRunner().invoke(click.Command("t", callback=lambda: emit_rows(rows, "csv"))).output
     assert csv_text.splitlines()[0] == "puesto,jugador,porcentaje,valor,unico_maximo" and "98.5" in csv_text
+
+
+def test_help_and_the_engine_commands_start_without_the_database() -> None:
+    # Issue 12 §3: start-up time. `--help` and `analyze` never open a tournament database,
+    # so they must not import SQLAlchemy (0.2-0.3 s at every start, docs/performance.md).
+    import subprocess
+    import sys
+
+    script = ("import sys\nfrom tui.cli import main\n"
+              "for args in (['--help'], ['analyze']):\n"
+              "    try:\n        main(args, standalone_mode=False)\n    except SystemExit:\n        pass\n"
+              "print('sqlalchemy' in sys.modules, 'duplicate.models' in sys.modules)\n")
+    result = subprocess.run([sys.executable, "-c", script], input="15/15/15/15/15/15/15/7CASA4/15/15/15/15/15/15/15 "
+                            "ERRE?LO\n", capture_output=True, text=True, timeout=120, check=True)
+    assert result.stdout.strip().splitlines()[-1] == "False False", result.stdout[-500:]
