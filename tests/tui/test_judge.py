@@ -325,9 +325,13 @@ def test_the_menu_opens_the_console_and_another_stations_rack_appears(service: T
     async def scenario() -> None:
         app = console_app(service)
         async with app.run_test(size=(120, 40)) as pilot:
+            await app.workers.wait_for_complete()              # the tournaments are read in a worker
+            await pilot.pause()
             await pilot.press("enter")                         # the only tournament
             await pilot.pause()
-            await pilot.press(*JUDGE_PIN, "enter")             # the judge's PIN
+            await pilot.press(*JUDGE_PIN, "enter")             # the judge's PIN, checked in a worker
+            await pilot.pause()
+            await app.workers.wait_for_complete()
             await pilot.pause()
             await pilot.press("down", "enter")                 # «Consola del juez árbitro»
             await pilot.pause()
