@@ -372,7 +372,7 @@ class StandingsScreen(Screen[None]):
             self.notify("Solo el juez árbitro publica los resultados.", severity="warning")
             return
         tournament_id = self.app.state.tournament_id  # type: ignore[attr-defined]
-        default = publication_folder(tournament_id if tournament_id is not None else self._data_tournament())
+        default = publication_folder(tournament_id if tournament_id is not None else self._newest_tournament_id())
 
         def chosen(folder: object) -> None:
             if isinstance(folder, Path):
@@ -381,7 +381,8 @@ class StandingsScreen(Screen[None]):
 
         self.app.push_screen(FolderDialog(default), chosen)
 
-    def _data_tournament(self) -> int:
+    def _newest_tournament_id(self) -> int:
+        """The tournament shown when the station has none chosen: the newest."""
         return int(self.app.service.tournament().id)  # type: ignore[attr-defined]
 
     @work(thread=True, exclusive=True, group="publish", exit_on_error=False)
