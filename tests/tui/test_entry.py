@@ -477,3 +477,16 @@ def test_a_paper_board_slip_is_placed_on_the_board_and_entered(service: Tourname
     run(service, scenario)
     slip = {slip.table_number: slip for slip in service.slips(1, 1)}[3]
     assert (slip.text, slip.status) == ("H8-CASAMOs", "valid") and slip.score > 0
+
+
+def test_a_player_name_holding_markup_is_shown_as_typed(service: TournamentService) -> None:
+    # Every input is untrusted: the name shown when a table is typed is plain text.
+    [(table, entry, _)] = [seat for seat in service.seats(1) if seat[0] == 2]
+    service.update_player(entry.id, name="[red]Eva[/] [/x]")
+
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        await pilot.press(str(table))
+        await pilot.pause()
+        assert app.is_running and "[red]Eva[/] [/x]" in str(screen.query_one("#player").render())
+
+    run(service, scenario)

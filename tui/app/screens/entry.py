@@ -444,7 +444,7 @@ class EntryScreen(Screen[None]):
         player = self.query_one("#player", Static)
         seat = self._seats.get(int(event.value)) if event.value else None
         # Fixed size: no layout pass on every digit typed.
-        player.update("" if not event.value else seat[1] if seat else
+        player.update("" if not event.value else Text(seat[1]) if seat else       # a name as typed, never markup
                       Text(f"sin jugador en la mesa {event.value}", style="red"), layout=False)
 
     _NOW: ClassVar[dict[str, str]] = {"f2": "late", "f3": "null", "f4": "missing"}

@@ -376,7 +376,7 @@ class StandingsScreen(Screen[None]):
 
         def chosen(folder: object) -> None:
             if isinstance(folder, Path):
-                self.notify(f"Publicando los resultados en {folder}…")
+                self.notify(f"Publicando los resultados en {folder}…", markup=False)
                 self._publish(folder)
 
         self.app.push_screen(FolderDialog(default), chosen)
@@ -394,11 +394,12 @@ class StandingsScreen(Screen[None]):
             # One process: the app's threads rule out forking workers.
             publication = publish_results(service, folder, tournament_id=tournament_id, workers=1)
         except (TournamentError, OSError) as error:
-            self.app.call_from_thread(self.notify, f"No se pudo publicar: {error}", severity="error")
+            self.app.call_from_thread(partial(self.notify, f"No se pudo publicar: {error}", severity="error",
+                                              markup=False))
             return
-        self.app.call_from_thread(
+        self.app.call_from_thread(partial(
             self.notify, f"Publicado en {publication.out}: {publication.count('.html')} páginas, "
-            f"{publication.count('.pdf')} PDF ({publication.seconds:.1f} s)", timeout=15)
+            f"{publication.count('.pdf')} PDF ({publication.seconds:.1f} s)", timeout=15, markup=False))
 
     # --- the judge's decisions (III.26, III.27) --------------------------------------------------
     def _judge_only(self, what: str) -> bool:
