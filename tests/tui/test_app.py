@@ -28,7 +28,11 @@ def test_create_a_tournament_then_sign_in_as_judge(service: TournamentService) -
         async with app.run_test(size=(80, 24)) as pilot:
             await checked(pilot)                             # the tournaments are read in a worker
             await pilot.click("#name")
-            await pilot.press(*"Open de Pruebas", "enter", *"Madrid", "enter", *"12345", "enter")
+            await pilot.press(*"Open de Pruebas", "enter", *"Madrid", "enter", "enter", *"juez-del-open", "enter")
+            await checked(pilot)
+            assert "Falta el nombre del juez" in str(app.screen.query_one("#message").render())  # required
+            assert app.focused is app.screen.query_one("#judge_name")
+            await pilot.press(*"Lucía Gil", "enter", *"12345", "enter")
             await checked(pilot)
             assert "al menos 6" in str(app.screen.query_one("#message").render())      # too short: not created
             await pilot.press(*"juez-del-open", "enter")
@@ -39,7 +43,7 @@ def test_create_a_tournament_then_sign_in_as_judge(service: TournamentService) -
             assert isinstance(app.screen, HomeScreen), app.screen.query_one("#message").render()
             menu = app.screen.query_one("#menu", OptionList)
             assert menu.option_count == 5
-            assert (app.state.role, app.state.arbiter) == ("judge", "juez")
+            assert (app.state.role, app.state.arbiter) == ("judge", "Lucía Gil")
 
     asyncio.run(scenario())
     [tournament] = service.tournaments()

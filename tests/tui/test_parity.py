@@ -129,7 +129,7 @@ def by_app(path: Path, lexicon: Lexicon) -> dict[str, Any]:
             assert isinstance(app.screen, StartScreen)
             await idle(pilot)                                        # the tournaments are read in a worker
             app.screen.query_one("#name", Input).focus()
-            await pilot.press(*"Paridad", "enter", "enter", *JUDGE_PIN, "enter")
+            await pilot.press(*"Paridad", "enter", "enter", *"juez", "enter", *JUDGE_PIN, "enter")
             await idle(pilot)
             await pilot.press(*JUDGE_PIN, "enter")                   # sign in with the judge's PIN
             await idle(pilot)                                        # the PIN is checked in a worker

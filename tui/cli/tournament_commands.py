@@ -42,10 +42,12 @@ def tournament() -> None:
 @click.option("--seconds", type=click.IntRange(min=10), default=ROUND_SECONDS, show_default=True, help="Segundos por ronda (III.13).")
 @click.option("--partial-every", type=click.IntRange(min=1), default=3, show_default=True,
               help="Rondas entre clasificaciones parciales.")
+@click.option("--judge-name", default="juez", show_default=True,
+              help="Nombre del juez árbitro (queda en el historial de cada decisión).")
 @common
 def tournament_create(context: Context, name: str, venue: str, start_date: Any, end_date: Any, bonus: str,
                       bonus_value: int, criterion: str, tie_breaks: bool, oriented: bool, seconds: int,
-                      partial_every: int) -> None:
+                      partial_every: int, judge_name: str) -> None:
     """Crea un torneo NAME con sus criterios (fijados antes de empezar)."""
     settings = TournamentSettings(bonus_mode=bonus, bonus_value=bonus_value, criterion=criterion,
                                   tie_breaks=tie_breaks, oriented_notation=oriented, seconds_per_round=seconds,
@@ -54,7 +56,7 @@ def tournament_create(context: Context, name: str, venue: str, start_date: Any, 
     tournament_id = service.create_tournament(
         name, venue=venue, start_date=start_date.date() if start_date else None,
         end_date=end_date.date() if end_date else None, settings=settings, lexicon_path=context.lexicon_path,
-        arbiter=context.arbiter)
+        arbiter=context.arbiter, judge_name=judge_name)
     click.echo(f"Torneo {tournament_id} creado: «{name}».")
 
 

@@ -30,6 +30,9 @@ class StartScreen(Screen[None]):
                 yield Label("Lugar ")
                 yield Input(placeholder="Villanueva", id="venue")
             with Horizontal(classes="form"):
+                yield Label("Juez árbitro")
+                yield Input(placeholder="su nombre (queda en el historial)", id="judge_name")
+            with Horizontal(classes="form"):
                 yield Label("PIN del juez")
                 yield Input(password=True, placeholder="al menos 6 caracteres; lo pedirá al identificarse",
                             id="judge_pin")
@@ -74,7 +77,7 @@ class StartScreen(Screen[None]):
             self.create()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        following = {"name": "venue", "venue": "judge_pin"}
+        following = {"name": "venue", "venue": "judge_name", "judge_name": "judge_pin"}
         if event.input.id in following:
             self.query_one(f"#{following[event.input.id]}", Input).focus()
         else:
@@ -83,17 +86,24 @@ class StartScreen(Screen[None]):
     def create(self) -> None:
         name = self.query_one("#name", Input).value
         venue = self.query_one("#venue", Input).value
+        judge = self.query_one("#judge_name", Input).value.strip()
         pin_input = self.query_one("#judge_pin", Input)
         pin = pin_input.value
         pin_input.value = ""                     # a secret is never kept on screen
-        self._create(name, venue, pin)
+        if not judge:
+            self.query_one("#message", Static).update(
+                Text("Falta el nombre del juez árbitro: queda en el historial de cada decisión "
+                     "(escriba después el PIN otra vez).", style="bold red"))
+            self.query_one("#judge_name", Input).focus()
+            return
+        self._create(name, venue, judge, pin)
 
     @work(thread=True, exclusive=True, group="create", exit_on_error=False)
-    def _create(self, name: str, venue: str, pin: str) -> None:
+    def _create(self, name: str, venue: str, judge: str, pin: str) -> None:
         """Create the tournament in a worker thread (the PIN's slow hash), then open it."""
         try:
             created: int | TournamentError = self.app.service.create_tournament(  # type: ignore[attr-defined]
-                name, venue=venue, judge_pin=pin)
+                name, venue=venue, judge_pin=pin, judge_name=judge)
         except TournamentError as error:
             created = error
         self.app.call_from_thread(self._created, created)
