@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import platformdirs
 from sqlalchemy import Engine, create_engine, event, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -49,10 +49,10 @@ class DatabaseUnavailable(DatabaseError):
     do; nothing of the failed transaction was stored."""
 
 
-def explain(error: BaseException, url: object) -> str:
+def explain(error: BaseException, url: URL) -> str:
     """A Spanish message for a database ``error`` met with ``url``: what happened and
     the next step, never the driver's own text. The URL is shown without its password."""
-    where = url.render_as_string(hide_password=True) if hasattr(url, "render_as_string") else str(url)
+    where = url.render_as_string(hide_password=True)
     detail = str(getattr(error, "orig", None) or error).lower()
     if "password authentication failed" in detail or "authentication failed" in detail:
         return (f"el servidor de la base de datos {where} rechaza el usuario o la contraseña: "

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from duplicate.models import ClaimStatus, EntryStatus, GameStatus
 from duplicate.slips import SlipStatus
 from duplicate.standings import BonusMode, TournamentCriterion
+from duplicate.statuses import ClaimStatus, EntryStatus, GameStatus
 
 ANNULLED = "annulled"
 """Slip status of a move equal to a master found wrong later (III.29)."""

@@ -16,7 +16,6 @@ The schema is created and upgraded only by the Alembic migrations in
 from __future__ import annotations
 
 from datetime import date, datetime
-from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import JSON, Date, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, select
@@ -24,48 +23,16 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, rela
 
 from data.rules import ROUND_SECONDS
 
+# The statuses stored in these tables (re-exported: the service and the migrations read them here).
+from duplicate.statuses import ClaimStatus as ClaimStatus
+from duplicate.statuses import ConflictKind as ConflictKind
+from duplicate.statuses import EntryStatus as EntryStatus
+from duplicate.statuses import GameStatus as GameStatus
+from duplicate.statuses import SeatingMethod as SeatingMethod
+
 
 class Base(DeclarativeBase):
     type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
-
-
-class EntryStatus(StrEnum):
-    """A player's standing in a tournament."""
-
-    ACTIVE = "active"
-    WITHDRAWN = "withdrawn"
-    ABSENT = "absent"
-    DISQUALIFIED = "disqualified"
-
-
-class GameStatus(StrEnum):
-    """Life of a game: played, then provisional results, claims, final (III.26, IV.32)."""
-
-    SETUP = "setup"
-    PLAYING = "playing"
-    ENDED = "ended"
-    PROVISIONAL = "provisional"
-    FINAL = "final"
-
-
-class SeatingMethod(StrEnum):
-    """How tables are assigned (II.6); never free choice."""
-
-    STANDINGS = "standings"
-    RATING = "rating"
-    ALPHABETICAL = "alphabetical"
-    RANDOM = "random"
-
-
-class ConflictKind(StrEnum):
-    DUPLICATE = "duplicate"          # a second, different slip for the same player and round
-    DOUBLE_ENTRY = "double_entry"    # the re-typed slip of double entry does not match
-
-
-class ClaimStatus(StrEnum):
-    OPEN = "open"
-    UPHELD = "upheld"
-    REJECTED = "rejected"
 
 
 class Tournament(Base):

@@ -36,12 +36,12 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from duplicate.labels import CRITERION_HEADINGS, CRITERION_NAMES, GAME_STATUS, SLIP_STATUS
-from duplicate.models import GameStatus
 from duplicate.notation import SlipError, parse_move
 from duplicate.service import RoundView, TournamentService, TournamentSettings
 from duplicate.service.views import SlipView
 from duplicate.slips import SlipStatus
 from duplicate.standings import GameStanding, TournamentCriterion, TournamentStanding, running_totals
+from duplicate.statuses import GameStatus
 from lexicon.alphabet import Alphabet, spanish
 from lexicon.board import SIZE, Board, BoardError, standard_layout
 from lexicon.move import PlacementError, placed_tiles

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from duplicate.models import SeatingMethod
 from duplicate.plurals import counted
+from duplicate.service import SeatingMethod
 from tui.cli.listing import emit_rows
 from tui.cli.options import (
     Context,

@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from duplicate.labels import ENTRY_STATUS, label
-from duplicate.models import EntryStatus
 from duplicate.plurals import counted
+from duplicate.service import EntryStatus
 from tui.cli.options import Context, common
 
 

@@ -35,10 +35,9 @@ from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Stat
 from textual.worker import get_current_worker
 
 from duplicate.announce import SpellingTable, master_announcement, rack_announcement
-from duplicate.models import GameStatus
 from duplicate.notation import format_move, parse_move
 from duplicate.plurals import counted
-from duplicate.service import RoundStatus, TournamentError, TournamentService
+from duplicate.service import GameStatus, RoundStatus, TournamentError, TournamentService
 from duplicate.service.views import pending_line
 from duplicate.timer import ROUND_SECONDS, Cue, RoundTimer
 from lexicon.alphabet import BLANK_FLAG

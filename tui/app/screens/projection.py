@@ -32,8 +32,7 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Digits, Footer, Static
 
 from duplicate.announce import announcement_order
-from duplicate.models import GameStatus
-from duplicate.service import TournamentError, TournamentService, TournamentSettings
+from duplicate.service import GameStatus, TournamentError, TournamentService, TournamentSettings
 from duplicate.timer import ROUND_SECONDS, RoundTimer
 from lexicon.board import Board
 from lexicon.move import placed_tiles

@@ -36,12 +36,13 @@ from textual.widgets import (
 
 from data.rules import ROUND_SECONDS
 from duplicate.labels import ENTRY_STATUS, GAME_STATUS, label
-from duplicate.models import EntryStatus, SeatingMethod
 from duplicate.plurals import counted
 from duplicate.service import (
     AssistantRangeView,
+    EntryStatus,
     EntryView,
     PlayerView,
+    SeatingMethod,
     TournamentError,
     TournamentInfo,
     TournamentService,

@@ -35,9 +35,17 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 
 from duplicate.labels import CLAIM_STATUS, CRITERION_HEADINGS, GAME_STATUS, label
-from duplicate.models import ClaimStatus, GameStatus
 from duplicate.plurals import counted
-from duplicate.service import ClaimView, RoundView, SlipView, TournamentError, TournamentInfo, TournamentSettings
+from duplicate.service import (
+    ClaimStatus,
+    ClaimView,
+    GameStatus,
+    RoundView,
+    SlipView,
+    TournamentError,
+    TournamentInfo,
+    TournamentSettings,
+)
 from duplicate.standings import GameStanding, RoundResult, TournamentCriterion, TournamentStanding, running_totals
 from tui.app.messages import DataChanged
 from tui.app.widgets.judge_dialogs import (
