@@ -278,4 +278,4 @@ def _position_text(a: Move, b: Move) -> str:
 
 
 def _leave_text(leave: tuple[int, ...], alphabet: Alphabet) -> str:
-    return f"«{rack_text(leave, alphabet)}»" if leave else "atril vacío"
+    return f"«{alphabet.display(leave)}»" if leave else "atril vacío"

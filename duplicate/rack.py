@@ -245,6 +245,16 @@ def rack_text(tiles: Iterable[int], alphabet: Alphabet) -> str:
     return alphabet.format(tiles)
 
 
+def shown_rack(text: str, alphabet: Alphabet) -> str:
+    """A stored rack text (``rack_text``) as people read it: digraph tiles in brackets,
+    one-letter tiles plain (``LAADDE[CH]``; see ``Alphabet.display``). A text that does
+    not read as a rack is returned unchanged (it is shown, never interpreted)."""
+    try:
+        return alphabet.display(parse_rack_text(text, alphabet))
+    except RackError:
+        return text
+
+
 def parse_rack_text(text: str, alphabet: Alphabet) -> list[int]:
     """Tiles of a typed rack: letters (digraphs read greedily, ``[R]R`` for two tiles),
     ``?`` for a blank, optional spaces or ``+`` between tiles.

@@ -425,7 +425,7 @@ def _collect_game(service: TournamentService, tournament_id: int, status: str, e
 
 def _master_line(view: RoundView) -> MasterLine:
     coordinate, word = split_move(view.master)
-    return MasterLine(view.number, view.rack, view.master or "", coordinate, word, view.master_score or 0,
+    return MasterLine(view.number, view.rack_shown or view.rack, view.master or "", coordinate, word, view.master_score or 0,
                       view.cumulative or 0, view.top_score, len(view.top_moves), view.annulled, len(view.redraws))
 
 

@@ -142,6 +142,16 @@ class Alphabet:
             parts.append(text)
         return "".join(parts)
 
+    def display(self, tiles: Iterable[int]) -> str:
+        """Text of tiles for people to read (racks on screens and sheets): every
+        digraph tile in brackets (``LAADDE[CH]``, ``[ch]`` for a blank as CH), every
+        one-letter tile plain (never ``[L]``), a bare blank ``?``.
+
+        Not meant to be read back: two L tiles show as ``LL``; ``format`` is the
+        form that round-trips through ``tokenize``.
+        """
+        return "".join(f"[{text}]" if len(text) > 1 else text for text in map(self.symbol, tiles))
+
     @cached_property
     def _digraphs(self) -> frozenset[str]:
         return frozenset(letter.symbol for letter in self.letters if len(letter.symbol) > 1)

@@ -170,7 +170,7 @@ class Rounds(Seating):
                               actor=actor, reason=reason if replaced is not None else "")
             self._games[game.id] = (event.id, engine)
             session.flush()
-            return _round_view(row)
+            return _round_view(row, engine.alphabet)
 
     def pending_round(self, game_number: int, tournament_id: int | None = None) -> PendingRound | None:
         """The engine's pending round (rack set, master not chosen), with its ranking."""
@@ -220,7 +220,7 @@ class Rounds(Seating):
                 last_event = self._log(session, tournament.id, GameEnded(game.end_reason), game_id=game.id,
                                        actor=actor).id
             self._games[game.id] = (last_event, engine)
-            return _round_view(row)
+            return _round_view(row, engine.alphabet)
 
     def undo_master(self, game_number: int, *, reason: str, tournament_id: int | None = None,
                     arbiter: str = "") -> RoundView:
@@ -258,7 +258,7 @@ class Rounds(Seating):
                               round_number=row.number, actor=actor, reason=reason.strip())
             self._games[game.id] = (event.id, engine)
             session.flush()
-            return _round_view(row)
+            return _round_view(row, engine.alphabet)
 
     def end_game(self, game_number: int, *, tournament_id: int | None = None, arbiter: str = "",
                  reason: str = "") -> str:
@@ -325,4 +325,5 @@ class Rounds(Seating):
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
-            return [_round_view(row) for row in game.rounds]
+            alphabet = self.lexicon_for(tournament).alphabet
+            return [_round_view(row, alphabet) for row in game.rounds]

@@ -11,7 +11,9 @@ from duplicate.models import (
     RoundRow,
     Tournament,
 )
+from duplicate.rack import shown_rack
 from duplicate.slips import SlipVerdict
+from lexicon.alphabet import Alphabet
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,9 @@ class EntryResult:
 
 @dataclass(frozen=True)
 class RoundView:
-    """A round as stored (see ``RoundRow``), with tops as ``(canonical, score, reason)``."""
+    """A round as stored (see ``RoundRow``), with tops as ``(canonical, score, reason)``;
+    ``rack`` is the stored text (it reads back with ``parse_rack_text``), ``rack_shown``
+    the same rack as people read it (digraphs in brackets: ``LAADDE[CH]``)."""
 
     number: int
     rack: str
@@ -83,9 +87,10 @@ class RoundView:
     cumulative: int | None
     annulled: bool
     closed: bool
-    redraws: tuple[dict[str, str], ...] = ()
+    redraws: tuple[dict[str, str], ...] = ()  # {"rack": as people read it, "reason": ...}
     leftover: str = ""
     master_reason: str | None = None
+    rack_shown: str = ""
 
 
 @dataclass(frozen=True)
@@ -126,11 +131,12 @@ class RoundStatus:
     pending: tuple[PendingSlip, ...] = ()
 
 
-def _round_view(row: RoundRow) -> RoundView:
+def _round_view(row: RoundRow, alphabet: Alphabet) -> RoundView:
     return RoundView(row.number, row.rack, row.board_before, row.top_score,
                      tuple((top[0], top[1], top[2]) for top in row.top_moves), row.move_count, row.master,
-                     row.master_score, row.cumulative, row.annulled, row.closed, tuple(row.redraws or ()),
-                     row.leftover, row.master_reason)
+                     row.master_score, row.cumulative, row.annulled, row.closed,
+                     tuple({**redraw, "rack": shown_rack(redraw["rack"], alphabet)} for redraw in row.redraws or ()),
+                     row.leftover, row.master_reason, shown_rack(row.rack, alphabet))
 
 
 # --- stored rows as plain values (issue 12 §2: front ends never get ORM rows) -------------

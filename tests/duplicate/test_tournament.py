@@ -277,6 +277,17 @@ def test_a_typed_rack_is_checked_and_nothing_changes_when_it_is_refused(service:
         service.draw_rack(game)
 
 
+def test_racks_are_shown_with_brackets_only_on_digraphs(service: TournamentService) -> None:
+    """Issue 13 §3: the stored text reads back (``[L]L`` is two L tiles), the shown
+    text brackets digraph tiles only (``LL`` two L tiles, ``[CH]`` the CH tile)."""
+    setup_tournament(service)
+    game = service.create_game(rounds=2, seed=2)
+    view = service.set_rack(game, "L L CH A E S O")
+    assert view.rack == "[L]LCHAESO"
+    assert view.rack_shown == "LL[CH]AESO"
+    assert [listed.rack_shown for listed in service.rounds(game)] == ["LL[CH]AESO"]
+
+
 def test_settings_are_fixed_once_play_has_started(service: TournamentService) -> None:
     setup_tournament(service)
     service.change_settings(None, TournamentSettings(bonus_mode="manual", bonus_value=5), reason="acordado")

@@ -155,6 +155,14 @@ def test_format(A: Alphabet) -> None:
     assert A.format(A.tokenize("[ch]e?", allow_unknown_blank=True), brackets=True) == "[ch]e?"
 
 
+def test_display_brackets_digraph_tiles_only(A: Alphabet) -> None:
+    """Racks as people read them (issue 13 §3): ``LAADDE[CH]``, never ``[L]``."""
+    assert A.display(A.tokenize("LAADDECH")) == "LAADDE[CH]"
+    assert A.display(A.tokenize("[L]LLA")) == "L[LL]A"        # an L tile, the LL tile, an A
+    assert A.display(A.tokenize("[L]L")) == "LL"              # two L tiles: no brackets at all
+    assert A.display(A.tokenize("[ch]e?", allow_unknown_blank=True)) == "[ch]e?"
+
+
 tile_codes = st.sampled_from(range(28)).flatmap(lambda letter: st.sampled_from([letter, letter | BLANK_FLAG]))
 
 
@@ -166,6 +174,15 @@ def test_bracket_form_reads_back_when_no_single_letters_spell_a_digraph(tiles: l
     plain = [A.symbol(tile).upper() for tile in tiles]
     if not any(a + b in ("CH", "LL", "RR") for a, b in pairwise(plain)):
         assert A.tokenize(text) == tiles
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(tile_codes, max_size=9))
+def test_display_is_each_tile_with_brackets_on_digraphs_only(tiles: list[int]) -> None:
+    A = spanish()
+    expected = "".join(f"[{A.symbol(t)}]" if len(A.symbol(t)) == 2 else A.symbol(t) for t in tiles)
+    assert A.display(tiles) == expected
+    assert all(len(inside) == 2 for inside in re.findall(r"\[([^\]]*)\]", A.display(tiles)))
 
 
 def test_bracket_form_reads_back_whatever_the_neighbours(A: Alphabet) -> None:

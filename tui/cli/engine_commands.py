@@ -27,6 +27,7 @@ from tui.cli.options import lexicon_option, load_lexicon
 def play(seed: int | None, rounds: int | None, lexicon_path: Path | None, json_path: Path | None) -> None:
     """Juega una partida duplicada completa y muestra cada ronda."""
     from duplicate.game import Game
+    from duplicate.rack import shown_rack
 
     lexicon_ = load_lexicon(lexicon_path)
     game = Game(lexicon_, seed=seed, rounds=rounds)
@@ -34,8 +35,8 @@ def play(seed: int | None, rounds: int | None, lexicon_path: Path | None, json_p
     click.echo(f"{'Ronda':>5}  {'Atril':<10} {'Jugada maestra':<24} {'Ptos':>4} {'Acum.':>6}  Empates")
     while (record := game.play_round()) is not None:
         for redraw in record.redraws:
-            click.echo(f"{'':>5}  {redraw.rack:<10} cambio de fichas (III.19): {redraw.reason}")
-        click.echo(f"{record.number:>5}  {record.rack:<10} {record.master:<24} {record.score:>4} {record.cumulative:>6}"
+            click.echo(f"{'':>5}  {shown_rack(redraw.rack, game.alphabet):<10} cambio de fichas (III.19): {redraw.reason}")
+        click.echo(f"{record.number:>5}  {shown_rack(record.rack, game.alphabet):<10} {record.master:<24} {record.score:>4} {record.cumulative:>6}"
                    f"  {record.equal_tops}")
     final = game.record
     click.echo(game.board.render())

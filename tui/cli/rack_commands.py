@@ -61,7 +61,7 @@ def rack_replace(context: Context, text: str | None, reason: str, redraw: bool, 
 def _show_round(view: Any) -> None:
     for redraw in view.redraws:
         click.echo(f"Cambio de fichas (III.19): {redraw['rack']} — {redraw['reason']}")
-    click.echo(f"Ronda {view.number}: atril {view.rack}; {view.move_count} jugadas válidas, "
+    click.echo(f"Ronda {view.number}: atril {view.rack_shown}; {view.move_count} jugadas válidas, "
                f"máxima puntuación {view.top_score}.")
     for index, (text, score, reason) in enumerate(view.top_moves):
         click.echo(f"  {index}. {text:<24} {score:>4}  {reason}")
@@ -94,4 +94,4 @@ def master_undo(context: Context, reason: str, game_number: int | None) -> None:
     ronda vuelve a esperar su maestra."""
     view = context.acting.undo_master(context.game(game_number), reason=reason, tournament_id=context.tournament,
                                       arbiter=context.arbiter)
-    click.echo(f"Ronda {view.number}: jugada maestra deshecha; atril {view.rack}. Elija la maestra de nuevo.")
+    click.echo(f"Ronda {view.number}: jugada maestra deshecha; atril {view.rack_shown}. Elija la maestra de nuevo.")

@@ -417,7 +417,7 @@ class EntryScreen(Screen[None]):
             text.append(" · ")
             text.append(f" Ronda {view.number} ", style="bold reverse")
             text.append(" (F7/F8; F12: papeleta en tablero)", style="dim")
-            text.append(f" · atril {view.rack}")
+            text.append(f" · atril {view.rack_shown}")
             if view.master is not None:
                 text.append(f" · maestra {view.master} ({view.master_score} puntos)")
             else:

@@ -37,6 +37,7 @@ from textual.worker import get_current_worker
 from duplicate.announce import SpellingTable, master_announcement, rack_announcement
 from duplicate.notation import format_move, parse_move
 from duplicate.plurals import counted
+from duplicate.rack import shown_rack
 from duplicate.service import GameStatus, RoundStatus, TournamentError, TournamentService
 from duplicate.service.views import pending_line
 from duplicate.timer import ROUND_SECONDS, Cue, RoundTimer
@@ -131,9 +132,9 @@ def read_console(service: TournamentService, tournament_id: int | None, table: S
             "rack_leftover": tuple(_symbol(tile, alphabet) for tile in rack.leftover),
             "rack_drawn": tuple(_symbol(tile, alphabet) for tile in rack.drawn),
             "rack_tiles": rack.tiles,
-            "redraws": tuple(f"{redraw.rack}: {redraw.reason}" for redraw in pending.redraws),
+            "redraws": tuple(f"{shown_rack(redraw.rack, alphabet)}: {redraw.reason}" for redraw in pending.redraws),
             "tops": tuple(TopMove(format_move(ranked.move, alphabet), ranked.score, ranked.reason,
-                                  alphabet.format(ranked.leave)) for ranked in pending.ranked[:TOPS_SHOWN]),
+                                  alphabet.display(ranked.leave)) for ranked in pending.ranked[:TOPS_SHOWN]),
             "top_total": len(pending.ranked),
             "move_count": pending.move_count,
             "rack_reading": rack_announcement(rack.leftover, rack.drawn, alphabet, table),
@@ -691,7 +692,7 @@ class JudgeScreen(Screen[None]):
             if view is None:
                 return "No se puede formar un atril válido: la partida ha terminado (III.22)."
             redraws = f" ({len(view.redraws)} cambios de fichas, III.19)" if view.redraws else ""
-            return f"Atril de la ronda {view.number}: {view.rack}{redraws}."
+            return f"Atril de la ronda {view.number}: {view.rack_shown}{redraws}."
 
         self.start_action(draw)
 
@@ -715,7 +716,7 @@ class JudgeScreen(Screen[None]):
         def set_rack() -> str:
             view = self.service.set_rack(game, text, redraw=redraw, tournament_id=self.tournament_id,
                                          arbiter=self._arbiter)
-            return f"Atril de la ronda {view.number} escrito por el juez: {view.rack}" + (
+            return f"Atril de la ronda {view.number} escrito por el juez: {view.rack_shown}" + (
                 " (cambio de fichas, III.19)." if redraw else ".")
 
         self._typed_rack = True
@@ -743,7 +744,7 @@ class JudgeScreen(Screen[None]):
                                                  tournament_id=self.tournament_id, arbiter=self._arbiter)
                 if view is None:
                     return "No se puede formar un atril válido: la partida ha terminado (III.22)."
-                return f"Atril de la ronda {view.number} cambiado (III.29): {view.rack}."
+                return f"Atril de la ronda {view.number} cambiado (III.29): {view.rack_shown}."
 
             if typed:
                 self._typed_rack = True
