@@ -41,6 +41,7 @@ from lexicon.move import FormedWord, Move, formed_words, placed_tiles, score_mov
 __all__ = [
     "FirstMoveError",
     "InvalidWordError",
+    "LOWERCASE_HINT",
     "MisplacedError",
     "NotConnectedError",
     "NotationSyntaxError",
@@ -55,6 +56,10 @@ __all__ = [
     "format_tiles",
     "parse_move",
 ]
+
+LOWERCASE_HINT = "minúscula = comodín (Bloq Mayús)"
+"""The one reminder, on every screen and message that reads a move, that a lowercase
+letter is a blank (III.20.3) and that the other letters are typed with Caps Lock on."""
 
 ACROSS_ARROW = "→"
 DOWN_ARROW = "↓"

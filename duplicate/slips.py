@@ -36,6 +36,7 @@ from enum import StrEnum
 
 from duplicate.notation import (
     FirstMoveError,
+    LOWERCASE_HINT,
     InvalidWordError,
     MisplacedError,
     NotationSyntaxError,
@@ -271,7 +272,7 @@ def _capitals_hint(board: Board, rack: Sequence[int], move: Move, lexicon: Lexic
         placement = check_move(board, rack, capitals, lexicon, oriented=oriented)
     except SlipError:
         return None, None
-    return f"{_did_you_mean(placement.move, placement.score, board)} (las minúsculas son comodines)", placement.score
+    return f"{_did_you_mean(placement.move, placement.score, board)} — {LOWERCASE_HINT}", placement.score
 
 
 def _did_you_mean(move: Move, score: int, board: Board) -> str:

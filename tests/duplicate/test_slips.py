@@ -327,6 +327,7 @@ def test_a_slip_typed_in_lowercase_without_blanks_hints_the_capitals_III20_3(alp
     verdict = judge_slip(casa, rack(alphabet, "LOSAEIR"), "h8-casas", lexicon)
     assert verdict.status is SlipStatus.NOT_IN_RACK and verdict.score == 0
     assert verdict.hint is not None and "H8-CASAS (8)" in verdict.hint and verdict.hint_score == 8
+    assert verdict.hint.endswith("minúscula = comodín (Bloq Mayús)")   # the one hint, as in the app's fields
 
 
 def test_no_capitals_hint_when_the_capitals_are_not_valid_either(alphabet, lexicon, casa):

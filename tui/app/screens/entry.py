@@ -54,6 +54,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label, Static
 
 from duplicate.labels import SLIP_STATUS
+from duplicate.notation import LOWERCASE_HINT
 from duplicate.service import (
     AssistantRangeView,
     ConflictView,
@@ -221,7 +222,7 @@ class EntryScreen(Screen[None]):
             yield Static("", id="player")
             yield Label("Jugada")
             yield OrderedInput(handle_now=self._key_now, on_enter=self._enter, id="move",
-                               placeholder="H8-CASA · 8H-CASA · comodín en minúscula")
+                               placeholder=f"H8-CASA · 8H-CASA · {LOWERCASE_HINT}")
         yield SlipFeedback(id="feedback")
         yield Static("", id="saving")
         yield Static("", id="missing")

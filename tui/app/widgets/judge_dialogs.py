@@ -19,6 +19,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, RadioButton, RadioSet, Static
 
+from duplicate.notation import LOWERCASE_HINT
 from tui.app.widgets.slip_dialogs import MARK_WORDS
 
 
@@ -212,7 +213,7 @@ class ClaimResolutionDialog(_JudgeDialog):
             yield Label("Resolución:")
             yield Input(id="claim-resolution", placeholder="p. ej. error de entrada")
             yield Label("Papeleta corregida (opcional, si se acepta; jugada o «tarde», «nula», «falta»):")
-            yield Input(id="claim-corrected", placeholder="H8-CASAS")
+            yield Input(id="claim-corrected", placeholder=f"H8-CASAS · {LOWERCASE_HINT}")
             yield Static("", id="dialog-error")
             yield Static("↑/↓ e Intro: decisión · Intro: siguiente campo / resolver · Esc: cancelar",
                          classes="hint")

@@ -23,7 +23,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from duplicate.notation import format_move
+from duplicate.notation import LOWERCASE_HINT, format_move
 from lexicon.alphabet import AlphabetError
 from lexicon.board import ROW_NAMES, SIZE, Board, Direction, letter_of
 from lexicon.move import Move
@@ -96,7 +96,7 @@ class PaperBoardDialog(ModalScreen[str | None]):
             yield Static(Text(self.title_text, style="bold"))
             yield Static(id="paper-board")
             yield Static(Text("Flechas: casilla de la primera ficha nueva · Espacio: → / ↓ · letras como en la "
-                              "notación (minúscula = comodín) · Retroceso · Intro: usar · Esc: cancelar",
+                              f"notación; {LOWERCASE_HINT} · Retroceso · Intro: usar · Esc: cancelar",
                               style="dim"), id="paper-help")
             yield Static(id="paper-result")
 

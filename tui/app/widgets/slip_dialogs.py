@@ -16,6 +16,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from duplicate.notation import LOWERCASE_HINT
 from duplicate.slips import SlipStatus
 
 MARK_WORDS: dict[str, SlipStatus] = {
@@ -120,7 +121,7 @@ class CorrectionDialog(_Dialog):
             yield Label("Mesa:")
             yield Input(str(self.table or ""), id="fix-table", restrict=r"\d*", max_length=4)
             yield Label("Nueva papeleta (jugada, o «tarde», «nula», «falta»):")
-            yield Input(self.current, id="fix-text", placeholder="H8-CASA")
+            yield Input(self.current, id="fix-text", placeholder=f"H8-CASA · {LOWERCASE_HINT}")
             yield Label("Motivo de la corrección:")
             yield Input(id="fix-reason", placeholder="p. ej. error al teclear")
             yield Static("", id="dialog-error")
