@@ -597,7 +597,7 @@ class JudgeScreen(Screen[None]):
         self.query_one("#moves-panel").border_subtitle = (
             f"{state.top_total} de máxima puntuación, {state.move_count} en total" if state.rack_round else "")
         if state.tops != previous.tops or state.rack_round != previous.rack_round or not previous.game:
-            empty = ("" if state.rack_round else "La partida ha terminado." if state.over else
+            empty = ("Ninguna jugada válida con este atril: «x» lo cambia (III.29)." if state.rack_round else "La partida ha terminado." if state.over else
                      "Sin atril: «d» lo saca de la bolsa, «a» lo escribe.")
             moves.show_tops(state.tops, hidden=state.top_total - len(state.tops), searching=bool(state.tops),
                             empty_text=empty)
@@ -706,10 +706,14 @@ class JudgeScreen(Screen[None]):
 
     @on(Input.Submitted, "#rack-input")
     def set_rack(self, event: Input.Submitted) -> None:
-        """Use the rack the judge typed (checked by the service against the bag and III.12)."""
+        """Use the rack the judge typed (checked by the service against the bag and III.12);
+        with a rack already in play, Enter asks to replace it (III.29, with a reason)."""
         game = self._game_or_say()
         text = event.value.strip()
         if game is None or not text or not self._ready():
+            return
+        if self.state.rack_round is not None:
+            self.action_replace_rack()
             return
         redraw = self.query_one("#redraw", Checkbox).value
 
