@@ -1,0 +1,149 @@
+"""Slip entry through ``duplicada serve`` in a real browser (issue 13 §2): an assistant
+signs in from Chromium and types 100 slips — table, Enter, move, Enter — as fast as the
+browser sends keys, never waiting for the app; every slip ends stored for its own table,
+in the order typed.
+
+The browser is Debian's Chromium driven by Playwright (no browser download); the test
+is skipped, saying so, where either is missing. What the app shows is read from the
+terminal stream the server sends to the page (the screen is drawn on a canvas).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from duplicate.database import open_database
+from duplicate.service import TournamentService
+from lexicon.lexicon import Lexicon
+from tests.credentials import JUDGE_PIN, pin_of
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright no está instalado")
+if CHROMIUM is None:
+    pytest.skip("no hay chromium en esta máquina: la prueba en el navegador se omite", allow_module_level=True)
+
+SLIPS = 100
+ESCAPES = re.compile(r"\x1b(\[[0-9;?$]*[A-Za-z~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][A-Z0-9]|.)")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def served(tmp_path: Path, spanish_lexicon: Lexicon) -> Iterator[tuple[str, Path, str]]:
+    """A tournament of 100 players whose round 1 has its master, served on a free port:
+    ``(page address, database file, the master move)``."""
+    path = tmp_path / "navegador.db"
+    service = TournamentService(open_database(f"sqlite:///{path}"), station="mesa-arbitral", lexicon=spanish_lexicon,
+                                pin=JUDGE_PIN)
+    service.create_tournament("Navegador", judge_name="Lucía")
+    for index in range(SLIPS):
+        service.add_player(f"Jugador {index + 1:03d}")
+    service.create_game(rounds=2, seed=7)
+    service.set_assistant_range("Marta", 1, SLIPS)
+    service.set_pin("assistant", pin_of("assistant", "Marta") or "", name="Marta")
+    service.set_rack(1, "CASAMO?")
+    master = service.choose_master(1).master
+    assert master is not None
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "tui.cli", "serve", "--db", f"sqlite:///{path}",
+                               "--host", "127.0.0.1", "--port", str(port)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ})
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, "duplicada serve no arrancó"
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/", path, master
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+class Screen:
+    """What the app has drawn so far, as plain text from the page's terminal stream."""
+
+    def __init__(self, page) -> None:  # type: ignore[no-untyped-def]
+        self.page = page
+        self.frames: list[str] = []
+        page.on("websocket", lambda ws: ws.on("framereceived", self._received))
+
+    def _received(self, payload: str | bytes) -> None:
+        text = payload if isinstance(payload, str) else payload.decode("utf-8", "replace")
+        self.frames.append(ESCAPES.sub("", text))
+
+    def wait_for(self, text: str, since: int = 0, timeout: float = 60.0) -> int:
+        """Wait until ``text`` has been drawn after frame ``since``; the frame count then."""
+        deadline = time.monotonic() + timeout
+        while text not in "".join(self.frames[since:]):
+            assert time.monotonic() < deadline, f"la aplicación no mostró «{text}»"
+            self.page.wait_for_timeout(50)
+        return len(self.frames)
+
+    def until(self, condition: Callable[[], bool], what: str, timeout: float = 90.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not condition():
+            assert time.monotonic() < deadline, what
+            self.page.wait_for_timeout(100)
+
+
+def stored_slips(path: Path) -> list[tuple[int, str]]:
+    """``(table, text)`` of round 1's slips in the order they were stored (read-only)."""
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as connection:
+        return [(int(table), str(text)) for table, text in connection.execute(
+            "SELECT table_number, text FROM slips ORDER BY id")]
+
+
+def test_a_hundred_slips_typed_ahead_in_the_browser_through_serve(served: tuple[str, Path, str]) -> None:
+    address, path, master = served
+    wrong = master[:-1] + "Z"
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1100, "height": 700})
+            screen = Screen(page)
+            page.goto(address)
+            mark = screen.wait_for("Navegador — sin lugar")
+            page.locator(".xterm-helper-textarea").focus()                 # the terminal takes the keys
+            page.keyboard.press("Enter")                                   # the tournament
+            mark = screen.wait_for("Identifíquese", since=mark)
+            page.keyboard.type(pin_of("assistant", "Marta") or "")
+            page.keyboard.press("Enter")
+            mark = screen.wait_for("Entrada de papeletas", since=mark)
+            page.keyboard.press("Enter")                                   # the assistant's first screen
+            screen.wait_for("Jugada", since=mark)
+            page.wait_for_timeout(500)                                     # the round is read in a worker
+            expected = [(table, master if table % 3 else wrong) for table in range(1, SLIPS + 1)]
+            for table, text in expected:                                   # no waiting between keys
+                page.keyboard.type(str(table))
+                page.keyboard.press("Enter")
+                page.keyboard.type(text)
+                page.keyboard.press("Enter")
+            screen.until(lambda: len(stored_slips(path)) >= SLIPS, "no se guardaron las 100 papeletas")
+            page.wait_for_timeout(500)
+            assert stored_slips(path) == expected
+        finally:
+            browser.close()
