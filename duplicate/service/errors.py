@@ -45,6 +45,16 @@ class RoundHasConflicts(TournamentError):
         self.tables = tables
 
 
+class ResultsUnpublished(TournamentError):
+    """The next game cannot start before the previous one's results and the tournament
+    standings are published (IV.32), unless the judge gives a reason; ``game`` is the
+    number of the unpublished game."""
+
+    def __init__(self, message: str, *, game: int) -> None:
+        super().__init__(message)
+        self.game = game
+
+
 class StorageUnavailable(TournamentError):
     """The database stopped answering (server down, network lost, file locked too long,
     disk full); the message says what and the next step. Nothing of the refused action

@@ -19,7 +19,7 @@ from duplicate.models import (
     Tournament,
 )
 from duplicate.service.access import Action
-from duplicate.service.errors import TournamentError
+from duplicate.service.errors import ResultsUnpublished, TournamentError
 from duplicate.service.events import GameCreated, TablesAssigned
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.standings import Standings
@@ -68,9 +68,9 @@ class Seating(Standings):
                     raise TournamentError(f"cierre antes la ronda {open_rounds[0]} de la partida {previous.number} "
                                           "(faltan papeletas por anotar o las bonificaciones)")
                 if previous.status == GameStatus.ENDED.value and not unpublished_reason.strip():
-                    raise TournamentError(f"la partida {previous.number} no tiene publicados sus resultados ni la "
-                                          "clasificación del torneo (IV.32): publíquelos antes, o indique el motivo "
-                                          "para empezar la siguiente igualmente")
+                    raise ResultsUnpublished(f"la partida {previous.number} no tiene publicados sus resultados ni la "
+                                             "clasificación del torneo (IV.32): publíquelos antes, o indique el "
+                                             "motivo para empezar la siguiente igualmente", game=previous.number)
             number = (session.scalar(select(func.max(GameRow.number)).where(GameRow.tournament_id == tournament.id))
                       or 0) + 1
             if seed is None:

@@ -159,6 +159,35 @@ def test_create_a_game_and_seat_players_alphabetically(service: TournamentServic
                                                                   "Zoe Ruiz"]
 
 
+def test_a_game_before_the_previous_results_are_published_needs_a_reason_IV32(service: TournamentService) -> None:
+    # Issue 13 §1: the setup screen, like the console, lets the judge start anyway with a
+    # reason (recorded); Esc in the dialog creates nothing.
+    service.create_tournament("Open")
+    for name in NAMES:
+        service.add_player(name)
+    service.create_game(rounds=3, seed=1)
+    service.end_game(1, reason="prueba")
+
+    async def scenario(pilot: Pilot, screen: SetupScreen) -> None:
+        await pilot.press("f4")
+        await pilot.click("#create_game")
+        await settle(pilot)
+        assert "IV.32" in message(screen)
+        assert "IV.32" in str(pilot.app.screen.query_one(".title", Static).render())
+        await pilot.press("escape")
+        await settle(pilot)
+        assert len(service.tournament().games) == 1
+        await pilot.click("#create_game")
+        await settle(pilot)
+        await pilot.press(*"se publican al final de la jornada", "enter")
+        await settle(pilot)
+        assert "Partida 2 creada" in message(screen)
+
+    run_setup(service, scenario)
+    [created] = [event for event in service.history() if event.kind == "game_created" and event.payload["number"] == 2]
+    assert created.reason.endswith("se publican al final de la jornada")
+
+
 def test_assistant_ranges_and_pins(service: TournamentService) -> None:
     service.create_tournament("Open")
 

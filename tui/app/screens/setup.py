@@ -42,6 +42,7 @@ from duplicate.service import (
     EntryStatus,
     EntryView,
     PlayerView,
+    ResultsUnpublished,
     SeatingMethod,
     TournamentError,
     TournamentInfo,
@@ -50,6 +51,7 @@ from duplicate.service import (
 )
 from duplicate.standings import BonusMode, BonusPolicy, TournamentCriterion, bonus_warnings
 from tui.app.messages import DataChanged
+from tui.app.widgets.judge_dialogs import ReasonDialog
 from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.plain_table import PlainTable
 
@@ -396,7 +398,7 @@ class SetupScreen(Screen[None]):
 
     # --- actions (in a worker thread, one at a time) -------------------------------------------
     def run(self, form: Callable[[], Callable[[], Any]], done: str | Callable[[Any], str],
-            then: Callable[[], None] | None = None, failed: Callable[[], None] | None = None) -> None:
+            then: Callable[[], None] | None = None, failed: Callable[[Exception], None] | None = None) -> None:
         """Do one of the judge's actions: ``form()`` reads the fields here (a
         ``TournamentError`` naming a bad field is shown at once) and returns the service
         call, which runs in a worker thread; then ``done`` (text, or made from what the call
@@ -420,11 +422,11 @@ class SetupScreen(Screen[None]):
         self.run_worker(act, thread=True, group="setup-write", exit_on_error=False)
 
     def _acted(self, outcome: Any, done: str | Callable[[Any], str], then: Callable[[], None] | None,
-               failed: Callable[[], None] | None = None) -> None:
+               failed: Callable[[Exception], None] | None = None) -> None:
         if isinstance(outcome, Exception):
             self.say(_problem(outcome), error=True)
             if failed is not None:
-                failed()
+                failed(outcome)
             return
         self.say(done if isinstance(done, str) else done(outcome[1]))
         if then is not None:
@@ -477,7 +479,7 @@ class SetupScreen(Screen[None]):
         service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
         self._focus_name()
 
-        def restore() -> None:
+        def restore(_error: Exception) -> None:
             if not any(self.player_form().values()):
                 for field, key in (("name", "name"), ("club", "club"), ("country", "country"), ("fed", "federation_id")):
                     self.query_one(f"#p_{field}", Input).value = typed[key]
@@ -516,7 +518,9 @@ class SetupScreen(Screen[None]):
         value = str(self.query_one("#seating", Select).value)
         return None if value == "auto" else SeatingMethod(value)
 
-    def create_game(self) -> None:
+    def create_game(self, unpublished_reason: str = "") -> None:
+        """Create the next game and seat the players; when the previous game's results
+        are not published (IV.32), ask the judge why it starts anyway and try again."""
         def form() -> Callable[[], tuple[int, int]]:
             rounds = _integer(self.query_one("#rounds", Input).value, "rondas pactadas")
             seed = _integer(self.query_one("#seed", Input).value, "semilla de la bolsa")
@@ -525,12 +529,27 @@ class SetupScreen(Screen[None]):
 
             def create() -> tuple[int, int]:
                 number = service.create_game(tournament_id=tournament_id, rounds=rounds, seed=seed, seating=method,
-                                             seating_seed=seating_seed, arbiter=arbiter)
+                                             seating_seed=seating_seed, arbiter=arbiter,
+                                             unpublished_reason=unpublished_reason)
                 return number, len(service.seats(number, tournament_id))
 
             return create
 
-        self.run(form, lambda created: f"Partida {created[0]} creada; {counted(created[1], 'jugador sentado')}.")
+        def unpublished(error: Exception) -> None:
+            if not isinstance(error, ResultsUnpublished):
+                return
+
+            def why(reason: str | None) -> None:
+                if reason:
+                    self.create_game(reason)
+
+            self.app.push_screen(ReasonDialog(f"La partida {error.game} no tiene publicados sus resultados ni la "
+                                              "clasificación del torneo (IV.32). Publíquelos en «Clasificaciones», o "
+                                              "escriba por qué se empieza la siguiente igualmente (Esc: volver)",
+                                              "Motivo:"), why)
+
+        self.run(form, lambda created: f"Partida {created[0]} creada; {counted(created[1], 'jugador sentado')}.",
+                 failed=unpublished)
 
     def reseat(self) -> None:
         def form() -> Callable[[], None]:
