@@ -1,9 +1,13 @@
-"""Keys sent to an app the way a fast typist's terminal sends them."""
+"""Keys sent to an app the way a fast typist's terminal sends them, and the keys its
+footer shows."""
 
 from __future__ import annotations
 
 from textual import events
 from textual.app import App
+from textual.screen import Screen
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey, FooterLabel
 
 
 def send_without_pauses(app: App[object], keys: list[str]) -> None:
@@ -16,3 +20,18 @@ def send_without_pauses(app: App[object], keys: list[str]) -> None:
         event = events.Key(name, character)
         event.set_sender(app)
         app._driver.send_message(event)
+
+
+def footer_beyond(screen: Screen[object], width: int = 80) -> list[str]:
+    """The footer items of ``screen`` that do not fit in ``width`` columns (issue 13 §3:
+    every key a station may press is visible at 80×24), as ``key description``."""
+    footer = screen.query_one(Footer)
+    items = list(footer.query(FooterKey)) + list(footer.query(FooterLabel))
+    assert items, "the footer shows no key"
+    return [f"{getattr(item, 'key', '')} {getattr(item, 'description', item.render())}".strip()
+            for item in items if item.region.width == 0 or item.region.right > width]
+
+
+def footer_actions(screen: Screen[object]) -> set[str]:
+    """The actions the footer of ``screen`` offers."""
+    return {item.action for item in screen.query_one(Footer).query(FooterKey)}

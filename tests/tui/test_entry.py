@@ -25,7 +25,7 @@ from duplicate.slips import SlipStatus
 from lexicon.board import Board
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN, pin_of
-from tests.tui.keys import send_without_pauses
+from tests.tui.keys import footer_beyond, send_without_pauses
 from tui.app import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
 from tui.app.widgets.slip_feedback import SlipFeedback
@@ -269,6 +269,13 @@ def test_the_entry_screen_fits_80_by_24(service: TournamentService) -> None:
         for selector in ("#table", "#move", "#feedback", "#missing", "#slips"):
             region = screen.query_one(selector).region
             assert region.height > 0 and region.right <= 80 and region.bottom <= 23, selector
+        assert footer_beyond(screen) == []
+        await pilot.press("2", "enter", "f12", *"CASA")                 # the paper board, whole
+        await pilot.pause()
+        for selector in ("#paper-result", "#paper-board", "#paper-help"):
+            region = app.screen.query_one(selector).region
+            assert region.height > 0 and region.right <= 80 and region.bottom <= 24, selector
+        assert "H8-CASA" in str(app.screen.query_one("#paper-result").render())
 
     run(service, scenario, size=(80, 24))
 

@@ -13,6 +13,7 @@ from duplicate.announce import SpellingTable
 from duplicate.service import TournamentService
 from duplicate.timer import Cue
 from tests.credentials import JUDGE_PIN, pin_of
+from tests.tui.keys import footer_beyond
 from tui.app import DataChanged, DuplicadaApp
 from tui.app.screens.judge import ConfirmScreen, JudgeScreen, NewGameScreen
 from tui.app.widgets.board import BoardView
@@ -458,3 +459,29 @@ def test_undoing_the_master_from_the_console(service: TournamentService) -> None
 
     asyncio.run(scenario())
     assert service.rounds(1)[0].master is None
+
+
+def test_the_console_at_80_by_24_keeps_the_rack_and_the_clock_in_sight(service: TournamentService) -> None:
+    # Issue 13 §3: on a narrow terminal the board, rack and clock panels are below the
+    # moves; one line above them says the rack, the bag and the clock; the footer fits.
+    tournament(service, game_seed=2)
+
+    async def scenario() -> None:
+        app = console_app(service)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await open_console(app, pilot)
+            await pilot.press("d")
+            await settled(pilot, screen)
+            summary = screen.query_one("#summary", Static)
+            assert summary.region.height == 1 and summary.region.bottom <= 5
+            rack = service.pending_round(1)
+            assert rack is not None
+            symbols = [rack.rack.alphabet.symbol(tile) for tile in rack.rack.leftover + rack.rack.drawn]
+            assert f"Atril {' '.join(symbols)} · bolsa" in shown(screen, "#summary")
+            assert "crono 3:00 parado" in shown(screen, "#summary")
+            await pilot.press("t")
+            await pilot.pause()
+            assert "en marcha" in shown(screen, "#summary")
+            assert footer_beyond(screen) == []
+
+    asyncio.run(scenario())

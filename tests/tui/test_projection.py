@@ -12,6 +12,7 @@ from textual.widgets import Digits, Static
 from duplicate.models import SeatingMethod
 from duplicate.service import TournamentService, TournamentSettings
 from tests.credentials import pin_of
+from tests.tui.keys import footer_beyond
 from tui.app import DuplicadaApp
 from tui.app.screens.projection import ProjectionScreen
 from tui.app.widgets.big_board import BigBoard, cell_for
@@ -115,6 +116,7 @@ def test_the_local_timer_starts_pauses_and_resets_with_keys(service: TournamentS
             screen.timer.clock = lambda: clock[0]
             assert screen.query_one("#timer", Digits).value == "3:00"
             assert screen.query_one(BigBoard).cell == (3, 1)
+            assert footer_beyond(screen) == []
             await pilot.press("space")
             clock[0] += 176
             screen.tick()

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Select, Static
+from textual.widgets import Button, DataTable, Select, Static
 
 from duplicate.models import EntryStatus, SeatingMethod
 from duplicate.service import CredentialRefused, Role, TournamentService
 from tests.credentials import JUDGE_PIN, pin_of
-from tests.tui.keys import send_without_pauses
+from tests.tui.keys import footer_beyond, send_without_pauses
 from tui.app import DuplicadaApp
 from tui.app.screens.setup import SetupScreen
 
@@ -186,6 +186,22 @@ def test_a_game_before_the_previous_results_are_published_needs_a_reason_IV32(se
     run_setup(service, scenario)
     [created] = [event for event in service.history() if event.kind == "game_created" and event.payload["number"] == 2]
     assert created.reason.endswith("se publican al final de la jornada")
+
+
+def test_every_tab_fits_80_by_24(service: TournamentService) -> None:
+    # Issue 13 §3: the footer and every button of every tab within 80 columns.
+    service.create_tournament("Open")
+
+    async def scenario(pilot: Pilot, screen: SetupScreen) -> None:
+        for key in ("f2", "f3", "f4", "f5"):
+            await pilot.press(key)
+            await settle(pilot)
+            assert footer_beyond(screen) == [], key
+            for button in screen.query(Button):
+                if button.display and button.region.width:
+                    assert button.region.right <= 80, (key, str(button.label))
+
+    run_setup(service, scenario, size=(80, 24))
 
 
 def test_assistant_ranges_and_pins(service: TournamentService) -> None:

@@ -25,6 +25,7 @@ from duplicate.service import EventKind, TournamentService, TournamentSettings
 from duplicate.slips import SlipStatus
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN, pin_of
+from tests.tui.keys import footer_actions, footer_beyond
 from tui.app import DuplicadaApp
 from tui.app.screens.standings import BONUS_STYLE, StandingsScreen
 
@@ -206,8 +207,33 @@ def test_the_standings_screen_fits_80_by_24(service: TournamentService) -> None:
     async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
         region = screen.query_one("#game-table").region
         assert region.height >= 8 and region.right <= 80 and region.bottom <= 23
+        assert footer_beyond(screen) == []
 
     run(service, scenario, size=(80, 24))
+
+
+def test_the_footer_offers_each_station_what_it_may_do(service: TournamentService) -> None:
+    # Issue 13 §3: an assistant's footer holds no judge's key; the judge's offers
+    # provisional/final results while the game is not final, and reopening once it is.
+    judges = {"publish", "publish_results(False)", "publish_results(True)", "reopen", "file_claim", "resolve_claim"}
+
+    async def assistant(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
+        assert footer_beyond(screen) == [] and not footer_actions(screen) & judges
+        assert {"game(-1)", "game(1)"} <= footer_actions(screen)
+
+    run(service, assistant, size=(80, 24), role="assistant")
+
+    async def judge(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
+        assert status(service, 1) == GameStatus.PROVISIONAL.value
+        assert {"publish_results(True)", "publish"} <= footer_actions(screen)
+        assert "reopen" not in footer_actions(screen)
+        await pilot.press("d")
+        await done(app, pilot)
+        assert status(service, 1) == GameStatus.FINAL.value
+        assert "reopen" in footer_actions(screen) and "publish_results(True)" not in footer_actions(screen)
+        assert footer_beyond(screen) == []
+
+    run(service, judge, size=(80, 24))
 
 
 @pytest.mark.parametrize("tab", ["game", "sheet"])

@@ -43,7 +43,9 @@ class DuplicadaApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
     SUB_TITLE = "Scrabble duplicado — reglamento FISE"
     CSS_PATH = Path(__file__).with_name("app.tcss")
-    BINDINGS = [Binding("ctrl+q", "quit", "Salir", priority=True)]
+    # Shown only on the start and menu screens (they declare it again): the other
+    # screens need the 80 columns of their footer for their own keys (issue 13 §3).
+    BINDINGS = [Binding("ctrl+q", "quit", "Salir", priority=True, show=False)]
 
     def __init__(self, service: TournamentService, *, station: str = "principal", poll: bool = True) -> None:
         super().__init__()

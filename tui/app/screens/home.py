@@ -11,6 +11,7 @@ from importlib import import_module
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
@@ -39,7 +40,7 @@ def screen_class(key: str) -> type[Screen[None]]:
 class HomeScreen(Screen[None]):
     """Menu of the screens this role may open."""
 
-    BINDINGS = [("escape", "sign_out", "Cambiar de usuario")]
+    BINDINGS = [Binding("escape", "sign_out", "Cambiar de usuario"), Binding("ctrl+q", "app.quit", "Salir", priority=True)]
 
     def compose(self) -> ComposeResult:
         state = self.app.state  # type: ignore[attr-defined]

@@ -379,6 +379,8 @@ class JudgeScreen(Screen[None]):
     JudgeScreen.-narrow #left { dock: none; width: 100%; }
     JudgeScreen.-narrow #right { width: 100%; height: auto; }
     JudgeScreen.-narrow #moves-panel { height: 14; }
+    JudgeScreen #summary { display: none; height: 1; padding: 0 1; }
+    JudgeScreen.-narrow #summary { display: block; }
     """
 
     BINDINGS: ClassVar = [
@@ -456,6 +458,7 @@ class JudgeScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("Cargando la partida…", id="message")
+        yield Static("", id="summary")      # narrow terminals: the rack and the clock, always in sight
         # The moves come first so that they lead when the panels stack (narrow
         # terminals); on wide ones the board column is docked on the left.
         with VerticalScroll(id="body"), Horizontal(id="columns"):
@@ -495,6 +498,7 @@ class JudgeScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.title = "Consola del juez árbitro"
+        self.watch(self.query_one("#clock", RoundClock), "text", lambda _text: self._show_summary(), init=False)
         self.query_one("#moves", MoveChoices).focus()
         self.start_action(None)
         self._warm_up()
@@ -616,7 +620,23 @@ class JudgeScreen(Screen[None]):
                 clock.timer.sync(shared[1], shared[2])
                 clock.refresh_clock()
             self._clock_synced = True
+        self._show_summary()
         self.refresh_status()
+
+    def _show_summary(self) -> None:
+        """The one line a narrow terminal keeps above the scrolling panels (80×24: the
+        board, rack and clock panels are below the moves): rack, bag and clock."""
+        state = self.state
+        clock = self.query_one("#clock", RoundClock)
+        text = Text()
+        if state.rack_round is not None:
+            text.append("Atril ", style="bold")
+            text.append(" ".join(state.rack_leftover + state.rack_drawn), style="bold")
+            text.append(f" · bolsa {state.bag[0]}")
+        elif state.game is not None:
+            text.append(f"Ronda {state.round_number}: sin atril", style="dim")
+        text.append(f" · crono {clock.timer.text()} {'en marcha' if clock.timer.running else 'parado'}")
+        self.query_one("#summary", Static).update(text)
 
     @on(Failed)
     def show_failure(self, message: Failed) -> None:
@@ -797,6 +817,7 @@ class JudgeScreen(Screen[None]):
         clock = self.query_one("#clock", RoundClock)
         clock.toggle()
         self._share_clock("start" if clock.timer.running else "pause", clock.timer.remaining())
+        self._show_summary()
 
     def action_reset_clock(self) -> None:
         clock = self.query_one("#clock", RoundClock)

@@ -184,8 +184,8 @@ class ProjectionScreen(Screen[None]):
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Volver"),
-        Binding("space", "toggle_timer", "Cronómetro: iniciar/parar"),
-        Binding("r", "reset_timer", "Reiniciar cronómetro"),
+        Binding("space", "toggle_timer", "Crono", key_display="espacio"),
+        Binding("r", "reset_timer", "Reiniciar crono"),
         Binding("c", "toggle_standings", "Tablero/clasificación"),
     ]
 

@@ -55,6 +55,9 @@ from tui.app.widgets.judge_dialogs import ReasonDialog
 from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.plain_table import PlainTable
 
+_TABS = Binding.Group("Pestañas", compact=True)
+"""F2–F5 shown as one footer item: the tab names are on the tabs themselves."""
+
 BONUS_MODES = [
     ("Sin bonificaciones", BonusMode.OFF.value),
     ("Automáticas: 10 a la maestra, 5 a la mejor (III.24)", BonusMode.AUTOMATIC.value),
@@ -154,15 +157,20 @@ class SetupScreen(Screen[None]):
     SetupScreen #lock, SetupScreen #games, SetupScreen .note { height: auto; margin-top: 1; }
     SetupScreen #lock { color: $warning; text-style: bold; }
     SetupScreen #message { height: auto; min-height: 1; padding: 0 1; }
+    SetupScreen.-narrow .buttons, SetupScreen.-narrow #warnings { padding-left: 1; }
+    SetupScreen.-narrow .buttons Button { margin: 0 1 0 0; }
+    SetupScreen.-narrow .row .field { width: 22; }
     """
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (as Screen declares it)
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Volver"),
         Binding("ctrl+s", "save_settings", "Guardar ajustes"),
-        Binding("f2", "show_tab('torneo')", "Torneo"),
-        Binding("f3", "show_tab('jugadores')", "Jugadores"),
-        Binding("f4", "show_tab('mesas')", "Mesas"),
-        Binding("f5", "show_tab('auxiliares')", "Auxiliares"),
+        Binding("f2", "show_tab('torneo')", "Torneo", group=_TABS),
+        Binding("f3", "show_tab('jugadores')", "Jugadores", group=_TABS),
+        Binding("f4", "show_tab('mesas')", "Mesas", group=_TABS),
+        Binding("f5", "show_tab('auxiliares')", "Auxiliares", group=_TABS),
     ]
 
     def __init__(self) -> None:
@@ -196,7 +204,7 @@ class SetupScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with TabbedContent(initial="tab-torneo", id="tabs"):
-            with TabPane("Torneo", id="tab-torneo"), VerticalScroll():
+            with TabPane("F2 Torneo", id="tab-torneo"), VerticalScroll():
                 yield Static(id="info")
                 yield Static(id="lock")
                 yield _row("Segundos por ronda", _input(type="integer", id="seconds"),
@@ -212,7 +220,7 @@ class SetupScreen(Screen[None]):
                            hint="rondas (FISE: 3)")
                 yield Horizontal(_button("Guardar ajustes", id="save", variant="primary"), classes="buttons")
                 yield Static(id="games")
-            with TabPane("Jugadores", id="tab-jugadores"), VerticalScroll():
+            with TabPane("F3 Jugadores", id="tab-jugadores"), VerticalScroll():
                 yield PlainTable(id="players", cursor_type="row", zebra_stripes=True)
                 yield Horizontal(*(_button(label, id=key) for key, label in (
                     ("withdraw", "Retirar"), ("absent", "Ausente"), ("disqualify", "Descalificar"),
@@ -228,7 +236,7 @@ class SetupScreen(Screen[None]):
                 yield _row("Importar CSV", _input(placeholder="jugadores.csv (nombre,club,pais,federacion)",
                                                  id="csv_path", classes="wide"))
                 yield Horizontal(_button("Importar", id="import"), classes="buttons")
-            with TabPane("Mesas", id="tab-mesas"), VerticalScroll():
+            with TabPane("F4 Mesas", id="tab-mesas"), VerticalScroll():
                 yield _row("Rondas pactadas", _input(type="integer", placeholder="vacío: bolsa completa", id="rounds"))
                 yield _row("Semilla de la bolsa", _input(type="integer", placeholder="vacío: al azar", id="seed"))
                 yield _row("Asignación de mesas", _select(SEATING, "seating"))
@@ -239,7 +247,7 @@ class SetupScreen(Screen[None]):
                                  _button("Volver a sentar (partida sin empezar)", id="reseat"), classes="buttons")
                 yield Static(id="tables_title", classes="note")
                 yield PlainTable(id="tables", cursor_type="row", zebra_stripes=True)
-            with TabPane("Auxiliares", id="tab-auxiliares"), VerticalScroll():
+            with TabPane("F5 Auxiliares", id="tab-auxiliares"), VerticalScroll():
                 yield PlainTable(id="ranges", cursor_type="row", zebra_stripes=True)
                 yield Static("II.4.c: un árbitro auxiliar por cada 20–30 jugadores. Enter sobre una fila la carga.",
                              classes="note")

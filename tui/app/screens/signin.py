@@ -13,6 +13,7 @@ from typing import Any
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Static
@@ -24,7 +25,7 @@ from tui.app.screens.home import HomeScreen
 class SignInScreen(Screen[None]):
     """Type the PIN, Enter; or open the read-only screens."""
 
-    BINDINGS = [("escape", "app.pop_screen", "Volver")]
+    BINDINGS = [Binding("escape", "app.pop_screen", "Volver"), Binding("ctrl+q", "app.quit", "Salir", priority=True)]
 
     def compose(self) -> ComposeResult:
         yield Header()

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -72,7 +72,7 @@ def publication_folder(tournament_id: int) -> Path:
 _TABS = Binding.Group("Pestañas", compact=True)
 _GAMES = Binding.Group("Partida −/+", compact=True)
 _RESULTS = Binding.Group("Prov./Def.", compact=True)
-_CLAIMS = Binding.Group("Reclamar/Resolver", compact=True)
+_CLAIMS = Binding.Group("Reclamación", compact=True)
 
 BONUS_STYLE = "bold black on yellow"
 MASTER_STYLE = "bold green"
@@ -131,10 +131,10 @@ class StandingsScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f2", "tab('game')", "Partida", group=_TABS),
-        Binding("f3", "tab('tournament')", "Torneo", group=_TABS),
-        Binding("f4", "tab('sheet')", "Hoja", group=_TABS),
-        Binding("f5", "tab('claims')", "Reclamaciones", group=_TABS),
+        Binding("f2", "tab('game')", "Partida", group=_TABS, show=False),  # the keys are on the tabs
+        Binding("f3", "tab('tournament')", "Torneo", group=_TABS, show=False),
+        Binding("f4", "tab('sheet')", "Hoja", group=_TABS, show=False),
+        Binding("f5", "tab('claims')", "Reclamaciones", group=_TABS, show=False),
         Binding("f7", "game(-1)", "Partida −", group=_GAMES),
         Binding("f8", "game(1)", "Partida +", group=_GAMES),
         Binding("f9", "publish", "Publicar"),
@@ -157,6 +157,8 @@ class StandingsScreen(Screen[None]):
         self._slips: Sequence[SlipView] = ()
         self._results: Sequence[RoundResult[int]] = ()
         self._rounds: Sequence[RoundView] = ()
+        self._status: str | None = None
+        """Status (``GameStatus`` value) of the game shown, once read."""
         self.loaded = False
         """True once the first read has been shown."""
 
@@ -164,16 +166,16 @@ class StandingsScreen(Screen[None]):
         yield Header()
         yield Static("", id="heading")
         with TabbedContent(initial="game"):
-            with TabPane("Partida", id="game"):
+            with TabPane("F2 Partida", id="game"):
                 yield PlainTable(id="game-table", cursor_type="row", zebra_stripes=True)
                 yield Static("", id="game-caption", classes="caption")
-            with TabPane("Torneo", id="tournament"):
+            with TabPane("F3 Torneo", id="tournament"):
                 yield PlainTable(id="tournament-table", cursor_type="row", zebra_stripes=True)
                 yield Static("", id="tournament-caption", classes="caption")
-            with TabPane("Hoja de seguimiento", id="sheet"):
+            with TabPane("F4 Hoja de seguimiento", id="sheet"):
                 yield Static("Elija un jugador (Intro) en la clasificación.", id="sheet-title")
                 yield PlainTable(id="sheet-table", cursor_type="row", zebra_stripes=True)
-            with TabPane("Reclamaciones", id="claims"):
+            with TabPane("F5 Reclamaciones", id="claims"):
                 yield PlainTable(id="claims-table", cursor_type="row", zebra_stripes=True)
         yield SteadyFooter()
 
@@ -218,6 +220,9 @@ class StandingsScreen(Screen[None]):
         heading = Text()
         heading.append(f"{info.name} · Partida {self.game} de {len(info.games)} · ", style="bold")
         final = game_info.status == GameStatus.FINAL.value
+        if game_info.status != self._status:
+            self._status = game_info.status
+            self.refresh_bindings()
         heading.append(STANDINGS_HEADING.get(game_info.status, game_info.status),
                        style="bold reverse green" if final else "bold reverse yellow")
         heading.append(f" · {counted(len(rounds), 'ronda')} con maestra · {counted(len(standings), 'jugador')}")
@@ -368,6 +373,31 @@ class StandingsScreen(Screen[None]):
         self.sheet_player = player
         self._fill_sheet(self._results, self._rounds)               # from what was read
         self.action_tab("sheet")
+
+    _JUDGE_ACTIONS = {"publish": "publicar los resultados", "publish_results": "publicar los resultados",
+                      "reopen": "reabrir una partida", "file_claim": "anotar reclamaciones",
+                      "resolve_claim": "resolver reclamaciones"}
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer shows what this station may do now (issue 13 §3): the judge's keys
+        only to the judge; «provisional/definitive» while the game is not final, «reopen»
+        only when it is."""
+        if action in self._JUDGE_ACTIONS and self.app.state.role != "judge":  # type: ignore[attr-defined]
+            return False
+        final = self._status == GameStatus.FINAL.value
+        if action == "publish_results" and final:
+            return False
+        if action == "reopen" and self._status is not None and not final:
+            return False
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        """A judge's key pressed at another station is answered, not ignored."""
+        keys = {binding.key: binding.action for binding in self.BINDINGS if isinstance(binding, Binding)}
+        action = keys.get(event.key, "").split("(")[0]
+        if action in self._JUDGE_ACTIONS and self.app.state.role != "judge":  # type: ignore[attr-defined]
+            event.stop()
+            self.notify(f"Solo el juez árbitro puede {self._JUDGE_ACTIONS[action]}.", severity="warning")
 
     def action_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = tab

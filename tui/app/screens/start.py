@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Static
@@ -16,6 +17,8 @@ from duplicate.service import TournamentError, TournamentInfo
 
 class StartScreen(Screen[None]):
     """Tournament list (Enter opens one) and a form to create a new one."""
+
+    BINDINGS = [Binding("ctrl+q", "app.quit", "Salir", priority=True)]
 
     def compose(self) -> ComposeResult:
         yield Header()

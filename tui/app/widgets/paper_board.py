@@ -19,7 +19,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -79,7 +79,10 @@ class PaperBoardDialog(ModalScreen[str | None]):
     PaperBoardDialog { align: center middle; }
     PaperBoardDialog > Vertical { width: auto; height: auto; border: thick $accent; background: $panel;
                                   padding: 0 1; }
-    PaperBoardDialog #paper-help, PaperBoardDialog #paper-result { width: 50; height: auto; }
+    PaperBoardDialog #paper-body { width: auto; height: auto; }
+    PaperBoardDialog #paper-board { width: auto; }
+    PaperBoardDialog #paper-help { width: 24; height: auto; padding-left: 2; }
+    PaperBoardDialog #paper-result { width: 72; height: auto; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancelar")]
 
@@ -93,12 +96,15 @@ class PaperBoardDialog(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
+            # The square, the letters and the notation they give first; the keys beside
+            # the board: the whole dialog fits in 80×24.
             yield Static(Text(self.title_text, style="bold"))
-            yield Static(id="paper-board")
-            yield Static(Text("Flechas: casilla de la primera ficha nueva · Espacio: → / ↓ · letras como en la "
-                              f"notación; {LOWERCASE_HINT} · Retroceso · Intro: usar · Esc: cancelar",
-                              style="dim"), id="paper-help")
             yield Static(id="paper-result")
+            with Horizontal(id="paper-body"):
+                yield Static(id="paper-board")
+                yield Static(Text("Flechas: casilla de la primera ficha nueva\n\nEspacio: → / ↓\n\nLetras como en la "
+                                  f"notación; {LOWERCASE_HINT}\n\nRetroceso: borrar\n\nIntro: usar\n\nEsc: cancelar",
+                                  style="dim"), id="paper-help")
 
     def on_mount(self) -> None:
         self.show()
