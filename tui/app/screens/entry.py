@@ -45,12 +45,13 @@ from functools import partial
 from typing import Any, ClassVar, TypeVar
 
 from rich.text import Text
-from textual import events, on
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import DataTable, Header, Input, Label, Static
 
 from duplicate.labels import SLIP_STATUS
@@ -68,6 +69,8 @@ from duplicate.service import (
 from duplicate.slips import SlipStatus
 from lexicon.alphabet import spanish
 from lexicon.board import Board
+from lexicon.movegen import generate
+from tui.app.heap import freeze_heap
 from tui.app.messages import DataChanged
 from tui.app.widgets.judge_dialogs import ConflictDecision, ConflictDialog
 from tui.app.widgets.ordered_input import OrderedInput
@@ -103,6 +106,11 @@ class _Job:
     text: str = ""
     """What was typed (shown again if it cannot be saved)."""
 
+
+REFRESH_PAUSE = 0.3
+"""Seconds without a slip being typed before the round's list is read again: while an
+assistant types slip after slip, the feedback comes first and the list waits (issue 13
+§2, feedback ≤ 50 ms); a read in the middle would compete with the next slip's call."""
 
 SAVE_RETRIES = (0.5, 1.0, 2.0, 4.0)
 """Seconds to wait before each new try when the database does not answer (a slip is
@@ -207,6 +215,7 @@ class EntryScreen(Screen[None]):
         self._busy = False
         self._last_table: int | None = None
         self._reading = 0
+        self._refresh_timer: Timer | None = None
         self.double_entry = False
         """Double entry: slips typed are checked against the stored ones (a mismatch is a
         conflict for the judge), not entered."""
@@ -241,6 +250,20 @@ class EntryScreen(Screen[None]):
         table.add_column("Anotó", key="by")
         self.refresh_data()
         self.query_one("#table", Input).focus()
+        if self.threaded:
+            self._warm_up()
+
+    @work(thread=True, exclusive=True, group="warm-up", exit_on_error=False)
+    def _warm_up(self) -> None:
+        """Load the lexicon and the move generator (the hints search moves) before the
+        first slip needs them, then keep the collector's passes short (``freeze_heap``)."""
+        service = self.app.service  # type: ignore[attr-defined]
+        try:
+            lexicon = service.lexicon_for(service.tournament(self.app.state.tournament_id))  # type: ignore[attr-defined]
+        except TournamentError:
+            return
+        generate(Board(lexicon.alphabet), [lexicon.alphabet.code("A"), lexicon.alphabet.blank], lexicon)
+        freeze_heap()
 
     @property
     def pending(self) -> int:
@@ -697,6 +720,7 @@ class EntryScreen(Screen[None]):
 
     # --- the ordered queue of service calls ------------------------------------------------------
     def _enqueue(self, job: _Job) -> None:
+        self._cancel_refresh()
         self._queue.append(job)
         self._pump()
         self._show_saving()
@@ -717,7 +741,7 @@ class EntryScreen(Screen[None]):
             self._busy = True
             self.run_worker(partial(self._run, job), thread=True, group="slip-entry", exit_on_error=False)
         if not self._busy and not self._queue:
-            self.call_after_refresh(self.refresh_round)
+            self._refresh_after_pause()
 
     def _run(self, job: _Job) -> None:
         """In the worker thread: call the service — again, after a pause, while the
@@ -730,6 +754,27 @@ class EntryScreen(Screen[None]):
             time.sleep(pause)
             outcome = _call(job)
         self.post_message(SlipJobDone(job, outcome))
+
+    def _refresh_after_pause(self) -> None:
+        """Read the round's list again once the typing pauses (``REFRESH_PAUSE``); the
+        pending read counts in ``loading``."""
+        if not self.threaded:
+            self.refresh_round()
+            return
+        self._cancel_refresh()
+        self._reading += 1
+        self._refresh_timer = self.set_timer(REFRESH_PAUSE, self._refresh_now)
+
+    def _cancel_refresh(self) -> None:
+        if self._refresh_timer is not None:
+            self._refresh_timer.stop()
+            self._refresh_timer = None
+            self._reading -= 1
+
+    def _refresh_now(self) -> None:
+        self._refresh_timer = None
+        self._reading -= 1
+        self.refresh_round()
 
     def on_slip_retrying(self, message: SlipRetrying) -> None:
         table = f"mesa {message.job.table}: " if message.job.table is not None else ""

@@ -46,6 +46,7 @@ from lexicon.board import Board, Direction
 from lexicon.lexicon import Lexicon
 from lexicon.move import Move, placed_tiles
 from lexicon.movegen import generate, walker_name
+from tui.app.heap import freeze_heap
 from tui.app.messages import DataChanged
 from tui.app.widgets.board import BLANK_STYLE, TILE_STYLE, BoardView
 from tui.app.widgets.judge_dialogs import ConflictDecision, ConflictDialog, ReasonDialog
@@ -509,6 +510,7 @@ class JudgeScreen(Screen[None]):
         lexicon = self.service.lexicon_for(self.service.tournament(self.tournament_id))
         alphabet = lexicon.alphabet
         generate(Board(alphabet), [alphabet.code("A"), alphabet.blank], lexicon)
+        freeze_heap()
 
     # --- workers ----------------------------------------------------------------------------
     def start_action(self, action: Callable[[], str] | None) -> None:
