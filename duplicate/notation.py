@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from data.rules import RACK_SIZE
+from duplicate.texts import SLIP_MAX, shown
 from lexicon.alphabet import BLANK_FLAG, Alphabet, AlphabetError
 from lexicon.board import CENTRE, ROW_NAMES, SIZE, Board, Direction, Square, letter_of
 from lexicon.lexicon import Lexicon
@@ -184,7 +185,7 @@ _MOVE_RE = re.compile(
     rf"""
     ^\s*
     (?:(?P<pre>{_ARROW})\s*|(?P<pre_v>[vV])\s+)?
-    (?:(?P<row1>[^\W\d_])(?P<col1>\d+)|(?P<col2>\d+)(?P<row2>[^\W\d_]))
+    (?:(?P<row1>[^\W\d_])(?P<col1>[0-9]+)|(?P<col2>[0-9]+)(?P<row2>[^\W\d_]))
     (?P<sep1>{_SEP}*)
     (?:(?P<mid>{_ARROW})|(?<={_SEP})(?P<mid_v>[vV])(?={_SEP}))?
     (?P<sep2>{_SEP}*)
@@ -217,7 +218,8 @@ def parse_move(text: str, alphabet: Alphabet, *, oriented: bool = True) -> Move:
 
     Returns a ``Move`` whose word holds plain letters and ``letter | BLANK_FLAG``
     for lowercase ones. Raises ``NotationSyntaxError`` when the text is not a
-    move, ``OffBoardError`` when the coordinate is outside A–O / 1–15 or the word
+    move (or is longer than ``duplicate.texts.SLIP_MAX``: refused in bounded time; the
+    coordinate's digits are 0–9 only), ``OffBoardError`` when the coordinate is outside A–O / 1–15 or the word
     runs off the board.
     """
     move = _read(text, alphabet, oriented)
@@ -231,6 +233,9 @@ def parse_move(text: str, alphabet: Alphabet, *, oriented: bool = True) -> Move:
 
 def _read(text: str, alphabet: Alphabet, oriented: bool) -> Move:
     """Parse ``text`` checking the coordinate but not whether the word fits the board."""
+    if len(text) > SLIP_MAX:        # bounded time: no slip is longer (the pattern backtracks on runs)
+        raise NotationSyntaxError(f"papeleta {shown(text)}: como máximo {SLIP_MAX} caracteres; {_EXAMPLE}",
+                                  slip=text[:SLIP_MAX])
     slip = unicodedata.normalize("NFC", text).strip()
     if not slip:
         raise NotationSyntaxError("papeleta vacía: " + _EXAMPLE, slip=slip)

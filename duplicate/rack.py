@@ -240,6 +240,23 @@ def complete_rack(leftover: Sequence[int], bag: Bag, rule: RackRule, max_redraws
 
 
 # --- rack text ---------------------------------------------------------------------------
+def beyond_tile_set(tiles: Iterable[int], alphabet: Alphabet) -> str | None:
+    """Why ``tiles`` (a rack, or a board's tiles plus a rack) cannot come from one tile
+    set (I.2: 100 tiles, 2 blanks — a blank played as a letter counts as a blank), in
+    Spanish; None when they can."""
+    used: Counter[int] = Counter(alphabet.blank if tile & BLANK_FLAG else tile for tile in tiles)
+    blanks = used.pop(alphabet.blank, 0)
+    if blanks > alphabet.blank_count:
+        return f"{blanks} comodines: el juego tiene {alphabet.blank_count}"
+    for tile, count in sorted(used.items()):
+        if not 0 <= tile < len(alphabet.letters):
+            return f"ficha desconocida (código {tile})"
+        letter = alphabet.letters[tile]
+        if count > letter.count:
+            return f"{count} fichas de {letter.symbol}: el juego tiene {letter.count}"
+    return None
+
+
 def rack_text(tiles: Iterable[int], alphabet: Alphabet) -> str:
     """Text of rack tiles that reads back to the same tiles (``Alphabet.format``)."""
     return alphabet.format(tiles)

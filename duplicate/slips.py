@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from duplicate.notation import (
-    FirstMoveError,
     LOWERCASE_HINT,
+    FirstMoveError,
     InvalidWordError,
     MisplacedError,
     NotationSyntaxError,

@@ -181,9 +181,12 @@ class Board:
         """Read a CGP board string (see ``to_cgp``).
 
         Raises ``BoardError`` naming the row when a row is not 15 squares or
-        holds something that is not a tile.
+        holds something that is not a tile (digits 0–9 only; a run of empty squares
+        longer than the row is refused before anything is built).
         """
         board = cls(alphabet, layout)
+        if len(text) > 16 * SIZE * 4:
+            raise BoardError(f"tablero CGP de {len(text)} caracteres: demasiado largo para un tablero de {SIZE}×{SIZE}")
         rows = text.strip().split("/")
         if len(rows) != SIZE:
             raise BoardError(f"tablero CGP «{text}»: se esperaban {SIZE} filas separadas por «/», hay {len(rows)}")
@@ -192,11 +195,15 @@ class Board:
             i = 0
             while i < len(row_text):
                 ch = row_text[i]
-                if ch.isdigit():
+                if "0" <= ch <= "9":
                     j = i
-                    while j < len(row_text) and row_text[j].isdigit():
+                    while j < len(row_text) and "0" <= row_text[j] <= "9":
                         j += 1
-                    cells.extend([None] * int(row_text[i:j]))
+                    empty = int(row_text[i:j]) if j - i <= 2 else SIZE + 1
+                    if empty > SIZE - len(cells):
+                        raise BoardError(f"fila {ROW_NAMES[r]} del tablero CGP («{row_text[:60]}»): "
+                                         f"{row_text[i:j][:12]} casillas vacías no caben en la fila de {SIZE}")
+                    cells.extend([None] * empty)
                     i = j
                     continue
                 if ch == "[":

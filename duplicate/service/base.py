@@ -50,6 +50,7 @@ from duplicate.service.views import (
     view_of,
 )
 from duplicate.slips import SlipStatus
+from duplicate.texts import REASON_MAX, TextError, checked_text
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
 
@@ -269,11 +270,22 @@ class ServiceBase:
     def _default_lexicon(self) -> Lexicon:
         return self._lexicon if self._lexicon is not None else Lexicon.load(default_lexicon_path(None))
 
+    @staticmethod
+    def _typed(text: str, what: str, limit: int, *, lines: bool = False) -> str:
+        """``text`` as typed, checked once where it enters (``duplicate.texts``): NFC, no
+        control characters, digits 0–9, at most ``limit`` characters; ``TournamentError``
+        (Spanish, naming ``what``) otherwise, before anything is judged or stored."""
+        try:
+            return checked_text(text, what, limit=limit, lines=lines)
+        except TextError as error:
+            raise TournamentError(str(error)) from None
+
     def _log(self, session: Session, tournament_id: int, typed: TournamentEvent, *,
              actor: Actor, game_id: int | None = None, round_number: int | None = None,
              reason: str = "") -> Event:
         """Append one typed event to the log, recording who acted (the credential's name
         and role), from which station, when and why."""
+        reason = self._typed(reason, "el motivo", REASON_MAX, lines=True)
         event = Event(tournament_id=tournament_id, game_id=game_id, round_number=round_number,
                       kind=typed.KIND.value, payload=typed.payload(), station=self.station, arbiter=actor.name, role=actor.role.value,
                       reason=reason, created_at=_now())

@@ -41,6 +41,7 @@ from duplicate.service.views import (
     view_of,
 )
 from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict
+from duplicate.texts import REASON_MAX, SLIP_MAX
 
 
 class Corrections(SlipEntry):
@@ -87,6 +88,8 @@ class Corrections(SlipEntry):
         new event keeps the old values. ``judge`` False (an assistant fixing a typing
         mistake): refused once the round is closed, as for every assistant's credential
         (II.4.c: only the judge corrects closed rounds, and an assistant only its tables)."""
+        if text is not None:
+            text = self._typed(text, "la papeleta corregida", SLIP_MAX)
         context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
         verdict = self._correction_verdict(context, text, status)
         with self._write() as session:
@@ -156,6 +159,7 @@ class Corrections(SlipEntry):
     def file_claim(self, game_number: int, round_number: int, table: int, text: str, *,
                    tournament_id: int | None = None, arbiter: str = "") -> int:
         """Record a player's claim (III.27); returns its id."""
+        text = self._typed(text, "la reclamación", REASON_MAX, lines=True)
         context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
         with self._write() as session:
             actor = self._authorise(session, context.tournament_id, Action.FILE_CLAIM, tables=[table])
@@ -172,6 +176,9 @@ class Corrections(SlipEntry):
                       corrected_status: str | None = None, arbiter: str = "") -> None:
         """Resolve a claim (III.27) in one transaction; an upheld claim may carry the
         corrected slip. A claim already resolved (by another judge station) is refused."""
+        resolution = self._typed(resolution, "la resolución", REASON_MAX, lines=True)
+        if corrected_text is not None:
+            corrected_text = self._typed(corrected_text, "la papeleta corregida", SLIP_MAX)
         with self._read() as session:
             claim = session.get(Claim, claim_id)
             if claim is None:

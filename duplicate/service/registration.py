@@ -49,6 +49,7 @@ from duplicate.service.views import (
 from duplicate.standings import (
     bonus_warnings,
 )
+from duplicate.texts import COUNTRY_MAX, FEDERATION_ID_MAX, NAME_MAX, PERSON_MAX
 from lexicon.lexicon import Lexicon
 
 
@@ -66,6 +67,9 @@ class Registration(ServiceBase):
         actions. The lexicon's hash is fixed now. Anyone may create a tournament: its
         creator is its judge. Raises ``TournamentError`` for an empty name or a short PIN.
         """
+        name = self._typed(name, "el nombre del torneo", NAME_MAX)
+        venue = self._typed(venue, "el lugar", NAME_MAX)
+        judge_name = self._typed(judge_name, "el nombre del juez árbitro", PERSON_MAX)
         if not name.strip():
             raise TournamentError("el torneo necesita un nombre")
         pin = judge_pin if judge_pin is not None else self._pin
@@ -214,7 +218,11 @@ class Registration(ServiceBase):
 
     def _add_player(self, session: Session, tournament: Tournament, name: str, club: str, country: str,
                     federation_id: str | None, actor: Actor) -> int:
-        name = " ".join(name.split())
+        name = " ".join(self._typed(name, "el nombre del jugador", NAME_MAX).split())
+        club = self._typed(club, f"el club de {name}", NAME_MAX)
+        country = self._typed(country, f"el país de {name}", COUNTRY_MAX)
+        if federation_id is not None:
+            federation_id = self._typed(federation_id, f"el número de federado de {name}", FEDERATION_ID_MAX)
         if not name:
             raise TournamentError("el jugador necesita un nombre")
         federation_id = (federation_id or "").strip() or None
@@ -282,6 +290,7 @@ class Registration(ServiceBase):
     def set_assistant_range(self, assistant: str, first_table: int, last_table: int, *,
                             tournament_id: int | None = None, arbiter: str = "") -> None:
         """The tables ``assistant`` enters slips for (II.4.c), inclusive."""
+        assistant = self._typed(assistant, "el nombre del auxiliar", PERSON_MAX)
         if first_table < 1 or last_table < first_table:
             raise TournamentError(f"rango de mesas {first_table}–{last_table} no válido")
         with self._write() as session:
@@ -319,16 +328,16 @@ class Registration(ServiceBase):
             before = {"name": player.name, "club": player.club, "country": player.country,
                       "federation_id": player.federation_id}
             if name is not None:
-                name = " ".join(name.split())
+                name = " ".join(self._typed(name, "el nombre del jugador", NAME_MAX).split())
                 if not name:
                     raise TournamentError("el jugador necesita un nombre")
                 player.name = name
             if club is not None:
-                player.club = club.strip()
+                player.club = self._typed(club, "el club", NAME_MAX).strip()
             if country is not None:
-                player.country = country.strip()
+                player.country = self._typed(country, "el país", COUNTRY_MAX).strip()
             if federation_id is not None:
-                new_id = federation_id.strip() or None
+                new_id = self._typed(federation_id, "el número de federado", FEDERATION_ID_MAX).strip() or None
                 if new_id is not None and new_id != player.federation_id:
                     owner = session.scalar(select(Player).where(Player.federation_id == new_id))
                     if owner is not None:

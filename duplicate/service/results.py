@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from duplicate.labels import SLIP_STATUS, label
 from duplicate.models import (
     AssistantRange,
     Claim,
@@ -15,12 +16,11 @@ from duplicate.models import (
     Slip,
     Tournament,
 )
+from duplicate.rack import parse_rack_text
 from duplicate.service.access import Action
 from duplicate.service.corrections import Corrections
 from duplicate.service.errors import RoundHasConflicts, TournamentError
 from duplicate.service.events import BonusesAwarded, GameReopened, ResultsPublished, RoundClosed, SlipEntered
-from duplicate.labels import SLIP_STATUS, label
-from duplicate.rack import parse_rack_text
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.slip_entry import (
     _board,

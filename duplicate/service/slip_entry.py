@@ -41,6 +41,7 @@ from duplicate.service.views import (
     view_of,
 )
 from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict
+from duplicate.texts import SLIP_MAX
 from lexicon.board import Board
 from lexicon.lexicon import Lexicon
 
@@ -119,6 +120,7 @@ class SlipEntry(Rounds):
         stored exactly as typed. A second, different slip for the same player and round
         is stored as a ``Conflict`` for the judge; the same text again changes nothing.
         """
+        text = self._typed(text, "la papeleta", SLIP_MAX)
         context = self._slip_context(game_number, table, round_number, tournament_id)
         verdict = judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
         return self._store(context, text, verdict, Action.ENTER_SLIP)
@@ -130,6 +132,7 @@ class SlipEntry(Rounds):
         status = SlipStatus(status)
         if status not in MARK_STATUSES:
             raise TournamentError(f"marca {status.value!r} no válida: se espera late, null o missing")
+        text = self._typed(text, "la papeleta", SLIP_MAX)
         context = self._slip_context(game_number, table, round_number, tournament_id)
         return self._store(context, text, mark_verdict(status, text), Action.MARK_SLIP)
 
@@ -182,9 +185,10 @@ class SlipEntry(Rounds):
             if isinstance(value, SlipStatus):
                 if value not in MARK_STATUSES:
                     raise TournamentError(f"marca {value.value!r} no válida: se espera late, null o missing")
-                raw = written[0] if written else ""
+                raw = self._typed(written[0] if written else "", f"la papeleta de la mesa {table}", SLIP_MAX)
                 verdict = mark_verdict(value, raw)
             else:
+                value = self._typed(value, f"la papeleta de la mesa {table}", SLIP_MAX)
                 if value not in verdicts:
                     verdicts[value] = judge_slip(base.board, base.rack, value, base.lexicon, oriented=base.oriented)
                 verdict, raw = verdicts[value], value
@@ -283,6 +287,7 @@ class SlipEntry(Rounds):
                      tournament_id: int | None = None, assistant: str = "") -> EntryResult:
         """Double entry: a second assistant re-types a slip. A match is recorded as
         checked; a mismatch becomes a ``Conflict`` the judge resolves."""
+        text = self._typed(text, "la papeleta", SLIP_MAX)
         context = self._slip_context(game_number, table, round_number, tournament_id)
         verdict = judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
         with self._write() as session:

@@ -56,7 +56,8 @@ def analyze(lexicon_path: Path | None, positions: TextIO | None) -> None:
 
     Claves: best_score, top_moves (todas las jugadas de máxima puntuación, en
     notación canónica, ordenadas), master (elegida por III.15), legal_moves,
-    elapsed_ms. Una línea mal formada produce {"line": N, "error": "..."}.
+    elapsed_ms. Una línea mal formada produce {"line": N, "error": "..."} y se sigue
+    con la siguiente.
     """
     lexicon_ = load_lexicon(lexicon_path)
     source = positions if positions is not None else sys.stdin
@@ -64,7 +65,10 @@ def analyze(lexicon_path: Path | None, positions: TextIO | None) -> None:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        result = analyze_position(line, lexicon_)
+        try:
+            result = analyze_position(line, lexicon_)
+        except Exception as error:  # noqa: BLE001 — one bad line never stops the run (README)
+            result = {"error": f"línea no analizable ({type(error).__name__}): {str(error)[:200]}"}
         if "error" in result:
             result = {"line": number, **result}
         click.echo(json.dumps(result, ensure_ascii=False))
@@ -74,10 +78,14 @@ def analyze_position(line: str, lexicon_: Lexicon) -> dict[str, object]:
     """One ``<board> <rack>`` line → the analysis dict (see ``analyze``), or ``{"error": ...}``."""
     from duplicate.master import rank_top_moves
     from duplicate.notation import format_move
+    from duplicate.rack import beyond_tile_set
+    from duplicate.texts import shown
 
+    if len(line) > 1000:
+        return {"error": f"línea {shown(line)}: demasiado larga para «<tablero> <atril>»"}
     fields = line.split()
     if len(fields) != 2:
-        return {"error": f"se esperaba «<tablero> <atril>», hay {len(fields)} campos: «{line}»"}
+        return {"error": f"se esperaba «<tablero> <atril>», hay {len(fields)} campos: {shown(line)}"}
     board_text, rack_text = fields
     alphabet = lexicon_.alphabet
     try:
@@ -89,6 +97,10 @@ def analyze_position(line: str, lexicon_: Lexicon) -> dict[str, object]:
         return {"error": f"atril «{rack_text}»: los comodines se escriben «?»"}
     if len(rack) > 7:
         return {"error": f"atril «{rack_text}»: {len(rack)} fichas, como máximo 7"}
+    on_board = [tile for row in board.tiles for tile in row if tile is not None]
+    problem = beyond_tile_set(on_board + rack, alphabet)
+    if problem is not None:
+        return {"error": f"tablero y atril «{rack_text}»: {problem} (I.2)"}
     started = time.perf_counter()
     moves = generate(board, rack, lexicon_)
     top = moves.top()

@@ -1,0 +1,78 @@
+"""Text typed by people, checked once where it enters (issue 14 §1).
+
+Every text a station sends to the tournament service — a slip, a player's name or club,
+a tournament's name, an assistant's name, a judge's reason — passes ``checked_text``
+before anything is judged or stored: Unicode NFC; no control characters (a reason may
+hold line breaks), no lone surrogates, private-use or unassigned code points; digits
+only ``0``–``9`` (``H٨`` is not ``H8``); and a length that fits its column on SQLite
+and PostgreSQL alike. The check takes time proportional to the limit, not to the text
+(an 80,000-character slip is refused at once). Messages are Spanish and show the text
+shortened (``shown``), never a wall of it.
+
+The limits are the columns' (``duplicate.models``) or, for slips, the longest text a
+real slip can hold: 15 tiles written ``[ch]`` (4 characters each), the coordinate, an
+arrow and separators stay well under ``SLIP_MAX``.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+SLIP_MAX = 80
+"""Characters of a slip as typed (stored in full; ``notation.parse_move`` reads no more)."""
+
+NAME_MAX = 200
+"""A player's name or club, a tournament's name or venue (``String(200)``)."""
+
+COUNTRY_MAX = 100
+"""A player's country (``String(100)``)."""
+
+FEDERATION_ID_MAX = 50
+"""A player's federation id (``String(50)``)."""
+
+PERSON_MAX = 100
+"""An assistant's, a station's or an arbiter's name (``String(100)``)."""
+
+REASON_MAX = 1000
+"""A judge's reason, a claim's text or a resolution (stored as ``Text``; kept readable)."""
+
+SHOWN_MAX = 40
+"""Characters of a refused text quoted back in a message."""
+
+
+class TextError(ValueError):
+    """A typed text that cannot be accepted; the message (Spanish) names the field, shows
+    the text shortened and says what is expected."""
+
+
+def shown(text: str, limit: int = SHOWN_MAX) -> str:
+    """``text`` quoted for a message: ``«…»``, cut to ``limit`` characters with the
+    total length said when longer; control characters shown as ``U+XXXX``."""
+    cut = text[:limit]
+    visible = "".join(f"U+{ord(char):04X}" if unicodedata.category(char) in ("Cc", "Cs") else char for char in cut)
+    return f"«{visible}…» ({len(text)} caracteres)" if len(text) > limit else f"«{visible}»"
+
+
+def checked_text(text: object, what: str, *, limit: int, lines: bool = False) -> str:
+    """``text`` in NFC form, or ``TextError`` naming ``what`` (e.g. ``"la papeleta"``).
+
+    ``limit``: the most characters accepted; ``lines``: line breaks and tabs allowed
+    (reasons). Surrounding spaces are kept: what is stored is what was typed.
+    """
+    if not isinstance(text, str):
+        raise TextError(f"{what}: se esperaba un texto, no {type(text).__name__}")
+    if len(text) > 4 * limit:                       # refused before any work on it
+        raise TextError(f"{what}: {len(text)} caracteres; como máximo {limit}")
+    normal = unicodedata.normalize("NFC", text)
+    for char in normal:
+        category = unicodedata.category(char)
+        if category == "Cc" and not (lines and char in "\n\r\t"):
+            raise TextError(f"{what} {shown(normal)}: lleva un carácter de control (U+{ord(char):04X}); "
+                            "escriba solo letras, cifras y signos")
+        if category in ("Cs", "Co", "Cn"):
+            raise TextError(f"{what} {shown(normal)}: lleva un carácter no válido (U+{ord(char):04X})")
+        if category == "Nd" and not "0" <= char <= "9":
+            raise TextError(f"{what} {shown(normal)}: la cifra «{char}» no es de las cifras 0–9; escríbala con 0–9")
+    if len(normal) > limit:
+        raise TextError(f"{what} {shown(normal)}: {len(normal)} caracteres; como máximo {limit}")
+    return normal
