@@ -13,6 +13,11 @@ figures.
   table, heading row bold and frozen, numbers as numbers (percentages with the
   ``0.00`` format).
 
+No text a user typed is ever a formula (issue 14 §2, the OWASP CSV-injection rule): in
+CSV a text cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return is
+written with a leading ``'`` (``neutralised``); in XLSX every text is a string cell, never
+a formula, and is written as typed. Numbers stay numbers in both.
+
 Tables: ``clasificacion-general`` (IV.31), per game ``partida-N`` (standings with the
 points of every round, III.23, III.24, III.26), ``partida-N-maestras`` (the game
 record: racks, master moves, III.15) and ``partida-N-jugadas`` (every player's slip
@@ -28,7 +33,7 @@ from pathlib import Path
 
 from duplicate.results import SLIP_STATUS_LABELS, GameResults, TournamentResults
 
-__all__ = ["DataTable", "game_tables", "overall_table", "write_csv", "write_xlsx"]
+__all__ = ["DataTable", "game_tables", "neutralised", "overall_table", "write_csv", "write_xlsx"]
 
 Value = str | int | float | None
 
@@ -94,12 +99,25 @@ def game_tables(game: GameResults) -> list[DataTable]:
     return [standings, masters, detail]
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads as the start of a formula in a text cell (OWASP)."""
+
+
+def neutralised(value: Value) -> Value:
+    """``value`` for a CSV cell: a text a spreadsheet would run as a formula gets a
+    leading ``'`` (shown as typed, never evaluated); numbers and other texts unchanged."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def write_csv(table: DataTable, path: Path) -> None:
-    """Write ``table`` as CSV (UTF-8 with BOM, comma, decimal point)."""
+    """Write ``table`` as CSV (UTF-8 with BOM, comma, decimal point); texts that would be
+    formulas are ``neutralised``."""
     with path.open("w", encoding="utf-8-sig", newline="") as handle:
         writer = csv.writer(handle)
-        writer.writerow(table.headings)
-        writer.writerows(["" if value is None else value for value in row] for row in table.rows)
+        writer.writerow([neutralised(heading) for heading in table.headings])
+        writer.writerows(["" if value is None else neutralised(value) for value in row] for row in table.rows)
 
 
 def write_xlsx(tables: Sequence[DataTable], path: Path, *, title: str = "") -> None:
@@ -125,18 +143,19 @@ def write_xlsx(tables: Sequence[DataTable], path: Path, *, title: str = "") -> N
         sheet.append(heading)
         percent = set(table.percent_columns)
         for row in table.rows:
-            if percent:
-                cells: list[object] = []
-                for index, value in enumerate(row):
-                    if index in percent:
-                        cell = WriteOnlyCell(sheet, value=value)
-                        cell.number_format = "0.00"
-                        cells.append(cell)
-                    else:
-                        cells.append(value)
-                sheet.append(cells)
-            else:
-                sheet.append(list(row))
+            cells: list[object] = []
+            for index, value in enumerate(row):
+                if index in percent:
+                    cell = WriteOnlyCell(sheet, value=value)
+                    cell.number_format = "0.00"
+                    cells.append(cell)
+                elif isinstance(value, str):
+                    cell = WriteOnlyCell(sheet, value=value)
+                    cell.data_type = "s"          # a text, even «=…»: never a formula
+                    cells.append(cell)
+                else:
+                    cells.append(value)
+            sheet.append(cells)
     workbook.save(path)
 
 

@@ -466,3 +466,42 @@ def test_no_cell_of_a_pdf_table_overprints_the_next(tmp_path: Path) -> None:
         boxes.sort()
         for (_, right, text), (left, _, following) in itertools.pairwise(boxes):
             assert right <= left + 0.5, f"«{text}» se monta sobre «{following}»"
+
+
+FORMULAS = ['=HYPERLINK("http://ejemplo.invalid","clic")', "@SUM(A1:A9)", "+34 600 000 000", "-Ana"]
+
+
+def test_no_typed_text_becomes_a_formula_in_csv_or_xlsx(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
+    # Issue 14 §2 (OWASP CSV injection): names, clubs and slips starting with = + - @ are
+    # text in every export — a leading ' in CSV, a string cell in XLSX — and numbers stay numbers.
+    openpyxl = pytest.importorskip("openpyxl")
+    service = TournamentService(open_database(str(tmp_path / "f.db")), station="pruebas", lexicon=spanish_lexicon,
+                                pin=JUDGE_PIN)
+    service.create_tournament("Fórmulas")
+    for index, name in enumerate(FORMULAS):
+        service.add_player(name, club="=1+1" if index == 0 else "Club")
+    service.create_game(rounds=1, seed=5)
+    service.set_rack(1, "CASAMOS")
+    master = service.choose_master(1).master
+    assert master is not None
+    service.enter_slip(1, 1, master)
+    service.enter_slip(1, 2, "=2+2")                              # unreadable, stored as typed
+    service.close_round(1, 1)
+    service.publish(1, final=True)
+    publication = publish_results(service, tmp_path / "web", formats=["csv", "xlsx"], workers=1)
+    overall = (publication.out / "datos" / "clasificacion-general.csv").read_text(encoding="utf-8-sig")
+    slips = (publication.out / "datos" / "partida-1-jugadas.csv").read_text(encoding="utf-8-sig")
+    rows = list(csv.reader(overall.splitlines()))
+    cells = [value for row in rows[1:] for value in row]
+    for name in FORMULAS:
+        assert "'" + name in cells and name not in cells
+    assert "'=1+1" in cells
+    assert "'=2+2" in slips and ",=2+2" not in slips
+    assert all(row[0].isdigit() for row in rows[1:])                 # positions still plain numbers
+    workbook = openpyxl.load_workbook(publication.out / "datos" / "resultados.xlsx")
+    sheet = workbook["General"]
+    values = [cell for row in sheet.iter_rows(min_row=2) for cell in row]
+    texts = {cell.value for cell in values if cell.data_type == "s"}
+    assert set(FORMULAS) <= texts and "=1+1" in texts
+    assert not [cell.coordinate for cell in values if cell.data_type == "f"]
+    assert all(isinstance(row[0].value, int) for row in sheet.iter_rows(min_row=2))
