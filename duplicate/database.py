@@ -12,6 +12,7 @@ acknowledges is on disk.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -89,6 +90,15 @@ def default_database_url() -> str:
     return f"sqlite:///{folder / 'duplicada.db'}"
 
 
+def masked_url(text: str) -> str:
+    """``text`` (a URL, valid or not) with any password replaced by ``***``: what every
+    message, log and console shows of a database URL (issue 14 §4)."""
+    try:
+        return make_url(text).render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001 — not a URL: mask by its shape
+        return re.sub(r"(://[^:/@\s]*:)[^@\s]*@", r"\1***@", text)
+
+
 def database_url(text: str) -> str:
     """Normalise a ``--db`` value: a SQLAlchemy URL, or a plain file path for SQLite.
 
@@ -98,8 +108,10 @@ def database_url(text: str) -> str:
         return f"sqlite:///{Path(text).expanduser().resolve()}"
     try:
         make_url(text)
-    except ArgumentError as error:
-        raise DatabaseError(f"--db {text!r}: no es una URL de SQLAlchemy válida ({error})") from None
+    except (ArgumentError, ValueError):
+        raise DatabaseError(f"--db «{masked_url(text)}»: no es una URL de SQLAlchemy válida "
+                            "(dialecto+controlador://usuario@servidor:puerto/base; la contraseña, mejor en "
+                            "PGPASSWORD o ~/.pgpass)") from None
     return text
 
 
@@ -169,7 +181,6 @@ def _alembic_config(engine: Engine) -> Config:
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
     return config
 
 

@@ -129,3 +129,50 @@ def test_a_database_that_stops_answering_is_a_spanish_service_error(tmp_path: Pa
     assert not any(raw in str(raised.value) for raw in RAW)
     monkeypatch.undo()
     assert service.entries() == []                              # nothing of the refused action stored
+
+
+def test_a_password_with_escapes_opens_and_is_never_shown(tmp_path: Path) -> None:
+    # Issue 14 §4: «%40» in a password crashed every command (Alembic's configuration read
+    # the URL) and the traceback printed it. Now the database opens (trust auth here) and
+    # no message, whatever fails, shows the password.
+    from click.testing import CliRunner
+
+    from tui.cli import main
+
+    for url in _postgres_url():
+        with_password = url.replace("postgres@", "postgres:se%40creto@")
+        database = open_database(with_password)            # migrated: Alembic never reads the URL
+        database.dispose()
+        for target in (with_password, with_password.rsplit("/", 1)[0] + "/no_existe_duplicada",
+                       "postgresql://postgres:se%40creto@127.0.0.1:puerto/x"):
+            result = CliRunner().invoke(main, ["standings", "--db", target])
+            assert result.exit_code != 0 and "Traceback" not in result.output and "creto" not in result.output
+            assert "***" in result.output or "ningún torneo" in result.output
+
+
+def test_serve_hands_the_url_to_the_apps_by_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 14 §4: never on a command line («ps» shows it to every user of the machine).
+    import os
+
+    import textual_serve.server
+    from click.testing import CliRunner
+
+    from tui.cli import main
+
+    started: list[str] = []
+
+    class Server:
+        def __init__(self, command: str, **options: object) -> None:
+            started.append(command)
+
+        def serve(self) -> None:
+            pass
+
+    monkeypatch.setattr(textual_serve.server, "Server", Server)
+    monkeypatch.delenv("DUPLICADA_DB", raising=False)
+    url = "postgresql+psycopg://postgres:secreto@127.0.0.1:5432/test"
+    result = CliRunner().invoke(main, ["serve", "--db", url])
+    assert result.exit_code == 0, result.output
+    assert started and "secreto" not in started[0] and "--db" not in started[0]
+    assert os.environ["DUPLICADA_DB"] == url
+    monkeypatch.delenv("DUPLICADA_DB")

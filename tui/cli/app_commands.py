@@ -47,10 +47,14 @@ def tui(db: str | None, station: str | None) -> None:
 def serve(db: str | None, host: str, port: int, public_url: str | None) -> None:
     """Publica la aplicación para los navegadores de la red de la sala (textual-serve):
     cada auxiliar solo necesita un navegador."""
+    import os
+
     from textual_serve.server import Server
 
-    from duplicate.database import default_database_url
+    from duplicate.database import DATABASE_ENV, default_database_url
 
-    url = db or default_database_url()
-    command = f"{shlex.quote(sys.executable)} -m tui.cli tui --db {shlex.quote(url)}"
+    # The URL (which may hold a password) reaches each browser's app through the
+    # environment, never its command line (visible to every user in «ps»; issue 14 §4).
+    os.environ[DATABASE_ENV] = db or default_database_url()
+    command = f"{shlex.quote(sys.executable)} -m tui.cli tui"
     Server(command, host=host, port=port, title="duplicada", public_url=public_url).serve()
