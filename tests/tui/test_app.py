@@ -8,7 +8,7 @@ import pytest
 from textual.widgets import OptionList
 
 from duplicate.service import NotAuthorised, Role, TournamentService
-from tests.credentials import ASSISTANT_PINS
+from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 from tui.app import DuplicadaApp
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.signin import SignInScreen
@@ -118,5 +118,28 @@ def test_a_database_hiccup_does_not_close_the_station(service: TournamentService
             app.check_for_changes()
             await pilot.pause()
             assert any("recuperada" in str(notice.message) for notice in app._notifications)
+
+    asyncio.run(scenario())
+
+
+def test_a_browser_session_signs_in_and_never_creates_a_tournament(service: TournamentService) -> None:
+    # Issue 14 §3: under «duplicada serve» (remote) there is no tournament form and no
+    # read-only entry without a PIN; the PIN is the only way in.
+    service.create_tournament("Open de la Sala", judge_name="Lucía")
+
+    async def scenario() -> None:
+        app = DuplicadaApp(service.with_pin(None), poll=False, remote=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await checked(pilot)
+            assert not app.screen.query("#name") and not app.screen.query("#create")
+            await pilot.press("enter")                        # the tournament
+            await checked(pilot)
+            assert isinstance(app.screen, SignInScreen) and not app.screen.query("#viewer")
+            await pilot.press("enter")                        # an empty PIN: refused
+            await checked(pilot)
+            assert isinstance(app.screen, SignInScreen) and app.state.role is None
+            await pilot.press(*JUDGE_PIN, "enter")
+            await checked(pilot)
+            assert isinstance(app.screen, HomeScreen) and app.state.role == "judge"
 
     asyncio.run(scenario())

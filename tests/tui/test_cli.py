@@ -4,6 +4,7 @@ same database."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -16,7 +17,8 @@ import tui.cli.app_commands
 
 def test_no_arguments_opens_the_app_on_the_default_database(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
-    monkeypatch.setattr(tui.cli.app_commands, "run_app", lambda db, station: calls.append((db, station)))
+    monkeypatch.setattr(tui.cli.app_commands, "run_app",
+                        lambda db, station, remote=False: calls.append((db, station)))
     result = CliRunner().invoke(tui.cli.main, [])
     assert result.exit_code == 0, result.output
     assert calls == [(None, None)]
@@ -26,7 +28,6 @@ def test_no_arguments_opens_the_app_on_the_default_database(monkeypatch: pytest.
 
 def test_serve_runs_the_app_for_each_browser_on_the_same_database(monkeypatch: pytest.MonkeyPatch,
                                                                    tmp_path: Path) -> None:
-    import textual_serve.server
 
     served = {}
 
@@ -37,12 +38,17 @@ def test_serve_runs_the_app_for_each_browser_on_the_same_database(monkeypatch: p
         def serve(self) -> None:
             served["served"] = True
 
-    monkeypatch.setattr(textual_serve.server, "Server", FakeServer)
+    import tui.cli.venue_server
+
+    monkeypatch.setattr(tui.cli.venue_server, "VenueServer", FakeServer)
+    monkeypatch.setenv("DUPLICADA_DB", "otra.db")                 # replaced by --db, restored after the test
     database = tmp_path / "torneo.db"
     result = CliRunner().invoke(tui.cli.main, ["serve", "--db", str(database), "--port", "9001"])
     assert result.exit_code == 0, result.output
     assert served["served"] and served["options"]["port"] == 9001
-    assert "-m tui.cli tui --db" in served["command"] and str(database) in served["command"]
+    # Each browser's app: «tui --remote» on the same database, handed over by environment.
+    assert served["command"].endswith("-m tui.cli tui --remote") and str(database) not in served["command"]
+    assert os.environ["DUPLICADA_DB"] == str(database)
 
 
 def test_every_core_command_is_there() -> None:
@@ -101,3 +107,49 @@ def test_help_and_the_engine_commands_start_without_the_database() -> None:
     result = subprocess.run([sys.executable, "-c", script], input="15/15/15/15/15/15/15/7CASA4/15/15/15/15/15/15/15 "
                             "ERRE?LO\n", capture_output=True, text=True, timeout=120, check=True)
     assert result.stdout.strip().splitlines()[-1] == "False False", result.stdout[-500:]
+
+
+def test_the_venue_door_checks_the_password_and_the_host() -> None:
+    # Issue 14 §3: Basic authentication with any user name; beyond loopback a password is asked.
+    import base64
+
+    from tui.cli.venue_server import is_loopback, password_matches
+
+    def header(user_and_password: bytes) -> str:
+        return "Basic " + base64.b64encode(user_and_password).decode()
+
+    assert password_matches(header(b"aux:sala-de-juego"), "sala-de-juego")
+    assert password_matches(header(b":sala-de-juego"), "sala-de-juego")
+    assert not password_matches(header(b"aux:sala-de-jueg"), "sala-de-juego")
+    assert not password_matches("Basic no-es-base64!", "sala-de-juego")
+    assert not password_matches(None, "sala-de-juego") and not password_matches("Bearer x", "sala-de-juego")
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.20") and not is_loopback("sala.local")
+
+
+def test_serving_the_venue_network_asks_for_a_password(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from click.testing import CliRunner
+
+    import tui.cli.venue_server as venue_server
+    from tui.cli import main
+
+    started: list[dict[str, object]] = []
+
+    class Recorder:
+        def __init__(self, command: str, **options: object) -> None:
+            started.append({"command": command, **options})
+
+        def serve(self) -> None:
+            pass
+
+    monkeypatch.setattr(venue_server, "VenueServer", Recorder)
+    monkeypatch.delenv("DUPLICADA_VENUE_PASSWORD", raising=False)
+    monkeypatch.setenv("DUPLICADA_DB", "sqlite:///ninguna.db")
+    short = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0"], input="corta\ncorta\n")
+    assert short.exit_code != 0 and "al menos 8 caracteres" in short.output and not started
+    result = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0"], input="sala-de-juego\nsala-de-juego\n")
+    assert result.exit_code == 0, result.output
+    assert started[-1]["password"] == "sala-de-juego" and started[-1]["host"] == "0.0.0.0"
+    assert "sala-de-juego" not in str(started[-1]["command"]) and "--remote" in str(started[-1]["command"])
+    local = CliRunner().invoke(main, ["serve"])
+    assert local.exit_code == 0 and started[-1]["password"] is None and started[-1]["host"] == "127.0.0.1"

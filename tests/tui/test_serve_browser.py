@@ -10,6 +10,7 @@ terminal stream the server sends to the page (the screen is drawn on a canvas).
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 import shutil
@@ -18,7 +19,10 @@ import sqlite3
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -45,13 +49,10 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture
-def served(tmp_path: Path, spanish_lexicon: Lexicon) -> Iterator[tuple[str, Path, str]]:
-    """A tournament of 100 players whose round 1 has its master, served on a free port:
-    ``(page address, database file, the master move)``."""
-    path = tmp_path / "navegador.db"
-    service = TournamentService(open_database(f"sqlite:///{path}"), station="mesa-arbitral", lexicon=spanish_lexicon,
-                                pin=JUDGE_PIN)
+def seeded(path: Path, lexicon: Lexicon) -> str:
+    """A tournament of 100 players whose round 1 has its master; returns the master."""
+    database = open_database(f"sqlite:///{path}")
+    service = TournamentService(database, station="mesa-arbitral", lexicon=lexicon, pin=JUDGE_PIN)
     service.create_tournament("Navegador", judge_name="Lucía")
     for index in range(SLIPS):
         service.add_player(f"Jugador {index + 1:03d}")
@@ -61,10 +62,19 @@ def served(tmp_path: Path, spanish_lexicon: Lexicon) -> Iterator[tuple[str, Path
     service.set_rack(1, "CASAMO?")
     master = service.choose_master(1).master
     assert master is not None
+    database.dispose()
+    return master
+
+
+@contextmanager
+def serving(path: Path, *options: str, env: dict[str, str] | None = None) -> Iterator[str]:
+    """``duplicada serve`` on a free port of 127.0.0.1 for the database at ``path``;
+    yields the page's address."""
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "tui.cli", "serve", "--db", f"sqlite:///{path}",
-                               "--host", "127.0.0.1", "--port", str(port)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ})
+                               "--host", "127.0.0.1", "--port", str(port), *options],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              env={**os.environ, **(env or {})})
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -74,13 +84,22 @@ def served(tmp_path: Path, spanish_lexicon: Lexicon) -> Iterator[tuple[str, Path
             except OSError:
                 assert server.poll() is None and time.monotonic() < deadline, "duplicada serve no arrancó"
                 time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/", path, master
+        yield f"http://127.0.0.1:{port}/"
     finally:
         server.terminate()
         try:
             server.wait(timeout=10)
         except subprocess.TimeoutExpired:
             server.kill()
+
+
+@pytest.fixture
+def served(tmp_path: Path, spanish_lexicon: Lexicon) -> Iterator[tuple[str, Path, str]]:
+    """The seeded tournament served: ``(page address, database file, the master move)``."""
+    path = tmp_path / "navegador.db"
+    master = seeded(path, spanish_lexicon)
+    with serving(path) as address:
+        yield address, path, master
 
 
 class Screen:
@@ -147,3 +166,61 @@ def test_a_hundred_slips_typed_ahead_in_the_browser_through_serve(served: tuple[
             assert stored_slips(path) == expected
         finally:
             browser.close()
+
+
+VENUE_PASSWORD = "sala-de-juego-2026"
+
+
+def test_a_browser_needs_the_venue_password_then_a_pin(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
+    # Issue 14 §3: the venue password before the page; in the page, a PIN before any
+    # screen — no read-only entry without one and no tournament created from a browser.
+    path = tmp_path / "sala.db"
+    seeded(path, spanish_lexicon)
+    with serving(path, env={"DUPLICADA_VENUE_PASSWORD": VENUE_PASSWORD}) as address:
+        for headers in ({}, {"Authorization": "Basic " + base64.b64encode(b"x:otra-clave").decode()}):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(urllib.request.Request(address, headers=headers), timeout=10)
+            assert refused.value.code == 401
+        with sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            try:
+                context = browser.new_context(viewport={"width": 1100, "height": 700},
+                                              http_credentials={"username": "auxiliar", "password": VENUE_PASSWORD})
+                page = context.new_page()
+                screen = Screen(page)
+                page.goto(address)
+                mark = screen.wait_for("Navegador — sin lugar")
+                assert "Nuevo torneo" not in "".join(screen.frames)
+                page.locator(".xterm-helper-textarea").focus()
+                page.keyboard.press("Enter")
+                mark = screen.wait_for("Identifíquese", since=mark)
+                page.wait_for_timeout(300)
+                assert "Solo consulta" not in "".join(screen.frames[mark - 1:])
+                page.keyboard.type("1234")
+                page.keyboard.press("Enter")
+                mark = screen.wait_for("PIN", since=mark)                     # refused: stays on the sign-in
+                page.keyboard.press("Control+a")
+                page.keyboard.type(pin_of("assistant", "Marta") or "")
+                page.keyboard.press("Enter")
+                screen.wait_for("Entrada de papeletas", since=mark)
+            finally:
+                browser.close()
+
+
+def test_beyond_the_session_limit_the_room_is_full(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
+    path = tmp_path / "llena.db"
+    seeded(path, spanish_lexicon)
+    with serving(path, "--max-sessions", "1") as address:
+        with sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            try:
+                first = browser.new_page()
+                screen = Screen(first)
+                first.goto(address)
+                screen.wait_for("Navegador — sin lugar")
+                second = browser.new_page()
+                response = second.goto(address)
+                assert response is not None and response.status == 503
+                assert "Sala completa" in second.content()
+            finally:
+                browser.close()

@@ -47,8 +47,13 @@ class DuplicadaApp(App[None]):
     # screens need the 80 columns of their footer for their own keys (issue 13 §3).
     BINDINGS = [Binding("ctrl+q", "quit", "Salir", priority=True, show=False)]
 
-    def __init__(self, service: TournamentService, *, station: str = "principal", poll: bool = True) -> None:
+    def __init__(self, service: TournamentService, *, station: str = "principal", poll: bool = True,
+                 remote: bool = False) -> None:
         super().__init__()
+        # ``remote``: a browser's session through ``duplicada serve`` (issue 14 §3): it
+        # signs in with a station's PIN before any screen — no read-only entry without a
+        # PIN, and tournaments are created at the judge's own machine, not from a browser.
+        self.remote = remote
         # ``base_service`` reads (no credential); ``service`` acts with the signed-in
         # station's credential, so the service decides what this station may do.
         self.base_service = service

@@ -16,8 +16,13 @@ import click
 
 from tui.cli.options import db_option, station_name
 
+DEFAULT_MAX_SESSIONS = 12
+DEFAULT_IDLE_MINUTES = 120
+VENUE_PASSWORD_ENV = "DUPLICADA_VENUE_PASSWORD"
+VENUE_PASSWORD_MIN = 8
 
-def run_app(db: str | None, station: str | None) -> None:
+
+def run_app(db: str | None, station: str | None, remote: bool = False) -> None:
     """Open the tournament database and run the app until the user quits."""
     from duplicate.database import DatabaseError, open_database
     from ranking.service import tournament_service
@@ -28,33 +33,49 @@ def run_app(db: str | None, station: str | None) -> None:
     except DatabaseError as error:
         raise click.ClickException(str(error)) from None
     station = station_name(station)
-    DuplicadaApp(tournament_service(database, station=station), station=station).run()
+    DuplicadaApp(tournament_service(database, station=station), station=station, remote=remote).run()
 
 
 @click.command("tui")
 @db_option
 @click.option("--station", default=None, help="Nombre de este puesto (por defecto, $DUPLICADA_STATION o el equipo).")
-def tui(db: str | None, station: str | None) -> None:
+@click.option("--remote", is_flag=True, hidden=True)   # a browser's session under «duplicada serve»
+def tui(db: str | None, station: str | None, remote: bool) -> None:
     """Abre la aplicación de arbitraje (la misma que «duplicada» sin argumentos)."""
-    run_app(db, station)
+    run_app(db, station, remote)
 
 
 @click.command("serve")
 @db_option
-@click.option("--host", default="0.0.0.0", show_default=True, help="Dirección en la que escuchar.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Dirección en la que escuchar; para la red de la sala (p. ej. 0.0.0.0) pide la contraseña de la "
+                   "sala.")
 @click.option("--port", type=int, default=8000, show_default=True)
 @click.option("--public-url", default=None, help="URL con la que los navegadores llegan al servidor.")
-def serve(db: str | None, host: str, port: int, public_url: str | None) -> None:
+@click.option("--max-sessions", type=click.IntRange(min=1), default=DEFAULT_MAX_SESSIONS, show_default=True,
+              help="Navegadores conectados a la vez (cada uno ocupa unos 93 MiB).")
+@click.option("--idle-minutes", type=click.IntRange(min=1), default=DEFAULT_IDLE_MINUTES, show_default=True,
+              help="Minutos sin actividad tras los que se cierra una sesión.")
+def serve(db: str | None, host: str, port: int, public_url: str | None, max_sessions: int, idle_minutes: int) -> None:
     """Publica la aplicación para los navegadores de la red de la sala (textual-serve):
-    cada auxiliar solo necesita un navegador."""
+    cada auxiliar solo necesita un navegador. Fuera de este equipo, cada navegador da
+    la contraseña de la sala ($DUPLICADA_VENUE_PASSWORD, o se pregunta al arrancar) y
+    después el PIN de su puesto."""
     import os
 
-    from textual_serve.server import Server
-
     from duplicate.database import DATABASE_ENV, default_database_url
+    from tui.cli.venue_server import VenueServer, is_loopback
 
+    password = os.environ.get(VENUE_PASSWORD_ENV) or None
+    if password is None and not is_loopback(host):
+        password = click.prompt("Contraseña de la sala (la darán los navegadores)", hide_input=True,
+                                confirmation_prompt="Repítala")
+    if password is not None and len(password) < VENUE_PASSWORD_MIN:
+        raise click.ClickException(f"la contraseña de la sala necesita al menos {VENUE_PASSWORD_MIN} caracteres")
     # The URL (which may hold a password) reaches each browser's app through the
     # environment, never its command line (visible to every user in «ps»; issue 14 §4).
     os.environ[DATABASE_ENV] = db or default_database_url()
-    command = f"{shlex.quote(sys.executable)} -m tui.cli tui"
-    Server(command, host=host, port=port, title="duplicada", public_url=public_url).serve()
+    os.environ.pop(VENUE_PASSWORD_ENV, None)                  # the apps do not need it
+    command = f"{shlex.quote(sys.executable)} -m tui.cli tui --remote"
+    VenueServer(command, password=password, max_sessions=max_sessions, idle_seconds=idle_minutes * 60.0,
+                host=host, port=port, title="duplicada", public_url=public_url).serve()

@@ -36,7 +36,8 @@ class SignInScreen(Screen[None]):
                 yield Input(password=True, id="pin", placeholder="el del juez árbitro o el de su puesto de auxiliar")
             with Horizontal(classes="buttons"):
                 yield Button("Entrar", id="enter", variant="primary")
-                yield Button("Solo consulta (sin PIN)", id="viewer")
+                if not self.app.remote:  # type: ignore[attr-defined]
+                    yield Button("Solo consulta (sin PIN)", id="viewer")
             yield Static("", id="message")
         yield Footer()
 
@@ -64,7 +65,7 @@ class SignInScreen(Screen[None]):
         self.sign_in()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "viewer":
+        if event.button.id == "viewer" and not self.app.remote:  # type: ignore[attr-defined]
             self.app.sign_in(None)  # type: ignore[attr-defined]
         elif event.button.id == "enter":
             self.sign_in()

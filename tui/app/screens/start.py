@@ -25,6 +25,10 @@ class StartScreen(Screen[None]):
         with Vertical():
             yield Static("Torneos de esta base de datos", classes="title")
             yield OptionList(id="tournaments")
+            if self.app.remote:  # type: ignore[attr-defined]
+                # A browser opens a tournament and signs in; it never creates one (issue 14 §3).
+                yield Static("", id="message")
+                return
             yield Static("Nuevo torneo", classes="title")
             with Horizontal(classes="form"):
                 yield Label("Nombre")
@@ -68,6 +72,9 @@ class StartScreen(Screen[None]):
         if tournaments:
             options.highlighted = 0
             options.focus()
+        elif self.app.remote:  # type: ignore[attr-defined]
+            self.query_one("#message", Static).update(
+                Text("No hay ningún torneo: el juez árbitro lo crea en su equipo con «duplicada».", style="bold"))
         else:
             self.query_one("#name", Input).focus()
 
@@ -87,6 +94,8 @@ class StartScreen(Screen[None]):
             self.create()
 
     def create(self) -> None:
+        if self.app.remote:  # type: ignore[attr-defined]
+            return
         name = self.query_one("#name", Input).value
         venue = self.query_one("#venue", Input).value
         judge = self.query_one("#judge_name", Input).value.strip()
