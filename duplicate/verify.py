@@ -94,6 +94,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, TextIO, cast
 
+from data.rules import RACK_SIZE
 from duplicate.notation import (
     FirstMoveError,
     InvalidWordError,
@@ -108,7 +109,7 @@ from duplicate.notation import (
     format_move,
     parse_move,
 )
-from duplicate.rack import RackError, parse_rack_text
+from duplicate.rack import RackError, beyond_tile_set, parse_rack_text
 from lexicon.board import Board, BoardError
 from lexicon.lexicon import Lexicon, LexiconError
 from lexicon.move import Move, PlacementError, placed_tiles, score_move
@@ -559,6 +560,8 @@ def load_record(path: Path | str) -> dict[str, Any]:
         raise RecordError(f"{path}: no se puede leer el registro del torneo ({error})") from None
     try:
         record = json.loads(text)
+    except RecursionError:
+        raise RecordError(f"{path}: el JSON anida demasiados niveles; se esperaba un registro «{RECORD_FORMAT}»") from None
     except json.JSONDecodeError as error:
         raise RecordError(
             f"{path}: no es JSON válido (línea {error.lineno}, columna {error.colno}: {error.msg}); "
@@ -667,6 +670,17 @@ class _Checker:
         except RackError as error:
             self.add(where, "rack", round_["rack"], None, f"atril ilegible: {error}; las papeletas no se juzgan")
             rack = None
+        if rack is not None:
+            # A rack comes from the tile set (I.2, III.12): at most 7 tiles, 2 blanks, no more of a
+            # letter than the set has, the board's tiles included — checked before any move is
+            # generated (a forged 7-blank rack took over a minute).
+            on_board = [tile for row in board.tiles for tile in row if tile is not None] if board is not None else []
+            problem = (f"{len(rack)} fichas; un atril tiene como máximo {RACK_SIZE}" if len(rack) > RACK_SIZE
+                       else beyond_tile_set(on_board + rack, self.alphabet))
+            if problem is not None:
+                self.add(where, "rack", round_["rack"], None,
+                         f"el atril no sale de la bolsa: {problem} (I.2, III.12); las papeletas no se juzgan")
+                rack = None
         try:
             master: Move | None = parse_move(round_["master"], self.alphabet, oriented=False)
         except SlipError as error:

@@ -22,14 +22,16 @@ from typing import Any
 import platformdirs
 
 import data
-from lexicon.lexicon import build
+from lexicon.lexicon import LexiconError, build
 
 WORD_LIST = "lexicon-es.txt.xz"
 ENVIRONMENT_VARIABLE = "DUPLICADA_LEXICON"
 
 
 def read_lines(path: Path) -> Iterator[str]:
-    """Lines of a word list, UTF-8, plain or compressed (``.xz``, ``.gz``, ``.bz2``)."""
+    """Lines of a word list, UTF-8, plain or compressed (``.xz``, ``.gz``, ``.bz2``).
+
+    Raises ``LexiconError`` naming the file when it cannot be read or decompressed."""
     if path.suffix == ".xz":
         opener: Callable[..., Any] = lzma.open
     elif path.suffix == ".gz":
@@ -42,8 +44,13 @@ def read_lines(path: Path) -> Iterator[str]:
         opener = bz2.open
     else:
         opener = open
-    with opener(path, "rt", encoding="utf-8", errors="replace") as handle:
-        yield from handle
+    try:
+        with opener(path, "rt", encoding="utf-8", errors="replace") as handle:
+            yield from handle
+    except (OSError, EOFError, lzma.LZMAError) as error:
+        # A damaged or cut compressed file (issue 14 §1): its name and what to do, never a traceback.
+        raise LexiconError(f"{path}: no se puede leer la lista de palabras ({type(error).__name__}: {error}); "
+                           f"¿está dañada o incompleta? Descárguela o comprímala de nuevo") from None
 
 
 def default_lexicon_path(announce: Callable[[str], None] | None = None) -> Path:

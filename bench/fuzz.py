@@ -1,0 +1,66 @@
+"""Fuzz run, benchmark-sized (issue 14 §1): random inputs built from the corpus of nasty
+strings (``tests/fuzz/corpus.txt``) by random edits, through the five ways untrusted
+input enters — slips (judge and service), ``analyze`` lines, players' CSV files, word
+lists (plain and compressed, often cut short) and tournament records for ``verify`` —
+each allowed only its own error (``tests/fuzz/targets.py``). Prints, per target, the
+inputs run, the crashes (any other exception) and the slowest input.
+
+Usage: ``python bench/fuzz.py [--inputs 100000] [--seed 1]``. Exit status 1 if anything crashed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+import traceback
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from lexicon.default import default_lexicon_path
+from lexicon.lexicon import Lexicon
+from tests.fuzz.targets import KINDS, corpus, make_targets, run_one, scratch
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--inputs", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    lexicon = Lexicon.load(default_lexicon_path(None))
+    pieces = corpus()
+    rng = random.Random(args.seed)
+    runs: Counter[str] = Counter()
+    crashes: Counter[str] = Counter()
+    slowest: dict[str, float] = {}
+    examples: list[str] = []
+    started = time.perf_counter()
+    with scratch() as folder:
+        targets = make_targets(Path(folder), lexicon)
+        for index in range(args.inputs):
+            kind = KINDS[index % len(KINDS)]
+            call = run_one(targets, kind, rng, pieces)
+            began = time.perf_counter()
+            try:
+                call()
+            except Exception:  # noqa: BLE001 — counting crashes is the point
+                crashes[kind] += 1
+                if len(examples) < 5:
+                    examples.append(traceback.format_exc(limit=3))
+            runs[kind] += 1
+            slowest[kind] = max(slowest.get(kind, 0.0), time.perf_counter() - began)
+    elapsed = time.perf_counter() - started
+    print(f"{sum(runs.values())} inputs in {elapsed:.0f} s (seed {args.seed})")
+    for kind in KINDS:
+        print(f"  {kind:<8} {runs[kind]:>7} inputs  crashes {crashes[kind]:>4}  slowest {slowest[kind] * 1000:8.1f} ms")
+    print(f"crashes: {sum(crashes.values())}")
+    for example in examples:
+        print(example)
+    return 1 if crashes else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
