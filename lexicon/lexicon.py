@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import sys
 import zipfile
 from array import array
@@ -149,7 +150,10 @@ class Lexicon:
         """Load a compiled lexicon file.
 
         Raises ``LexiconError`` naming the file when it is missing, is not a
-        compiled lexicon, or is corrupt.
+        compiled lexicon, or is corrupt — including when its words are not the ones its
+        declared ``content_hash`` stands for (issue 14 §5: the hash is the word list's,
+        recomputed from the graph and the word DAWG the first time this machine sees the
+        file, about 2 s for 600,000 words; then remembered by the files' own digest).
         """
         alphabet = spanish()
         try:
@@ -161,8 +165,17 @@ class Lexicon:
                 if meta.get("letters") != [letter.symbol for letter in alphabet.letters]:
                     raise LexiconError(f"{path}: el léxico usa otro alfabeto ({meta.get('alphabet')})")
                 word_count, digest = int(meta["word_count"]), str(meta["content_hash"])
-                words = dawg.DAWG().frombytes(archive.read("words.dawg"))
-                graph = _read_graph(archive.read("graph.bin"), alphabet.size)
+                words_bytes, graph_bytes = archive.read("words.dawg"), archive.read("graph.bin")
+                words = dawg.DAWG().frombytes(words_bytes)
+                graph = _read_graph(graph_bytes, alphabet.size)
+                files = _files_digest(words_bytes, graph_bytes)
+                if _verified().get(files) != digest:
+                    found = _recomputed(graph, words_bytes, alphabet)
+                    if found is None or found != (word_count, digest):
+                        raise LexiconError(
+                            f"{path}: sus palabras no son las de la huella que declara ({digest[:12]}…): el "
+                            "archivo se ha modificado o está dañado; compílelo de nuevo desde la lista de palabras")
+                    _remember(files, digest)
         except FileNotFoundError:
             raise LexiconError(f"{path}: no existe el archivo de léxico") from None
         except LexiconError:
@@ -204,10 +217,20 @@ def read_word_list(lines: Iterable[str], alphabet: Alphabet, report: BuildReport
 
 
 def content_hash(words: list[tuple[int, ...]], alphabet: Alphabet) -> str:
-    """SHA-256 (hex) of the sorted canonical word list, one word a line."""
+    """SHA-256 (hex) of the sorted canonical word list, one word a line (each word as
+    ``alphabet.format`` writes it; the common case — no two one-letter tiles that would
+    join into a digraph — is joined directly, which gives the same text faster)."""
+    symbols = [letter.symbol for letter in alphabet.letters]
+    joining = {(first, second) for first, left in enumerate(symbols) if len(left) == 1
+               for second, right in enumerate(symbols)
+               if (left + right[0]).upper() in {symbol for symbol in symbols if len(symbol) > 1}}
     digest = hashlib.sha256()
     for word in words:
-        digest.update(alphabet.format(word).encode("utf-8"))
+        if any(pair in joining for pair in zip(word, word[1:])):
+            text = alphabet.format(word)
+        else:
+            text = "".join([symbols[code] for code in word])
+        digest.update(text.encode("utf-8"))
         digest.update(b"\n")
     return digest.hexdigest()
 
@@ -235,13 +258,87 @@ def build(lines: Iterable[str], output: Path, source: str = "", alphabet: Alphab
         "source": source,
     }
     dawg_bytes = dawg.DAWG(_key(word) for word in words).tobytes()
+    graph_bytes = _graph_to_bytes(root)
     temporary = output.with_name(output.name + ".tmp")
     with zipfile.ZipFile(temporary, "w", compression=zipfile.ZIP_STORED) as archive:
         archive.writestr("meta.json", json.dumps(meta, ensure_ascii=False, indent=1))
         archive.writestr("words.dawg", dawg_bytes)
-        archive.writestr("graph.bin", _graph_to_bytes(root))
+        archive.writestr("graph.bin", graph_bytes)
     temporary.replace(output)
+    _remember(_files_digest(dawg_bytes, graph_bytes), str(meta["content_hash"]))   # built here: its words are known
     return report
+
+
+# --- the content hash, checked (issue 14 §5) ----------------------------------------
+VERIFIED_FILE = "lexicons-verified.json"
+"""In the user's cache folder: the digests of compiled files whose words were checked
+against their declared ``content_hash`` (files digest → content hash)."""
+
+
+VISITS_MAX = 30_000_000
+"""Prefixes walked at most when checking a file (the default list walks about 2.5 million)."""
+
+
+def _files_digest(words_bytes: bytes, graph_bytes: bytes) -> str:
+    digest = hashlib.sha256(words_bytes)
+    digest.update(b"\0graph\0")
+    digest.update(graph_bytes)
+    return digest.hexdigest()
+
+
+def _verified_path() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("duplicada")) / VERIFIED_FILE
+
+
+def _verified() -> dict[str, str]:
+    try:
+        known = json.loads(_verified_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return known if isinstance(known, dict) else {}
+
+
+def _remember(files: str, digest: str) -> None:
+    """Record a checked file (best effort: an unwritable cache only means checking again)."""
+    path = _verified_path()
+    known = _verified()
+    if known.get(files) == digest:
+        return
+    known[files] = digest
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(known), encoding="utf-8")
+        temporary.replace(path)
+    except OSError:
+        pass
+
+
+def _recomputed(graph: _GraphFile, words_bytes: bytes, alphabet: Alphabet) -> tuple[int, str] | None:
+    """``(word count, content hash)`` of the words the graph spells, or None when the word
+    DAWG does not hold exactly those words (the two parts of the file disagree)."""
+    first, finals = graph.first.tolist(), graph.finals.tolist()
+    letters, targets = graph.letters.tolist(), graph.targets.tolist()
+    words: list[tuple[int, ...]] = []
+    stack: list[tuple[int, tuple[int, ...]]] = [(0, ())]
+    visits = 0
+    while stack:
+        node, prefix = stack.pop()
+        visits += 1
+        if visits > VISITS_MAX:          # a forged graph that spells far too many words
+            return None
+        if finals[node] and prefix:
+            words.append(prefix)
+        if len(prefix) >= MAX_TILES:
+            continue
+        stack.extend((targets[edge], prefix + (letters[edge],)) for edge in range(first[node + 1] - 1,
+                                                                                    first[node] - 1, -1))
+    words.sort()
+    if dawg.DAWG(_key(word) for word in words).tobytes() != words_bytes:
+        return None
+    return len(words), content_hash(words, alphabet)
 
 
 # --- the graph ---------------------------------------------------------------------

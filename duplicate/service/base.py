@@ -52,7 +52,7 @@ from duplicate.service.views import (
 from duplicate.slips import SlipStatus
 from duplicate.texts import REASON_MAX, TextError, checked_text
 from lexicon.default import default_lexicon_path
-from lexicon.lexicon import Lexicon
+from lexicon.lexicon import Lexicon, LexiconError
 
 ANNULLED = "annulled"
 """Slip status of a move equal to a master found wrong later (III.29)."""
@@ -277,10 +277,13 @@ class ServiceBase:
         candidates: list[Lexicon] = []
         if self._lexicon is not None:
             candidates.append(self._lexicon)
-        if tournament.lexicon_path and Path(tournament.lexicon_path).exists():
-            candidates.append(Lexicon.load(Path(tournament.lexicon_path)))
-        if not candidates:
-            candidates.append(Lexicon.load(default_lexicon_path(None)))
+        try:
+            if tournament.lexicon_path and Path(tournament.lexicon_path).exists():
+                candidates.append(Lexicon.load(Path(tournament.lexicon_path)))
+            if not candidates:
+                candidates.append(Lexicon.load(default_lexicon_path(None)))
+        except LexiconError as error:      # a damaged or altered lexicon file: refused, said why
+            raise TournamentError(f"el léxico del torneo «{tournament.name}» no se puede usar: {error}") from None
         for lexicon in candidates:
             if lexicon.content_hash == tournament.lexicon_hash:
                 self._lexicons[lexicon.content_hash] = lexicon

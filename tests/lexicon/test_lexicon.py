@@ -250,3 +250,42 @@ def test_loaded_lexicon_agrees_with_a_naive_set(tmp_path_factory: pytest.TempPat
         assert (node is not None and FINAL in node) == (probe in naive)
     trie, minimal = trie_and_minimal_sizes(naive)
     assert minimal <= distinct_nodes(lexicon.root) <= trie
+
+
+def _rewritten(source: Path, target: Path, **replace: bytes) -> Path:
+    """A copy of the compiled lexicon ``source`` with some of its members replaced."""
+    with zipfile.ZipFile(source) as original, zipfile.ZipFile(target, "w") as copy:
+        for name in original.namelist():
+            copy.writestr(name, replace.get(name.replace(".", "_"), original.read(name)))
+    return target
+
+
+def test_a_lexicon_whose_words_are_not_its_hash_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 14 §5: two stations with different words under one hash scored a move 0 and 86.
+    # The hash is recomputed from the file's words (once per file on a machine).
+    import lexicon.lexicon as module
+
+    monkeypatch.setattr(module, "_verified_path", lambda: tmp_path / "verificados.json")
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("casa\nperro\ngato\n", encoding="utf-8")
+    second.write_text("casa\nperro\ngatos\n", encoding="utf-8")
+    build(first.read_text(encoding="utf-8").splitlines(), tmp_path / "a.lex")
+    build(second.read_text(encoding="utf-8").splitlines(), tmp_path / "b.lex")
+    a, b = Lexicon.load(tmp_path / "a.lex"), Lexicon.load(tmp_path / "b.lex")
+    assert a.content_hash != b.content_hash
+    with zipfile.ZipFile(tmp_path / "b.lex") as archive:
+        meta = json.loads(archive.read("meta.json"))
+        b_words = archive.read("words.dawg")
+    meta["content_hash"] = a.content_hash                     # b's words, a's hash
+    forged = _rewritten(tmp_path / "b.lex", tmp_path / "forged.lex", meta_json=json.dumps(meta).encode())
+    with pytest.raises(LexiconError, match="no son las de la huella"):
+        Lexicon.load(forged)
+    mixed = _rewritten(tmp_path / "a.lex", tmp_path / "mixed.lex", words_dawg=b_words)   # two parts disagree
+    with pytest.raises(LexiconError, match="no son las de la huella"):
+        Lexicon.load(mixed)
+
+    # A file checked once is not walked again (its digest is remembered).
+    copied = tmp_path / "copia.lex"
+    copied.write_bytes((tmp_path / "a.lex").read_bytes())
+    monkeypatch.setattr(module, "_recomputed", lambda *args: pytest.fail("checked again"))
+    assert Lexicon.load(copied).content_hash == a.content_hash
