@@ -77,8 +77,9 @@ Decisions where the rules or the record format leave room (reported, not guessed
   ``tie_breaks`` setting is for game standings, as the format says).
 * ``average_percentage`` is a percentage (0–100), like every percentage of the
   format: 100 × mean over the rounds with ``master_score`` > 0 of score/master.
-* The ``events`` log, game ``status``, ``planned_rounds`` and ``end_reason`` are
-  not checked.
+* The ``events`` log is checked against the stored figures by
+  ``duplicate.record_events`` (issue 14 §5); game ``status``, ``planned_rounds`` and
+  ``end_reason`` are not checked.
 """
 
 from __future__ import annotations
@@ -584,11 +585,15 @@ def verify_record(record: dict[str, Any], lexicon: Lexicon) -> list[Difference]:
     ``lexicon``: the lexicon to judge with. Returns the differences in record
     order: the lexicon hash first, then game by game (rounds, slips, bonuses,
     game standings), then the tournament standings; empty when the record is
-    consistent. Raises ``RecordError`` if the record lacks a key it needs.
+    consistent; then the stored figures against the record's own event log
+    (``duplicate.record_events``: racks, also drawn again from the seed, masters,
+    slips, bonuses). Raises ``RecordError`` if the record lacks a key it needs.
     See the module docstring for what is checked and the decisions taken.
     """
     _check_shape(record)
-    return _Checker(record, lexicon).run()
+    from duplicate.record_events import event_differences   # it builds on this module's Difference
+
+    return _Checker(record, lexicon).run() + event_differences(record, lexicon)
 
 
 class _Checker:

@@ -111,3 +111,45 @@ def test_an_export_in_the_middle_of_a_game_verifies(tmp_path: Path, spanish_lexi
     assert [round_["number"] for round_ in record["games"][0]["rounds"]] == [1, 2, 3]
     assert verify_record(record, spanish_lexicon) == []
     assert len(record["standings"]) == 4
+
+
+def test_consistent_forgeries_are_caught_by_the_event_log(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
+    # Issue 14 §5: a slip rewritten with its own correct score, a master moved to another
+    # round's rack, a bonus given with its standings redone — each keeps the rules and
+    # passed before; each contradicts the event log now.
+    import copy
+
+    service = TournamentService(open_database(str(tmp_path / "t.db")), lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    run_tournament(service, TournamentSettings(bonus_mode="automatic", tie_breaks=True))
+    record = json.loads(json.dumps(service.export()))
+    assert verify_record(record, spanish_lexicon) == []
+
+    def where(found: list, field: str) -> set[str]:  # type: ignore[type-arg]
+        return {difference.where for difference in found if difference.field == field}
+
+    # Table 6 of game 1, round 2, wrote an invalid word; the forger gives it the master.
+    forged = copy.deepcopy(record)
+    round_ = forged["games"][0]["rounds"][1]
+    slip = next(slip for slip in round_["slips"] if slip["table"] == 6)
+    master = next(slip for slip in round_["slips"] if slip["status"] == "valid")
+    slip.update(text=master["text"], status="valid", score=master["score"], move=master["move"], reason="")
+    found = verify_record(forged, spanish_lexicon)
+    assert "partida 1, ronda 2, mesa 6" in where(found, "text")
+
+    # A round's rack replaced by another that came out of the same bag (round 3's by round 4's).
+    forged = copy.deepcopy(record)
+    rounds = forged["games"][0]["rounds"]
+    rounds[2]["rack"] = rounds[3]["rack"]
+    assert "partida 1, ronda 3" in where(verify_record(forged, spanish_lexicon), "rack")
+
+    # The event log itself rewritten for a drawn rack: the bag and the seed say otherwise.
+    forged = copy.deepcopy(record)
+    drawn = next(event for event in forged["events"] if event["kind"] == "rack_drawn" and event["game"] == 2)
+    forged["games"][1]["rounds"][drawn["round"] - 1]["rack"] = "CASAMOS"
+    drawn["payload"]["rack"] = "CASAMOS"
+    assert any("semilla" in difference.message for difference in verify_record(forged, spanish_lexicon))
+
+    # The history emptied: said, never a crash.
+    forged = copy.deepcopy(record)
+    forged["events"] = []
+    assert [difference.where for difference in verify_record(forged, spanish_lexicon)] == ["historial"]
