@@ -83,8 +83,9 @@ def run(service: TournamentService, scenario, *, arbiter: str = "Marta", role: s
 async def settle(pilot: Pilot, screen: EntryScreen) -> None:
     """Wait until every typed action has been judged, stored and reported, and the lists
     read again (in worker threads) are shown."""
-    for _ in range(500):
+    for _ in range(1500):
         if not screen.pending and not screen.loading:
+            await pilot.app.workers.wait_for_complete()     # the warm-up too (lexicon, generator)
             await pilot.pause()               # the list is refreshed after the feedback's frame
             await pilot.pause()
             return

@@ -41,6 +41,7 @@ from ranking.ratings import RatingService
 from ranking.service import tournament_service
 from tests.credentials import JUDGE_PIN
 from tests.tui.keys import send_without_pauses
+from tests.tui.waiting import idle, until
 from tui.app import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
 from tui.app.screens.judge import ConfirmScreen, JudgeScreen
@@ -58,21 +59,6 @@ UNPLAYABLE = "IIQLLRRZY"
 WRONG = "H8-QZQZ"           # not a word: a valid slip to type, an invalid move (0 points)
 FIRST_ROUNDS = 12           # a game that counts for EloDI (V)
 CONFLICT_ROUND, LOCKED_ROUND, CLOCK_ROUND = 2, 3, 4
-
-
-async def until(pilot: Pilot, condition: Callable[[], bool], timeout: float = 60.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        assert loop.time() < deadline, "the app did not get there in time"
-        await pilot.pause(0.02)
-
-
-async def idle(pilot: Pilot) -> None:
-    """Every worker done and its result shown."""
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 def said(console: JudgeScreen) -> str:

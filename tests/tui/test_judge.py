@@ -14,6 +14,7 @@ from duplicate.service import TournamentService
 from duplicate.timer import Cue
 from tests.credentials import JUDGE_PIN, pin_of
 from tests.tui.keys import footer_beyond
+from tests.tui.waiting import until
 from tui.app import DataChanged, DuplicadaApp
 from tui.app.screens.judge import ConfirmScreen, JudgeScreen, NewGameScreen
 from tui.app.widgets.board import BoardView
@@ -57,15 +58,6 @@ async def open_console(app: DuplicadaApp, pilot: Pilot, clock: Callable[[], floa
     await app.push_screen(screen)
     await until(pilot, lambda: screen.loaded and not screen.busy)
     return screen
-
-
-async def until(pilot: Pilot, condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Let the app run until ``condition`` holds (workers included)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        assert loop.time() < deadline, "the console did not get there in time"
-        await pilot.pause(0.02)
 
 
 async def settled(pilot: Pilot, screen: JudgeScreen) -> None:

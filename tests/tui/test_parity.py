@@ -26,6 +26,7 @@ from lexicon.lexicon import Lexicon
 from ranking.ratings import RatingService
 from ranking.service import tournament_service
 from tests.credentials import JUDGE_PIN
+from tests.tui.waiting import idle, until
 from tui.app import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
 from tui.app.screens.judge import JudgeScreen
@@ -97,21 +98,6 @@ def by_cli(path: Path, lexicon: Lexicon) -> dict[str, Any]:
     out = path.with_suffix(".json")
     run("export", str(out))
     return json.loads(out.read_text(encoding="utf-8"))
-
-
-async def until(pilot: Pilot, condition, timeout: float = 30.0) -> None:  # type: ignore[no-untyped-def]
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        assert loop.time() < deadline, "the app did not get there in time"
-        await pilot.pause(0.02)
-
-
-async def idle(pilot: Pilot) -> None:
-    """Every worker done and its result shown."""
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 async def type_slip(pilot: Pilot, screen: EntryScreen, table: int, text: str) -> None:

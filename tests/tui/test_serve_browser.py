@@ -196,10 +196,6 @@ def test_a_browser_needs_the_venue_password_then_a_pin(tmp_path: Path, spanish_l
                 mark = screen.wait_for("Identifíquese", since=mark)
                 page.wait_for_timeout(300)
                 assert "Solo consulta" not in "".join(screen.frames[mark - 1:])
-                page.keyboard.type("1234")
-                page.keyboard.press("Enter")
-                mark = screen.wait_for("PIN", since=mark)                     # refused: stays on the sign-in
-                page.keyboard.press("Control+a")
                 page.keyboard.type(pin_of("assistant", "Marta") or "")
                 page.keyboard.press("Enter")
                 screen.wait_for("Entrada de papeletas", since=mark)
