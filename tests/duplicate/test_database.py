@@ -176,3 +176,17 @@ def test_serve_hands_the_url_to_the_apps_by_environment(monkeypatch: pytest.Monk
     assert started and "secreto" not in started[0] and "--db" not in started[0]
     assert os.environ["DUPLICADA_DB"] == url
     monkeypatch.delenv("DUPLICADA_DB")
+
+
+def test_a_password_written_as_a_question_mark_is_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 14 §4: «postgresql+psycopg://postgres:?@…» asks for it, hidden; it is never echoed.
+    from click.testing import CliRunner
+
+    from tui.cli import main
+
+    for url in _postgres_url():
+        asking = url.replace("postgres@", "postgres:?@")
+        result = CliRunner().invoke(main, ["standings", "--db", asking], input="se@creto\n")
+        assert "Contraseña de postgres en 127.0.0.1" in result.output
+        assert "se@creto" not in result.output and "Traceback" not in result.output
+        assert "ningún torneo" in result.output                    # it connected (trust authentication here)

@@ -27,9 +27,30 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 # --- the shared options, declared once -------------------------------------------------------
-db_option = click.option("--db", envvar="DUPLICADA_DB", default=None, metavar="URL",
+ASK_PASSWORD = "?"
+"""Written as a URL's password (``postgresql+psycopg://juez:?@servidor/torneo``), it is asked
+for at the terminal, hidden, instead of being typed where ``ps`` and the shell history
+keep it (issue 14 §4); ``PGPASSWORD`` and ``~/.pgpass`` are the other ways."""
+
+
+def _database_url(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
+    """``--db``: a URL whose password is ``?`` gets it from a hidden prompt."""
+    if value is None or f":{ASK_PASSWORD}@" not in value:
+        return value
+    from sqlalchemy.engine import make_url
+
+    try:
+        url = make_url(value)
+    except Exception:  # noqa: BLE001 — left to open_database, which says what is wrong
+        return value
+    password = click.prompt(f"Contraseña de {url.username or 'la base de datos'} en {url.host or 'el servidor'}",
+                            hide_input=True, err=True)
+    return str(url.set(password=password).render_as_string(hide_password=False))
+
+
+db_option = click.option("--db", envvar="DUPLICADA_DB", default=None, metavar="URL", callback=_database_url,
                          help="Base de datos: URL de SQLAlchemy o archivo SQLite (por defecto, $DUPLICADA_DB o el "
-                              "de la carpeta de datos).")
+                              "de la carpeta de datos). Con «:?@» en lugar de la contraseña, se pregunta.")
 tournament_option = click.option("--tournament", "tournament_id", type=int, default=None,
                                  help="Id del torneo (por defecto, el último).")
 station_option = click.option("--station", default=None,
