@@ -67,6 +67,9 @@ def explain(error: BaseException, url: URL) -> str:
                 "llega a él, y vuelva a intentarlo")
     if "file is not a database" in detail or "file is encrypted" in detail:
         return f"{where} no es una base de datos de duplicada: elija otro archivo con --db"
+    if "malformed" in detail or "corrupt" in detail:
+        return (f"{where} está dañada (el archivo no se lee entero): no se toca; restaure la última copia "
+                "(o el registro exportado) y vuelva a intentarlo")
     if "unable to open database file" in detail:
         return (f"no se puede abrir {where}: la carpeta no existe o no se puede escribir en ella; "
                 "elija otro archivo con --db")
@@ -168,9 +171,14 @@ def _sqlite_pragmas(engine: Engine) -> None:
 
 
 def _current_revision(engine: Engine) -> str | None:
-    """The schema revision stored in the database (None for a new, empty one)."""
+    """The schema revision stored in the database (None for a new, empty one). A database
+    that holds tables but no revision is not duplicada's (or is damaged): ``DatabaseError``,
+    and nothing is written to it."""
     with engine.connect() as connection:
         if not connection.dialect.has_table(connection, "alembic_version"):
+            if connection.dialect.get_table_names(connection):
+                raise DatabaseError(f"{engine.url!r}: tiene tablas pero no es una base de datos de duplicada "
+                                    "(o está dañada): no se toca; indique otra con --db o restaure una copia")
             return None
         return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
 
@@ -225,8 +233,10 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
         _sqlite_pragmas(engine)
     try:
         current = _current_revision(engine)
-    except Exception as error:  # noqa: BLE001
+        if current != SCHEMA_HEAD:
+            _migrate(engine, current, migrate)
+    except DatabaseError:
+        raise
+    except Exception as error:  # noqa: BLE001 — a damaged file or a server problem: said in Spanish
         raise DatabaseError(explain(error, engine.url)) from None
-    if current != SCHEMA_HEAD:
-        _migrate(engine, current, migrate)
     return Database(engine)

@@ -190,3 +190,19 @@ def test_a_password_written_as_a_question_mark_is_asked_for(monkeypatch: pytest.
         assert "Contraseña de postgres en 127.0.0.1" in result.output
         assert "se@creto" not in result.output and "Traceback" not in result.output
         assert "ningún torneo" in result.output                    # it connected (trust authentication here)
+
+
+def test_a_damaged_sqlite_file_is_said_and_left_untouched(tmp_path: Path) -> None:
+    # Issue 14 §1: 15 of 63 damaged databases gave tracebacks; one that lost its schema
+    # revision was even «migrated» (written to). Now: a Spanish message, the file unchanged.
+    path = tmp_path / "t.db"
+    open_database(str(path)).dispose()
+    data = bytearray(path.read_bytes())
+    data[4096:8192] = bytes(4096)                              # a page of the schema zeroed
+    path.write_bytes(bytes(data))
+    before = path.read_bytes()
+    with pytest.raises(DatabaseError) as raised:
+        open_database(str(path))
+    assert "está dañada" in str(raised.value) and "restaure" in str(raised.value)
+    assert not any(raw in str(raised.value) for raw in RAW)
+    assert path.read_bytes() == before
