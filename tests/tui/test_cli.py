@@ -153,3 +153,36 @@ def test_serving_the_venue_network_asks_for_a_password(monkeypatch) -> None:  # 
     assert "sala-de-juego" not in str(started[-1]["command"]) and "--remote" in str(started[-1]["command"])
     local = CliRunner().invoke(main, ["serve"])
     assert local.exit_code == 0 and started[-1]["password"] is None and started[-1]["host"] == "127.0.0.1"
+
+
+def test_an_idle_browser_session_is_closed() -> None:
+    # Issue 14 §3: a session with no key, click or resize for idle_seconds is closed; one
+    # that keeps typing is not.
+    import asyncio
+
+    from tui.cli.venue_server import VenueServer
+
+    class Socket:
+        def __init__(self, messages: int) -> None:
+            self.messages, self.closed, self.done = messages, False, asyncio.Event()
+
+        async def close(self, message: bytes = b"") -> None:
+            self.closed = True
+            self.done.set()
+
+        async def __aiter__(self):  # type: ignore[no-untyped-def]
+            for _ in range(self.messages):              # a key every 0.05 s …
+                await asyncio.sleep(0.05)
+                yield type("Message", (), {"type": None})()
+            await self.done.wait()                      # … then nothing until closed
+
+    async def session(messages: int) -> tuple[bool, float]:
+        server = VenueServer("true", password=None, max_sessions=2, idle_seconds=0.3, host="127.0.0.1", port=1)
+        socket, began = Socket(messages), asyncio.get_running_loop().time()
+        await asyncio.wait_for(server._process_messages(socket, None), timeout=10)
+        return socket.closed, asyncio.get_running_loop().time() - began
+
+    closed, lasted = asyncio.run(session(0))
+    assert closed and lasted < 5
+    closed, lasted = asyncio.run(session(12))               # busy for 0.6 s: not dropped while typing
+    assert closed and lasted >= 0.6
