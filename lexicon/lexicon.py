@@ -279,6 +279,25 @@ VISITS_MAX = 30_000_000
 """Prefixes walked at most when checking a file (the default list walks about 2.5 million)."""
 
 
+def _graph_words(graph: _GraphFile, visits: int | None = None) -> Iterator[tuple[int, ...]]:
+    """The words the graph spells, in code order; ``OverflowError`` after ``visits``
+    prefixes (a bound for files not built here)."""
+    first, finals = graph.first.tolist(), graph.finals.tolist()
+    letters, targets = graph.letters.tolist(), graph.targets.tolist()
+    stack: list[tuple[int, tuple[int, ...]]] = [(0, ())]
+    walked = 0
+    while stack:
+        node, prefix = stack.pop()
+        walked += 1
+        if visits is not None and walked > visits:
+            raise OverflowError(f"más de {visits} prefijos")
+        if finals[node] and prefix:
+            yield prefix
+        if len(prefix) < MAX_TILES:
+            stack.extend((targets[edge], prefix + (letters[edge],))
+                         for edge in range(first[node + 1] - 1, first[node] - 1, -1))
+
+
 def _files_digest(words_bytes: bytes, graph_bytes: bytes) -> str:
     digest = hashlib.sha256(words_bytes)
     digest.update(b"\0graph\0")
@@ -319,23 +338,10 @@ def _remember(files: str, digest: str) -> None:
 def _recomputed(graph: _GraphFile, words_bytes: bytes, alphabet: Alphabet) -> tuple[int, str] | None:
     """``(word count, content hash)`` of the words the graph spells, or None when the word
     DAWG does not hold exactly those words (the two parts of the file disagree)."""
-    first, finals = graph.first.tolist(), graph.finals.tolist()
-    letters, targets = graph.letters.tolist(), graph.targets.tolist()
-    words: list[tuple[int, ...]] = []
-    stack: list[tuple[int, tuple[int, ...]]] = [(0, ())]
-    visits = 0
-    while stack:
-        node, prefix = stack.pop()
-        visits += 1
-        if visits > VISITS_MAX:          # a forged graph that spells far too many words
-            return None
-        if finals[node] and prefix:
-            words.append(prefix)
-        if len(prefix) >= MAX_TILES:
-            continue
-        stack.extend((targets[edge], prefix + (letters[edge],)) for edge in range(first[node + 1] - 1,
-                                                                                    first[node] - 1, -1))
-    words.sort()
+    try:
+        words = sorted(_graph_words(graph, VISITS_MAX))
+    except OverflowError:                # a forged graph that spells far too many words
+        return None
     if dawg.DAWG(_key(word) for word in words).tobytes() != words_bytes:
         return None
     return len(words), content_hash(words, alphabet)

@@ -98,3 +98,18 @@ def test_play_writes_a_record(compiled: Path, tmp_path: Path) -> None:
 def test_missing_lexicon_is_a_clear_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["play", "--lexicon", str(tmp_path / "nope.lex")])
     assert result.exit_code != 0 and "nope.lex" in result.output
+
+
+def test_lexicon_words_lists_a_lexicon_that_builds_back_the_same(compiled: Path, tmp_path: Path) -> None:
+    # Issue 15: «lexicon words» prints any compiled lexicon in the notation the project reads,
+    # so lists can be compared; built again, the list gives the same lexicon (same hash).
+    result = CliRunner().invoke(main, ["lexicon", "words", "--lexicon", str(compiled)])
+    assert result.exit_code == 0, result.output
+    listed = result.output.splitlines()
+    assert listed == sorted(listed, key=lambda word: Lexicon.load(compiled).alphabet.word_codes(word))
+    again = tmp_path / "again.txt"
+    again.write_text(result.output, encoding="utf-8")
+    rebuilt = CliRunner().invoke(main, ["lexicon", "build", str(again), "-o", str(tmp_path / "again.lex")])
+    assert rebuilt.exit_code == 0, rebuilt.output
+    assert Lexicon.load(tmp_path / "again.lex").content_hash == Lexicon.load(compiled).content_hash
+    assert len(listed) == Lexicon.load(compiled).word_count

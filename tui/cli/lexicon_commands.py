@@ -39,6 +39,17 @@ def lexicon_build(words: Path, output: Path) -> None:
             click.echo(f"  {example}")
 
 
+@lexicon.command("words")
+@click.option("--lexicon", "lexicon_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Léxico compilado (por defecto, el incluido).")
+def lexicon_words(lexicon_path: Path | None) -> None:
+    """Escribe las palabras de un léxico, una por línea, en la notación que lee el programa
+    (CH, LL y RR como fichas; «[C]H» para una C seguida de una H), para compararlo con otra lista."""
+    lexicon_ = load_lexicon(lexicon_path)
+    for word in lexicon_.words():
+        click.echo(word)
+
+
 @lexicon.command("info")
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path), required=False)
 def lexicon_info(path: Path | None) -> None:
