@@ -154,9 +154,9 @@ def test_serve_hands_the_url_to_the_apps_by_environment(monkeypatch: pytest.Monk
     # Issue 14 §4: never on a command line («ps» shows it to every user of the machine).
     import os
 
-    import textual_serve.server
     from click.testing import CliRunner
 
+    import tui.cli.venue_server
     from tui.cli import main
 
     started: list[str] = []
@@ -168,7 +168,7 @@ def test_serve_hands_the_url_to_the_apps_by_environment(monkeypatch: pytest.Monk
         def serve(self) -> None:
             pass
 
-    monkeypatch.setattr(textual_serve.server, "Server", Server)
+    monkeypatch.setattr(tui.cli.venue_server, "VenueServer", Server)
     monkeypatch.delenv("DUPLICADA_DB", raising=False)
     url = "postgresql+psycopg://postgres:secreto@127.0.0.1:5432/test"
     result = CliRunner().invoke(main, ["serve", "--db", url])

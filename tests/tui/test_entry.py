@@ -293,6 +293,9 @@ def test_snapshot_of_the_entry_screen(service: TournamentService, snap_compare) 
         await settle(pilot, screen)
         for table, text in ((1, "H8-CASAMOs"), (2, "H8-CASAMOX"), (3, "H8-CASAMOS")):
             await type_slip(pilot, screen, table, text)
+        for field in screen.query(Input):             # a steady cursor: the picture must not
+            field.cursor_blink = False                # depend on when it is taken
+        await pilot.pause()
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=before)
 

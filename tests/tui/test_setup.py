@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Button, DataTable, Select, Static
+from textual.widgets import Button, DataTable, Input, Select, Static
 
 from duplicate.models import EntryStatus, SeatingMethod
 from duplicate.service import CredentialRefused, Role, TournamentService
@@ -245,6 +245,9 @@ def test_setup_snapshot(service: TournamentService, snap_compare) -> None:  # ty
         await settle(pilot)
         await pilot.press("f3")
         await settle(pilot)
+        for field in app.screen.query(Input):         # a steady cursor, whenever the picture is taken
+            field.cursor_blink = False
+        await pilot.pause()
 
     assert snap_compare(DuplicadaApp(service, poll=False), terminal_size=(120, 40), run_before=open_players)
 
