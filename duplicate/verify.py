@@ -591,7 +591,7 @@ def verify_record(record: dict[str, Any], lexicon: Lexicon) -> list[Difference]:
     See the module docstring for what is checked and the decisions taken.
     """
     _check_shape(record)
-    from duplicate.record_events import event_differences   # it builds on this module's Difference
+    from duplicate.record_events import event_differences  # it builds on this module's Difference
 
     return _Checker(record, lexicon).run() + event_differences(record, lexicon)
 

@@ -221,9 +221,9 @@ def content_hash(words: list[tuple[int, ...]], alphabet: Alphabet) -> str:
     ``alphabet.format`` writes it; the common case — no two one-letter tiles that would
     join into a digraph — is joined directly, which gives the same text faster)."""
     symbols = [letter.symbol for letter in alphabet.letters]
+    digraphs = {symbol for symbol in symbols if len(symbol) > 1}
     joining = {(first, second) for first, left in enumerate(symbols) if len(left) == 1
-               for second, right in enumerate(symbols)
-               if (left + right[0]).upper() in {symbol for symbol in symbols if len(symbol) > 1}}
+               for second, right in enumerate(symbols) if (left + right[0]).upper() in digraphs}
     digest = hashlib.sha256()
     for word in words:
         if any(pair in joining for pair in zip(word, word[1:])):

@@ -19,6 +19,7 @@ from sqlalchemy import select
 
 from duplicate.database import Database
 from duplicate.service import ServiceHooks, TournamentService
+from duplicate.service.opening import open_database_for
 from ranking.models import Rating
 from ranking.ratings import RatingService, ReportLine, UpdateResult
 
@@ -60,3 +61,18 @@ def tournament_service(database: Database, **options: Any) -> TournamentService:
     """``TournamentService(database, **options)`` with the EloDI hooks (see the module
     docstring); ``options`` are the service's (``station``, ``lexicon``, ``pin``)."""
     return TournamentService(database, hooks=EloDIHooks(database).hooks(), **options)
+
+
+def open_tournament_service(url: str | None, **options: Any) -> tuple[TournamentService, EloDIHooks]:
+    """The tournament service on the database at ``url`` with the EloDI hooks, and the
+    hooks (which keep the last rating update to show). ``options`` as for
+    ``tournament_service``. Raises ``StorageUnavailable`` (Spanish) when the database
+    cannot be opened."""
+    database = open_database_for(url)
+    hooks = EloDIHooks(database)
+    return TournamentService(database, hooks=hooks.hooks(), **options), hooks
+
+
+def open_rating_service(url: str | None) -> RatingService:
+    """The EloDI rating service on the database at ``url``; ``StorageUnavailable`` as above."""
+    return RatingService(open_database_for(url))

@@ -42,6 +42,7 @@ from duplicate.service.views import (
     _round_view,
 )
 from duplicate.timer import shared_remaining
+from lexicon.alphabet import spanish
 
 
 def _round_row(game: GameRow, pending: PendingRound, board_before: str, engine: Game) -> RoundRow:
@@ -325,5 +326,6 @@ class Rounds(Seating):
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
-            alphabet = self.lexicon_for(tournament).alphabet
-            return [_round_view(row, alphabet) for row in game.rounds]
+            # Every compiled lexicon uses the FISE tile set (``Lexicon.load``): the racks are
+            # shown without loading the tournament's lexicon for a listing.
+            return [_round_view(row, spanish()) for row in game.rounds]

@@ -24,16 +24,16 @@ VENUE_PASSWORD_MIN = 8
 
 def run_app(db: str | None, station: str | None, remote: bool = False) -> None:
     """Open the tournament database and run the app until the user quits."""
-    from duplicate.database import DatabaseError, open_database
-    from ranking.service import tournament_service
+    from duplicate.service import TournamentError
+    from ranking.service import open_tournament_service
     from tui.app import DuplicadaApp
 
-    try:
-        database = open_database(db)
-    except DatabaseError as error:
-        raise click.ClickException(str(error)) from None
     station = station_name(station)
-    DuplicadaApp(tournament_service(database, station=station), station=station, remote=remote).run()
+    try:
+        service, _hooks = open_tournament_service(db, station=station)
+    except TournamentError as error:
+        raise click.ClickException(str(error)) from None
+    DuplicadaApp(service, station=station, remote=remote).run()
 
 
 @click.command("tui")
@@ -63,7 +63,7 @@ def serve(db: str | None, host: str, port: int, public_url: str | None, max_sess
     después el PIN de su puesto."""
     import os
 
-    from duplicate.database import DATABASE_ENV, default_database_url
+    from duplicate.service.opening import DATABASE_ENV
     from tui.cli.venue_server import VenueServer, is_loopback
 
     password = os.environ.get(VENUE_PASSWORD_ENV) or None
@@ -74,7 +74,8 @@ def serve(db: str | None, host: str, port: int, public_url: str | None, max_sess
         raise click.ClickException(f"la contraseña de la sala necesita al menos {VENUE_PASSWORD_MIN} caracteres")
     # The URL (which may hold a password) reaches each browser's app through the
     # environment, never its command line (visible to every user in «ps»; issue 14 §4).
-    os.environ[DATABASE_ENV] = db or default_database_url()
+    if db:                                   # otherwise the apps find the same default themselves
+        os.environ[DATABASE_ENV] = db
     os.environ.pop(VENUE_PASSWORD_ENV, None)                  # the apps do not need it
     command = f"{shlex.quote(sys.executable)} -m tui.cli tui --remote"
     VenueServer(command, password=password, max_sessions=max_sessions, idle_seconds=idle_minutes * 60.0,

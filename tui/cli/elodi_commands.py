@@ -19,10 +19,11 @@ from pathlib import Path
 
 import click
 
-from duplicate.database import Database, DatabaseError, open_database
 from duplicate.plurals import counted
+from duplicate.service import TournamentError
 from ranking.elodi import Contestant, EloDIError, Phase, rate_game
 from ranking.ratings import GameRef, RatingError, RatingService
+from ranking.service import open_rating_service
 from tui.cli.listing import emit_rows
 from tui.cli.options import db_option, format_option, tournament_option
 
@@ -45,10 +46,9 @@ def elodi() -> None:
 
 def _service(db: str | None) -> RatingService:
     try:
-        database: Database = open_database(db)
-    except DatabaseError as error:
+        return open_rating_service(db)
+    except TournamentError as error:
         raise click.ClickException(str(error)) from None
-    return RatingService(database)
 
 
 # --- rate (scripting interface) --------------------------------------------------------------

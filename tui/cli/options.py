@@ -27,25 +27,13 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 # --- the shared options, declared once -------------------------------------------------------
-ASK_PASSWORD = "?"
-"""Written as a URL's password (``postgresql+psycopg://juez:?@servidor/torneo``), it is asked
-for at the terminal, hidden, instead of being typed where ``ps`` and the shell history
-keep it (issue 14 §4); ``PGPASSWORD`` and ``~/.pgpass`` are the other ways."""
-
-
 def _database_url(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
-    """``--db``: a URL whose password is ``?`` gets it from a hidden prompt."""
-    if value is None or f":{ASK_PASSWORD}@" not in value:
+    """``--db``: a URL whose password is written ``?`` gets it from a hidden prompt (issue 14 §4)."""
+    if value is None or ":?@" not in value:             # the service (and SQLAlchemy) only when needed
         return value
-    from sqlalchemy.engine import make_url
+    from duplicate.service.opening import url_with_password
 
-    try:
-        url = make_url(value)
-    except Exception:  # noqa: BLE001 — left to open_database, which says what is wrong
-        return value
-    password = click.prompt(f"Contraseña de {url.username or 'la base de datos'} en {url.host or 'el servidor'}",
-                            hide_input=True, err=True)
-    return str(url.set(password=password).render_as_string(hide_password=False))
+    return url_with_password(value, lambda question: str(click.prompt(question, hide_input=True, err=True)))
 
 
 db_option = click.option("--db", envvar="DUPLICADA_DB", default=None, metavar="URL", callback=_database_url,
@@ -144,24 +132,21 @@ class Context:
         if self._service is None:
             # Imported here, when a command first needs the database: ``duplicada --help``
             # and the commands without a database never load SQLAlchemy, Alembic or numba.
-            from duplicate.database import DatabaseError, open_database
-            from duplicate.service import TournamentService
+            from duplicate.service import TournamentError
             from lexicon import lexicon as compiled
-            from ranking.service import EloDIHooks
+            from ranking.service import open_tournament_service
 
-            try:
-                database = open_database(self.db_url)
-            except DatabaseError as error:
-                raise click.ClickException(str(error)) from None
             lexicon = None
             if self.lexicon_path is not None:
                 try:
                     lexicon = compiled.Lexicon.load(self.lexicon_path)
                 except compiled.LexiconError as error:
                     raise click.ClickException(str(error)) from None
-            self.elodi = EloDIHooks(database)
-            self._service = TournamentService(database, station=self.station, lexicon=lexicon,
-                                              hooks=self.elodi.hooks())
+            try:
+                self._service, self.elodi = open_tournament_service(self.db_url, station=self.station,
+                                                                    lexicon=lexicon)
+            except TournamentError as error:
+                raise click.ClickException(str(error)) from None
         return self._service
 
     @property

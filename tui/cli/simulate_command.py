@@ -46,8 +46,8 @@ def simulate(players: int, games: int, seed: int | None, rounds: int | None, nam
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-    from duplicate.database import DatabaseError, open_database
     from duplicate.service import TournamentError
+    from duplicate.service.opening import open_service
     from lexicon.default import default_lexicon_path
     from lexicon.lexicon import LexiconError
 
@@ -56,11 +56,10 @@ def simulate(players: int, games: int, seed: int | None, rounds: int | None, nam
         seed = random.SystemRandom().randrange(10**9)
         click.echo(f"Semilla: {seed}", err=True)
     try:
-        database = open_database(db)
         lexicon = Lexicon.load(lexicon_path or default_lexicon_path(lambda text: click.echo(text, err=True)))
-    except (DatabaseError, LexiconError) as error:
+        service = open_service(db, station="simulador", lexicon=lexicon, pin=pin)
+    except (TournamentError, LexiconError) as error:
         raise click.ClickException(str(error)) from None
-    service = TournamentService(database, station="simulador", lexicon=lexicon, pin=pin)
     settings = TournamentSettings(bonus_mode=bonus, criterion=criterion)
     started = time.perf_counter()
     console = Console(stderr=True)

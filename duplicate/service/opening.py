@@ -1,0 +1,55 @@
+"""Opening a tournament database for a front end: the service's one door to storage.
+
+The front ends (the app, the command line, ``serve``) never import the storage layer:
+they name a database by its URL (``--db``, ``$DUPLICADA_DB`` — ``DATABASE_ENV`` — or the
+default SQLite file) and get a service, or a ``StorageUnavailable`` whose Spanish message
+says what is wrong and what to do (``duplicate.database.explain``; never the password).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.engine import make_url
+
+from duplicate.database import DATABASE_ENV, Database, DatabaseError, open_database
+from duplicate.service.errors import StorageUnavailable
+from duplicate.service.facade import TournamentService
+
+__all__ = ["ASK_PASSWORD", "DATABASE_ENV", "open_database_for", "open_service", "url_with_password"]
+
+ASK_PASSWORD = "?"
+"""Written as a URL's password (``postgresql+psycopg://juez:?@servidor/torneo``), it is
+asked for instead of being typed where ``ps`` and the shell history keep it (issue 14 §4)."""
+
+
+def open_database_for(url: str | None) -> Database:
+    """The database at ``url`` (None: ``$DUPLICADA_DB`` or the default SQLite file), opened
+    and migrated, for the services built on it (``open_service``, ``ranking.service``).
+    Raises ``StorageUnavailable`` (Spanish: the cause and the next step)."""
+    try:
+        return open_database(url)
+    except DatabaseError as error:
+        raise StorageUnavailable(str(error)) from None
+
+
+def open_service(url: str | None, **options: Any) -> TournamentService:
+    """``TournamentService`` on the database at ``url`` (see ``open_database_for``);
+    ``options`` are the service's (``station``, ``lexicon``, ``pin``, ``hooks``)."""
+    return TournamentService(open_database_for(url), **options)
+
+
+def url_with_password(url: str, ask: Callable[[str], str]) -> str:
+    """``url`` with its password filled in by ``ask(question)`` when it is written
+    ``ASK_PASSWORD``; any other URL (or text that is not one) unchanged."""
+    if f":{ASK_PASSWORD}@" not in url:
+        return url
+    try:
+        parsed = make_url(url)
+    except Exception:  # noqa: BLE001 — left to open_database_for, which says what is wrong
+        return url
+    if parsed.password != ASK_PASSWORD:
+        return url
+    password = ask(f"Contraseña de {parsed.username or 'la base de datos'} en {parsed.host or 'el servidor'}")
+    return str(parsed.set(password=password).render_as_string(hide_password=False))
