@@ -1,0 +1,1 @@
+"""Development scripts (not installed): building the default word list, benchmarks helpers."""
