@@ -886,10 +886,14 @@ def run_verify(path: Path, lexicon_path: Path | None, out: TextIO) -> int:
         print(f"Error: {error}", file=out)
         return 2
     try:
-        if lexicon_path is None:
-            from lexicon.default import default_lexicon_path
+        if lexicon_path is None:   # the shipped default the record was made with, current or earlier (issue 15)
+            from lexicon.default import default_lexicon_path, earlier_default_path
 
-            lexicon_path = default_lexicon_path(lambda message: print(message, file=sys.stderr))
+            def announce(message: str) -> None:
+                print(message, file=sys.stderr)
+
+            lexicon_path = (earlier_default_path(str(record["tournament"]["lexicon_hash"]), announce)
+                            or default_lexicon_path(announce))
         lexicon = Lexicon.load(lexicon_path)
     except LexiconError as error:
         print(f"Error: {error}", file=out)

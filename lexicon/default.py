@@ -1,8 +1,8 @@
 """The default lexicon: the shipped word list, compiled once and cached.
 
-The word list ``data/lexicon-es.txt.xz`` (free hunspell-es forms filtered to
-the FISE alphabet; **not** the official FISE lexicon, see
-``data/LICENSE-lexicon-es.txt``) is compiled on first use into the user's cache
+The word list ``data/lexicon-es.txt.xz`` (built from RLA-ES 2.9, COES and wspanish with the
+FISE admission rules by ``scripts/build_default_wordlist.py``; **not** the official FISE
+lexicon, see ``data/LICENSE-lexicon-es.txt``) is compiled on first use into the user's cache
 directory (``platformdirs.user_cache_dir("duplicada")``) under a name that
 includes the hash of the shipped file, so an updated list is recompiled and a
 stale cache is never used. The environment variable ``DUPLICADA_LEXICON``
@@ -26,6 +26,14 @@ from lexicon.lexicon import LexiconError, build
 
 WORD_LIST = "lexicon-es.txt.xz"
 ENVIRONMENT_VARIABLE = "DUPLICADA_LEXICON"
+
+#: Earlier default word lists, still shipped so that a tournament or game recorded with one
+#: resumes and verifies (issue 15): the compiled lexicon's content hash → the file in ``data/``.
+#: ``lexicon-es-rlaes26.txt.xz``: the default until issue 15 (hunspell-es 7.5.0, RLA-ES 2.6;
+#: 543,934 words).
+EARLIER_DEFAULTS = {
+    "9e47958ad0a258d2dcafe6193e354a3aa64c4a1a1ff561f453547d8d4fc5d181": "lexicon-es-rlaes26.txt.xz",
+}
 
 
 def read_lines(path: Path) -> Iterator[str]:
@@ -62,13 +70,28 @@ def default_lexicon_path(announce: Callable[[str], None] | None = None) -> Path:
     chosen = os.environ.get(ENVIRONMENT_VARIABLE)
     if chosen:
         return Path(chosen)
-    source = data.path(WORD_LIST)
+    return shipped_lexicon_path(WORD_LIST, announce)
+
+
+def earlier_default_path(content_hash: str, announce: Callable[[str], None] | None = None) -> Path | None:
+    """Path of the compiled earlier default whose content hash is ``content_hash`` (compiled
+    first if not cached), or None when no shipped list has that hash (``EARLIER_DEFAULTS``)."""
+    word_list = EARLIER_DEFAULTS.get(content_hash)
+    return None if word_list is None else shipped_lexicon_path(word_list, announce)
+
+
+def shipped_lexicon_path(word_list: str, announce: Callable[[str], None] | None = None) -> Path:
+    """Path of the compiled form of ``word_list`` (a file in ``data/``), compiled first into
+    the user's cache if it is not there; the cached name carries the file's SHA-256, so a
+    changed file is compiled again. ``announce`` receives a Spanish message before compiling."""
+    source = data.path(word_list)
     digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
     cache_dir = Path(platformdirs.user_cache_dir("duplicada"))
-    target = cache_dir / f"lexicon-es-{digest}.lex"
+    stem = word_list.removesuffix(".txt.xz")
+    target = cache_dir / f"{stem}-{digest}.lex"
     if not target.exists():
         cache_dir.mkdir(parents=True, exist_ok=True)
         if announce:
-            announce(f"Compilando el léxico por defecto en {target} (solo la primera vez)…")
-        build(read_lines(source), target, source=WORD_LIST)
+            announce(f"Compilando el léxico {word_list} en {target} (solo la primera vez)…")
+        build(read_lines(source), target, source=word_list)
     return target

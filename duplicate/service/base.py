@@ -51,7 +51,7 @@ from duplicate.service.views import (
 )
 from duplicate.slips import SlipStatus
 from duplicate.texts import REASON_MAX, TextError, checked_text
-from lexicon.default import default_lexicon_path
+from lexicon.default import default_lexicon_path, earlier_default_path
 from lexicon.lexicon import Lexicon, LexiconError
 
 ANNULLED = "annulled"
@@ -271,7 +271,9 @@ class ServiceBase:
             raise StorageUnavailable(str(error)) from None
 
     def lexicon_for(self, tournament: Tournament | TournamentInfo) -> Lexicon:
-        """The lexicon of ``tournament``; raises ``TournamentError`` if its hash differs."""
+        """The lexicon of ``tournament``: the one given to the service, the file it was created
+        with, or the shipped default — the current one or an earlier one with the recorded hash
+        (``lexicon.default.EARLIER_DEFAULTS``). Raises ``TournamentError`` if none has its hash."""
         if tournament.lexicon_hash in self._lexicons:
             return self._lexicons[tournament.lexicon_hash]
         candidates: list[Lexicon] = []
@@ -280,6 +282,9 @@ class ServiceBase:
         try:
             if tournament.lexicon_path and Path(tournament.lexicon_path).exists():
                 candidates.append(Lexicon.load(Path(tournament.lexicon_path)))
+            earlier = earlier_default_path(tournament.lexicon_hash)   # made with an earlier default (issue 15)
+            if earlier is not None:
+                candidates.append(Lexicon.load(earlier))
             if not candidates:
                 candidates.append(Lexicon.load(default_lexicon_path(None)))
         except LexiconError as error:      # a damaged or altered lexicon file: refused, said why

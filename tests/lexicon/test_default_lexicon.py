@@ -65,3 +65,55 @@ def test_play_command_on_the_default_lexicon(default_lexicon: Path, monkeypatch:
     result = CliRunner().invoke(main, ["play", "--seed", "7"])
     assert result.exit_code == 0, result.output
     assert "Fin de la partida" in result.output and "semilla 7" in result.output
+
+
+@pytest.mark.parametrize("word", ["ÑU", "FI", "OX", "ABORRASCARSE", "AULLADO", "ABALAR"])
+def test_issue_15_additions_are_in(default_lexicon: Path, word: str) -> None:
+    # Issue 15: two-tile words the official list has, pronominal -RSE headwords, intransitive
+    # -DO participles, verbs listed only for Spain (infinitive).
+    assert Lexicon.load(default_lexicon).contains_text(word)
+
+
+@pytest.mark.parametrize("word", ["AULLADA", "ABALAMOS", "HABLARSE", "AD"])
+def test_issue_15_exclusions_are_out(default_lexicon: Path, word: str) -> None:
+    assert not Lexicon.load(default_lexicon).contains_text(word)
+
+
+def test_a_tournament_made_with_the_earlier_default_resumes_and_verifies(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 15: the default changed its hash; a tournament recorded with the previous default
+    (shipped as lexicon-es-rlaes26.txt.xz) still opens and verifies with no lexicon named."""
+    from duplicate.service import TournamentService
+    from duplicate.service.opening import open_service
+    from lexicon.default import EARLIER_DEFAULTS, earlier_default_path, shipped_lexicon_path
+    from tests.credentials import JUDGE_PIN
+
+    monkeypatch.delenv(ENVIRONMENT_VARIABLE, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    earlier = Lexicon.load(shipped_lexicon_path("lexicon-es-rlaes26.txt.xz"))
+    assert EARLIER_DEFAULTS[earlier.content_hash] == "lexicon-es-rlaes26.txt.xz"   # the hash is the file's
+    assert earlier.word_count == 543_934
+    assert earlier_default_path("0" * 64) is None
+
+    database = tmp_path / "t.db"
+    service = open_service(str(database), lexicon=earlier, pin=JUDGE_PIN)
+    assert isinstance(service, TournamentService)
+    service.create_tournament("Con el léxico anterior")
+    for index in range(3):
+        service.add_player(f"Jugador {index}")
+    game = service.create_game(rounds=3, seed=15)
+    for _ in range(3):
+        service.draw_rack(game)
+        view = service.choose_master(game)
+        assert view is not None and view.master is not None
+        service.enter_slip(game, 1, view.master)
+        service.close_round(game)
+    reopened = open_service(str(database), pin=JUDGE_PIN)                  # no lexicon named
+    assert reopened.lexicon_for(reopened.tournament()).content_hash == earlier.content_hash
+    runner = CliRunner()
+    record = tmp_path / "record.json"
+    result = runner.invoke(main, ["export", "--db", str(database), str(record)])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(main, ["verify", str(record)])
+    assert result.exit_code == 0, result.output
+    assert "sin diferencias" in result.output
