@@ -118,7 +118,7 @@ def small(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexicon) ->
     """8 players, 2 games of 4 rounds (published final), and its database file."""
     path = tmp_path_factory.mktemp("small") / "t.db"
     service = TournamentService(open_database(str(path)), station="pruebas", lexicon=spanish_lexicon, pin=JUDGE_PIN)
-    tournament = simulate_tournament(service, players=8, games=2, seed=31, rounds=4, settings=SETTINGS,
+    tournament = simulate_tournament(service, players=8, games=2, seed=33, rounds=4, settings=SETTINGS,
                                      name="Torneo de Añón & <Peñíscola>")
     return service, tournament, path
 
@@ -209,7 +209,7 @@ def test_a_bonus_is_highlighted_in_the_standings_and_the_sheet(small: tuple[Tour
     service, tournament, _ = small
     awarded = [(result.number, entry, points) for result in service.round_results(1, tournament)
                for entry, points in result.bonuses.items() if points]
-    assert awarded, "seed 31 gives a bonus in game 1 (III.24)"
+    assert awarded, "seed 33 gives a bonus in game 1 (III.24)"
     publish_results(service, tmp_path, formats=["html", "pdf"], tournament_id=tournament, workers=1)
     rows = entry_rows(tmp_path / "partida-1.html", "partida")
     for number, entry, points in awarded:
