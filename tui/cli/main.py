@@ -19,6 +19,7 @@ install()                                   # Click's own messages in Spanish, b
 COMMANDS: dict[str, tuple[str, str]] = {
     "analyze": ("tui.cli.engine_commands:analyze", "Mejores jugadas de posiciones «TABLERO ATRIL» (JSON por línea)."),
     "assistant": ("tui.cli.player_commands:assistant", "Árbitros auxiliares y sus rangos de mesas (II.4.c)."),
+    "classic": ("tui.cli.classic_commands:classic", "Torneos clásicos: emparejar (suizo FIDE), comprobar, Berger."),
     "claim": ("tui.cli.claim_commands:claim", "Reclamaciones (III.27): registrar, resolver, listar."),
     "elodi": ("tui.cli.elodi_commands:elodi", "EloDI: valorar partidas, recalcular, lista e informes (V)."),
     "export": ("tui.cli.record_commands:export", "Escribe el registro completo del torneo (JSON)."),
