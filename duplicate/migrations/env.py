@@ -12,6 +12,7 @@ from sqlalchemy import create_engine
 
 from duplicate.models import Base
 from ranking import models as ranking_models  # noqa: F401  (the EloDI tables, revision 0002)
+from ranking.classic import models as classic_models  # noqa: F401  (classic events, revision 0004)
 
 config = context.config
 target_metadata = Base.metadata

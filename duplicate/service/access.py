@@ -71,6 +71,10 @@ class Action(StrEnum):
     PUBLISH_RESULTS = "publish_results"
     REOPEN_RESULTS = "reopen_results"
     UPDATE_RATINGS = "update_ratings"
+    PAIR_ROUND = "pair_round"
+    OVERRIDE_PAIRING = "override_pairing"
+    ENTER_RESULT = "enter_result"
+    RESOLVE_RESULT = "resolve_result"
 
 
 ACTION_NAMES: Mapping[Action, str] = {
@@ -102,19 +106,24 @@ ACTION_NAMES: Mapping[Action, str] = {
     Action.PUBLISH_RESULTS: "publicar resultados",
     Action.REOPEN_RESULTS: "reabrir resultados definitivos",
     Action.UPDATE_RATINGS: "actualizar el EloDI",
+    Action.PAIR_ROUND: "emparejar una ronda",
+    Action.OVERRIDE_PAIRING: "cambiar un emparejamiento",
+    Action.ENTER_RESULT: "anotar resultados",
+    Action.RESOLVE_RESULT: "resolver conflictos de resultados",
 }
 """Spanish names of the actions, as refusals name them."""
 
 ALLOWED: Mapping[Role, frozenset[Action]] = {
     Role.JUDGE: frozenset(Action),
     Role.ASSISTANT: frozenset({Action.ENTER_SLIP, Action.MARK_SLIP, Action.CHECK_SLIP, Action.CORRECT_SLIP,
-                               Action.FILE_CLAIM}),
+                               Action.FILE_CLAIM, Action.ENTER_RESULT}),
     Role.VIEWER: frozenset(),
 }
-"""What each role may do (II.4.a: the judge everything; II.4.c: assistants the slips)."""
+"""What each role may do (II.4.a: the judge everything; II.4.c: assistants the slips, and in
+classic events the results of their tables)."""
 
 TABLE_ACTIONS = frozenset({Action.ENTER_SLIP, Action.MARK_SLIP, Action.CHECK_SLIP, Action.CORRECT_SLIP,
-                           Action.FILE_CLAIM})
+                           Action.FILE_CLAIM, Action.ENTER_RESULT})
 """Actions an assistant may do only for the tables of its range (II.4.c)."""
 
 MIN_PIN_LENGTH = 6

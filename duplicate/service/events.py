@@ -46,6 +46,12 @@ class EventKind(StrEnum):
     MASTER_UNDONE = "master_undone"
     TIMER = "timer"
     PLAYER_UPDATED = "player_updated"
+    DIVISION_CREATED = "division_created"
+    ROUND_PAIRED = "round_paired"
+    RESULT_ENTERED = "result_entered"
+    RESULT_CONFLICT = "result_conflict"
+    RESULT_RESOLVED = "result_resolved"
+    CLASSIC_ENTRY = "classic_entry"
 
 
 _OMIT_NONE = {"omit_none": True}
@@ -334,6 +340,82 @@ class ResultsPublished(TournamentEvent):
 class GameReopened(TournamentEvent):
     KIND = EventKind.GAME_REOPENED
     status: str
+
+
+# --- classic (head-to-head) events, issue 16 (ranking.classic.service) ----------------------
+
+
+@dataclass(frozen=True)
+class DivisionCreated(TournamentEvent):
+    """A classic division: its ``system`` (Swiss system, ``round-robin`` or ``manual``),
+    ``rounds`` and ``settings`` (``ranking.classic.service.DivisionSettings``)."""
+
+    KIND = EventKind.DIVISION_CREATED
+    division: str
+    system: str
+    rounds: int
+    settings: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RoundPaired(TournamentEvent):
+    """A classic round's boards: ``[table or 0 for a bye, first number, second number or 0]``
+    by starting number; ``method`` the system used or ``manual`` (the reason is the event's)."""
+
+    KIND = EventKind.ROUND_PAIRED
+    division: str
+    round: int
+    method: str
+    boards: list[list[int]]
+
+
+@dataclass(frozen=True)
+class ResultEntered(TournamentEvent):
+    """Both scores of a classic board; ``forfeit`` names the side that lost by forfeit."""
+
+    KIND = EventKind.RESULT_ENTERED
+    division: str
+    round: int
+    table: int
+    first_score: int
+    second_score: int
+    forfeit: str | None = field(default=None, metadata=_OMIT_NONE)
+
+
+@dataclass(frozen=True)
+class ResultConflict(TournamentEvent):
+    """A second station entered other scores for a board: kept apart for the judge."""
+
+    KIND = EventKind.RESULT_CONFLICT
+    division: str
+    round: int
+    table: int
+    first_score: int
+    second_score: int
+    counted_first: int
+    counted_second: int
+
+
+@dataclass(frozen=True)
+class ResultResolved(TournamentEvent):
+    KIND = EventKind.RESULT_RESOLVED
+    division: str
+    round: int
+    table: int
+    first_score: int
+    second_score: int
+
+
+@dataclass(frozen=True)
+class ClassicEntryChanged(TournamentEvent):
+    """A player's status in a classic division from ``round`` on: ``joined`` (late entry),
+    ``withdrawn``, or a bye asked for that round (``half-bye``, ``zero-bye``)."""
+
+    KIND = EventKind.CLASSIC_ENTRY
+    division: str
+    number: int
+    change: str
+    round: int
 
 
 EVENT_TYPES: dict[EventKind, type[TournamentEvent]] = {

@@ -28,6 +28,7 @@ from duplicate.service.access import (
     pin_digest,
 )
 from lexicon.lexicon import Lexicon
+from ranking.classic.service import ClassicService
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 
 Call = Callable[[TournamentService], object]
@@ -62,6 +63,11 @@ ACTIONS: dict[Action, tuple[Call, bool]] = {
     Action.RESOLVE_CLAIM: (lambda s: s.resolve_claim(1, upheld=False, resolution="no"), False),
     Action.PUBLISH_RESULTS: (lambda s: s.publish(1), False),
     Action.REOPEN_RESULTS: (lambda s: s.reopen(1, reason="x"), False),
+    # Classic events (issue 16): the same credentials through ranking.classic.service.
+    Action.PAIR_ROUND: (lambda s: ClassicService.like(s).pair_round(), False),
+    Action.OVERRIDE_PAIRING: (lambda s: ClassicService.like(s).pair_round(manual=[(1, 2)]), False),
+    Action.ENTER_RESULT: (lambda s: ClassicService.like(s).enter_result(1, 3, 400, 300), True),
+    Action.RESOLVE_RESULT: (lambda s: ClassicService.like(s).resolve_result(1, 1, 400, 300), False),
 }
 
 

@@ -1,0 +1,457 @@
+"""The classic-event service: divisions, pairings, results, byes and standings, with the
+same authority, credentials and event log as duplicate games (``duplicate.service``).
+
+A classic division belongs to a tournament; its players are the tournament's entries
+(registered with ``TournamentService.add_player``). Every action checks the acting
+station's credential first (II.4): the judge creates divisions, pairs rounds, overrides a
+pairing with a reason, records forfeits, byes and withdrawals and resolves conflicts;
+assistants enter the results of their tables (II.4.c). Two stations that type different
+scores for one board leave the first result standing and a conflict for the judge.
+
+Pairing is the engines' (``ranking.classic.engines``): the Swiss system chosen or the Berger
+round robin; a judge's pairing is checked by the same rules (``pairing_rules``) and, if it
+breaks one, needs a reason, which the log keeps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from duplicate.models import Entry, Tournament
+from duplicate.service.access import Action, Actor, Role
+from duplicate.service.base import ServiceBase
+from duplicate.service.errors import TournamentError
+from duplicate.service.events import (
+    ClassicEntryChanged,
+    DivisionCreated,
+    ResultConflict,
+    ResultEntered,
+    ResultResolved,
+    RoundPaired,
+)
+from duplicate.statuses import EntryStatus
+from duplicate.texts import NAME_MAX
+from ranking.classic.engines import PairingError, PairingSystem, berger_schedule, pair_next_round
+from ranking.classic.models import ClassicAbsence, ClassicBoard, ClassicDivision, ClassicScoreEntry, ClassicSeed
+from ranking.classic.pairing_rules import Pair, check_pairing
+from ranking.classic.standings import Board, Seeded, StandingLine, division_trf, standings
+from ranking.classic.trf import Trf, write_trf
+
+ROUND_ROBIN = "round-robin"
+MANUAL = "manual"
+SYSTEMS = tuple(s.value for s in PairingSystem) + (ROUND_ROBIN, MANUAL)
+SCORE_RANGE = range(-500, 2001)
+
+
+@dataclass(frozen=True)
+class DivisionSettings:
+    """A division's settings: spread credited for a pairing-allocated bye and for a forfeit
+    (the loser gets its opposite), the tie-breaks after wins and spread (gacrux codes:
+    ``BH`` Buchholz, ``SB`` Sonneborn-Berger, ``DE`` direct encounter…)."""
+
+    bye_spread: int = 50
+    forfeit_spread: int = 50
+    tie_breaks: tuple[str, ...] = ("BH", "SB")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "tie_breaks": list(self.tie_breaks)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DivisionSettings:
+        return cls(int(data.get("bye_spread", 50)), int(data.get("forfeit_spread", 50)),
+                   tuple(data.get("tie_breaks", ("BH", "SB"))))
+
+
+@dataclass(frozen=True)
+class DivisionView:
+    name: str
+    system: str
+    rounds: int
+    settings: DivisionSettings
+    players: int
+    rounds_paired: int
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """A board as the screens show it (``table`` None and ``second`` 0: the bye)."""
+
+    round: int
+    table: int | None
+    first: int
+    first_name: str
+    second: int
+    second_name: str
+    first_score: int | None
+    second_score: int | None
+    forfeit: str | None
+    conflict: bool
+    method: str
+
+
+ResultOutcome = Literal["stored", "confirmed", "conflict", "corrected"]
+
+
+class ClassicService(ServiceBase):
+    """Classic divisions of the tournaments of one database (see the module docstring).
+    Built like ``TournamentService`` (``database``, ``station``, ``pin``, ``hooks``)."""
+
+    @classmethod
+    def like(cls, service: ServiceBase) -> ClassicService:
+        """A classic service on the same database, station, credential and hooks as
+        ``service`` (a ``TournamentService`` the front end already holds)."""
+        other = cls(service.db, station=service.station, hooks=service.hooks)
+        other._pin = service._pin
+        return other
+
+    # --- setting up -----------------------------------------------------------------------
+    def create_division(self, *, rounds: int, system: str = PairingSystem.DUTCH.value, name: str = "",
+                        settings: DivisionSettings | None = None, tournament_id: int | None = None) -> DivisionView:
+        """Create a division of ``rounds`` rounds paired by ``system`` (a Swiss system,
+        ``round-robin`` or ``manual``). Judge only; ``TournamentError`` for a bad value."""
+        if system not in SYSTEMS:
+            raise TournamentError(f"sistema «{system}» desconocido; se esperaba uno de {', '.join(SYSTEMS)}")
+        if not 1 <= rounds <= 50:
+            raise TournamentError("el número de rondas debe estar entre 1 y 50")
+        settings = settings or DivisionSettings()
+        name = self._typed(name, "el nombre de la división", NAME_MAX).strip()
+        with self._write() as session:
+            tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.CHANGE_SETTINGS)
+            if session.scalar(select(ClassicDivision).where(ClassicDivision.tournament_id == tournament.id,
+                                                            ClassicDivision.name == name)) is not None:
+                raise TournamentError(f"ya hay una división «{name}» en el torneo" if name else
+                                      "el torneo ya tiene una división sin nombre")
+            division = ClassicDivision(tournament_id=tournament.id, name=name, system=system, rounds=rounds,
+                                       settings=settings.to_dict())
+            session.add(division)
+            session.flush()
+            self._log(session, tournament.id, DivisionCreated(name, system, rounds, settings.to_dict()), actor=actor)
+            return DivisionView(name, system, rounds, settings, 0, 0)
+
+    def divisions(self, tournament_id: int | None = None) -> list[DivisionView]:
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            rows = session.scalars(select(ClassicDivision).where(ClassicDivision.tournament_id == tournament.id)
+                                   .order_by(ClassicDivision.id))
+            return [DivisionView(d.name, d.system, d.rounds, DivisionSettings.from_dict(d.settings), len(d.seeds),
+                                 self._rounds_paired(session, d)) for d in rows]
+
+    # --- pairing --------------------------------------------------------------------------
+    def pair_round(self, division: str = "", *, manual: list[tuple[int, int]] | None = None, reason: str = "",
+                   tournament_id: int | None = None) -> list[BoardView]:
+        """Pair the next round: by the division's system, or ``manual`` pairs (first, second;
+        second 0 for the bye) typed by the judge. The previous round must have every result.
+        A manual pairing that breaks a rule of ``pairing_rules`` needs ``reason``.
+        Raises ``TournamentError``/``PairingError`` (Spanish) and changes nothing then."""
+        with self._write() as session:
+            tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.OVERRIDE_PAIRING if manual else Action.PAIR_ROUND)
+            row = self._division_row(session, tournament, division)
+            number = self._rounds_paired(session, row) + 1
+            if number > row.rounds:
+                raise TournamentError(f"ya se han emparejado las {row.rounds} rondas de la división")
+            self._check_round_complete(session, row, number - 1)
+            self._seed_new_entries(session, tournament, row, number, actor)
+            trf = self._trf(session, row, played=number - 1)
+            if manual is not None:
+                pairs = [Pair(first, second) for first, second in manual]
+                problems = check_pairing(trf, pairs)
+                if problems and not reason.strip():
+                    raise TournamentError("el emparejamiento incumple el reglamento (" + "; ".join(problems)
+                                          + "): indique el motivo para mantenerlo")
+                method = MANUAL
+            elif row.system == MANUAL:
+                raise TournamentError("esta división se empareja a mano: indique los emparejamientos")
+            elif row.system == ROUND_ROBIN:
+                pairs, method = self._berger_round(session, row, number), ROUND_ROBIN
+            else:
+                pairs, method = pair_next_round(trf, PairingSystem(row.system)), row.system
+            boards = self._store_round(session, row, number, pairs, method)
+            self._log(session, tournament.id, RoundPaired(row.name, number, method, boards), actor=actor,
+                      round_number=number, reason=reason)
+            return self._board_views(session, row, number)
+
+    def _berger_round(self, session: Session, row: ClassicDivision, number: int) -> list[Pair]:
+        seeds = self._seeds(session, row)
+        if any(seed.first_round > 1 for seed in seeds):
+            raise TournamentError("un todos contra todos no admite inscripciones tardías")
+        schedule = berger_schedule(len(seeds))
+        if number > len(schedule):
+            raise TournamentError(f"con {len(seeds)} jugadores el todos contra todos tiene {len(schedule)} rondas")
+        return schedule[number - 1]
+
+    def _store_round(self, session: Session, row: ClassicDivision, number: int, pairs: list[Pair],
+                     method: str) -> list[list[int]]:
+        seeds = {seed.number: seed for seed in self._seeds(session, row)}
+        boards = []
+        table = 0
+        for pair in sorted(pairs, key=lambda p: p.is_bye):
+            if pair.first not in seeds or (pair.second and pair.second not in seeds):
+                raise TournamentError(f"no hay jugador con el número {pair.first if pair.first not in seeds else pair.second}")
+            if pair.is_bye:
+                session.add(ClassicBoard(division_id=row.id, round=number, table=None, first_id=seeds[pair.first].id,
+                                         method=method))
+                boards.append([0, pair.first, 0])
+                continue
+            table += 1
+            session.add(ClassicBoard(division_id=row.id, round=number, table=table, first_id=seeds[pair.first].id,
+                                     second_id=seeds[pair.second].id, method=method))
+            boards.append([table, pair.first, pair.second])
+        session.flush()
+        return boards
+
+    # --- results --------------------------------------------------------------------------
+    def enter_result(self, round_number: int, table: int, first_score: int, second_score: int, *,
+                     division: str = "", tournament_id: int | None = None) -> ResultOutcome:
+        """Both scores of a board (judge, or an assistant for its tables). A second station
+        typing the same scores confirms them; other scores leave a conflict for the judge
+        (``conflict``), unless the judge types them (a correction, ``corrected``)."""
+        for score in (first_score, second_score):
+            if score not in SCORE_RANGE:
+                raise TournamentError(f"puntuación {score} fuera de lo posible (de -500 a 2000)")
+        with self._write() as session:
+            tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.ENTER_RESULT, tables=[table])
+            row = self._division_row(session, tournament, division)
+            board = self._board(session, row, round_number, table)
+            session.add(ClassicScoreEntry(board_id=board.id, first_score=first_score, second_score=second_score,
+                                          station=self.station, arbiter=actor.name,
+                                          entered_at=datetime.now(UTC)))
+            counted = (board.first_score, board.second_score)
+            outcome: ResultOutcome
+            if board.forfeit is None and counted == (None, None):
+                outcome = "stored"
+            elif counted == (first_score, second_score) and board.forfeit is None:
+                outcome = "confirmed"
+            elif actor.role is Role.JUDGE:
+                outcome = "corrected"
+            else:
+                board.conflict = True
+                self._log(session, tournament.id, ResultConflict(row.name, round_number, table, first_score,
+                                                                 second_score, counted[0] or 0, counted[1] or 0),
+                          actor=actor, round_number=round_number)
+                return "conflict"
+            board.first_score, board.second_score, board.forfeit = first_score, second_score, None
+            if outcome == "corrected":
+                board.conflict = False
+            self._log(session, tournament.id, ResultEntered(row.name, round_number, table, first_score, second_score),
+                      actor=actor, round_number=round_number)
+            return outcome
+
+    def record_forfeit(self, round_number: int, table: int, loser: Literal["first", "second"], *,
+                       division: str = "", reason: str = "", tournament_id: int | None = None) -> None:
+        """The judge records a game lost by forfeit by ``loser`` (the side that did not play)."""
+        with self._write() as session:
+            tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.RESOLVE_RESULT)
+            row = self._division_row(session, tournament, division)
+            board = self._board(session, row, round_number, table)
+            board.first_score = board.second_score = None
+            board.forfeit, board.conflict = loser, False
+            self._log(session, tournament.id, ResultEntered(row.name, round_number, table, 0, 0, forfeit=loser),
+                      actor=actor, round_number=round_number, reason=reason)
+
+    def resolve_result(self, round_number: int, table: int, first_score: int, second_score: int, *,
+                       division: str = "", reason: str = "", tournament_id: int | None = None) -> None:
+        """The judge settles a board's scores (a conflict, a claim)."""
+        with self._write() as session:
+            tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.RESOLVE_RESULT)
+            row = self._division_row(session, tournament, division)
+            board = self._board(session, row, round_number, table)
+            board.first_score, board.second_score, board.forfeit, board.conflict = first_score, second_score, None, False
+            self._log(session, tournament.id, ResultResolved(row.name, round_number, table, first_score, second_score),
+                      actor=actor, round_number=round_number, reason=reason)
+
+    # --- players ----------------------------------------------------------------------------
+    def request_bye(self, number: int, round_number: int, kind: Literal["H", "Z"] = "H", *, division: str = "",
+                    tournament_id: int | None = None) -> None:
+        """A bye asked for a round not yet paired: ``H`` half a win, ``Z`` nothing (C.04.2)."""
+        with self._write() as session:
+            tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.SET_ENTRY_STATUS)
+            row = self._division_row(session, tournament, division)
+            paired = self._rounds_paired(session, row)
+            if round_number <= paired:
+                raise TournamentError(f"la ronda {round_number} ya está emparejada")
+            self._seed_new_entries(session, tournament, row, paired + 1, actor)
+            seed = self._seed(session, row, number)
+            session.add(ClassicAbsence(seed_id=seed.id, round=round_number, kind=kind))
+            self._log(session, tournament.id, ClassicEntryChanged(row.name, number,
+                                                                  "half-bye" if kind == "H" else "zero-bye",
+                                                                  round_number), actor=actor)
+
+    def withdraw(self, number: int, *, division: str = "", reason: str = "", tournament_id: int | None = None) -> None:
+        """The player is not paired from the next round on."""
+        with self._write() as session:
+            tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.SET_ENTRY_STATUS)
+            row = self._division_row(session, tournament, division)
+            seed = self._seed(session, row, number)
+            seed.withdrawn_round = self._rounds_paired(session, row) + 1
+            self._log(session, tournament.id, ClassicEntryChanged(row.name, number, "withdrawn", seed.withdrawn_round),
+                      actor=actor, reason=reason)
+
+    def starting_list(self, *, division: str = "", tournament_id: int | None = None) -> list[tuple[int, str, int]]:
+        """Fix and return the starting list (number, name, rating): every active entry gets
+        its number now (by rating, then name) — judge only, as pairing does."""
+        with self._write() as session:
+            tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.PAIR_ROUND)
+            row = self._division_row(session, tournament, division)
+            self._seed_new_entries(session, tournament, row, self._rounds_paired(session, row) + 1, actor)
+            return [(s.number, s.entry.player.name, s.rating) for s in self._seeds(session, row)]
+
+    # --- reading ----------------------------------------------------------------------------
+    def boards(self, round_number: int | None = None, *, division: str = "",
+               tournament_id: int | None = None) -> list[BoardView]:
+        """The boards of a round (default: the last paired)."""
+        with self._read() as session:
+            _, row = self._division(session, division, tournament_id)
+            return self._board_views(session, row, round_number or self._rounds_paired(session, row))
+
+    def standings(self, *, division: str = "", played: int | None = None,
+                  tournament_id: int | None = None) -> list[StandingLine]:
+        """The standings after ``played`` rounds (default: every round with all its results)."""
+        with self._read() as session:
+            _, row = self._division(session, division, tournament_id)
+            players, boards, absences = self._division_data(session, row)
+            if played is None:
+                played = self._rounds_complete(session, row)
+            settings = DivisionSettings.from_dict(row.settings)
+            try:
+                return standings(players, boards, rounds=row.rounds, played=played, absences=absences,
+                                 bye_spread=settings.bye_spread, forfeit_spread=settings.forfeit_spread,
+                                 tie_breaks=settings.tie_breaks)
+            except ValueError as error:
+                raise TournamentError(str(error)) from None
+
+    def trf_text(self, *, division: str = "", tournament_id: int | None = None) -> str:
+        """The division as a TRF-16 file (rounds with every result; the next round's byes)."""
+        with self._read() as session:
+            _, row = self._division(session, division, tournament_id)
+            return write_trf(self._trf(session, row, played=self._rounds_complete(session, row)))
+
+    # --- helpers ----------------------------------------------------------------------------
+    def _division(self, session: Session, name: str, tournament_id: int | None) -> tuple[Tournament, ClassicDivision]:
+        tournament = self._tournament(session, tournament_id)
+        return tournament, self._division_row(session, tournament, name)
+
+    @staticmethod
+    def _division_row(session: Session, tournament: Tournament, name: str) -> ClassicDivision:
+        row = session.scalar(select(ClassicDivision).where(ClassicDivision.tournament_id == tournament.id,
+                                                           ClassicDivision.name == name))
+        if row is None:
+            raise TournamentError(f"el torneo no tiene la división «{name}»" if name else
+                                  "el torneo no tiene una división clásica: créela primero")
+        return row
+
+    @staticmethod
+    def _seeds(session: Session, row: ClassicDivision) -> list[ClassicSeed]:
+        return list(session.scalars(select(ClassicSeed).where(ClassicSeed.division_id == row.id)
+                                    .order_by(ClassicSeed.number)))
+
+    def _seed(self, session: Session, row: ClassicDivision, number: int) -> ClassicSeed:
+        seed = session.scalar(select(ClassicSeed).where(ClassicSeed.division_id == row.id,
+                                                        ClassicSeed.number == number))
+        if seed is None:
+            raise TournamentError(f"no hay jugador con el número {number} en la división")
+        return seed
+
+    def _seed_new_entries(self, session: Session, tournament: Tournament, row: ClassicDivision, number: int,
+                          actor: Actor) -> None:
+        """Give a starting number to every active entry without one: at round 1 by rating
+        (EloDI where known) then name; later, late entries after the last number."""
+        seeded = {seed.entry_id for seed in self._seeds(session, row)}
+        entries = [e for e in session.scalars(select(Entry).where(Entry.tournament_id == tournament.id))
+                   if e.id not in seeded and e.status == EntryStatus.ACTIVE.value]
+        if not entries:
+            return
+        ratings = self.hooks.ratings([e.player_id for e in entries]) if self.hooks.ratings else {}
+        entries.sort(key=lambda e: (-ratings.get(e.player_id, 0), e.player.name))
+        last = max((seed.number for seed in self._seeds(session, row)), default=0)
+        for offset, entry in enumerate(entries, start=1):
+            session.add(ClassicSeed(division_id=row.id, entry_id=entry.id, number=last + offset,
+                                    rating=ratings.get(entry.player_id, 0), first_round=number))
+            if number > 1:
+                self._log(session, tournament.id, ClassicEntryChanged(row.name, last + offset, "joined", number),
+                          actor=actor)
+        session.flush()
+
+    @staticmethod
+    def _rounds_paired(session: Session, row: ClassicDivision) -> int:
+        rounds = session.scalars(select(ClassicBoard.round).where(ClassicBoard.division_id == row.id)
+                                 .order_by(ClassicBoard.round.desc()).limit(1)).first()
+        return rounds or 0
+
+    def _rounds_complete(self, session: Session, row: ClassicDivision) -> int:
+        paired = self._rounds_paired(session, row)
+        for number in range(1, paired + 1):
+            if self._missing(session, row, number):
+                return number - 1
+        return paired
+
+    @staticmethod
+    def _missing(session: Session, row: ClassicDivision, number: int) -> list[ClassicBoard]:
+        boards = session.scalars(select(ClassicBoard).where(ClassicBoard.division_id == row.id,
+                                                            ClassicBoard.round == number))
+        return [b for b in boards if b.second_id is not None and (b.conflict or (
+            b.forfeit is None and (b.first_score is None or b.second_score is None)))]
+
+    def _check_round_complete(self, session: Session, row: ClassicDivision, number: int) -> None:
+        if number < 1:
+            return
+        missing = self._missing(session, row, number)
+        if missing:
+            tables = ", ".join(str(b.table) for b in missing[:10])
+            raise TournamentError(f"la ronda {number} no está completa: faltan resultados o hay conflictos en "
+                                  f"las mesas {tables}")
+
+    def _board(self, session: Session, row: ClassicDivision, number: int, table: int) -> ClassicBoard:
+        board = session.scalar(select(ClassicBoard).where(ClassicBoard.division_id == row.id,
+                                                          ClassicBoard.round == number, ClassicBoard.table == table))
+        if board is None:
+            raise TournamentError(f"la ronda {number} no tiene mesa {table}")
+        return board
+
+    def _division_data(self, session: Session, row: ClassicDivision
+                       ) -> tuple[list[Seeded], list[Board], dict[tuple[int, int], str]]:
+        seeds = self._seeds(session, row)
+        by_id = {seed.id: seed for seed in seeds}
+        players = [Seeded(s.number, s.entry.player.name, s.rating, s.entry.player.club, s.first_round,
+                          s.withdrawn_round) for s in seeds]
+        rows = session.scalars(select(ClassicBoard).where(ClassicBoard.division_id == row.id)
+                               .order_by(ClassicBoard.round, ClassicBoard.id))
+        boards = [Board(b.round, by_id[b.first_id].number, by_id[b.second_id].number if b.second_id else 0,
+                        b.first_score, b.second_score, b.forfeit) for b in rows]
+        absences = {(by_id[a.seed_id].number, a.round): a.kind for a in session.scalars(
+            select(ClassicAbsence).where(ClassicAbsence.seed_id.in_(by_id)))}
+        return players, boards, absences
+
+    def _trf(self, session: Session, row: ClassicDivision, *, played: int) -> Trf:
+        players, boards, absences = self._division_data(session, row)
+        tournament = session.get(Tournament, row.tournament_id)
+        name = tournament.name if tournament is not None else ""
+        return division_trf(players, boards, rounds=row.rounds, played=played, absences=absences,
+                            name=f"{name} {row.name}".strip())
+
+    def _board_views(self, session: Session, row: ClassicDivision, number: int) -> list[BoardView]:
+        seeds = {seed.id: seed for seed in self._seeds(session, row)}
+        rows = session.scalars(select(ClassicBoard).where(ClassicBoard.division_id == row.id,
+                                                          ClassicBoard.round == number).order_by(ClassicBoard.id))
+        views = []
+        for b in rows:
+            first, second = seeds[b.first_id], seeds.get(b.second_id) if b.second_id else None
+            views.append(BoardView(b.round, b.table, first.number, first.entry.player.name,
+                                   second.number if second else 0, second.entry.player.name if second else "",
+                                   b.first_score, b.second_score, b.forfeit, b.conflict, b.method))
+        return views
+
+
+__all__ = ["BoardView", "ClassicService", "DivisionSettings", "DivisionView", "PairingError", "ResultOutcome"]

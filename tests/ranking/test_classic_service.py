@@ -1,0 +1,171 @@
+"""Classic events through the service (issue 16): a division paired round by round by the
+engines, results from several stations with conflicts for the judge, byes, forfeits,
+withdrawals and late entries, roles, standings by wins then spread then tie-breaks, and the
+exported TRF that re-pairs to the same rounds."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from duplicate.database import open_database
+from duplicate.service import NotAuthorised, TournamentError, TournamentService
+from ranking.classic.engines import PairingSystem, py4swiss_installed
+from ranking.classic.replay import check_tournament
+from ranking.classic.service import ClassicService, DivisionSettings
+from ranking.classic.trf import read_trf
+from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
+
+
+@pytest.fixture
+def services(tmp_path: Path) -> tuple[TournamentService, ClassicService]:
+    database = open_database(str(tmp_path / "clasico.db"))
+    tournament = TournamentService(database, station="mesa", pin=JUDGE_PIN)
+    tournament.create_tournament("Open clásico de Añón")
+    for index in range(12):
+        tournament.add_player(f"Jugador {index:02d}", club="Club A" if index % 3 == 0 else "Club B")
+    tournament.set_pin("assistant", ASSISTANT_PINS["aux1"], name="aux1")
+    tournament.set_assistant_range("aux1", 1, 3)
+    return tournament, ClassicService(database, station="mesa", pin=JUDGE_PIN)
+
+
+def play(classic: ClassicService, rng: random.Random) -> None:
+    for board in classic.boards():
+        if board.table is not None:
+            classic.enter_result(board.round, board.table, rng.randint(280, 520), rng.randint(280, 520))
+
+
+def test_a_swiss_division_runs_and_its_trf_re_pairs_to_the_same_rounds(
+        services: tuple[TournamentService, ClassicService]) -> None:
+    _, classic = services
+    classic.create_division(rounds=5, system=PairingSystem.DUTCH_2026.value)
+    rng = random.Random(7)
+    for _ in range(4):
+        boards = classic.pair_round()
+        assert len([b for b in boards if b.table is not None]) == 6 and all(b.second for b in boards)
+        play(classic, rng)
+    trf = read_trf(classic.trf_text())
+    assert trf.rounds_played == 4 and trf.total_rounds == 5 and len(trf.players) == 12
+    assert check_tournament(trf, PairingSystem.DUTCH_2026) == (4, None)     # the engine's own rounds
+
+
+def test_standings_are_wins_then_spread_and_buchholz_is_the_sum_of_opponents_wins(
+        services: tuple[TournamentService, ClassicService]) -> None:
+    _, classic = services
+    classic.create_division(rounds=4, system=PairingSystem.DUTCH_2026.value,
+                            settings=DivisionSettings(tie_breaks=("BH",)))
+    rng = random.Random(3)
+    for _ in range(3):
+        classic.pair_round()
+        play(classic, rng)
+    lines = classic.standings()
+    assert [(-line.wins, -line.spread) for line in lines] == sorted((-line.wins, -line.spread) for line in lines)
+    # Slow, obvious versions from the boards themselves.
+    wins: dict[int, Fraction] = {line.number: Fraction(0) for line in lines}
+    spread = {line.number: 0 for line in lines}
+    opponents: dict[int, list[int]] = {line.number: [] for line in lines}
+    for number in (1, 2, 3):
+        for board in classic.boards(number):
+            a, b = board.first_score, board.second_score
+            assert a is not None and b is not None
+            wins[board.first] += Fraction(1) if a > b else Fraction(1, 2) if a == b else 0
+            wins[board.second] += Fraction(1) if b > a else Fraction(1, 2) if a == b else 0
+            spread[board.first] += a - b
+            spread[board.second] += b - a
+            opponents[board.first].append(board.second)
+            opponents[board.second].append(board.first)
+    for line in lines:
+        assert line.wins == wins[line.number] and line.spread == spread[line.number]
+        assert line.tie_breaks["BH"] == float(sum(wins[o] for o in opponents[line.number]))
+        assert line.games == 3 and line.points_for - line.points_against == line.spread
+
+
+def test_two_stations_with_different_scores_leave_a_conflict_for_the_judge(
+        services: tuple[TournamentService, ClassicService]) -> None:
+    _, judge = services
+    judge.create_division(rounds=3, system=PairingSystem.DUTCH_2026.value)
+    judge.pair_round()
+    assistant = ClassicService(judge.db, station="auxiliar", pin=ASSISTANT_PINS["aux1"])
+    assert assistant.enter_result(1, 2, 400, 350) == "stored"
+    assert judge.enter_result(1, 2, 400, 350) == "confirmed"
+    assert assistant.enter_result(1, 2, 410, 350) == "conflict"
+    board = next(b for b in judge.boards(1) if b.table == 2)
+    assert board.conflict and (board.first_score, board.second_score) == (400, 350)    # the first stands
+    with pytest.raises(NotAuthorised, match="mesa 5 no es del árbitro auxiliar «aux1»"):
+        assistant.enter_result(1, 5, 300, 200)
+    with pytest.raises(NotAuthorised):
+        assistant.pair_round()
+    for board in judge.boards(1):
+        if board.table not in (None, 2):
+            judge.enter_result(1, board.table, 300, 250)
+    with pytest.raises(TournamentError, match="conflictos en las mesas 2"):
+        judge.pair_round()
+    judge.resolve_result(1, 2, 410, 350, reason="acta firmada por los dos jugadores")
+    judge.pair_round()
+    kinds = [event.kind for event in judge.history()]
+    assert {"division_created", "round_paired", "result_entered", "result_conflict", "result_resolved"} <= set(kinds)
+
+
+def test_byes_forfeits_withdrawals_and_late_entries(services: tuple[TournamentService, ClassicService]) -> None:
+    tournament, classic = services
+    classic.create_division(rounds=4, system=PairingSystem.DUTCH_2026.value,
+                            settings=DivisionSettings(bye_spread=40, forfeit_spread=60, tie_breaks=()))
+    classic.request_bye(5, 1, "H")               # asked before round 1: not paired, half a win
+    boards = classic.pair_round()
+    paired = {n for b in boards for n in (b.first, b.second) if n}
+    assert 5 not in paired and len(paired) == 11
+    bye = next(b for b in boards if b.table is None)
+    classic.record_forfeit(1, 1, "second", reason="no se presentó")
+    play_all_but = [b for b in boards if b.table not in (None, 1)]
+    for board in play_all_but:
+        classic.enter_result(1, board.table or 0, 400, 300)
+    lines = {line.number: line for line in classic.standings()}
+    assert lines[5].wins == Fraction(1, 2) and lines[5].spread == 0
+    assert lines[bye.first].wins == 1 and lines[bye.first].spread == 40
+    first_table = boards[0]
+    assert lines[first_table.first].spread == 60 and lines[first_table.second].spread == -60
+    classic.withdraw(first_table.second, reason="abandona el torneo")
+    tournament.add_player("Llegada Tardía")
+    round_2 = classic.pair_round()
+    numbers = {n for b in round_2 for n in (b.first, b.second) if n}
+    assert first_table.second not in numbers and 13 in numbers and 5 in numbers
+    trf = read_trf(classic.trf_text())
+    assert trf.player(13).rounds[0].result == "Z" and trf.player(5).rounds[0].result == "H"
+
+
+def test_a_manual_pairing_that_breaks_a_rule_needs_a_reason(services: tuple[TournamentService, ClassicService]) -> None:
+    _, classic = services
+    classic.create_division(rounds=3, system=PairingSystem.DUTCH_2026.value)
+    classic.pair_round(manual=[(n, n + 6) for n in range(1, 7)])
+    play(classic, random.Random(2))
+    repeat = [(1, 7)] + [(n, n + 1) for n in (2, 4, 8, 10)] + [(6, 12)]
+    with pytest.raises(TournamentError, match="1 y 7 ya se enfrentaron.*indique el motivo"):
+        classic.pair_round(manual=repeat)
+    boards = classic.pair_round(manual=repeat, reason="desempate acordado por los jugadores")
+    assert all(b.method == "manual" for b in boards)
+    assert classic.history()[-1].reason == "desempate acordado por los jugadores"
+
+
+def test_a_round_robin_follows_the_berger_tables(services: tuple[TournamentService, ClassicService]) -> None:
+    _, classic = services
+    classic.create_division(rounds=11, system="round-robin")
+    met: set[frozenset[int]] = set()
+    rng = random.Random(5)
+    for _ in range(11):
+        boards = classic.pair_round()
+        met |= {frozenset((b.first, b.second)) for b in boards}
+        play(classic, rng)
+    assert len(met) == 66                          # 12 players: every pair once
+    with pytest.raises(TournamentError, match="ya se han emparejado las 11 rondas"):
+        classic.pair_round()
+
+
+@pytest.mark.skipif(not py4swiss_installed(), reason="py4swiss no se instala en este sistema")
+def test_the_default_system_is_py4swiss_dutch(services: tuple[TournamentService, ClassicService]) -> None:
+    _, classic = services
+    view = classic.create_division(rounds=5)
+    assert view.system == "dutch"
+    assert len(classic.pair_round()) == 6
