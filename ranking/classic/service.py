@@ -282,6 +282,13 @@ class ClassicService(ServiceBase):
                 raise TournamentError(f"la ronda {round_number} ya está emparejada")
             self._seed_new_entries(session, tournament, row, paired + 1, actor)
             seed = self._seed(session, row, number)
+            if seed.withdrawn_round is not None:
+                raise TournamentError(f"el jugador {number} está retirado")
+            if session.scalar(select(ClassicAbsence).where(ClassicAbsence.seed_id == seed.id,
+                                                           ClassicAbsence.round == round_number)) is not None:
+                raise TournamentError(f"el jugador {number} ya tiene descanso en la ronda {round_number}")
+            if kind not in ("H", "Z"):
+                raise TournamentError("el descanso pedido es H (media victoria) o Z (sin puntos)")
             session.add(ClassicAbsence(seed_id=seed.id, round=round_number, kind=kind))
             self._log(session, tournament.id, ClassicEntryChanged(row.name, number,
                                                                   "half-bye" if kind == "H" else "zero-bye",

@@ -241,3 +241,43 @@ def test_cli_berger_and_bad_inputs(tmp_path: Path) -> None:
     result = runner.invoke(main, ["classic", "pair", str(no_rounds), "--system", "dutch-2026"])
     assert result.exit_code == 1 and "XXR" in result.output
     assert runner.invoke(main, ["classic", "berger", "1"]).exit_code == 2
+
+
+# --- the event commands -----------------------------------------------------------------------
+
+
+def test_cli_runs_a_stored_classic_event(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
+
+    monkeypatch.setenv("DUPLICADA_DB", str(tmp_path / "clasico.db"))
+    monkeypatch.setenv("DUPLICADA_PIN", JUDGE_PIN)
+    runner = CliRunner()
+
+    def run(*args: str, code: int = 0) -> str:
+        result = runner.invoke(main, list(args))
+        assert result.exit_code == code, result.output
+        return result.output
+
+    run("tournament", "create", "Clásico de =Peñíscola")
+    for index in range(1, 6):
+        run("player", "add", f"Jugador {index}")
+    run("classic", "division", "--rounds", "3", "--system", "dutch-2026", "--tie-breaks", "BH")
+    assert run("classic", "players").splitlines()[0].split() == ["1", "Jugador", "1"]
+    paired = run("classic", "pair-round")
+    assert "mesa   1" in paired and "descansa" in paired
+    run("classic", "pair-round", code=1)                           # round 1 has no results yet
+    from duplicate.database import open_database
+    from duplicate.service import TournamentService
+
+    TournamentService(open_database(str(tmp_path / "clasico.db")), pin=JUDGE_PIN).set_pin(
+        "assistant", ASSISTANT_PINS["aux1"], name="aux1")
+    for table, scores in ((1, ("420", "380")), (2, ("390", "390"))):
+        assert "Anotado" in run("classic", "result", "1", str(table), *scores)
+    csv_text = run("classic", "standings", "--format", "csv")
+    header, *rows = csv_text.splitlines()
+    assert header.startswith("puesto,numero,jugador,victorias") and header.endswith(",BH") and len(rows) == 5
+    monkeypatch.setenv("DUPLICADA_PIN", ASSISTANT_PINS["aux1"])
+    assert "árbitro auxiliar «aux1» no puede emparejar una ronda" in run("classic", "pair-round", code=3)
+    monkeypatch.setenv("DUPLICADA_PIN", JUDGE_PIN)
+    run("classic", "trf", str(tmp_path / "salida.trf"))
+    assert read_trf((tmp_path / "salida.trf").read_text(encoding="utf-8")).rounds_played == 1

@@ -169,3 +169,29 @@ def test_the_default_system_is_py4swiss_dutch(services: tuple[TournamentService,
     view = classic.create_division(rounds=5)
     assert view.system == "dutch"
     assert len(classic.pair_round()) == 6
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not py4swiss_installed(), reason="py4swiss no se instala en este sistema")
+def test_a_simulated_150_player_9_round_event_end_to_end(tmp_path: Path) -> None:
+    """Issue 16: the classic simulator runs a 150-player, 9-round Swiss event through the
+    services; the exported TRF re-pairs round by round to exactly the stored rounds, no two
+    players met twice, everyone was paired every round unless on a bye or withdrawn."""
+    from ranking.classic.simulate import simulate_classic
+
+    service = TournamentService(open_database(str(tmp_path / "sim.db")), station="simulador")
+    result = simulate_classic(service, players=150, rounds=9, seed=16, judge_pin=JUDGE_PIN,
+                              assistant_pin=ASSISTANT_PINS["aux1"])
+    classic = ClassicService(service.db)
+    assert result.rounds == 9 and result.boards >= 9 * 70
+    met: set[frozenset[int]] = set()
+    for number in range(1, 10):
+        boards = classic.boards(number)
+        games = [frozenset((b.first, b.second)) for b in boards if b.second]
+        assert not met & set(games) and len(set(games)) == len(games)
+        met |= set(games)
+    trf = read_trf(classic.trf_text())
+    assert trf.rounds_played == 9
+    assert check_tournament(trf, PairingSystem.DUTCH) == (9, None)
+    lines = classic.standings()
+    assert len(lines) == 150 and lines[0].wins >= 7

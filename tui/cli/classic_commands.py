@@ -97,3 +97,10 @@ def classic_berger(players: int) -> None:
     «RONDA: a-b c-d …», el primero de cada pareja empieza; «n-0» es el descanso de n."""
     for number, pairs in enumerate(berger_schedule(players), start=1):
         click.echo(f"{number}: " + " ".join(f"{p.first}-{p.second}" for p in pairs))
+
+
+# The commands of events stored in the database (division, players, pair-round, result…).
+from tui.cli.classic_event_commands import EVENT_COMMANDS  # noqa: E402
+
+for _command in EVENT_COMMANDS:
+    classic.add_command(_command)

@@ -1,0 +1,237 @@
+"""``duplicada classic division|players|pair-round|boards|result|forfeit|resolve|bye|withdraw|standings|trf``:
+running a classic event stored in the tournament database, through ``ClassicService``
+with this station's credential (the same ``--db``, ``--tournament``, ``--pin-file`` as the
+duplicate commands)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tui.cli.options import Context, common, format_option
+
+division_option = click.option("--division", default="", help="División (por defecto, la única sin nombre).")
+
+
+def _classic(context: Context, *, acting: bool) -> Any:
+    from ranking.classic.service import ClassicService
+
+    return ClassicService.like(context.acting if acting else context.service)
+
+
+def _pairing_errors(call: Any) -> Any:
+    from ranking.classic.engines import PairingError
+
+    try:
+        return call()
+    except PairingError as error:
+        raise click.ClickException(str(error)) from None
+
+
+@click.command("division")
+@click.option("--rounds", type=click.IntRange(1, 50), required=True, help="Número de rondas.")
+@click.option("--system", default="dutch", show_default=True,
+              help="dutch, dutch-2026, dubov, burstein, round-robin o manual.")
+@click.option("--name", default="", help="Nombre de la división (A, B, …).")
+@click.option("--bye-spread", type=int, default=50, show_default=True, help="Diferencia que suma el descanso.")
+@click.option("--forfeit-spread", type=int, default=50, show_default=True,
+              help="Diferencia de una incomparecencia (el que no se presentó la resta).")
+@click.option("--tie-breaks", default="BH,SB", show_default=True,
+              help="Desempates tras victorias y diferencia (códigos FIDE: BH, SB, DE, …; vacío: ninguno).")
+@common
+def classic_division(context: Context, rounds: int, system: str, name: str, bye_spread: int, forfeit_spread: int,
+                     tie_breaks: str) -> None:
+    """Crea una división clásica en el torneo (solo el juez árbitro)."""
+    from ranking.classic.service import DivisionSettings
+
+    settings = DivisionSettings(bye_spread, forfeit_spread, tuple(t.strip() for t in tie_breaks.split(",") if t.strip()))
+    view = _classic(context, acting=True).create_division(rounds=rounds, system=system, name=name, settings=settings,
+                                                           tournament_id=context.tournament)
+    click.echo(f"División «{view.name or 'única'}»: {view.rounds} rondas, sistema {view.system}.")
+
+
+@click.command("players")
+@division_option
+@common
+def classic_players(context: Context, division: str) -> None:
+    """Fija y muestra la lista inicial (número, nombre, rating)."""
+    for number, name, rating in _classic(context, acting=True).starting_list(division=division,
+                                                                              tournament_id=context.tournament):
+        click.echo(f"{number:4d}  {name}" + (f"  ({rating})" if rating else ""))
+
+
+def _parse_manual(text: str) -> list[tuple[int, int]]:
+    pairs = []
+    for item in text.replace(";", ",").split(","):
+        item = item.strip()
+        if not item:
+            continue
+        first, _, second = item.partition("-")
+        if not first.strip().isdigit() or not second.strip().isdigit():
+            raise click.BadParameter(f"«{item}»: se esperaba PRIMERO-SEGUNDO (números iniciales; 0 = descanso)",
+                                     param_hint="--manual")
+        pairs.append((int(first), int(second)))
+    return pairs
+
+
+def _show_boards(boards: list[Any]) -> None:
+    for board in boards:
+        if board.table is None:
+            click.echo(f"  descansa  {board.first:3d} {board.first_name}")
+            continue
+        result = ""
+        if board.forfeit:
+            result = f"  incomparecencia de {'primero' if board.forfeit == 'first' else 'segundo'}"
+        elif board.first_score is not None:
+            result = f"  {board.first_score}-{board.second_score}"
+        flag = "  ¡conflicto!" if board.conflict else ""
+        click.echo(f"  mesa {board.table:3d}  {board.first:3d} {board.first_name} – {board.second:3d} "
+                   f"{board.second_name}{result}{flag}")
+
+
+@click.command("pair-round")
+@division_option
+@click.option("--manual", default=None, help="Emparejamiento del juez: «1-8,2-7,…» (0 = descanso).")
+@click.option("--reason", default="", help="Motivo (obligatorio si el emparejamiento manual incumple una regla).")
+@common
+def classic_round_pair(context: Context, division: str, manual: str | None, reason: str) -> None:
+    """Empareja la ronda siguiente con el sistema de la división (o a mano)."""
+    pairs = _parse_manual(manual) if manual is not None else None
+    boards = _pairing_errors(lambda: _classic(context, acting=True).pair_round(
+        division, manual=pairs, reason=reason, tournament_id=context.tournament))
+    click.echo(f"Ronda {boards[0].round if boards else '?'}:")
+    _show_boards(boards)
+
+
+@click.command("boards")
+@division_option
+@click.argument("round_number", type=int, required=False)
+@common
+def classic_boards(context: Context, division: str, round_number: int | None) -> None:
+    """Mesas de una ronda con sus resultados (por defecto, la última emparejada)."""
+    boards = _classic(context, acting=False).boards(round_number, division=division, tournament_id=context.tournament)
+    if not boards:
+        click.echo("Aún no hay rondas emparejadas.")
+        return
+    click.echo(f"Ronda {boards[0].round}:")
+    _show_boards(boards)
+
+
+@click.command("result")
+@division_option
+@click.argument("round_number", type=int)
+@click.argument("table", type=int)
+@click.argument("first_score", type=int)
+@click.argument("second_score", type=int)
+@common
+def classic_result(context: Context, division: str, round_number: int, table: int, first_score: int,
+                   second_score: int) -> None:
+    """Anota las dos puntuaciones de una mesa (primero en jugar, segundo)."""
+    outcome = _classic(context, acting=True).enter_result(round_number, table, first_score, second_score,
+                                                          division=division, tournament_id=context.tournament)
+    click.echo({"stored": "Anotado.", "confirmed": "Confirmado (coincide con la anotación anterior).",
+                "conflict": "CONFLICTO: otra anotación dice otra cosa; lo resuelve el juez árbitro.",
+                "corrected": "Corregido por el juez árbitro."}[outcome])
+
+
+@click.command("forfeit")
+@division_option
+@click.argument("round_number", type=int)
+@click.argument("table", type=int)
+@click.option("--loser", type=click.Choice(["first", "second"]), required=True,
+              help="Quién no se presentó: first (el que empezaba) o second.")
+@click.option("--reason", default="", help="Motivo.")
+@common
+def classic_forfeit(context: Context, division: str, round_number: int, table: int, loser: str, reason: str) -> None:
+    """Registra una incomparecencia (solo el juez árbitro)."""
+    _classic(context, acting=True).record_forfeit(round_number, table, loser, division=division, reason=reason,
+                                                  tournament_id=context.tournament)
+    click.echo("Incomparecencia registrada.")
+
+
+@click.command("resolve")
+@division_option
+@click.argument("round_number", type=int)
+@click.argument("table", type=int)
+@click.argument("first_score", type=int)
+@click.argument("second_score", type=int)
+@click.option("--reason", default="", help="Motivo.")
+@common
+def classic_resolve(context: Context, division: str, round_number: int, table: int, first_score: int,
+                    second_score: int, reason: str) -> None:
+    """Fija el resultado de una mesa (conflicto, reclamación): solo el juez árbitro."""
+    _classic(context, acting=True).resolve_result(round_number, table, first_score, second_score, division=division,
+                                                  reason=reason, tournament_id=context.tournament)
+    click.echo("Resultado fijado.")
+
+
+@click.command("bye")
+@division_option
+@click.argument("number", type=int)
+@click.argument("round_number", type=int)
+@click.option("--zero", is_flag=True, help="Descanso sin puntos (por defecto, media victoria).")
+@common
+def classic_bye(context: Context, division: str, number: int, round_number: int, zero: bool) -> None:
+    """Descanso pedido por un jugador para una ronda aún sin emparejar."""
+    _classic(context, acting=True).request_bye(number, round_number, "Z" if zero else "H", division=division,
+                                               tournament_id=context.tournament)
+    click.echo(f"El jugador {number} descansa en la ronda {round_number}.")
+
+
+@click.command("withdraw")
+@division_option
+@click.argument("number", type=int)
+@click.option("--reason", default="", help="Motivo.")
+@common
+def classic_withdraw(context: Context, division: str, number: int, reason: str) -> None:
+    """Retira a un jugador: no se le empareja desde la ronda siguiente."""
+    _classic(context, acting=True).withdraw(number, division=division, reason=reason, tournament_id=context.tournament)
+    click.echo(f"El jugador {number} queda retirado.")
+
+
+@click.command("standings")
+@division_option
+@format_option
+@common
+def classic_standings(context: Context, division: str, output: str) -> None:
+    """Clasificación: victorias, diferencia y desempates."""
+    lines = _classic(context, acting=False).standings(division=division, tournament_id=context.tournament)
+    codes = list(lines[0].tie_breaks) if lines else []
+    rows = [{"puesto": line.place, "numero": line.number, "jugador": line.name, "victorias": float(line.wins),
+             "derrotas": float(line.losses), "diferencia": line.spread, "a_favor": line.points_for,
+             "en_contra": line.points_against, "partidas": line.games, "empezando": line.firsts,
+             **{code: line.tie_breaks[code] for code in codes}} for line in lines]
+    if output == "json":
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
+    elif output == "csv":
+        from duplicate.spreadsheets import neutralised
+
+        writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]) if rows else ["puesto"])
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({key: neutralised(value) for key, value in row.items()})
+    else:
+        for line in lines:
+            wins = f"{float(line.wins):g}"
+            extra = "  ".join(f"{code} {value:g}" for code, value in line.tie_breaks.items())
+            click.echo(f"{line.place:3d}. {line.name:<30} {wins:>4} v  {line.spread:+5d}  {extra}")
+
+
+@click.command("trf")
+@division_option
+@click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
+@common
+def classic_trf(context: Context, division: str, out: Path) -> None:
+    """Exporta la división como archivo TRF-16 (FIDE)."""
+    out.write_text(_classic(context, acting=False).trf_text(division=division, tournament_id=context.tournament),
+                   encoding="utf-8")
+    click.echo(f"TRF escrito en {out}.")
+
+
+EVENT_COMMANDS = [classic_division, classic_players, classic_round_pair, classic_boards, classic_result,
+                  classic_forfeit, classic_resolve, classic_bye, classic_withdraw, classic_standings, classic_trf]
