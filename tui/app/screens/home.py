@@ -27,6 +27,8 @@ SCREENS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "projection": ("Pantalla de proyección", "tui.app.screens.projection:ProjectionScreen",
                    ("judge", "assistant", "viewer")),
     "standings": ("Clasificaciones", "tui.app.screens.standings:StandingsScreen", ("judge", "assistant", "viewer")),
+    "classic": ("Torneo clásico (emparejamientos y resultados)", "tui.app.screens.classic:ClassicScreen",
+                ("judge", "assistant", "viewer")),
 }
 """key → (Spanish title, "module:Class", roles allowed)."""
 

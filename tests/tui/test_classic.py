@@ -1,0 +1,132 @@
+"""The classic event screen (issue 16), driven with Pilot as the judge and an assistant
+would: the judge creates the division, pairs each round with F5; results are typed as
+``MESA PUNTOS1 PUNTOS2`` and Enter with no pause between boards; the standings tab shows the
+service's standings. A 40-player, 7-round Swiss event is run end to end from the app."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+from rich.text import Text
+from textual.widgets import Static, TabbedContent
+
+from duplicate.database import open_database
+from duplicate.service import TournamentService
+from ranking.classic.engines import py4swiss_installed
+from ranking.classic.replay import check_tournament
+from ranking.classic.service import ClassicService
+from ranking.classic.trf import read_trf
+from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
+from tests.tui.keys import footer_beyond, send_without_pauses
+from tests.tui.waiting import idle, until
+from tui.app import DuplicadaApp
+from tui.app.screens.classic import ClassicScreen, parse_result
+from tui.app.widgets.plain_table import PlainTable
+
+
+def new_tournament(path: Path, players: int) -> TournamentService:
+    service = TournamentService(open_database(str(path)), station="mesa-arbitral", pin=JUDGE_PIN)
+    service.create_tournament("Open clásico de [b]Peñíscola[/b]")
+    for index in range(1, players + 1):
+        service.add_player(f"Jugador {index:02d}" if index != 7 else "[red]Eva[/red] Núñez")
+    service.set_pin("assistant", ASSISTANT_PINS["aux1"], name="aux1")
+    service.set_assistant_range("aux1", 1, 10)
+    return service
+
+
+def feedback(screen: ClassicScreen) -> str:
+    rendered = screen.query_one("#result-feedback", Static).render()
+    return rendered.plain if isinstance(rendered, Text) else str(rendered)
+
+
+@pytest.mark.parametrize(("text", "expected"), [("3 420 385", (3, 420, 385)), ("12,300,300", (12, 300, 300)),
+                                                ("4 410-380", (4, 410, 380))])
+def test_result_text_is_read(text: str, expected: tuple[int, int, int]) -> None:
+    assert parse_result(text) == expected
+
+
+@pytest.mark.parametrize("text", ["3 420", "a b c", "3 420 385 1", ""])
+def test_a_malformed_result_says_what_was_expected(text: str) -> None:
+    with pytest.raises(ValueError, match="se esperaba MESA PUNTOS1 PUNTOS2"):
+        parse_result(text)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not py4swiss_installed(), reason="py4swiss no se instala en este sistema")
+def test_a_40_player_7_round_swiss_event_from_the_app(tmp_path: Path) -> None:
+    service = new_tournament(tmp_path / "clasico.db", 40)
+    rng = random.Random(40)
+
+    async def main() -> None:
+        app = DuplicadaApp(service, station="mesa-arbitral", poll=False)
+        async with app.run_test(size=(100, 40)) as pilot:
+            app.state.tournament_id = service.tournament().id
+            app.authenticate(JUDGE_PIN)
+            await app.push_screen(ClassicScreen())
+            screen = app.screen
+            assert isinstance(screen, ClassicScreen)
+            await idle(pilot)
+            await pilot.click("#setup-rounds")
+            await pilot.press("7", "enter")                     # the default system: FIDE Dutch
+            await until(pilot, lambda: screen.division is not None)
+            classic = ClassicService.like(app.service)
+            for number in range(1, 8):
+                await pilot.press("f5")
+
+                await until(pilot, lambda: screen.shown_round == number and
+                            screen.query_one("#boards", PlainTable).row_count == 20)
+                boards = classic.boards(number)
+                keys: list[str] = []
+                for board in boards:
+                    scores = (rng.randint(300, 520), rng.randint(300, 520))
+                    keys += list(f"{board.table} {scores[0]} {scores[1]}") + ["enter"]
+                screen.query_one("#result").focus()
+                send_without_pauses(app, keys)                  # 20 boards typed with no pause
+                await until(pilot, lambda: all(b.first_score is not None for b in classic.boards(number)))
+                await idle(pilot)
+            await pilot.press("f5")
+            await until(pilot, lambda: "ya se han emparejado las 7 rondas" in feedback(screen))
+            await pilot.press("f3")
+            assert app.screen.query_one("#classic-tabs", TabbedContent).active == "clasificacion"
+            table = screen.query_one("#standings", PlainTable)
+            await until(pilot, lambda: table.row_count == 40)
+            shown = [table.get_row_at(i)[1].plain for i in range(40)]
+            assert shown == [f"{line.number} {line.name}" for line in classic.standings()]
+            assert any("[red]Eva[/red] Núñez" in name for name in shown)        # names as typed, no markup
+
+    asyncio.run(main())
+    trf = read_trf(ClassicService(service.db).trf_text())
+    assert trf.rounds_played == 7 and check_tournament(trf, "dutch") == (7, None)  # type: ignore[arg-type]
+
+
+def test_an_assistant_enters_its_tables_and_is_refused_others(tmp_path: Path) -> None:
+    service = new_tournament(tmp_path / "clasico.db", 24)
+    classic = ClassicService.like(service)
+    classic.create_division(rounds=3, system="dutch-2026")
+    classic.pair_round()
+
+    async def main() -> None:
+        app = DuplicadaApp(service, station="auxiliar-1", poll=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.state.tournament_id = service.tournament().id
+            app.authenticate(ASSISTANT_PINS["aux1"])
+            await app.push_screen(ClassicScreen())
+            screen = app.screen
+            assert isinstance(screen, ClassicScreen)
+            await until(pilot, lambda: screen.query_one("#boards", PlainTable).row_count == 12)
+            assert footer_beyond(screen) == []
+            await pilot.press(*"2 410 395", "enter")
+            await until(pilot, lambda: "Mesa 2: 410-395 anotada" in feedback(screen))
+            await pilot.press(*"11 300 200", "enter")
+            await until(pilot, lambda: "Mesa 11: la mesa 11 no es del árbitro auxiliar «aux1»" in feedback(screen))
+            await pilot.press(*"2 410", "enter")
+            assert "se esperaba MESA PUNTOS1 PUNTOS2" in feedback(screen)
+            await pilot.press("f5")
+            assert "Emparejar es cosa del juez árbitro" in feedback(screen)
+
+    asyncio.run(main())
+    board = next(b for b in ClassicService(service.db).boards(1) if b.table == 2)
+    assert (board.first_score, board.second_score) == (410, 395)

@@ -1,0 +1,255 @@
+"""Classic event (issue 16): the round's boards with result entry, and the standings.
+
+Tabs: F2 the round (its boards, who moves first, both scores, conflicts), F3 the standings
+(wins, spread, tie-breaks, first/second balance). In the round tab the result field takes
+``MESA PUNTOS1 PUNTOS2`` and Enter (``3 420 385``): the scores of the player who moved first,
+then the second's; the field clears at once for the next board, and the line below says
+what the service did (stored, confirmed, conflict for the judge, refused). F7/F8 show the
+previous/next round.
+
+The judge's keys: F5 pairs the next round (the division's system; the engines' answer
+is checked by the rules before it is stored), and when the tournament has no classic
+division yet the screen offers to create one (rounds, system). Assistants enter the results
+of their tables only (the service refuses others, II.4.c). Every service call runs in a
+worker thread; a refusal is a Spanish line, never a traceback. Refreshed on ``DataChanged``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Header, Input, Label, Select, Static, TabbedContent, TabPane
+
+from duplicate.service import TournamentError
+from ranking.classic.engines import SYSTEM_NAMES, PairingError, PairingSystem
+from ranking.classic.service import MANUAL, ROUND_ROBIN, BoardView, ClassicService, DivisionView
+from ranking.classic.standings import StandingLine
+from tui.app.messages import DataChanged
+from tui.app.widgets.ordered_input import OrderedInput
+from tui.app.widgets.plain_table import PlainTable
+from tui.app.widgets.steady_footer import SteadyFooter
+
+SYSTEM_CHOICES = [(SYSTEM_NAMES[s], s.value) for s in PairingSystem] + [("Todos contra todos (Berger)", ROUND_ROBIN),
+                                                                        ("A mano (el juez)", MANUAL)]
+_TABS = Binding.Group("Pestañas", compact=True)
+_ROUNDS = Binding.Group("Ronda −/+", compact=True)
+
+
+def parse_result(text: str) -> tuple[int, int, int]:
+    """``"MESA PUNTOS1 PUNTOS2"`` → (table, first, second). Raises ``ValueError`` (Spanish)
+    naming what was expected."""
+    parts = text.replace(",", " ").replace("-", " ").split()
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        raise ValueError(f"«{text}»: se esperaba MESA PUNTOS1 PUNTOS2, p. ej. «3 420 385»")
+    table, first, second = (int(p) for p in parts)
+    return table, first, second
+
+
+class ClassicScreen(Screen[None]):
+    """See the module docstring."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", "Volver"),
+        Binding("f2", "tab('ronda')", "Ronda", group=_TABS),
+        Binding("f3", "tab('clasificacion')", "Clasificación", group=_TABS),
+        Binding("f7", "round(-1)", "anterior", group=_ROUNDS),
+        Binding("f8", "round(1)", "siguiente", group=_ROUNDS),
+        Binding("f5", "pair", "Emparejar ronda"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shown_round: int | None = None
+        self.division: DivisionView | None = None
+
+    @property
+    def classic(self) -> ClassicService:
+        return ClassicService.like(self.app.service)  # type: ignore[attr-defined]
+
+    @property
+    def is_judge(self) -> bool:
+        return bool(self.app.state.role == "judge")  # type: ignore[attr-defined]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="classic-setup", classes="hidden"):
+            yield Label("El torneo aún no tiene división clásica. Rondas y sistema de emparejamiento:")
+            with Horizontal():
+                yield Input(placeholder="rondas, p. ej. 7", id="setup-rounds", type="integer", max_length=2)
+                yield Select(SYSTEM_CHOICES, value=PairingSystem.DUTCH.value, allow_blank=False, id="setup-system")
+                yield Button("Crear división", id="setup-create", variant="primary")
+        with TabbedContent(initial="ronda", id="classic-tabs"):
+            with TabPane("Ronda", id="ronda"):
+                yield Static("", id="round-title")
+                yield PlainTable(id="boards", cursor_type="row", zebra_stripes=True)
+                yield OrderedInput(placeholder="MESA PUNTOS1 PUNTOS2 e Intro (p. ej. 3 420 385)", id="result",
+                                   max_length=40, on_enter=self.result_typed)
+                yield Static("", id="result-feedback")
+            with TabPane("Clasificación", id="clasificacion"):
+                yield PlainTable(id="standings", cursor_type="row", zebra_stripes=True)
+        yield SteadyFooter()
+
+    def on_mount(self) -> None:
+        boards = self.query_one("#boards", PlainTable)
+        boards.add_columns("Mesa", "Empieza", "Segundo", "Resultado")
+        standings = self.query_one("#standings", PlainTable)
+        standings.add_columns("Puesto", "Jugador", "V", "Dif.", "1.º/2.º", "Desempates")
+        self.query_one("#result", Input).focus()
+        self.refresh_data()
+
+    def on_data_changed(self, message: DataChanged) -> None:
+        self.refresh_data()
+
+    # --- reading -----------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="classic-read", exit_on_error=False)
+    def refresh_data(self) -> None:
+        service = self.classic
+        tournament = self.app.state.tournament_id  # type: ignore[attr-defined]
+        try:
+            divisions = service.divisions(tournament)
+            if not divisions:
+                self.app.call_from_thread(self.show_no_division)
+                return
+            division = divisions[0]
+            number = self.shown_round or division.rounds_paired or None
+            boards = service.boards(number, division=division.name, tournament_id=tournament) if number else []
+            lines = service.standings(division=division.name, tournament_id=tournament)
+        except (TournamentError, ValueError) as error:
+            self.app.call_from_thread(self.say, str(error), error=True)
+            return
+        self.app.call_from_thread(self.show_data, division, number, boards, lines)
+
+    def show_no_division(self) -> None:
+        self.division = None
+        setup = self.query_one("#classic-setup")
+        setup.set_class(not self.is_judge, "hidden")
+        if self.is_judge:
+            self.query_one("#setup-rounds", Input).focus()
+        self.query_one("#round-title", Static).update(Text(
+            "El juez árbitro aún no ha creado la división clásica." if not self.is_judge else ""))
+
+    def show_data(self, division: DivisionView, number: int | None, boards: list[BoardView],
+                  lines: list[StandingLine]) -> None:
+        self.division = division
+        self.shown_round = number
+        self.query_one("#classic-setup").set_class(True, "hidden")
+        system = dict((value, name) for name, value in SYSTEM_CHOICES).get(division.system, division.system)
+        title = (f"Ronda {number} de {division.rounds} — {system}" if number else
+                 f"Sin rondas emparejadas ({division.rounds} rondas, {system}); el juez empareja con F5")
+        self.query_one("#round-title", Static).update(Text(title))
+        table = self.query_one("#boards", PlainTable)
+        table.clear()
+        for board in boards:
+            if board.table is None:
+                table.add_row("—", f"{board.first} {board.first_name}", "descansa", "")
+                continue
+            result = ""
+            if board.forfeit:
+                result = "incomparecencia de " + ("quien empieza" if board.forfeit == "first" else "el segundo")
+            elif board.first_score is not None:
+                result = f"{board.first_score}-{board.second_score}"
+            cell: Any = Text(result + "  ¡conflicto!", style="bold red") if board.conflict else result
+            table.add_row(str(board.table), f"{board.first} {board.first_name}",
+                          f"{board.second} {board.second_name}", cell)
+        standings = self.query_one("#standings", PlainTable)
+        standings.clear()
+        for line in lines:
+            breaks = "  ".join(f"{code} {value:g}" for code, value in line.tie_breaks.items())
+            standings.add_row(str(line.place), f"{line.number} {line.name}", f"{float(line.wins):g}",
+                              f"{line.spread:+d}", f"{line.firsts}/{line.games - line.firsts}", breaks)
+
+    def say(self, text: str, *, error: bool = False) -> None:
+        self.query_one("#result-feedback", Static).update(Text(text, style="bold red" if error else "green"))
+
+    # --- actions -------------------------------------------------------------------------------
+    def action_tab(self, tab: str) -> None:
+        # The focus moves into the new pane too: left in the hidden one, it would bring that
+        # pane back (TabbedContent follows the focus).
+        self.query_one("#classic-tabs", TabbedContent).active = tab
+        self.query_one("#result" if tab == "ronda" else "#standings").focus()
+
+    def action_round(self, step: int) -> None:
+        if self.division is None or not self.division.rounds_paired:
+            return
+        current = self.shown_round or self.division.rounds_paired
+        self.shown_round = min(max(1, current + step), self.division.rounds_paired)
+        self.refresh_data()
+
+    def action_pair(self) -> None:
+        if not self.is_judge:
+            self.say("Emparejar es cosa del juez árbitro", error=True)
+            return
+        self.say("Emparejando…")
+        self.pair_round()
+
+    @work(thread=True, exclusive=True, group="classic-write", exit_on_error=False)
+    def pair_round(self) -> None:
+        try:
+            boards = self.classic.pair_round(division=self.division.name if self.division else "",
+                                             tournament_id=self.app.state.tournament_id)  # type: ignore[attr-defined]
+        except (TournamentError, PairingError) as error:
+            self.app.call_from_thread(self.say, str(error), error=True)
+            return
+        number = boards[0].round if boards else None
+        self.shown_round = number
+        self.app.call_from_thread(self.say, f"Ronda {number} emparejada: {len(boards)} mesas")
+        self.refresh_data()
+
+    def result_typed(self, field: OrderedInput) -> None:
+        """Enter in the result field: read it and clear it at once (type-ahead: the next
+        board's keys follow immediately), then enter the result in a worker."""
+        text = field.value.strip()
+        field.value = ""
+        if not text:
+            return
+        try:
+            table, first, second = parse_result(text)
+        except ValueError as error:
+            self.say(str(error), error=True)
+            return
+        if self.division is None or not self.division.rounds_paired:
+            self.say("Aún no hay ninguna ronda emparejada", error=True)
+            return
+        self.enter_result(self.shown_round or self.division.rounds_paired, table, first, second)
+
+    @work(thread=True, group="classic-write", exit_on_error=False)
+    def enter_result(self, number: int, table: int, first: int, second: int) -> None:
+        try:
+            outcome = self.classic.enter_result(number, table, first, second,
+                                                division=self.division.name if self.division else "",
+                                                tournament_id=self.app.state.tournament_id)  # type: ignore[attr-defined]
+        except TournamentError as error:
+            self.app.call_from_thread(self.say, f"Mesa {table}: {error}", error=True)
+            return
+        text = {"stored": "anotada", "confirmed": "confirmada", "corrected": "corregida por el juez árbitro",
+                "conflict": "CONFLICTO con la anotación anterior: lo resuelve el juez árbitro"}[outcome]
+        self.app.call_from_thread(self.say, f"Mesa {table}: {first}-{second} {text}", error=outcome == "conflict")
+        self.refresh_data()
+
+    @on(Button.Pressed, "#setup-create")
+    @on(Input.Submitted, "#setup-rounds")
+    def create_division(self) -> None:
+        text = self.query_one("#setup-rounds", Input).value.strip()
+        if not text.isdigit() or not 1 <= int(text) <= 50:
+            self.say("Indique el número de rondas (de 1 a 50)", error=True)
+            return
+        system = str(self.query_one("#setup-system", Select).value)
+        self.create(int(text), system)
+
+    @work(thread=True, group="classic-write", exit_on_error=False)
+    def create(self, rounds: int, system: str) -> None:
+        try:
+            self.classic.create_division(rounds=rounds, system=system,
+                                         tournament_id=self.app.state.tournament_id)  # type: ignore[attr-defined]
+        except TournamentError as error:
+            self.app.call_from_thread(self.say, str(error), error=True)
+            return
+        self.app.call_from_thread(self.say, f"División creada: {rounds} rondas. F5 empareja la ronda 1.")
+        self.app.call_from_thread(self.query_one("#result", Input).focus)
+        self.refresh_data()
