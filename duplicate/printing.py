@@ -269,6 +269,11 @@ def _draw_table(doc: _Document, columns: Sequence[Column], rows: Iterable[Sequen
     doc.y -= 8
 
 
+Document = _Document
+"""The page and cursor of a noticeboard PDF, for other publications (classic events)."""
+draw_table = _draw_table
+"""A table across pages with its heading repeated, for other publications (classic events)."""
+
 MIN_FONT_SIZE = 4.0
 """The smallest size a cell's text is set at to fit its column (points)."""
 

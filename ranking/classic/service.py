@@ -15,7 +15,7 @@ breaks one, needs a reason, which the log keeps.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -95,6 +95,26 @@ class BoardView:
 
 
 ResultOutcome = Literal["stored", "confirmed", "conflict", "corrected"]
+
+
+@dataclass(frozen=True)
+class EventSnapshot:
+    """A division as published: the tournament ``name``, ``division``, ``system``, rounds
+    planned and ``played`` (every result in), its ``settings``, ``players``, the boards of
+    every paired round (``rounds_boards[0]`` is round 1), ``standings`` after ``played``
+    rounds and the ``trf`` text of the event."""
+
+    name: str
+    division: str
+    system: str
+    rounds: int
+    played: int
+    settings: DivisionSettings
+    players: tuple[Seeded, ...]
+    rounds_boards: tuple[tuple[BoardView, ...], ...]
+    standings: tuple[StandingLine, ...]
+    trf: str
+    absences: dict[tuple[int, int], str] = field(default_factory=dict)
 
 
 class ClassicService(ServiceBase):
@@ -339,6 +359,29 @@ class ClassicService(ServiceBase):
             except ValueError as error:
                 raise TournamentError(str(error)) from None
 
+    def snapshot(self, *, division: str = "", tournament_id: int | None = None) -> EventSnapshot:
+        """Everything a publication shows, read in one transaction (``EventSnapshot``)."""
+        with self._read() as session:
+            tournament, row = self._division(session, division, tournament_id)
+            paired = self._rounds_paired(session, row)
+            played = self._rounds_complete(session, row)
+            players, boards, absences = self._division_data(session, row)
+            settings = DivisionSettings.from_dict(row.settings)
+            try:
+                lines = standings(players, boards, rounds=row.rounds, played=played, absences=absences,
+                                  bye_spread=settings.bye_spread, forfeit_spread=settings.forfeit_spread,
+                                  tie_breaks=settings.tie_breaks)
+            except ValueError as error:
+                raise TournamentError(str(error)) from None
+            return EventSnapshot(
+                name=tournament.name, division=row.name, system=row.system, rounds=row.rounds, played=played,
+                settings=settings, players=tuple(players),
+                rounds_boards=tuple(tuple(self._board_views(session, row, n)) for n in range(1, paired + 1)),
+                standings=tuple(lines),
+                trf=write_trf(division_trf(players, boards, rounds=row.rounds, played=played, absences=absences,
+                                           name=f"{tournament.name} {row.name}".strip())),
+                absences=absences)
+
     def trf_text(self, *, division: str = "", tournament_id: int | None = None) -> str:
         """The division as a TRF-16 file (rounds with every result; the next round's byes)."""
         with self._read() as session:
@@ -461,4 +504,5 @@ class ClassicService(ServiceBase):
         return views
 
 
-__all__ = ["BoardView", "ClassicService", "DivisionSettings", "DivisionView", "PairingError", "ResultOutcome"]
+__all__ = ["BoardView", "ClassicService", "DivisionSettings", "DivisionView", "EventSnapshot", "PairingError",
+           "ResultOutcome"]

@@ -32,6 +32,8 @@ from duplicate.verify import (
     round_bonuses,
     run_verify,
     tournament_standings,
+)
+from duplicate.verify import (
     verify_record as verify_with_history,
 )
 from lexicon.lexicon import Lexicon, build

@@ -233,5 +233,22 @@ def classic_trf(context: Context, division: str, out: Path) -> None:
     click.echo(f"TRF escrito en {out}.")
 
 
-EVENT_COMMANDS = [classic_division, classic_players, classic_round_pair, classic_boards, classic_result,
+@click.command("publish")
+@division_option
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Carpeta donde se escriben las páginas, los PDF, los CSV y el TRF.")
+@common
+def classic_publish(context: Context, division: str, out: Path) -> None:
+    """Publica la división: clasificación, rondas, cuadro de cruces, fichas (HTML, PDF, CSV) y TRF."""
+    from ranking.classic.publish import publish_classic
+
+    snapshot = _classic(context, acting=False).snapshot(division=division, tournament_id=context.tournament)
+    try:
+        files = publish_classic(snapshot, out)
+    except OSError as error:
+        raise click.ClickException(f"no se puede escribir en {out}: {error.strerror}") from None
+    click.echo(f"Publicado en {out}: {len(files)} archivos (ronda {snapshot.played} de {snapshot.rounds}).")
+
+
+EVENT_COMMANDS = [classic_publish, classic_division, classic_players, classic_round_pair, classic_boards, classic_result,
                   classic_forfeit, classic_resolve, classic_bye, classic_withdraw, classic_standings, classic_trf]

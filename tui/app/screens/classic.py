@@ -5,7 +5,8 @@ Tabs: F2 the round (its boards, who moves first, both scores, conflicts), F3 the
 ``MESA PUNTOS1 PUNTOS2`` and Enter (``3 420 385``): the scores of the player who moved first,
 then the second's; the field clears at once for the next board, and the line below says
 what the service did (stored, confirmed, conflict for the judge, refused). F7/F8 show the
-previous/next round.
+previous/next round; F9 writes the publication (HTML, PDF, CSV, TRF) into the tournament's
+publication folder, ``clasico/``.
 
 The judge's keys: F5 pairs the next round (the division's system; the engines' answer
 is checked by the rules before it is stored), and when the tournament has no classic
@@ -61,6 +62,7 @@ class ClassicScreen(Screen[None]):
         Binding("f7", "round(-1)", "anterior", group=_ROUNDS),
         Binding("f8", "round(1)", "siguiente", group=_ROUNDS),
         Binding("f5", "pair", "Emparejar ronda"),
+        Binding("f9", "publish", "Publicar"),
     ]
 
     def __init__(self) -> None:
@@ -231,6 +233,25 @@ class ClassicScreen(Screen[None]):
                 "conflict": "CONFLICTO con la anotación anterior: lo resuelve el juez árbitro"}[outcome]
         self.app.call_from_thread(self.say, f"Mesa {table}: {first}-{second} {text}", error=outcome == "conflict")
         self.refresh_data()
+
+    def action_publish(self) -> None:
+        self.say("Publicando…")
+        self.publish()
+
+    @work(thread=True, exclusive=True, group="classic-publish", exit_on_error=False)
+    def publish(self) -> None:
+        from ranking.classic.publish import publish_classic
+        from tui.app.screens.standings import publication_folder
+
+        tournament = self.app.state.tournament_id  # type: ignore[attr-defined]
+        folder = publication_folder(tournament) / "clasico"
+        try:
+            files = publish_classic(self.classic.snapshot(division=self.division.name if self.division else "",
+                                                          tournament_id=tournament), folder)
+        except (TournamentError, OSError) as error:
+            self.app.call_from_thread(self.say, f"No se pudo publicar: {error}", error=True)
+            return
+        self.app.call_from_thread(self.say, f"Publicado: {len(files)} archivos en {folder}")
 
     @on(Button.Pressed, "#setup-create")
     @on(Input.Submitted, "#setup-rounds")

@@ -1,0 +1,271 @@
+"""Publishing a classic division: HTML pages, PDF for the noticeboard, CSV, and the TRF.
+
+``publish_classic(snapshot, out)`` writes into the folder ``out``:
+
+=============================  ===============================================================
+file                           what
+=============================  ===============================================================
+``index.html``                 standings: wins, losses, spread, points for and against,
+                               first/second balance, tie-breaks; links to everything
+``ronda-N.html``               round N's pairings by table, with both scores
+``cruces.html``                the cross-table: per round the opponent, first or second, result
+``jugadores/jugador-N.html``   a player's scorecard: every round with running wins and spread
+``pdf/clasificacion.pdf``      the standings for the noticeboard
+``pdf/ronda-N.pdf``            round N's pairings (and results) for the noticeboard
+``datos/clasificacion.csv``    standings; ``datos/emparejamientos.csv``: every board of every round
+``torneo.trf``                 the event as a FIDE TRF-16 file
+``estilo.css``                 the stylesheet of the duplicate publications
+=============================  ===============================================================
+
+Libraries as for duplicate publications (``duplicate.publish``): Jinja2 (autoescaped: names
+are shown as typed), ReportLab through ``duplicate.printing``, the ``csv`` module with
+formula-looking texts neutralised.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from datetime import datetime
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from duplicate.printing import Column, Document, draw_table
+from duplicate.publish import TEMPLATES as DUPLICATE_TEMPLATES
+from duplicate.results import spanish_date
+from duplicate.spreadsheets import DataTable, write_csv
+from ranking.classic.engines import SYSTEM_NAMES, PairingSystem
+from ranking.classic.service import ROUND_ROBIN, BoardView, EventSnapshot
+
+TEMPLATES = Path(__file__).with_name("templates")
+
+
+def wins_text(value: float | Fraction) -> str:
+    """Wins as a Spanish number without needless decimals: ``3``, ``3,5``."""
+    return f"{float(value):g}".replace(".", ",")
+
+
+def system_name(system: str) -> str:
+    if system == ROUND_ROBIN:
+        return "todos contra todos (tablas de Berger)"
+    try:
+        return SYSTEM_NAMES[PairingSystem(system)]
+    except ValueError:
+        return "emparejamientos del juez árbitro"
+
+
+@dataclass(frozen=True)
+class ScorecardRow:
+    round: int
+    table: str
+    opponent: str
+    turn: str
+    points: str
+    against: str
+    result: str
+    wins: float
+    spread: int
+
+
+def _card_rows(snapshot: EventSnapshot, number: int) -> list[ScorecardRow]:
+    settings = snapshot.settings
+    rows = []
+    wins = 0.0
+    spread = 0
+    for boards in snapshot.rounds_boards[:snapshot.played]:
+        board = next((b for b in boards if number in (b.first, b.second)), None)
+        round_number = boards[0].round if boards else 0
+        if board is None:
+            asked = snapshot.absences.get((number, round_number))
+            wins += 0.5 if asked == "H" else 0
+            rows.append(ScorecardRow(round_number, "", "", "", "", "", "descanso pedido (½)" if asked == "H" else
+                                     "descanso pedido" if asked == "Z" else "no jugó", wins, spread))
+            continue
+        if board.second == 0:
+            wins += 1
+            spread += settings.bye_spread
+            rows.append(ScorecardRow(board.round, "", "", "", "", "", "descanso", wins, spread))
+            continue
+        first = board.first == number
+        opponent = f"{board.second}. {board.second_name}" if first else f"{board.first}. {board.first_name}"
+        turn = "empieza" if first else "segundo"
+        if board.forfeit is not None:
+            lost = board.forfeit == ("first" if first else "second")
+            wins += 0 if lost else 1
+            spread += -settings.forfeit_spread if lost else settings.forfeit_spread
+            rows.append(ScorecardRow(board.round, str(board.table), opponent, turn, "", "",
+                                     "incomparecencia" + (" (perdida)" if lost else " (ganada)"), wins, spread))
+            continue
+        mine, theirs = (board.first_score, board.second_score) if first else (board.second_score, board.first_score)
+        assert mine is not None and theirs is not None
+        wins += 1 if mine > theirs else 0.5 if mine == theirs else 0
+        spread += mine - theirs
+        result = "ganada" if mine > theirs else "empate" if mine == theirs else "perdida"
+        rows.append(ScorecardRow(board.round, str(board.table), opponent, turn, str(mine), str(theirs), result,
+                                 wins, spread))
+    return rows
+
+
+def _cross_cell(board: BoardView | None, number: int, asked: str | None) -> str:
+    if board is None:
+        return {"H": "½", "Z": "0"}.get(asked or "", "—")
+    if board.second == 0:
+        return "D"
+    first = board.first == number
+    opponent = board.second if first else board.first
+    turn = "e" if first else "s"
+    if board.forfeit is not None:
+        lost = board.forfeit == ("first" if first else "second")
+        return f"{opponent}{turn} {'−' if lost else '+'}"
+    mine, theirs = (board.first_score, board.second_score) if first else (board.second_score, board.first_score)
+    if mine is None or theirs is None:
+        return f"{opponent}{turn}"
+    mark = "G" if mine > theirs else "E" if mine == theirs else "P"
+    return f"{opponent}{turn} {mark} {mine - theirs:+d}"
+
+
+def not_playing(snapshot: EventSnapshot, boards: tuple[BoardView, ...]) -> list[str]:
+    """The players on no board of a round, with why: a bye asked for, withdrawn."""
+    if not boards:
+        return []
+    number = boards[0].round
+    seated = {n for b in boards for n in (b.first, b.second) if n}
+    lines = []
+    for player in snapshot.players:
+        if player.number in seated or player.first_round > number:
+            continue
+        asked = snapshot.absences.get((player.number, number))
+        why = ("descanso pedido (½)" if asked == "H" else "descanso pedido" if asked == "Z" else
+               "retirado" if player.withdrawn_round is not None and player.withdrawn_round <= number else "no juega")
+        lines.append(f"{player.number}. {player.name}: {why}")
+    return lines
+
+
+def publish_classic(snapshot: EventSnapshot, out: Path, *, generated_at: datetime | None = None) -> list[Path]:
+    """Write the division's publication into ``out`` (see the module docstring); returns the
+    files written. Raises ``OSError`` when the folder cannot be written."""
+    out.mkdir(parents=True, exist_ok=True)
+    for folder in ("jugadores", "pdf", "datos"):
+        (out / folder).mkdir(exist_ok=True)
+    environment = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]),
+                              undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    environment.filters["num"] = wins_text
+    environment.filters["fecha"] = spanish_date
+    clubs = {player.number: player.club for player in snapshot.players}
+    crosstable = {}
+    for player in snapshot.players:
+        cells = []
+        for round_number, boards in enumerate(snapshot.rounds_boards[:snapshot.played], start=1):
+            cells.append(_cross_cell(next((b for b in boards if player.number in (b.first, b.second)), None),
+                                     player.number, snapshot.absences.get((player.number, round_number))))
+        crosstable[player.number] = cells
+    event: dict[str, Any] = {
+        "name": snapshot.name, "division": snapshot.division, "system": system_name(snapshot.system),
+        "round_numbers": list(range(1, len(snapshot.rounds_boards) + 1)), "played": snapshot.played,
+        "finished": snapshot.played == snapshot.rounds, "tie_breaks": list(snapshot.settings.tie_breaks),
+        "standings": snapshot.standings, "clubs": clubs, "crosstable": crosstable,
+        "generated_at": generated_at or datetime.now(),
+    }
+    written: list[Path] = []
+
+    def html(name: str, template: str, root: str = "", **context: Any) -> None:
+        path = out / name
+        path.write_text(environment.get_template(template).render(e=event, root=root, **context), encoding="utf-8")
+        written.append(path)
+
+    html("index.html", "index.html")
+    html("cruces.html", "cruces.html")
+    for boards in snapshot.rounds_boards:
+        if boards:
+            html(f"ronda-{boards[0].round}.html", "ronda.html", number=boards[0].round, boards=boards,
+                 absent=not_playing(snapshot, boards))
+    places = {line.number: line for line in snapshot.standings}
+    for player in snapshot.players:
+        line = places.get(player.number)
+        card = {"number": player.number, "name": player.name, "place": line.place if line else "",
+                "wins": line.wins if line else 0, "spread": line.spread if line else 0,
+                "rows": _card_rows(snapshot, player.number)}
+        html(f"jugadores/jugador-{player.number}.html", "jugador.html", root="../", card=card)
+    shutil.copyfile(DUPLICATE_TEMPLATES / "estilo.css", out / "estilo.css")
+    written.append(out / "estilo.css")
+    (out / "torneo.trf").write_text(snapshot.trf, encoding="utf-8")
+    written.append(out / "torneo.trf")
+    written += _pdfs(snapshot, out)
+    written += _csvs(snapshot, out)
+    return written
+
+
+def _title(snapshot: EventSnapshot) -> str:
+    return f"{snapshot.name}{' — división ' + snapshot.division if snapshot.division else ''}"
+
+
+def _pdfs(snapshot: EventSnapshot, out: Path) -> list[Path]:
+    final = snapshot.played == snapshot.rounds
+    banner = "CLASIFICACIÓN FINAL" if final else f"TRAS LA RONDA {snapshot.played}"
+    path = out / "pdf" / "clasificacion.pdf"
+    doc = Document(path, f"{_title(snapshot)} — clasificación", wide=True, header=_title(snapshot), banner=banner,
+                   final=final)
+    doc.heading(f"{_title(snapshot)} — Clasificación", 14)
+    doc.paragraph(f"Sistema: {system_name(snapshot.system)}. Orden: victorias, diferencia"
+                  + (", " + ", ".join(snapshot.settings.tie_breaks) if snapshot.settings.tie_breaks else "") + ".")
+    codes = list(snapshot.settings.tie_breaks)
+    columns = [Column("Pos.", 28, "right"), Column("N.º", 26, "right"), Column("Jugador", 150), Column("V", 30, "right"),
+               Column("Dif.", 40, "right"), Column("A favor", 44, "right"), Column("En contra", 48, "right"),
+               Column("1.º/2.º", 40, "right"), *[Column(code, 40, "right") for code in codes]]
+    draw_table(doc, columns, ([str(line.place), str(line.number), line.name, (wins_text(line.wins), "bold"),
+                               f"{line.spread:+d}", str(line.points_for), str(line.points_against),
+                               f"{line.firsts}/{line.games - line.firsts}",
+                               *[wins_text(line.tie_breaks.get(code, 0)) for code in codes]]
+                              for line in snapshot.standings))
+    doc.save()
+    written = [path]
+    for boards in snapshot.rounds_boards:
+        if not boards:
+            continue
+        number = boards[0].round
+        path = out / "pdf" / f"ronda-{number}.pdf"
+        doc = Document(path, f"{_title(snapshot)} — ronda {number}", header=_title(snapshot),
+                       banner=f"RONDA {number}")
+        doc.heading(f"Ronda {number} — emparejamientos", 14)
+        rows = []
+        for b in boards:
+            if b.table is None:
+                rows.append(["—", f"{b.first}. {b.first_name}", "", "", "descansa"])
+                continue
+            scores = (["incomp.", ""] if b.forfeit else
+                      ["" if b.first_score is None else str(b.first_score),
+                       "" if b.second_score is None else str(b.second_score)])
+            rows.append([str(b.table), f"{b.first}. {b.first_name}", *scores, f"{b.second}. {b.second_name}"])
+        draw_table(doc, [Column("Mesa", 34, "right"), Column("Empieza", 190), Column("Puntos", 44, "right"),
+                         Column("Puntos", 44, "right"), Column("Segundo", 190)], rows, size=9)
+        absent = not_playing(snapshot, boards)
+        if absent:
+            doc.paragraph("No juegan esta ronda: " + "; ".join(absent) + ".")
+        doc.save()
+        written.append(path)
+    return written
+
+
+def _csvs(snapshot: EventSnapshot, out: Path) -> list[Path]:
+    codes = list(snapshot.settings.tie_breaks)
+    standings = DataTable("clasificacion", "Clasificación",
+                          ("puesto", "numero", "jugador", "victorias", "derrotas", "diferencia", "a_favor", "en_contra",
+                           "partidas", "empezando", *codes),
+                          [(line.place, line.number, line.name, float(line.wins), float(line.losses), line.spread,
+                            line.points_for, line.points_against, line.games, line.firsts,
+                            *[line.tie_breaks.get(code, 0.0) for code in codes]) for line in snapshot.standings])
+    boards = DataTable("emparejamientos", "Emparejamientos",
+                       ("ronda", "mesa", "empieza", "jugador_1", "puntos_1", "segundo", "jugador_2", "puntos_2",
+                        "incomparecencia"),
+                       [(b.round, b.table, b.first, b.first_name, b.first_score, b.second or None,
+                         b.second_name or None, b.second_score, b.forfeit)
+                        for round_boards in snapshot.rounds_boards for b in round_boards])
+    written = []
+    for table in (standings, boards):
+        path = out / "datos" / f"{table.name}.csv"
+        write_csv(table, path)
+        written.append(path)
+    return written
