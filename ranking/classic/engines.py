@@ -81,6 +81,9 @@ def pair_next_round(trf: Trf, system: PairingSystem) -> list[Pair]:
         pairs = _gacrux_dutch(trf)
     pairs = [p for p in pairs if not p.is_bye] + [p for p in pairs if p.is_bye]
     problems = check_pairing(trf, pairs)
+    if system in PY4SWISS_SYSTEMS:
+        problems += [f"{p.first} y {p.second} no debían enfrentarse (XXP)" for p in pairs
+                     if (p.first, p.second) in trf.forbidden or (p.second, p.first) in trf.forbidden]
     if problems:
         raise PairingError(f"el {SYSTEM_NAMES[system]} dio un emparejamiento que incumple el reglamento: "
                            + "; ".join(problems))
@@ -124,7 +127,9 @@ def _gacrux_dutch(trf: Trf) -> list[Pair]:
     from gacrux.trf2json import trf2json
 
     reader = trf2json()
-    reader.parse_file(write_trf(replace(trf, first_colour=trf.first_colour or "w"), colour_record=True), 0)
+    # gacrux reads no forbidden pairs (XXP): that preference is py4swiss's systems' only.
+    reader.parse_file(write_trf(replace(trf, first_colour=trf.first_colour or "w", forbidden=frozenset()),
+                                colour_record=True), 0)
     if reader.get_status() >= 400:
         raise PairingError(f"gacrux rechazó el torneo: {reader.chessjson.get('status')}")
     tournament = reader.get_tournament(1)

@@ -15,7 +15,7 @@ breaks one, needs a reason, which the log keeps.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -36,7 +36,7 @@ from duplicate.service.events import (
 )
 from duplicate.statuses import EntryStatus
 from duplicate.texts import NAME_MAX
-from ranking.classic.engines import PairingError, PairingSystem, berger_schedule, pair_next_round
+from ranking.classic.engines import EngineUnavailable, PairingError, PairingSystem, berger_schedule, pair_next_round
 from ranking.classic.models import ClassicAbsence, ClassicBoard, ClassicDivision, ClassicScoreEntry, ClassicSeed
 from ranking.classic.pairing_rules import Pair, check_pairing
 from ranking.classic.standings import Board, Seeded, StandingLine, division_trf, standings
@@ -52,11 +52,17 @@ SCORE_RANGE = range(-500, 2001)
 class DivisionSettings:
     """A division's settings: spread credited for a pairing-allocated bye and for a forfeit
     (the loser gets its opposite), the tie-breaks after wins and spread (gacrux codes:
-    ``BH`` Buchholz, ``SB`` Sonneborn-Berger, ``DE`` direct encounter…)."""
+    ``BH`` Buchholz, ``SB`` Sonneborn-Berger, ``DE`` direct encounter…); ``club_rounds``: in
+    rounds 1 to this, players of the same club are not paired together when the system can
+    avoid it (py4swiss's systems; ``XXP``); ``gibson``: a player who has clinched first place
+    meets the highest-ranked player who can no longer finish second (Scrabble's Gibson rule,
+    as in TSH), and the rest are paired by the system."""
 
     bye_spread: int = 50
     forfeit_spread: int = 50
     tie_breaks: tuple[str, ...] = ("BH", "SB")
+    club_rounds: int = 0
+    gibson: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "tie_breaks": list(self.tie_breaks)}
@@ -64,7 +70,8 @@ class DivisionSettings:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DivisionSettings:
         return cls(int(data.get("bye_spread", 50)), int(data.get("forfeit_spread", 50)),
-                   tuple(data.get("tie_breaks", ("BH", "SB"))))
+                   tuple(data.get("tie_breaks", ("BH", "SB"))), int(data.get("club_rounds", 0)),
+                   bool(data.get("gibson", False)))
 
 
 @dataclass(frozen=True)
@@ -191,11 +198,62 @@ class ClassicService(ServiceBase):
             elif row.system == ROUND_ROBIN:
                 pairs, method = self._berger_round(session, row, number), ROUND_ROBIN
             else:
-                pairs, method = pair_next_round(trf, PairingSystem(row.system)), row.system
+                pairs, notes = self._swiss_round(session, row, trf, number)
+                method = row.system
+                reason = "; ".join([reason.strip()] * bool(reason.strip()) + notes)
             boards = self._store_round(session, row, number, pairs, method)
             self._log(session, tournament.id, RoundPaired(row.name, number, method, boards), actor=actor,
                       round_number=number, reason=reason)
             return self._board_views(session, row, number)
+
+    def _swiss_round(self, session: Session, row: ClassicDivision, trf: Trf, number: int
+                     ) -> tuple[list[Pair], list[str]]:
+        """The round by the division's Swiss system, with its Gibson and same-club options;
+        returns the pairs and notes for the log."""
+        settings = DivisionSettings.from_dict(row.settings)
+        system = PairingSystem(row.system)
+        notes: list[str] = []
+        fixed = self._gibson_pair(session, row, number) if settings.gibson and number > 1 else None
+        if fixed is not None:
+            trf = replace(trf, absent=trf.absent | {fixed.first, fixed.second})
+            notes.append(f"regla Gibson: {fixed.first}-{fixed.second} (primer puesto asegurado)")
+        if number <= settings.club_rounds:
+            clubs = {s.number: s.entry.player.club.strip().casefold() for s in self._seeds(session, row)}
+            forbidden = frozenset((a, b) for a in clubs for b in clubs if a < b and clubs[a] and clubs[a] == clubs[b])
+            try:
+                return [*([fixed] if fixed else []), *pair_next_round(replace(trf, forbidden=forbidden), system)], notes
+            except EngineUnavailable:
+                raise
+            except PairingError:
+                notes.append("no se pudo evitar que se enfrenten jugadores del mismo club")
+        return [*([fixed] if fixed else []), *pair_next_round(trf, system)], notes
+
+    def _gibson_pair(self, session: Session, row: ClassicDivision, number: int) -> Pair | None:
+        """The Gibson board of round ``number``, or None: the leader has clinched first place
+        when its wins exceed the second's by more than the rounds left (``number`` included);
+        its opponent is the highest-ranked player it has not met who can no longer reach the
+        second's wins, else the lowest-ranked it has not met. The one who moved first less
+        often moves first."""
+        players, boards, absences = self._division_data(session, row)
+        lines = standings(players, boards, rounds=row.rounds, played=number - 1, absences=absences, tie_breaks=())
+        active = {p.number for p in players if p.withdrawn_round is None and p.first_round <= number
+                  and (p.number, number) not in absences}
+        lines = [line for line in lines if line.number in active]
+        if len(lines) < 3:
+            return None
+        leader, second = lines[0], lines[1]
+        left = row.rounds - number + 1
+        if leader.wins - second.wins <= left:
+            return None
+        met = {b.second if b.first == leader.number else b.first for b in boards
+               if leader.number in (b.first, b.second)}
+        candidates = [line for line in lines[1:] if line.number not in met]
+        if not candidates:
+            return None
+        out_of_it = [line for line in candidates if line.wins + left < second.wins]
+        opponent = out_of_it[0] if out_of_it else candidates[-1]
+        leader_first = leader.firsts <= opponent.firsts
+        return Pair(leader.number, opponent.number) if leader_first else Pair(opponent.number, leader.number)
 
     def _berger_round(self, session: Session, row: ClassicDivision, number: int) -> list[Pair]:
         seeds = self._seeds(session, row)

@@ -85,14 +85,16 @@ class TrfPlayer:
 class Trf:
     """A tournament as a TRF holds it: ``players`` by starting number, ``total_rounds``
     (``XXR``, None if absent), ``first_colour`` of player 1 in round 1 (``"w"``/``"b"``,
-    ``XXC``; None if absent), the tournament ``name`` and the players ``absent`` from the
-    next round (``XXZ``)."""
+    ``XXC``; None if absent), the tournament ``name``, the players ``absent`` from the
+    next round (``XXZ``) and pairs ``forbidden`` to meet (``XXP``, JaVaFo's extension,
+    read by py4swiss: same-club players in early rounds)."""
 
     players: tuple[TrfPlayer, ...]
     total_rounds: int | None = None
     first_colour: str | None = None
     name: str = ""
     absent: frozenset[int] = frozenset()
+    forbidden: frozenset[tuple[int, int]] = frozenset()
     ignored: tuple[str, ...] = field(default=(), compare=False)
 
     @property
@@ -178,6 +180,7 @@ def read_trf(text: str) -> Trf:
     first_colour: str | None = None
     name = ""
     absent: set[int] = set()
+    forbidden: set[tuple[int, int]] = set()
     ignored = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip("\r\n")
@@ -209,6 +212,11 @@ def read_trf(text: str) -> Trf:
             if not all(token.isdigit() for token in tokens):
                 raise TrfError(f"línea {number}: XXZ debe ir seguida de números iniciales")
             absent.update(int(token) for token in tokens)
+        elif code == "XXP":
+            tokens = line[3:].split()
+            if len(tokens) != 2 or not all(token.isdigit() for token in tokens):
+                raise TrfError(f"línea {number}: XXP debe ir seguida de dos números iniciales")
+            forbidden.add((int(tokens[0]), int(tokens[1])))
         elif code == "012":
             name = line[4:].strip()
         else:
@@ -216,7 +224,7 @@ def read_trf(text: str) -> Trf:
     if not players:
         raise TrfError("el archivo no tiene ninguna línea de jugador (001)")
     trf = Trf(tuple(sorted(players, key=lambda p: p.number)), total_rounds, first_colour, name,
-              frozenset(absent), tuple(ignored))
+              frozenset(absent), frozenset(forbidden), tuple(ignored))
     _check_consistency(trf)
     return trf
 
@@ -248,23 +256,25 @@ def _check_consistency(trf: Trf) -> None:
                 raise TrfError(f"{where}: una partida jugada necesita un jugador con w y otro con b")
 
 
-def write_trf(trf: Trf, *, rank_by_points: bool = True, colour_record: bool = False) -> str:
+def write_trf(trf: Trf, *, rank_by_points: bool = True, colour_record: bool = False,
+              ranks: dict[int, int] | None = None) -> str:
     """TRF-16 text for the engines: ``012``, one ``001`` line per player with its points
     recomputed from its cells and its rank (by points, then starting number), ``XXR`` and
     ``XXC`` when known. UTF-8 text, no dates (py4swiss misreads ``132`` lines).
     ``colour_record``: also the TRF-2026 record ``152 W|B`` of the initial colour (gacrux
-    ignores ``XXC`` and otherwise guesses the colour from the rounds played)."""
+    ignores ``XXC`` and otherwise guesses the colour from the rounds played). ``ranks``: the
+    rank column to write (the organiser's standings order), instead of by points."""
     lines = []
     if trf.name:
         lines.append(f"012 {trf.name}")
     if colour_record and trf.first_colour is not None:
         lines.append(f"152 {trf.first_colour.upper()}")
     order = sorted(trf.players, key=lambda p: (-p.points(), p.number)) if rank_by_points else list(trf.players)
-    rank = {p.number: index for index, p in enumerate(order, start=1)}
+    rank = ranks or {p.number: index for index, p in enumerate(order, start=1)}
     for player in trf.players:
         points = player.points()
         head = (f"001 {player.number:4d}      {player.name[:33]:<33} {player.rating or '':>4} {'':3} {'':>11} {'':10} "
-                f"{float(points):4.1f} {rank[player.number]:4d}")
+                f"{float(points):4.1f} {rank.get(player.number, 0):4d}")
         cells = "".join(f"  {cell.text()}" for cell in player.rounds)
         lines.append((head + cells).rstrip())
     if trf.total_rounds is not None:
@@ -273,6 +283,8 @@ def write_trf(trf: Trf, *, rank_by_points: bool = True, colour_record: bool = Fa
         lines.append(f"XXC {'white1' if trf.first_colour == 'w' else 'black1'}")
     if trf.absent:
         lines.append("XXZ " + " ".join(str(n) for n in sorted(trf.absent)))
+    for first, second in sorted(trf.forbidden):
+        lines.append(f"XXP {first} {second}")
     return "\n".join(lines) + "\n"
 
 

@@ -195,3 +195,44 @@ def test_a_simulated_150_player_9_round_event_end_to_end(tmp_path: Path) -> None
     assert check_tournament(trf, PairingSystem.DUTCH) == (9, None)
     lines = classic.standings()
     assert len(lines) == 150 and lines[0].wins >= 7
+
+
+@pytest.mark.skipif(not py4swiss_installed(), reason="py4swiss no se instala en este sistema")
+def test_same_club_players_are_kept_apart_in_the_early_rounds(tmp_path: Path) -> None:
+    database = open_database(str(tmp_path / "clubes.db"))
+    service = TournamentService(database, pin=JUDGE_PIN)
+    service.create_tournament("Clubes")
+    for index in range(1, 9):                     # 1&5, 2&6, 3&7, 4&8 share a club: the Dutch round 1 pairs
+        service.add_player(f"Jugador {index:02d}", club=f"Club {index % 4}")   # exactly those
+    plain, apart = ClassicService.like(service), ClassicService.like(service)
+    plain.create_division(rounds=3, name="A")
+    apart.create_division(rounds=3, name="B", settings=DivisionSettings(club_rounds=1))
+    club = {n: n % 4 for n in range(1, 9)}
+    same = [b for b in plain.pair_round("A") if b.second and club[b.first] == club[b.second]]
+    assert len(same) == 4                          # what the option prevents
+    boards = apart.pair_round("B")
+    assert all(club[b.first] != club[b.second] for b in boards if b.second)
+
+
+@pytest.mark.skipif(not py4swiss_installed(), reason="py4swiss no se instala en este sistema")
+def test_gibson_pairs_a_clinched_leader_with_a_player_out_of_contention(
+        services: tuple[TournamentService, ClassicService]) -> None:
+    _, classic = services
+    classic.create_division(rounds=4, settings=DivisionSettings(gibson=True, tie_breaks=()))
+    met: set[int] = set()
+    for number in range(1, 4):                     # player 1 wins every game, every other game is drawn
+        for board in classic.pair_round():
+            if board.table is None:
+                continue
+            if 1 in (board.first, board.second):
+                met.add(board.second if board.first == 1 else board.first)
+                scores = (450, 300) if board.first == 1 else (300, 450)
+            else:
+                scores = (380, 380)
+            classic.enter_result(number, board.table, *scores)
+    lines = classic.standings()
+    assert lines[0].number == 1 and lines[0].wins - lines[1].wins > 1         # clinched with a round to go
+    boards = classic.pair_round()
+    opponent = next(b.second if b.first == 1 else b.first for b in boards if 1 in (b.first, b.second))
+    assert opponent not in met
+    assert "regla Gibson" in classic.history()[-1].reason

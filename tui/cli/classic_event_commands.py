@@ -43,13 +43,18 @@ def _pairing_errors(call: Any) -> Any:
               help="Diferencia de una incomparecencia (el que no se presentó la resta).")
 @click.option("--tie-breaks", default="BH,SB", show_default=True,
               help="Desempates tras victorias y diferencia (códigos FIDE: BH, SB, DE, …; vacío: ninguno).")
+@click.option("--club-rounds", type=click.IntRange(0, 50), default=0, show_default=True,
+              help="En las rondas 1 a N no se enfrentan jugadores del mismo club si el sistema puede evitarlo.")
+@click.option("--gibson", is_flag=True, help="Regla Gibson: quien tiene asegurado el primer puesto juega con "
+                                             "el mejor clasificado que ya no puede ser segundo.")
 @common
 def classic_division(context: Context, rounds: int, system: str, name: str, bye_spread: int, forfeit_spread: int,
-                     tie_breaks: str) -> None:
+                     tie_breaks: str, club_rounds: int, gibson: bool) -> None:
     """Crea una división clásica en el torneo (solo el juez árbitro)."""
     from ranking.classic.service import DivisionSettings
 
-    settings = DivisionSettings(bye_spread, forfeit_spread, tuple(t.strip() for t in tie_breaks.split(",") if t.strip()))
+    settings = DivisionSettings(bye_spread, forfeit_spread, tuple(t.strip() for t in tie_breaks.split(",") if t.strip()),
+                                club_rounds, gibson)
     view = _classic(context, acting=True).create_division(rounds=rounds, system=system, name=name, settings=settings,
                                                            tournament_id=context.tournament)
     click.echo(f"División «{view.name or 'única'}»: {view.rounds} rondas, sistema {view.system}.")
