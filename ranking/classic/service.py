@@ -437,14 +437,15 @@ class ClassicService(ServiceBase):
                 rounds_boards=tuple(tuple(self._board_views(session, row, n)) for n in range(1, paired + 1)),
                 standings=tuple(lines),
                 trf=write_trf(division_trf(players, boards, rounds=row.rounds, played=played, absences=absences,
-                                           name=f"{tournament.name} {row.name}".strip())),
+                                           name=f"{tournament.name} {row.name}".strip()),
+                              ranks={line.number: line.place for line in lines}),
                 absences=absences)
 
     def trf_text(self, *, division: str = "", tournament_id: int | None = None) -> str:
-        """The division as a TRF-16 file (rounds with every result; the next round's byes)."""
-        with self._read() as session:
-            _, row = self._division(session, division, tournament_id)
-            return write_trf(self._trf(session, row, played=self._rounds_complete(session, row)))
+        """The division as a TRF-16 file: the rounds with every result, the next round's byes
+        asked for, and in the rank column the division's standings (wins, spread,
+        tie-breaks) — the order the organiser chose, not FIDE's points only."""
+        return self.snapshot(division=division, tournament_id=tournament_id).trf
 
     # --- helpers ----------------------------------------------------------------------------
     def _division(self, session: Session, name: str, tournament_id: int | None) -> tuple[Tournament, ClassicDivision]:

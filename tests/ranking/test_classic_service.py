@@ -47,9 +47,13 @@ def test_a_swiss_division_runs_and_its_trf_re_pairs_to_the_same_rounds(
         boards = classic.pair_round()
         assert len([b for b in boards if b.table is not None]) == 6 and all(b.second for b in boards)
         play(classic, rng)
-    trf = read_trf(classic.trf_text())
+    text = classic.trf_text()
+    trf = read_trf(text)
     assert trf.rounds_played == 4 and trf.total_rounds == 5 and len(trf.players) == 12
     assert check_tournament(trf, PairingSystem.DUTCH_2026) == (4, None)     # the engine's own rounds
+    # The rank column (86–89) carries the division's standings: wins, spread, tie-breaks.
+    ranks = {int(line[4:8]): int(line[85:89]) for line in text.splitlines() if line.startswith("001")}
+    assert ranks == {line.number: line.place for line in classic.standings()}
 
 
 def test_standings_are_wins_then_spread_and_buchholz_is_the_sum_of_opponents_wins(
