@@ -42,7 +42,7 @@ def test_create_a_tournament_then_sign_in_as_judge(service: TournamentService) -
             await checked(pilot)
             assert isinstance(app.screen, HomeScreen), app.screen.query_one("#message").render()
             menu = app.screen.query_one("#menu", OptionList)
-            assert menu.option_count == 5
+            assert menu.option_count == 6                       # with the classic event screen (issue 16)
             assert (app.state.role, app.state.arbiter) == ("judge", "Lucía Gil")
 
     asyncio.run(scenario())
@@ -70,7 +70,7 @@ def test_a_wrong_pin_keeps_the_station_out_and_an_assistant_sees_fewer_screens(s
             await checked(pilot)
             assert isinstance(app.screen, HomeScreen) and app.state.role == "assistant"
             assert app.state.arbiter == "aux1"
-            assert app.screen.query_one("#menu", OptionList).option_count == 3
+            assert app.screen.query_one("#menu", OptionList).option_count == 4   # slips, results, standings
 
     asyncio.run(scenario())
 
@@ -88,7 +88,8 @@ def test_a_station_without_pin_only_reads(service: TournamentService) -> None:
             await pilot.pause()
             assert isinstance(app.screen, HomeScreen) and app.state.role == "viewer"
             titles = [str(option.prompt) for option in app.screen.query_one("#menu", OptionList).options]
-            assert titles == ["Pantalla de proyección", "Clasificaciones"]
+            assert titles == ["Pantalla de proyección", "Clasificaciones",
+                              "Torneo clásico (emparejamientos y resultados)"]
             with pytest.raises(NotAuthorised):
                 app.service.add_player("Intruso")
 
