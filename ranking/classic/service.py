@@ -441,6 +441,12 @@ class ClassicService(ServiceBase):
                               ranks={line.number: line.place for line in lines}),
                 absences=absences)
 
+    def rounds_complete(self, *, division: str = "", tournament_id: int | None = None) -> int:
+        """Rounds with every result in (what the standings count)."""
+        with self._read() as session:
+            _, row = self._division(session, division, tournament_id)
+            return self._rounds_complete(session, row)
+
     def trf_text(self, *, division: str = "", tournament_id: int | None = None) -> str:
         """The division as a TRF-16 file: the rounds with every result, the next round's byes
         asked for, and in the rank column the division's standings (wins, spread,

@@ -94,12 +94,13 @@ class ClassicScreen(Screen[None]):
                                    max_length=40, on_enter=self.result_typed)
                 yield Static("", id="result-feedback")
             with TabPane("Clasificación", id="clasificacion"):
+                yield Static("", id="standings-title")
                 yield PlainTable(id="standings", cursor_type="row", zebra_stripes=True)
         yield SteadyFooter()
 
     def on_mount(self) -> None:
         boards = self.query_one("#boards", PlainTable)
-        boards.add_columns("Mesa", "Empieza", "Segundo", "Resultado")
+        boards.add_columns("Mesa", "Resultado", "Empieza", "Segundo")   # the result before the long names (80 columns)
         standings = self.query_one("#standings", PlainTable)
         standings.add_columns("Puesto", "Jugador", "V", "Dif.", "1.º/2.º", "Desempates")
         self.query_one("#result", Input).focus()
@@ -122,10 +123,11 @@ class ClassicScreen(Screen[None]):
             number = self.shown_round or division.rounds_paired or None
             boards = service.boards(number, division=division.name, tournament_id=tournament) if number else []
             lines = service.standings(division=division.name, tournament_id=tournament)
+            played = service.rounds_complete(division=division.name, tournament_id=tournament)
         except (TournamentError, ValueError) as error:
             self.app.call_from_thread(self.say, str(error), error=True)
             return
-        self.app.call_from_thread(self.show_data, division, number, boards, lines)
+        self.app.call_from_thread(self.show_data, division, number, boards, lines, played)
 
     def show_no_division(self) -> None:
         self.division = None
@@ -137,7 +139,7 @@ class ClassicScreen(Screen[None]):
             "El juez árbitro aún no ha creado la división clásica." if not self.is_judge else ""))
 
     def show_data(self, division: DivisionView, number: int | None, boards: list[BoardView],
-                  lines: list[StandingLine]) -> None:
+                  lines: list[StandingLine], played: int) -> None:
         self.division = division
         self.shown_round = number
         self.query_one("#classic-setup").set_class(True, "hidden")
@@ -149,7 +151,7 @@ class ClassicScreen(Screen[None]):
         table.clear()
         for board in boards:
             if board.table is None:
-                table.add_row("—", f"{board.first} {board.first_name}", "descansa", "")
+                table.add_row("—", "", f"{board.first} {board.first_name}", "descansa")
                 continue
             result = ""
             if board.forfeit:
@@ -157,8 +159,11 @@ class ClassicScreen(Screen[None]):
             elif board.first_score is not None:
                 result = f"{board.first_score}-{board.second_score}"
             cell: Any = Text(result + "  ¡conflicto!", style="bold red") if board.conflict else result
-            table.add_row(str(board.table), f"{board.first} {board.first_name}",
-                          f"{board.second} {board.second_name}", cell)
+            table.add_row(str(board.table), cell, f"{board.first} {board.first_name}",
+                          f"{board.second} {board.second_name}")
+        self.query_one("#standings-title", Static).update(Text(
+            f"Clasificación tras la ronda {played} de {division.rounds}: victorias, diferencia, desempates"
+            if played else "Aún no hay ninguna ronda con todos sus resultados"))
         standings = self.query_one("#standings", PlainTable)
         standings.clear()
         for line in lines:
