@@ -56,7 +56,8 @@ def test_a_malformed_result_says_what_was_expected(text: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not py4swiss_installed(), reason="py4swiss no se instala en este sistema")
-def test_a_40_player_7_round_swiss_event_from_the_app(tmp_path: Path) -> None:
+def test_a_40_player_7_round_swiss_event_from_the_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "datos"))          # where F9 publishes
     service = new_tournament(tmp_path / "clasico.db", 40)
     rng = random.Random(40)
 
@@ -96,8 +97,13 @@ def test_a_40_player_7_round_swiss_event_from_the_app(tmp_path: Path) -> None:
             shown = [table.get_row_at(i)[1].plain for i in range(40)]
             assert shown == [f"{line.number} {line.name}" for line in classic.standings()]
             assert any("[red]Eva[/red] Núñez" in name for name in shown)        # names as typed, no markup
+            await pilot.press("f9")
+            await until(pilot, lambda: "Publicado" in feedback(screen))
 
     asyncio.run(main())
+    folder = next((tmp_path / "datos").rglob("clasico"))
+    assert (folder / "index.html").exists() and (folder / "pdf" / "ronda-7.pdf").exists()
+    assert "Clasificación final" in (folder / "index.html").read_text(encoding="utf-8")
     trf = read_trf(ClassicService(service.db).trf_text())
     assert trf.rounds_played == 7 and check_tournament(trf, "dutch") == (7, None)  # type: ignore[arg-type]
 
@@ -130,3 +136,37 @@ def test_an_assistant_enters_its_tables_and_is_refused_others(tmp_path: Path) ->
     asyncio.run(main())
     board = next(b for b in ClassicService(service.db).boards(1) if b.table == 2)
     assert (board.first_score, board.second_score) == (410, 395)
+
+
+def test_the_judge_types_forfeits_byes_and_withdrawals_in_the_result_field(tmp_path: Path) -> None:
+    service = new_tournament(tmp_path / "clasico.db", 10)
+    classic = ClassicService.like(service)
+    classic.create_division(rounds=3, system="dutch-2026")
+    classic.pair_round()
+
+    async def main() -> None:
+        app = DuplicadaApp(service, station="mesa-arbitral", poll=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.state.tournament_id = service.tournament().id
+            app.authenticate(JUDGE_PIN)
+            await app.push_screen(ClassicScreen())
+            screen = app.screen
+            assert isinstance(screen, ClassicScreen)
+            await until(pilot, lambda: screen.query_one("#boards", PlainTable).row_count == 5)
+            await idle(pilot)
+            assert footer_beyond(screen) == []
+            for order, said in (("2 i2", "Mesa 2: incomparecencia del segundo"),
+                                ("d 4", "El jugador 4 descansa en la ronda 2"),
+                                ("r 9", "El jugador 9 queda retirado desde la ronda 2"),
+                                ("r x", "se esperaba «r NÚMERO»")):
+                await pilot.press(*order, "enter")
+                await until(pilot, lambda: said in feedback(screen))
+
+    asyncio.run(main())
+    board = next(b for b in classic.boards(1) if b.table == 2)
+    assert board.forfeit == "second"
+    for board in classic.boards(1):
+        if board.table not in (None, 2):
+            classic.enter_result(1, board.table, 400, 300)
+    numbers = {n for b in classic.pair_round() for n in (b.first, b.second)}
+    assert 4 not in numbers and 9 not in numbers

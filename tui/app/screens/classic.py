@@ -11,7 +11,10 @@ publication folder, ``clasico/``.
 The judge's keys: F5 pairs the next round (the division's system; the engines' answer
 is checked by the rules before it is stored), and when the tournament has no classic
 division yet the screen offers to create one (rounds, system). Assistants enter the results
-of their tables only (the service refuses others, II.4.c). Every service call runs in a
+of their tables only (the service refuses others, II.4.c). The judge also types short orders
+in the same field (shown under it): ``3 i2`` the second player of table 3 did not show
+(forfeit), ``d 5`` / ``d0 5`` player 5 asks for a bye next round (½ / nothing), ``r 5``
+withdraws player 5. Every service call runs in a
 worker thread; a refusal is a Spanish line, never a traceback. Refreshed on ``DataChanged``.
 """
 
@@ -50,6 +53,27 @@ def parse_result(text: str) -> tuple[int, int, int]:
         raise ValueError(f"«{text}»: se esperaba MESA PUNTOS1 PUNTOS2, p. ej. «3 420 385»")
     table, first, second = (int(p) for p in parts)
     return table, first, second
+
+
+JUDGE_HINT = ("Juez: «3 i1»/«3 i2» incomparecencia de quien empieza/del segundo en la mesa 3; "
+              "«d 5» descanso pedido (½) del 5 en la ronda siguiente, «d0 5» sin puntos; «r 5» retira al 5")
+
+
+def parse_judge_order(text: str) -> tuple[str, tuple[int, ...]] | None:
+    """The judge's short orders typed in the result field, or None when ``text`` is not one:
+    ``MESA i1|i2`` (forfeit: who did not show), ``d N`` / ``d0 N`` (a bye asked for the next
+    round, half a win or none), ``r N`` (withdraw). Raises ``ValueError`` (Spanish) for an
+    order with a bad number."""
+    parts = text.lower().split()
+    if len(parts) == 2 and parts[1] in ("i1", "i2"):
+        if not parts[0].isdigit():
+            raise ValueError(f"«{text}»: se esperaba MESA i1 o MESA i2")
+        return ("forfeit", (int(parts[0]), int(parts[1][1])))
+    if len(parts) == 2 and parts[0] in ("d", "d0", "r"):
+        if not parts[1].isdigit():
+            raise ValueError(f"«{text}»: se esperaba «{parts[0]} NÚMERO» (número inicial del jugador)")
+        return ({"d": "half-bye", "d0": "zero-bye", "r": "withdraw"}[parts[0]], (int(parts[1]),))
+    return None
 
 
 class ClassicScreen(Screen[None]):
@@ -93,14 +117,21 @@ class ClassicScreen(Screen[None]):
                 yield OrderedInput(placeholder="MESA PUNTOS1 PUNTOS2 e Intro (p. ej. 3 420 385)", id="result",
                                    max_length=40, on_enter=self.result_typed)
                 yield Static("", id="result-feedback")
+                yield Static(Text(JUDGE_HINT), id="judge-hint", classes="hidden")
             with TabPane("Clasificación", id="clasificacion"):
                 yield Static("", id="standings-title")
                 yield PlainTable(id="standings", cursor_type="row", zebra_stripes=True)
         yield SteadyFooter()
 
     def on_mount(self) -> None:
+        self.query_one("#judge-hint").set_class(not self.is_judge, "hidden")
         boards = self.query_one("#boards", PlainTable)
-        boards.add_columns("Mesa", "Resultado", "Empieza", "Segundo")   # the result before the long names (80 columns)
+        # The result before the long names (80 columns); the name columns get their width in
+        # show_data, from the names and the screen's width.
+        boards.add_column("Mesa", key="mesa")
+        boards.add_column("Resultado", key="resultado", width=14)
+        boards.add_column("Empieza", key="empieza", width=20)
+        boards.add_column("Segundo", key="segundo", width=20)
         standings = self.query_one("#standings", PlainTable)
         standings.add_columns("Puesto", "Jugador", "V", "Dif.", "1.º/2.º", "Desempates")
         self.query_one("#result", Input).focus()
@@ -149,13 +180,19 @@ class ClassicScreen(Screen[None]):
         self.query_one("#round-title", Static).update(Text(title))
         table = self.query_one("#boards", PlainTable)
         table.clear()
+        longest = max((len(f"{b.first} {b.first_name}") for b in boards), default=10)
+        longest = max([longest] + [len(f"{b.second} {b.second_name}") for b in boards])
+        room = max(12, (self.size.width - 4 - 14 - 8) // 2)
+        for key in ("empieza", "segundo"):
+            table.columns[key].width = min(longest, room)  # type: ignore[index]
+            table.columns[key].auto_width = False  # type: ignore[index]
         for board in boards:
             if board.table is None:
                 table.add_row("—", "", f"{board.first} {board.first_name}", "descansa")
                 continue
             result = ""
             if board.forfeit:
-                result = "incomparecencia de " + ("quien empieza" if board.forfeit == "first" else "el segundo")
+                result = "no vino el 1.º" if board.forfeit == "first" else "no vino el 2.º"
             elif board.first_score is not None:
                 result = f"{board.first_score}-{board.second_score}"
             cell: Any = Text(result + "  ¡conflicto!", style="bold red") if board.conflict else result
@@ -216,6 +253,13 @@ class ClassicScreen(Screen[None]):
         if not text:
             return
         try:
+            order = parse_judge_order(text)
+            if order is not None:
+                if not self.is_judge:
+                    self.say("Esa orden es del juez árbitro", error=True)
+                else:
+                    self.judge_order(*order)
+                return
             table, first, second = parse_result(text)
         except ValueError as error:
             self.say(str(error), error=True)
@@ -224,6 +268,31 @@ class ClassicScreen(Screen[None]):
             self.say("Aún no hay ninguna ronda emparejada", error=True)
             return
         self.enter_result(self.shown_round or self.division.rounds_paired, table, first, second)
+
+    @work(thread=True, group="classic-write", exit_on_error=False)
+    def judge_order(self, kind: str, numbers: tuple[int, ...]) -> None:
+        classic = self.classic
+        tournament = self.app.state.tournament_id  # type: ignore[attr-defined]
+        division = self.division.name if self.division else ""
+        paired = self.division.rounds_paired if self.division else 0
+        try:
+            if kind == "forfeit":
+                table, side = numbers
+                classic.record_forfeit(self.shown_round or paired, table, "first" if side == 1 else "second",
+                                       division=division, reason="no se presentó", tournament_id=tournament)
+                text = f"Mesa {table}: incomparecencia {'de quien empieza' if side == 1 else 'del segundo'}"
+            elif kind == "withdraw":
+                classic.withdraw(numbers[0], division=division, tournament_id=tournament)
+                text = f"El jugador {numbers[0]} queda retirado desde la ronda {paired + 1}"
+            else:
+                classic.request_bye(numbers[0], paired + 1, "H" if kind == "half-bye" else "Z", division=division,
+                                    tournament_id=tournament)
+                text = f"El jugador {numbers[0]} descansa en la ronda {paired + 1}"
+        except TournamentError as error:
+            self.app.call_from_thread(self.say, str(error), error=True)
+            return
+        self.app.call_from_thread(self.say, text)
+        self.refresh_data()
 
     @work(thread=True, group="classic-write", exit_on_error=False)
     def enter_result(self, number: int, table: int, first: int, second: int) -> None:
