@@ -48,6 +48,12 @@ SYSTEMS = tuple(s.value for s in PairingSystem) + (ROUND_ROBIN, MANUAL)
 SCORE_RANGE = range(-500, 2001)
 
 
+def _check_scores(*scores: int) -> None:
+    for score in scores:
+        if score not in SCORE_RANGE:
+            raise TournamentError(f"puntuación {score} fuera de lo posible (de -500 a 2000)")
+
+
 @dataclass(frozen=True)
 class DivisionSettings:
     """A division's settings: spread credited for a pairing-allocated bye and for a forfeit
@@ -188,6 +194,7 @@ class ClassicService(ServiceBase):
             trf = self._trf(session, row, played=number - 1)
             if manual is not None:
                 pairs = [Pair(first, second) for first, second in manual]
+                self._check_manual(session, row, pairs)
                 problems = check_pairing(trf, pairs)
                 if problems and not reason.strip():
                     raise TournamentError("el emparejamiento incumple el reglamento (" + "; ".join(problems)
@@ -205,6 +212,25 @@ class ClassicService(ServiceBase):
             self._log(session, tournament.id, RoundPaired(row.name, number, method, boards), actor=actor,
                       round_number=number, reason=reason)
             return self._board_views(session, row, number)
+
+    def _check_manual(self, session: Session, row: ClassicDivision, pairs: list[Pair]) -> None:
+        """Refuse, whatever the reason, a manual pairing that cannot be stored: an unknown
+        starting number, a player twice, a player against themself, two byes."""
+        known = {seed.number for seed in self._seeds(session, row)}
+        seen: set[int] = set()
+        for pair in pairs:
+            if pair.first == pair.second:
+                raise TournamentError(f"el jugador {pair.first} no puede jugar contra sí mismo")
+            for number in (pair.first, pair.second):
+                if number == 0:
+                    continue
+                if number not in known:
+                    raise TournamentError(f"no hay jugador con el número {number} en la división")
+                if number in seen:
+                    raise TournamentError(f"el jugador {number} aparece dos veces en el emparejamiento")
+                seen.add(number)
+        if sum(pair.is_bye for pair in pairs) > 1:
+            raise TournamentError("como mucho un descanso por ronda")
 
     def _swiss_round(self, session: Session, row: ClassicDivision, trf: Trf, number: int
                      ) -> tuple[list[Pair], list[str]]:
@@ -290,9 +316,7 @@ class ClassicService(ServiceBase):
         """Both scores of a board (judge, or an assistant for its tables). A second station
         typing the same scores confirms them; other scores leave a conflict for the judge
         (``conflict``), unless the judge types them (a correction, ``corrected``)."""
-        for score in (first_score, second_score):
-            if score not in SCORE_RANGE:
-                raise TournamentError(f"puntuación {score} fuera de lo posible (de -500 a 2000)")
+        _check_scores(first_score, second_score)
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.ENTER_RESULT, tables=[table])
@@ -325,11 +349,10 @@ class ClassicService(ServiceBase):
     def record_forfeit(self, round_number: int, table: int, loser: Literal["first", "second"], *,
                        division: str = "", reason: str = "", tournament_id: int | None = None) -> None:
         """The judge records a game lost by forfeit by ``loser`` (the side that did not play)."""
+        if loser not in ("first", "second"):
+            raise TournamentError("la incomparecencia es de «first» (quien empieza) o de «second»")
         with self._write() as session:
-            tournament = self._tournament(session, tournament_id)
-            actor = self._authorise(session, tournament.id, Action.RESOLVE_RESULT)
-            row = self._division_row(session, tournament, division)
-            board = self._board(session, row, round_number, table)
+            tournament, actor, row, board = self._judged_board(session, division, tournament_id, round_number, table)
             board.first_score = board.second_score = None
             board.forfeit, board.conflict = loser, False
             self._log(session, tournament.id, ResultEntered(row.name, round_number, table, 0, 0, forfeit=loser),
@@ -338,14 +361,20 @@ class ClassicService(ServiceBase):
     def resolve_result(self, round_number: int, table: int, first_score: int, second_score: int, *,
                        division: str = "", reason: str = "", tournament_id: int | None = None) -> None:
         """The judge settles a board's scores (a conflict, a claim)."""
+        _check_scores(first_score, second_score)
         with self._write() as session:
-            tournament = self._tournament(session, tournament_id)
-            actor = self._authorise(session, tournament.id, Action.RESOLVE_RESULT)
-            row = self._division_row(session, tournament, division)
-            board = self._board(session, row, round_number, table)
+            tournament, actor, row, board = self._judged_board(session, division, tournament_id, round_number, table)
             board.first_score, board.second_score, board.forfeit, board.conflict = first_score, second_score, None, False
             self._log(session, tournament.id, ResultResolved(row.name, round_number, table, first_score, second_score),
                       actor=actor, round_number=round_number, reason=reason)
+
+    def _judged_board(self, session: Session, division: str, tournament_id: int | None, round_number: int,
+                      table: int) -> tuple[Tournament, Actor, ClassicDivision, ClassicBoard]:
+        """The board a judge's decision is about, after checking it is the judge's to take."""
+        tournament = self._tournament(session, tournament_id)
+        actor = self._authorise(session, tournament.id, Action.RESOLVE_RESULT)
+        row = self._division_row(session, tournament, division)
+        return tournament, actor, row, self._board(session, row, round_number, table)
 
     # --- players ----------------------------------------------------------------------------
     def request_bye(self, number: int, round_number: int, kind: Literal["H", "Z"] = "H", *, division: str = "",

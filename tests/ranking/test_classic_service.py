@@ -240,3 +240,31 @@ def test_gibson_pairs_a_clinched_leader_with_a_player_out_of_contention(
     opponent = next(b.second if b.first == 1 else b.first for b in boards if 1 in (b.first, b.second))
     assert opponent not in met
     assert "regla Gibson" in classic.history()[-1].reason
+
+
+def test_impossible_scores_and_unknown_boards_are_refused_and_nothing_changes(
+        services: tuple[TournamentService, ClassicService]) -> None:
+    _, classic = services
+    classic.create_division(rounds=2, system=PairingSystem.DUTCH_2026.value)
+    classic.pair_round()
+    before = classic.last_event_id()
+    for call, message in ((lambda: classic.enter_result(1, 1, 5000, 300), "puntuación 5000 fuera de lo posible"),
+                          (lambda: classic.resolve_result(1, 1, 300, -900), "puntuación -900 fuera de lo posible"),
+                          (lambda: classic.enter_result(1, 99, 300, 200), "la ronda 1 no tiene mesa 99"),
+                          (lambda: classic.enter_result(7, 1, 300, 200), "la ronda 7 no tiene mesa 1"),
+                          (lambda: classic.record_forfeit(1, 1, "nadie"), "la incomparecencia es de"),  # type: ignore[arg-type]
+                          (lambda: classic.request_bye(99, 2), "no hay jugador con el número 99"),
+                          (lambda: classic.pair_round(manual=[(1, 2)]), "la ronda 1 no está completa")):
+        with pytest.raises(TournamentError, match=message):
+            call()
+    assert classic.last_event_id() == before
+    assert all(b.first_score is None for b in classic.boards(1))
+    for board in classic.boards(1):
+        if board.table is not None:
+            classic.enter_result(1, board.table, 400, 300)
+    before = classic.last_event_id()
+    for manual, message in (([(1, 1)], "no puede jugar contra sí mismo"), ([(1, 2), (2, 3)], "aparece dos veces"),
+                            ([(1, 77)], "no hay jugador con el número 77"), ([(1, 0), (2, 0)], "un descanso")):
+        with pytest.raises(TournamentError, match=message):
+            classic.pair_round(manual=manual, reason="lo decide el juez")    # a reason does not make it possible
+    assert classic.last_event_id() == before and classic.boards(2) == []
