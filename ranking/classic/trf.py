@@ -126,6 +126,12 @@ class Trf:
         return replace(self, players=tuple(players), absent=absent)
 
 
+def is_number(text: str) -> bool:
+    """``text`` is one or more ASCII digits (``str.isdigit`` also takes ``¹`` or ``٣``,
+    which ``int`` refuses)."""
+    return bool(text) and all("0" <= char <= "9" for char in text)
+
+
 def _field(line: str, start: int, end: int) -> str:
     return line[start:end].strip()
 
@@ -135,7 +141,7 @@ def _number(text: str, what: str, number: int, *, required: bool = True) -> int:
         if required:
             raise TrfError(f"línea {number}: falta {what}")
         return 0
-    if not text.isdigit():
+    if not is_number(text):
         raise TrfError(f"línea {number}: {what} debe ser un número, no «{text}»")
     return int(text)
 
@@ -151,7 +157,7 @@ def _cells(line: str, number: int) -> tuple[RoundCell, ...]:
             raise TrfError(f"{where}: casilla de ronda vacía; se esperaba «RIVAL COLOR RESULTADO», "
                            "p. ej. «  12 w 1» o «0000 - H»")
         opponent, colour, result = cell[:4].strip(), cell[5:6], cell[7:8]
-        if not opponent.isdigit():
+        if not is_number(opponent):
             raise TrfError(f"{where}: el rival debe ser un número inicial de 4 cifras (0000 si no hay), "
                            f"no «{cell[:4]}»")
         if colour not in ("w", "b", "-"):
@@ -209,12 +215,12 @@ def read_trf(text: str) -> Trf:
                 raise TrfError(f"línea {number}: XXC debe decir white1 o black1")
         elif code == "XXZ":
             tokens = line[3:].split()
-            if not all(token.isdigit() for token in tokens):
+            if not all(is_number(token) for token in tokens):
                 raise TrfError(f"línea {number}: XXZ debe ir seguida de números iniciales")
             absent.update(int(token) for token in tokens)
         elif code == "XXP":
             tokens = line[3:].split()
-            if len(tokens) != 2 or not all(token.isdigit() for token in tokens):
+            if len(tokens) != 2 or not all(is_number(token) for token in tokens):
                 raise TrfError(f"línea {number}: XXP debe ir seguida de dos números iniciales")
             forbidden.add((int(tokens[0]), int(tokens[1])))
         elif code == "012":

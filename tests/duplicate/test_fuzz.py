@@ -1,5 +1,5 @@
 """The fuzz harness, CI-sized (issue 14 §1): slips, analyze lines, players' CSV files,
-word lists and tournament records — the corpus of nasty inputs kept in
+word lists, tournament records and TRF files (issue 16) — the corpus of nasty inputs kept in
 ``tests/fuzz/corpus.txt``, then Hypothesis's own. Each target may raise only its own
 error (``tests/fuzz/targets.py``); ``bench/fuzz.py`` runs the same targets on 100,000+
 inputs."""
@@ -43,6 +43,7 @@ def test_every_corpus_input_through_every_target(targets: Targets) -> None:
         targets.players_csv(f"nombre,club\n{text},{text}\n")
         targets.word_list(text.encode("utf-8", "surrogatepass"))
         targets.record_text(text)
+        targets.trf(text)
     assert targets.service.slips(1, 1)                       # the good slips among them were stored
 
 
@@ -76,6 +77,13 @@ def test_word_lists(targets: Targets, data: bytes, suffix: str) -> None:
 @given(seed=st.integers(0, 2**32 - 1))
 def test_records(targets: Targets, seed: int) -> None:
     targets.record_text(mutated_record(targets.record, random.Random(seed), CORPUS))
+
+
+@FAST
+@given(seed=st.integers(0, 2**32 - 1))
+def test_trf_files(targets: Targets, seed: int) -> None:
+    # Issue 16: a TRF for «classic pair»: TrfError or a pairing (PairingError), nothing else.
+    run_one(targets, "trf", random.Random(seed), CORPUS)()
 
 
 def test_a_mixed_random_sample(targets: Targets) -> None:

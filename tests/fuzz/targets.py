@@ -85,6 +85,21 @@ class Targets:
         except LexiconError:
             pass
 
+    def trf(self, text: str) -> None:
+        """A TRF-16 file for ``classic pair`` (``TrfError`` allowed; once read, the next
+        round is paired by gacrux or refused with ``PairingError``, never another error)."""
+        from ranking.classic.engines import PairingError, PairingSystem, pair_next_round
+        from ranking.classic.trf import TrfError, decode, read_trf
+
+        try:
+            trf = read_trf(decode(text.encode("utf-8", "surrogatepass")))
+        except TrfError:
+            return
+        try:
+            pair_next_round(trf, PairingSystem.DUTCH_2026)
+        except PairingError:
+            pass
+
     def record_text(self, text: str) -> None:
         """A tournament record file for ``verify`` (``RecordError`` allowed; once read,
         differences are reported, never raised)."""
@@ -188,11 +203,16 @@ def run_one(targets: Targets, kind: str, rng: random.Random, pieces: list[str]) 
             packed = {".xz": lzma.compress, ".gz": gzip.compress, ".bz2": bz2.compress}[suffix](data)
             data = packed[: rng.randint(0, len(packed))]           # often cut short
         return lambda: targets.word_list(data, suffix)
+    if kind == "trf":
+        text = mutated(rng.choice([GROS_TRF, GROS_TRF, seed]), rng, pieces)
+        return lambda: targets.trf(text)
     text = mutated_record(targets.record, rng, pieces)
     return lambda: targets.record_text(text)
 
 
-KINDS = ("slip", "analyze", "csv", "words", "record")
+KINDS = ("slip", "analyze", "csv", "words", "record", "trf")
+GROS_TRF = (Path(__file__).resolve().parent.parent / "ranking" / "data" / "gros-2010.trf").read_text(encoding="utf-8")
+"""A real TRF (tests/ranking/data) for the ``trf`` target to mutate."""
 
 
 def scratch() -> tempfile.TemporaryDirectory[str]:

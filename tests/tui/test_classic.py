@@ -20,7 +20,7 @@ from ranking.classic.replay import check_tournament
 from ranking.classic.service import ClassicService
 from ranking.classic.trf import read_trf
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
-from tests.tui.keys import footer_beyond, send_without_pauses
+from tests.tui.keys import footer_actions, footer_beyond, send_without_pauses
 from tests.tui.waiting import idle, until
 from tui.app import DuplicadaApp
 from tui.app.screens.classic import ClassicScreen, parse_result
@@ -123,6 +123,7 @@ def test_an_assistant_enters_its_tables_and_is_refused_others(tmp_path: Path) ->
             screen = app.screen
             assert isinstance(screen, ClassicScreen)
             await until(pilot, lambda: screen.query_one("#boards", PlainTable).row_count == 12)
+            await until(pilot, lambda: bool(footer_actions(screen)))     # the footer drawn (a busy machine)
             assert footer_beyond(screen) == []
             await pilot.press(*"2 410 395", "enter")
             await until(pilot, lambda: "Mesa 2: 410-395 anotada" in feedback(screen))
@@ -154,6 +155,7 @@ def test_the_judge_types_forfeits_byes_and_withdrawals_in_the_result_field(tmp_p
             assert isinstance(screen, ClassicScreen)
             await until(pilot, lambda: screen.query_one("#boards", PlainTable).row_count == 5)
             await idle(pilot)
+            await until(pilot, lambda: bool(footer_actions(screen)))     # the footer drawn (a busy machine)
             assert footer_beyond(screen) == []
             for order, said in (("2 i2", "Mesa 2: incomparecencia del segundo"),
                                 ("d 4", "El jugador 4 descansa en la ronda 2"),

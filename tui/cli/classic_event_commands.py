@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from ranking.classic.trf import is_number
 from tui.cli.options import Context, common, format_option
 
 division_option = click.option("--division", default="", help="División (por defecto, la única sin nombre).")
@@ -77,7 +78,7 @@ def _parse_manual(text: str) -> list[tuple[int, int]]:
         if not item:
             continue
         first, _, second = item.partition("-")
-        if not first.strip().isdigit() or not second.strip().isdigit():
+        if not is_number(first.strip()) or not is_number(second.strip()):
             raise click.BadParameter(f"«{item}»: se esperaba PRIMERO-SEGUNDO (números iniciales; 0 = descanso)",
                                      param_hint="--manual")
         pairs.append((int(first), int(second)))

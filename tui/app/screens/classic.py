@@ -34,6 +34,7 @@ from duplicate.service import TournamentError
 from ranking.classic.engines import SYSTEM_NAMES, PairingError, PairingSystem
 from ranking.classic.service import MANUAL, ROUND_ROBIN, BoardView, ClassicService, DivisionView
 from ranking.classic.standings import StandingLine
+from ranking.classic.trf import is_number
 from tui.app.messages import DataChanged
 from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.plain_table import PlainTable
@@ -49,7 +50,7 @@ def parse_result(text: str) -> tuple[int, int, int]:
     """``"MESA PUNTOS1 PUNTOS2"`` → (table, first, second). Raises ``ValueError`` (Spanish)
     naming what was expected."""
     parts = text.replace(",", " ").replace("-", " ").split()
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+    if len(parts) != 3 or not all(is_number(p) for p in parts):
         raise ValueError(f"«{text}»: se esperaba MESA PUNTOS1 PUNTOS2, p. ej. «3 420 385»")
     table, first, second = (int(p) for p in parts)
     return table, first, second
@@ -66,11 +67,11 @@ def parse_judge_order(text: str) -> tuple[str, tuple[int, ...]] | None:
     order with a bad number."""
     parts = text.lower().split()
     if len(parts) == 2 and parts[1] in ("i1", "i2"):
-        if not parts[0].isdigit():
+        if not is_number(parts[0]):
             raise ValueError(f"«{text}»: se esperaba MESA i1 o MESA i2")
         return ("forfeit", (int(parts[0]), int(parts[1][1])))
     if len(parts) == 2 and parts[0] in ("d", "d0", "r"):
-        if not parts[1].isdigit():
+        if not is_number(parts[1]):
             raise ValueError(f"«{text}»: se esperaba «{parts[0]} NÚMERO» (número inicial del jugador)")
         return ({"d": "half-bye", "d0": "zero-bye", "r": "withdraw"}[parts[0]], (int(parts[1]),))
     return None
@@ -331,7 +332,7 @@ class ClassicScreen(Screen[None]):
     @on(Input.Submitted, "#setup-rounds")
     def create_division(self) -> None:
         text = self.query_one("#setup-rounds", Input).value.strip()
-        if not text.isdigit() or not 1 <= int(text) <= 50:
+        if not is_number(text) or not 1 <= int(text) <= 50:
             self.say("Indique el número de rondas (de 1 a 50)", error=True)
             return
         system = str(self.query_one("#setup-system", Select).value)
