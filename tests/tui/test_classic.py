@@ -172,3 +172,28 @@ def test_the_judge_types_forfeits_byes_and_withdrawals_in_the_result_field(tmp_p
             classic.enter_result(1, board.table, 400, 300)
     numbers = {n for b in classic.pair_round() for n in (b.first, b.second)}
     assert 4 not in numbers and 9 not in numbers
+
+
+def test_f6_moves_between_divisions(tmp_path: Path) -> None:
+    service = new_tournament(tmp_path / "clasico.db", 6)
+    classic = ClassicService.like(service)
+    classic.create_division(rounds=3, system="dutch-2026", name="A")
+    classic.create_division(rounds=5, system="round-robin", name="B")
+    classic.pair_round("B")
+
+    async def main() -> None:
+        app = DuplicadaApp(service, station="mesa-arbitral", poll=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.state.tournament_id = service.tournament().id
+            app.authenticate(JUDGE_PIN)
+            await app.push_screen(ClassicScreen())
+            screen = app.screen
+            assert isinstance(screen, ClassicScreen)
+            await until(pilot, lambda: screen.division is not None and screen.division.name == "A")
+            await pilot.press("f6")
+            await until(pilot, lambda: screen.division is not None and screen.division.name == "B")
+            await until(pilot, lambda: screen.query_one("#boards", PlainTable).row_count == 3)
+            title = screen.query_one("#round-title", Static).render()
+            assert "División B — Ronda 1 de 5" in (title.plain if isinstance(title, Text) else str(title))
+
+    asyncio.run(main())

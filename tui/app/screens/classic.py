@@ -5,8 +5,9 @@ Tabs: F2 the round (its boards, who moves first, both scores, conflicts), F3 the
 ``MESA PUNTOS1 PUNTOS2`` and Enter (``3 420 385``): the scores of the player who moved first,
 then the second's; the field clears at once for the next board, and the line below says
 what the service did (stored, confirmed, conflict for the judge, refused). F7/F8 show the
-previous/next round; F9 writes the publication (HTML, PDF, CSV, TRF) into the tournament's
-publication folder, ``clasico/``.
+previous/next round; F6 the next division when the tournament has several; F9 writes the
+publication (HTML, PDF, CSV, TRF) into the tournament's publication folder, ``clasico/``
+(``clasico-A/`` for division A).
 
 The judge's keys: F5 pairs the next round (the division's system; the engines' answer
 is checked by the rules before it is stored), and when the tournament has no classic
@@ -88,12 +89,15 @@ class ClassicScreen(Screen[None]):
         Binding("f8", "round(1)", "siguiente", group=_ROUNDS),
         Binding("f5", "pair", "Emparejar ronda"),
         Binding("f9", "publish", "Publicar"),
+        Binding("f6", "division", "División", show=False),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.shown_round: int | None = None
         self.division: DivisionView | None = None
+        self.division_index = 0
+        self.division_count = 1
 
     @property
     def classic(self) -> ClassicService:
@@ -151,7 +155,8 @@ class ClassicScreen(Screen[None]):
             if not divisions:
                 self.app.call_from_thread(self.show_no_division)
                 return
-            division = divisions[0]
+            division = divisions[self.division_index % len(divisions)]
+            self.division_count = len(divisions)
             number = self.shown_round or division.rounds_paired or None
             boards = service.boards(number, division=division.name, tournament_id=tournament) if number else []
             lines = service.standings(division=division.name, tournament_id=tournament)
@@ -176,7 +181,8 @@ class ClassicScreen(Screen[None]):
         self.shown_round = number
         self.query_one("#classic-setup").set_class(True, "hidden")
         system = dict((value, name) for name, value in SYSTEM_CHOICES).get(division.system, division.system)
-        title = (f"Ronda {number} de {division.rounds} — {system}" if number else
+        label = f"División {division.name} — " if division.name else ""
+        title = label + (f"Ronda {number} de {division.rounds} — {system}" if number else
                  f"Sin rondas emparejadas ({division.rounds} rondas, {system}); el juez empareja con F5")
         self.query_one("#round-title", Static).update(Text(title))
         table = self.query_one("#boards", PlainTable)
@@ -218,6 +224,13 @@ class ClassicScreen(Screen[None]):
         # pane back (TabbedContent follows the focus).
         self.query_one("#classic-tabs", TabbedContent).active = tab
         self.query_one("#result" if tab == "ronda" else "#standings").focus()
+
+    def action_division(self) -> None:
+        """F6: the next division of the tournament (A, B, …), its last round."""
+        if self.division_count > 1:
+            self.division_index += 1
+            self.shown_round = None
+            self.refresh_data()
 
     def action_round(self, step: int) -> None:
         if self.division is None or not self.division.rounds_paired:
@@ -319,7 +332,9 @@ class ClassicScreen(Screen[None]):
         from tui.app.screens.standings import publication_folder
 
         tournament = self.app.state.tournament_id  # type: ignore[attr-defined]
-        folder = publication_folder(tournament) / "clasico"
+        name = self.division.name if self.division else ""
+        folder = publication_folder(tournament) / ("clasico-" + "".join(c if c.isalnum() else "-" for c in name)
+                                                   if name else "clasico")
         try:
             files = publish_classic(self.classic.snapshot(division=self.division.name if self.division else "",
                                                           tournament_id=tournament), folder)
