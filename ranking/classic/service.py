@@ -387,6 +387,8 @@ class ClassicService(ServiceBase):
             paired = self._rounds_paired(session, row)
             if round_number <= paired:
                 raise TournamentError(f"la ronda {round_number} ya está emparejada")
+            if round_number > row.rounds:
+                raise TournamentError(f"la división tiene {row.rounds} rondas; no hay ronda {round_number}")
             self._seed_new_entries(session, tournament, row, paired + 1, actor)
             seed = self._seed(session, row, number)
             if seed.withdrawn_round is not None:
@@ -408,6 +410,8 @@ class ClassicService(ServiceBase):
             actor = self._authorise(session, tournament.id, Action.SET_ENTRY_STATUS)
             row = self._division_row(session, tournament, division)
             seed = self._seed(session, row, number)
+            if seed.withdrawn_round is not None:
+                raise TournamentError(f"el jugador {number} ya está retirado desde la ronda {seed.withdrawn_round}")
             seed.withdrawn_round = self._rounds_paired(session, row) + 1
             self._log(session, tournament.id, ClassicEntryChanged(row.name, number, "withdrawn", seed.withdrawn_round),
                       actor=actor, reason=reason)

@@ -254,6 +254,7 @@ def test_impossible_scores_and_unknown_boards_are_refused_and_nothing_changes(
                           (lambda: classic.enter_result(7, 1, 300, 200), "la ronda 7 no tiene mesa 1"),
                           (lambda: classic.record_forfeit(1, 1, "nadie"), "la incomparecencia es de"),  # type: ignore[arg-type]
                           (lambda: classic.request_bye(99, 2), "no hay jugador con el número 99"),
+                          (lambda: classic.request_bye(3, 9), "la división tiene 2 rondas; no hay ronda 9"),
                           (lambda: classic.pair_round(manual=[(1, 2)]), "la ronda 1 no está completa")):
         with pytest.raises(TournamentError, match=message):
             call()
