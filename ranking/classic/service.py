@@ -140,6 +140,7 @@ class ClassicService(ServiceBase):
         ``service`` (a ``TournamentService`` the front end already holds)."""
         other = cls(service.db, station=service.station, hooks=service.hooks)
         other._pin = service._pin
+        other._digests = service._digests      # the same PIN: its checked digests too (scrypt is slow)
         return other
 
     # --- setting up -----------------------------------------------------------------------

@@ -98,10 +98,15 @@ class ClassicScreen(Screen[None]):
         self.division: DivisionView | None = None
         self.division_index = 0
         self.division_count = 1
+        self._classic: tuple[object, ClassicService] | None = None
 
     @property
     def classic(self) -> ClassicService:
-        return ClassicService.like(self.app.service)  # type: ignore[attr-defined]
+        """The classic service acting as this station (made once per signed-in service)."""
+        acting = self.app.service  # type: ignore[attr-defined]
+        if self._classic is None or self._classic[0] is not acting:
+            self._classic = (acting, ClassicService.like(acting))
+        return self._classic[1]
 
     @property
     def is_judge(self) -> bool:
