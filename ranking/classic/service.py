@@ -185,7 +185,8 @@ class ClassicService(ServiceBase):
         Raises ``TournamentError``/``PairingError`` (Spanish) and changes nothing then."""
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
-            actor = self._authorise(session, tournament.id, Action.OVERRIDE_PAIRING if manual else Action.PAIR_ROUND)
+            actor = self._authorise(session, tournament.id,
+                                    Action.OVERRIDE_PAIRING if manual is not None else Action.PAIR_ROUND)
             row = self._division_row(session, tournament, division)
             number = self._rounds_paired(session, row) + 1
             if number > row.rounds:
@@ -217,6 +218,8 @@ class ClassicService(ServiceBase):
     def _check_manual(self, session: Session, row: ClassicDivision, pairs: list[Pair]) -> None:
         """Refuse, whatever the reason, a manual pairing that cannot be stored: an unknown
         starting number, a player twice, a player against themself, two byes."""
+        if not pairs:
+            raise TournamentError("el emparejamiento manual está vacío: indique las parejas «1-8,2-7,…»")
         known = {seed.number for seed in self._seeds(session, row)}
         seen: set[int] = set()
         for pair in pairs:

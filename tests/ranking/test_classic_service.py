@@ -264,7 +264,7 @@ def test_impossible_scores_and_unknown_boards_are_refused_and_nothing_changes(
         if board.table is not None:
             classic.enter_result(1, board.table, 400, 300)
     before = classic.last_event_id()
-    for manual, message in (([(1, 1)], "no puede jugar contra sí mismo"), ([(1, 2), (2, 3)], "aparece dos veces"),
+    for manual, message in (([], "está vacío"), ([(1, 1)], "no puede jugar contra sí mismo"), ([(1, 2), (2, 3)], "aparece dos veces"),
                             ([(1, 77)], "no hay jugador con el número 77"), ([(1, 0), (2, 0)], "un descanso")):
         with pytest.raises(TournamentError, match=message):
             classic.pair_round(manual=manual, reason="lo decide el juez")    # a reason does not make it possible
