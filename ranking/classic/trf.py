@@ -240,6 +240,10 @@ def _check_consistency(trf: Trf) -> None:
     repeated = sorted({n for n in numbers if numbers.count(n) > 1})
     if repeated:
         raise TrfError(f"número inicial repetido: {', '.join(map(str, repeated))}")
+    missing = sorted(set(range(1, len(numbers) + 1)) - set(numbers))
+    if missing:
+        raise TrfError(f"los números iniciales deben ir de 1 a {len(numbers)} sin huecos; falta el "
+                       f"{', '.join(map(str, missing[:10]))}")
     unknown = sorted(trf.absent - set(numbers))
     if unknown:
         raise TrfError(f"XXZ nombra jugadores sin línea 001: {', '.join(map(str, unknown))}")

@@ -64,6 +64,8 @@ def test_writing_and_reading_again_keeps_everything_pairing_needs() -> None:
     (lambda t: t.replace("    26 w 1", "    27 w 1", 1), "la línea de 27 no lo recoge"),
     (lambda t: t.replace("XXZ 22 28 43", "XXZ 22 77"), "XXZ nombra jugadores sin línea 001: 77"),
     (lambda t: t.replace("001    2 m", "001    1 m"), "número inicial repetido: 1"),
+    (lambda t: t.replace("001    9 m", "001   99 m").replace("    9 w", "   99 w").replace("    9 b", "   99 b"),
+     "de 1 a 52 sin huecos; falta el 9"),
     (lambda t: "\n".join(line for line in t.splitlines() if not line.startswith("001")), "ninguna línea de jugador"),
 ])
 def test_a_bad_trf_is_refused_naming_the_line(change, message: str) -> None:  # type: ignore[no-untyped-def]
