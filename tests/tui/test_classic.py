@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
 from rich.text import Text
+from textual.pilot import Pilot
 from textual.widgets import Footer, Static, TabbedContent
 from textual.widgets._footer import FooterKey
 
@@ -36,6 +39,20 @@ def new_tournament(path: Path, players: int) -> TournamentService:
     service.set_pin("assistant", ASSISTANT_PINS["aux1"], name="aux1")
     service.set_assistant_range("aux1", 1, 10)
     return service
+
+
+@asynccontextmanager
+async def classic_screen(service: TournamentService, pin: str, *, size: tuple[int, int] = (80, 24),
+                         station: str = "mesa-arbitral") -> AsyncIterator[tuple[DuplicadaApp, Pilot, ClassicScreen]]:
+    """The app signed in with ``pin`` on the open tournament, showing the classic screen."""
+    app = DuplicadaApp(service, station=station, poll=False)
+    async with app.run_test(size=size) as pilot:
+        app.state.tournament_id = service.tournament().id
+        app.authenticate(pin)
+        await app.push_screen(ClassicScreen())
+        screen = app.screen
+        assert isinstance(screen, ClassicScreen)
+        yield app, pilot, screen
 
 
 def footer_laid_out(screen: ClassicScreen) -> bool:
@@ -68,13 +85,7 @@ def test_a_40_player_7_round_swiss_event_from_the_app(tmp_path: Path, monkeypatc
     rng = random.Random(40)
 
     async def main() -> None:
-        app = DuplicadaApp(service, station="mesa-arbitral", poll=False)
-        async with app.run_test(size=(100, 40)) as pilot:
-            app.state.tournament_id = service.tournament().id
-            app.authenticate(JUDGE_PIN)
-            await app.push_screen(ClassicScreen())
-            screen = app.screen
-            assert isinstance(screen, ClassicScreen)
+        async with classic_screen(service, JUDGE_PIN, size=(100, 40)) as (app, pilot, screen):
             await idle(pilot)
             await pilot.click("#setup-rounds")
             await pilot.press("7", "enter")                     # the default system: FIDE Dutch
@@ -121,13 +132,7 @@ def test_an_assistant_enters_its_tables_and_is_refused_others(tmp_path: Path) ->
     classic.pair_round()
 
     async def main() -> None:
-        app = DuplicadaApp(service, station="auxiliar-1", poll=False)
-        async with app.run_test(size=(80, 24)) as pilot:
-            app.state.tournament_id = service.tournament().id
-            app.authenticate(ASSISTANT_PINS["aux1"])
-            await app.push_screen(ClassicScreen())
-            screen = app.screen
-            assert isinstance(screen, ClassicScreen)
+        async with classic_screen(service, ASSISTANT_PINS["aux1"], station="auxiliar-1") as (app, pilot, screen):
             await until(pilot, lambda: screen.query_one("#boards", PlainTable).row_count == 12)
             await until(pilot, lambda: footer_laid_out(screen))          # drawn and placed (any machine speed)
             assert footer_beyond(screen) == []
@@ -152,13 +157,7 @@ def test_the_judge_types_forfeits_byes_and_withdrawals_in_the_result_field(tmp_p
     classic.pair_round()
 
     async def main() -> None:
-        app = DuplicadaApp(service, station="mesa-arbitral", poll=False)
-        async with app.run_test(size=(80, 24)) as pilot:
-            app.state.tournament_id = service.tournament().id
-            app.authenticate(JUDGE_PIN)
-            await app.push_screen(ClassicScreen())
-            screen = app.screen
-            assert isinstance(screen, ClassicScreen)
+        async with classic_screen(service, JUDGE_PIN) as (app, pilot, screen):
             await until(pilot, lambda: screen.query_one("#boards", PlainTable).row_count == 5)
             await idle(pilot)
             await until(pilot, lambda: footer_laid_out(screen))          # drawn and placed (any machine speed)
@@ -188,13 +187,7 @@ def test_f6_moves_between_divisions(tmp_path: Path) -> None:
     classic.pair_round("B")
 
     async def main() -> None:
-        app = DuplicadaApp(service, station="mesa-arbitral", poll=False)
-        async with app.run_test(size=(80, 24)) as pilot:
-            app.state.tournament_id = service.tournament().id
-            app.authenticate(JUDGE_PIN)
-            await app.push_screen(ClassicScreen())
-            screen = app.screen
-            assert isinstance(screen, ClassicScreen)
+        async with classic_screen(service, JUDGE_PIN) as (app, pilot, screen):
             await until(pilot, lambda: screen.division is not None and screen.division.name == "A")
             await pilot.press("f6")
             await until(pilot, lambda: screen.division is not None and screen.division.name == "B")
