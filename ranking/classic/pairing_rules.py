@@ -40,6 +40,23 @@ class Pair:
         return f"{self.first} {self.second}"
 
 
+def parse_pairs(text: str) -> list[tuple[int, int]]:
+    """A judge's pairing typed as ``"1-8, 2-7, 3-6, 4-0"`` (starting numbers, first moves
+    first, ``0`` the bye; commas, semicolons or spaces between pairs). Raises ``ValueError``
+    (Spanish) naming the piece that is not ``FIRST-SECOND``."""
+    from ranking.classic.trf import is_number
+
+    pairs = []
+    for item in text.replace(";", ",").replace(" ", ",").split(","):
+        if not item.strip():
+            continue
+        first, _, second = item.strip().partition("-")
+        if not is_number(first.strip()) or not is_number(second.strip()):
+            raise ValueError(f"«{item.strip()}»: se esperaba PRIMERO-SEGUNDO (números iniciales; 0 = descanso)")
+        pairs.append((int(first), int(second)))
+    return pairs
+
+
 def colours_played(trf: Trf, number: int) -> list[str]:
     """The colours of ``number``'s games played over the board, in order."""
     return [cell.colour for cell in trf.player(number).rounds if cell.result in PLAYED and cell.opponent]

@@ -196,3 +196,29 @@ def test_f6_moves_between_divisions(tmp_path: Path) -> None:
             assert "División B — Ronda 1 de 5" in (title.plain if isinstance(title, Text) else str(title))
 
     asyncio.run(main())
+
+
+def test_the_judge_pairs_a_round_by_hand_from_the_result_field(tmp_path: Path) -> None:
+    service = new_tournament(tmp_path / "clasico.db", 6)
+    classic = ClassicService.like(service)
+    classic.create_division(rounds=3, system="dutch-2026")
+    for board in classic.pair_round():
+        classic.enter_result(1, board.table or 0, 400, 300)
+    first = classic.boards(1)[0]
+    repeat = f"{first.first}-{first.second}"
+    rest = sorted({1, 2, 3, 4, 5, 6} - {first.first, first.second})
+    order = f"m {repeat},{rest[0]}-{rest[1]},{rest[2]}-{rest[3]}"
+
+    async def main() -> None:
+        async with classic_screen(service, JUDGE_PIN) as (app, pilot, screen):
+            await until(pilot, lambda: screen.query_one("#boards", PlainTable).row_count == 3)
+            await pilot.press(*order, "enter")
+            await until(pilot, lambda: "indique el motivo" in feedback(screen))
+            await pilot.press(*f"{order}: lo acuerdan los jugadores", "enter")
+            await until(pilot, lambda: "Ronda 2 emparejada: 3 mesas" in feedback(screen))
+            await pilot.press(*"m 1-x", "enter")
+            assert "se esperaba PRIMERO-SEGUNDO" in feedback(screen)
+
+    asyncio.run(main())
+    assert [(b.first, b.second, b.method) for b in classic.boards(2)][0] == (first.first, first.second, "manual")
+    assert classic.history()[-1].reason == "lo acuerdan los jugadores"

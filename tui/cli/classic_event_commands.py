@@ -13,7 +13,6 @@ from typing import Any
 
 import click
 
-from ranking.classic.trf import is_number
 from tui.cli.options import Context, common, format_option
 
 division_option = click.option("--division", default="", help="División (por defecto, la única sin nombre).")
@@ -72,17 +71,12 @@ def classic_players(context: Context, division: str) -> None:
 
 
 def _parse_manual(text: str) -> list[tuple[int, int]]:
-    pairs = []
-    for item in text.replace(";", ",").split(","):
-        item = item.strip()
-        if not item:
-            continue
-        first, _, second = item.partition("-")
-        if not is_number(first.strip()) or not is_number(second.strip()):
-            raise click.BadParameter(f"«{item}»: se esperaba PRIMERO-SEGUNDO (números iniciales; 0 = descanso)",
-                                     param_hint="--manual")
-        pairs.append((int(first), int(second)))
-    return pairs
+    from ranking.classic.pairing_rules import parse_pairs
+
+    try:
+        return parse_pairs(text)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--manual") from None
 
 
 def _show_boards(boards: list[Any]) -> None:

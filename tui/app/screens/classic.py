@@ -15,7 +15,8 @@ division yet the screen offers to create one (rounds, system). Assistants enter 
 of their tables only (the service refuses others, II.4.c). The judge also types short orders
 in the same field (shown under it): ``3 i2`` the second player of table 3 did not show
 (forfeit), ``d 5`` / ``d0 5`` player 5 asks for a bye next round (½ / nothing), ``r 5``
-withdraws player 5. Every service call runs in a
+withdraws player 5, ``m 1-8,2-7,…: motivo`` pairs the next round by hand (the reason is
+needed when the pairing breaks a rule, and kept in the log). Every service call runs in a
 worker thread; a refusal is a Spanish line, never a traceback. Refreshed on ``DataChanged``.
 """
 
@@ -33,6 +34,7 @@ from textual.widgets import Button, Header, Input, Label, Select, Static, Tabbed
 
 from duplicate.service import TournamentError
 from ranking.classic.engines import SYSTEM_NAMES, PairingError, PairingSystem
+from ranking.classic.pairing_rules import parse_pairs
 from ranking.classic.service import MANUAL, ROUND_ROBIN, BoardView, ClassicService, DivisionView
 from ranking.classic.standings import StandingLine
 from ranking.classic.trf import is_number
@@ -58,14 +60,15 @@ def parse_result(text: str) -> tuple[int, int, int]:
 
 
 JUDGE_HINT = ("Juez: «3 i1»/«3 i2» incomparecencia de quien empieza/del segundo en la mesa 3; "
-              "«d 5» descanso pedido (½) del 5 en la ronda siguiente, «d0 5» sin puntos; «r 5» retira al 5")
+              "«d 5» descanso pedido (½) del 5 en la ronda siguiente, «d0 5» sin puntos; «r 5» retira al 5; "
+              "«m 1-8,2-7,…: motivo» empareja la ronda siguiente a mano")
 
 
 def parse_judge_order(text: str) -> tuple[str, tuple[int, ...]] | None:
     """The judge's short orders typed in the result field, or None when ``text`` is not one:
     ``MESA i1|i2`` (forfeit: who did not show), ``d N`` / ``d0 N`` (a bye asked for the next
     round, half a win or none), ``r N`` (withdraw). Raises ``ValueError`` (Spanish) for an
-    order with a bad number."""
+    order with a bad number. The manual pairing order is ``parse_manual_order``'s."""
     parts = text.lower().split()
     if len(parts) == 2 and parts[1] in ("i1", "i2"):
         if not is_number(parts[0]):
@@ -76,6 +79,16 @@ def parse_judge_order(text: str) -> tuple[str, tuple[int, ...]] | None:
             raise ValueError(f"«{text}»: se esperaba «{parts[0]} NÚMERO» (número inicial del jugador)")
         return ({"d": "half-bye", "d0": "zero-bye", "r": "withdraw"}[parts[0]], (int(parts[1]),))
     return None
+
+
+def parse_manual_order(text: str) -> tuple[list[tuple[int, int]], str] | None:
+    """``m 1-8,2-7,…: motivo`` — the judge pairs the next round by hand (the reason after
+    the colon, needed when the pairing breaks a rule) — as (pairs, reason); None when
+    ``text`` is not that order. Raises ``ValueError`` (Spanish) for a malformed pair."""
+    if not text.lower().startswith("m "):
+        return None
+    pairs, _, reason = text[2:].partition(":")
+    return parse_pairs(pairs), reason.strip()
 
 
 class ClassicScreen(Screen[None]):
@@ -252,9 +265,10 @@ class ClassicScreen(Screen[None]):
         self.pair_round()
 
     @work(thread=True, exclusive=True, group="classic-write", exit_on_error=False)
-    def pair_round(self) -> None:
+    def pair_round(self, manual: list[tuple[int, int]] | None = None, reason: str = "") -> None:
         try:
-            boards = self.classic.pair_round(division=self.division.name if self.division else "",
+            boards = self.classic.pair_round(division=self.division.name if self.division else "", manual=manual,
+                                             reason=reason,
                                              tournament_id=self.app.state.tournament_id)  # type: ignore[attr-defined]
         except (TournamentError, PairingError) as error:
             self.app.call_from_thread(self.say, str(error), error=True)
@@ -272,6 +286,14 @@ class ClassicScreen(Screen[None]):
         if not text:
             return
         try:
+            manual = parse_manual_order(text)
+            if manual is not None:
+                if not self.is_judge:
+                    self.say("Esa orden es del juez árbitro", error=True)
+                else:
+                    self.say("Emparejando a mano…")
+                    self.pair_round(*manual)
+                return
             order = parse_judge_order(text)
             if order is not None:
                 if not self.is_judge:
