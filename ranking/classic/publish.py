@@ -37,8 +37,7 @@ from duplicate.printing import Column, Document, draw_table
 from duplicate.publish import TEMPLATES as DUPLICATE_TEMPLATES
 from duplicate.results import spanish_date
 from duplicate.spreadsheets import DataTable, write_csv
-from ranking.classic.engines import SYSTEM_NAMES, PairingSystem
-from ranking.classic.service import ROUND_ROBIN, BoardView, EventSnapshot
+from ranking.classic.service import BoardView, EventSnapshot, system_name
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -46,15 +45,6 @@ TEMPLATES = Path(__file__).with_name("templates")
 def wins_text(value: float | Fraction) -> str:
     """Wins as a Spanish number without needless decimals: ``3``, ``3,5``."""
     return f"{float(value):g}".replace(".", ",")
-
-
-def system_name(system: str) -> str:
-    if system == ROUND_ROBIN:
-        return "todos contra todos (tablas de Berger)"
-    try:
-        return SYSTEM_NAMES[PairingSystem(system)]
-    except ValueError:
-        return "emparejamientos del juez árbitro"
 
 
 @dataclass(frozen=True)

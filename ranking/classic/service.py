@@ -36,7 +36,14 @@ from duplicate.service.events import (
 )
 from duplicate.statuses import EntryStatus
 from duplicate.texts import NAME_MAX
-from ranking.classic.engines import EngineUnavailable, PairingError, PairingSystem, berger_schedule, pair_next_round
+from ranking.classic.engines import (
+    SYSTEM_NAMES,
+    EngineUnavailable,
+    PairingError,
+    PairingSystem,
+    berger_schedule,
+    pair_next_round,
+)
 from ranking.classic.models import ClassicAbsence, ClassicBoard, ClassicDivision, ClassicScoreEntry, ClassicSeed
 from ranking.classic.pairing_rules import Pair, check_pairing
 from ranking.classic.standings import Board, Seeded, StandingLine, division_trf, standings
@@ -46,6 +53,15 @@ ROUND_ROBIN = "round-robin"
 MANUAL = "manual"
 SYSTEMS = tuple(s.value for s in PairingSystem) + (ROUND_ROBIN, MANUAL)
 SCORE_RANGE = range(-500, 2001)
+
+
+def system_name(system: str) -> str:
+    """A division's pairing system in Spanish, as screens and publications show it."""
+    if system == ROUND_ROBIN:
+        return "todos contra todos (tablas de Berger)"
+    if system == MANUAL:
+        return "emparejamientos del juez árbitro"
+    return SYSTEM_NAMES[PairingSystem(system)]
 
 
 def _check_scores(*scores: int) -> None:
@@ -108,6 +124,8 @@ class BoardView:
 
 
 ResultOutcome = Literal["stored", "confirmed", "conflict", "corrected"]
+DivisionData = tuple[list[Seeded], list[Board], dict[tuple[int, int], str]]
+"""A division's players, boards and byes asked for (``(number, round) → H|Z``)."""
 
 
 @dataclass(frozen=True)
@@ -443,16 +461,8 @@ class ClassicService(ServiceBase):
         """The standings after ``played`` rounds (default: every round with all its results)."""
         with self._read() as session:
             _, row = self._division(session, division, tournament_id)
-            players, boards, absences = self._division_data(session, row)
-            if played is None:
-                played = self._rounds_complete(session, row)
-            settings = DivisionSettings.from_dict(row.settings)
-            try:
-                return standings(players, boards, rounds=row.rounds, played=played, absences=absences,
-                                 bye_spread=settings.bye_spread, forfeit_spread=settings.forfeit_spread,
-                                 tie_breaks=settings.tie_breaks)
-            except ValueError as error:
-                raise TournamentError(str(error)) from None
+            data = self._division_data(session, row)
+            return self._standings(row, data, self._rounds_complete(session, row) if played is None else played)
 
     def snapshot(self, *, division: str = "", tournament_id: int | None = None) -> EventSnapshot:
         """Everything a publication shows, read in one transaction (``EventSnapshot``)."""
@@ -460,23 +470,28 @@ class ClassicService(ServiceBase):
             tournament, row = self._division(session, division, tournament_id)
             paired = self._rounds_paired(session, row)
             played = self._rounds_complete(session, row)
-            players, boards, absences = self._division_data(session, row)
-            settings = DivisionSettings.from_dict(row.settings)
-            try:
-                lines = standings(players, boards, rounds=row.rounds, played=played, absences=absences,
-                                  bye_spread=settings.bye_spread, forfeit_spread=settings.forfeit_spread,
-                                  tie_breaks=settings.tie_breaks)
-            except ValueError as error:
-                raise TournamentError(str(error)) from None
+            data = self._division_data(session, row)
+            lines = self._standings(row, data, played)
             return EventSnapshot(
                 name=tournament.name, division=row.name, system=row.system, rounds=row.rounds, played=played,
-                settings=settings, players=tuple(players),
+                settings=DivisionSettings.from_dict(row.settings), players=tuple(data[0]),
                 rounds_boards=tuple(tuple(self._board_views(session, row, n)) for n in range(1, paired + 1)),
                 standings=tuple(lines),
-                trf=write_trf(division_trf(players, boards, rounds=row.rounds, played=played, absences=absences,
-                                           name=f"{tournament.name} {row.name}".strip()),
+                trf=write_trf(self._trf(session, row, played=played, data=data),
                               ranks={line.number: line.place for line in lines}),
-                absences=absences)
+                absences=data[2])
+
+    @staticmethod
+    def _standings(row: ClassicDivision, data: DivisionData, played: int) -> list[StandingLine]:
+        """``standings`` with the division's settings; ``TournamentError`` for a missing result."""
+        players, boards, absences = data
+        settings = DivisionSettings.from_dict(row.settings)
+        try:
+            return standings(players, boards, rounds=row.rounds, played=played, absences=absences,
+                             bye_spread=settings.bye_spread, forfeit_spread=settings.forfeit_spread,
+                             tie_breaks=settings.tie_breaks)
+        except ValueError as error:
+            raise TournamentError(str(error)) from None
 
     def rounds_complete(self, *, division: str = "", tournament_id: int | None = None) -> int:
         """Rounds with every result in (what the standings count)."""
@@ -572,8 +587,7 @@ class ClassicService(ServiceBase):
             raise TournamentError(f"la ronda {number} no tiene mesa {table}")
         return board
 
-    def _division_data(self, session: Session, row: ClassicDivision
-                       ) -> tuple[list[Seeded], list[Board], dict[tuple[int, int], str]]:
+    def _division_data(self, session: Session, row: ClassicDivision) -> DivisionData:
         seeds = self._seeds(session, row)
         by_id = {seed.id: seed for seed in seeds}
         players = [Seeded(s.number, s.entry.player.name, s.rating, s.entry.player.club, s.first_round,
@@ -586,8 +600,8 @@ class ClassicService(ServiceBase):
             select(ClassicAbsence).where(ClassicAbsence.seed_id.in_(by_id)))}
         return players, boards, absences
 
-    def _trf(self, session: Session, row: ClassicDivision, *, played: int) -> Trf:
-        players, boards, absences = self._division_data(session, row)
+    def _trf(self, session: Session, row: ClassicDivision, *, played: int, data: DivisionData | None = None) -> Trf:
+        players, boards, absences = data or self._division_data(session, row)
         tournament = session.get(Tournament, row.tournament_id)
         name = tournament.name if tournament is not None else ""
         return division_trf(players, boards, rounds=row.rounds, played=played, absences=absences,
@@ -606,5 +620,5 @@ class ClassicService(ServiceBase):
         return views
 
 
-__all__ = ["BoardView", "ClassicService", "DivisionSettings", "DivisionView", "EventSnapshot", "PairingError",
+__all__ = ["BoardView", "ClassicService", "system_name", "DivisionSettings", "DivisionView", "EventSnapshot", "PairingError",
            "ResultOutcome"]

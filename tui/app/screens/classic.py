@@ -35,7 +35,7 @@ from textual.widgets import Button, Header, Input, Label, Select, Static, Tabbed
 from duplicate.service import TournamentError
 from ranking.classic.engines import SYSTEM_NAMES, PairingError, PairingSystem
 from ranking.classic.pairing_rules import parse_pairs
-from ranking.classic.service import MANUAL, ROUND_ROBIN, BoardView, ClassicService, DivisionView
+from ranking.classic.service import MANUAL, ROUND_ROBIN, BoardView, ClassicService, DivisionView, system_name
 from ranking.classic.standings import StandingLine
 from ranking.classic.trf import is_number
 from tui.app.messages import DataChanged
@@ -198,7 +198,7 @@ class ClassicScreen(Screen[None]):
         self.division = division
         self.shown_round = number
         self.query_one("#classic-setup").set_class(True, "hidden")
-        system = dict((value, name) for name, value in SYSTEM_CHOICES).get(division.system, division.system)
+        system = system_name(division.system)
         label = f"División {division.name} — " if division.name else ""
         title = label + (f"Ronda {number} de {division.rounds} — {system}" if number else
                  f"Sin rondas emparejadas ({division.rounds} rondas, {system}); el juez empareja con F5")
