@@ -20,26 +20,31 @@ The result is a ``MoveList``; it builds ``Move`` objects only for the moves
 asked for (``top()`` usually), so a 70,000-move result costs little more than
 its arrays.
 
-Two walkers compute the same moves in the same order: the compiled one
-(``lexicon.fastgen``, numba), used by default, and the pure-Python one below,
-the reference, used when numba cannot be imported or when the environment
-variable ``DUPLICADA_PURE_PYTHON`` is set to ``1``.
+Two walkers compute the same moves (the tests compare them): the compiled one
+(``lexicon.gaddag_walk``: a GADDAG walk in C from each anchor, cross-checks cached per
+board), used by default, and the pure-Python one below, the reference — the algorithm
+above, plainly written — used when the C extension was not built or when the
+environment variable ``DUPLICADA_PURE_PYTHON`` is set to ``1``. Their order differs;
+nothing depends on it (III.15's ranking is a total order).
+
+``generate`` gives every move; ``generate_top`` only the moves of top score (the master's
+candidates, found with the walk's shadow bounds); ``count_moves`` how many there are.
 """
 
 from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from types import ModuleType
 
 import numpy as np
 
 from data.rules import BINGO_BONUS, RACK_SIZE
 from lexicon.alphabet import BLANK_FLAG, Alphabet
 from lexicon.board import CENTRE, SIZE, Board, Direction
+from lexicon.gaddag import available as compiled_available
 from lexicon.lexicon import FINAL, REACH, Lexicon, Node
 from lexicon.move import Move
 
@@ -79,7 +84,7 @@ class MoveList:
 
     @classmethod
     def from_arrays(cls, info: np.ndarray, words: np.ndarray) -> MoveList:
-        """Moves from ``lexicon.fastgen.generate_arrays``'s ``(info, words)`` arrays."""
+        """Moves from ``lexicon.gaddag_walk.walk``'s ``(info, words)`` arrays."""
         moves = cls.__new__(cls)
         moves._raw, moves._info, moves._words = None, info, words
         return moves
@@ -102,6 +107,16 @@ class MoveList:
         if self._info is None:
             return max((entry[0] for entry in self.raw), default=0)
         return int(self._info[:, 0].max()) if len(self._info) else 0
+
+    def top_arrays(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The top moves' rows of the compiled walker's ``(info, words)`` arrays (see
+        ``lexicon.gaddag_walk.walk``), or None for a list built from tuples."""
+        if self._info is None or self._words is None:
+            return None
+        if not len(self._info):
+            return self._info, self._words
+        rows = self._info[:, 0] == self._info[:, 0].max()
+        return self._info[rows], self._words[rows]
 
     def top(self) -> list[ScoredMove]:
         """Every move with the highest score (empty when there is no move), in generation order."""
@@ -135,41 +150,61 @@ def generate(board: Board, rack: Sequence[int], lexicon: Lexicon) -> MoveList:
     A legal move places 1–7 rack tiles in one line, contiguous with the tiles
     already there, covering H8 on the first move or touching a tile otherwise,
     and every word it forms is in ``lexicon`` (I.2). Uses the compiled walker
-    unless ``DUPLICADA_PURE_PYTHON=1`` or numba is missing (see ``walker_name``).
+    unless ``DUPLICADA_PURE_PYTHON=1`` or it is not built (see ``walker_name``).
+    Raises ``IndexError`` for a tile code outside the alphabet.
     """
-    return _walker()(board, rack, lexicon)
-
-
-def walker_name() -> str:
-    """``"numba"`` or ``"pure-python"``: the walker ``generate`` uses now."""
-    return "numba" if _walker() is generate_compiled else "pure-python"
-
-
-def _walker() -> Callable[[Board, Sequence[int], Lexicon], MoveList]:
-    if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0") or _fastgen() is None:
-        return generate_pure_python
-    return generate_compiled
-
-
-@cache
-def _fastgen() -> ModuleType | None:
-    # Imported on first use: numba takes about 0.5 s to import, which commands that
-    # generate no move (``lexicon info``) should not pay.
-    try:
-        from lexicon import fastgen
-    except ImportError as error:
-        warnings.warn(f"numba no disponible ({error}); se usa el generador de jugadas en Python puro, más lento",
-                      RuntimeWarning, stacklevel=4)
-        return None
-    return fastgen
+    return generate_compiled(board, rack, lexicon) if _compiled() else generate_pure_python(board, rack, lexicon)
 
 
 def generate_compiled(board: Board, rack: Sequence[int], lexicon: Lexicon) -> MoveList:
-    """``generate`` with the compiled walker (``lexicon.fastgen``); ``ImportError`` without numba."""
-    fastgen = _fastgen()
-    if fastgen is None:
-        raise ImportError("numba no está instalado")
-    return MoveList.from_arrays(*fastgen.generate_arrays(board, rack, lexicon))
+    """``generate`` with the compiled walker; ``ImportError`` when it is not built."""
+    if not compiled_available():
+        raise ImportError("el generador de jugadas compilado (lexicon._gaddag) no está instalado")
+    from lexicon.gaddag_walk import Mode, walk
+
+    info, words, _total = walk(board, rack, lexicon, Mode.ALL)
+    return MoveList.from_arrays(info, words)
+
+
+def generate_top(board: Board, rack: Sequence[int], lexicon: Lexicon) -> MoveList:
+    """The moves of top score only (``generate(...).top()``'s moves, as a ``MoveList``):
+    the candidates for the master (III.15). The compiled walker takes anchors best upper
+    bound first and stops when no other can reach the best score found."""
+    if _compiled():
+        from lexicon.gaddag_walk import Mode, walk
+
+        info, words, _total = walk(board, rack, lexicon, Mode.TOP)
+        return MoveList.from_arrays(info, words)
+    everything = generate_pure_python(board, rack, lexicon)
+    best = everything.best_score
+    return MoveList([entry for entry in everything.raw if entry[0] == best])
+
+
+def count_moves(board: Board, rack: Sequence[int], lexicon: Lexicon) -> int:
+    """How many legal moves (``len(generate(...))``), without building them."""
+    if _compiled():
+        from lexicon.gaddag_walk import Mode, walk
+
+        return walk(board, rack, lexicon, Mode.COUNT)[2]
+    return len(generate_pure_python(board, rack, lexicon))
+
+
+def walker_name() -> str:
+    """``"gaddag"`` (compiled) or ``"pure-python"``: the walker ``generate`` uses now."""
+    return "gaddag" if _compiled() else "pure-python"
+
+
+def _compiled() -> bool:
+    return os.environ.get(PURE_PYTHON_VARIABLE, "") in ("", "0") and _extension_present()
+
+
+@cache
+def _extension_present() -> bool:
+    if compiled_available():
+        return True
+    warnings.warn("el generador de jugadas compilado (lexicon._gaddag) no está instalado; se usa el de Python "
+                  "puro, más lento (instale con un compilador de C para tenerlo)", RuntimeWarning, stacklevel=4)
+    return False
 
 
 def generate_pure_python(board: Board, rack: Sequence[int], lexicon: Lexicon) -> MoveList:
@@ -177,6 +212,8 @@ def generate_pure_python(board: Board, rack: Sequence[int], lexicon: Lexicon) ->
     alphabet = lexicon.alphabet
     counts = [0] * (alphabet.size + 1)
     for tile in rack:
+        if not 0 <= tile <= alphabet.size:
+            raise IndexError(f"ficha {tile} fuera del alfabeto")
         counts[tile] += 1
     out: list[RawMove] = []
     tiles = board.tiles

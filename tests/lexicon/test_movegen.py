@@ -1,18 +1,23 @@
 """The move generator (``lexicon.movegen``) against the slow reference enumerator
 (``tests/lexicon/reference.py``): same placements, same scores (rules I.2).
 
-Both walkers are checked: the compiled one (``lexicon.fastgen``, numba) and the
-pure-Python one. The explicit cases are parametrized by ``walker``; each
-hypothesis example runs both walkers, requires the same moves in the same order
-from them, and checks that result once against the reference (the reference and
-the per-move checks are most of the time: running them once per walker would
-double it for nothing). A placement is the set of ``(row, col, tile)`` a move
-puts on the board, so a one-tile move forming words both ways is one placement.
+Both walkers are checked: the compiled one (``lexicon.gaddag_walk``, the C GADDAG
+walker, when ``lexicon.gaddag.available()``) and the pure-Python one. The explicit
+cases are parametrized by ``walker``; each hypothesis example runs both walkers,
+requires the same moves from them (as multisets: their order differs, and nothing
+depends on it since the III.15 ranking is total), and checks that result once
+against the reference (the reference and the per-move checks are most of the time:
+running them once per walker would double it for nothing). A placement is the set
+of ``(row, col, tile)`` a move puts on the board, so a one-tile move forming words
+both ways is one placement.
+
+The hypothesis lexicons always hold words with the digraph tiles CH, LL, RR and the
+letter Ñ, the racks draw those tiles often, and blanks (in the rack and on scattered
+boards) stand for them as for any letter.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from collections.abc import Callable, Iterable
 
@@ -22,20 +27,23 @@ from hypothesis import strategies as st
 
 from lexicon.alphabet import BLANK_FLAG, spanish
 from lexicon.board import CENTRE, SIZE, Board, Direction
+from lexicon.gaddag import available as gaddag_available
+from lexicon.gaddag_walk import Mode, walk
 from lexicon.lexicon import Lexicon
 from lexicon.move import Move, formed_words, placed_tiles, score_move
 from lexicon.movegen import MoveList, generate, generate_compiled, generate_pure_python
 from tests.lexicon.reference import reference_moves
 
-HAVE_NUMBA = importlib.util.find_spec("numba") is not None
+HAVE_GADDAG = gaddag_available()
 
 Walker = Callable[[Board, list[int], Lexicon], MoveList]
 
-WALKERS: tuple[Walker, ...] = (generate_compiled, generate_pure_python) if HAVE_NUMBA else (generate_pure_python,)
+WALKERS: tuple[Walker, ...] = (generate_compiled, generate_pure_python) if HAVE_GADDAG else (generate_pure_python,)
 """Every walker this installation can run, the default first."""
 
 each_walker = pytest.mark.parametrize("walker", [
-    pytest.param(generate_compiled, id="numba", marks=pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed")),
+    pytest.param(generate_compiled, id="gaddag",
+                 marks=pytest.mark.skipif(not HAVE_GADDAG, reason="lexicon._gaddag not built")),
     pytest.param(generate_pure_python, id="pure-python"),
 ])
 
@@ -45,8 +53,12 @@ BLANK = A.blank
 SCALE = float(os.environ.get("MOVEGEN_SCALE", "1"))
 """Multiplies the number of hypothesis examples (``MOVEGEN_SCALE=50`` for a long local run)."""
 
-REQUIRED = ["CHE", "CHA", "LLAVE", "PERRO", "CARRO", "CHORRILLOS", "AL", "LA", "ES", "SE", "NO", "OS"]
-"""Always in the hypothesis lexicons: the digraph words and a few short connectors."""
+REQUIRED = ["CHE", "CHA", "LLAVE", "PERRO", "CARRO", "CHORRILLOS", "AÑO", "NIÑO", "AL", "LA", "ES", "SE", "NO", "OS"]
+"""Always in the hypothesis lexicons: words with CH, LL, RR and Ñ, and a few short connectors."""
+
+SPECIAL = tuple(A.code(symbol) for symbol in ("CH", "LL", "RR", "Ñ"))
+"""The tiles a byte-per-character or letter-per-tile confusion would get wrong: the
+digraphs CH, LL, RR (one tile each, I.1) and Ñ."""
 
 POOL = """
 LO EL SI ON AS DE DA EN UN MI ME TE TU YA YO RE NI VE VA HA HE AH EH OH FE PE SU TA IR
@@ -75,17 +87,27 @@ def show(board: Board, key: Iterable[tuple[int, int, int]]) -> str:
 def check_generated(board: Board, rack: list[int], lexicon: Lexicon,
                     *walkers: Walker) -> tuple[list[MoveList], dict[frozenset, int]]:
     """What can be checked of the ``walkers`` without the reference: they give the same
-    moves in the same order, each move once, legal (tiles from the rack, connected,
-    every formed word in the lexicon), canonical, and scored as ``score_move`` scores
-    it. Returns each walker's moves and the placements → score."""
+    moves (as multisets: their order may differ), each move once, legal (tiles from the
+    rack, connected, every formed word in the lexicon), canonical, and scored as
+    ``score_move`` scores it. When the compiled walker is one of them, its ``TOP`` mode
+    (the master's candidates, III.15) gives exactly the moves of top score and its
+    ``COUNT`` mode the number of moves. Returns each walker's moves and the placements → score."""
     context = f"board {board.to_cgp()} rack {A.format(rack)}"
     results = []
     for walker in walkers:
         before, rack_before = board.to_cgp(), list(rack)
         results.append(walker(board, rack, lexicon))
         assert board.to_cgp() == before and list(rack) == rack_before, f"{walker.__name__} changed its arguments"
-        assert results[-1].raw == results[0].raw, f"{context}: {walker.__name__} disagrees with {walkers[0].__name__}"
+        assert sorted(results[-1].raw) == sorted(results[0].raw), (
+            f"{context}: {walker.__name__} disagrees with {walkers[0].__name__}")
     moves = results[0]
+    if generate_compiled in walkers:
+        best = max((entry[0] for entry in moves.raw), default=0)
+        top_info, top_words, total = walk(board, rack, lexicon, Mode.TOP)
+        top = sorted(MoveList.from_arrays(top_info, top_words).raw)
+        assert top == sorted(entry for entry in moves.raw if entry[0] == best), f"{context}: TOP mode"
+        assert total == len(top), f"{context}: TOP mode count"
+        assert walk(board, rack, lexicon, Mode.COUNT)[2] == len(moves), f"{context}: COUNT mode"
     got: dict[frozenset, int] = {}
     empty = board.is_empty()
     for scored in moves.all():
@@ -179,11 +201,22 @@ def letters_of(words: list[str]) -> list[int]:
 @st.composite
 def racks(draw: st.DrawFn, letters: list[int]) -> list[int]:
     """1–5 tiles; at most one blank with 4–5 tiles, up to two with 1–3 (the reference
-    tries every letter for every blank)."""
+    tries every letter for every blank). Often one of the tiles is CH, LL, RR or Ñ (rare
+    when drawn from the words' letters alone)."""
     size = draw(st.integers(1, 5))
     blanks = draw(st.integers(0, min(size, 2 if size <= 3 else 1)))
     tiles = draw(st.lists(st.sampled_from(letters), min_size=size - blanks, max_size=size - blanks))
+    special = draw(st.booleans())
+    if special and tiles:
+        tiles[0] = draw(st.sampled_from(SPECIAL), label="special tile")
     return tiles + [BLANK] * blanks
+
+
+def special_events(moves: MoveList) -> None:
+    """Hypothesis statistics: did the moves place a CH/LL/RR/Ñ tile, or a blank standing for one?"""
+    placed = {tile for _score, _down, _row, _col, word, _placed in moves.raw for tile in word}
+    event(f"special tile in a move's word: {any(tile in SPECIAL for tile in placed)}")
+    event(f"blank as a special tile in a move: {any((tile ^ BLANK_FLAG) in SPECIAL for tile in placed)}")
 
 
 def play_random_moves(draw: Callable, board: Board, lexicon: Lexicon, letters: list[int], count: int) -> None:
@@ -207,7 +240,9 @@ def scatter_words(draw: Callable, board: Board, words: list[str], count: int) ->
     coordinate = st.one_of(st.sampled_from([0, 1, SIZE - 2, SIZE - 1]), st.integers(0, SIZE - 1))
     for _ in range(count):
         word = list(A.word_codes(draw(st.sampled_from(words))))
-        blank_at = draw(st.one_of(st.none(), st.integers(0, len(word) - 1)))
+        special_at = [i for i, tile in enumerate(word) if tile in SPECIAL]   # a blank standing for CH, LL, RR, Ñ
+        blank_at = draw(st.one_of(st.none(), st.integers(0, len(word) - 1),
+                                  *([st.sampled_from(special_at)] if special_at else [])))
         if blank_at is not None:
             word[blank_at] |= BLANK_FLAG
         down = draw(st.booleans())
@@ -234,6 +269,7 @@ def test_generator_matches_reference_on_played_boards(data: st.DataObject, make_
     play_random_moves(data.draw, board, lexicon, letters, data.draw(st.integers(0, 6), label="moves played"))
     rack = data.draw(racks(letters), label="rack")
     moves = check_position(board, rack, lexicon, *WALKERS)
+    special_events(moves)
     event(f"tiles on board: {board.tile_count() // 5 * 5}+")
     event(f"moves: {len(moves) // 20 * 20}+")
 
@@ -247,6 +283,7 @@ def test_generator_matches_reference_on_scattered_boards(data: st.DataObject, ma
     scatter_words(data.draw, board, words, data.draw(st.integers(1, 6), label="words placed"))
     rack = data.draw(racks(letters_of(words)), label="rack")
     moves = check_position(board, rack, lexicon, *WALKERS)
+    special_events(moves)
     event(f"moves: {len(moves) // 20 * 20}+")
 
 
@@ -262,6 +299,7 @@ def test_generator_matches_reference_with_full_racks(data: st.DataObject, make_l
     word = list(A.word_codes(data.draw(st.sampled_from(LONG), label="long word")))
     rack = data.draw(st.permutations(word), label="shuffled")[: data.draw(st.integers(6, 7), label="rack size")]
     moves = check_position(board, rack, lexicon, *WALKERS)
+    special_events(moves)
     event(f"bingo: {any(m.tiles_placed == 7 for m in moves.all())}")
 
 
@@ -277,7 +315,8 @@ def test_full_racks_with_blanks_are_legal_and_well_scored(data: st.DataObject, m
     word = list(A.word_codes(data.draw(st.sampled_from(LONG), label="long word")))[:7]
     blanks = data.draw(st.sets(st.integers(0, 6), min_size=1, max_size=2), label="blanks at")
     rack = [BLANK if i in blanks else tile for i, tile in enumerate(word)]
-    check_generated(board, rack, lexicon, *WALKERS)
+    (moves, *_others), _placements = check_generated(board, rack, lexicon, *WALKERS)
+    special_events(moves)
 
 
 # --- explicit cases -------------------------------------------------------------------
@@ -320,6 +359,42 @@ def test_blank_standing_for_ch(small: Lexicon, walker: Walker) -> None:
     assert any(A.format(m.move.word) == "chE" for m in moves.all())
     # The natural CH tile: (5 + 1) × 2.
     assert check_position(board, rack_of("[CH]E"), small, walker).best_score == 12
+
+
+@each_walker
+def test_blanks_standing_for_ll_rr_and_enye(make_lexicon, walker: Walker) -> None:
+    """A blank stands for any letter (I.1), a whole digraph tile too, and scores 0 (I.2).
+    First moves on H8 (double word); no other premium within reach of these short words."""
+    lexicon = make_lexicon(["LLAVE", "PERRO", "AÑO", "CHE"])
+    board = Board(A)
+    a, enye, o, p, v = (A.code(symbol) for symbol in ("A", "Ñ", "O", "P", "V"))
+
+    # AÑO with the blank as Ñ: 3 squares covering H8 × 2 directions, (1 + 0 + 1) × 2 each.
+    moves = check_position(board, rack_of("A?O"), lexicon, walker)
+    assert len(moves) == 6 and {m.score for m in moves.all()} == {4}
+    assert {m.move.word for m in moves.all()} == {(a, enye | BLANK_FLAG, o)}
+    assert check_position(board, rack_of("AÑO"), lexicon, walker).best_score == (1 + 8 + 1) * 2
+
+    # LLAVE (4 tiles) with the blank as LL: 4 × 2 placements, (0 + 1 + 4 + 1) × 2; and chE: 2 × 2, (0 + 1) × 2.
+    moves = check_position(board, rack_of("?AVE"), lexicon, walker)
+    by_word: dict[tuple[int, ...], set[int]] = {}
+    for scored in moves.all():
+        by_word.setdefault(scored.move.word, set()).add(scored.score)
+    assert by_word == {(LL | BLANK_FLAG, a, v, E): {12}, (CH | BLANK_FLAG, E): {2}}
+    assert len(moves) == 8 + 4
+    assert check_position(board, rack_of("[LL]AVE"), lexicon, walker).best_score == (8 + 1 + 4 + 1) * 2
+
+    # PERRO (4 tiles) with the blank as RR: (3 + 1 + 0 + 1) × 2.
+    moves = check_position(board, rack_of("PE?O"), lexicon, walker)
+    assert {m.score for m in moves.all() if m.move.word == (p, E, RR | BLANK_FLAG, o)} == {10}
+    assert sum(m.move.word == (p, E, RR | BLANK_FLAG, o) for m in moves.all()) == 8
+
+    # Two blanks and an E: CHE with the blank as CH and the E natural (2) or a blank (0),
+    # each placement once (III.20.3): 2 squares × 2 directions × 2 assignments.
+    moves = check_position(board, rack_of("??E"), lexicon, walker)
+    assert len(moves) == 8
+    assert sorted(m.score for m in moves.all()) == [0] * 4 + [2] * 4
+    assert {m.move.word for m in moves.all()} == {(CH | BLANK_FLAG, E), (CH | BLANK_FLAG, E | BLANK_FLAG)}
 
 
 @each_walker

@@ -1,6 +1,6 @@
 """The app's one memory-management step: keep the garbage collector's full passes short.
 
-The lexicon, numba's compiled generator and the imported modules are millions of
+The lexicon, its graphs and the imported modules are millions of
 objects that live as long as the app. Python's full collection walks them all: a pause
 of about 100 ms now and then in the middle of slip entry (measured by
 ``bench/tui_entry.py``: p99 feedback 105–150 ms, against 20 ms at p50). Once they are

@@ -131,7 +131,7 @@ class Context:
     def service(self) -> TournamentService:
         if self._service is None:
             # Imported here, when a command first needs the database: ``duplicada --help``
-            # and the commands without a database never load SQLAlchemy, Alembic or numba.
+            # and the commands without a database never load SQLAlchemy or Alembic.
             from duplicate.service import TournamentError
             from lexicon import lexicon as compiled
             from ranking.service import open_tournament_service

@@ -166,10 +166,10 @@ def next_scores(board: Board, rack: Sequence[int], lexicon: Lexicon, *, limit: i
     ``Move`` for each of 100,000 moves would take over a second), else on the
     pure-Python walker's moves.
     """
-    if walker_name() == "numba":
-        from lexicon.fastgen import generate_arrays
+    if walker_name() == "gaddag":
+        from lexicon.gaddag_walk import Mode, walk
 
-        groups = _groups_numpy(*generate_arrays(board, rack, lexicon), limit)
+        groups = _groups_numpy(*walk(board, rack, lexicon, Mode.ALL)[:2], limit)
     else:
         groups = _groups_python(generate(board, rack, lexicon).raw, limit)
     result = []
@@ -506,7 +506,7 @@ class JudgeScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="warm-up", exit_on_error=False)
     def _warm_up(self) -> None:
-        """Load the move generator (numba's compiled code) before the first rack needs it."""
+        """Load the lexicon and its GADDAG before the first rack needs them."""
         lexicon = self.service.lexicon_for(self.service.tournament(self.tournament_id))
         alphabet = lexicon.alphabet
         generate(Board(alphabet), [alphabet.code("A"), alphabet.blank], lexicon)

@@ -1,0 +1,171 @@
+"""The compiled move generator's Python side: board arrays, cached cross-checks, the walk.
+
+The walk itself is C (``lexicon/gaddag.c``, on the lexicon's GADDAG, ``lexicon.gaddag``):
+it reads the board as arrays, with the cross-checks of every empty square (the letters
+that make a word of the perpendicular tiles through it, and those tiles' points). The
+cross-checks are computed once per board and then **updated**, not recomputed: each
+lexicon keeps the cross-checks of the last boards it saw (``CACHED_BOARDS``), and a board
+that is one of those plus new tiles (the next round's board: the master placed) gets a
+copy updated for the squares the new tiles touch. Whatever changed, the cache is checked
+against the board's tiles themselves, so a board edited any other way is computed afresh.
+
+Modes (``walk``): ``ALL`` every legal move (analysis, the benchmark); ``TOP`` the moves of
+top score only, anchors taken best "shadow" first (an upper bound of the score of any
+move from the anchor) and the walk stopped when no anchor left can reach the best score
+found (the master, III.15); ``COUNT`` how many legal moves, none written.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+
+from data.rules import BINGO_BONUS, RACK_SIZE
+from lexicon.board import SIZE, Board
+from lexicon.gaddag import extension
+from lexicon.lexicon import Lexicon
+
+INFO_COLUMNS = ("score", "down", "row", "col", "length", "placed")
+"""Columns of the ``info`` array ``walk`` returns."""
+
+CACHED_BOARDS = 8
+"""Boards whose cross-checks each lexicon keeps (a game's next board is one of them plus
+the master; a tournament's several games each have theirs)."""
+
+
+class Mode(IntEnum):
+    """What ``walk`` writes (the numbers are ``lexicon/gaddag.c``'s)."""
+
+    ALL = 0
+    TOP = 1
+    COUNT = 2
+
+
+_buffers = threading.local()
+_capacity = {Mode.ALL: 1 << 16, Mode.TOP: 1 << 10, Mode.COUNT: 1}
+_cache_lock = threading.Lock()
+_cross_cache: dict[int, tuple[Lexicon, list[tuple[np.ndarray, np.ndarray, np.ndarray]]]] = {}
+
+
+def walk(board: Board, rack: Sequence[int], lexicon: Lexicon, mode: Mode) -> tuple[np.ndarray, np.ndarray, int]:
+    """The legal moves of ``rack`` (tile codes, ``alphabet.blank`` for a blank) on ``board``.
+
+    Returns ``(info, words, total)``: ``info`` int32 of shape ``(moves, 6)``, columns
+    ``INFO_COLUMNS`` (``down`` 0 across, 1 down; ``row``, ``col`` 0-based first square of
+    the main word; ``length`` its tiles; ``placed`` rack tiles played); ``words`` int8 of
+    shape ``(moves, 15)``, the main word's tile codes (``letter | BLANK_FLAG`` for a blank
+    from the rack, board tiles as plain letters), zeros after; ``total`` the number of
+    legal moves (``ALL``, ``COUNT``; in ``TOP``, the top moves). ``COUNT`` returns empty
+    arrays. Raises ``IndexError`` for a tile code outside the alphabet.
+    """
+    module = extension()
+    assert module is not None, "lexicon._gaddag no está compilado"
+    alphabet = lexicon.alphabet
+    counts = np.zeros(alphabet.size + 1, dtype=np.int32)
+    for tile in rack:
+        if not 0 <= tile <= alphabet.size:
+            raise IndexError(f"ficha {tile} fuera del alfabeto")
+        counts[tile] += 1
+    tiles = board_array(board)
+    masks, cross = cross_checks(tiles, lexicon)
+    gaddag = lexicon.gaddag().arguments
+    letter_mult, word_mult = _premiums(board.layout.letter_mult), _premiums(board.layout.word_mult)
+    points = _points(alphabet)
+    while True:
+        info, words = _output_arrays(mode)
+        found, _best = module.generate(gaddag, tiles, letter_mult, word_mult, points, counts, masks, cross, int(mode),
+                                       info, words, RACK_SIZE, BINGO_BONUS)
+        if mode is Mode.COUNT:
+            return info[:0].copy(), words[:0].copy(), found
+        if found <= len(info):
+            return info[:found].copy(), words[:found].copy(), found
+        # More moves than room: walk again with room for them (a few times per process).
+        _capacity[mode] = max(_capacity[mode], 1 << int(found - 1).bit_length())
+
+
+def board_array(board: Board) -> np.ndarray:
+    """The board's tiles as int8, shape ``(15, 15)``, -1 for an empty square."""
+    return np.array([[-1 if tile is None else tile for tile in row] for row in board.tiles], dtype=np.int8)
+
+
+def cross_checks(tiles: np.ndarray, lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray]:
+    """The cross-check masks (uint32) and cross-scores (int32, -1 where there is no
+    perpendicular tile), each of shape ``(2, 15, 15)`` (across, down), of the board
+    ``tiles`` (``board_array``): from the cache when this board was seen, updated from a
+    board it extends, or computed. The arrays returned are not to be modified."""
+    module = extension()
+    assert module is not None
+    with _cache_lock:
+        known = _cross_cache.get(id(lexicon))
+        if known is None or known[0] is not lexicon:
+            known = (lexicon, [])
+            _cross_cache[id(lexicon)] = known
+        entries = known[1]
+        best: tuple[int, int] | None = None
+        for index, (snapshot, _masks, _cross) in enumerate(entries):
+            changed = snapshot != tiles
+            if not changed.any():
+                entries.insert(0, entries.pop(index))
+                return entries[0][1], entries[0][2]
+            if (snapshot[changed] == -1).all():   # only tiles added since
+                difference = int(changed.sum())
+                if best is None or difference < best[0]:
+                    best = (difference, index)
+    points = _points(lexicon.alphabet)
+    gaddag = lexicon.gaddag().arguments
+    if best is None:
+        masks = np.zeros((2, SIZE, SIZE), dtype=np.uint32)
+        cross = np.zeros((2, SIZE, SIZE), dtype=np.int32)
+        module.cross_checks(gaddag, tiles, points, masks, cross, None)
+    else:
+        snapshot, old_masks, old_cross = entries[best[1]]
+        masks, cross = old_masks.copy(), old_cross.copy()
+        squares = np.argwhere(snapshot != tiles).astype(np.uint8)
+        module.cross_checks(gaddag, tiles, points, masks, cross, squares.tobytes())
+    with _cache_lock:
+        entries.insert(0, (tiles.copy(), masks, cross))
+        del entries[CACHED_BOARDS:]
+    return masks, cross
+
+
+def forget_cross_checks() -> None:
+    """Empty the cross-check cache (tests compare cached and computed cross-checks)."""
+    with _cache_lock:
+        _cross_cache.clear()
+
+
+def _output_arrays(mode: Mode) -> tuple[np.ndarray, np.ndarray]:
+    """This thread's output arrays for ``mode``, with room for ``_capacity[mode]`` moves."""
+    kept: dict[Mode, tuple[np.ndarray, np.ndarray]] | None = getattr(_buffers, "arrays", None)
+    if kept is None:
+        kept = _buffers.arrays = {}
+    arrays = kept.get(mode)
+    if arrays is None or len(arrays[0]) < _capacity[mode]:
+        room = _capacity[mode]
+        arrays = (np.empty((room, len(INFO_COLUMNS)), dtype=np.int32), np.empty((room, SIZE), dtype=np.int8))
+        kept[mode] = arrays
+    return arrays
+
+
+_table_cache: dict[int, tuple[Any, np.ndarray]] = {}
+
+
+def _premiums(table: tuple[tuple[int, ...], ...]) -> np.ndarray:
+    # A layout's tables are immutable tuples shared by every board: convert each once.
+    cached = _table_cache.get(id(table))
+    if cached is None or cached[0] is not table:
+        cached = (table, np.array(table, dtype=np.int8))
+        _table_cache[id(table)] = cached
+    return cached[1]
+
+
+def _points(alphabet: Any) -> np.ndarray:
+    cached = _table_cache.get(id(alphabet))
+    if cached is None or cached[0] is not alphabet:
+        cached = (alphabet, np.array([letter.points for letter in alphabet.letters], dtype=np.int32))
+        _table_cache[id(alphabet)] = cached
+    return cached[1]
