@@ -22,6 +22,7 @@ from typing import Any
 import platformdirs
 
 import data
+from lexicon.gaddag import available as gaddag_available
 from lexicon.lexicon import LexiconError, build
 
 WORD_LIST = "lexicon-es.txt.xz"
@@ -82,13 +83,16 @@ def earlier_default_path(content_hash: str, announce: Callable[[str], None] | No
 
 def shipped_lexicon_path(word_list: str, announce: Callable[[str], None] | None = None) -> Path:
     """Path of the compiled form of ``word_list`` (a file in ``data/``), compiled first into
-    the user's cache if it is not there; the cached name carries the file's SHA-256, so a
-    changed file is compiled again. ``announce`` receives a Spanish message before compiling."""
+    the user's cache if it is not there; the cached name carries the file's SHA-256 and the
+    compiled form (with or without the GADDAG), so a changed file is compiled again. ``announce`` receives a Spanish message before compiling."""
     source = data.path(word_list)
     digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
     cache_dir = Path(platformdirs.user_cache_dir("duplicada"))
     stem = word_list.removesuffix(".txt.xz")
-    target = cache_dir / f"{stem}-{digest}.lex"
+    # The compiled format is in the name too: a file compiled by an earlier version (no
+    # GADDAG, issue 17) is compiled again rather than loaded and completed in every process.
+    kind = "gaddag" if gaddag_available() else "dawg"
+    target = cache_dir / f"{stem}-{digest}-{kind}.lex"
     if not target.exists():
         cache_dir.mkdir(parents=True, exist_ok=True)
         if announce:

@@ -9,11 +9,13 @@ fast) holding:
   used for membership tests and listings;
 * ``graph.bin`` — the same words as a minimised DAWG in flat arrays (node
   edge offsets, edge letters, edge targets, final flags, reach masks). ``dawg2``
-  has no public edge-by-edge walk, so the move generators walk this graph: the
-  compiled one as numpy arrays read straight from the file (``graph_arrays``),
-  the pure-Python one as one ``dict`` per node (``{letter: child_node}``, plus
-  the key ``FINAL`` on nodes that end a word), built on first use (``root``).
-  See ``docs/lexicon.md`` for the measurements behind this choice.
+  has no public edge-by-edge walk, so the pure-Python move generator (the
+  reference) walks this graph, as one ``dict`` per node (``{letter: child_node}``,
+  plus the key ``FINAL`` on nodes that end a word), built on first use (``root``);
+* ``gaddag.bin`` — the same words as a minimised GADDAG (``lexicon.gaddag``), which
+  the compiled move generator walks (format 2; a format-1 file, without it, is still
+  read, and its GADDAG built from its words when first needed, about 2 s).
+  See ``docs/lexicon.md`` for the measurements behind these choices.
 
 The content hash is the SHA-256 of the sorted canonical word list (one word a
 line, UTF-8): the same words give the same hash whatever file they came from.
@@ -26,6 +28,7 @@ import io
 import json
 import os
 import sys
+import threading
 import zipfile
 from array import array
 from collections.abc import Iterable, Iterator
@@ -37,8 +40,14 @@ import dawg
 import numpy as np
 
 from lexicon.alphabet import Alphabet, AlphabetError, spanish
+from lexicon.fast_build import bulk_keys, codes_buffer, keys_text, word_graph_bytes
+from lexicon.gaddag import Gaddag, build_gaddag, build_gaddag_from_buffer
+from lexicon.gaddag import available as gaddag_available
+from lexicon.gaddag import extension as gaddag_extension
 
-FORMAT = "duplicada-lexicon-1"
+FORMAT = "duplicada-lexicon-2"
+READABLE_FORMATS = ("duplicada-lexicon-1", FORMAT)
+"""Formats ``Lexicon.load`` reads: 1 has no ``gaddag.bin``."""
 FINAL = -1
 """Key present in a graph node (with value ``True``) when the path to it spells a word."""
 
@@ -85,7 +94,7 @@ class Lexicon:
     """
 
     def __init__(self, alphabet: Alphabet, words: dawg.DAWG, root: Node | None, word_count: int, content_hash: str,
-                 name: str, *, graph: _GraphFile | None = None) -> None:
+                 name: str, *, graph: _GraphFile | None = None, gaddag: Gaddag | None = None) -> None:
         if root is None and graph is None:
             raise ValueError("hace falta el grafo del léxico")
         self.alphabet = alphabet
@@ -95,7 +104,8 @@ class Lexicon:
         self._words = words
         self._root = root
         self._graph = graph
-        self._arrays: GraphArrays | None = None
+        self._gaddag = gaddag
+        self._gaddag_lock = threading.Lock()
 
     @property
     def root(self) -> Node:
@@ -133,17 +143,15 @@ class Lexicon:
             return
         yield from (self.alphabet.format(word) for word in _walk(node, list(codes)))
 
-    def graph_arrays(self) -> GraphArrays:
-        """The letter graph (``root``) as flat numpy arrays, for the compiled move
-        generator; built on first call — from the file's arrays when the lexicon was
-        loaded (a few milliseconds; 8.1 MB for the default lexicon's 33,636 nodes),
-        else from ``root`` — and kept on the object."""
-        if self._arrays is None:
-            if self._graph is not None:
-                self._arrays = _arrays_from_file(self._graph, self.alphabet.size)
-            else:
-                self._arrays = graph_arrays(self.root, self.alphabet.size)
-        return self._arrays
+    def gaddag(self) -> Gaddag:
+        """The lexicon's GADDAG, for the compiled move generator: read from the file, or
+        built from the words when the file has none (format 1, about 2 s) and kept.
+        Raises ``RuntimeError`` when the C extension is not built."""
+        with self._gaddag_lock:
+            if self._gaddag is None:
+                words = list(_walk(self.root, [])) if self._graph is None else list(_graph_words(self._graph))
+                self._gaddag = build_gaddag(words, self.alphabet.size)
+            return self._gaddag
 
     @classmethod
     def load(cls, path: Path) -> Lexicon:
@@ -159,18 +167,20 @@ class Lexicon:
         try:
             with zipfile.ZipFile(path) as archive:
                 meta = json.loads(archive.read("meta.json"))
-                if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+                if not isinstance(meta, dict) or meta.get("format") not in READABLE_FORMATS:
                     found = meta.get("format") if isinstance(meta, dict) else type(meta).__name__
                     raise LexiconError(f"{path}: formato de léxico desconocido {found!r} (se esperaba {FORMAT})")
                 if meta.get("letters") != [letter.symbol for letter in alphabet.letters]:
                     raise LexiconError(f"{path}: el léxico usa otro alfabeto ({meta.get('alphabet')})")
                 word_count, digest = int(meta["word_count"]), str(meta["content_hash"])
                 words_bytes, graph_bytes = archive.read("words.dawg"), archive.read("graph.bin")
+                gaddag_bytes = archive.read("gaddag.bin") if meta["format"] == FORMAT else b""
                 words = dawg.DAWG().frombytes(words_bytes)
                 graph = _read_graph(graph_bytes, alphabet.size)
-                files = _files_digest(words_bytes, graph_bytes)
+                gaddag = Gaddag.from_bytes(gaddag_bytes, alphabet.size) if meta["format"] == FORMAT else None
+                files = _files_digest(words_bytes, graph_bytes, gaddag_bytes)
                 if _verified().get(files) != digest:
-                    found = _recomputed(graph, words_bytes, alphabet)
+                    found = _recomputed(graph, words_bytes, gaddag_bytes, alphabet)
                     if found is None or found != (word_count, digest):
                         raise LexiconError(
                             f"{path}: sus palabras no son las de la huella que declara ({digest[:12]}…): el "
@@ -183,7 +193,8 @@ class Lexicon:
         except (zipfile.BadZipFile, KeyError, TypeError, json.JSONDecodeError, UnicodeDecodeError, ValueError,
                 IndexError, OSError) as error:
             raise LexiconError(f"{path}: no es un léxico compilado válido ({type(error).__name__}: {error})") from None
-        return cls(alphabet, words, None, word_count, digest, str(meta.get("source") or path.name), graph=graph)
+        return cls(alphabet, words, None, word_count, digest, str(meta.get("source") or path.name), graph=graph,
+                   gaddag=gaddag)
 
 
 def read_word_list(lines: Iterable[str], alphabet: Alphabet, report: BuildReport) -> list[tuple[int, ...]]:
@@ -216,6 +227,20 @@ def read_word_list(lines: Iterable[str], alphabet: Alphabet, report: BuildReport
     return words
 
 
+def _read_keys(lines: Iterable[str], alphabet: Alphabet, report: BuildReport) -> list[str]:
+    """The words of a word list as sorted distinct keys (``lexicon.fast_build``): read in
+    bulk when the list is plain, else line by line (``read_word_list``)."""
+    text = "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+    bulk = bulk_keys(text, alphabet)
+    if bulk is None:
+        return [_key(word) for word in read_word_list(text.splitlines(), alphabet, report)]
+    keys, report.lines, report.duplicates, wrong = bulk
+    for number, line in wrong:
+        report.skip(number, line, f"{len(alphabet.word_codes(line))} fichas; se admiten de {MIN_TILES} a {MAX_TILES}")
+    report.words = len(keys)
+    return keys
+
+
 def content_hash(words: list[tuple[int, ...]], alphabet: Alphabet) -> str:
     """SHA-256 (hex) of the sorted canonical word list, one word a line (each word as
     ``alphabet.format`` writes it; the common case — no two one-letter tiles that would
@@ -245,27 +270,40 @@ def build(lines: Iterable[str], output: Path, source: str = "", alphabet: Alphab
     """
     alphabet = alphabet or spanish()
     report = BuildReport()
-    words = read_word_list(lines, alphabet, report)
-    if not words:
+    keys = _read_keys(lines, alphabet, report)
+    if not keys:
         raise LexiconError(f"{source or output}: ninguna palabra válida en la lista ({report.skipped} líneas descartadas)")
-    root = build_graph(words)
     meta = {
         "format": FORMAT,
         "alphabet": alphabet.name,
         "letters": [letter.symbol for letter in alphabet.letters],
-        "word_count": len(words),
-        "content_hash": content_hash(words, alphabet),
+        "word_count": len(keys),
+        "content_hash": hashlib.sha256(keys_text(keys, alphabet).encode("utf-8")).hexdigest(),
         "source": source,
     }
-    dawg_bytes = dawg.DAWG(_key(word) for word in words).tobytes()
-    graph_bytes = _graph_to_bytes(root)
+    dawg_bytes = dawg.DAWG(keys).tobytes()
+    module = gaddag_extension()
+    if module is not None:
+        # The C builder (lexicon/gaddag.c): the word graph and the GADDAG of the same buffer.
+        buffer = codes_buffer(keys)
+        del keys                                # 40 MB of strings not needed any more
+        mask, first, target, root = module.build(buffer, alphabet.size, True)
+        mask_array, first_array, target_array = (np.frombuffer(part, dtype=np.uint32) for part in (mask, first, target))
+        graph_bytes = word_graph_bytes(mask_array, first_array, target_array, root, alphabet.size)
+        gaddag_bytes = build_gaddag_from_buffer(buffer, alphabet.size).to_bytes()
+    else:
+        graph_bytes = _graph_to_bytes(build_graph([tuple(ord(ch) - _KEY_BASE for ch in key) for key in keys]))
+        gaddag_bytes = b""
+        meta["format"] = READABLE_FORMATS[0]   # no C extension here: the GADDAG is built where it is used
     temporary = output.with_name(output.name + ".tmp")
     with zipfile.ZipFile(temporary, "w", compression=zipfile.ZIP_STORED) as archive:
         archive.writestr("meta.json", json.dumps(meta, ensure_ascii=False, indent=1))
         archive.writestr("words.dawg", dawg_bytes)
         archive.writestr("graph.bin", graph_bytes)
+        if gaddag_bytes:
+            archive.writestr("gaddag.bin", gaddag_bytes)
     temporary.replace(output)
-    _remember(_files_digest(dawg_bytes, graph_bytes), str(meta["content_hash"]))   # built here: its words are known
+    _remember(_files_digest(dawg_bytes, graph_bytes, gaddag_bytes), str(meta["content_hash"]))   # built here: its words are known
     return report
 
 
@@ -298,10 +336,13 @@ def _graph_words(graph: _GraphFile, visits: int | None = None) -> Iterator[tuple
                          for edge in range(first[node + 1] - 1, first[node] - 1, -1))
 
 
-def _files_digest(words_bytes: bytes, graph_bytes: bytes) -> str:
+def _files_digest(words_bytes: bytes, graph_bytes: bytes, gaddag_bytes: bytes = b"") -> str:
     digest = hashlib.sha256(words_bytes)
     digest.update(b"\0graph\0")
     digest.update(graph_bytes)
+    if gaddag_bytes:
+        digest.update(b"\0gaddag\0")
+        digest.update(gaddag_bytes)
     return digest.hexdigest()
 
 
@@ -335,14 +376,17 @@ def _remember(files: str, digest: str) -> None:
         pass
 
 
-def _recomputed(graph: _GraphFile, words_bytes: bytes, alphabet: Alphabet) -> tuple[int, str] | None:
+def _recomputed(graph: _GraphFile, words_bytes: bytes, gaddag_bytes: bytes, alphabet: Alphabet) -> tuple[int, str] | None:
     """``(word count, content hash)`` of the words the graph spells, or None when the word
-    DAWG does not hold exactly those words (the two parts of the file disagree)."""
+    DAWG or the GADDAG does not hold exactly those words (the parts of the file disagree;
+    the GADDAG is built again from the words and compared, about 1.5 s more)."""
     try:
         words = sorted(_graph_words(graph, VISITS_MAX))
     except OverflowError:                # a forged graph that spells far too many words
         return None
     if dawg.DAWG(_key(word) for word in words).tobytes() != words_bytes:
+        return None
+    if gaddag_bytes and gaddag_available() and build_gaddag(words, alphabet.size).to_bytes() != gaddag_bytes:
         return None
     return len(words), content_hash(words, alphabet)
 
@@ -382,51 +426,6 @@ def build_graph(words: list[tuple[int, ...]]) -> Node:
         previous = word
     minimise(0)
     return root
-
-
-@dataclass(frozen=True)
-class GraphArrays:
-    """A letter graph in flat arrays; node 0 is the root.
-
-    * ``child``: int32, shape ``(nodes, letters)``; ``child[n, L]`` the node
-      reached from ``n`` by letter ``L``, -1 when there is no such edge;
-    * ``final``: bool, shape ``(nodes,)``; True when the path to the node spells a word;
-    * ``reach``: int64, shape ``(nodes, MAX_TILES + 1)``; the node's ``REACH``
-      masks, plus a last column of zeros so that an index one past the longest
-      word reads "nothing reachable" instead of failing.
-    """
-
-    child: np.ndarray
-    final: np.ndarray
-    reach: np.ndarray
-
-
-def graph_arrays(root: Node, letter_count: int) -> GraphArrays:
-    """``root``'s graph (nodes as built by ``build_graph`` or loaded) as ``GraphArrays``."""
-    index: dict[int, int] = {id(root): 0}
-    order: list[Node] = [root]
-    # Nodes are numbered breadth first, in the order they are first reached.
-    for node in order:
-        for letter, next_node in node.items():
-            if letter >= 0 and id(next_node) not in index:
-                index[id(next_node)] = len(order)
-                order.append(next_node)
-    computed = None if REACH in root else _reach_masks(root)  # a graph straight from build_graph
-    sources: list[int] = []
-    letters: list[int] = []
-    targets: list[int] = []
-    for number, node in enumerate(order):
-        for letter, next_node in node.items():
-            if letter >= 0:
-                sources.append(number)
-                letters.append(letter)
-                targets.append(index[id(next_node)])
-    child = np.full((len(order), letter_count), -1, dtype=np.int32)
-    child[sources, letters] = targets
-    final = np.array([FINAL in node for node in order], dtype=np.bool_)
-    reach = np.zeros((len(order), MAX_TILES + 1), dtype=np.int64)
-    reach[:, :MAX_TILES] = [node[REACH] if computed is None else computed[id(node)] for node in order]
-    return GraphArrays(child, final, reach)
 
 
 def _walk(node: Node, prefix: list[int]) -> Iterator[tuple[int, ...]]:
@@ -530,18 +529,6 @@ def _graph_from_file(graph: _GraphFile) -> Node:
             node[letters[edge]] = nodes[targets[edge]]
         start = end
     return nodes[0]
-
-
-def _arrays_from_file(graph: _GraphFile, letter_count: int) -> GraphArrays:
-    """The graph as ``GraphArrays`` straight from the file's arrays (node numbers as stored)."""
-    node_count = len(graph.finals)
-    child = np.full((node_count, letter_count), -1, dtype=np.int32)
-    degrees: np.ndarray = np.diff(graph.first.astype(np.int64))
-    sources = np.repeat(np.arange(node_count, dtype=np.int64), degrees)
-    child[sources, graph.letters.astype(np.int64)] = graph.targets.astype(np.int32)
-    reach = np.zeros((node_count, MAX_TILES + 1), dtype=np.int64)
-    reach[:, :MAX_TILES] = graph.reach
-    return GraphArrays(child, graph.finals.astype(np.bool_), reach)
 
 
 def _reach_masks(root: Node) -> dict[int, tuple[int, ...]]:
