@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -53,7 +53,7 @@ from lexicon.alphabet import Alphabet, spanish
 from lexicon.board import Board, Layout
 from lexicon.lexicon import Lexicon
 from lexicon.move import Move, placed_tiles
-from lexicon.movegen import generate
+from lexicon.movegen import count_moves, generate_top
 
 NO_MOVE_REDRAWS = 20
 """How many racks without a legal move ``play_round`` sends back (III.29) before it ends
@@ -115,10 +115,10 @@ class PendingRound:
     rule: RackRule
     redraws: tuple[Redraw, ...]
     arbiter_rack: bool
-    ranking: Callable[[], tuple[tuple[RankedMove, ...], int]] = field(repr=False, compare=False)
-    _cache: list[tuple[tuple[RankedMove, ...], int]] = field(default_factory=list, repr=False, compare=False)
+    ranking: Callable[[], tuple[Sequence[RankedMove], int]] = field(repr=False, compare=False)
+    _cache: list[tuple[Sequence[RankedMove], int]] = field(default_factory=list, repr=False, compare=False)
 
-    def _ranked(self) -> tuple[tuple[RankedMove, ...], int]:
+    def _ranked(self) -> tuple[Sequence[RankedMove], int]:
         if not self._cache:
             self._cache.append(self.ranking())
         return self._cache[0]
@@ -129,7 +129,7 @@ class PendingRound:
         return bool(self._cache)
 
     @property
-    def ranked(self) -> tuple[RankedMove, ...]:
+    def ranked(self) -> Sequence[RankedMove]:
         """The moves of top score, best first (III.15); empty when the rack has no legal move."""
         return self._ranked()[0]
 
@@ -600,9 +600,11 @@ class Game:
     def _open(self, rack: Rack, redraws: tuple[Redraw, ...], rule: RackRule, arbiter_rack: bool) -> PendingRound:
         board, tiles, lexicon = self.board.copy(), list(rack.tiles), self.lexicon
 
-        def ranking() -> tuple[tuple[RankedMove, ...], int]:
-            moves = generate(board, tiles, lexicon)
-            return tuple(rank_top_moves(board, tiles, moves)), len(moves)
+        def ranking() -> tuple[Sequence[RankedMove], int]:
+            # The master's candidates from the top-moves walk (shadow bounds); the count from a
+            # walk that writes no move.
+            top = generate_top(board, tiles, lexicon)
+            return rank_top_moves(board, tiles, top), count_moves(board, tiles, lexicon)
 
         self._pending = PendingRound(self.round_number, rack, rule, redraws, arbiter_rack, ranking)
         return self._pending
