@@ -177,6 +177,11 @@ def _leave(rack_counts: Counter[int], placed: Sequence[tuple[int, int, int]], mo
     return tuple(sorted(remaining.elements()))
 
 
+ARRAY_RANKING_FROM = 32
+"""Equal tops above which ``rank_top_moves`` ranks on the generator's arrays: below, the
+few numpy calls cost more than ranking the moves one by one (same result, tested)."""
+
+
 def rank_top_moves(board: Board, rack: Sequence[int], moves: MoveList | Iterable[ScoredMove]) -> Sequence[RankedMove]:
     """The moves of top score among ``moves`` (a ``MoveList`` or scored moves), ranked
     as ``rank_moves`` by the III.15 criteria; moves below the top score are dropped.
@@ -185,7 +190,7 @@ def rank_top_moves(board: Board, rack: Sequence[int], moves: MoveList | Iterable
     computed on its arrays (``duplicate.tie_ranking``: thousands of equal tops in a few
     milliseconds) and each ``RankedMove`` is built when read.
     """
-    if isinstance(moves, MoveList) and (arrays := moves.top_arrays()) is not None:
+    if isinstance(moves, MoveList) and (arrays := moves.top_arrays()) is not None and len(arrays[0]) > ARRAY_RANKING_FROM:
         from duplicate.tie_ranking import rank_arrays
 
         return rank_arrays(board, rack, *arrays)

@@ -304,14 +304,43 @@ static int build_automaton(const uint8_t *words, Py_ssize_t size, int sep, int p
     return 0;
 }
 
-/* The arcs: for each edge, the (mask, first) pair of the node it leads to. */
-static uint32_t *arcs_of(const Builder *b) {
+/* The arcs: for each edge, the (mask, first) pair of the node it leads to. Nodes' blocks of
+ * arcs are laid out breadth first from the root, so that the first levels, which every
+ * walk goes through, share a few cache lines. ``root_first``: where the root's block is. */
+static uint32_t *arcs_of(const Builder *b, uint32_t root, uint32_t *root_first) {
     uint32_t *arcs = malloc((b->edges ? b->edges : 1) * 2 * sizeof(uint32_t));
-    if (!arcs) return NULL;
-    for (size_t e = 0; e < b->edges; e++) {
-        arcs[2 * e] = b->mask[b->target[e]];
-        arcs[2 * e + 1] = b->first[b->target[e]];
+    uint32_t *placed = malloc((b->nodes ? b->nodes : 1) * sizeof(uint32_t));   /* new first of each node */
+    uint32_t *queue = malloc((b->nodes ? b->nodes : 1) * sizeof(uint32_t));
+    uint8_t *seen = calloc(b->nodes ? b->nodes : 1, 1);
+    if (!arcs || !placed || !queue || !seen) {
+        free(arcs); free(placed); free(queue); free(seen);
+        return NULL;
     }
+    size_t head = 0, tail = 0, next = 0;
+    queue[tail++] = root;
+    seen[root] = 1;
+    while (head < tail) {
+        uint32_t node = queue[head++];
+        int count = POPCOUNT(b->mask[node] & ~FINAL_BIT);
+        placed[node] = (uint32_t)next;
+        next += count;
+        for (int i = 0; i < count; i++) {
+            uint32_t target = b->target[b->first[node] + i];
+            if (!seen[target]) { seen[target] = 1; queue[tail++] = target; }
+        }
+    }
+    /* Nodes no path reaches (none in a minimal automaton) keep no arcs. */
+    for (size_t i = 0; i < tail; i++) {
+        uint32_t node = queue[i];
+        int count = POPCOUNT(b->mask[node] & ~FINAL_BIT);
+        for (int k = 0; k < count; k++) {
+            uint32_t target = b->target[b->first[node] + k];
+            arcs[2 * ((size_t)placed[node] + k)] = b->mask[target];
+            arcs[2 * ((size_t)placed[node] + k) + 1] = placed[target];
+        }
+    }
+    *root_first = placed[root];
+    free(placed); free(queue); free(seen);
     return arcs;
 }
 
@@ -334,7 +363,8 @@ static PyObject *py_build(PyObject *self, PyObject *args) {
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&words);
     PyObject *result = NULL;
-    uint32_t *arcs = status == 0 && !plain ? arcs_of(&b) : NULL;
+    uint32_t root_first = 0;
+    uint32_t *arcs = status == 0 && !plain ? arcs_of(&b, root, &root_first) : NULL;
     if (status == -2) {
         PyErr_SetString(PyExc_ValueError, "palabra con una letra fuera del alfabeto o de más de 15 fichas");
     } else if (status < 0 || (!plain && !arcs)) {
@@ -343,7 +373,7 @@ static PyObject *py_build(PyObject *self, PyObject *args) {
         result = Py_BuildValue("y#y#y#I", (const char *)b.mask, (Py_ssize_t)(b.nodes * 4), (const char *)b.first,
                                (Py_ssize_t)(b.nodes * 4), (const char *)b.target, (Py_ssize_t)(b.edges * 4), root);
     } else {
-        result = Py_BuildValue("y#IIn", (const char *)arcs, (Py_ssize_t)(b.edges * 8), b.mask[root], b.first[root],
+        result = Py_BuildValue("y#IIn", (const char *)arcs, (Py_ssize_t)(b.edges * 8), b.mask[root], root_first,
                                (Py_ssize_t)b.nodes);
     }
     free(arcs);
@@ -684,6 +714,32 @@ static int shadow_bound(const Walk *w, int a, const int *values) {
     return best;
 }
 
+/* Every move found from anchor ``a`` of the loaded line. When a tile is right before the
+ * anchor, every such move holds the whole run of tiles ending there (the square before the
+ * run is an anchor, or the edge): the walk reads the run first, from the root, then the
+ * separator, and places tiles from the anchor on — rather than trying every letter on the
+ * anchor before finding that the run does not follow it. */
+static void walk_anchor(Walk *w, int a) {
+    const Gaddag *g = w->g;
+    w->anchor_at = a;
+    if (a == 0 || w->cells[a - 1] < 0) {
+        gen(w, a, g->root, 0, 0, 1, 0, 1, a);
+        return;
+    }
+    const Arc *node = &g->root;
+    int main = 0, start = a - 1;
+    for (; start >= 0 && w->cells[start] >= 0; start--) {
+        int8_t tile = w->cells[start];
+        node = child(g, *node, tile & LETTER_BITS);
+        if (!node) return;
+        w->path[start] = (int8_t)(tile & LETTER_BITS);
+        w->fresh[start] = 0;
+        if (!(tile & BLANK_FLAG)) main += w->points[tile & LETTER_BITS];
+    }
+    const Arc *turned = child(g, *node, g->sep);
+    if (turned) gen(w, a, *turned, 0, main, 1, 0, 0, start + 1);
+}
+
 typedef struct {
     int bound, down, line, anchor;
 } Unit;
@@ -732,13 +788,19 @@ static int walk_board(Walk *w, const int8_t *tiles, const int8_t *lm, const int8
         while (at > 0 && values[at - 1] < value) { values[at] = values[at - 1]; at--; }
         values[at] = value;
     }
+    /* On the empty board of a layout symmetric about its diagonal (the standard one), the
+     * down moves are the across moves mirrored: walk across only, then mirror. */
+    int mirrored = empty_board;
+    for (int r = 0; r < SIZE && mirrored; r++)
+        for (int c = 0; c < SIZE; c++)
+            if (lm[r * SIZE + c] != lm[c * SIZE + r] || wm[r * SIZE + c] != wm[c * SIZE + r]) { mirrored = 0; break; }
     Unit *units = NULL;
     int nunits = 0;
     if (w->mode == MODE_TOP) {
         units = malloc(2 * SIZE * SIZE * sizeof(Unit));
         if (!units) return -1;
     }
-    for (int down = 0; down < 2; down++) {
+    for (int down = 0; down < (mirrored ? 1 : 2); down++) {
         for (int line = 0; line < SIZE; line++) {
             load_line(w, tiles, lm, wm, masks, cross, down, line, empty_board);
             for (int a = 0; a < SIZE; a++) {
@@ -748,8 +810,7 @@ static int walk_board(Walk *w, const int8_t *tiles, const int8_t *lm, const int8
                     if (bound >= 0) units[nunits++] = (Unit){bound, down, line, a};
                     continue;
                 }
-                w->anchor_at = a;
-                gen(w, a, w->g->root, 0, 0, 1, 0, 1, a);
+                walk_anchor(w, a);
             }
         }
     }
@@ -763,10 +824,21 @@ static int walk_board(Walk *w, const int8_t *tiles, const int8_t *lm, const int8
                 loaded_down = units[u].down;
                 loaded_line = units[u].line;
             }
-            w->anchor_at = units[u].anchor;
-            gen(w, units[u].anchor, w->g->root, 0, 0, 1, 0, 1, units[u].anchor);
+            walk_anchor(w, units[u].anchor);
         }
         free(units);
+    }
+    if (mirrored) {
+        int64_t across = w->n;
+        for (int64_t i = 0; w->mode != MODE_COUNT && i < across && across + i < w->room; i++) {
+            int32_t *row = w->info + (across + i) * I_COLUMNS;
+            memcpy(row, w->info + i * I_COLUMNS, I_COLUMNS * sizeof(int32_t));
+            row[I_DOWN] = 1;
+            row[I_ROW] = w->info[i * I_COLUMNS + I_COL];
+            row[I_COL] = w->info[i * I_COLUMNS + I_ROW];
+            memcpy(w->words + (across + i) * SIZE, w->words + i * SIZE, SIZE);
+        }
+        w->n = 2 * across;
     }
     return 0;
 }

@@ -99,18 +99,20 @@ def cross_checks(tiles: np.ndarray, lexicon: Lexicon) -> tuple[np.ndarray, np.nd
     board it extends, or computed. The arrays returned are not to be modified."""
     module = extension()
     assert module is not None
+    key = tiles.tobytes()
     with _cache_lock:
         known = _cross_cache.get(id(lexicon))
         if known is None or known[0] is not lexicon:
             known = (lexicon, [])
             _cross_cache[id(lexicon)] = known
         entries = known[1]
+        for index, (snapshot, masks, cross) in enumerate(entries):
+            if snapshot.tobytes() == key:         # this very board
+                entries.insert(0, entries.pop(index))
+                return masks, cross
         best: tuple[int, int] | None = None
         for index, (snapshot, _masks, _cross) in enumerate(entries):
             changed = snapshot != tiles
-            if not changed.any():
-                entries.insert(0, entries.pop(index))
-                return entries[0][1], entries[0][2]
             if (snapshot[changed] == -1).all():   # only tiles added since
                 difference = int(changed.sum())
                 if best is None or difference < best[0]:

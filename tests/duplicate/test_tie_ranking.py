@@ -10,7 +10,7 @@ import pytest
 
 from duplicate.game import Game
 from duplicate.master import choose_master, rank_moves, rank_top_moves
-from duplicate.tie_ranking import Ranking
+from duplicate.tie_ranking import Ranking, rank_arrays
 from lexicon.board import Board
 from lexicon.gaddag import available
 from lexicon.lexicon import Lexicon
@@ -44,8 +44,9 @@ def positions(lexicon: Lexicon) -> list[tuple[Board, tuple[int, ...]]]:
 
 def test_the_array_ranking_is_the_move_by_move_ranking(spanish_lexicon: Lexicon) -> None:
     for board, rack in positions(spanish_lexicon):
-        fast = rank_top_moves(board, rack, generate_compiled(board, rack, spanish_lexicon))
-        assert isinstance(fast, Ranking)
+        arrays = generate_compiled(board, rack, spanish_lexicon).top_arrays()
+        assert arrays is not None
+        fast = rank_arrays(board, rack, *arrays)
         # The moves as ``ScoredMove`` objects (the compiled walker is checked against the
         # pure-Python one in tests/lexicon): ranked one by one.
         slow = rank_moves(board, rack, generate_compiled(board, rack, spanish_lexicon).top())
@@ -58,6 +59,7 @@ def test_thousands_of_equal_tops_on_the_empty_board(spanish_lexicon: Lexicon) ->
     alphabet = spanish_lexicon.alphabet
     board, rack = Board(alphabet), (*alphabet.tokenize("AERST"), alphabet.blank, alphabet.blank)
     fast = rank_top_moves(board, rack, generate_top(board, rack, spanish_lexicon))
+    assert isinstance(fast, Ranking)           # above ARRAY_RANKING_FROM: ranked on the arrays
     slow = rank_moves(board, rack, generate_compiled(board, rack, spanish_lexicon).top())
     assert len(fast) == len(slow) > 10_000
     assert described(fast) == described(slow)
@@ -69,15 +71,16 @@ def test_thousands_of_equal_tops_on_the_empty_board(spanish_lexicon: Lexicon) ->
 def test_the_ranking_reads_like_a_sequence(spanish_lexicon: Lexicon) -> None:
     alphabet = spanish_lexicon.alphabet
     board, rack = Board(alphabet), alphabet.tokenize("CASAS")
-    ranking = rank_top_moves(board, rack, generate_compiled(board, rack, spanish_lexicon))
+    ranking = rank_arrays(board, rack, *generate_compiled(board, rack, spanish_lexicon).top_arrays())
     moves = list(ranking)
     assert len(moves) == len(ranking) > 1
     assert ranking[-1] is moves[-1] and ranking[0] is moves[0]
     assert list(ranking[1:3]) == moves[1:3]
     with pytest.raises(IndexError):
         ranking[len(moves)]
-    empty = rank_top_moves(board, alphabet.tokenize("Q"), generate_compiled(board, alphabet.tokenize("Q"),
-                                                                            spanish_lexicon))
+    empty = rank_arrays(board, alphabet.tokenize("Q"),
+                        *generate_compiled(board, alphabet.tokenize("Q"), spanish_lexicon).top_arrays())
     assert len(empty) == 0 and list(empty) == []
-    single = rank_top_moves(board, rack, MoveList.from_arrays(*generate_top(board, rack, spanish_lexicon).top_arrays()))
+    single = rank_arrays(board, rack, *MoveList.from_arrays(*generate_top(board, rack, spanish_lexicon).top_arrays())
+                         .top_arrays())
     assert described(single) == described(ranking)
