@@ -54,6 +54,12 @@ static inline int popcount32(uint32_t x) {
 #endif
 #endif
 
+#if defined(__GNUC__)
+#define INLINE inline __attribute__((always_inline))
+#else
+#define INLINE __forceinline
+#endif
+
 #define SIZE 15
 #define MAX_WORD 15
 #define BLANK_FLAG 64
@@ -596,8 +602,8 @@ static void record(Walk *w, int start, int end, int placed, int main, int word_m
     assign_blanks(w, &b, 0, w->blanks, score, 0, start, length, placed);
 }
 
-static void go_on(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftward,
-                  int leftmost);
+static INLINE void go_on(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total,
+                         int leftward, int leftmost);
 
 /* Place or follow a tile at ``pos``, coming from ``node``. */
 static void gen(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftward,
@@ -637,8 +643,8 @@ static void gen(Walk *w, int pos, Arc node, int placed, int main, int word_mult,
     w->fresh[pos] = 0;
 }
 
-static void go_on(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftward,
-                  int leftmost) {
+static INLINE void go_on(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total,
+                         int leftward, int leftmost) {
     const Gaddag *g = w->g;
     if (leftward) {
         int a = w->anchor_at;

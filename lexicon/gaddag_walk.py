@@ -8,6 +8,8 @@ lexicon keeps the cross-checks of the last boards it saw (``CACHED_BOARDS``), an
 that is one of those plus new tiles (the next round's board: the master placed) gets a
 copy updated for the squares the new tiles touch. Whatever changed, the cache is checked
 against the board's tiles themselves, so a board edited any other way is computed afresh.
+(The anchors, empty squares next to a tile, are read off the tiles as the walk loads each
+line: four comparisons a square, nothing worth keeping.)
 
 Modes (``walk``): ``ALL`` every legal move (analysis, the benchmark); ``TOP`` the moves of
 top score only, anchors taken best "shadow" first (an upper bound of the score of any
@@ -46,7 +48,10 @@ class Mode(IntEnum):
 
 
 _buffers = threading.local()
-_capacity = {Mode.ALL: 1 << 16, Mode.TOP: 1 << 10, Mode.COUNT: 1}
+_capacity = {Mode.ALL: 1 << 18, Mode.TOP: 1 << 10, Mode.COUNT: 1}
+"""Rows of each mode's output arrays: room for the largest results seen (two blanks on an
+open board: up to about 170,000 moves) so that they are not walked twice; pages never
+written cost no memory. Grows to the largest result of the process."""
 _cache_lock = threading.Lock()
 _cross_cache: dict[int, tuple[Lexicon, list[tuple[np.ndarray, np.ndarray, np.ndarray]]]] = {}
 
