@@ -782,7 +782,7 @@ static void load_line(Walk *w, const int8_t *tiles, const int8_t *lm, const int8
 }
 
 static int walk_board(Walk *w, const int8_t *tiles, const int8_t *lm, const int8_t *wm, const uint32_t *masks,
-                      const int32_t *cross) {
+                      const int32_t *cross, int directions) {
     int empty_board = 1;
     for (int i = 0; i < SIZE * SIZE; i++) if (tiles[i] >= 0) { empty_board = 0; break; }
     int values[MAX_SYMBOLS + 8], nvalues = 0;
@@ -796,7 +796,7 @@ static int walk_board(Walk *w, const int8_t *tiles, const int8_t *lm, const int8
     }
     /* On the empty board of a layout symmetric about its diagonal (the standard one), the
      * down moves are the across moves mirrored: walk across only, then mirror. */
-    int mirrored = empty_board;
+    int mirrored = empty_board && directions == 3;
     for (int r = 0; r < SIZE && mirrored; r++)
         for (int c = 0; c < SIZE; c++)
             if (lm[r * SIZE + c] != lm[c * SIZE + r] || wm[r * SIZE + c] != wm[c * SIZE + r]) { mirrored = 0; break; }
@@ -807,6 +807,7 @@ static int walk_board(Walk *w, const int8_t *tiles, const int8_t *lm, const int8
         if (!units) return -1;
     }
     for (int down = 0; down < (mirrored ? 1 : 2); down++) {
+        if (!((directions >> down) & 1)) continue;
         for (int line = 0; line < SIZE; line++) {
             load_line(w, tiles, lm, wm, masks, cross, down, line, empty_board);
             for (int a = 0; a < SIZE; a++) {
@@ -980,14 +981,15 @@ done_buffers:
 }
 
 /* generate(gaddag, tiles, letter_mult, word_mult, points, counts, masks, cross, mode,
- *          info_out, words_out, bingo_size, bingo_bonus) -> (moves, best score)
- * Writes as many moves as ``info_out`` has rows; the count returned is all of them. */
+ *          info_out, words_out, bingo_size, bingo_bonus[, directions]) -> (moves, best score)
+ * Writes as many moves as ``info_out`` has rows; the count returned is all of them.
+ * ``directions``: 1 across moves only, 2 down moves only, 3 both (the default). */
 static PyObject *py_generate(PyObject *self, PyObject *args) {
     PyObject *gaddag_tuple;
     Py_buffer tiles, lm, wm, points, counts, masks, cross, info, words;
-    int mode, bingo_size, bingo_bonus;
-    if (!PyArg_ParseTuple(args, "O!y*y*y*y*y*y*y*iw*w*ii", &PyTuple_Type, &gaddag_tuple, &tiles, &lm, &wm, &points,
-                          &counts, &masks, &cross, &mode, &info, &words, &bingo_size, &bingo_bonus))
+    int mode, bingo_size, bingo_bonus, directions = 3;
+    if (!PyArg_ParseTuple(args, "O!y*y*y*y*y*y*y*iw*w*ii|i", &PyTuple_Type, &gaddag_tuple, &tiles, &lm, &wm, &points,
+                          &counts, &masks, &cross, &mode, &info, &words, &bingo_size, &bingo_bonus, &directions))
         return NULL;
     GaddagBuffers buffers;
     Gaddag g;
@@ -999,7 +1001,8 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
         buffer_size(&cross, 2 * SIZE * SIZE * 4, "cross") < 0 || buffer_size(&points, g.sep * 4, "points") < 0 ||
         buffer_size(&counts, (g.sep + 1) * 4, "counts") < 0)
         goto done;
-    if (info.len % (I_COLUMNS * 4) || words.len != info.len / (I_COLUMNS * 4) * SIZE || mode < 0 || mode > 2) {
+    if (info.len % (I_COLUMNS * 4) || words.len != info.len / (I_COLUMNS * 4) * SIZE || mode < 0 || mode > 2 ||
+        directions < 1 || directions > 3) {
         PyErr_SetString(PyExc_ValueError, "tablas de salida incoherentes");
         goto done;
     }
@@ -1033,7 +1036,7 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     w->best = mode == MODE_TOP ? 0 : -1;
     int status;
     Py_BEGIN_ALLOW_THREADS
-    status = walk_board(w, t, lm.buf, wm.buf, masks.buf, cross.buf);
+    status = walk_board(w, t, lm.buf, wm.buf, masks.buf, cross.buf, directions);
     Py_END_ALLOW_THREADS
     if (status < 0) { PyErr_NoMemory(); goto done; }
     result = Py_BuildValue("Li", (long long)w->n, w->n ? w->best : 0);

@@ -11,7 +11,8 @@ against the board's tiles themselves, so a board edited any other way is compute
 (The anchors, empty squares next to a tile, are read off the tiles as the walk loads each
 line: four comparisons a square, nothing worth keeping.)
 
-Modes (``walk``): ``ALL`` every legal move (analysis, the benchmark); ``TOP`` the moves of
+Modes (``walk``): ``ALL`` every legal move (analysis, the benchmark; with a blank on the rack, the
+across and down moves are walked on two threads); ``TOP`` the moves of
 top score only, anchors taken best "shadow" first (an upper bound of the score of any
 move from the anchor) and the walk stopped when no anchor left can reach the best score
 found (the master, III.15); ``COUNT`` how many legal moves, none written.
@@ -19,9 +20,12 @@ found (the master, III.15); ``COUNT`` how many legal moves, none written.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from enum import IntEnum
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -67,8 +71,7 @@ def walk(board: Board, rack: Sequence[int], lexicon: Lexicon, mode: Mode) -> tup
     legal moves (``ALL``, ``COUNT``; in ``TOP``, the top moves). ``COUNT`` returns empty
     arrays. Raises ``IndexError`` for a tile code outside the alphabet.
     """
-    module = extension()
-    assert module is not None, "lexicon._gaddag no está compilado"
+    assert extension() is not None, "lexicon._gaddag no está compilado"
     alphabet = lexicon.alphabet
     counts = np.zeros(alphabet.size + 1, dtype=np.int32)
     for tile in rack:
@@ -80,16 +83,43 @@ def walk(board: Board, rack: Sequence[int], lexicon: Lexicon, mode: Mode) -> tup
     gaddag = lexicon.gaddag().arguments
     letter_mult, word_mult = _premiums(board.layout.letter_mult), _premiums(board.layout.word_mult)
     points = _points(alphabet)
+    arguments = (gaddag, tiles, letter_mult, word_mult, points, counts, masks, cross, int(mode))
+    if mode is not Mode.TOP and counts[alphabet.size] and _PARALLEL and (tiles >= 0).any():
+        # A rack with a blank on a played board: tens of thousands of moves. The across
+        # and the down moves are walked at once, on two cores (the walk lets go of the GIL).
+        # The worker's result is copied there (its arrays serve the next walk it takes);
+        # this thread's are read before this thread walks again.
+        down = _pool().submit(_walk_directions, arguments, mode, 2, True)
+        info, words, found = _walk_directions(arguments, mode, 1, False)
+        down_info, down_words, down_found = down.result()
+        return np.concatenate((info, down_info)), np.concatenate((words, down_words)), found + down_found
+    return _walk_directions(arguments, mode, 3, True)
+
+
+def _walk_directions(arguments: tuple[Any, ...], mode: Mode, directions: int,
+                     copy: bool) -> tuple[np.ndarray, np.ndarray, int]:
+    """``walk`` for the across moves (``directions`` 1), the down moves (2) or both (3);
+    ``copy`` False returns views of this thread's output arrays."""
+    module = extension()
+    assert module is not None
     while True:
         info, words = _output_arrays(mode)
-        found, _best = module.generate(gaddag, tiles, letter_mult, word_mult, points, counts, masks, cross, int(mode),
-                                       info, words, RACK_SIZE, BINGO_BONUS)
+        found, _best = module.generate(*arguments, info, words, RACK_SIZE, BINGO_BONUS, directions)
         if mode is Mode.COUNT:
             return info[:0].copy(), words[:0].copy(), found
         if found <= len(info):
-            return info[:found].copy(), words[:found].copy(), found
+            return (info[:found].copy(), words[:found].copy(), found) if copy else (info[:found], words[:found], found)
         # More moves than room: walk again with room for them (a few times per process).
         _capacity[mode] = max(_capacity[mode], 1 << int(found - 1).bit_length())
+
+
+_PARALLEL = (os.cpu_count() or 1) > 1
+
+
+@cache
+def _pool() -> ThreadPoolExecutor:
+    """The one worker thread that walks the down moves of the big walks."""
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="duplicada-walk")
 
 
 def board_array(board: Board) -> np.ndarray:
