@@ -1,50 +1,53 @@
-"""Benchmark of the core engine on the default lexicon (issue 2, section 9).
+"""Benchmark of the move generator on the default lexicon, against a reference commit (issue 17).
 
-Measures, in one process:
+In one run:
 
-* lexicon build time (the shipped word list → a compiled lexicon) and load time;
-* move generation + master choice (III.15) over positions from self-played games
-  (``duplicate.game.Game``, real rack rules) and two stress sets on the same
-  boards: two-blank racks (5 random letters + ``??``) and digraph-heavy racks
-  (CH, LL, RR, Ñ plus 3 random letters);
-* the first ``generate`` call's extra cost (numba import, compiled code loaded
-  from numba's cache or compiled, lexicon graph exported to arrays);
-* peak memory (max resident set size).
+* builds the default lexicon with this tree (timed) and, for the reference, with the
+  reference commit's tree (``git archive`` of ``--reference``, default 824cb18, the numba
+  generator before issue 17; kept in ``bench/results/``, so that numba's cache is warm
+  after the first run);
+* draws the positions once: self-played games (``duplicate.game.Game``, real rack rules)
+  and two stress sets on the same boards, two-blank racks (5 random letters + ``??``) and
+  digraph-heavy racks (CH, LL, RR, Ñ + 3 random letters);
+* measures each tree's generator in a process of its own (``bench/movegen_worker.py``):
+  import, load and first generation; per position, **full enumeration** of the legal moves
+  plus the III.15 ranking of the top ones (what is compared); for this tree also the
+  top-moves mode (``generate_top``, the master's path); the empty board with AE??RST;
+  the process's peak memory (max RSS).
 
-Times are wall clock per position; ``pos/cpu-s`` divides by the process's CPU time
-instead, which other processes on a busy machine do not inflate.
+Times are wall clock per position; ``pos/cpu-s`` divides by the process's CPU time, which
+other processes on a busy machine do not inflate. The reference needs numba
+(``pip install -e '.[bench]'``); ``--no-reference`` skips it.
 
-The default path is measured (the compiled walker); ``--pure-python`` measures the
-pure-Python walker instead (as ``DUPLICADA_PURE_PYTHON=1`` does).
-
-Usage: ``python bench/movegen.py [--games N] [--stress N] [--seed S] [--pure-python] [--json OUT]``.
+Usage: ``python bench/movegen.py [--games N] [--stress N] [--seed S] [--reference REV | --no-reference] [--json OUT]``.
 Figures are quoted in ``docs/performance.md``.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
-import os
 import random
-import resource
 import statistics
+import subprocess
 import sys
+import tarfile
 import tempfile
-import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 import data
 from duplicate.game import Game
-from duplicate.master import rank_top_moves
 from lexicon.board import Board
-from lexicon.default import WORD_LIST, read_lines
-from lexicon.lexicon import Lexicon, build
-from lexicon.movegen import PURE_PYTHON_VARIABLE, generate, walker_name
+from lexicon.default import WORD_LIST
+from lexicon.lexicon import Lexicon
 
 Position = tuple[Board, tuple[int, ...]]
+REFERENCE = "824cb18"
+SETS = ("self_play", "two_blank", "digraph_heavy")
 
 
 def self_played_positions(lexicon: Lexicon, games: int, seed: int) -> list[Position]:
@@ -74,19 +77,6 @@ def stress_positions(lexicon: Lexicon, boards: list[Board], count: int, seed: in
     return {"two_blank": two_blank, "digraph_heavy": digraph_heavy}
 
 
-def time_positions(lexicon: Lexicon, positions: list[Position]) -> tuple[list[float], float]:
-    """Seconds (wall clock) to generate every move and rank the top ones, per position;
-    and the CPU seconds of the whole set (the figure to trust on a busy machine)."""
-    times = []
-    cpu_started = time.process_time()
-    for board, rack in positions:
-        started = time.perf_counter()
-        moves = generate(board, rack, lexicon)
-        rank_top_moves(board, rack, moves)
-        times.append(time.perf_counter() - started)
-    return times, time.process_time() - cpu_started
-
-
 def summary(times: list[float], cpu_s: float) -> dict[str, float]:
     ordered = sorted(times)
     return {
@@ -100,55 +90,108 @@ def summary(times: list[float], cpu_s: float) -> dict[str, float]:
     }
 
 
+def reference_tree(revision: str) -> Path:
+    """The reference commit's tree (its packages), extracted once into ``bench/results/``."""
+    commit = subprocess.run(["git", "rev-parse", "--short", revision], cwd=ROOT, capture_output=True, text=True,
+                            check=True).stdout.strip()
+    tree = ROOT / "bench" / "results" / f"reference-{commit}"
+    if not (tree / "tui").is_dir():
+        archive = subprocess.run(["git", "archive", "--format=tar", commit, "lexicon", "duplicate", "ranking", "tui",
+                                  "data"], cwd=ROOT, capture_output=True, check=True).stdout
+        tree.mkdir(parents=True, exist_ok=True)
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(tree, filter="data")
+    return tree
+
+
+def build_lexicon(tree: Path, output: Path) -> float:
+    """Compile the default word list with ``tree``'s code, in a process of its own; seconds."""
+    # This tree's word list in both cases: the reference commit shipped an earlier one.
+    program = ("import sys, time; from pathlib import Path; sys.path.insert(0, sys.argv[1]); "
+               "from lexicon.default import read_lines; from lexicon.lexicon import build; "
+               "t = time.perf_counter(); build(read_lines(Path(sys.argv[3])), Path(sys.argv[2]), source=sys.argv[4]); "
+               "print(time.perf_counter() - t)")
+    done = subprocess.run([sys.executable, "-c", program, str(tree), str(output), str(data.path(WORD_LIST)), WORD_LIST],
+                          capture_output=True, text=True, check=True)
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def measure(tree: Path, lexicon: Path, positions: Path, folder: Path) -> dict[str, object]:
+    out = folder / f"worker-{tree.name}.json"
+    subprocess.run([sys.executable, str(ROOT / "bench" / "movegen_worker.py"), "--code", str(tree), "--lexicon",
+                    str(lexicon), "--positions", str(positions), "--out", str(out)], check=True)
+    result: dict[str, object] = json.loads(out.read_text(encoding="utf-8"))
+    return result
+
+
+def table(title: str, measured: dict[str, object], mode: str) -> dict[str, dict[str, float]]:
+    block = measured[mode]
+    assert isinstance(block, dict)
+    rows = {name: summary(block["times"][name], block["cpu_s"][name]) for name in SETS}
+    rows["overall"] = summary([t for name in SETS for t in block["times"][name]], sum(block["cpu_s"].values()))
+    print(f"\n{title}")
+    print(f"{'set':<14}{'positions':>10}{'pos/s':>9}{'pos/cpu-s':>10}{'mean ms':>9}{'p50 ms':>9}{'p99 ms':>9}"
+          f"{'max ms':>9}")
+    for name, row in rows.items():
+        print(f"{name:<14}{row['positions']:>10}{row['per_second']:>9.1f}{row['per_cpu_second']:>10.1f}"
+              f"{row['mean_ms']:>9.2f}{row['p50_ms']:>9.2f}{row['p99_ms']:>9.2f}{row['max_ms']:>9.2f}")
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=45, help="self-played games (about 23 positions each)")
     parser.add_argument("--stress", type=int, default=150, help="positions in each stress set")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--pure-python", action="store_true", help="measure the pure-Python walker")
+    parser.add_argument("--reference", default=REFERENCE, help="the commit to compare with")
+    parser.add_argument("--no-reference", action="store_true")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
-    if args.pure_python:
-        os.environ[PURE_PYTHON_VARIABLE] = "1"
 
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "default.lex"
-        started = time.perf_counter()
-        report = build(read_lines(data.path(WORD_LIST)), path, source=WORD_LIST)
-        build_s = time.perf_counter() - started
-        started = time.perf_counter()
-        lexicon = Lexicon.load(path)
-        load_s = time.perf_counter() - started
-    print(f"lexicon: {report.words} words, build {build_s:.2f} s, load {load_s:.3f} s")
-    rss_loaded = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-    started = time.perf_counter()
-    walker = walker_name()
-    generate(Board(lexicon.alphabet), lexicon.alphabet.tokenize("CASA"), lexicon)
-    first_s = time.perf_counter() - started
-    print(f"walker: {walker}; first generate {first_s:.2f} s (numba import, compiled code, graph arrays)")
-
-    positions = self_played_positions(lexicon, args.games, args.seed)
-    sets = {"self_play": positions, **stress_positions(lexicon, [board for board, _ in positions], args.stress, args.seed)}
-    results: dict[str, object] = {"walker": walker, "words": report.words, "build_s": build_s, "load_s": load_s,
-                                  "first_generate_s": first_s, "rss_after_load_mb": rss_loaded}
-    all_times: list[float] = []
-    all_cpu_s = 0.0
-    for name, chosen in sets.items():
-        times, cpu_s = time_positions(lexicon, chosen)
-        all_times.extend(times)
-        all_cpu_s += cpu_s
-        results[name] = summary(times, cpu_s)
-    results["overall"] = summary(all_times, all_cpu_s)
-    results["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"{'set':<14}{'positions':>10}{'pos/s':>9}{'pos/cpu-s':>10}{'mean ms':>9}{'p50 ms':>9}{'p99 ms':>9}"
-          f"{'max ms':>9}")
-    for name in (*sets, "overall"):
-        row = results[name]
-        assert isinstance(row, dict)
-        print(f"{name:<14}{row['positions']:>10}{row['per_second']:>9.1f}{row['per_cpu_second']:>10.1f}"
-              f"{row['mean_ms']:>9.1f}{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}{row['max_ms']:>9.1f}")
-    print(f"peak memory (max RSS): {results['peak_rss_mb']:.0f} MB")
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        lexicon_path = folder / "default.lex"
+        build_s = build_lexicon(ROOT, lexicon_path)
+        lexicon = Lexicon.load(lexicon_path)
+        print(f"lexicon: {len(lexicon)} words from {WORD_LIST}; build {build_s:.2f} s (this tree)")
+        positions = self_played_positions(lexicon, args.games, args.seed)
+        sets = {"self_play": positions,
+                **stress_positions(lexicon, [board for board, _ in positions], args.stress, args.seed)}
+        positions_path = folder / "positions.json"
+        positions_path.write_text(json.dumps({name: [(board.to_cgp(), list(rack)) for board, rack in chosen]
+                                              for name, chosen in sets.items()}), encoding="utf-8")
+        results: dict[str, object] = {"build_s": build_s, "words": len(lexicon)}
+        trees = [("this tree", ROOT)]
+        if not args.no_reference:
+            trees.insert(0, (f"reference {args.reference}", reference_tree(args.reference)))
+        for label, tree in trees:
+            if tree != ROOT:
+                reference_lexicon = folder / "reference.lex"
+                results["reference_build_s"] = build_lexicon(tree, reference_lexicon)
+                print(f"reference {args.reference}: build {results['reference_build_s']:.2f} s")
+                measured = measure(tree, reference_lexicon, positions_path, folder)
+            else:
+                measured = measure(tree, lexicon_path, positions_path, folder)
+            key = "reference" if tree != ROOT else "current"
+            print(f"\n{label}: walker {measured['walker']}; import {measured['import_s']:.3f} s, load "
+                  f"{measured['load_s']:.3f} s, first generate {measured['first_generate_s']:.3f} s; peak RSS "
+                  f"{measured['peak_rss_mb']:.0f} MB")
+            entry: dict[str, object] = {key2: measured[key2] for key2 in measured if key2 not in ("all", "top")}
+            entry["all"] = table(f"{label}: full enumeration + III.15 ranking", measured, "all")
+            if "top" in measured:
+                entry["top"] = table(f"{label}: top-moves mode + III.15 ranking", measured, "top")
+            for mode in ("all", "top"):
+                case = measured.get(f"empty_ae_rst_{mode}")
+                if isinstance(case, dict):
+                    print(f"empty board AE??RST ({mode}): {1000 * case['best_s']:.1f}-{1000 * case['worst_s']:.1f} ms, "
+                          f"{case['equal_tops']} equal tops of {case['score']}")
+            results[key] = entry
+        if "reference" in results:
+            before, after = results["reference"], results["current"]
+            assert isinstance(before, dict) and isinstance(after, dict)
+            print("\nspeed-up of full enumeration (pos/cpu-s, this tree / reference):",
+                  ", ".join(f"{name} {after['all'][name]['per_cpu_second'] / before['all'][name]['per_cpu_second']:.2f}x"
+                            for name in (*SETS, "overall")))
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
 
