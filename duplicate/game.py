@@ -53,7 +53,7 @@ from lexicon.alphabet import Alphabet, spanish
 from lexicon.board import Board, Layout
 from lexicon.lexicon import Lexicon
 from lexicon.move import Move, placed_tiles
-from lexicon.movegen import count_moves, generate_top
+from lexicon.movegen import top_and_count
 
 NO_MOVE_REDRAWS = 20
 """How many racks without a legal move ``play_round`` sends back (III.29) before it ends
@@ -603,8 +603,8 @@ class Game:
         def ranking() -> tuple[Sequence[RankedMove], int]:
             # The master's candidates from the top-moves walk (shadow bounds); the count from a
             # walk that writes no move.
-            top = generate_top(board, tiles, lexicon)
-            return rank_top_moves(board, tiles, top), count_moves(board, tiles, lexicon)
+            top, count = top_and_count(board, tiles, lexicon)
+            return rank_top_moves(board, tiles, top), count
 
         self._pending = PendingRound(self.round_number, rack, rule, redraws, arbiter_rack, ranking)
         return self._pending

@@ -5,7 +5,7 @@ tokenized, errors reported by line) and builds its graphs in Python; for the def
 (576,104 words) that was 5–7 s. Here, when the whole list is plain (letters of the
 alphabet only, one word a line, any case, no accents, comments or stray characters — the
 shipped lists are), it is read with a few whole-text string operations, and the word
-graph (``graph.bin``) and the GADDAG are built by the C extension (``lexicon/gaddag.c``):
+graph (``graph.bin``) and the GADDAG are built by the C extension (``lexicon/gaddag_build.c``):
 about 2.5 s in all. Any other list takes the line-by-line path; the tests check that both
 give the same words, hash and graph.
 

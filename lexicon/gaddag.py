@@ -4,7 +4,7 @@ A GADDAG (Gordon 1994) holds, for each word ``w`` of ``n`` letters and each spli
 ``k = 1..n``, the string ``rev(w[:k]) + (SEP + w[k:] if k < n)``: a move is read leftwards
 from an anchor square, then, after the separator ``SEP``, rightwards. Ours is minimised
 (Daciuk et al. 2000 on the sorted strings) and kept in three ``uint32`` arrays, built and
-walked by the C extension ``lexicon._gaddag`` (``lexicon/gaddag.c``, which documents the
+walked by the C extension ``lexicon._gaddag`` (``lexicon/gaddag.h``, which documents the
 layout): for the default lexicon (576,104 words) 409,366 nodes and 1,032,184 arcs of 8
 bytes, 8.3 MB, built in about 1.3 s.
 
@@ -46,7 +46,7 @@ def available() -> bool:
 
 @dataclass(frozen=True)
 class Gaddag:
-    """The minimised GADDAG as ``lexicon/gaddag.c`` walks it: ``arcs`` (uint32, shape
+    """The minimised GADDAG as ``lexicon/gaddag_walk.c`` walks it: ``arcs`` (uint32, shape
     ``(arcs, 2)``; each arc the ``(mask, first)`` pair of the node it leads to), the root's
     pair ``root_mask``, ``root_first``, and the ``separator`` symbol (the alphabet's size).
     In a node's ``mask`` bit ``L`` means an edge for symbol ``L``, bit 31 that the node

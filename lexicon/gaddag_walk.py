@@ -1,6 +1,6 @@
 """The compiled move generator's Python side: board arrays, cached cross-checks, the walk.
 
-The walk itself is C (``lexicon/gaddag.c``, on the lexicon's GADDAG, ``lexicon.gaddag``):
+The walk itself is C (``lexicon/gaddag_walk.c``, on the lexicon's GADDAG, ``lexicon.gaddag``):
 it reads the board as arrays, with the cross-checks of every empty square (the letters
 that make a word of the perpendicular tiles through it, and those tiles' points). The
 cross-checks are computed once per board and then **updated**, not recomputed: each
@@ -44,7 +44,7 @@ the master; a tournament's several games each have theirs)."""
 
 
 class Mode(IntEnum):
-    """What ``walk`` writes (the numbers are ``lexicon/gaddag.c``'s)."""
+    """What ``walk`` writes (the numbers are those of ``lexicon/gaddag.h``)."""
 
     ALL = 0
     TOP = 1
@@ -120,6 +120,11 @@ _PARALLEL = (os.cpu_count() or 1) > 1
 def _pool() -> ThreadPoolExecutor:
     """The one worker thread that walks the down moves of the big walks."""
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="duplicada-walk")
+
+
+if hasattr(os, "register_at_fork"):
+    # A forked process has no worker thread: it makes its own when it needs one.
+    os.register_at_fork(after_in_child=_pool.cache_clear)
 
 
 def board_array(board: Board) -> np.ndarray:

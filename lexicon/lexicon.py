@@ -284,7 +284,7 @@ def build(lines: Iterable[str], output: Path, source: str = "", alphabet: Alphab
     dawg_bytes = dawg.DAWG(keys).tobytes()
     module = gaddag_extension()
     if module is not None:
-        # The C builder (lexicon/gaddag.c): the word graph and the GADDAG of the same buffer.
+        # The C builder (lexicon/gaddag_build.c): the word graph and the GADDAG of the same buffer.
         buffer = codes_buffer(keys)
         del keys                                # 40 MB of strings not needed any more
         mask, first, target, root = module.build(buffer, alphabet.size, True)

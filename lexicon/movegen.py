@@ -28,7 +28,8 @@ environment variable ``DUPLICADA_PURE_PYTHON`` is set to ``1``. Their order diff
 nothing depends on it (III.15's ranking is a total order).
 
 ``generate`` gives every move; ``generate_top`` only the moves of top score (the master's
-candidates, found with the walk's shadow bounds); ``count_moves`` how many there are.
+candidates, found with the walk's shadow bounds); ``count_moves`` how many there are;
+``top_and_count`` both, as a round opens.
 """
 
 from __future__ import annotations
@@ -187,6 +188,16 @@ def count_moves(board: Board, rack: Sequence[int], lexicon: Lexicon) -> int:
 
         return walk(board, rack, lexicon, Mode.COUNT)[2]
     return len(generate_pure_python(board, rack, lexicon))
+
+
+def top_and_count(board: Board, rack: Sequence[int], lexicon: Lexicon) -> tuple[MoveList, int]:
+    """``(generate_top(...), count_moves(...))``: two walks with the compiled walker (the
+    top moves' walk stops early, the count writes nothing), one with the pure-Python one."""
+    if _compiled():
+        return generate_top(board, rack, lexicon), count_moves(board, rack, lexicon)
+    everything = generate_pure_python(board, rack, lexicon)
+    best = everything.best_score
+    return MoveList([entry for entry in everything.raw if entry[0] == best]), len(everything)
 
 
 def walker_name() -> str:

@@ -336,8 +336,8 @@ def test_III_15_recorded_masters_replay_without_generating(lexicon: Lexicon, mon
     records = played.play_all().rounds
     calls: list[int] = []
     import duplicate.game as game_module
-    real = game_module.generate_top
-    monkeypatch.setattr(game_module, "generate_top", lambda *args: calls.append(1) or real(*args))
+    real = game_module.top_and_count
+    monkeypatch.setattr(game_module, "top_and_count", lambda *args: calls.append(1) or real(*args))
     replayed = Game(lexicon, seed=21, rounds=8)
     for record in records:
         pending = replayed.draw()

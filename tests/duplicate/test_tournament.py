@@ -563,8 +563,8 @@ def test_III_15_reopening_a_game_places_its_recorded_masters_without_generating(
 
     import duplicate.game as game_module
     calls: list[int] = []
-    real = game_module.generate_top
-    monkeypatch.setattr(game_module, "generate_top", lambda *args: calls.append(1) or real(*args))
+    real = game_module.top_and_count
+    monkeypatch.setattr(game_module, "top_and_count", lambda *args: calls.append(1) or real(*args))
     reopened = TournamentService(service.db, station="otra", lexicon=spanish_lexicon, pin=JUDGE_PIN)
     engine = reopened.engine(game)
     assert calls == []

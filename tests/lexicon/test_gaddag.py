@@ -1,5 +1,5 @@
 """The compiled move generator (``lexicon.gaddag``, ``lexicon.gaddag_walk``, the C walker
-of ``lexicon/gaddag.c``) against the pure-Python walker, the reference, on the default
+of ``lexicon/gaddag_walk.c``) against the pure-Python walker, the reference, on the default
 lexicon: the same moves with the same scores (I.2) as multisets (the order differs, and
 nothing depends on it: the III.15 ranking is total), the same top-score moves for the
 master (III.15), the same count.
@@ -176,7 +176,7 @@ def root_state(gaddag: Gaddag) -> State:
 
 
 def children(gaddag: Gaddag, state: State) -> Iterable[tuple[int, State]]:
-    """``(symbol, child)`` for each edge of the node (layout in ``lexicon/gaddag.c``): bit L
+    """``(symbol, child)`` for each edge of the node (layout in ``lexicon/gaddag.h``): bit L
     of the mask is an edge for symbol L, its arc ``first + (bits of the mask below L)``."""
     mask, first = state
     symbols = mask & ~FINAL_BIT

@@ -1,0 +1,475 @@
+/*
+ * The cross-checks of a board and the walk that finds the legal moves on the GADDAG
+ * (rules I.2). See gaddag.h; lexicon/movegen.py's pure-Python walker is the reference
+ * these functions must match: same moves, same scores (the tests compare them).
+ */
+#include "gaddag.h"
+
+/* ------------------------------------------------------------------------------------
+ * Cross-checks: for each empty square and each direction of the main word, the letters
+ * that make a word of the perpendicular tiles through it (a mask; all letters when there
+ * are none) and those tiles' points (-1 when there are none).
+ * Arrays of 2 x 15 x 15: [direction][row][col], direction 0 across (the perpendicular
+ * word is vertical), 1 down.
+ * ------------------------------------------------------------------------------------ */
+
+void cross_check(const Gaddag *g, const int8_t *tiles, const int32_t *points, int direction, int row, int col,
+                 uint32_t *mask_out, int32_t *score_out) {
+    int dr = direction == 0 ? 1 : 0, dc = direction == 0 ? 0 : 1;
+    int8_t before[SIZE], after[SIZE];
+    int nb = 0, na = 0, score = 0;
+    for (int r = row - dr, c = col - dc; r >= 0 && c >= 0 && tiles[r * SIZE + c] >= 0; r -= dr, c -= dc) {
+        before[nb++] = tiles[r * SIZE + c];  /* nearest first: the prefix reversed */
+    }
+    for (int r = row + dr, c = col + dc; r < SIZE && c < SIZE && tiles[r * SIZE + c] >= 0; r += dr, c += dc) {
+        after[na++] = tiles[r * SIZE + c];
+    }
+    if (!nb && !na) { *mask_out = 0xFFFFFFFFu; *score_out = -1; return; }
+    for (int i = 0; i < nb; i++) if (!(before[i] & BLANK_FLAG)) score += points[before[i]];
+    for (int i = 0; i < na; i++) if (!(after[i] & BLANK_FLAG)) score += points[after[i]];
+    *score_out = score;
+    uint32_t mask = 0;
+    if (nb) {
+        /* rev(prefix) SEP letter suffix */
+        const Arc *node = &g->root;
+        for (int i = 0; i < nb && node; i++) node = child(g, *node, before[i] & LETTER_BITS);
+        if (node) node = child(g, *node, g->sep);
+        if (node) {
+            uint32_t letters = node->mask & ((1u << g->sep) - 1u);
+            while (letters) {
+                int letter = CTZ(letters);
+                letters &= letters - 1;
+                const Arc *at = child(g, *node, letter);
+                for (int i = 0; i < na && at; i++) at = child(g, *at, after[i] & LETTER_BITS);
+                if (at && accepts(*at)) mask |= 1u << letter;
+            }
+        }
+    } else {
+        /* letter SEP suffix */
+        uint32_t letters = g->root.mask & ((1u << g->sep) - 1u);
+        while (letters) {
+            int letter = CTZ(letters);
+            letters &= letters - 1;
+            const Arc *at = child(g, g->root, letter);
+            if (at) at = child(g, *at, g->sep);
+            for (int i = 0; i < na && at; i++) at = child(g, *at, after[i] & LETTER_BITS);
+            if (at && accepts(*at)) mask |= 1u << letter;
+        }
+    }
+    *mask_out = mask;
+}
+
+/* ------------------------------------------------------------------------------------
+ * The walk.
+ * ------------------------------------------------------------------------------------ */
+
+
+typedef struct {
+    const Gaddag *g;
+    int letters;                 /* S */
+    const int32_t *points;       /* per letter */
+    int bingo_size, bingo_bonus;
+    /* the line */
+    int down, line;
+    int8_t cells[SIZE];
+    uint32_t masks[SIZE];
+    int32_t cross[SIZE];
+    int lm[SIZE], wm[SIZE];
+    uint8_t anchor[SIZE];
+    int anchor_at;               /* the anchor being walked from */
+    /* the rack */
+    int counts[MAX_SYMBOLS + 1];
+    int natural[MAX_SYMBOLS + 1]; /* the rack before the walk spends it */
+    int rack_size, blanks;
+    uint32_t available;          /* letters the rack can still play */
+    /* the word */
+    int8_t path[SIZE];           /* letter at each square of the line */
+    uint8_t fresh[SIZE];         /* 1 where the move places a tile */
+    /* the output */
+    int mode;
+    int32_t *info;
+    int8_t *words;
+    int64_t room, n;
+    int32_t best;
+} Walk;
+
+static void update_available(Walk *w, int letter) {
+    if (w->counts[letter]) w->available |= 1u << letter; else w->available &= ~(1u << letter);
+}
+
+/* One move: ``total`` points, the blanks at the new tiles of ``blanked`` (bit j: new tile j). */
+static void emit(Walk *w, int start, int length, int placed, int total, const int *news, uint32_t blanked) {
+    if (w->mode == MODE_TOP) {
+        if (total < w->best) return;
+        if (total > w->best) { w->best = total; w->n = 0; }
+    } else if (total > w->best) {
+        w->best = total;
+    }
+    if (w->mode != MODE_COUNT && w->n < w->room) {
+        int32_t *row = w->info + w->n * I_COLUMNS;
+        row[I_SCORE] = total;
+        row[I_DOWN] = w->down;
+        row[I_ROW] = w->down ? start : w->line;
+        row[I_COL] = w->down ? w->line : start;
+        row[I_LENGTH] = length;
+        row[I_PLACED] = placed;
+        int8_t *word = w->words + w->n * SIZE;
+        memcpy(word, w->path + start, length);
+        memset(word + length, 0, SIZE - length);
+        while (blanked) {
+            int j = CTZ(blanked);
+            blanked &= blanked - 1;
+            word[news[j] - start] |= BLANK_FLAG;
+        }
+    }
+    w->n++;
+}
+
+typedef struct {
+    int news[SIZE], penalties[SIZE], letters[SIZE], k;
+    int excess[MAX_SYMBOLS + 1];   /* blanks still owed per letter: new tiles of it beyond the natural ones */
+    int owed;                      /* their sum */
+} Blanks;
+
+/* Every choice of new tiles played by blanks from ``j`` on: at most ``left`` more, and
+ * enough of each letter to cover what the natural tiles cannot (III.20.3: the placements
+ * differ). */
+static void assign_blanks(Walk *w, Blanks *b, int j, int left, int total, uint32_t blanked, int start, int length,
+                          int placed) {
+    if (b->owed > left) return;
+    if (j == b->k || left == 0) {
+        if (b->owed == 0) emit(w, start, length, placed, total, b->news, blanked);
+        return;
+    }
+    int letter = b->letters[j];
+    /* natural tile at j */
+    int later = 0;   /* new tiles of the same letter after j, that blanks could still play */
+    if (b->excess[letter])
+        for (int i = j + 1; i < b->k; i++) later += b->letters[i] == letter;
+    if (later >= b->excess[letter]) assign_blanks(w, b, j + 1, left, total, blanked, start, length, placed);
+    /* blank at j */
+    int owed_here = b->excess[letter] > 0;
+    b->excess[letter] -= owed_here;
+    b->owed -= owed_here;
+    assign_blanks(w, b, j + 1, left - 1, total - b->penalties[j], blanked | (1u << j), start, length, placed);
+    b->excess[letter] += owed_here;
+    b->owed += owed_here;
+}
+
+static void record(Walk *w, int start, int end, int placed, int main, int word_mult, int cross_total) {
+    int length = end - start + 1;
+    if (length < 2) return;
+    if (w->down && placed == 1) {
+        /* A one-tile move that forms an across word too is reported as the across move. */
+        for (int i = start; i <= end; i++)
+            if (w->fresh[i]) { if (w->cross[i] >= 0) return; break; }
+    }
+    int score = main * word_mult + cross_total + (placed == w->bingo_size ? w->bingo_bonus : 0);
+    if (!w->blanks) {
+        emit(w, start, length, placed, score, NULL, 0);
+        return;
+    }
+    Blanks b;
+    b.k = 0;
+    b.owed = 0;
+    memset(b.excess, 0, sizeof b.excess);
+    for (int i = start; i <= end; i++) {
+        if (!w->fresh[i]) continue;
+        int letter = w->path[i];
+        int value = w->points[letter] * w->lm[i];
+        b.news[b.k] = i;
+        b.letters[b.k] = letter;
+        b.penalties[b.k] = value * word_mult + (w->cross[i] >= 0 ? value * w->wm[i] : 0);
+        b.k++;
+    }
+    for (int j = 0; j < b.k; j++) b.excess[b.letters[j]] = -w->natural[b.letters[j]];
+    for (int j = 0; j < b.k; j++) b.excess[b.letters[j]]++;
+    for (int j = 0; j < b.k; j++) {
+        int letter = b.letters[j];
+        if (b.excess[letter] < 0) b.excess[letter] = 0;
+    }
+    for (int j = 0; j < b.k; j++) {     /* each letter once */
+        int letter = b.letters[j], first = 1;
+        for (int i = 0; i < j; i++) if (b.letters[i] == letter) first = 0;
+        if (first) b.owed += b.excess[letter];
+    }
+    assign_blanks(w, &b, 0, w->blanks, score, 0, start, length, placed);
+}
+
+static INLINE void go_on(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total,
+                         int leftward, int leftmost);
+
+/* Place or follow a tile at ``pos``, coming from ``node``. */
+static void gen(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftward,
+                int leftmost) {
+    const Gaddag *g = w->g;
+    int8_t tile = w->cells[pos];
+    if (tile >= 0) {
+        int letter = tile & LETTER_BITS;
+        const Arc *next = child(g, node, letter);
+        if (!next) return;
+        w->path[pos] = (int8_t)letter;
+        w->fresh[pos] = 0;
+        go_on(w, pos, *next, placed, main + ((tile & BLANK_FLAG) ? 0 : w->points[letter]), word_mult,
+              cross_total, leftward, leftmost);
+        return;
+    }
+    if (placed >= w->rack_size) return;
+    uint32_t symbols = node.mask & ((1u << w->letters) - 1u);   /* the node's letters: its first edges */
+    uint32_t letters = symbols & w->masks[pos] & (w->counts[w->letters] ? 0xFFFFFFFFu : w->available);
+    int lm = w->lm[pos], wm = w->wm[pos], cs = w->cross[pos];
+    const Arc *edges = g->arcs + node.first;
+    while (letters) {
+        int letter = CTZ(letters);
+        letters &= letters - 1;
+        const Arc *next = edges + POPCOUNT(symbols & ((1u << letter) - 1u));
+        int spent = w->counts[letter] ? letter : w->letters;   /* a natural tile first, else a blank */
+        w->counts[spent]--;
+        if (spent != w->letters) update_available(w, spent);
+        int value = w->points[letter] * lm;
+        w->path[pos] = (int8_t)letter;
+        w->fresh[pos] = 1;
+        go_on(w, pos, *next, placed + 1, main + value, word_mult * wm,
+              cross_total + (cs >= 0 ? (cs + value) * wm : 0), leftward, leftmost);
+        w->counts[spent]++;
+        if (spent != w->letters) update_available(w, spent);
+    }
+    w->fresh[pos] = 0;
+}
+
+static INLINE void go_on(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total,
+                         int leftward, int leftmost) {
+    const Gaddag *g = w->g;
+    if (leftward) {
+        int a = w->anchor_at;
+        int left_open = pos == 0 || w->cells[pos - 1] < 0;
+        int right_open = a == SIZE - 1 || w->cells[a + 1] < 0;
+        if (placed && left_open && right_open && accepts(node)) record(w, pos, a, placed, main, word_mult, cross_total);
+        /* Leftwards: through tiles, or onto empty squares that are not anchors (a move
+         * covering an anchor further left is found from that anchor). */
+        if (pos > 0 && (w->cells[pos - 1] >= 0 || !w->anchor[pos - 1]))
+            gen(w, pos - 1, node, placed, main, word_mult, cross_total, 1, leftmost);
+        if (left_open && a < SIZE - 1) {
+            const Arc *turned = child(g, node, g->sep);
+            if (turned) gen(w, a + 1, *turned, placed, main, word_mult, cross_total, 0, pos);
+        }
+    } else {
+        if (placed && (pos == SIZE - 1 || w->cells[pos + 1] < 0) && accepts(node))
+            record(w, leftmost, pos, placed, main, word_mult, cross_total);
+        if (pos < SIZE - 1) gen(w, pos + 1, node, placed, main, word_mult, cross_total, 0, leftmost);
+    }
+}
+
+/* An upper bound of the score of any move found from anchor ``a`` of the line (its
+ * "shadow"): for each stretch of the line the move could cover, the board tiles' points,
+ * and the rack's best tiles on the new squares, the most valuable tile on the square
+ * that multiplies most (rearrangement inequality). ``values``: the rack's tile values,
+ * highest first. -1 when no move can be found from the anchor. */
+static int shadow_bound(const Walk *w, int a, const int *values) {
+    int best = -1;
+    for (int start = a; start >= 0; start--) {
+        if (start < a && w->cells[start] < 0 && (w->anchor[start] || !w->masks[start])) break;
+        if (start > 0 && w->cells[start - 1] >= 0) continue;   /* the word would go on to the left */
+        int empties_left = 0, board_left = 0;
+        for (int i = start; i < a; i++) {
+            if (w->cells[i] < 0) empties_left++;
+            else if (!(w->cells[i] & BLANK_FLAG)) board_left += w->points[w->cells[i] & LETTER_BITS];
+        }
+        if (empties_left + 1 > w->rack_size) break;
+        int coefficients_lm[SIZE], coefficients_wm[SIZE], k = 0, word_mult = 1, fixed = board_left, cross_sum = 0;
+        for (int i = start; i < a; i++)
+            if (w->cells[i] < 0) {
+                coefficients_lm[k] = w->lm[i];
+                coefficients_wm[k] = w->cross[i] >= 0 ? w->wm[i] : 0;
+                if (w->cross[i] >= 0) cross_sum += w->cross[i] * w->wm[i];
+                word_mult *= w->wm[i];
+                k++;
+            }
+        for (int end = a; end < SIZE; end++) {
+            int8_t tile = w->cells[end];
+            if (tile < 0) {
+                if (!w->masks[end] || k == w->rack_size) break;
+                coefficients_lm[k] = w->lm[end];
+                coefficients_wm[k] = w->cross[end] >= 0 ? w->wm[end] : 0;
+                if (w->cross[end] >= 0) cross_sum += w->cross[end] * w->wm[end];
+                word_mult *= w->wm[end];
+                k++;
+            } else if (!(tile & BLANK_FLAG)) {
+                fixed += w->points[tile & LETTER_BITS];
+            }
+            if (end < SIZE - 1 && w->cells[end + 1] >= 0) continue;   /* the word would go on */
+            if (end == start) continue;
+            int effective[SIZE];
+            for (int j = 0; j < k; j++) effective[j] = coefficients_lm[j] * (word_mult + coefficients_wm[j]);
+            for (int j = 1; j < k; j++) {  /* highest first */
+                int value = effective[j], at = j;
+                while (at > 0 && effective[at - 1] < value) { effective[at] = effective[at - 1]; at--; }
+                effective[at] = value;
+            }
+            int bound = fixed * word_mult + cross_sum + (k == w->bingo_size ? w->bingo_bonus : 0);
+            for (int j = 0; j < k; j++) bound += values[j] * effective[j];
+            if (bound > best) best = bound;
+        }
+    }
+    return best;
+}
+
+/* Every move found from anchor ``a`` of the loaded line. When a tile is right before the
+ * anchor, every such move holds the whole run of tiles ending there (the square before the
+ * run is an anchor, or the edge): the walk reads the run first, from the root, then the
+ * separator, and places tiles from the anchor on — rather than trying every letter on the
+ * anchor before finding that the run does not follow it. */
+static void walk_anchor(Walk *w, int a) {
+    const Gaddag *g = w->g;
+    w->anchor_at = a;
+    if (a == 0 || w->cells[a - 1] < 0) {
+        gen(w, a, g->root, 0, 0, 1, 0, 1, a);
+        return;
+    }
+    const Arc *node = &g->root;
+    int main = 0, start = a - 1;
+    for (; start >= 0 && w->cells[start] >= 0; start--) {
+        int8_t tile = w->cells[start];
+        node = child(g, *node, tile & LETTER_BITS);
+        if (!node) return;
+        w->path[start] = (int8_t)(tile & LETTER_BITS);
+        w->fresh[start] = 0;
+        if (!(tile & BLANK_FLAG)) main += w->points[tile & LETTER_BITS];
+    }
+    const Arc *turned = child(g, *node, g->sep);
+    if (turned) gen(w, a, *turned, 0, main, 1, 0, 0, start + 1);
+}
+
+typedef struct {
+    int bound, down, line, anchor;
+} Unit;
+
+static int unit_compare(const void *a, const void *b) {
+    const Unit *x = (const Unit *)a, *y = (const Unit *)b;
+    if (x->bound != y->bound) return y->bound - x->bound;
+    if (x->down != y->down) return x->down - y->down;
+    if (x->line != y->line) return x->line - y->line;
+    return x->anchor - y->anchor;
+}
+
+static void load_line(Walk *w, const int8_t *tiles, const int8_t *lm, const int8_t *wm, const uint32_t *masks,
+                      const int32_t *cross, int down, int line, int empty_board) {
+    w->down = down;
+    w->line = line;
+    for (int i = 0; i < SIZE; i++) {
+        int r = down ? i : line, c = down ? line : i;
+        int at = r * SIZE + c;
+        w->cells[i] = tiles[at];
+        w->lm[i] = lm[at];
+        w->wm[i] = wm[at];
+        w->masks[i] = masks[down * SIZE * SIZE + at];
+        w->cross[i] = cross[down * SIZE * SIZE + at];
+        if (empty_board) {
+            w->anchor[i] = r == SIZE / 2 && c == SIZE / 2;
+            w->masks[i] = 0xFFFFFFFFu;
+            w->cross[i] = -1;
+        } else {
+            w->anchor[i] = tiles[at] < 0 && ((r > 0 && tiles[at - SIZE] >= 0) || (r < SIZE - 1 && tiles[at + SIZE] >= 0) ||
+                                             (c > 0 && tiles[at - 1] >= 0) || (c < SIZE - 1 && tiles[at + 1] >= 0));
+        }
+    }
+}
+
+static int walk_board(Walk *w, const int8_t *tiles, const int8_t *lm, const int8_t *wm, const uint32_t *masks,
+                      const int32_t *cross, int directions) {
+    int empty_board = 1;
+    for (int i = 0; i < SIZE * SIZE; i++) if (tiles[i] >= 0) { empty_board = 0; break; }
+    int values[MAX_SYMBOLS + 8], nvalues = 0;
+    for (int s = 0; s <= w->letters; s++)
+        for (int j = 0; j < w->counts[s] && nvalues < MAX_SYMBOLS + 7; j++)
+            values[nvalues++] = s == w->letters ? 0 : w->points[s];
+    for (int j = 1; j < nvalues; j++) {
+        int value = values[j], at = j;
+        while (at > 0 && values[at - 1] < value) { values[at] = values[at - 1]; at--; }
+        values[at] = value;
+    }
+    /* On the empty board of a layout symmetric about its diagonal (the standard one), the
+     * down moves are the across moves mirrored: walk across only, then mirror. */
+    int mirrored = empty_board && directions == 3;
+    for (int r = 0; r < SIZE && mirrored; r++)
+        for (int c = 0; c < SIZE; c++)
+            if (lm[r * SIZE + c] != lm[c * SIZE + r] || wm[r * SIZE + c] != wm[c * SIZE + r]) { mirrored = 0; break; }
+    Unit *units = NULL;
+    int nunits = 0;
+    if (w->mode == MODE_TOP) {
+        units = malloc(2 * SIZE * SIZE * sizeof(Unit));
+        if (!units) return -1;
+    }
+    for (int down = 0; down < (mirrored ? 1 : 2); down++) {
+        if (!((directions >> down) & 1)) continue;
+        for (int line = 0; line < SIZE; line++) {
+            load_line(w, tiles, lm, wm, masks, cross, down, line, empty_board);
+            for (int a = 0; a < SIZE; a++) {
+                if (!w->anchor[a] || !w->masks[a]) continue;
+                if (w->mode == MODE_TOP) {
+                    int bound = shadow_bound(w, a, values);
+                    if (bound >= 0) units[nunits++] = (Unit){bound, down, line, a};
+                    continue;
+                }
+                walk_anchor(w, a);
+            }
+        }
+    }
+    if (w->mode == MODE_TOP) {
+        qsort(units, nunits, sizeof(Unit), unit_compare);
+        int loaded_down = -1, loaded_line = -1;
+        for (int u = 0; u < nunits; u++) {
+            if (units[u].bound < w->best) break;   /* no move from here on can reach the best score */
+            if (units[u].down != loaded_down || units[u].line != loaded_line) {
+                load_line(w, tiles, lm, wm, masks, cross, units[u].down, units[u].line, empty_board);
+                loaded_down = units[u].down;
+                loaded_line = units[u].line;
+            }
+            walk_anchor(w, units[u].anchor);
+        }
+        free(units);
+    }
+    if (mirrored) {
+        int64_t across = w->n;
+        for (int64_t i = 0; w->mode != MODE_COUNT && i < across && across + i < w->room; i++) {
+            int32_t *row = w->info + (across + i) * I_COLUMNS;
+            memcpy(row, w->info + i * I_COLUMNS, I_COLUMNS * sizeof(int32_t));
+            row[I_DOWN] = 1;
+            row[I_ROW] = w->info[i * I_COLUMNS + I_COL];
+            row[I_COL] = w->info[i * I_COLUMNS + I_ROW];
+            memcpy(w->words + (across + i) * SIZE, w->words + i * SIZE, SIZE);
+        }
+        w->n = 2 * across;
+    }
+    return 0;
+}
+
+int walk_moves(const Gaddag *g, const int8_t *tiles, const int8_t *lm, const int8_t *wm, const int32_t *points,
+               const int32_t *counts, const uint32_t *masks, const int32_t *cross, int mode, int directions,
+               int bingo_size, int bingo_bonus, int32_t *info, int8_t *words, int64_t room, int64_t *found,
+               int32_t *best) {
+    Walk *w = calloc(1, sizeof(Walk));
+    if (!w) return -1;
+    w->g = g;
+    w->letters = g->sep;
+    w->points = points;
+    w->bingo_size = bingo_size;
+    w->bingo_bonus = bingo_bonus;
+    for (int s = 0; s <= g->sep; s++) {
+        w->counts[s] = counts[s];
+        w->natural[s] = counts[s];
+        w->rack_size += counts[s];
+        if (s < g->sep && counts[s]) w->available |= 1u << s;
+    }
+    w->blanks = counts[g->sep];
+    w->mode = mode;
+    w->info = info;
+    w->words = words;
+    w->room = room;
+    w->best = mode == MODE_TOP ? 0 : -1;
+    int status = walk_board(w, tiles, lm, wm, masks, cross, directions);
+    *found = w->n;
+    *best = w->n ? w->best : 0;
+    free(w);
+    return status;
+}
