@@ -32,7 +32,7 @@ What is checked (the record's semantics, ``docs/tournament-record.md``):
 * boards: the first round's ``board_before`` is empty, each next one is the
   previous board with the previous master placed; the master is a legal move
   of ``rack`` on it scoring ``master_score``; ``top_score`` and ``top_moves``
-  (the set of canonical texts) are what ``lexicon.movegen.generate`` gives;
+  (the set of canonical texts) are what ``lexicon.movegen.generate_top`` gives;
   ``cumulative`` is the running sum of master scores;
 * slips: every player seated in the game (``tables``) has exactly one slip a
   round, at his table; ``late``/``null``/``missing`` slips score 0; a slip is
@@ -114,7 +114,7 @@ from duplicate.rack import RackError, beyond_tile_set, parse_rack_text
 from lexicon.board import Board, BoardError
 from lexicon.lexicon import Lexicon, LexiconError
 from lexicon.move import Move, PlacementError, placed_tiles, score_move
-from lexicon.movegen import generate
+from lexicon.movegen import generate_top
 
 __all__ = [
     "BONUS_MODES",
@@ -755,7 +755,7 @@ class _Checker:
         """Check ``top_score`` and ``top_moves`` with the move generator; return the top score."""
         if board is None or rack is None:
             return cast("int", round_["top_score"])
-        moves = generate(board, rack, self.lexicon)
+        moves = generate_top(board, rack, self.lexicon)
         if round_["top_score"] != moves.best_score:
             self.add(where, "top_score", round_["top_score"], moves.best_score,
                      "la mejor puntuación posible con este atril y tablero es otra")
