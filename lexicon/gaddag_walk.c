@@ -76,6 +76,7 @@ typedef struct {
     int32_t cross[SIZE];
     int lm[SIZE], wm[SIZE];
     uint8_t anchor[SIZE];
+    int cap[SIZE];               /* TOP mode: the most a rack tile is worth there, -1 if none fits */
     int anchor_at;               /* the anchor being walked from */
     /* the rack */
     int counts[MAX_SYMBOLS + 1];
@@ -261,14 +262,15 @@ static INLINE void go_on(Walk *w, int pos, Arc node, int placed, int main, int w
 }
 
 /* An upper bound of the score of any move found from anchor ``a`` of the line (its
- * "shadow"): for each stretch of the line the move could cover, the board tiles' points,
- * and the rack's best tiles on the new squares, the most valuable tile on the square
- * that multiplies most (rearrangement inequality). ``values``: the rack's tile values,
- * highest first. -1 when no move can be found from the anchor. */
+ * "shadow"): for each stretch of the line the move could cover (through squares where a
+ * rack tile fits), the board tiles' points, and the rack's best tiles on the new squares,
+ * the most valuable tile on the square that multiplies most (rearrangement inequality) —
+ * or each square's most valuable fitting tile, when that is less. ``values``: the rack's
+ * tile values, highest first. -1 when no move can be found from the anchor. */
 static int shadow_bound(const Walk *w, int a, const int *values) {
     int best = -1;
     for (int start = a; start >= 0; start--) {
-        if (start < a && w->cells[start] < 0 && (w->anchor[start] || !w->masks[start])) break;
+        if (start < a && w->cells[start] < 0 && (w->anchor[start] || w->cap[start] < 0)) break;
         if (start > 0 && w->cells[start - 1] >= 0) continue;   /* the word would go on to the left */
         int empties_left = 0, board_left = 0;
         for (int i = start; i < a; i++) {
@@ -276,9 +278,11 @@ static int shadow_bound(const Walk *w, int a, const int *values) {
             else if (!(w->cells[i] & BLANK_FLAG)) board_left += w->points[w->cells[i] & LETTER_BITS];
         }
         if (empties_left + 1 > w->rack_size) break;
-        int coefficients_lm[SIZE], coefficients_wm[SIZE], k = 0, word_mult = 1, fixed = board_left, cross_sum = 0;
+        int coefficients_lm[SIZE], coefficients_wm[SIZE], caps[SIZE], k = 0, word_mult = 1, fixed = board_left;
+        int cross_sum = 0;
         for (int i = start; i < a; i++)
             if (w->cells[i] < 0) {
+                caps[k] = w->cap[i];
                 coefficients_lm[k] = w->lm[i];
                 coefficients_wm[k] = w->cross[i] >= 0 ? w->wm[i] : 0;
                 if (w->cross[i] >= 0) cross_sum += w->cross[i] * w->wm[i];
@@ -288,7 +292,8 @@ static int shadow_bound(const Walk *w, int a, const int *values) {
         for (int end = a; end < SIZE; end++) {
             int8_t tile = w->cells[end];
             if (tile < 0) {
-                if (!w->masks[end] || k == w->rack_size) break;
+                if (w->cap[end] < 0 || k == w->rack_size) break;
+                caps[k] = w->cap[end];
                 coefficients_lm[k] = w->lm[end];
                 coefficients_wm[k] = w->cross[end] >= 0 ? w->wm[end] : 0;
                 if (w->cross[end] >= 0) cross_sum += w->cross[end] * w->wm[end];
@@ -299,15 +304,22 @@ static int shadow_bound(const Walk *w, int a, const int *values) {
             }
             if (end < SIZE - 1 && w->cells[end + 1] >= 0) continue;   /* the word would go on */
             if (end == start) continue;
-            int effective[SIZE];
-            for (int j = 0; j < k; j++) effective[j] = coefficients_lm[j] * (word_mult + coefficients_wm[j]);
+            /* The new tiles' part: at most the rack's best tiles on the squares that multiply
+             * most, and at most each square's most valuable tile that fits there. */
+            int effective[SIZE], capped = 0;
+            for (int j = 0; j < k; j++) {
+                effective[j] = coefficients_lm[j] * (word_mult + coefficients_wm[j]);
+                capped += effective[j] * caps[j];
+            }
             for (int j = 1; j < k; j++) {  /* highest first */
                 int value = effective[j], at = j;
                 while (at > 0 && effective[at - 1] < value) { effective[at] = effective[at - 1]; at--; }
                 effective[at] = value;
             }
-            int bound = fixed * word_mult + cross_sum + (k == w->bingo_size ? w->bingo_bonus : 0);
-            for (int j = 0; j < k; j++) bound += values[j] * effective[j];
+            int sorted = 0;
+            for (int j = 0; j < k; j++) sorted += values[j] * effective[j];
+            int bound = fixed * word_mult + cross_sum + (k == w->bingo_size ? w->bingo_bonus : 0) +
+                        (capped < sorted ? capped : sorted);
             if (bound > best) best = bound;
         }
     }
@@ -371,6 +383,12 @@ static void load_line(Walk *w, const int8_t *tiles, const int8_t *lm, const int8
         } else {
             w->anchor[i] = tiles[at] < 0 && ((r > 0 && tiles[at - SIZE] >= 0) || (r < SIZE - 1 && tiles[at + SIZE] >= 0) ||
                                              (c > 0 && tiles[at - 1] >= 0) || (c < SIZE - 1 && tiles[at + 1] >= 0));
+        }
+        if (w->mode == MODE_TOP) {
+            int cap = w->counts[w->letters] ? 0 : -1;   /* a blank fits anywhere, worth 0 */
+            for (uint32_t fits = w->available & w->masks[i]; fits; fits &= fits - 1)
+                if (w->points[CTZ(fits)] > cap) cap = w->points[CTZ(fits)];
+            w->cap[i] = w->masks[i] ? cap : -1;
         }
     }
 }
