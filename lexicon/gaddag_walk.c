@@ -267,49 +267,47 @@ static INLINE void go_on(Walk *w, int pos, Arc node, int placed, int main, int w
  * the most valuable tile on the square that multiplies most (rearrangement inequality) —
  * or each square's most valuable fitting tile, when that is less. ``values``: the rack's
  * tile values, highest first. -1 when no move can be found from the anchor. */
+/* A stretch of the line that a move could cover, as the shadow bound sees it. */
+typedef struct {
+    int lm[SIZE], cross_wm[SIZE], cap[SIZE];   /* per new square: letter premium, word premium of
+                                                 * its cross word (0 without one), best fitting tile */
+    int k, word_mult, fixed, cross_sum;        /* new squares; main word's multiplier; board tiles'
+                                                 * points; cross words' board points, multiplied */
+} Stretch;
+
+static inline void stretch_add(Stretch *s, const Walk *w, int i) {
+    int8_t tile = w->cells[i];
+    if (tile >= 0) {
+        if (!(tile & BLANK_FLAG)) s->fixed += w->points[tile & LETTER_BITS];
+        return;
+    }
+    s->cap[s->k] = w->cap[i];
+    s->lm[s->k] = w->lm[i];
+    s->cross_wm[s->k] = w->cross[i] >= 0 ? w->wm[i] : 0;
+    if (w->cross[i] >= 0) s->cross_sum += w->cross[i] * w->wm[i];
+    s->word_mult *= w->wm[i];
+    s->k++;
+}
+
 static int shadow_bound(const Walk *w, int a, const int *values) {
     int best = -1;
     for (int start = a; start >= 0; start--) {
         if (start < a && w->cells[start] < 0 && (w->anchor[start] || w->cap[start] < 0)) break;
         if (start > 0 && w->cells[start - 1] >= 0) continue;   /* the word would go on to the left */
-        int empties_left = 0, board_left = 0;
-        for (int i = start; i < a; i++) {
-            if (w->cells[i] < 0) empties_left++;
-            else if (!(w->cells[i] & BLANK_FLAG)) board_left += w->points[w->cells[i] & LETTER_BITS];
-        }
-        if (empties_left + 1 > w->rack_size) break;
-        int coefficients_lm[SIZE], coefficients_wm[SIZE], caps[SIZE], k = 0, word_mult = 1, fixed = board_left;
-        int cross_sum = 0;
-        for (int i = start; i < a; i++)
-            if (w->cells[i] < 0) {
-                caps[k] = w->cap[i];
-                coefficients_lm[k] = w->lm[i];
-                coefficients_wm[k] = w->cross[i] >= 0 ? w->wm[i] : 0;
-                if (w->cross[i] >= 0) cross_sum += w->cross[i] * w->wm[i];
-                word_mult *= w->wm[i];
-                k++;
-            }
+        Stretch stretch = {.k = 0, .word_mult = 1, .fixed = 0, .cross_sum = 0};
+        for (int i = start; i < a; i++) stretch_add(&stretch, w, i);
+        if (stretch.k + 1 > w->rack_size) break;
         for (int end = a; end < SIZE; end++) {
-            int8_t tile = w->cells[end];
-            if (tile < 0) {
-                if (w->cap[end] < 0 || k == w->rack_size) break;
-                caps[k] = w->cap[end];
-                coefficients_lm[k] = w->lm[end];
-                coefficients_wm[k] = w->cross[end] >= 0 ? w->wm[end] : 0;
-                if (w->cross[end] >= 0) cross_sum += w->cross[end] * w->wm[end];
-                word_mult *= w->wm[end];
-                k++;
-            } else if (!(tile & BLANK_FLAG)) {
-                fixed += w->points[tile & LETTER_BITS];
-            }
+            if (w->cells[end] < 0 && (w->cap[end] < 0 || stretch.k == w->rack_size)) break;
+            stretch_add(&stretch, w, end);
             if (end < SIZE - 1 && w->cells[end + 1] >= 0) continue;   /* the word would go on */
             if (end == start) continue;
             /* The new tiles' part: at most the rack's best tiles on the squares that multiply
              * most, and at most each square's most valuable tile that fits there. */
-            int effective[SIZE], capped = 0;
+            int k = stretch.k, effective[SIZE], capped = 0;
             for (int j = 0; j < k; j++) {
-                effective[j] = coefficients_lm[j] * (word_mult + coefficients_wm[j]);
-                capped += effective[j] * caps[j];
+                effective[j] = stretch.lm[j] * (stretch.word_mult + stretch.cross_wm[j]);
+                capped += effective[j] * stretch.cap[j];
             }
             for (int j = 1; j < k; j++) {  /* highest first */
                 int value = effective[j], at = j;
@@ -318,8 +316,8 @@ static int shadow_bound(const Walk *w, int a, const int *values) {
             }
             int sorted = 0;
             for (int j = 0; j < k; j++) sorted += values[j] * effective[j];
-            int bound = fixed * word_mult + cross_sum + (k == w->bingo_size ? w->bingo_bonus : 0) +
-                        (capped < sorted ? capped : sorted);
+            int bound = stretch.fixed * stretch.word_mult + stretch.cross_sum +
+                        (k == w->bingo_size ? w->bingo_bonus : 0) + (capped < sorted ? capped : sorted);
             if (bound > best) best = bound;
         }
     }
