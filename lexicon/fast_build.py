@@ -6,7 +6,7 @@ tokenized, errors reported by line) and builds its graphs in Python; for the def
 alphabet only, one word a line, any case, no accents, comments or stray characters — the
 shipped lists are), it is read with a few whole-text string operations, and the word
 graph (``graph.bin``) and the GADDAG are built by the C extension (``lexicon/gaddag_build.c``):
-about 2.5 s in all. Any other list takes the line-by-line path; the tests check that both
+about 2 s in all. Any other list takes the line-by-line path; the tests check that both
 give the same words, hash and graph.
 
 Words are handled here as **keys**: one character per tile, ``chr(0x41 + code)`` (the

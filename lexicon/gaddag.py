@@ -3,10 +3,10 @@
 A GADDAG (Gordon 1994) holds, for each word ``w`` of ``n`` letters and each split
 ``k = 1..n``, the string ``rev(w[:k]) + (SEP + w[k:] if k < n)``: a move is read leftwards
 from an anchor square, then, after the separator ``SEP``, rightwards. Ours is minimised
-(Daciuk et al. 2000 on the sorted strings) and kept in three ``uint32`` arrays, built and
+(Daciuk et al. 2000 on the sorted strings) and kept in one array of 8-byte arcs, built and
 walked by the C extension ``lexicon._gaddag`` (``lexicon/gaddag.h``, which documents the
-layout): for the default lexicon (576,104 words) 409,366 nodes and 1,032,184 arcs of 8
-bytes, 8.3 MB, built in about 1.3 s.
+layout): for the default lexicon (576,104 words) 409,366 nodes and 1,032,184 arcs, 8.3 MB,
+built in about 0.8 s.
 
 The arrays are stored in the compiled lexicon (``gaddag.bin``) beside the word DAWG, so a
 lexicon is built once per word list and loaded in milliseconds. When the extension is not
