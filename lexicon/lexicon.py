@@ -185,7 +185,8 @@ class Lexicon:
                         raise LexiconError(
                             f"{path}: sus palabras no son las de la huella que declara ({digest[:12]}…): el "
                             "archivo se ha modificado o está dañado; compílelo de nuevo desde la lista de palabras")
-                    _remember(files, digest)
+                    if not gaddag_bytes or gaddag_available():   # its GADDAG checked too, or none
+                        _remember(files, digest)
         except FileNotFoundError:
             raise LexiconError(f"{path}: no existe el archivo de léxico") from None
         except LexiconError:
