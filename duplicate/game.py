@@ -35,7 +35,7 @@ from typing import Any
 
 from data.rules import FIRST_ONE_AND_ONE_ROUND
 from duplicate.bag import Bag
-from duplicate.master import RankedMove, leave_after, rank_top_moves
+from duplicate.master import RankedMove, leave_after, rank_top_moves, ranked_moves
 from duplicate.notation import SlipError, check_move, format_move, parse_move
 from duplicate.rack import (
     NoValidRackError,
@@ -619,8 +619,8 @@ class Game:
 
     def _choice_index(self, pending: PendingRound, choice: int | Move) -> int:
         if isinstance(choice, Move):
-            for index, ranked in enumerate(pending.ranked):
-                if ranked.move == choice:
+            for index, (move, _score) in enumerate(ranked_moves(pending.ranked)):
+                if move == choice:
                     return index
             raise GameError(
                 f"la jugada {format_move(choice, self.alphabet)} no está entre las "

@@ -199,6 +199,17 @@ def rank_top_moves(board: Board, rack: Sequence[int], moves: MoveList | Iterable
     return rank_moves(board, rack, [scored for scored in candidates if scored.score == best])
 
 
+def ranked_moves(ranked: Sequence[RankedMove]) -> list[tuple[Move, int]]:
+    """``(move, score)`` of each move of a ranking (``rank_top_moves``'s), in order; for a
+    ranking computed on the generator's arrays, without building each ``RankedMove``
+    (12,984 equal tops: a tenth of the time)."""
+    from duplicate.tie_ranking import Ranking
+
+    if isinstance(ranked, Ranking):
+        return ranked.moves()
+    return [(entry.move, entry.score) for entry in ranked]
+
+
 def choose_master(board: Board, rack: Sequence[int], moves: MoveList | Iterable[ScoredMove]) -> RankedMove:
     """The master move (III.15): the first of the ranking of the top moves.
 

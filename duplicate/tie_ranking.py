@@ -118,6 +118,15 @@ class Ranking(Sequence[RankedMove]):
     def __iter__(self) -> Iterator[RankedMove]:
         return (self[index] for index in range(len(self)))
 
+    def moves(self) -> list[tuple[Move, int]]:
+        """``(move, score)`` of every ranked move, in order, without building the
+        ``RankedMove`` objects (their leaves and reasons): what storing thousands of equal
+        tops needs."""
+        rows = self._info[self._order].tolist()
+        words = self._words[self._order].tolist()
+        return [(Move(row, col, Direction.DOWN if down else Direction.ACROSS, tuple(word[:length])), score)
+                for (score, down, row, col, length, _placed), word in zip(rows, words)]
+
     def _measure(self, index: int) -> tuple[ScoredMove, tuple[int, ...], int, int, int]:
         known = self._measured.get(index)
         if known is None:

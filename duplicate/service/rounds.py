@@ -10,6 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from duplicate.game import Game, GameError, PendingRound
+from duplicate.master import ranked_moves
 from duplicate.models import (
     Event,
     GameRow,
@@ -48,8 +49,8 @@ from lexicon.alphabet import spanish
 def _round_row(game: GameRow, pending: PendingRound, board_before: str, engine: Game) -> RoundRow:
     # Every equal top is stored (the record and its checker need them all); the III.15
     # reasons only for the first ones, which are what a judge reads.
-    tops = [[format_move(ranked.move, engine.alphabet), ranked.score, ranked.reason if index < REASONS_KEPT else ""]
-            for index, ranked in enumerate(pending.ranked)]
+    tops = [[format_move(move, engine.alphabet), score, pending.ranked[index].reason if index < REASONS_KEPT else ""]
+            for index, (move, score) in enumerate(ranked_moves(pending.ranked))]
     return RoundRow(game_id=game.id, number=pending.number, rack=pending.rack.text,
                     leftover=engine.alphabet.format(pending.rack.leftover),
                     redraws=[{"rack": redraw.rack, "reason": redraw.reason} for redraw in pending.redraws],

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from duplicate.game import Game
-from duplicate.master import choose_master, rank_moves, rank_top_moves
+from duplicate.master import choose_master, rank_moves, rank_top_moves, ranked_moves
 from duplicate.tie_ranking import Ranking, rank_arrays
 from lexicon.board import Board
 from lexicon.gaddag import available
@@ -66,6 +66,7 @@ def test_thousands_of_equal_tops_on_the_empty_board(spanish_lexicon: Lexicon) ->
     assert [ranked.reason for ranked in fast[:50]] == [ranked.reason for ranked in slow[:50]]
     assert fast[-1].reason == slow[-1].reason == "última de la clasificación"
     assert choose_master(board, rack, generate_top(board, rack, spanish_lexicon)).move == slow[0].move
+    assert ranked_moves(fast) == [(ranked.move, ranked.score) for ranked in slow] == ranked_moves(slow)
 
 
 def test_the_ranking_reads_like_a_sequence(spanish_lexicon: Lexicon) -> None:
