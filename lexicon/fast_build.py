@@ -21,11 +21,11 @@ from functools import cache
 import numpy as np
 
 from lexicon.alphabet import Alphabet
+from lexicon.gaddag import WORD_END
 
 KEY_BASE = 0x41
 """A tile code ``c`` is the character ``chr(KEY_BASE + c)`` in a key."""
 
-WORD_END = 255
 FINAL_BIT = 1 << 31
 
 

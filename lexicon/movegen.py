@@ -176,9 +176,13 @@ def generate_top(board: Board, rack: Sequence[int], lexicon: Lexicon) -> MoveLis
 
         info, words, _total = walk(board, rack, lexicon, Mode.TOP)
         return MoveList.from_arrays(info, words)
-    everything = generate_pure_python(board, rack, lexicon)
-    best = everything.best_score
-    return MoveList([entry for entry in everything.raw if entry[0] == best])
+    return _top_of(generate_pure_python(board, rack, lexicon))
+
+
+def _top_of(moves: MoveList) -> MoveList:
+    """The moves of top score of a list built by the pure-Python walker."""
+    best = moves.best_score
+    return MoveList([entry for entry in moves.raw if entry[0] == best])
 
 
 def count_moves(board: Board, rack: Sequence[int], lexicon: Lexicon) -> int:
@@ -196,8 +200,7 @@ def top_and_count(board: Board, rack: Sequence[int], lexicon: Lexicon) -> tuple[
     if _compiled():
         return generate_top(board, rack, lexicon), count_moves(board, rack, lexicon)
     everything = generate_pure_python(board, rack, lexicon)
-    best = everything.best_score
-    return MoveList([entry for entry in everything.raw if entry[0] == best]), len(everything)
+    return _top_of(everything), len(everything)
 
 
 def walker_name() -> str:
