@@ -1,8 +1,9 @@
 """The default lexicon: the shipped word list, compiled once and cached.
 
-The word list ``data/lexicon-es.txt.xz`` (built from RLA-ES 2.9, COES and wspanish with the
-FISE admission rules by ``scripts/build_default_wordlist.py``; **not** the official FISE
-lexicon, see ``data/LICENSE-lexicon-es.txt``) is compiled on first use into the user's cache
+The word list ``data/lexicon-es.txt.xz`` (built from RLA-ES 2.9 — the lists of every
+country —, COES and wspanish with the FISE admission rules by
+``scripts/build_default_wordlist.py``; **not** the official FISE lexicon, see
+``data/LICENSE-lexicon-es.txt``) is compiled on first use into the user's cache
 directory (``platformdirs.user_cache_dir("duplicada")``) under a name that
 includes the hash of the shipped file, so an updated list is recompiled and a
 stale cache is never used. The environment variable ``DUPLICADA_LEXICON``
@@ -31,9 +32,11 @@ ENVIRONMENT_VARIABLE = "DUPLICADA_LEXICON"
 #: Earlier default word lists, still shipped so that a tournament or game recorded with one
 #: resumes and verifies (issue 15): the compiled lexicon's content hash → the file in ``data/``.
 #: ``lexicon-es-rlaes26.txt.xz``: the default until issue 15 (hunspell-es 7.5.0, RLA-ES 2.6;
-#: 543,934 words).
+#: 543,934 words). ``lexicon-es-rlaes29-spain.txt.xz``: the default from issue 15 to issue 28
+#: (RLA-ES 2.9's common and Spain lists, COES, wspanish; 576,104 words).
 EARLIER_DEFAULTS = {
     "9e47958ad0a258d2dcafe6193e354a3aa64c4a1a1ff561f453547d8d4fc5d181": "lexicon-es-rlaes26.txt.xz",
+    "c05715cbbbb6f47165ec0eb3cb0cfa2368d1eee4127b6fbff010f62eca487745": "lexicon-es-rlaes29-spain.txt.xz",
 }
 
 

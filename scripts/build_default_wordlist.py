@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.write_bytes(compressed(words))
     width = max(len(step.label) for step in steps)
     for step in steps:
-        change = f"+{step.added:,}" if step.added else f"-{step.removed:,}"
+        change = f"+{step.added:,}" if step.added else f"({step.included:,})" if step.included else f"-{step.removed:,}"
         print(f"{step.label:<{width}}  {change:>10}")
     print(f"final: {len(words):,} palabras -> {args.out} ({args.out.stat().st_size:,} bytes)")
     print(f"tiempo: {time.monotonic() - start:.1f} s")

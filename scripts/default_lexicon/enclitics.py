@@ -25,12 +25,23 @@ ENCLITIC = frozenset(
     """.split()
 )
 
+#: The final vowel of a *vos* imperative and its accent (odiá, temé, decí).
+VOSEO_ACCENT = {"a": "á", "e": "é", "i": "í"}
+#: The single pronouns a *vos* imperative takes (decime, sentate, comelo).
+VOSEO_PRONOUNS = frozenset("me te nos lo la le los las les".split())
 PRONOUNS = re.compile(r"(?:me|te|se|nos|os|lo|la|le|los|las|les){1,3}")
 ACCENTED = re.compile(r"[áéíóú]")
 
 
+#: The accented small letters of the sources and their plain letters (the fast path of :func:`plain`).
+_PLAIN = str.maketrans("áéíóúüàèìòùâêîôûäëïöç", "aeiouuaeiouaeiouaeioc")
+
+
 def plain(word: str) -> str:
     """Lowercase, accents and diaeresis removed, ñ kept (alzáos → alzaos)."""
+    fast = word.lower().translate(_PLAIN)
+    if fast.isascii() or fast.replace("ñ", "").isascii():
+        return fast
     out = []
     for char in unicodedata.normalize("NFC", word.lower()):
         if char == "ñ":
@@ -54,7 +65,11 @@ def enclitic_words(words: Iterable[str], all_forms: set[str], verb_forms: set[st
        (da: dale, dame, dalo); or
     d. the host is a verb form and the spelling shows the pronoun: an accent the host lacks
        (ódiame, sírvase, unámonos), a *vosotros* imperative in -d (odiadme), or the -d
-       dropped before *os* (alzaos).
+       dropped before *os* (alzaos);
+    e. the host is a *vos* imperative that lost its accent to one pronoun (odiá + me →
+       odiame, decí + le → decile; the American lists of RLA-ES write these out). With two
+       pronouns the accent stays (decímelo: rule d), and *vos* takes *te*, never *se* or *os*
+       (so lloviznase, an imperfect subjunctive, is not llovizná + se).
 
     Plus ``ENCLITIC``, minus ``NOT_ENCLITIC``. Pronominal *-rse* headwords are added back
     afterwards by the FISE verb rule (``fise_rules.Verbs.pronominal_headwords``)."""
@@ -96,6 +111,8 @@ def enclitic_words(words: Iterable[str], all_forms: set[str], verb_forms: set[st
                     )
                 )
                 or (tail.startswith("os") and host + "d" in verbs_plain)
+                or (tail in VOSEO_PRONOUNS and written[-1:] in VOSEO_ACCENT
+                    and written[:-1] + VOSEO_ACCENT[written[-1]] in verb_forms)
             ):
                 found.add(word)
                 break

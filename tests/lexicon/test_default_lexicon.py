@@ -79,21 +79,41 @@ def test_issue_15_exclusions_are_out(default_lexicon: Path, word: str) -> None:
     assert not Lexicon.load(default_lexicon).contains_text(word)
 
 
-def test_a_tournament_made_with_the_earlier_default_resumes_and_verifies(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 15: the default changed its hash; a tournament recorded with the previous default
-    (shipped as lexicon-es-rlaes26.txt.xz) still opens and verifies with no lexicon named."""
+@pytest.mark.parametrize("word", ["ACOTEJÁBAMOS", "EMPANIZARA", "ENCERRÁS", "MORDÉ", "COLGÁ", "INTRODUCÍ",
+                                  "REGRESADA", "CUYES", "ALTÍSIMO"])
+def test_issue_28_additions_are_in(default_lexicon: Path, word: str) -> None:
+    # Issue 28: the verbs of every country's lists, the forms of vos, the participles of verbs
+    # transitive in some country, the plurals the American lists leave open.
+    assert Lexicon.load(default_lexicon).contains_text(word)
+
+
+@pytest.mark.parametrize("word", ["DECIME", "ABUSANTE", "DIFICILÍSIMO", "ABORRASCARSES", "ABALARES"])
+def test_issue_28_exclusions_are_out(default_lexicon: Path, word: str) -> None:
+    # Enclitic vos imperatives, active participles and superlatives the DLE-based lists lack,
+    # plurals of infinitives.
+    assert not Lexicon.load(default_lexicon).contains_text(word)
+
+
+@pytest.mark.parametrize(("word_list", "word_count"), [
+    ("lexicon-es-rlaes26.txt.xz", 543_934),          # the default until issue 15
+    ("lexicon-es-rlaes29-spain.txt.xz", 576_104),    # the default from issue 15 to issue 28
+])
+def test_a_tournament_made_with_an_earlier_default_resumes_and_verifies(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, word_list: str, word_count: int) -> None:
+    """Issues 15 and 28: the default changed its hash; a tournament recorded with a previous
+    default (shipped under its own name) still opens and verifies with no lexicon named."""
     from duplicate.service import TournamentService
     from duplicate.service.opening import open_service
-    from lexicon.default import EARLIER_DEFAULTS, earlier_default_path, shipped_lexicon_path
+    from lexicon.default import EARLIER_DEFAULTS, WORD_LIST, earlier_default_path, shipped_lexicon_path
     from tests.credentials import JUDGE_PIN
 
     monkeypatch.delenv(ENVIRONMENT_VARIABLE, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    earlier = Lexicon.load(shipped_lexicon_path("lexicon-es-rlaes26.txt.xz"))
-    assert EARLIER_DEFAULTS[earlier.content_hash] == "lexicon-es-rlaes26.txt.xz"   # the hash is the file's
-    assert earlier.word_count == 543_934
+    earlier = Lexicon.load(shipped_lexicon_path(word_list))
+    assert EARLIER_DEFAULTS[earlier.content_hash] == word_list   # the hash is the file's
+    assert earlier.word_count == word_count
     assert earlier_default_path("0" * 64) is None
+    assert WORD_LIST not in EARLIER_DEFAULTS.values()
 
     database = tmp_path / "t.db"
     service = open_service(str(database), lexicon=earlier, pin=JUDGE_PIN)
