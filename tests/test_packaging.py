@@ -28,9 +28,6 @@ NOT_SHIPPED = {".pyc", ".pyo", ".so", ".pyd", ".c", ".h"}
 """Suffixes of tree files the wheel does not carry: bytecode, built extensions (the wheel
 has its own), the C sources (compiled into ``lexicon._gaddag``; the sdist carries them)."""
 
-pytestmark = pytest.mark.xdist_group("packaging")      # one worker builds the archives once
-
-
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     given = os.environ.get("DUPLICADA_TEST_DIST")
