@@ -9,7 +9,13 @@ from collections.abc import Sequence
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
-from duplicate.models import (
+from duplicate.service.access import Action
+from duplicate.service.errors import ResultsUnpublished, TournamentError
+from duplicate.service.events import GameCreated, TablesAssigned
+from duplicate.service.settings import TournamentSettings
+from duplicate.service.standings import Standings
+from duplicate.service.views import EntryView, PlayerView, SeatView, view_of
+from duplicate.storage.models import (
     Entry,
     EntryStatus,
     GameRow,
@@ -18,12 +24,6 @@ from duplicate.models import (
     SeatingMethod,
     Tournament,
 )
-from duplicate.service.access import Action
-from duplicate.service.errors import ResultsUnpublished, TournamentError
-from duplicate.service.events import GameCreated, TablesAssigned
-from duplicate.service.settings import TournamentSettings
-from duplicate.service.standings import Standings
-from duplicate.service.views import EntryView, PlayerView, SeatView, view_of
 
 
 def _collation_key(name: str) -> str:

@@ -11,17 +11,6 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from duplicate.models import (
-    Conflict,
-    ConflictKind,
-    Entry,
-    Event,
-    GameRow,
-    Player,
-    RoundRow,
-    Seat,
-    Slip,
-)
 from duplicate.rack import parse_rack_text
 from duplicate.service.access import Action, Actor
 from duplicate.service.base import (
@@ -41,6 +30,17 @@ from duplicate.service.views import (
     view_of,
 )
 from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict
+from duplicate.storage.models import (
+    Conflict,
+    ConflictKind,
+    Entry,
+    Event,
+    GameRow,
+    Player,
+    RoundRow,
+    Seat,
+    Slip,
+)
 from duplicate.texts import SLIP_MAX
 from lexicon.board import Board
 from lexicon.lexicon import Lexicon
