@@ -111,6 +111,8 @@ from duplicate.notation import (
     parse_move,
 )
 from duplicate.rack import RackError, beyond_tile_set, parse_rack_text
+from duplicate.record_difference import Difference, show_value
+from duplicate.record_events import event_differences
 from lexicon.board import Board, BoardError
 from lexicon.lexicon import Lexicon, LexiconError
 from lexicon.move import Move, PlacementError, placed_tiles, score_move
@@ -172,31 +174,6 @@ class RecordError(ValueError):
     """A record that cannot be checked: unreadable file or JSON, wrong ``format``,
     a missing key or a value of the wrong type. The message (Spanish) names the
     file (when known), the place in the record and what was expected."""
-
-
-@dataclass(frozen=True)
-class Difference:
-    """One value of the record that differs from the recomputed one.
-
-    ``where``: the place, in Spanish (``"partida 2, ronda 5, mesa 12"``,
-    ``"clasificación del torneo, jugador 7"``, ``"torneo"``); ``field``: the record's
-    key (``"score"``, ``"board_before"``, ...); ``recorded`` / ``expected``: the stored
-    and the recomputed value (None when absent); ``message``: Spanish explanation.
-    """
-
-    where: str
-    field: str
-    recorded: object
-    expected: object
-    message: str
-
-    def __str__(self) -> str:
-        return (f"{self.where} — {self.field}: registrado {_show(self.recorded)}, "
-                f"esperado {_show(self.expected)}. {self.message}")
-
-
-def _show(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 # --- slips (III.20, III.25, III.29) -----------------------------------------------------
@@ -497,20 +474,20 @@ _STANDING = {"player": "int", "position": "int", "value": "number", "total": "in
 def _require(value: object, spec: Mapping[str, str], place: str) -> None:
     """Raise ``RecordError`` unless ``value`` is an object with the keys of ``spec``, of their kinds."""
     if not isinstance(value, dict):
-        raise RecordError(f"en {place} se esperaba un objeto, no {_show(value)[:60]}")
+        raise RecordError(f"en {place} se esperaba un objeto, no {show_value(value)[:60]}")
     for key, kind in spec.items():
         if key not in value:
             raise RecordError(f"en {place} falta la clave «{key}» ({_KINDS[kind][0]})")
         name, accepts = _KINDS[kind]
         if not accepts(value[key]):
-            raise RecordError(f"en {place}, «{key}» debe ser {name}, no {_show(value[key])[:60]}")
+            raise RecordError(f"en {place}, «{key}» debe ser {name}, no {show_value(value[key])[:60]}")
 
 
 def _require_map(value: Mapping[str, object], place: str, what: str) -> None:
     """Keys that are player ids written as text, values integers."""
     for key, item in value.items():
         if not key.lstrip("-").isdigit() or not _KINDS["int"][1](item):
-            raise RecordError(f"en {place} se esperaba {what}, no «{key}»: {_show(item)[:40]}")
+            raise RecordError(f"en {place} se esperaba {what}, no «{key}»: {show_value(item)[:40]}")
 
 
 def _check_shape(record: object) -> None:
@@ -591,8 +568,6 @@ def verify_record(record: dict[str, Any], lexicon: Lexicon) -> list[Difference]:
     See the module docstring for what is checked and the decisions taken.
     """
     _check_shape(record)
-    from duplicate.record_events import event_differences  # it builds on this module's Difference
-
     return _Checker(record, lexicon).run() + event_differences(record, lexicon)
 
 

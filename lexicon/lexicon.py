@@ -44,15 +44,13 @@ from lexicon.fast_build import bulk_keys, codes_buffer, keys_text, word_graph_by
 from lexicon.gaddag import Gaddag, build_gaddag, build_gaddag_from_buffer
 from lexicon.gaddag import available as gaddag_available
 from lexicon.gaddag import extension as gaddag_extension
+from lexicon.word_limits import MAX_TILES, MIN_TILES
 
 FORMAT = "duplicada-lexicon-2"
 READABLE_FORMATS = ("duplicada-lexicon-1", FORMAT)
 """Formats ``Lexicon.load`` reads: 1 has no ``gaddag.bin``."""
 FINAL = -1
 """Key present in a graph node (with value ``True``) when the path to it spells a word."""
-
-MIN_TILES, MAX_TILES = 2, 15
-"""Word lengths kept, in tiles."""
 
 REACH = -2
 """Key of a graph node's reach masks: a tuple of ``MAX_TILES`` ints, bit ``L`` of
