@@ -261,7 +261,7 @@ class Registration(ServiceBase):
             actor = self._authorise(session, tournament.id, Action.ADD_PLAYER)
             entries = []
             for number, row in rows:
-                record = {aliases[key.strip().lower()]: (value or "").strip() for key, value in row.items()
+                record = {aliases[key.strip().lower()]: value for key, value in row.items()
                           if key and key.strip().lower() in aliases}
                 try:
                     entries.append(self._add_player(session, tournament, record.get("name", ""),
