@@ -14,6 +14,7 @@ from typing import Any, Self
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from duplicate.bounds import DB_INT_MAX, NumberError, checked_int
 from duplicate.csv_files import CsvFileError, read_csv_rows
 from duplicate.database import Database, DatabaseUnavailable
 from duplicate.game import Game, GameError
@@ -311,7 +312,19 @@ class ServiceBase:
             tournament = self._tournament(session, tournament_id)
             return session.scalar(select(func.max(Event.id)).where(Event.tournament_id == tournament.id)) or 0
 
+    @staticmethod
+    def _number(value: object, what: str, *, minimum: int = 1, maximum: int = DB_INT_MAX) -> int:
+        """``value`` when it is a whole number from ``minimum`` to ``maximum`` (default: what
+        an ``INTEGER`` column holds, ``duplicate.bounds``); ``TournamentError`` naming
+        ``what`` otherwise, before any query (PostgreSQL refuses 2³¹, SQLite 2⁶³)."""
+        try:
+            return checked_int(value, what, minimum=minimum, maximum=maximum)
+        except NumberError as error:
+            raise TournamentError(str(error)) from None
+
     def _tournament(self, session: Session, tournament_id: int | None) -> Tournament:
+        if tournament_id is not None:
+            self._number(tournament_id, "el torneo")
         tournament = find_tournament(session, tournament_id)
         if tournament is None:
             raise TournamentError("no hay ningún torneo en la base de datos: créelo con «duplicada tournament create»"
@@ -322,6 +335,7 @@ class ServiceBase:
         """The game ``number``; with ``lock`` its row is locked for the transaction
         (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite writers are serialised already), so
         two judge stations acting at once take turns instead of both playing."""
+        self._number(number, "el número de partida")
         query = select(GameRow).where(GameRow.tournament_id == tournament.id, GameRow.number == number)
         if lock:
             query = query.with_for_update().execution_options(populate_existing=True)
@@ -331,6 +345,7 @@ class ServiceBase:
         return game
 
     def _round(self, session: Session, game: GameRow, number: int) -> RoundRow:
+        self._number(number, "el número de ronda")
         row = session.scalar(select(RoundRow).where(RoundRow.game_id == game.id, RoundRow.number == number))
         if row is None:
             raise TournamentError(f"la partida {game.number} no tiene ronda {number}")

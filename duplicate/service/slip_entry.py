@@ -345,7 +345,8 @@ class SlipEntry(Rounds):
             row = self._round(session, game, number)
             if row.closed and not allow_closed:
                 raise TournamentError(f"la ronda {number} está cerrada: solo el juez árbitro puede corregirla")
-            seat = session.scalar(select(Seat).where(Seat.game_id == game.id, Seat.table_number == table))
+            seat = session.scalar(select(Seat).where(Seat.game_id == game.id,
+                                                     Seat.table_number == self._number(table, "la mesa")))
             if seat is None:
                 raise TournamentError(f"no hay ningún jugador en la mesa {table} en la partida {game.number}")
             lexicon = self.lexicon_for(tournament)

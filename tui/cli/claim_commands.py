@@ -6,7 +6,7 @@ import click
 
 from duplicate.labels import CLAIM_STATUS, label
 from duplicate.slips import SlipStatus
-from tui.cli.options import Context, common, game_option
+from tui.cli.options import NUMBER, Context, common, game_option
 
 
 # --- claims ------------------------------------------------------------------------------------------------
@@ -16,8 +16,8 @@ def claim() -> None:
 
 
 @claim.command("file")
-@click.argument("round_number", type=int)
-@click.argument("table", type=int)
+@click.argument("round_number", type=NUMBER)
+@click.argument("table", type=NUMBER)
 @click.argument("text")
 @game_option
 @common
@@ -29,7 +29,7 @@ def claim_file(context: Context, round_number: int, table: int, text: str, game_
 
 
 @claim.command("resolve")
-@click.argument("claim_id", type=int)
+@click.argument("claim_id", type=NUMBER)
 @click.option("--upheld/--rejected", required=True)
 @click.option("--resolution", required=True, help="Resolución del juez árbitro.")
 @click.option("--text", "corrected_text", default=None, help="Papeleta corregida (si se acepta).")

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from tui.cli.options import Context, common, format_option
+from tui.cli.options import NUMBER, SCORE, Context, common, format_option
 
 division_option = click.option("--division", default="", help="División (por defecto, la única sin nombre).")
 
@@ -38,8 +38,8 @@ def _pairing_errors(call: Any) -> Any:
 @click.option("--system", default="dutch", show_default=True,
               help="dutch, dutch-2026, dubov, burstein, round-robin o manual.")
 @click.option("--name", default="", help="Nombre de la división (A, B, …).")
-@click.option("--bye-spread", type=int, default=50, show_default=True, help="Diferencia que suma el descanso.")
-@click.option("--forfeit-spread", type=int, default=50, show_default=True,
+@click.option("--bye-spread", type=SCORE, default=50, show_default=True, help="Diferencia que suma el descanso.")
+@click.option("--forfeit-spread", type=SCORE, default=50, show_default=True,
               help="Diferencia de una incomparecencia (el que no se presentó la resta).")
 @click.option("--tie-breaks", default="BH,SB", show_default=True,
               help="Desempates tras victorias y diferencia (códigos FIDE: BH, SB, DE, …; vacío: ninguno).")
@@ -110,7 +110,7 @@ def classic_round_pair(context: Context, division: str, manual: str | None, reas
 
 @click.command("boards")
 @division_option
-@click.argument("round_number", type=int, required=False)
+@click.argument("round_number", type=NUMBER, required=False)
 @common
 def classic_boards(context: Context, division: str, round_number: int | None) -> None:
     """Mesas de una ronda con sus resultados (por defecto, la última emparejada)."""
@@ -124,10 +124,10 @@ def classic_boards(context: Context, division: str, round_number: int | None) ->
 
 @click.command("result")
 @division_option
-@click.argument("round_number", type=int)
-@click.argument("table", type=int)
-@click.argument("first_score", type=int)
-@click.argument("second_score", type=int)
+@click.argument("round_number", type=NUMBER)
+@click.argument("table", type=NUMBER)
+@click.argument("first_score", type=SCORE)
+@click.argument("second_score", type=SCORE)
 @common
 def classic_result(context: Context, division: str, round_number: int, table: int, first_score: int,
                    second_score: int) -> None:
@@ -141,8 +141,8 @@ def classic_result(context: Context, division: str, round_number: int, table: in
 
 @click.command("forfeit")
 @division_option
-@click.argument("round_number", type=int)
-@click.argument("table", type=int)
+@click.argument("round_number", type=NUMBER)
+@click.argument("table", type=NUMBER)
 @click.option("--loser", type=click.Choice(["first", "second"]), required=True,
               help="Quién no se presentó: first (el que empezaba) o second.")
 @click.option("--reason", default="", help="Motivo.")
@@ -156,10 +156,10 @@ def classic_forfeit(context: Context, division: str, round_number: int, table: i
 
 @click.command("resolve")
 @division_option
-@click.argument("round_number", type=int)
-@click.argument("table", type=int)
-@click.argument("first_score", type=int)
-@click.argument("second_score", type=int)
+@click.argument("round_number", type=NUMBER)
+@click.argument("table", type=NUMBER)
+@click.argument("first_score", type=SCORE)
+@click.argument("second_score", type=SCORE)
 @click.option("--reason", default="", help="Motivo.")
 @common
 def classic_resolve(context: Context, division: str, round_number: int, table: int, first_score: int,
@@ -172,8 +172,8 @@ def classic_resolve(context: Context, division: str, round_number: int, table: i
 
 @click.command("bye")
 @division_option
-@click.argument("number", type=int)
-@click.argument("round_number", type=int)
+@click.argument("number", type=NUMBER)
+@click.argument("round_number", type=NUMBER)
 @click.option("--zero", is_flag=True, help="Descanso sin puntos (por defecto, media victoria).")
 @common
 def classic_bye(context: Context, division: str, number: int, round_number: int, zero: bool) -> None:
@@ -185,7 +185,7 @@ def classic_bye(context: Context, division: str, number: int, round_number: int,
 
 @click.command("withdraw")
 @division_option
-@click.argument("number", type=int)
+@click.argument("number", type=NUMBER)
 @click.option("--reason", default="", help="Motivo.")
 @common
 def classic_withdraw(context: Context, division: str, number: int, reason: str) -> None:

@@ -19,12 +19,39 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from duplicate.bounds import BONUS_MAX, DB_INT_MAX, ROUND_SECONDS_MAX, SEED_MAX
+
 if TYPE_CHECKING:
     from duplicate.service import TournamentService
     from lexicon.lexicon import Lexicon
     from ranking.service import EloDIHooks
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+# --- the ranges of numbers (issue 26 §3) -------------------------------------------------------
+class Bounded(click.IntRange):
+    """A whole number from ``min`` to ``max`` (both given): Click's ``IntRange`` whose
+    refusal of a number written with many digits quotes its first digits only (a
+    5,000-digit id is not echoed back whole)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and len(value.strip()) > 20:
+            self.fail(f"«{value.strip()[:20]}…» ({len(value.strip())} caracteres) no es un número del intervalo "
+                      f"{self._describe_range()}.", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+NUMBER = Bounded(1, DB_INT_MAX)
+"""An id, a game, round or table number: 1 to 2³¹ − 1 (an ``INTEGER`` column on PostgreSQL)."""
+SEED = Bounded(0, SEED_MAX)
+"""A seed of a draw (stored with the game)."""
+SECONDS = Bounded(10, ROUND_SECONDS_MAX)
+"""Seconds of a round (III.13: 180)."""
+BONUS = Bounded(1, BONUS_MAX)
+"""The value of a manual bonus (III.24: 5 or 10 advised)."""
+SCORE = Bounded(0, DB_INT_MAX)
+"""Points of a game's result or a spread (stored in ``INTEGER`` columns)."""
 
 # --- the shared options, declared once -------------------------------------------------------
 def _database_url(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
@@ -39,7 +66,7 @@ def _database_url(context: click.Context, parameter: click.Parameter, value: str
 db_option = click.option("--db", envvar="DUPLICADA_DB", default=None, metavar="URL", callback=_database_url,
                          help="Base de datos: URL de SQLAlchemy o archivo SQLite (por defecto, $DUPLICADA_DB o el "
                               "de la carpeta de datos). Con «:?@» en lugar de la contraseña, se pregunta.")
-tournament_option = click.option("--tournament", "tournament_id", type=int, default=None,
+tournament_option = click.option("--tournament", "tournament_id", type=NUMBER, default=None,
                                  help="Id del torneo (por defecto, el último).")
 station_option = click.option("--station", default=None,
                               help="Nombre de este puesto (por defecto, $DUPLICADA_STATION o el equipo).")
@@ -50,9 +77,9 @@ lexicon_option = click.option("--lexicon", "lexicon_path", type=click.Path(dir_o
 pin_file_option = click.option("--pin-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
                                help="Archivo con el PIN del puesto en su primera línea (si no, $DUPLICADA_PIN o "
                                     "se pregunta sin mostrarlo).")
-game_option = click.option("--game", "game_number", type=int, default=None,
+game_option = click.option("--game", "game_number", type=NUMBER, default=None,
                            help="Número de partida (por defecto, la que está en juego).")
-round_option = click.option("--round", "round_number", type=int, default=None,
+round_option = click.option("--round", "round_number", type=NUMBER, default=None,
                             help="Ronda (por defecto, la última con atril).")
 format_option = click.option("--format", "output", type=click.Choice(["table", "csv", "json"]), default="table",
                              show_default=True, help="Formato de salida.")

@@ -9,7 +9,7 @@ import click
 from duplicate.labels import ENTRY_STATUS, label
 from duplicate.plurals import counted
 from duplicate.service import EntryStatus
-from tui.cli.options import Context, common
+from tui.cli.options import NUMBER, Context, common
 
 
 # --- players and assistants ------------------------------------------------------------------
@@ -50,7 +50,7 @@ def player_list(context: Context) -> None:
 
 
 @player.command("status")
-@click.argument("entry_id", type=int)
+@click.argument("entry_id", type=NUMBER)
 @click.argument("status", type=click.Choice([status.value for status in EntryStatus]))
 @click.option("--reason", default="")
 @common
@@ -67,8 +67,8 @@ def assistant() -> None:
 
 @assistant.command("set")
 @click.argument("name")
-@click.argument("first", type=click.IntRange(min=1))
-@click.argument("last", type=click.IntRange(min=1))
+@click.argument("first", type=NUMBER)
+@click.argument("last", type=NUMBER)
 @common
 def assistant_set(context: Context, name: str, first: int, last: int) -> None:
     """Asigna al auxiliar NAME las mesas FIRST a LAST."""

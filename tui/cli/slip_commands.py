@@ -14,6 +14,7 @@ from duplicate.service import (
 from duplicate.slips import SlipStatus
 from tui.cli.listing import emit_rows
 from tui.cli.options import (
+    NUMBER,
     Context,
     common,
     format_option,
@@ -51,7 +52,7 @@ def _show_entry(result: EntryResult) -> None:
 
 
 @slip.command("enter")
-@click.argument("table", type=click.IntRange(min=1))
+@click.argument("table", type=NUMBER)
 @click.argument("text")
 @game_option
 @round_option
@@ -64,7 +65,7 @@ def slip_enter(context: Context, table: int, text: str, game_number: int | None,
 
 
 @slip.command("master")
-@click.argument("tables", nargs=-1, type=click.IntRange(min=1), required=True)
+@click.argument("tables", nargs=-1, type=NUMBER, required=True)
 @game_option
 @round_option
 @common
@@ -77,7 +78,7 @@ def slip_master(context: Context, tables: tuple[int, ...], game_number: int | No
 
 
 @slip.command("mark")
-@click.argument("table", type=click.IntRange(min=1))
+@click.argument("table", type=NUMBER)
 @click.argument("status", type=click.Choice([s.value for s in (SlipStatus.LATE, SlipStatus.NULL, SlipStatus.MISSING)]))
 @click.option("--text", default="", help="Lo que ponía la papeleta, si algo.")
 @game_option
@@ -92,7 +93,7 @@ def slip_mark(context: Context, table: int, status: str, text: str, game_number:
 
 
 @slip.command("check")
-@click.argument("table", type=click.IntRange(min=1))
+@click.argument("table", type=NUMBER)
 @click.argument("text")
 @game_option
 @round_option
@@ -106,7 +107,7 @@ def slip_check(context: Context, table: int, text: str, game_number: int | None,
 
 
 @slip.command("correct")
-@click.argument("table", type=click.IntRange(min=1))
+@click.argument("table", type=NUMBER)
 @click.argument("text", required=False)
 @click.option("--status", type=click.Choice([s.value for s in (SlipStatus.LATE, SlipStatus.NULL, SlipStatus.MISSING)]),
               default=None, help="Marca en lugar de texto.")
@@ -165,7 +166,7 @@ def slip_conflicts(context: Context, game_number: int | None) -> None:
 
 
 @slip.command("resolve")
-@click.argument("conflict_id", type=int)
+@click.argument("conflict_id", type=NUMBER)
 @click.option("--use-new", is_flag=True, help="Sustituir la papeleta registrada por la nueva.")
 @click.option("--reason", default="")
 @common

@@ -15,7 +15,7 @@ from duplicate.service import (
     TournamentSettings,
 )
 from duplicate.standings import BonusMode, TournamentCriterion
-from tui.cli.options import Context, common, read_pin
+from tui.cli.options import BONUS, NUMBER, SECONDS, Context, common, read_pin
 
 
 # --- tournament --------------------------------------------------------------------------
@@ -31,7 +31,7 @@ def tournament() -> None:
 @click.option("--end", "end_date", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Fecha de fin (AAAA-MM-DD).")
 @click.option("--bonus", type=click.Choice([mode.value for mode in BonusMode]), default=BonusMode.OFF.value,
               show_default=True, help="Bonificaciones (III.24).")
-@click.option("--bonus-value", type=click.IntRange(min=1), default=10, show_default=True,
+@click.option("--bonus-value", type=BONUS, default=10, show_default=True,
               help="Valor de la bonificación manual (III.24 aconseja 5 o 10).")
 @click.option("--criterion", type=click.Choice([c.value for c in TournamentCriterion]),
               default=TournamentCriterion.TOTAL.value, show_default=True, help="Clasificación del torneo (IV.31).")
@@ -39,8 +39,8 @@ def tournament() -> None:
               help="Desempates III.28 en la clasificación de cada partida.")
 @click.option("--oriented/--no-oriented", default=True, show_default=True,
               help="Admitir la notación canónica orientada (III.20.1.b).")
-@click.option("--seconds", type=click.IntRange(min=10), default=ROUND_SECONDS, show_default=True, help="Segundos por ronda (III.13).")
-@click.option("--partial-every", type=click.IntRange(min=1), default=3, show_default=True,
+@click.option("--seconds", type=SECONDS, default=ROUND_SECONDS, show_default=True, help="Segundos por ronda (III.13).")
+@click.option("--partial-every", type=NUMBER, default=3, show_default=True,
               help="Rondas entre clasificaciones parciales.")
 @click.option("--judge-name", default="juez", show_default=True,
               help="Nombre del juez árbitro (queda en el historial de cada decisión).")
