@@ -51,7 +51,7 @@ from duplicate.service.views import (
     view_of,
 )
 from duplicate.slips import SlipStatus
-from duplicate.texts import REASON_MAX, TextError, checked_text
+from duplicate.texts import PERSON_MAX, REASON_MAX, TextError, checked_text
 from lexicon.default import default_lexicon_path, earlier_default_path
 from lexicon.lexicon import Lexicon, LexiconError
 
@@ -137,7 +137,7 @@ class ServiceBase:
     def __init__(self, database: Database, *, station: str = "principal", lexicon: Lexicon | None = None,
                  pin: str | None = None, hooks: ServiceHooks | None = None) -> None:
         self.db = database
-        self.station = station
+        self.station = self._typed(station, "el nombre del puesto", PERSON_MAX)   # stored with every event
         self.hooks = hooks or ServiceHooks()
         self._pin = pin
         self._lexicon = lexicon

@@ -114,3 +114,92 @@ def test_the_service_checks_the_same_ranges(tmp_path: Path) -> None:
                  lambda: service.resolve_conflict(2**40, use_new=True)):
         with pytest.raises(TournamentError):
             call()
+
+
+@pytest.mark.parametrize("station", ["\udcff\udcfe", "x" * 101, "puesto\x1b]0;hola\x07", "mesa\r1", "mesa\u202e1"])
+def test_the_station_name_is_checked_like_every_text(started, monkeypatch: pytest.MonkeyPatch, station: str) -> None:
+    # «--station» with invalid UTF-8 (surrogate-escaped by Python), too long, or with control characters.
+    events = started("history", "--all").output.count("\n")
+    started("player", "add", "Eva", "--station", station, code=2)
+    monkeypatch.setenv("DUPLICADA_STATION", station)
+    started("player", "add", "Eva", code=2)
+    monkeypatch.setenv("DUPLICADA_STATION", "mesa-1")
+    assert started("history", "--all").output.count("\n") == events and "Eva" not in started("player", "list").output
+
+
+def test_the_service_checks_the_station_too(tmp_path: Path) -> None:
+    from duplicate.service import TournamentError, TournamentService
+    from duplicate.service.opening import open_database_for
+
+    database = open_database_for(str(tmp_path / "t.db"))
+    for station in ("x" * 101, "a\x1bb", "a\u200bb", "\ud800"):
+        with pytest.raises(TournamentError):
+            TournamentService(database, station=station)
+
+
+def test_stored_text_reaches_the_terminal_with_control_characters_visible(started, tmp_path: Path) -> None:
+    # Text stored before these checks existed (or through another door) is printed inert.
+    import sqlite3
+
+    connection = sqlite3.connect(tmp_path / "torneo.db")
+    connection.execute("UPDATE events SET station = ?, reason = ?", ("aux\x1b]0;titulo\x07", "dice\rotra"))
+    connection.execute("UPDATE players SET name = ?, club = ? WHERE name = 'Ana'", ("Ana\x1b[2J", "C\u202eX"))
+    connection.commit()
+    connection.close()
+    outputs = [started("history", "--all").output, started("player", "list").output,
+               started("tables", "show").output, started("tournament", "list").output]
+    for output in outputs:
+        assert "\x1b" not in output and "\x07" not in output and "\r" not in output and "\u202e" not in output
+    assert "auxU+001B]0;tituloU+0007" in outputs[0] and "AnaU+001B[2J" in outputs[1] and "AnaU+001B[2J" in outputs[2]
+
+
+def test_pin_files_are_read_bounded_without_a_bom_or_spaces(run, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    monkeypatch.delenv("DUPLICADA_PIN")
+    pin_file = tmp_path / "pin.txt"
+    pin_file.write_bytes(b"\xef\xbb\xbf  " + JUDGE_PIN.encode() + b"  \r\nsegunda\n")     # Notepad's UTF-8
+    run("tournament", "create", "T", "--pin-file", str(pin_file))
+    plain = tmp_path / "plain.txt"
+    plain.write_text(JUDGE_PIN + "\n", encoding="utf-8")
+    run("player", "add", "Ana", "--pin-file", str(plain))                  # the same PIN as typed plainly
+    fifo = tmp_path / "tubo"
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", str(fifo)):
+        result = run("player", "add", "Blas", "--pin-file", path, code=1)     # never blocks, never fills memory
+        assert JUDGE_PIN not in result.output
+    big = tmp_path / "big.txt"
+    big.write_text(JUDGE_PIN + "\n" + "x" * 10_000, encoding="utf-8")
+    run("player", "add", "Blas", "--pin-file", str(big), code=1)
+
+
+def test_a_lexicon_that_is_not_a_file_is_refused(run, tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "tubo.lex"
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", str(fifo)):
+        run("tournament", "create", "T", "--lexicon", path, code=1)
+        run("lexicon", "words", "--lexicon", path, code=1)
+
+
+def test_csv_written_by_the_command_line_never_holds_a_live_formula(run) -> None:
+    import csv
+    import io
+
+    run("tournament", "create", "T")
+    run("player", "add", "=1+1", "--club", "+cmd|' /C calc'!A0")
+    run("player", "add", "@SUM(A1)", "--club", "-2+3")
+    run("game", "start", "--rounds", "1", "--seed", "3")
+    run("rack", "draw")
+    run("master", "choose")
+    run("slip", "enter", "1", "H8-QZQZ", "--arbiter", "=HYPERLINK(1)")
+    cells = []
+    for args in (("standings", "--format", "csv"), ("tables", "show", "--format", "csv"),
+                 ("slip", "list", "--format", "csv")):
+        cells += [cell for row in csv.reader(io.StringIO(run(*args).output)) for cell in row]
+    assert "'=1+1" in cells and "'@SUM(A1)" in cells and "'+cmd|' /C calc'!A0" in cells
+    assert not [cell for cell in cells if cell[:1] in ("=", "+", "-", "@", "\t", "\r")]
+    table = run("tables", "show").output
+    assert "=1+1" in table and "'=1+1" not in table                 # the table shown to people is as typed

@@ -6,6 +6,7 @@ import click
 
 from duplicate.labels import CLAIM_STATUS, label
 from duplicate.slips import SlipStatus
+from tui.cli.listing import say
 from tui.cli.options import NUMBER, Context, common, game_option
 
 
@@ -50,5 +51,5 @@ def claim_resolve(context: Context, claim_id: int, upheld: bool, resolution: str
 def claim_list(context: Context, game_number: int | None) -> None:
     """Lista las reclamaciones de la partida."""
     for item in context.service.claims(context.game(game_number), tournament_id=context.tournament):
-        click.echo(f"{item.id:>4}  ronda {item.round_number}  {label(CLAIM_STATUS, item.status):<9} {item.text}"
+        say(f"{item.id:>4}  ronda {item.round_number}  {label(CLAIM_STATUS, item.status):<9} {item.text}"
                    f"{' → ' + item.resolution if item.resolution else ''}")

@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from tui.cli.listing import say
 from tui.cli.options import NUMBER, SCORE, Context, common, format_option
 
 division_option = click.option("--division", default="", help="División (por defecto, la única sin nombre).")
@@ -67,7 +68,7 @@ def classic_players(context: Context, division: str) -> None:
     """Fija y muestra la lista inicial (número, nombre, rating)."""
     for number, name, rating in _classic(context, acting=True).starting_list(division=division,
                                                                               tournament_id=context.tournament):
-        click.echo(f"{number:4d}  {name}" + (f"  ({rating})" if rating else ""))
+        say(f"{number:4d}  {name}" + (f"  ({rating})" if rating else ""))
 
 
 def _parse_manual(text: str) -> list[tuple[int, int]]:
@@ -82,7 +83,7 @@ def _parse_manual(text: str) -> list[tuple[int, int]]:
 def _show_boards(boards: list[Any]) -> None:
     for board in boards:
         if board.table is None:
-            click.echo(f"  descansa  {board.first:3d} {board.first_name}")
+            say(f"  descansa  {board.first:3d} {board.first_name}")
             continue
         result = ""
         if board.forfeit:
@@ -90,7 +91,7 @@ def _show_boards(boards: list[Any]) -> None:
         elif board.first_score is not None:
             result = f"  {board.first_score}-{board.second_score}"
         flag = "  ¡conflicto!" if board.conflict else ""
-        click.echo(f"  mesa {board.table:3d}  {board.first:3d} {board.first_name} – {board.second:3d} "
+        say(f"  mesa {board.table:3d}  {board.first:3d} {board.first_name} – {board.second:3d} "
                    f"{board.second_name}{result}{flag}")
 
 
@@ -219,7 +220,7 @@ def classic_standings(context: Context, division: str, output: str) -> None:
         for line in lines:
             wins = f"{float(line.wins):g}"
             extra = "  ".join(f"{code} {value:g}" for code, value in line.tie_breaks.items())
-            click.echo(f"{line.place:3d}. {line.name:<30} {wins:>4} v  {line.spread:+5d}  {extra}")
+            say(f"{line.place:3d}. {line.name:<30} {wins:>4} v  {line.spread:+5d}  {extra}")
 
 
 @click.command("trf")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import socket
+import stat
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -103,8 +104,16 @@ STATION_ENV = "DUPLICADA_STATION"
 
 
 def station_name(station: str | None) -> str:
-    """``--station``, else ``$DUPLICADA_STATION``, else the machine's name."""
-    return station or os.environ.get(STATION_ENV) or socket.gethostname()
+    """``--station``, else ``$DUPLICADA_STATION``, else the machine's name, checked like
+    every typed text (``duplicate.texts``: valid UTF-8, no control or invisible
+    characters, at most ``PERSON_MAX`` characters); ``click.BadParameter`` otherwise."""
+    from duplicate.texts import PERSON_MAX, TextError, checked_text
+
+    name = station or os.environ.get(STATION_ENV) or socket.gethostname()
+    try:
+        return checked_text(name, "el nombre del puesto (--station o $DUPLICADA_STATION)", limit=PERSON_MAX)
+    except TextError as error:
+        raise click.BadParameter(str(error), param_hint="'--station'") from None
 
 
 PIN_ENV = "DUPLICADA_PIN"
@@ -119,13 +128,7 @@ def read_pin(pin_file: Path | None, *, prompt: str = "PIN o contraseña de este 
     else a hidden prompt when a person is at the terminal. Never echoed nor logged.
     Raises ``click.ClickException`` (Spanish) when there is none."""
     if pin_file is not None:
-        try:
-            lines = pin_file.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as error:
-            raise click.ClickException(f"no se puede leer el archivo del PIN {pin_file}: {error.__class__.__name__}")
-        if not lines or not lines[0].strip():
-            raise click.ClickException(f"el archivo del PIN {pin_file} está vacío")
-        return lines[0].rstrip("\r\n")
+        return _pin_in_file(pin_file)
     pin = os.environ.get(PIN_ENV)
     if pin:
         return pin
@@ -133,6 +136,32 @@ def read_pin(pin_file: Path | None, *, prompt: str = "PIN o contraseña de este 
         return str(click.prompt(prompt, hide_input=True))
     raise click.ClickException(f"esta acción necesita la credencial del puesto: use --pin-file ARCHIVO o la variable "
                                f"{PIN_ENV} (nunca el PIN en la línea de órdenes)")
+
+
+PIN_FILE_MAX_BYTES = 4096
+"""Bytes of a PIN file read at most (a PIN is a line; ``/dev/zero`` is not read through)."""
+
+
+def _pin_in_file(path: Path) -> str:
+    """The first line of the PIN file ``path``, without a UTF-8 byte-order mark and
+    surrounding spaces; ``click.ClickException`` (Spanish, naming the file, never its
+    content) for a file that is not a regular one (a FIFO, a device), too long, not
+    UTF-8 or empty."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise click.ClickException(f"el archivo del PIN {path} no es un archivo normal")
+        with path.open("rb") as handle:
+            data = handle.read(PIN_FILE_MAX_BYTES + 1)
+        if len(data) > PIN_FILE_MAX_BYTES:
+            raise click.ClickException(f"el archivo del PIN {path} ocupa más de {PIN_FILE_MAX_BYTES} bytes: "
+                                       "debe tener el PIN en su primera línea")
+        lines = data.decode("utf-8-sig").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise click.ClickException(f"no se puede leer el archivo del PIN {path}: {error.__class__.__name__}") from None
+    pin = lines[0].strip() if lines else ""
+    if not pin:
+        raise click.ClickException(f"el archivo del PIN {path} está vacío")
+    return pin
 
 
 class Context:

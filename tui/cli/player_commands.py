@@ -9,6 +9,7 @@ import click
 from duplicate.labels import ENTRY_STATUS, label
 from duplicate.plurals import counted
 from duplicate.service import EntryStatus
+from tui.cli.listing import say
 from tui.cli.options import NUMBER, Context, common
 
 
@@ -45,7 +46,7 @@ def player_import(context: Context, path: Path) -> None:
 def player_list(context: Context) -> None:
     """Lista los jugadores inscritos."""
     for entry, person in context.service.entries(context.tournament):
-        click.echo(f"{entry.id:>4}  {person.name:<30} {person.club:<20} {person.country:<4} "
+        say(f"{entry.id:>4}  {person.name:<30} {person.club:<20} {person.country:<4} "
                    f"{person.federation_id or '':<10} {label(ENTRY_STATUS, entry.status)}")
 
 
@@ -81,4 +82,4 @@ def assistant_set(context: Context, name: str, first: int, last: int) -> None:
 def assistant_list(context: Context) -> None:
     """Lista los auxiliares y sus mesas."""
     for item in context.service.assistant_ranges(context.tournament):
-        click.echo(f"{item.assistant:<20} mesas {item.first_table}–{item.last_table}")
+        say(f"{item.assistant:<20} mesas {item.first_table}–{item.last_table}")

@@ -12,7 +12,7 @@ from duplicate.service import (
     EntryResult,
 )
 from duplicate.slips import SlipStatus
-from tui.cli.listing import emit_rows
+from tui.cli.listing import emit_rows, say
 from tui.cli.options import (
     NUMBER,
     Context,
@@ -39,16 +39,16 @@ def _show_entry(result: EntryResult) -> None:
     verdict = result.verdict
     head = f"Mesa {result.table} ({result.player}), ronda {result.round_number}:"
     if result.outcome == "conflict":
-        click.echo(f"{head} CONFLICTO {result.conflict_id}: ya hay otra papeleta; la resuelve el juez árbitro.")
+        say(f"{head} CONFLICTO {result.conflict_id}: ya hay otra papeleta; la resuelve el juez árbitro.")
         return
     if result.outcome == "repeated":
-        click.echo(f"{head} ya estaba registrada igual; sin cambios.")
+        say(f"{head} ya estaba registrada igual; sin cambios.")
         return
     if result.outcome == "checked":
-        click.echo(f"{head} comprobada, coincide.")
+        say(f"{head} comprobada, coincide.")
         return
     text = f"{verdict.canonical} — {verdict.score} puntos" if verdict.valid else f"0 puntos: {verdict.reason}"
-    click.echo(f"{head} {text}{f' ({verdict.hint})' if verdict.hint else ''}")
+    say(f"{head} {text}{f' ({verdict.hint})' if verdict.hint else ''}")
 
 
 @slip.command("enter")
@@ -160,7 +160,7 @@ def slip_conflicts(context: Context, game_number: int | None) -> None:
     if not items:
         click.echo("No hay conflictos pendientes.")
     for conflict, stored in items:
-        click.echo(f"{conflict.id:>4}  ronda {conflict.round_number}, mesa {conflict.table_number}: "
+        say(f"{conflict.id:>4}  ronda {conflict.round_number}, mesa {conflict.table_number}: "
                    f"«{conflict.mark or conflict.text}» ({conflict.entered_by}) frente a «{_slip_label(stored)}» "
                    f"({stored.entered_by if stored else ''}) [{conflict.kind}]")
 

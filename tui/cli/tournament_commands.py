@@ -15,6 +15,7 @@ from duplicate.service import (
     TournamentSettings,
 )
 from duplicate.standings import BonusMode, TournamentCriterion
+from tui.cli.listing import say
 from tui.cli.options import BONUS, NUMBER, SECONDS, Context, common, read_pin
 
 
@@ -66,7 +67,7 @@ def tournament_list(context: Context) -> None:
     """Lista los torneos de la base de datos."""
     for item in context.service.tournaments():
         dates = f"{item.start_date or ''}{' – ' + str(item.end_date) if item.end_date else ''}"
-        click.echo(f"{item.id:>4}  {item.name}  {item.venue}  {dates}".rstrip())
+        say(f"{item.id:>4}  {item.name}  {item.venue}  {dates}".rstrip())
 
 
 @tournament.command("show")
@@ -76,7 +77,7 @@ def tournament_show(context: Context) -> None:
     service = context.service
     item = service.tournament(context.tournament)
     settings = TournamentSettings.from_dict(item.settings)
-    click.echo(f"Torneo {item.id}: {item.name} — {item.venue}")
+    say(f"Torneo {item.id}: {item.name} — {item.venue}")
     click.echo(f"Léxico: {item.lexicon_hash[:16]}…")
     click.echo(f"Bonificación: {settings.bonus_mode}"
                f"{f' ({settings.bonus_value})' if settings.bonus_mode == 'manual' else ''}; "
