@@ -160,3 +160,43 @@ def test_stored_text_is_printed_with_control_characters_visible() -> None:
     assert visible("línea\nsiguiente\tcol") == "líneaU+000AsiguienteU+0009col"
     assert visible("línea\nsiguiente\tcol", lines=True) == "línea\nsiguiente\tcol"
     assert visible("Ñandú 8") == "Ñandú 8"
+
+
+@pytest.mark.parametrize("plant", ["file", "folder", "out", "hard"])
+def test_publish_never_writes_through_a_planted_link(service: TournamentService, tmp_path: Path, plant: str) -> None:
+    # Issue 26 §3: links planted in the output folder made publish overwrite their targets.
+    import os
+
+    from duplicate.publish import publish_results
+
+    service.enter_slip(1, 1, "H8-CASAMOS")
+    service.close_round(1, 1)
+    target = tmp_path / "ajeno"
+    target.mkdir()
+    victim = target / "importante.txt"
+    victim.write_text("no tocar", encoding="utf-8")
+    out = tmp_path / "web"
+    out.mkdir()
+    if plant == "file":
+        (out / "datos").mkdir()
+        (out / "datos" / "clasificacion-general.csv").symlink_to(victim)
+    elif plant == "folder":
+        (out / "datos").symlink_to(target)
+    elif plant == "hard":
+        os.link(victim, out / "estilo.css")
+    else:
+        out.rmdir()
+        out.symlink_to(target)
+    with pytest.raises(TournamentError):
+        publish_results(service, out, formats=["csv"], workers=1)
+    assert victim.read_text(encoding="utf-8") == "no tocar" and sorted(os.listdir(target)) == ["importante.txt"]
+
+
+def test_publish_into_a_plain_folder_still_works(service: TournamentService, tmp_path: Path) -> None:
+    from duplicate.publish import publish_results
+
+    service.enter_slip(1, 1, "H8-CASAMOS")
+    service.close_round(1, 1)
+    publish_results(service, tmp_path / "web", formats=["csv"], workers=1)
+    publication = publish_results(service, tmp_path / "web", formats=["csv"], workers=1)     # again, replacing
+    assert (publication.out / "datos" / "clasificacion-general.csv").exists()
