@@ -79,7 +79,7 @@ async def drive(service: TournamentService, texts: list[str], size: tuple[int, i
         await app.push_screen(EntryScreen(threaded=threaded))
         screen = app.screen
         assert isinstance(screen, EntryScreen)
-        while screen.loading:                          # the lists are read in worker threads
+        while screen.reading:                          # the lists are read in worker threads
             await pilot.pause(0.01)
         await app.workers.wait_for_complete()          # and the lexicon loaded (the warm-up)
         feedback = screen.query_one(SlipFeedback)

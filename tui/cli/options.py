@@ -247,4 +247,6 @@ def common(command: F) -> F:
         except TournamentError as error:
             raise click.ClickException(str(error)) from None
 
+    # The wrapper takes the common options where ``command`` takes the ``Context``: the
+    # declared type is what Click's decorators see.
     return wrapper  # type: ignore[return-value]
