@@ -304,7 +304,9 @@ def build(lines: Iterable[str], output: Path, source: str = "", alphabet: Alphab
         graph_bytes = _graph_to_bytes(build_graph([tuple(ord(ch) - _KEY_BASE for ch in key) for key in keys]))
         gaddag_bytes = b""
         meta["format"] = READABLE_FORMATS[0]   # no C extension here: the GADDAG is built where it is used
-    temporary = output.with_name(output.name + ".tmp")
+    # Per process: two stations (or test workers) compiling the same lexicon at once each
+    # write their own file; the last rename wins, both complete.
+    temporary = output.with_name(f"{output.stem}.{os.getpid()}{output.suffix}.tmp")
     with zipfile.ZipFile(temporary, "w", compression=zipfile.ZIP_STORED) as archive:
         archive.writestr("meta.json", json.dumps(meta, ensure_ascii=False, indent=1))
         archive.writestr("words.dawg", dawg_bytes)
