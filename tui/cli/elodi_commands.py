@@ -25,7 +25,7 @@ from ranking.elodi import Contestant, EloDIError, Phase, rate_game
 from ranking.ratings import GameRef, RatingError, RatingService
 from ranking.service import open_rating_service
 from tui.cli.listing import emit_rows
-from tui.cli.options import db_option, format_option, tournament_option
+from tui.cli.options import NUMBER, db_option, format_option, tournament_option
 
 FORMATS = click.Choice(["table", "csv", "json"])
 NEW = "nuevo"
@@ -130,7 +130,7 @@ def rate(path: Path) -> None:
 @elodi.command("update")
 @db_option
 @tournament_option
-@click.option("--game", "game_number", type=int, default=None,
+@click.option("--game", "game_number", type=NUMBER, default=None,
               help="Solo esta partida del torneo (por defecto, todas las pendientes).")
 def update(db: str | None, tournament_id: int | None, game_number: int | None) -> None:
     """Valora las partidas con resultados definitivos aún no valoradas (cada una, una sola vez)."""
@@ -189,7 +189,7 @@ def rating_list(db: str | None, output: str, club: str | None, country: str | No
 @elodi.command("report")
 @db_option
 @tournament_option
-@click.option("--game", "game_number", type=int, required=True, help="Número de la partida en el torneo.")
+@click.option("--game", "game_number", type=NUMBER, required=True, help="Número de la partida en el torneo.")
 @format_option
 def report(db: str | None, tournament_id: int | None, game_number: int, output: str) -> None:
     """Informe EloDI de una partida: valores previos, posición objetivo y real, cambio, valores nuevos."""
