@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -48,13 +49,20 @@ def single(folder: Path, pattern: str) -> Path:
 
 def tree_files() -> list[str]:
     """Every file under the five packages, relative to the root, except bytecode, caches,
-    built extensions and C sources."""
+    built extensions and C sources; in a git checkout, only the files git tracks (a
+    developer's stray, ignored file is no part of the package)."""
+    tracked = None
+    if shutil.which("git"):
+        listed = subprocess.run(["git", "ls-files", *PACKAGES], cwd=ROOT, capture_output=True, text=True)
+        tracked = set(listed.stdout.splitlines()) if listed.returncode == 0 and listed.stdout else None
     files = []
     for package in PACKAGES:
         for path in (ROOT / package).rglob("*"):
             relative = path.relative_to(ROOT)
-            if path.is_file() and "__pycache__" not in relative.parts and path.suffix not in NOT_SHIPPED:
+            if (path.is_file() and "__pycache__" not in relative.parts and path.suffix not in NOT_SHIPPED
+                    and (tracked is None or relative.as_posix() in tracked)):
                 files.append(relative.as_posix())
+    assert len(files) > 100, files                       # the walk did find the packages
     return sorted(files)
 
 
