@@ -55,3 +55,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     slow = {item.path for item in items if item.get_closest_marker("slow")}
     app = Path(__file__).resolve().parent / "tui"
     items.sort(key=lambda item: (item.path not in slow, app not in item.path.parents))
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (pyproject's addopts): two workers per core, at most 16. The app's tests
+    spend much of their time waiting (Pilot's idle checks, the app's worker threads), which a
+    second worker per core fills: on this 2-core machine 4 workers ran the suite in 278 s
+    where 2 took 354 s (docs/performance.md, "Suite"). ``-n N`` or
+    ``$PYTEST_XDIST_AUTO_NUM_WORKERS`` choose another number."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return min(2 * cores, 16)
