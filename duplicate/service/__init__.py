@@ -18,7 +18,7 @@ from duplicate.service.errors import (
 )
 from duplicate.service.events import EventKind
 from duplicate.service.facade import TournamentService
-from duplicate.service.settings import TournamentSettings
+from duplicate.service.settings import DamagedSettings, TournamentSettings
 from duplicate.service.views import (
     AssistantRangeView,
     ClaimView,
@@ -38,6 +38,7 @@ from duplicate.service.views import (
 from duplicate.statuses import ClaimStatus, ConflictKind, EntryStatus, GameStatus, SeatingMethod
 
 __all__ = [
+    "DamagedSettings",
     "ACCESS_KEY",
     "ANNULLED",
     "Action",

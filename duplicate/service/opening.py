@@ -13,11 +13,11 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
-from duplicate.database import DATABASE_ENV, Database, DatabaseError, open_database
+from duplicate.database import DATABASE_ENV, Database, DatabaseError, default_database_url, masked_url, open_database
 from duplicate.service.errors import StorageUnavailable
 from duplicate.service.facade import TournamentService
 
-__all__ = ["ASK_PASSWORD", "DATABASE_ENV", "open_database_for", "open_service", "url_with_password"]
+__all__ = ["ASK_PASSWORD", "DATABASE_ENV", "default_database_url", "masked_url", "open_database_for", "open_service", "url_with_password"]
 
 ASK_PASSWORD = "?"
 """Written as a URL's password (``postgresql+psycopg://juez:?@servidor/torneo``), it is

@@ -15,6 +15,11 @@ from duplicate.standings import (
 )
 
 
+class DamagedSettings(TournamentError):
+    """The settings stored with a tournament cannot be read back (not a JSON object, a value
+    of the wrong kind or out of range): the database was damaged or edited by hand."""
+
+
 @dataclass(frozen=True)
 class TournamentSettings:
     """Rule settings fixed before the event (III.24, III.28, IV.31, III.20.1.b).
@@ -55,13 +60,17 @@ class TournamentSettings:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TournamentSettings:
-        """The settings stored as ``data`` (unknown keys ignored); ``TournamentError`` when
-        they are not an object or a value is out of its range (a damaged database)."""
+        """The settings stored as ``data`` (unknown keys ignored); ``DamagedSettings`` when
+        they are not an object or a value is not of its kind or range (a damaged database)."""
         if not isinstance(data, dict):
-            raise TournamentError(f"los criterios guardados del torneo están dañados (se esperaba un objeto JSON, "
+            raise DamagedSettings(f"los criterios guardados del torneo están dañados (se esperaba un objeto JSON, "
                                   f"no {type(data).__name__}): restaure una copia de la base de datos")
         known = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
-        return cls(**known)
+        try:
+            return cls(**known)
+        except (TournamentError, TypeError) as error:
+            raise DamagedSettings(f"los criterios guardados del torneo están dañados ({error}): restaure una copia "
+                                  "de la base de datos") from None
 
     @property
     def bonus_policy(self) -> BonusPolicy:
