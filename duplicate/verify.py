@@ -96,6 +96,7 @@ from pathlib import Path
 from typing import Any, TextIO, cast
 
 from data.rules import RACK_SIZE
+from duplicate.input_files import InputFileError, read_text
 from duplicate.notation import (
     FirstMoveError,
     InvalidWordError,
@@ -111,6 +112,7 @@ from duplicate.notation import (
     parse_move,
 )
 from duplicate.rack import RackError, beyond_tile_set, parse_rack_text
+from duplicate.texts import visible
 from lexicon.board import Board, BoardError
 from lexicon.lexicon import Lexicon, LexiconError
 from lexicon.move import Move, PlacementError, placed_tiles, score_move
@@ -545,6 +547,23 @@ def _check_shape(record: object) -> None:
                 _require(slip, _SLIP, f"{place}.slips[{s}]")
 
 
+RECORD_MAX_BYTES = 2**30
+"""The largest record file read (a season of a federation is a few tens of MB)."""
+
+
+class _LongNumber(ValueError):
+    def __init__(self, digits: int) -> None:
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _json_integer(text: str) -> int:
+    """A JSON integer, refused beyond 30 digits (Python would refuse 4,300 with a ValueError)."""
+    if len(text) > 30:
+        raise _LongNumber(len(text.lstrip("-")))
+    return int(text)
+
+
 def load_record(path: Path | str) -> dict[str, Any]:
     """Read a tournament record (JSON, UTF-8) and check its shape.
 
@@ -554,13 +573,13 @@ def load_record(path: Path | str) -> dict[str, Any]:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"{path}: no existe el archivo del registro del torneo") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise RecordError(f"{path}: no se puede leer el registro del torneo ({error})") from None
+        text = read_text(path, what="un registro de torneo (JSON)", limit=RECORD_MAX_BYTES)
+    except InputFileError as error:
+        raise RecordError(str(error)) from None
     try:
-        record = json.loads(text)
+        record = json.loads(text, parse_int=_json_integer)
+    except _LongNumber as error:
+        raise RecordError(f"{path}: un número de {error.digits} cifras; un registro no lleva números tan largos") from None
     except RecursionError:
         raise RecordError(f"{path}: el JSON anida demasiados niveles; se esperaba un registro «{RECORD_FORMAT}»") from None
     except json.JSONDecodeError as error:
@@ -909,5 +928,5 @@ def run_verify(path: Path, lexicon_path: Path | None, out: TextIO) -> int:
     print(f"{path}: {len(differences)} diferencia{'s' if len(differences) != 1 else ''} "
           f"({counts}; léxico {lexicon.name}):", file=out)
     for difference in differences:
-        print(f"- {difference}", file=out)
+        print(visible(f"- {difference}"), file=out)        # texts of the record as text, never terminal codes
     return 1
