@@ -511,7 +511,8 @@ def _require(value: object, spec: Mapping[str, str], place: str) -> None:
 def _require_map(value: Mapping[str, object], place: str, what: str) -> None:
     """Keys that are player ids written as text, values integers."""
     for key, item in value.items():
-        if not key.lstrip("-").isdigit() or not _KINDS["int"][1](item):
+        digits = key.lstrip("-")
+        if not (digits.isascii() and digits.isdigit() and len(digits) <= 18) or not _KINDS["int"][1](item):
             raise RecordError(f"en {place} se esperaba {what}, no «{key}»: {_show(item)[:40]}")
 
 

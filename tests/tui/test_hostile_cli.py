@@ -235,3 +235,17 @@ def test_analyze_names_the_file_line_and_column_of_a_file_not_in_utf8(tmp_path: 
     assert second["line"] == 2 and f"latin.txt, línea 2, columna {len(empty) + 2}" in second["error"]
     result = CliRunner().invoke(main, ["analyze", "--positions", "/dev/zero"])
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.parametrize("choice", ["9" * 5000, "²", "¹", "99999999999999999999"])
+def test_a_master_choice_of_odd_digits_is_refused_in_spanish(started, choice: str) -> None:
+    started("rack", "draw")
+    result = started("master", "choose", choice, code=1)
+    assert "dañada" not in result.output                 # a refusal of the input, not a database problem
+    assert "9" * 100 not in result.output
+
+
+@pytest.mark.parametrize("player", ["9" * 5000, "²", str(2**63)])
+def test_elodi_history_looks_players_up_without_converting_digits(started, player: str) -> None:
+    result = started("elodi", "history", player, code=1)
+    assert "9" * 100 not in result.output
