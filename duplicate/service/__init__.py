@@ -8,6 +8,7 @@ stations) ask and display. See ``docs/architecture.md`` for the modules.
 from duplicate.service.access import VIEWER, Action, Actor, Role
 from duplicate.service.base import ACCESS_KEY, ANNULLED, MARK_STATUSES, REASONS_KEPT, ROLES, ServiceHooks
 from duplicate.service.errors import (
+    DamagedData,
     CredentialRefused,
     LockedGameError,
     NotAuthorised,
@@ -38,6 +39,7 @@ from duplicate.service.views import (
 from duplicate.statuses import ClaimStatus, ConflictKind, EntryStatus, GameStatus, SeatingMethod
 
 __all__ = [
+    "DamagedData",
     "DamagedSettings",
     "ACCESS_KEY",
     "ANNULLED",

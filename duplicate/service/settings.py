@@ -7,7 +7,7 @@ from typing import Any
 
 from data.rules import PARTIAL_STANDINGS_EVERY, ROUND_SECONDS
 from duplicate.bounds import BONUS_MAX, ROUND_SECONDS_MAX, NumberError, checked_int
-from duplicate.service.errors import TournamentError
+from duplicate.service.errors import DamagedData, TournamentError
 from duplicate.standings import (
     BonusMode,
     BonusPolicy,
@@ -15,7 +15,7 @@ from duplicate.standings import (
 )
 
 
-class DamagedSettings(TournamentError):
+class DamagedSettings(DamagedData):
     """The settings stored with a tournament cannot be read back (not a JSON object, a value
     of the wrong kind or out of range): the database was damaged or edited by hand."""
 

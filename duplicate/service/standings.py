@@ -14,6 +14,7 @@ from duplicate.models import (
     Tournament,
 )
 from duplicate.service.access import Actor
+from duplicate.service.errors import DamagedData
 from duplicate.service.events import BonusesAwarded, EventKind
 from duplicate.service.registration import Registration
 from duplicate.service.settings import TournamentSettings
@@ -55,6 +56,9 @@ class Standings(Registration):
         scores: dict[int, dict[int, int]] = {}
         for number, entry, score in session.execute(select(Slip.round_number, Slip.entry_id, Slip.score)
                                                     .where(Slip.game_id == game.id)):
+            if not isinstance(score, int) or isinstance(score, bool):
+                raise DamagedData(f"los puntos guardados de la ronda {number} no son un número ({type(score).__name__}): "
+                                  "la base de datos está dañada; restaure una copia")
             scores.setdefault(number, {})[entry] = score
         results = []
         for row in game.rounds:

@@ -243,7 +243,7 @@ def common(command: F) -> F:
     @wraps(command)
     def wrapper(db: str | None, tournament_id: int | None, station: str | None, arbiter: str,
                 lexicon_path: Path | None, pin_file: Path | None, **kwargs: Any) -> Any:
-        from duplicate.service import CredentialRefused, DamagedSettings, NotAuthorised, TournamentError
+        from duplicate.service import CredentialRefused, DamagedData, NotAuthorised, TournamentError
 
         context = Context(db, tournament_id, station, arbiter, lexicon_path, pin_file)
         try:
@@ -251,7 +251,7 @@ def common(command: F) -> F:
         except (NotAuthorised, CredentialRefused) as error:
             click.echo(f"Denegado: {error}", err=True)
             raise click.exceptions.Exit(REFUSED_STATUS) from None
-        except DamagedSettings as error:
+        except DamagedData as error:
             raise click.ClickException(f"la base de datos {_shown_database(db)}: {error}") from None
         except TournamentError as error:
             raise click.ClickException(str(error)) from None
