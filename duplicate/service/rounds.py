@@ -12,14 +12,6 @@ from sqlalchemy.orm import Session
 from duplicate.game import Game, GameError, PendingRound
 from duplicate.master import ranked_moves
 from duplicate.bounds import NumberError, whole_number
-from duplicate.models import (
-    Event,
-    GameRow,
-    GameStatus,
-    RoundRow,
-    Slip,
-    Tournament,
-)
 from duplicate.notation import SlipError, format_move, parse_move
 from duplicate.rack import RackError
 from duplicate.service.access import Action, Actor
@@ -42,6 +34,14 @@ from duplicate.service.seating import Seating
 from duplicate.service.views import (
     RoundView,
     _round_view,
+)
+from duplicate.storage.models import (
+    Event,
+    GameRow,
+    GameStatus,
+    RoundRow,
+    Slip,
+    Tournament,
 )
 from duplicate.timer import shared_remaining
 from lexicon.alphabet import spanish

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.database import DatabaseDamaged, masked_url, open_database
+from duplicate.storage.database import DatabaseDamaged, masked_url, open_database
 from duplicate.service import StorageUnavailable, TournamentError, TournamentService
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN

@@ -263,4 +263,6 @@ def common(command: F) -> F:
                 f"datos inesperados ({type(error).__name__}); puede estar dañada: restaure la última copia (o el "
                 "registro exportado) y avise al responsable técnico") from None
 
+    # The wrapper takes the common options where ``command`` takes the ``Context``: the
+    # declared type is what Click's decorators see.
     return wrapper  # type: ignore[return-value]

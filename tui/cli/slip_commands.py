@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import click
 
 from duplicate.plurals import counted
 from duplicate.service import (
     EntryResult,
+    SlipView,
 )
 from duplicate.slips import SlipStatus
 from tui.cli.listing import emit_rows, say
@@ -29,7 +29,7 @@ def slip() -> None:
     """Papeletas: introducir, marcar, corregir, comprobar, importar (III.20, III.25)."""
 
 
-def _slip_label(stored: Any) -> str:
+def _slip_label(stored: SlipView | None) -> str:
     if stored is None:
         return ""
     return stored.text or stored.status

@@ -30,17 +30,18 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Static
 from textual.worker import get_current_worker
 
+from data.rules import ROUND_SECONDS
 from duplicate.announce import SpellingTable, master_announcement, rack_announcement
 from duplicate.notation import format_move, parse_move
 from duplicate.plurals import counted
 from duplicate.rack import shown_rack
 from duplicate.service import GameStatus, RoundStatus, TournamentError, TournamentService
 from duplicate.service.views import pending_line
-from duplicate.timer import ROUND_SECONDS, Cue, RoundTimer
+from duplicate.timer import Cue, RoundTimer
 from lexicon.alphabet import BLANK_FLAG
 from lexicon.board import Board, Direction
 from lexicon.lexicon import Lexicon
@@ -48,6 +49,7 @@ from lexicon.move import Move, placed_tiles
 from lexicon.movegen import generate, walker_name
 from tui.app.heap import freeze_heap
 from tui.app.messages import DataChanged
+from tui.app.station import StationScreen
 from tui.app.widgets.board import BLANK_STYLE, TILE_STYLE, BoardView
 from tui.app.widgets.judge_dialogs import ConflictDecision, ConflictDialog, ReasonDialog
 from tui.app.widgets.moves import MoveChoices, NextScore, TopMove
@@ -352,7 +354,7 @@ class NewGameScreen(ModalScreen[NewGame | None]):
 
 
 # --- the console ----------------------------------------------------------------------------------
-class JudgeScreen(Screen[None]):
+class JudgeScreen(StationScreen[None]):
     """The judge's console for the current game of the open tournament (see the module doc).
 
     ``clock``: the monotonic clock of the round timer (seconds; injectable for tests);
@@ -446,14 +448,6 @@ class JudgeScreen(Screen[None]):
         self.scores_round: int | None = None
         """Round whose next best scores are shown."""
         self._typed_rack = False
-
-    @property
-    def service(self) -> TournamentService:
-        return self.app.service  # type: ignore[attr-defined,no-any-return]
-
-    @property
-    def tournament_id(self) -> int | None:
-        return self.app.state.tournament_id  # type: ignore[attr-defined,no-any-return]
 
     # --- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -986,7 +980,7 @@ class JudgeScreen(Screen[None]):
     # --- helpers ----------------------------------------------------------------------------
     @property
     def _arbiter(self) -> str:
-        return self.app.state.arbiter  # type: ignore[attr-defined,no-any-return]
+        return self.station.state.arbiter
 
     def _say(self, text: str, *, error: bool = False) -> None:
         self.query_one("#message", Static).update(Text(text, style="bold red" if error else "bold"))

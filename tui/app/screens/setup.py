@@ -19,7 +19,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import (
     Button,
     DataTable,
@@ -46,11 +45,11 @@ from duplicate.service import (
     SeatingMethod,
     TournamentError,
     TournamentInfo,
-    TournamentService,
     TournamentSettings,
 )
 from duplicate.standings import BonusMode, BonusPolicy, TournamentCriterion, bonus_warnings
 from tui.app.messages import DataChanged
+from tui.app.station import StationScreen
 from tui.app.widgets.judge_dialogs import ReasonDialog
 from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.plain_table import PlainTable
@@ -134,7 +133,7 @@ class _SetupData:
     ranges: list[AssistantRangeView]
 
 
-class SetupScreen(Screen[None]):
+class SetupScreen(StationScreen[None]):
     """The judge's tournament setup. See the module docstring."""
 
     DEFAULT_CSS = """
@@ -189,16 +188,8 @@ class SetupScreen(Screen[None]):
         return self._working > 0
 
     @property
-    def service(self) -> TournamentService:
-        return self.app.service  # type: ignore[attr-defined,no-any-return]
-
-    @property
-    def tournament_id(self) -> int | None:
-        return self.app.state.tournament_id  # type: ignore[attr-defined,no-any-return]
-
-    @property
     def arbiter(self) -> str:
-        return self.app.state.arbiter  # type: ignore[attr-defined,no-any-return]
+        return self.station.state.arbiter
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -274,7 +265,7 @@ class SetupScreen(Screen[None]):
         for field in self.query(OrderedInput):
             field.on_enter = self.enter_now
         self.refresh_lists(settings=True)
-        if self.app.state.role != "judge":  # type: ignore[attr-defined]
+        if self.station.state.role != "judge":
             self.query_one("#tabs").disabled = True
             self.say("La preparación del torneo es cosa del juez árbitro.", error=True)
 
@@ -605,7 +596,7 @@ class SetupScreen(Screen[None]):
         if button in STATUS_BUTTONS:
             self.set_status(STATUS_BUTTONS[button])
             return
-        actions = {"save": self.action_save_settings, "add": self.add_player, "update": self.update_player,
+        actions: dict[str, Callable[[], None]] = {"save": self.action_save_settings, "add": self.add_player, "update": self.update_player,
                    "clear": self.clear_player_form, "import": self.import_csv, "create_game": self.create_game,
                    "reseat": self.reseat, "set_range": self.set_range,
                    "set_pin_judge": lambda: self.set_pin("judge"),
@@ -618,7 +609,7 @@ class SetupScreen(Screen[None]):
         the form's action."""
         following = {"p_name": "p_club", "p_club": "p_country", "p_country": "p_fed",
                      "a_name": "a_first", "a_first": "a_last", "rounds": "seed"}
-        finish = {"p_fed": lambda: self.update_player() if self.editing is not None else self.add_player(),
+        finish: dict[str, Callable[[], None]] = {"p_fed": lambda: self.update_player() if self.editing is not None else self.add_player(),
                   "csv_path": self.import_csv, "a_last": self.set_range,
                   "pin_judge": lambda: self.set_pin("judge"), "pin_assistant": lambda: self.set_pin("assistant")}
         name = field.id or ""
