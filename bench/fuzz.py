@@ -8,7 +8,8 @@ error (``tests/fuzz/targets.py``). Prints, per target, the inputs run, the crash
 other exception), the hangs (an input still running after ``--hang-seconds``, stopped by
 an alarm) and the slowest input.
 
-Usage: ``python bench/fuzz.py [--inputs 100000] [--seed 1] [--hang-seconds 20]``. Exit
+Usage: ``python bench/fuzz.py [--inputs 100000] [--seed 1] [--hang-seconds 20]
+[--progress-every 5000]``. Exit
 status 1 if anything crashed or hung.
 """
 
@@ -35,6 +36,8 @@ def main() -> int:
     parser.add_argument("--inputs", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hang-seconds", type=int, default=20)
+    parser.add_argument("--progress-every", type=int, default=5000,
+                        help="print the running counts every N inputs (a long run can be read while it runs)")
     args = parser.parse_args()
     signal.signal(signal.SIGALRM, _alarm)
     lexicon = Lexicon.load(default_lexicon_path(None))
@@ -66,6 +69,9 @@ def main() -> int:
                 signal.alarm(0)
             runs[kind] += 1
             slowest[kind] = max(slowest.get(kind, 0.0), time.perf_counter() - began)
+            if args.progress_every and (index + 1) % args.progress_every == 0:
+                print(f"... {index + 1} inputs in {time.perf_counter() - started:.0f} s: crashes "
+                      f"{sum(crashes.values())}, hangs {sum(hangs.values())}", flush=True)
     elapsed = time.perf_counter() - started
     print(f"{sum(runs.values())} inputs in {elapsed:.0f} s (seed {args.seed})")
     for kind in KINDS:
