@@ -189,26 +189,21 @@ class Database:
         Raises ``DatabaseUnavailable`` (Spanish) when the database stops answering, and
         ``DatabaseDamaged`` when a stored value cannot be read (a damaged file, a corrupt
         datetime or JSON column)."""
-        try:
-            with self._write() as session, session.begin():
-                yield session
-        except (OperationalError, InterfaceError) as error:
-            raise DatabaseUnavailable(explain(error, self.engine.url)) from None
-        except IntegrityError:
-            raise
-        except SQLAlchemyDatabaseError as error:      # «database disk image is malformed», bad data
-            raise DatabaseDamaged(explain(error, self.engine.url)) from None
-        except (ValueError, TypeError, OverflowError) as error:
-            if not _from_storage(error):               # the caller's own error (a refusal): as it is
-                raise
-            raise damaged(error, self.engine.url) from None
+        with self._storage_errors(), self._write() as session, session.begin():
+            yield session
 
     @contextmanager
     def read(self) -> Iterator[Session]:
-        """A session for reading (rolled back at the end); ``DatabaseUnavailable`` as ``write``."""
+        """A session for reading (rolled back at the end); errors as ``write``."""
+        with self._storage_errors(), self._read() as session:
+            yield session
+
+    @contextmanager
+    def _storage_errors(self) -> Iterator[None]:
+        """The database's errors met in the block, said in Spanish (``explain``, ``damaged``);
+        an ``IntegrityError`` and the caller's own errors pass as they are."""
         try:
-            with self._read() as session:
-                yield session
+            yield
         except (OperationalError, InterfaceError) as error:
             raise DatabaseUnavailable(explain(error, self.engine.url)) from None
         except IntegrityError:
