@@ -152,13 +152,15 @@ class Targets:
         except TournamentError:
             pass
 
-    def cli(self, args: list[str]) -> None:
-        """A command line on the fuzz tournament: exit 0–3 with a message, never a traceback."""
+    def cli(self, args: list[str], database: str = "fuzz.db") -> None:
+        """A command line on the fuzz tournament (or on ``database``, another file of the
+        scratch folder, for commands that would create a tournament): exit 0–3 with a
+        message, never a traceback."""
         from click.testing import CliRunner
 
         from tui.cli import main
 
-        result = CliRunner().invoke(main, args, env={"DUPLICADA_DB": str(self.folder / "fuzz.db"),
+        result = CliRunner().invoke(main, args, env={"DUPLICADA_DB": str(self.folder / database),
                                                     "DUPLICADA_PIN": "juez-de-prueba",
                                                     "DUPLICADA_STATION": "fuzz"})
         if result.exception is not None and not isinstance(result.exception, SystemExit):
@@ -359,7 +361,8 @@ def _numbers(targets: Targets, rng: random.Random, pieces: list[str]) -> Callabl
                        ["game", "start", "--seed", text], ["tournament", "create", "T", "--seconds", text],
                        ["tournament", "create", "T", "--bonus-value", text], ["standings", "--game", text],
                        ["tables", "show", "--game", text], ["master", "choose", text], ["elodi", "history", text]])
-    return lambda: targets.cli(args)
+    database = "otra.db" if args[:2] == ["tournament", "create"] else "fuzz.db"    # the fuzz tournament stays newest
+    return lambda: targets.cli(args, database)
 
 
 def _pages(targets: Targets, rng: random.Random) -> Callable[[], None]:
