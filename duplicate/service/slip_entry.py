@@ -366,7 +366,7 @@ class SlipEntry(Rounds):
             lexicon = self.lexicon_for(tournament)
             settings = TournamentSettings.from_dict(tournament.settings)
             rack = _stored_rack(row.rack, lexicon)
-            if seat.entry is None:
+            if seat.entry is None or seat.entry.player is None:
                 raise DamagedData(f"la mesa {table} está asignada a una inscripción que no existe: la base de datos "
                                   "está dañada; restaure una copia")
             return _SlipContext(tournament.id, game.id, number, seat.entry_id, seat.entry.player.name, table,

@@ -90,8 +90,12 @@ class Standings(Registration):
         # registration or an absent player with no game yet is not in the standings.
         seated_anywhere = {player for members, _ in games for player in members}
         players = [entry.id for entry in tournament.entries if entry.id in seated_anywhere]
-        return tournament_standings(players, games, TournamentCriterion(settings.criterion), tie_breaks=True,
-                                    game_tie_breaks=settings.tie_breaks)
+        try:
+            return tournament_standings(players, games, TournamentCriterion(settings.criterion), tie_breaks=True,
+                                        game_tie_breaks=settings.tie_breaks)
+        except ValueError as error:     # seats of entries that are gone: the stored rows disagree
+            raise DamagedData(f"las mesas guardadas no casan con las inscripciones ({error}): la base de datos "
+                              "está dañada; restaure una copia") from None
 
     def _bonuses(self, session: Session, tournament: Tournament, game: GameRow, row: RoundRow) -> dict[int, int]:
         policy = TournamentSettings.from_dict(tournament.settings).bonus_policy

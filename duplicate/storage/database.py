@@ -201,13 +201,18 @@ class Database:
     @contextmanager
     def _storage_errors(self) -> Iterator[None]:
         """The database's errors met in the block, said in Spanish (``explain``, ``damaged``);
-        an ``IntegrityError`` and the caller's own errors pass as they are."""
+        an ``IntegrityError`` of a unique constraint and the caller's own errors pass as they are."""
         try:
             yield
         except (OperationalError, InterfaceError) as error:
             raise DatabaseUnavailable(explain(error, self.engine.url)) from None
-        except IntegrityError:
-            raise
+        except IntegrityError as error:
+            # A unique constraint: another station wrote the same thing first — the callers
+            # retry or say so. A foreign key a stored row breaks: the database is damaged.
+            if "foreign key" not in str(error.orig).lower():
+                raise
+            raise DatabaseDamaged(f"la base de datos {masked_url(self.engine.url)} remite a registros que no "
+                                  "existen (está dañada): no se ha escrito nada; restaure la última copia") from None
         except SQLAlchemyDatabaseError as error:      # «database disk image is malformed», bad data
             raise DatabaseDamaged(explain(error, self.engine.url)) from None
         except (ValueError, TypeError, OverflowError) as error:

@@ -136,3 +136,23 @@ def test_no_password_of_a_url_is_ever_shown(url: str, monkeypatch: pytest.Monkey
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     assert not any(secret in result.output for secret in secrets), result.output
     assert "127.0.0.1" in result.output                                     # the server is still named
+
+
+@pytest.mark.parametrize("statement", ["DELETE FROM players WHERE name = 'Ana'", "DELETE FROM entries WHERE id = 1",
+                                       "DELETE FROM seats WHERE table_number = 1"])
+def test_rows_missing_under_their_references_are_damage_not_a_traceback(pristine: Path, tmp_path: Path,
+                                                                        statement: str) -> None:
+    # Found by the fuzz harness's «pages» target: a FOREIGN KEY failure on insert, a seat or
+    # an entry whose row is gone.
+    path = tmp_path / "torneo.db"
+    shutil.copyfile(pristine, path)
+    connection = sqlite3.connect(path)
+    connection.executescript(f"PRAGMA foreign_keys = OFF; {statement};")
+    connection.close()
+    service = TournamentService(open_database(str(path)), station="mesa", pin=JUDGE_PIN)
+    for call in (service.entries, service.export, service.tournament_standings, lambda: service.game_standings(1),
+                 lambda: service.enter_slip(1, 1, "H8-QZQZ"), lambda: service.enter_slip(1, 2, "H8-QZQZ")):
+        try:
+            call()
+        except TournamentError:
+            pass
