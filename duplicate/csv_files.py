@@ -11,14 +11,15 @@ program writes (``duplicate.spreadsheets.neutralised``). Only spaces right after
 separator are skipped (``Ana; Club A``); empty cells beyond the header (a trailing
 comma) are ignored, a row shorter than the header has empty cells.
 
-Errors are ``CsvFileError`` (a ``ValueError``), Spanish, naming the file and the line.
+Errors are ``CsvFileError`` (an ``input_files.InputFileError``), Spanish, naming the file and the line.
 """
 
 from __future__ import annotations
 
 import csv
-import stat
 from pathlib import Path
+
+from duplicate.input_files import InputFileError, read_text
 
 __all__ = ["CSV_MAX_BYTES", "HEADER_MAX", "SEPARATORS", "CsvFileError", "read_csv_rows", "separator"]
 
@@ -32,13 +33,9 @@ SEPARATORS = (",", ";", "\t")
 """The separators accepted, in order of preference on a tie."""
 
 
-class CsvFileError(ValueError):
+class CsvFileError(InputFileError):
     """A CSV file that cannot be read; the message (Spanish) names the file and, where
     it applies, the line. ``line`` is that line number (0 for the whole file)."""
-
-    def __init__(self, message: str, *, line: int = 0) -> None:
-        super().__init__(message)
-        self.line = line
 
 
 def separator(header: str) -> str:
@@ -63,25 +60,9 @@ def read_csv_rows(path: Path) -> list[tuple[int, dict[str, str]]]:
     larger than ``CSV_MAX_BYTES``, not UTF-8, empty, or with a quote left open (which
     would merge the following lines into one field, issue 14 §1)."""
     try:
-        status = path.stat()
-        if not stat.S_ISREG(status.st_mode):
-            raise CsvFileError(f"{path}: no es un archivo normal (se espera un CSV)")
-        if status.st_size > CSV_MAX_BYTES:
-            raise CsvFileError(f"{path}: {status.st_size} bytes; un CSV de jugadores o papeletas tiene como "
-                               f"máximo {CSV_MAX_BYTES}")
-        with path.open("rb") as handle:
-            data = handle.read(CSV_MAX_BYTES + 1)
-        if len(data) > CSV_MAX_BYTES:
-            raise CsvFileError(f"{path}: más de {CSV_MAX_BYTES} bytes; un CSV de jugadores o papeletas tiene "
-                               f"como máximo {CSV_MAX_BYTES}")
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = data[:error.start].count(b"\n") + 1
-        raise CsvFileError(f"{path}, línea {line}: no está en UTF-8 (byte {error.start + 1}); guárdelo como "
-                           "CSV UTF-8", line=line) from None
-    except OSError as error:
-        raise CsvFileError(f"no se puede leer {path}: {error.strerror or type(error).__name__} "
-                           "(se espera un CSV en UTF-8)") from None
+        text = read_text(path, what="un CSV de jugadores o papeletas", limit=CSV_MAX_BYTES)
+    except InputFileError as error:
+        raise CsvFileError(str(error), line=error.line) from None
     lines = text.splitlines()
     reader = csv.DictReader(lines, delimiter=separator(lines[0] if lines else ""), quotechar='"',
                             skipinitialspace=True, strict=True, restval="")

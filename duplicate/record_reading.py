@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, cast
 
+from duplicate.input_files import InputFileError, read_text
 from duplicate.record_difference import show_value
 
 __all__ = ["ARBITER_STATUSES", "BONUS_MODES", "CRITERIA", "RECORD_FORMAT", "SLIP_STATUSES", "RecordError",
@@ -83,7 +84,8 @@ def _require(value: object, spec: Mapping[str, str], place: str) -> None:
 def _require_map(value: Mapping[str, object], place: str, what: str) -> None:
     """Keys that are player ids written as text, values integers."""
     for key, item in value.items():
-        if not key.lstrip("-").isdigit() or not _KINDS["int"][1](item):
+        digits = key.lstrip("-")
+        if not (digits.isascii() and digits.isdigit() and len(digits) <= 18) or not _KINDS["int"][1](item):
             raise RecordError(f"en {place} se esperaba {what}, no «{key}»: {show_value(item)[:40]}")
 
 
@@ -119,6 +121,23 @@ def check_shape(record: object) -> None:
                 _require(slip, _SLIP, f"{place}.slips[{s}]")
 
 
+RECORD_MAX_BYTES = 2**30
+"""The largest record file read (a season of a federation is a few tens of MB)."""
+
+
+class _LongNumber(ValueError):
+    def __init__(self, digits: int) -> None:
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _json_integer(text: str) -> int:
+    """A JSON integer, refused beyond 30 digits (Python would refuse 4,300 with a ValueError)."""
+    if len(text) > 30:
+        raise _LongNumber(len(text.lstrip("-")))
+    return int(text)
+
+
 def load_record(path: Path | str) -> dict[str, Any]:
     """Read a tournament record (JSON, UTF-8) and check its shape.
 
@@ -128,13 +147,13 @@ def load_record(path: Path | str) -> dict[str, Any]:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"{path}: no existe el archivo del registro del torneo") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise RecordError(f"{path}: no se puede leer el registro del torneo ({error})") from None
+        text = read_text(path, what="un registro de torneo (JSON)", limit=RECORD_MAX_BYTES)
+    except InputFileError as error:
+        raise RecordError(str(error)) from None
     try:
-        record = json.loads(text)
+        record = json.loads(text, parse_int=_json_integer)
+    except _LongNumber as error:
+        raise RecordError(f"{path}: un número de {error.digits} cifras; un registro no lleva números tan largos") from None
     except RecursionError:
         raise RecordError(f"{path}: el JSON anida demasiados niveles; "
                           f"se esperaba un registro «{RECORD_FORMAT}»") from None

@@ -121,6 +121,7 @@ from duplicate.record_standings import (
     round_bonuses,
     tournament_standings,
 )
+from duplicate.texts import visible
 from lexicon.lexicon import Lexicon, LexiconError
 
 __all__ = [
@@ -198,5 +199,5 @@ def run_verify(path: Path, lexicon_path: Path | None, out: TextIO) -> int:
     print(f"{path}: {len(differences)} diferencia{'s' if len(differences) != 1 else ''} "
           f"({counts}; léxico {lexicon.name}):", file=out)
     for difference in differences:
-        print(f"- {difference}", file=out)
+        print(visible(f"- {difference}"), file=out)        # texts of the record as text, never terminal codes
     return 1

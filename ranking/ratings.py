@@ -51,6 +51,7 @@ from duplicate.storage.models import (
     find_tournament,
 )
 from duplicate.storage.rating_models import RatedGame, Rating, RatingChange
+from duplicate.texts import shown
 from ranking.elodi import Contestant, EloDISettings, Outcome, rate_game
 
 __all__ = [
@@ -516,14 +517,14 @@ class RatingService:
         with self.db.read() as session:
             players = list(session.scalars(select(Player)))
         for player in players:
-            if text.isdigit() and player.id == int(text) or player.federation_id == text:
+            if str(player.id) == text or player.federation_id == text:     # never int(text): «²», 5,000 digits
                 return player.id, player.name
         matches = [player for player in players if player.name.casefold() == text.casefold()]
         if len(matches) == 1:
             return matches[0].id, matches[0].name
         if matches:
-            raise RatingError(f"hay {len(matches)} jugadores llamados «{text}»: indique el id")
-        raise RatingError(f"no hay ningún jugador «{text}» (se acepta el id, el número de federación o el nombre)")
+            raise RatingError(f"hay {len(matches)} jugadores llamados {shown(text)}: indique el id")
+        raise RatingError(f"no hay ningún jugador {shown(text)} (se acepta el id, el número de federación o el nombre)")
 
     def _refs(self, session: Session) -> dict[int, GameRef]:
         return {game.id: _ref(game, tournament)

@@ -8,6 +8,7 @@ stations) ask and display. See ``docs/architecture.md`` for the modules.
 from duplicate.service.access import VIEWER, Action, Actor, Role
 from duplicate.service.base import ACCESS_KEY, ANNULLED, MARK_STATUSES, REASONS_KEPT, ROLES, ServiceHooks
 from duplicate.service.errors import (
+    DamagedData,
     CredentialRefused,
     LockedGameError,
     NotAuthorised,
@@ -18,7 +19,7 @@ from duplicate.service.errors import (
 )
 from duplicate.service.events import EventKind
 from duplicate.service.facade import TournamentService
-from duplicate.service.settings import TournamentSettings
+from duplicate.service.settings import DamagedSettings, TournamentSettings
 from duplicate.service.views import (
     AssistantRangeView,
     ClaimView,
@@ -38,6 +39,8 @@ from duplicate.service.views import (
 from duplicate.statuses import ClaimStatus, ConflictKind, EntryStatus, GameStatus, SeatingMethod
 
 __all__ = [
+    "DamagedData",
+    "DamagedSettings",
     "ACCESS_KEY",
     "ANNULLED",
     "Action",

@@ -59,3 +59,10 @@ class StorageUnavailable(TournamentError):
     """The database stopped answering (server down, network lost, file locked too long,
     disk full); the message says what and the next step. Nothing of the refused action
     was stored."""
+
+
+class DamagedData(StorageUnavailable):
+    """A value stored in the database cannot be used — a board or rack that does not read,
+    a score that is not a number, a seat without its entry, settings that are not an
+    object (issue 26 §3): the database was damaged or edited by hand. Nothing was written;
+    restore a copy."""

@@ -15,9 +15,16 @@ from sqlalchemy.engine import make_url
 
 from duplicate.service.errors import StorageUnavailable
 from duplicate.service.facade import TournamentService
-from duplicate.storage.database import DATABASE_ENV, Database, DatabaseError, open_database
+from duplicate.storage.database import (
+    DATABASE_ENV,
+    Database,
+    DatabaseError,
+    default_database_url,
+    masked_url,
+    open_database,
+)
 
-__all__ = ["ASK_PASSWORD", "DATABASE_ENV", "open_database_for", "open_service", "url_with_password"]
+__all__ = ["ASK_PASSWORD", "DATABASE_ENV", "default_database_url", "masked_url", "open_database_for", "open_service", "url_with_password"]
 
 ASK_PASSWORD = "?"
 """Written as a URL's password (``postgresql+psycopg://juez:?@servidor/torneo``), it is

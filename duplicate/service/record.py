@@ -11,6 +11,7 @@ from duplicate.service.base import (
     _iso,
     _now,
 )
+from duplicate.service.errors import DamagedData
 from duplicate.service.results import Results
 from duplicate.storage.models import (
     Event,
@@ -72,6 +73,9 @@ class Record(Results):
                                    "bonus": s.bonus_total, "percentage": s.percentage} for s in standings],
                 })
             overall = self._tournament_standings(session, tournament)
+            if any(entry.player is None for entry in tournament.entries):
+                raise DamagedData("una inscripción guardada remite a un jugador que no existe: la base de datos está "
+                                  "dañada; restaure una copia")
             events = session.scalars(select(Event).where(Event.tournament_id == tournament.id).order_by(Event.id))
             game_numbers = {game.id: game.number for game in tournament.games}
             return {

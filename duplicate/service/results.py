@@ -6,7 +6,6 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from duplicate.labels import SLIP_STATUS, label
-from duplicate.rack import parse_rack_text
 from duplicate.service.access import Action
 from duplicate.service.corrections import Corrections
 from duplicate.service.errors import RoundHasConflicts, TournamentError
@@ -14,6 +13,7 @@ from duplicate.service.events import BonusesAwarded, GameReopened, ResultsPublis
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.slip_entry import (
     _board,
+    _stored_rack,
     _fill_slip,
     _verdict_payload,
 )
@@ -115,7 +115,7 @@ class Results(Corrections):
             return ()
         row = self._round(session, game, number)
         lexicon = self.lexicon_for(tournament)
-        board, rack = _board(row.board_before, lexicon), parse_rack_text(row.rack, lexicon.alphabet)
+        board, rack = _board(row.board_before, lexicon), _stored_rack(row.rack, lexicon)
         oriented = TournamentSettings.from_dict(tournament.settings).oriented_notation
         stored = {slip.entry_id: slip for slip in session.scalars(select(Slip).where(
             Slip.game_id == game.id, Slip.round_number == number))}

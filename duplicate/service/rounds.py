@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from duplicate.game import Game, GameError, PendingRound
 from duplicate.master import ranked_moves
+from duplicate.bounds import NumberError, whole_number
 from duplicate.notation import SlipError, format_move, parse_move
 from duplicate.rack import RackError
 from duplicate.service.access import Action, Actor
@@ -196,13 +197,17 @@ class Rounds(Seating):
                 raise TournamentError(f"con el atril {pending.rack.text} no hay ninguna jugada válida: "
                                       "cambie el atril (III.29) o termine la partida")
             selected: int | Any = choice
-            if isinstance(choice, str) and not choice.strip().isdigit():
+            written = choice.strip() if isinstance(choice, str) else ""
+            if isinstance(choice, str) and not (written.isascii() and written.isdigit()):    # «²» is not 2
                 try:
                     selected = parse_move(choice, engine.alphabet)
                 except SlipError as error:
                     raise TournamentError(str(error)) from None
             elif isinstance(choice, str):
-                selected = int(choice)
+                try:
+                    selected = whole_number(written, "la elección de la maestra", minimum=0)
+                except NumberError as error:
+                    raise TournamentError(str(error)) from None
             try:
                 record = engine.play(selected)
             except GameError as error:

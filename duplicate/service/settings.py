@@ -7,12 +7,17 @@ from typing import Any
 
 from data.rules import PARTIAL_STANDINGS_EVERY, ROUND_SECONDS
 from duplicate.bounds import BONUS_MAX, ROUND_SECONDS_MAX, NumberError, checked_int
-from duplicate.service.errors import TournamentError
+from duplicate.service.errors import DamagedData, TournamentError
 from duplicate.standings import (
     BonusMode,
     BonusPolicy,
     TournamentCriterion,
 )
+
+
+class DamagedSettings(DamagedData):
+    """The settings stored with a tournament cannot be read back (not a JSON object, a value
+    of the wrong kind or out of range): the database was damaged or edited by hand."""
 
 
 @dataclass(frozen=True)
@@ -55,13 +60,17 @@ class TournamentSettings:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TournamentSettings:
-        """The settings stored as ``data`` (unknown keys ignored); ``TournamentError`` when
-        they are not an object or a value is out of its range (a damaged database)."""
+        """The settings stored as ``data`` (unknown keys ignored); ``DamagedSettings`` when
+        they are not an object or a value is not of its kind or range (a damaged database)."""
         if not isinstance(data, dict):
-            raise TournamentError(f"los criterios guardados del torneo están dañados (se esperaba un objeto JSON, "
+            raise DamagedSettings(f"los criterios guardados del torneo están dañados (se esperaba un objeto JSON, "
                                   f"no {type(data).__name__}): restaure una copia de la base de datos")
         known = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
-        return cls(**known)
+        try:
+            return cls(**known)
+        except (TournamentError, TypeError) as error:
+            raise DamagedSettings(f"los criterios guardados del torneo están dañados ({error}): restaure una copia "
+                                  "de la base de datos") from None
 
     @property
     def bonus_policy(self) -> BonusPolicy:

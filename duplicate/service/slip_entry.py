@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from duplicate.bounds import NumberError, whole_number
-from duplicate.rack import parse_rack_text
+from duplicate.rack import RackError, parse_rack_text
 from duplicate.service.access import Action, Actor
 from duplicate.service.base import (
     ANNULLED,
@@ -20,7 +20,7 @@ from duplicate.service.base import (
     _now,
     _read_csv,
 )
-from duplicate.service.errors import TournamentError
+from duplicate.service.errors import DamagedData, TournamentError
 from duplicate.service.events import SlipChecked, SlipConflict, SlipEntered
 from duplicate.service.rounds import Rounds
 from duplicate.service.settings import TournamentSettings
@@ -43,7 +43,7 @@ from duplicate.storage.models import (
     Slip,
 )
 from duplicate.texts import SLIP_MAX, shown
-from lexicon.board import Board
+from lexicon.board import Board, BoardError
 from lexicon.lexicon import Lexicon
 
 
@@ -64,7 +64,21 @@ class _SlipContext:
 
 
 def _board(cgp: str, lexicon: Lexicon) -> Board:
-    return Board.from_cgp(cgp, lexicon.alphabet)
+    """A round's stored board; ``DamagedData`` when it does not read (the service stored a valid one)."""
+    try:
+        return Board.from_cgp(cgp, lexicon.alphabet)
+    except (BoardError, TypeError) as error:
+        raise DamagedData(f"el tablero guardado de una ronda no se lee ({error}): la base de datos está dañada; "
+                          "restaure una copia") from None
+
+
+def _stored_rack(text: str, lexicon: Lexicon) -> list[int]:
+    """A round's stored rack; ``DamagedData`` when it does not read."""
+    try:
+        return parse_rack_text(text, lexicon.alphabet)
+    except (RackError, TypeError) as error:
+        raise DamagedData(f"el atril guardado de una ronda no se lee ({error}): la base de datos está dañada; "
+                          "restaure una copia") from None
 
 
 def _same_slip(stored: Slip, text: str, verdict: SlipVerdict, context: _SlipContext) -> bool:
@@ -351,7 +365,10 @@ class SlipEntry(Rounds):
                 raise TournamentError(f"no hay ningún jugador en la mesa {table} en la partida {game.number}")
             lexicon = self.lexicon_for(tournament)
             settings = TournamentSettings.from_dict(tournament.settings)
-            rack = parse_rack_text(row.rack, lexicon.alphabet)
+            rack = _stored_rack(row.rack, lexicon)
+            if seat.entry is None or seat.entry.player is None:
+                raise DamagedData(f"la mesa {table} está asignada a una inscripción que no existe: la base de datos "
+                                  "está dañada; restaure una copia")
             return _SlipContext(tournament.id, game.id, number, seat.entry_id, seat.entry.player.name, table,
                                 _board(row.board_before, lexicon), rack, lexicon, settings.oriented_notation,
                                 row.master, row.annulled)

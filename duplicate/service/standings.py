@@ -7,6 +7,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from duplicate.service.access import Actor
+from duplicate.service.errors import DamagedData
 from duplicate.service.events import BonusesAwarded, EventKind
 from duplicate.service.registration import Registration
 from duplicate.service.settings import TournamentSettings
@@ -55,6 +56,9 @@ class Standings(Registration):
         scores: dict[int, dict[int, int]] = {}
         for number, entry, score in session.execute(select(Slip.round_number, Slip.entry_id, Slip.score)
                                                     .where(Slip.game_id == game.id)):
+            if not isinstance(score, int) or isinstance(score, bool):
+                raise DamagedData(f"los puntos guardados de la ronda {number} no son un número ({type(score).__name__}): "
+                                  "la base de datos está dañada; restaure una copia")
             scores.setdefault(number, {})[entry] = score
         results = []
         for row in game.rounds:
@@ -86,8 +90,12 @@ class Standings(Registration):
         # registration or an absent player with no game yet is not in the standings.
         seated_anywhere = {player for members, _ in games for player in members}
         players = [entry.id for entry in tournament.entries if entry.id in seated_anywhere]
-        return tournament_standings(players, games, TournamentCriterion(settings.criterion), tie_breaks=True,
-                                    game_tie_breaks=settings.tie_breaks)
+        try:
+            return tournament_standings(players, games, TournamentCriterion(settings.criterion), tie_breaks=True,
+                                        game_tie_breaks=settings.tie_breaks)
+        except ValueError as error:     # seats of entries that are gone: the stored rows disagree
+            raise DamagedData(f"las mesas guardadas no casan con las inscripciones ({error}): la base de datos "
+                              "está dañada; restaure una copia") from None
 
     def _bonuses(self, session: Session, tournament: Tournament, game: GameRow, row: RoundRow) -> dict[int, int]:
         policy = TournamentSettings.from_dict(tournament.settings).bonus_policy

@@ -13,6 +13,7 @@ from duplicate.storage.models import (
     RoundRow,
     Tournament,
 )
+from duplicate.service.errors import DamagedData
 from lexicon.alphabet import Alphabet
 
 
@@ -260,5 +261,8 @@ ViewT = TypeVar("ViewT")
 def view_of(kind: type[ViewT], row: object) -> ViewT:
     """The ``kind`` view of a stored ``row``: its fields read from the row's attributes of
     the same names (the row must be loaded; the view outlives the session)."""
+    if row is None:              # a stored reference to a row that is not there (issue 26 §3)
+        raise DamagedData(f"falta un registro guardado ({kind.__name__}) al que otro remite: la base de datos "
+                          "está dañada; restaure una copia")
     names = [item.name for item in fields(kind)]  # type: ignore[arg-type]
     return kind(**{name: getattr(row, name) for name in names})

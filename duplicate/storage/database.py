@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING
 import platformdirs
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, InterfaceError, OperationalError
+from sqlalchemy.exc import ArgumentError, IntegrityError, InterfaceError, OperationalError
+from sqlalchemy.exc import DatabaseError as SQLAlchemyDatabaseError
 from sqlalchemy.orm import Session, sessionmaker
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ class DatabaseUnavailable(DatabaseError):
 def explain(error: BaseException, url: URL) -> str:
     """A Spanish message for a database ``error`` met with ``url``: what happened and
     the next step, never the driver's own text. The URL is shown without its password."""
-    where = url.render_as_string(hide_password=True)
+    where = masked_url(url)
     detail = str(getattr(error, "orig", None) or error).lower()
     if "password authentication failed" in detail or "authentication failed" in detail:
         return (f"el servidor de la base de datos {where} rechaza el usuario o la contraseña: "
@@ -84,6 +85,34 @@ def explain(error: BaseException, url: URL) -> str:
             "intentarlo; si se repite, avise al responsable técnico")
 
 
+class DatabaseDamaged(DatabaseUnavailable):
+    """A stored value cannot be read back (a damaged page, a datetime or JSON column that
+    does not parse, a number of the wrong type): the message (Spanish) names the database
+    and says to restore a copy; the transaction was rolled back, nothing was written."""
+
+
+def _from_storage(error: BaseException) -> bool:
+    """True when ``error`` was raised while SQLAlchemy or the driver read or wrote a value
+    (a frame of the traceback is theirs), not by the code using the session."""
+    frame = error.__traceback__
+    while frame is not None:
+        name = frame.tb_frame.f_globals.get("__name__", "")
+        if name.startswith(("sqlalchemy.", "sqlite3", "psycopg")):
+            return True
+        frame = frame.tb_next
+    return False
+
+
+def damaged(error: BaseException, url: URL) -> DatabaseDamaged:
+    """The Spanish ``DatabaseDamaged`` for ``error`` met reading ``url`` (shown without its password)."""
+    where = masked_url(url)
+    if isinstance(error, OverflowError):
+        return DatabaseDamaged(f"un número no cabe en la base de datos {where}: no se ha guardado nada")
+    return DatabaseDamaged(f"la base de datos {where} tiene datos dañados que no se pueden leer "
+                           f"({type(error).__name__}): no se ha escrito nada; restaure la última copia (o el "
+                           "registro exportado) y vuelva a intentarlo")
+
+
 def default_database_url() -> str:
     """``$DUPLICADA_DB`` or a SQLite file ``duplicada.db`` in the user's data directory."""
     if url := os.environ.get(DATABASE_ENV):
@@ -93,13 +122,39 @@ def default_database_url() -> str:
     return f"sqlite:///{folder / 'duplicada.db'}"
 
 
-def masked_url(text: str) -> str:
-    """``text`` (a URL, valid or not) with any password replaced by ``***``: what every
-    message, log and console shows of a database URL (issue 14 §4)."""
-    try:
-        return make_url(text).render_as_string(hide_password=True)
-    except Exception:  # noqa: BLE001 — not a URL: mask by its shape
-        return re.sub(r"(://[^:/@\s]*:)[^@\s]*@", r"\1***@", text)
+SECRET_PARAMETER = re.compile(r"pass|pwd|secret|token", re.IGNORECASE)
+"""Query parameters of a URL whose value is a secret (``?password=``, ``sslpassword``…)."""
+
+
+def masked_url(value: str | URL) -> str:
+    """``value`` (a URL, parsed or not, valid or not) with every secret replaced by
+    ``***``: the password, what follows a raw ``@`` written inside it, and query
+    parameters such as ``?password=``. What every message, log and console shows of a
+    database URL (issue 14 §4, issue 26 §3); the one function for it."""
+    if isinstance(value, str):
+        try:
+            url = make_url(value)
+        except Exception:  # noqa: BLE001 — not a URL: mask by its shape
+            return _masked_text(value)
+    else:
+        url = value
+    host = url.host
+    if host and "@" in host:                    # «juez:p@ss@servidor»: «ss@» belongs to the password
+        url = url.set(host=host.rsplit("@", 1)[1], password=url.password or "***")
+    if any(SECRET_PARAMETER.search(key) for key in url.query):
+        url = url.set(query={key: "***" if SECRET_PARAMETER.search(key) else item for key, item in url.query.items()})
+    return url.render_as_string(hide_password=True).replace("%2A%2A%2A", "***")
+
+
+def _masked_text(text: str) -> str:
+    """``masked_url`` for a text that does not parse as a URL: the user information up to
+    the last ``@`` after ``://`` and secret query parameters masked."""
+    scheme, separator, rest = text.partition("://")
+    if separator and "@" in rest:
+        user_info, _, after = rest.rpartition("@")
+        user = user_info.split(":", 1)[0]
+        text = f"{scheme}://{user}:***@{after}" if ":" in user_info else text
+    return re.sub(r"([?&;][^=&;#]*(?:pass|pwd|secret|token)[^=&;#]*=)[^&;#]*", r"\1***", text, flags=re.IGNORECASE)
 
 
 def database_url(text: str) -> str:
@@ -131,21 +186,39 @@ class Database:
     @contextmanager
     def write(self) -> Iterator[Session]:
         """A session whose work is committed on normal exit, rolled back on an exception.
-        Raises ``DatabaseUnavailable`` (Spanish) when the database stops answering."""
-        try:
-            with self._write() as session, session.begin():
-                yield session
-        except (OperationalError, InterfaceError) as error:
-            raise DatabaseUnavailable(explain(error, self.engine.url)) from None
+        Raises ``DatabaseUnavailable`` (Spanish) when the database stops answering, and
+        ``DatabaseDamaged`` when a stored value cannot be read (a damaged file, a corrupt
+        datetime or JSON column)."""
+        with self._storage_errors(), self._write() as session, session.begin():
+            yield session
 
     @contextmanager
     def read(self) -> Iterator[Session]:
-        """A session for reading (rolled back at the end); ``DatabaseUnavailable`` as ``write``."""
+        """A session for reading (rolled back at the end); errors as ``write``."""
+        with self._storage_errors(), self._read() as session:
+            yield session
+
+    @contextmanager
+    def _storage_errors(self) -> Iterator[None]:
+        """The database's errors met in the block, said in Spanish (``explain``, ``damaged``);
+        an ``IntegrityError`` of a unique constraint and the caller's own errors pass as they are."""
         try:
-            with self._read() as session:
-                yield session
+            yield
         except (OperationalError, InterfaceError) as error:
             raise DatabaseUnavailable(explain(error, self.engine.url)) from None
+        except IntegrityError as error:
+            # A unique constraint: another station wrote the same thing first — the callers
+            # retry or say so. A foreign key a stored row breaks: the database is damaged.
+            if "foreign key" not in str(error.orig).lower():
+                raise
+            raise DatabaseDamaged(f"la base de datos {masked_url(self.engine.url)} remite a registros que no "
+                                  "existen (está dañada): no se ha escrito nada; restaure la última copia") from None
+        except SQLAlchemyDatabaseError as error:      # «database disk image is malformed», bad data
+            raise DatabaseDamaged(explain(error, self.engine.url)) from None
+        except (ValueError, TypeError, OverflowError) as error:
+            if not _from_storage(error):               # the caller's own error (a refusal): as it is
+                raise
+            raise damaged(error, self.engine.url) from None
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -177,7 +250,7 @@ def _current_revision(engine: Engine) -> str | None:
     with engine.connect() as connection:
         if not connection.dialect.has_table(connection, "alembic_version"):
             if connection.dialect.get_table_names(connection):
-                raise DatabaseError(f"{engine.url!r}: tiene tablas pero no es una base de datos de duplicada "
+                raise DatabaseError(f"{masked_url(engine.url)}: tiene tablas pero no es una base de datos de duplicada "
                                     "(o está dañada): no se toca; indique otra con --db o restaure una copia")
             return None
         return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
@@ -207,7 +280,7 @@ def _migrate(engine: Engine, current: str | None, migrate: bool) -> None:
     known = {revision.revision for revision in script.walk_revisions()}
     if current is not None and current not in known:
         raise DatabaseError(
-            f"la base de datos {engine.url!r} tiene la revisión de esquema {current}, "
+            f"la base de datos {masked_url(engine.url)} tiene la revisión de esquema {current}, "
             "más nueva que esta versión de duplicada: actualice el programa"
         )
     if migrate and current not in heads:
@@ -227,7 +300,7 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
     try:
         engine = create_engine(url, pool_pre_ping=not url.startswith("sqlite"))
     except Exception as error:  # noqa: BLE001 - driver or URL problems, reported to the user
-        raise DatabaseError(f"no se puede abrir la base de datos {make_url(url).render_as_string(hide_password=True)}"
+        raise DatabaseError(f"no se puede abrir la base de datos {masked_url(url)}"
                             f": falta su controlador o la URL no es válida ({type(error).__name__})") from None
     if engine.dialect.name == "sqlite":
         _sqlite_pragmas(engine)

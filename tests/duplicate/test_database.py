@@ -13,9 +13,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import text
-from sqlalchemy.exc import IntegrityError
 
-from duplicate.storage.database import DatabaseError, _alembic_config, database_url, open_database
+from duplicate.storage.database import DatabaseDamaged, DatabaseError, _alembic_config, database_url, open_database
 from duplicate.storage.models import Base, Entry
 from lexicon.lexicon import Lexicon
 from tests.duplicate.test_stations import _postgres_url
@@ -52,7 +51,9 @@ def test_sqlite_is_in_wal_mode_with_foreign_keys(tmp_path: Path) -> None:
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
         assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 1000
-    with pytest.raises(IntegrityError), database.write() as session:
+    # Foreign keys are enforced: a row referring to rows that are not there is refused (said
+    # as a damaged database, issue 26 §3: only damage makes the service write one).
+    with pytest.raises(DatabaseDamaged), database.write() as session:
         session.add(Entry(tournament_id=999, player_id=999, status="active"))
 
 

@@ -1,5 +1,7 @@
 """The fuzz harness, CI-sized (issue 14 §1): slips, analyze lines, players' CSV files,
-word lists, tournament records and TRF files (issue 16) — the corpus of nasty inputs kept in
+word lists, tournament records and TRF files (issue 16), and (issue 26 §3) CSV sniffer
+traps and slips' CSV files, numbers out of range (service and command line), station
+names and damaged database pages — the corpus of nasty inputs kept in
 ``tests/fuzz/corpus.txt``, then Hypothesis's own. Each target may raise only its own
 error (``tests/fuzz/targets.py``); ``bench/fuzz.py`` runs the same targets on 100,000+
 inputs."""
@@ -84,6 +86,40 @@ def test_records(targets: Targets, seed: int) -> None:
 def test_trf_files(targets: Targets, seed: int) -> None:
     # Issue 16: a TRF for «classic pair»: TrfError or a pairing (PairingError), nothing else.
     run_one(targets, "trf", random.Random(seed), CORPUS)()
+
+
+SMALL = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                         HealthCheck.too_slow])
+
+
+@SMALL
+@given(seed=st.integers(0, 2**32 - 1), kind=st.sampled_from(["csv_trap", "numbers", "station", "pages"]))
+def test_issue_26_targets(targets: Targets, seed: int, kind: str) -> None:
+    # Sniffer traps, out-of-range numbers, station names, damaged pages: their own errors only.
+    run_one(targets, kind, random.Random(seed), CORPUS)()
+
+
+def test_a_sniffer_trap_reads_without_the_sniffer(targets: Targets, monkeypatch: pytest.MonkeyPatch) -> None:
+    import csv
+
+    from tests.fuzz.targets import sniffer_trap
+
+    def no_sniffer() -> None:
+        raise AssertionError("csv.Sniffer backtracks on these lines")
+
+    monkeypatch.setattr(csv, "Sniffer", no_sniffer)
+    rng = random.Random(7)
+    for _ in range(20):
+        targets.players_csv(f"{sniffer_trap(rng)}\nAna,Club\n")
+        targets.slips_csv(f"{sniffer_trap(rng)}\n1,H8-QZQZ\n")
+
+
+def test_the_pages_target_damages_a_copy_only(targets: Targets) -> None:
+    before = len(targets.service.history())
+    rng = random.Random(3)
+    for _ in range(10):
+        run_one(targets, "pages", rng, CORPUS)()
+    assert len(targets.service.history()) == before                 # the fuzz tournament itself untouched
 
 
 def test_a_mixed_random_sample(targets: Targets) -> None:

@@ -200,3 +200,28 @@ def test_publish_into_a_plain_folder_still_works(service: TournamentService, tmp
     publish_results(service, tmp_path / "web", formats=["csv"], workers=1)
     publication = publish_results(service, tmp_path / "web", formats=["csv"], workers=1)     # again, replacing
     assert (publication.out / "datos" / "clasificacion-general.csv").exists()
+
+
+def test_verify_reads_long_numbers_and_lone_surrogates_without_a_traceback(service: TournamentService,
+                                                                           tmp_path: Path) -> None:
+    import io
+    import json
+
+    from duplicate.verify import RecordError, load_record, run_verify
+
+    service.enter_slip(1, 2, "H8-QZQZ")
+    text = json.dumps(service.export(), ensure_ascii=False)
+    huge = tmp_path / "huge.json"
+    huge.write_text(text.replace('"seed": 1', '"seed": ' + "9" * 5000, 1), encoding="utf-8")
+    with pytest.raises(RecordError):
+        load_record(huge)
+    lone = tmp_path / "lone.json"
+    lone.write_text(text.replace('"H8-QZQZ"', '"H8-QZ\\ud800QZ"'), encoding="utf-8")
+    out = io.StringIO()
+    assert run_verify(lone, None, out) == 1
+    report = out.getvalue()
+    report.encode("utf-8")                                    # printable: the surrogate is shown as U+D800
+    assert "U+D800" in report
+    for path in ("/dev/zero", str(tmp_path)):
+        with pytest.raises(RecordError):
+            load_record(path)

@@ -203,3 +203,49 @@ def test_csv_written_by_the_command_line_never_holds_a_live_formula(run) -> None
     assert not [cell for cell in cells if cell[:1] in ("=", "+", "-", "@", "\t", "\r")]
     table = run("tables", "show").output
     assert "=1+1" in table and "'=1+1" not in table                 # the table shown to people is as typed
+
+
+@pytest.mark.parametrize("content", ['{"players": ' + "[" * 100_000 + "]" * 100_000 + "}",
+                                     '{"players": [{"name": "A", "rating": ' + "9" * 5000 + "}]}"])
+def test_elodi_rate_refuses_deep_or_huge_json(tmp_path: Path, content: str) -> None:
+    game = tmp_path / "partida.json"
+    game.write_text(content, encoding="utf-8")
+    result = CliRunner().invoke(main, ["elodi", "rate", str(game)])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit) and str(game) in result.output
+    result = CliRunner().invoke(main, ["elodi", "rate", "/dev/zero"])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+
+
+def test_analyze_names_the_file_line_and_column_of_a_file_not_in_utf8(tmp_path: Path,
+                                                                         spanish_lexicon: object) -> None:
+    import json
+
+    empty = "/".join(["15"] * 15)
+    utf16 = tmp_path / "utf16.txt"
+    utf16.write_text(f"{empty} CASAMOS\n", encoding="utf-16")
+    result = CliRunner().invoke(main, ["analyze", "--positions", str(utf16)])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert "utf16.txt, línea 1, columna 1" in result.output
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes(f"{empty} CASAMOS\n{empty} ÑANDÚES\n".encode("latin-1"))
+    result = CliRunner().invoke(main, ["analyze", "--positions", str(latin)])
+    assert result.exit_code == 0, result.output
+    first, second = (json.loads(line) for line in result.output.splitlines())
+    assert first["best_score"] > 0                                        # the good line is analysed
+    assert second["line"] == 2 and f"latin.txt, línea 2, columna {len(empty) + 2}" in second["error"]
+    result = CliRunner().invoke(main, ["analyze", "--positions", "/dev/zero"])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.parametrize("choice", ["9" * 5000, "²", "¹", "99999999999999999999"])
+def test_a_master_choice_of_odd_digits_is_refused_in_spanish(started, choice: str) -> None:
+    started("rack", "draw")
+    result = started("master", "choose", choice, code=1)
+    assert "dañada" not in result.output                 # a refusal of the input, not a database problem
+    assert "9" * 100 not in result.output
+
+
+@pytest.mark.parametrize("player", ["9" * 5000, "²", str(2**63)])
+def test_elodi_history_looks_players_up_without_converting_digits(started, player: str) -> None:
+    result = started("elodi", "history", player, code=1)
+    assert "9" * 100 not in result.output

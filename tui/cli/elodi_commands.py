@@ -56,15 +56,34 @@ EXPECTED = ('{"players": [{"name": texto, "rating": entero o null, "volatility":
             '"games": entero, "position": entero}, ...]}')
 
 
+GAME_FILE_MAX_BYTES = 10_000_000
+"""The largest ``rate`` input read (a game of thousands of players is well under it)."""
+
+
+def _json_integer(text: str) -> int:
+    """A JSON integer of at most 18 digits (ratings, games, positions); ``ValueError`` beyond."""
+    if len(text.lstrip("-")) > 18:
+        raise ValueError(text[:20])
+    return int(text)
+
+
 def _read_game(path: Path) -> list[Contestant[str]]:
     """The players of a ``rate`` input file, keyed by name; raises ``InputError`` naming the
     file, the player and the field."""
+    from duplicate.input_files import InputFileError, read_text
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise InputError(f"{path}: no se puede leer ({error.strerror})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise InputError(f"{path}: no es JSON válido ({error}); se espera {EXPECTED}") from None
+        data = json.loads(read_text(path, what="una partida en JSON", limit=GAME_FILE_MAX_BYTES),
+                          parse_int=_json_integer)
+    except InputFileError as error:
+        raise InputError(str(error)) from None
+    except json.JSONDecodeError as error:
+        raise InputError(f"{path}: no es JSON válido (línea {error.lineno}, columna {error.colno}: {error.msg}); "
+                         f"se espera {EXPECTED}") from None
+    except RecursionError:
+        raise InputError(f"{path}: el JSON anida demasiados niveles; se espera {EXPECTED}") from None
+    except ValueError:                          # an integer too long for _json_integer
+        raise InputError(f"{path}: un número de más de 18 cifras; se espera {EXPECTED}") from None
     if not isinstance(data, dict) or not isinstance(data.get("players"), list):
         raise InputError(f"{path}: se espera un objeto con la lista «players»: {EXPECTED}")
     players = []

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import stat
 import sys
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO
 
 import click
 
@@ -49,9 +50,9 @@ def play(seed: int | None, rounds: int | None, lexicon_path: Path | None, json_p
 
 @click.command()
 @lexicon_option
-@click.option("--positions", type=click.File("r", encoding="utf-8"), default=None,
+@click.option("--positions", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Archivo de posiciones (por defecto, la entrada estándar).")
-def analyze(lexicon_path: Path | None, positions: TextIO | None) -> None:
+def analyze(lexicon_path: Path | None, positions: Path | None) -> None:
     """Analiza posiciones: una línea «<tablero CGP> <atril>» → un objeto JSON por línea.
 
     Claves: best_score, top_moves (todas las jugadas de máxima puntuación, en
@@ -60,9 +61,44 @@ def analyze(lexicon_path: Path | None, positions: TextIO | None) -> None:
     con la siguiente.
     """
     lexicon_ = load_lexicon(lexicon_path)
-    source = positions if positions is not None else sys.stdin
-    for number, raw in enumerate(source, start=1):
-        line = raw.strip()
+    if positions is None:
+        _analyze_lines(sys.stdin.buffer, "la entrada estándar", lexicon_)
+        return
+    try:
+        mode = positions.stat().st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):          # /dev/zero never ends a line
+            raise click.ClickException(f"{positions}: no es un archivo normal (se esperaba un archivo de posiciones)")
+        with positions.open("rb") as handle:
+            _analyze_lines(handle, positions, lexicon_)
+    except OSError as error:
+        raise click.ClickException(f"{positions}: no se puede leer ({error.strerror or type(error).__name__})") from None
+
+
+LINE_MAX_BYTES = 4096
+"""Bytes of a position line read at most (a board and a rack take under 300)."""
+
+
+def _analyze_lines(source: BinaryIO, name: object, lexicon_: Lexicon) -> None:
+    """Analyse each line of ``source`` (bytes; ``name`` in messages), printing one JSON
+    object per line. A line that is not UTF-8 or is longer than ``LINE_MAX_BYTES`` is an
+    ``{"line": N, "error": …}`` naming the file, line and column; a file in UTF-16 stops
+    the run at once with a Spanish error (every line of it would be one)."""
+    from duplicate.input_files import utf8_error
+
+    for number, raw in enumerate(iter(lambda: source.readline(LINE_MAX_BYTES + 1), b""), start=1):
+        if len(raw) > LINE_MAX_BYTES:
+            while raw and not raw.endswith(b"\n"):          # the rest of the line, skipped in bounded pieces
+                raw = source.readline(LINE_MAX_BYTES)
+            _emit({"line": number, "error": f"{name}, línea {number}: demasiado larga (más de {LINE_MAX_BYTES} "
+                                            "bytes) para «<tablero> <atril>»"})
+            continue
+        problem = utf8_error(raw, name, first_line=number)
+        if problem is not None:
+            if problem.column == 1 and number == 1 and raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+                raise click.ClickException(str(problem))
+            _emit({"line": number, "error": str(problem)})
+            continue
+        line = raw.decode("utf-8-sig" if number == 1 else "utf-8").strip()
         if not line or line.startswith("#"):
             continue
         try:
@@ -71,7 +107,11 @@ def analyze(lexicon_path: Path | None, positions: TextIO | None) -> None:
             result = {"error": f"línea no analizable ({type(error).__name__}): {str(error)[:200]}"}
         if "error" in result:
             result = {"line": number, **result}
-        click.echo(json.dumps(result, ensure_ascii=False))
+        _emit(result)
+
+
+def _emit(result: dict[str, object]) -> None:
+    click.echo(json.dumps(result, ensure_ascii=False))
 
 
 def analyze_position(line: str, lexicon_: Lexicon) -> dict[str, object]:

@@ -222,6 +222,13 @@ class Context:
         return number if number is not None else self.service.current_game(self.tournament)
 
 
+def _shown_database(db: str | None) -> str:
+    """The database a command used, as messages show it (never its password)."""
+    from duplicate.service.opening import default_database_url, masked_url
+
+    return masked_url(db or default_database_url())
+
+
 def common(command: F) -> F:
     """Add ``--db``, ``--tournament``, ``--station``, ``--arbiter``, ``--lexicon``,
     ``--pin-file``; turn ``TournamentError`` into a clean exit (status 3 when the
@@ -236,7 +243,7 @@ def common(command: F) -> F:
     @wraps(command)
     def wrapper(db: str | None, tournament_id: int | None, station: str | None, arbiter: str,
                 lexicon_path: Path | None, pin_file: Path | None, **kwargs: Any) -> Any:
-        from duplicate.service import CredentialRefused, NotAuthorised, TournamentError
+        from duplicate.service import CredentialRefused, DamagedData, NotAuthorised, TournamentError
 
         context = Context(db, tournament_id, station, arbiter, lexicon_path, pin_file)
         try:
@@ -244,8 +251,17 @@ def common(command: F) -> F:
         except (NotAuthorised, CredentialRefused) as error:
             click.echo(f"Denegado: {error}", err=True)
             raise click.exceptions.Exit(REFUSED_STATUS) from None
+        except DamagedData as error:
+            raise click.ClickException(f"la base de datos {_shown_database(db)}: {error}") from None
         except TournamentError as error:
             raise click.ClickException(str(error)) from None
+        except (TypeError, ValueError, KeyError) as error:
+            # Stored values of the wrong shape (a damaged database read without a parse error,
+            # e.g. a text in a number column): said in Spanish, naming the database, never a traceback.
+            raise click.ClickException(
+                f"no se ha podido completar la orden: la base de datos {_shown_database(db)} devuelve "
+                f"datos inesperados ({type(error).__name__}); puede estar dañada: restaure la última copia (o el "
+                "registro exportado) y avise al responsable técnico") from None
 
     # The wrapper takes the common options where ``command`` takes the ``Context``: the
     # declared type is what Click's decorators see.
