@@ -4,44 +4,29 @@ from __future__ import annotations
 
 import copy
 import csv
-import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
+from datetime import date, datetime
 from pathlib import Path
-from typing import Any, Self
+from typing import Self
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from duplicate.database import Database, DatabaseUnavailable
+from duplicate.database import Database
 from duplicate.game import Game, GameError
 from duplicate.models import (
-    AssistantRange,
-    Credential,
     Event,
     GameRow,
     GameStatus,
     RoundRow,
     Tournament,
-    TournamentAccess,
-    find_tournament,
 )
 from duplicate.notation import SlipError
 from duplicate.rack import RackError
-from duplicate.service.access import (
-    VIEWER,
-    Action,
-    Actor,
-    Role,
-    authorise,
-    check_not_locked,
-    lock_seconds,
-    lock_until,
-    pin_digest,
-)
-from duplicate.service.errors import CredentialRefused, LockedGameError, StorageUnavailable, TournamentError
+from duplicate.service.access import Action, Actor
+from duplicate.service.context import ServiceContext, ServiceHooks, now, typed_text
+from duplicate.service.errors import LockedGameError, TournamentError
 from duplicate.service.events import EventKind, TournamentEvent
 from duplicate.service.replay import _apply
 from duplicate.service.views import (
@@ -50,9 +35,9 @@ from duplicate.service.views import (
     view_of,
 )
 from duplicate.slips import SlipStatus
-from duplicate.texts import REASON_MAX, TextError, checked_text
-from lexicon.default import default_lexicon_path, earlier_default_path
-from lexicon.lexicon import Lexicon, LexiconError
+from lexicon.lexicon import Lexicon
+
+__all__ = ["ACCESS_KEY", "ANNULLED", "MARK_STATUSES", "REASONS_KEPT", "ROLES", "ServiceBase", "ServiceHooks"]
 
 ANNULLED = "annulled"
 """Slip status of a move equal to a master found wrong later (III.29)."""
@@ -73,38 +58,7 @@ ACCESS_KEY = "access"
 """Key of the tournament settings holding the hashed PINs (never exported)."""
 
 
-class _WrongPin(Exception):
-    """Internal: the handle's PIN opens no credential of ``tournament_id``; ``_write``
-    counts the failure once the action is rolled back and raises ``CredentialRefused``."""
-
-    def __init__(self, tournament_id: int) -> None:
-        super().__init__(tournament_id)
-        self.tournament_id = tournament_id
-
-
-@dataclass(frozen=True)
-class ServiceHooks:
-    """What higher layers do after the service's decisions, wired at start-up
-    (``ranking.service.tournament_service``), so ``duplicate`` never imports them.
-
-    ``ratings(player_ids)``: the EloDI ratings of those players (II.6 seating by rating);
-    ``results_final(tournament_id, game_number)``: called once after a game's results
-    become final (EloDI update, V); ``results_reopened(tournament_id, game_number)``:
-    called after final results are reopened (EloDI recomputation is due);
-    ``game_ratings(tournament_id, game_number)``: the EloDI changes of a rated game, for
-    the published sheets (objects with ``name``, ``player_id``, ``rating_before``,
-    ``change``, ``rating_after``, ``target_position``, ``actual_position``, ``phase``;
-    raises ``ValueError`` for a game not rated).
-    """
-
-    ratings: Callable[[Sequence[int]], dict[int, int]] | None = None
-    results_final: Callable[[int, int], None] | None = None
-    results_reopened: Callable[[int, int], None] | None = None
-    game_ratings: Callable[[int, int], Sequence[Any]] | None = None
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
+_now = now
 
 
 def _iso(moment: datetime | date | None) -> str | None:
@@ -157,172 +111,80 @@ class ServiceBase:
     lexicon to judge with (default: each tournament's own, else the built-in default);
     ``pin``: the station's credential (the judge's or an assistant's PIN), ``None`` for a
     read-only station; ``hooks``: what higher layers do after a decision (EloDI,
-    ``ServiceHooks``). Methods take a tournament id where it matters (``None``: the most
-    recently created one) and game numbers within it. Every method that changes the record
-    checks first what the credential may do (``access.authorise``) and refuses with
-    ``NotAuthorised`` or ``CredentialRefused``, changing nothing.
+    ``ServiceHooks``). Everything is kept in one ``ServiceContext`` (``context``), which
+    other services (classic events, EloDI) share through its public interface. Methods
+    take a tournament id where it matters (``None``: the most recently created one) and
+    game numbers within it. Every method that changes the record checks first what the
+    credential may do (``access.authorise``) and refuses with ``NotAuthorised`` or
+    ``CredentialRefused``, changing nothing.
     """
 
     def __init__(self, database: Database, *, station: str = "principal", lexicon: Lexicon | None = None,
                  pin: str | None = None, hooks: ServiceHooks | None = None) -> None:
-        self.db = database
-        self.station = station
-        self.hooks = hooks or ServiceHooks()
-        self._pin = pin
-        self._lexicon = lexicon
-        self._lexicons: dict[str, Lexicon] = {}
-        self._games: dict[int, tuple[int, Game]] = {}
-        # The cached engines are shared by the threads of one process (the app's workers):
-        # replaying events into them and playing on them happen under this lock.
-        self._engine_lock = threading.RLock()
-        # tournament id -> digest of this handle's PIN with that tournament's salt
-        self._digests: dict[int, str] = {}
+        self.context = ServiceContext(database, station=station, lexicon=lexicon, pin=pin, hooks=hooks)
+
+    @property
+    def db(self) -> Database:
+        return self.context.db
+
+    @property
+    def station(self) -> str:
+        return self.context.station
+
+    @property
+    def hooks(self) -> ServiceHooks:
+        return self.context.hooks
 
     def with_pin(self, pin: str | None) -> Self:
         """The same service (database, station, caches, hooks) acting with ``pin``."""
         other = copy.copy(self)
-        other._pin = pin
-        other._digests = {}
+        other.context = self.context.with_pin(pin)
         return other
 
     @property
     def has_credential(self) -> bool:
         """True when this handle carries a PIN (it may still be refused)."""
-        return self._pin is not None
+        return self.context.has_credential
 
     # --- who is acting (issue 12 §1) -------------------------------------------------
     def sign_in(self, tournament_id: int | None = None) -> Actor:
         """Check this handle's PIN against the tournament's credentials and return who it
         is; raises ``CredentialRefused`` (wrong PIN, or locked after too many wrong tries,
         with the seconds to wait). The anonymous handle signs in as ``VIEWER``."""
-        with self._write() as session:
-            tournament = self._tournament(session, tournament_id)
-            return self._actor(session, tournament.id)
+        return self.context.sign_in(tournament_id)
 
-    def _actor(self, session: Session, tournament_id: int) -> Actor:
-        if self._pin is None:
-            return VIEWER
-        digest = self._digests.get(tournament_id)
-        if digest is None:
-            access = session.get(TournamentAccess, tournament_id)
-            if access is None:
-                raise CredentialRefused("este torneo aún no tiene PIN de juez árbitro: el juez debe asignarlo "
-                                        "(duplicada tournament pin judge)")
-            now = _now()
-            locked_until = access.locked_until
-            if locked_until is not None and locked_until.tzinfo is None:
-                locked_until = locked_until.replace(tzinfo=UTC)
-            check_not_locked(locked_until, now)
-            digest = pin_digest(self._pin, access.salt)
-        credential = session.scalar(select(Credential).where(Credential.tournament_id == tournament_id,
-                                                             Credential.digest == digest))
-        if credential is None:
-            self._digests.pop(tournament_id, None)
-            raise _WrongPin(tournament_id)
-        if tournament_id not in self._digests:
-            access = session.get(TournamentAccess, tournament_id)
-            if access is not None and (access.failures or access.locked_until is not None):
-                access.failures, access.locked_until = 0, None
-            self._digests[tournament_id] = digest
-        tables = None
-        if credential.role == Role.ASSISTANT.value:
-            span = session.execute(select(AssistantRange.first_table, AssistantRange.last_table).where(
-                AssistantRange.tournament_id == tournament_id, AssistantRange.assistant == credential.name)).first()
-            tables = (span[0], span[1]) if span is not None else None
-        return Actor(Role(credential.role), credential.name, tournament_id, tables)
+    def may(self, action: Action | str, table: int | None = None, *, tournament_id: int | None = None) -> bool:
+        """Whether this handle may do ``action`` (for ``table`` when it is a table's action)
+        in the tournament (``None``: the newest): ``ServiceContext.may``."""
+        return self.context.may(action, table, tournament_id=tournament_id)
 
     def _authorise(self, session: Session, tournament_id: int, action: Action, *,
                    tables: Iterable[int] = ()) -> Actor:
-        """Who is acting, if its role may do ``action`` on ``tables``; raises
-        ``NotAuthorised`` or ``CredentialRefused`` otherwise (II.4)."""
-        actor = self._actor(session, tournament_id)
-        authorise(actor, action, tables=tables)
-        return actor
+        return self.context.authorise(session, tournament_id, action, tables=tables)
 
-    @contextmanager
-    def _write(self) -> Iterator[Session]:
-        """``Database.write`` that also counts a wrong PIN (in its own transaction, after
-        the refused action was rolled back) and locks sign-in after too many."""
-        try:
-            with self.db.write() as session:
-                yield session
-        except DatabaseUnavailable as error:
-            raise StorageUnavailable(str(error)) from None
-        except _WrongPin as wrong:
-            with self.db.write() as session:
-                access = session.get(TournamentAccess, wrong.tournament_id, with_for_update=True)
-                wait = 0.0
-                if access is not None:
-                    access.failures += 1
-                    access.locked_until = lock_until(access.failures, _now())
-                    wait = lock_seconds(access.failures)
-            message = "PIN incorrecto: no corresponde a ningún puesto de este torneo"
-            if wait:
-                message += f"; demasiados intentos fallidos, espere {round(wait)} s"
-            raise CredentialRefused(message, retry_after=wait) from None
+    def _write(self) -> AbstractContextManager[Session]:
+        return self.context.write()
 
-    @contextmanager
-    def _read(self) -> Iterator[Session]:
-        """``Database.read``, a database that stops answering reported as ``StorageUnavailable``."""
-        try:
-            with self.db.read() as session:
-                yield session
-        except DatabaseUnavailable as error:
-            raise StorageUnavailable(str(error)) from None
+    def _read(self) -> AbstractContextManager[Session]:
+        return self.context.read()
 
     def lexicon_for(self, tournament: Tournament | TournamentInfo) -> Lexicon:
-        """The lexicon of ``tournament``: the one given to the service, the file it was created
-        with, or the shipped default — the current one or an earlier one with the recorded hash
-        (``lexicon.default.EARLIER_DEFAULTS``). Raises ``TournamentError`` if none has its hash."""
-        if tournament.lexicon_hash in self._lexicons:
-            return self._lexicons[tournament.lexicon_hash]
-        candidates: list[Lexicon] = []
-        if self._lexicon is not None:
-            candidates.append(self._lexicon)
-        try:
-            if tournament.lexicon_path and Path(tournament.lexicon_path).exists():
-                candidates.append(Lexicon.load(Path(tournament.lexicon_path)))
-            earlier = earlier_default_path(tournament.lexicon_hash)   # made with an earlier default (issue 15)
-            if earlier is not None:
-                candidates.append(Lexicon.load(earlier))
-            if not candidates:
-                candidates.append(Lexicon.load(default_lexicon_path(None)))
-        except LexiconError as error:      # a damaged or altered lexicon file: refused, said why
-            raise TournamentError(f"el léxico del torneo «{tournament.name}» no se puede usar: {error}") from None
-        for lexicon in candidates:
-            if lexicon.content_hash == tournament.lexicon_hash:
-                self._lexicons[lexicon.content_hash] = lexicon
-                return lexicon
-        raise TournamentError(
-            f"el torneo «{tournament.name}» se creó con el léxico {tournament.lexicon_hash[:12]}…, "
-            f"que no es el disponible ({candidates[0].content_hash[:12]}…): indique el léxico del torneo con --lexicon"
-        )
+        """The lexicon of ``tournament`` (``ServiceContext.lexicon_for``); ``TournamentError``
+        if none available has its hash."""
+        return self.context.lexicon_for(tournament)
 
     def _default_lexicon(self) -> Lexicon:
-        return self._lexicon if self._lexicon is not None else Lexicon.load(default_lexicon_path(None))
+        return self.context.default_lexicon()
 
     @staticmethod
     def _typed(text: str, what: str, limit: int, *, lines: bool = False) -> str:
-        """``text`` as typed, checked once where it enters (``duplicate.texts``): NFC, no
-        control characters, digits 0–9, at most ``limit`` characters; ``TournamentError``
-        (Spanish, naming ``what``) otherwise, before anything is judged or stored."""
-        try:
-            return checked_text(text, what, limit=limit, lines=lines)
-        except TextError as error:
-            raise TournamentError(str(error)) from None
+        return typed_text(text, what, limit, lines=lines)
 
     def _log(self, session: Session, tournament_id: int, typed: TournamentEvent, *,
              actor: Actor, game_id: int | None = None, round_number: int | None = None,
              reason: str = "") -> Event:
-        """Append one typed event to the log, recording who acted (the credential's name
-        and role), from which station, when and why."""
-        reason = self._typed(reason, "el motivo", REASON_MAX, lines=True)
-        event = Event(tournament_id=tournament_id, game_id=game_id, round_number=round_number,
-                      kind=typed.KIND.value, payload=typed.payload(), station=self.station, arbiter=actor.name, role=actor.role.value,
-                      reason=reason, created_at=_now())
-        session.add(event)
-        session.flush()
-        return event
+        return self.context.log(session, tournament_id, typed, actor=actor, game_id=game_id,
+                                round_number=round_number, reason=reason)
 
     def history(self, tournament_id: int | None = None, game_number: int | None = None) -> list[EventView]:
         """The event log, oldest first (one game's when ``game_number`` is given)."""
@@ -342,11 +204,7 @@ class ServiceBase:
             return session.scalar(select(func.max(Event.id)).where(Event.tournament_id == tournament.id)) or 0
 
     def _tournament(self, session: Session, tournament_id: int | None) -> Tournament:
-        tournament = find_tournament(session, tournament_id)
-        if tournament is None:
-            raise TournamentError("no hay ningún torneo en la base de datos: créelo con «duplicada tournament create»"
-                                  if tournament_id is None else f"no existe el torneo {tournament_id}")
-        return tournament
+        return self.context.tournament(session, tournament_id)
 
     def _game(self, session: Session, tournament: Tournament, number: int, *, lock: bool = False) -> GameRow:
         """The game ``number``; with ``lock`` its row is locked for the transaction
@@ -388,11 +246,11 @@ class ServiceBase:
                                   "el juez árbitro debe reabrirla (con motivo) para cambiar algo")
 
     def _engine(self, session: Session, tournament: Tournament, game: GameRow) -> Game:
-        with self._engine_lock:
+        with self.context.engine_lock:
             return self._replay(session, tournament, game)
 
     def _replay(self, session: Session, tournament: Tournament, game: GameRow) -> Game:
-        cached = self._games.get(game.id)
+        cached = self.context.games.get(game.id)
         kinds = (EventKind.RACK_DRAWN.value, EventKind.RACK_SET.value, EventKind.RACK_WITHDRAWN.value,
                  EventKind.MASTER_CHOSEN.value, EventKind.MASTER_UNDONE.value, EventKind.GAME_ENDED.value)
         if cached is None:
@@ -406,9 +264,9 @@ class ServiceBase:
             try:
                 _apply(engine, event)
             except (GameError, RackError, SlipError) as error:
-                self._games.pop(game.id, None)
+                self.context.games.pop(game.id, None)
                 raise TournamentError(f"historial incoherente de la partida {game.number} en el evento {event.id} "
                                       f"({event.kind}): {error}") from None
             last = event.id
-        self._games[game.id] = (last, engine)
+        self.context.games[game.id] = (last, engine)
         return engine

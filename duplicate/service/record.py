@@ -20,13 +20,14 @@ from duplicate.service.results import Results
 RECORD_FORMAT = "duplicada-tournament-1"
 """The record's format name (docs/tournament-record.md); ``verify`` reads this format."""
 
-RECORD_VERSION = 5
+RECORD_VERSION = 6
 """Revision of the format: fields are only ever added (version 2 adds ``format_version``
 and each event's ``role``: the role of the credential that acted; version 3 adds
 ``equal_tops`` to the payload of ``master_chosen`` events, so that replay places recorded
 masters without generating moves; issue 12; version 4 adds ``replaces`` — the rack
 replaced, III.29 — to ``rack_drawn`` and ``rack_set`` payloads; version 5 adds the event
-kind ``master_undone``; issue 13)."""
+kind ``master_undone``; issue 13; version 6 adds the EloDI event kinds ``ratings_updated``
+and ``ratings_recomputed``; issue 24)."""
 
 
 class Record(Results):

@@ -72,7 +72,7 @@ class Registration(ServiceBase):
         judge_name = self._typed(judge_name, "el nombre del juez árbitro", PERSON_MAX)
         if not name.strip():
             raise TournamentError("el torneo necesita un nombre")
-        pin = judge_pin if judge_pin is not None else self._pin
+        pin = judge_pin if judge_pin is not None else self.context.pin_for_new_tournament()
         if pin is None:
             raise TournamentError("el torneo necesita el PIN del juez árbitro (al menos 6 caracteres)")
         check_new_pin(pin)
@@ -83,7 +83,7 @@ class Registration(ServiceBase):
                 lexicon = Lexicon.load(lexicon_path)
             else:
                 lexicon = self._default_lexicon()
-        self._lexicons[lexicon.content_hash] = lexicon
+        self.context.lexicons[lexicon.content_hash] = lexicon
         salt = new_salt()
         digest = pin_digest(pin, salt)
         with self._write() as session:
@@ -99,8 +99,8 @@ class Registration(ServiceBase):
             judge = Actor(Role.JUDGE, judge_name, tournament.id)
             self._log(session, tournament.id, TournamentCreated(tournament.name, asdict(settings), lexicon.content_hash),
                       actor=judge)
-            if pin == self._pin:
-                self._digests[tournament.id] = digest
+            if self.context.holds(pin):
+                self.context.remember(tournament.id, digest)
             return tournament.id
 
     def tournaments(self) -> list[TournamentInfo]:
@@ -187,8 +187,8 @@ class Registration(ServiceBase):
                 current.digest = digest
                 current.created_at = _now()
             session.flush()
-            if role == Role.JUDGE.value and self._pin is not None and pin != self._pin:
-                self._digests.pop(tournament.id, None)
+            if role == Role.JUDGE.value and self.context.has_credential and not self.context.holds(pin):
+                self.context.forget(tournament.id)
             self._log(session, tournament.id, PinChanged(role, bool(pin), label if role == Role.ASSISTANT.value else None),
                       actor=actor)
 

@@ -166,11 +166,13 @@ class Results(Corrections):
                       game_id=game.id, actor=actor)
             tournament_id = tournament.id
         if final and self.hooks.results_final is not None:
-            self.hooks.results_final(tournament_id, game_number)
+            self.hooks.results_final(self.context, tournament_id, game_number)
         return standings
 
     def reopen(self, game_number: int, *, reason: str, tournament_id: int | None = None, arbiter: str = "") -> None:
-        """The judge reopens a final game (explicit and logged); it becomes provisional."""
+        """The judge reopens a final game (explicit and logged); it becomes provisional.
+        A rated game reopened is stale for EloDI (``ranking.ratings.RatingService.stale_games``)
+        and its next final publication recomputes the ratings."""
         if not reason.strip():
             raise TournamentError("reabrir una partida con resultados definitivos exige indicar el motivo")
         with self._write() as session:
@@ -182,9 +184,6 @@ class Results(Corrections):
             game.status = GameStatus.PROVISIONAL.value
             self._log(session, tournament.id, GameReopened(game.status), game_id=game.id,
                       actor=actor, reason=reason)
-            tournament_id = tournament.id
-        if self.hooks.results_reopened is not None:
-            self.hooks.results_reopened(tournament_id, game_number)
 
 
 

@@ -128,7 +128,7 @@ class Rounds(Seating):
 
     def _set_rack_in(self, game_number: int, text: str | None, redraw: bool, tournament_id: int | None,
                      arbiter: str, replace: bool, reason: str = "", must_replace: bool = False) -> RoundView | None:
-        with self._engine_lock, self._write() as session:
+        with self.context.engine_lock, self._write() as session:
             tournament = self._tournament(session, tournament_id)
             action = Action.REPLACE_RACK if replace else Action.DRAW_RACK if text is None else Action.SET_RACK
             actor = self._authorise(session, tournament.id, action)
@@ -151,7 +151,7 @@ class Rounds(Seating):
             try:
                 pending = engine.draw() if text is None else engine.set_rack(text, redraw=redraw)
             except (RackError, GameError) as error:
-                self._games.pop(game.id, None)
+                self.context.games.pop(game.id, None)
                 raise TournamentError(str(error)) from None
             if pending is None:
                 reason = str(engine.end_reason)
@@ -159,7 +159,7 @@ class Rounds(Seating):
                 game.end_reason = reason
                 event = self._log(session, tournament.id, GameEnded(reason), game_id=game.id,
                                   actor=actor)
-                self._games[game.id] = (event.id, engine)
+                self.context.games[game.id] = (event.id, engine)
                 return None
             if game.status == GameStatus.SETUP.value:
                 game.status = GameStatus.PLAYING.value
@@ -170,7 +170,7 @@ class Rounds(Seating):
                      else RackSet(pending.number, pending.rack.text, redraws, text, redraw, replaced))
             event = self._log(session, tournament.id, typed, game_id=game.id, round_number=pending.number,
                               actor=actor, reason=reason if replaced is not None else "")
-            self._games[game.id] = (event.id, engine)
+            self.context.games[game.id] = (event.id, engine)
             session.flush()
             return _round_view(row, engine.alphabet)
 
@@ -183,7 +183,7 @@ class Rounds(Seating):
         """Place the master move of the pending round: ``choice`` is an index in the
         III.15 ranking of the equal tops (0 = the rules' choice) or the canonical text
         of one of them (the judge's choice among equal tops)."""
-        with self._engine_lock, self._write() as session:
+        with self.context.engine_lock, self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.CHOOSE_MASTER)
             game = self._game(session, tournament, game_number, lock=True)
@@ -221,7 +221,7 @@ class Rounds(Seating):
                 game.end_reason = str(engine.end_reason)
                 last_event = self._log(session, tournament.id, GameEnded(game.end_reason), game_id=game.id,
                                        actor=actor).id
-            self._games[game.id] = (last_event, engine)
+            self.context.games[game.id] = (last_event, engine)
             return _round_view(row, engine.alphabet)
 
     def undo_master(self, game_number: int, *, reason: str, tournament_id: int | None = None,
@@ -233,7 +233,7 @@ class Rounds(Seating):
         Raises ``TournamentError`` saying why not; nothing changes then."""
         if not reason.strip():
             raise TournamentError("falta el motivo para deshacer la jugada maestra: queda registrado")
-        with self._engine_lock, self._write() as session:
+        with self.context.engine_lock, self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.UNDO_MASTER)
             game = self._game(session, tournament, game_number, lock=True)
@@ -251,21 +251,21 @@ class Rounds(Seating):
             try:
                 engine.undo_master()
             except GameError as error:
-                self._games.pop(game.id, None)
+                self.context.games.pop(game.id, None)
                 raise TournamentError(str(error)) from None
             row.master = row.master_score = row.master_reason = row.cumulative = None
             if game.status == GameStatus.ENDED.value:
                 game.status, game.end_reason = GameStatus.PLAYING.value, None
             event = self._log(session, tournament.id, MasterUndone(row.number, master), game_id=game.id,
                               round_number=row.number, actor=actor, reason=reason.strip())
-            self._games[game.id] = (event.id, engine)
+            self.context.games[game.id] = (event.id, engine)
             session.flush()
             return _round_view(row, engine.alphabet)
 
     def end_game(self, game_number: int, *, tournament_id: int | None = None, arbiter: str = "",
                  reason: str = "") -> str:
         """The judge ends the game (III.22); returns the reason recorded."""
-        with self._engine_lock, self._write() as session:
+        with self.context.engine_lock, self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.END_GAME)
             game = self._game(session, tournament, game_number, lock=True)
@@ -290,7 +290,7 @@ class Rounds(Seating):
             game.end_reason = str(end)
             event = self._log(session, tournament.id, GameEnded(game.end_reason), game_id=game.id, actor=actor,
                               reason=reason)
-            self._games[game.id] = (event.id, engine)
+            self.context.games[game.id] = (event.id, engine)
             return game.end_reason
 
     def record_timer(self, game_number: int, action: str, remaining: float, *, tournament_id: int | None = None,

@@ -15,6 +15,8 @@ breaks one, needs a reason, which the log keeps.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -22,11 +24,13 @@ from typing import Any, Literal
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from duplicate.database import Database
 from duplicate.models import Entry, Tournament
 from duplicate.service.access import Action, Actor, Role
-from duplicate.service.base import ServiceBase
+from duplicate.service.context import HasContext, ServiceContext, ServiceHooks, typed_text
 from duplicate.service.errors import TournamentError
 from duplicate.service.events import (
+    TournamentEvent,
     ClassicEntryChanged,
     DivisionCreated,
     ResultConflict,
@@ -148,18 +152,47 @@ class EventSnapshot:
     absences: dict[tuple[int, int], str] = field(default_factory=dict)
 
 
-class ClassicService(ServiceBase):
+class ClassicService:
     """Classic divisions of the tournaments of one database (see the module docstring).
-    Built like ``TournamentService`` (``database``, ``station``, ``pin``, ``hooks``)."""
+
+    Built on a ``ServiceContext`` — the one a ``TournamentService`` holds (``like``), so
+    both act with the same credential and log to the same event log — or on a database
+    with ``station``, ``pin``, ``hooks`` as ``TournamentService`` takes them."""
+
+    def __init__(self, source: Database | ServiceContext, *, station: str = "principal", pin: str | None = None,
+                 hooks: ServiceHooks | None = None) -> None:
+        self.context = source if isinstance(source, ServiceContext) else \
+            ServiceContext(source, station=station, pin=pin, hooks=hooks)
 
     @classmethod
-    def like(cls, service: ServiceBase) -> ClassicService:
-        """A classic service on the same database, station, credential and hooks as
+    def like(cls, service: HasContext) -> ClassicService:
+        """A classic service on the same context (database, station, credential, hooks) as
         ``service`` (a ``TournamentService`` the front end already holds)."""
-        other = cls(service.db, station=service.station, hooks=service.hooks)
-        other._pin = service._pin
-        other._digests = service._digests      # the same PIN: its checked digests too (scrypt is slow)
-        return other
+        return cls(service.context)
+
+    @property
+    def db(self) -> Database:
+        return self.context.db
+
+    @property
+    def hooks(self) -> ServiceHooks:
+        return self.context.hooks
+
+    def _write(self) -> AbstractContextManager[Session]:
+        return self.context.write()
+
+    def _read(self) -> AbstractContextManager[Session]:
+        return self.context.read()
+
+    def _tournament(self, session: Session, tournament_id: int | None) -> Tournament:
+        return self.context.tournament(session, tournament_id)
+
+    def _authorise(self, session: Session, tournament_id: int, action: Action, *, tables: Iterable[int] = ()) -> Actor:
+        return self.context.authorise(session, tournament_id, action, tables=tables)
+
+    def _log(self, session: Session, tournament_id: int, typed: TournamentEvent, *, actor: Actor,
+             round_number: int | None = None, reason: str = "") -> None:
+        self.context.log(session, tournament_id, typed, actor=actor, round_number=round_number, reason=reason)
 
     # --- setting up -----------------------------------------------------------------------
     def create_division(self, *, rounds: int, system: str = PairingSystem.DUTCH.value, name: str = "",
@@ -171,7 +204,7 @@ class ClassicService(ServiceBase):
         if not 1 <= rounds <= 50:
             raise TournamentError("el número de rondas debe estar entre 1 y 50")
         settings = settings or DivisionSettings()
-        name = self._typed(name, "el nombre de la división", NAME_MAX).strip()
+        name = typed_text(name, "el nombre de la división", NAME_MAX).strip()
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.CHANGE_SETTINGS)
@@ -345,7 +378,7 @@ class ClassicService(ServiceBase):
             row = self._division_row(session, tournament, division)
             board = self._board(session, row, round_number, table)
             session.add(ClassicScoreEntry(board_id=board.id, first_score=first_score, second_score=second_score,
-                                          station=self.station, arbiter=actor.name,
+                                          station=self.context.station, arbiter=actor.name,
                                           entered_at=datetime.now(UTC)))
             counted = (board.first_score, board.second_score)
             outcome: ResultOutcome

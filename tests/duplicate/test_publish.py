@@ -432,7 +432,7 @@ def test_elodi_changes_are_published_once_the_game_is_rated(tmp_path: Path, span
     publish_results(service, tmp_path / "antes", formats=["html"], tournament_id=tournament, workers=1)
     assert "Sin valoración EloDI" in (tmp_path / "antes" / "partida-1.html").read_text(encoding="utf-8")
 
-    rating_service = ratings.RatingService(database)
+    rating_service = ratings.RatingService(service.context)
     rating_service.update()
     report = rating_service.game_report(rating_service.game_ref(1, tournament))
     publish_results(service, tmp_path / "despues", formats=["html"], tournament_id=tournament, workers=1)

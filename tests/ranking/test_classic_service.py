@@ -109,7 +109,7 @@ def test_two_stations_with_different_scores_leave_a_conflict_for_the_judge(
         judge.pair_round()
     judge.resolve_result(1, 2, 410, 350, reason="acta firmada por los dos jugadores")
     judge.pair_round()
-    kinds = [event.kind for event in judge.history()]
+    kinds = [event.kind for event in TournamentService(judge.db).history()]
     assert {"division_created", "round_paired", "result_entered", "result_conflict", "result_resolved"} <= set(kinds)
 
 
@@ -150,7 +150,7 @@ def test_a_manual_pairing_that_breaks_a_rule_needs_a_reason(services: tuple[Tour
         classic.pair_round(manual=repeat)
     boards = classic.pair_round(manual=repeat, reason="desempate acordado por los jugadores")
     assert all(b.method == "manual" for b in boards)
-    assert classic.history()[-1].reason == "desempate acordado por los jugadores"
+    assert TournamentService(classic.db).history()[-1].reason == "desempate acordado por los jugadores"
 
 
 def test_a_round_robin_follows_the_berger_tables(services: tuple[TournamentService, ClassicService]) -> None:
@@ -239,7 +239,7 @@ def test_gibson_pairs_a_clinched_leader_with_a_player_out_of_contention(
     boards = classic.pair_round()
     opponent = next(b.second if b.first == 1 else b.first for b in boards if 1 in (b.first, b.second))
     assert opponent not in met
-    assert "regla Gibson" in classic.history()[-1].reason
+    assert "regla Gibson" in TournamentService(classic.db).history()[-1].reason
 
 
 def test_impossible_scores_and_unknown_boards_are_refused_and_nothing_changes(
@@ -247,7 +247,7 @@ def test_impossible_scores_and_unknown_boards_are_refused_and_nothing_changes(
     _, classic = services
     classic.create_division(rounds=2, system=PairingSystem.DUTCH_2026.value)
     classic.pair_round()
-    before = classic.last_event_id()
+    before = TournamentService(classic.db).last_event_id()
     for call, message in ((lambda: classic.enter_result(1, 1, 5000, 300), "puntuación 5000 fuera de lo posible"),
                           (lambda: classic.resolve_result(1, 1, 300, -900), "puntuación -900 fuera de lo posible"),
                           (lambda: classic.enter_result(1, 99, 300, 200), "la ronda 1 no tiene mesa 99"),
@@ -258,14 +258,14 @@ def test_impossible_scores_and_unknown_boards_are_refused_and_nothing_changes(
                           (lambda: classic.pair_round(manual=[(1, 2)]), "la ronda 1 no está completa")):
         with pytest.raises(TournamentError, match=message):
             call()
-    assert classic.last_event_id() == before
+    assert TournamentService(classic.db).last_event_id() == before
     assert all(b.first_score is None for b in classic.boards(1))
     for board in classic.boards(1):
         if board.table is not None:
             classic.enter_result(1, board.table, 400, 300)
-    before = classic.last_event_id()
+    before = TournamentService(classic.db).last_event_id()
     for manual, message in (([], "está vacío"), ([(1, 1)], "no puede jugar contra sí mismo"), ([(1, 2), (2, 3)], "aparece dos veces"),
                             ([(1, 77)], "no hay jugador con el número 77"), ([(1, 0), (2, 0)], "un descanso")):
         with pytest.raises(TournamentError, match=message):
             classic.pair_round(manual=manual, reason="lo decide el juez")    # a reason does not make it possible
-    assert classic.last_event_id() == before and classic.boards(2) == []
+    assert TournamentService(classic.db).last_event_id() == before and classic.boards(2) == []
