@@ -50,6 +50,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import shutil
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -276,6 +277,35 @@ def _jobs(plan: _Plan) -> list[Job]:
 
 
 # --- the entry point ---------------------------------------------------------------------------------
+LINKS_CHECKED_MAX = 100_000
+"""Entries of an existing output folder looked at for links at most (a publication has a few hundred)."""
+
+
+def refuse_links(out: Path) -> None:
+    """Refuse to publish into ``out`` when it, or anything under it, is a symbolic link
+    or a file with another hard link: the files written there would overwrite whatever
+    the link points to (issue 26 §3: three targets were overwritten). Raises
+    ``TournamentError`` (Spanish) naming the link; a folder that does not exist yet passes.
+    A missing ``out`` is created later by the publisher, never through a link."""
+    if out.is_symlink():
+        raise TournamentError(f"{out} es un enlace simbólico: publique en una carpeta normal")
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise TournamentError(f"{out} no es una carpeta: elija una carpeta para publicar")
+    for count, (folder, folders, names) in enumerate(os.walk(out)):
+        if count > LINKS_CHECKED_MAX:
+            raise TournamentError(f"{out} tiene demasiadas carpetas: publique en una carpeta nueva")
+        for name in (*folders, *names):
+            path = Path(folder) / name
+            status = path.lstat()
+            if stat.S_ISLNK(status.st_mode):
+                raise TournamentError(f"{path} es un enlace simbólico: quítelo o publique en otra carpeta "
+                                      "(no se escribe a través de enlaces)")
+            if stat.S_ISREG(status.st_mode) and status.st_nlink > 1:
+                raise TournamentError(f"{path} tiene otro enlace duro: quítelo o publique en otra carpeta")
+
+
 
 
 def publish_results(service: TournamentService, out: Path, *, game: int | None = None,
@@ -318,6 +348,7 @@ def publish_results(service: TournamentService, out: Path, *, game: int | None =
     if game is not None and not detailed and game not in seats:
         raise TournamentError(f"la partida {game} no tiene jugadas ni mesas asignadas: no hay nada que publicar")
 
+    refuse_links(out)
     out.mkdir(parents=True, exist_ok=True)
     for folder in (PLAYER_FOLDER, PDF_FOLDER, DATA_FOLDER):
         (out / folder).mkdir(exist_ok=True)

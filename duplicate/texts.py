@@ -3,9 +3,10 @@
 Every text a station sends to the tournament service — a slip, a player's name or club,
 a tournament's name, an assistant's name, a judge's reason — passes ``checked_text``
 before anything is judged or stored: Unicode NFC; no control characters (a reason may
-hold line breaks), no lone surrogates, private-use or unassigned code points; digits
-only ``0``–``9`` (``H٨`` is not ``H8``); and a length that fits its column on SQLite
-and PostgreSQL alike. The check takes time proportional to the limit, not to the text
+hold line breaks, but not a carriage return alone), no lone surrogates, private-use or
+unassigned code points; no invisible or bidirectional format characters (U+200B, U+200F,
+U+202E, U+FEFF…: they make look-alike names, issue 26 §3); digits only ``0``–``9``
+(``H٨`` is not ``H8``); and a length that fits its column on SQLite and PostgreSQL alike. The check takes time proportional to the limit, not to the text
 (an 80,000-character slip is refused at once). Messages are Spanish and show the text
 shortened (``shown``), never a wall of it.
 
@@ -40,6 +41,12 @@ SHOWN_MAX = 40
 """Characters of a refused text quoted back in a message."""
 
 
+INVISIBLE_CATEGORIES = ("Cf", "Zl", "Zp")
+"""Unicode categories refused in every typed text: format characters (zero-width spaces
+and joiners, bidirectional marks and overrides, the byte-order mark, the soft hyphen) and
+the line and paragraph separators U+2028/U+2029."""
+
+
 class TextError(ValueError):
     """A typed text that cannot be accepted; the message (Spanish) names the field, shows
     the text shortened and says what is expected."""
@@ -49,8 +56,18 @@ def shown(text: str, limit: int = SHOWN_MAX) -> str:
     """``text`` quoted for a message: ``«…»``, cut to ``limit`` characters with the
     total length said when longer; control characters shown as ``U+XXXX``."""
     cut = text[:limit]
-    visible = "".join(f"U+{ord(char):04X}" if unicodedata.category(char) in ("Cc", "Cs") else char for char in cut)
-    return f"«{visible}…» ({len(text)} caracteres)" if len(text) > limit else f"«{visible}»"
+    return f"«{visible(cut)}…» ({len(text)} caracteres)" if len(text) > limit else f"«{visible(cut)}»"
+
+
+def visible(text: str, *, lines: bool = False) -> str:
+    """``text`` safe to print on a terminal: every control, format, separator or
+    surrogate code point written ``U+XXXX`` (an ``ESC]0;…BEL`` title sequence, a bare CR
+    or a U+202E override shows as such and does nothing); with ``lines``, line breaks
+    (``\\n``) and tabs are kept. Used for every stored text a command prints."""
+    return "".join(f"U+{ord(char):04X}"
+                   if unicodedata.category(char) in ("Cc", "Cs", *INVISIBLE_CATEGORIES)
+                   and not (lines and char in "\n\t") else char
+                   for char in text)
 
 
 def checked_text(text: object, what: str, *, limit: int, lines: bool = False) -> str:
@@ -69,10 +86,16 @@ def checked_text(text: object, what: str, *, limit: int, lines: bool = False) ->
         if category == "Cc" and not (lines and char in "\n\r\t"):
             raise TextError(f"{what} {shown(normal)}: lleva un carácter de control (U+{ord(char):04X}); "
                             "escriba solo letras, cifras y signos")
+        if category in INVISIBLE_CATEGORIES:
+            raise TextError(f"{what} {shown(normal)}: lleva un carácter invisible o de dirección del texto "
+                            f"(U+{ord(char):04X}); escríbalo sin él")
         if category in ("Cs", "Co", "Cn"):
             raise TextError(f"{what} {shown(normal)}: lleva un carácter no válido (U+{ord(char):04X})")
         if category == "Nd" and not "0" <= char <= "9":
             raise TextError(f"{what} {shown(normal)}: la cifra «{char}» no es de las cifras 0–9; escríbala con 0–9")
+    if lines and "\r" in normal.replace("\r\n", ""):
+        raise TextError(f"{what} {shown(normal)}: lleva un retorno de carro (U+000D) sin salto de línea; "
+                        "separe las líneas con saltos de línea")
     if len(normal) > limit:
         raise TextError(f"{what} {shown(normal)}: {len(normal)} caracteres; como máximo {limit}")
     return normal

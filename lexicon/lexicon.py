@@ -27,6 +27,7 @@ import hashlib
 import io
 import json
 import os
+import stat
 import sys
 import threading
 import zipfile
@@ -48,6 +49,9 @@ from lexicon.gaddag import extension as gaddag_extension
 FORMAT = "duplicada-lexicon-2"
 READABLE_FORMATS = ("duplicada-lexicon-1", FORMAT)
 """Formats ``Lexicon.load`` reads: 1 has no ``gaddag.bin``."""
+MEMBER_MAX_BYTES = 256 * 2**20
+"""The largest part of a compiled lexicon read (the default's largest is 8 MB): a file
+claiming more is refused before it is unpacked."""
 FINAL = -1
 """Key present in a graph node (with value ``True``) when the path to it spells a word."""
 
@@ -165,7 +169,13 @@ class Lexicon:
         """
         alphabet = spanish()
         try:
+            if not stat.S_ISREG(path.stat().st_mode):      # a FIFO would block, /dev/zero never end
+                raise LexiconError(f"{path}: no es un archivo normal (se espera un léxico compilado .lex)")
             with zipfile.ZipFile(path) as archive:
+                for member in archive.infolist():
+                    if member.file_size > MEMBER_MAX_BYTES:
+                        raise LexiconError(f"{path}: «{member.filename}» ocupa {member.file_size} bytes "
+                                           f"descomprimido; un léxico compilado no pasa de {MEMBER_MAX_BYTES}")
                 meta = json.loads(archive.read("meta.json"))
                 if not isinstance(meta, dict) or meta.get("format") not in READABLE_FORMATS:
                     found = meta.get("format") if isinstance(meta, dict) else type(meta).__name__

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -9,6 +10,12 @@ import pytest
 
 from lexicon.alphabet import Alphabet, spanish
 from lexicon.lexicon import Lexicon, build
+
+# Issue 24 §3: the suite's tournaments hash their PINs at a low scrypt cost (kept with each
+# salt; duplicate.service.access.TEST_SCRYPT_N_VARIABLE): thousands of sign-ins at the full
+# cost (~50 ms each) took minutes. Set before any test runs, so the command-line tests'
+# subprocesses inherit it; export the variable to run the suite at another cost.
+os.environ.setdefault("DUPLICADA_TEST_SCRYPT_N", "16")
 
 
 @pytest.fixture(scope="session")

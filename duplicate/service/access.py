@@ -8,13 +8,17 @@ Credentials are PINs or passphrases of at least ``MIN_PIN_LENGTH`` characters, u
 within a tournament, so a credential alone says who is acting. The database keeps only
 their scrypt digests, salted per tournament: one key derivation per sign-in finds the
 credential by its digest, and an offline attacker pays the full scrypt cost for every
-guess. ``MAX_FAILURES`` wrong tries in a row lock a tournament's sign-in for a delay that
-doubles with each further failure (``lock_seconds``).
+guess. The scrypt cost is kept with the salt (``scrypt$N$r$p$SALT``), so the digests of a
+tournament verify whatever cost they were made with; a bare salt (tournaments created
+before the cost was kept) means the default cost. ``MAX_FAILURES`` wrong tries in a row
+lock a tournament's sign-in for a delay that doubles with each further failure
+(``lock_seconds``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -141,6 +145,15 @@ LONGEST_LOCK_SECONDS = 900.0
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 """scrypt cost parameters (RFC 7914): 16 MiB of memory and about 50 ms per derivation."""
 
+TEST_SCRYPT_N_VARIABLE = "DUPLICADA_TEST_SCRYPT_N"
+"""Environment variable holding a lower scrypt ``N`` (a power of two, 2 to ``SCRYPT_N``) for
+the tournaments whose salt is made while it is set. The test suite sets it
+(``tests/conftest.py``) so that its thousands of sign-ins stay cheap; never set it in use:
+the default cost is what makes a stolen database expensive to guess from."""
+
+COST_MARK = "scrypt"
+"""First field of a salt that carries its cost: ``scrypt$N$r$p$SALT``."""
+
 
 @dataclass(frozen=True)
 class Actor:
@@ -196,14 +209,43 @@ def check_new_pin(pin: str) -> None:
         raise TournamentError(f"el PIN debe tener al menos {MIN_PIN_LENGTH} caracteres (tiene {len(pin)})")
 
 
+def scrypt_n() -> int:
+    """The scrypt ``N`` for a new salt: ``SCRYPT_N``, or ``$DUPLICADA_TEST_SCRYPT_N`` when set
+    (``TournamentError`` unless it is a power of two from 2 to ``SCRYPT_N``: a typo never
+    silently weakens nor hardens the digests)."""
+    given = os.environ.get(TEST_SCRYPT_N_VARIABLE, "").strip()
+    if not given:
+        return SCRYPT_N
+    n = int(given) if given.isdigit() else 0
+    if not 2 <= n <= SCRYPT_N or n & (n - 1):
+        raise TournamentError(f"la variable {TEST_SCRYPT_N_VARIABLE} vale «{given}»: se esperaba una potencia de "
+                              f"dos entre 2 y {SCRYPT_N} (o nada, el coste normal)")
+    return n
+
+
 def new_salt() -> str:
-    """A fresh random salt for a tournament's credentials (16 bytes, hex)."""
-    return secrets.token_hex(16)
+    """A fresh random salt for a tournament's credentials with the scrypt cost its digests
+    are made with: ``scrypt$N$r$p$SALT`` (``SALT``: 16 random bytes, hex; 48 characters at
+    the default cost, within the 64 of the column)."""
+    return f"{COST_MARK}${scrypt_n()}${SCRYPT_R}${SCRYPT_P}${secrets.token_hex(16)}"
 
 
-def pin_digest(pin: str, salt: str, *, n: int = SCRYPT_N, r: int = SCRYPT_R, p: int = SCRYPT_P) -> str:
-    """The scrypt digest of ``pin`` with the tournament's ``salt`` (hex, 64 characters)."""
-    return hashlib.scrypt(pin.encode("utf-8"), salt=bytes.fromhex(salt), n=n, r=r, p=p, maxmem=64 * 2**20,
+def salt_cost(salt: str) -> tuple[int, int, int, str]:
+    """``(N, r, p, hex salt)`` of a stored ``salt``: the cost it carries, or the default cost
+    for a bare hex salt (made before the cost was kept). ``ValueError`` for anything else."""
+    fields = salt.split("$")
+    if len(fields) == 1:
+        return SCRYPT_N, SCRYPT_R, SCRYPT_P, salt
+    if len(fields) != 5 or fields[0] != COST_MARK or not all(field.isdigit() for field in fields[1:4]):
+        raise ValueError(f"sal de credenciales no reconocida: se esperaba {COST_MARK}$N$r$p$SAL")
+    return int(fields[1]), int(fields[2]), int(fields[3]), fields[4]
+
+
+def pin_digest(pin: str, salt: str) -> str:
+    """The scrypt digest of ``pin`` with the tournament's ``salt`` (``new_salt``; the cost is
+    the one the salt carries, see ``salt_cost``): hex, 64 characters."""
+    n, r, p, salt_hex = salt_cost(salt)
+    return hashlib.scrypt(pin.encode("utf-8"), salt=bytes.fromhex(salt_hex), n=n, r=r, p=p, maxmem=64 * 2**20,
                           dklen=32).hex()
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import csv
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from datetime import date, datetime
@@ -13,6 +12,8 @@ from typing import Self
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from duplicate.bounds import DB_INT_MAX, NumberError, checked_int
+from duplicate.csv_files import CsvFileError, read_csv_rows
 from duplicate.database import Database
 from duplicate.game import Game, GameError
 from duplicate.models import (
@@ -65,43 +66,13 @@ def _iso(moment: datetime | date | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-CSV_MAX_BYTES = 5_000_000
-"""A players' or slips' CSV file larger than this is refused unread (thousands of rows fit)."""
-
-
 def _read_csv(path: Path) -> list[tuple[int, dict[str, str]]]:
-    """Rows of a CSV file with a header (UTF-8, with or without BOM; comma, semicolon or
-    tab), each with its line number. Raises ``TournamentError`` naming the file and the
-    line for an unreadable file, an empty one, or a quote left open (which would merge the
-    following lines into one field, issue 14 §1)."""
+    """Rows of a players' or slips' CSV file (``duplicate.csv_files.read_csv_rows``);
+    ``TournamentError`` naming the file and the line when it cannot be read."""
     try:
-        if path.stat().st_size > CSV_MAX_BYTES:
-            raise TournamentError(f"{path}: {path.stat().st_size} bytes; un CSV de jugadores o papeletas tiene "
-                                  f"como máximo {CSV_MAX_BYTES}")
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
-        raise TournamentError(f"no se puede leer {path}: {error} (se espera un CSV en UTF-8)") from None
-    lines = text.splitlines()
-    try:
-        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(lines[0] if lines else "", delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    reader = csv.DictReader(lines, dialect=dialect, strict=True)
-    rows = []
-    start = 2                                   # where the row being read begins
-    try:
-        if not reader.fieldnames:
-            raise TournamentError(f"{path}: el archivo está vacío (se espera una fila de cabecera)")
-        start = reader.line_num + 1
-        for row in reader:
-            number, start = start, reader.line_num + 1
-            if any("\n" in value for value in row.values() if isinstance(value, str)):
-                raise TournamentError(f"{path}, línea {number}: unas comillas abiertas no se cierran en la misma "
-                                      "línea; cada fila va en una línea")
-            rows.append((number, row))
-    except csv.Error as error:
-        raise TournamentError(f"{path}, línea {start}: CSV mal formado ({error}); revise las comillas") from None
-    return rows
+        return read_csv_rows(path)
+    except CsvFileError as error:
+        raise TournamentError(str(error)) from None
 
 
 class ServiceBase:
@@ -203,6 +174,16 @@ class ServiceBase:
             tournament = self._tournament(session, tournament_id)
             return session.scalar(select(func.max(Event.id)).where(Event.tournament_id == tournament.id)) or 0
 
+    @staticmethod
+    def _number(value: object, what: str, *, minimum: int = 1, maximum: int = DB_INT_MAX) -> int:
+        """``value`` when it is a whole number from ``minimum`` to ``maximum`` (default: what
+        an ``INTEGER`` column holds, ``duplicate.bounds``); ``TournamentError`` naming
+        ``what`` otherwise, before any query (PostgreSQL refuses 2³¹, SQLite 2⁶³)."""
+        try:
+            return checked_int(value, what, minimum=minimum, maximum=maximum)
+        except NumberError as error:
+            raise TournamentError(str(error)) from None
+
     def _tournament(self, session: Session, tournament_id: int | None) -> Tournament:
         return self.context.tournament(session, tournament_id)
 
@@ -210,6 +191,7 @@ class ServiceBase:
         """The game ``number``; with ``lock`` its row is locked for the transaction
         (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite writers are serialised already), so
         two judge stations acting at once take turns instead of both playing."""
+        self._number(number, "el número de partida")
         query = select(GameRow).where(GameRow.tournament_id == tournament.id, GameRow.number == number)
         if lock:
             query = query.with_for_update().execution_options(populate_existing=True)
@@ -219,6 +201,7 @@ class ServiceBase:
         return game
 
     def _round(self, session: Session, game: GameRow, number: int) -> RoundRow:
+        self._number(number, "el número de ronda")
         row = session.scalar(select(RoundRow).where(RoundRow.game_id == game.id, RoundRow.number == number))
         if row is None:
             raise TournamentError(f"la partida {game.number} no tiene ronda {number}")

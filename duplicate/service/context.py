@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from duplicate.bounds import DB_INT_MAX, NumberError, checked_int
 from duplicate.database import Database, DatabaseUnavailable
 from duplicate.game import Game
 from duplicate.models import (
@@ -49,7 +50,7 @@ from duplicate.service.access import (
 from duplicate.service.errors import CredentialRefused, StorageUnavailable, TournamentError
 from duplicate.service.events import TournamentEvent
 from duplicate.service.views import TournamentInfo
-from duplicate.texts import REASON_MAX, TextError, checked_text
+from duplicate.texts import PERSON_MAX, REASON_MAX, TextError, checked_text
 from lexicon.default import default_lexicon_path, earlier_default_path
 from lexicon.lexicon import Lexicon, LexiconError
 
@@ -104,7 +105,7 @@ class ServiceContext:
     def __init__(self, database: Database, *, station: str = "principal", lexicon: Lexicon | None = None,
                  pin: str | None = None, hooks: ServiceHooks | None = None) -> None:
         self.db = database
-        self.station = station
+        self.station = typed_text(station, "el nombre del puesto", PERSON_MAX)   # stored with every event
         self.hooks = hooks or ServiceHooks()
         self.lexicon = lexicon
         self.lexicons: dict[str, Lexicon] = {}
@@ -268,7 +269,13 @@ class ServiceContext:
     # --- look-ups -------------------------------------------------------------------------
     @staticmethod
     def tournament(session: Session, tournament_id: int | None) -> Tournament:
-        """The tournament ``tournament_id`` (``None``: the newest); ``TournamentError`` if none."""
+        """The tournament ``tournament_id`` (``None``: the newest); ``TournamentError`` if none
+        (or for an id no ``INTEGER`` column holds, ``duplicate.bounds``)."""
+        if tournament_id is not None:
+            try:
+                checked_int(tournament_id, "el torneo", minimum=1, maximum=DB_INT_MAX)
+            except NumberError as error:
+                raise TournamentError(str(error)) from None
         tournament = find_tournament(session, tournament_id)
         if tournament is None:
             raise TournamentError("no hay ningún torneo en la base de datos: créelo con «duplicada tournament create»"

@@ -51,7 +51,7 @@ class Corrections(SlipEntry):
         """The judge keeps the stored slip or replaces it with the conflicting text (or
         mark), in one transaction: a second judge resolving the same conflict is refused."""
         with self._read() as session:
-            conflict = session.get(Conflict, conflict_id)
+            conflict = session.get(Conflict, self._number(conflict_id, "el conflicto"))
             if conflict is None:
                 raise TournamentError(f"no existe el conflicto {conflict_id}")
             game = session.get(GameRow, conflict.game_id)
@@ -180,7 +180,7 @@ class Corrections(SlipEntry):
         if corrected_text is not None:
             corrected_text = self._typed(corrected_text, "la papeleta corregida", SLIP_MAX)
         with self._read() as session:
-            claim = session.get(Claim, claim_id)
+            claim = session.get(Claim, self._number(claim_id, "la reclamación"))
             if claim is None:
                 raise TournamentError(f"no existe la reclamación {claim_id}")
             game = session.get(GameRow, claim.game_id)

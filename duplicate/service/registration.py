@@ -261,7 +261,7 @@ class Registration(ServiceBase):
             actor = self._authorise(session, tournament.id, Action.ADD_PLAYER)
             entries = []
             for number, row in rows:
-                record = {aliases[key.strip().lower()]: (value or "").strip() for key, value in row.items()
+                record = {aliases[key.strip().lower()]: value for key, value in row.items()
                           if key and key.strip().lower() in aliases}
                 try:
                     entries.append(self._add_player(session, tournament, record.get("name", ""),
@@ -279,7 +279,7 @@ class Registration(ServiceBase):
 
     def set_entry_status(self, entry_id: int, status: EntryStatus, *, arbiter: str = "", reason: str = "") -> None:
         with self._write() as session:
-            entry = session.get(Entry, entry_id)
+            entry = session.get(Entry, self._number(entry_id, "la inscripción"))
             if entry is None:
                 raise TournamentError(f"no existe la inscripción {entry_id}")
             actor = self._authorise(session, entry.tournament_id, Action.SET_ENTRY_STATUS)
@@ -320,7 +320,7 @@ class Registration(ServiceBase):
         with the values before and after. Raises ``TournamentError`` for an unknown entry,
         an empty name or a federation id that belongs to another player."""
         with self._write() as session:
-            entry = session.get(Entry, entry_id)
+            entry = session.get(Entry, self._number(entry_id, "la inscripción"))
             if entry is None:
                 raise TournamentError(f"no existe la inscripción {entry_id}")
             actor = self._authorise(session, entry.tournament_id, Action.UPDATE_PLAYER)

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
+from duplicate.bounds import ROUND_SECONDS_MAX, SEED_MAX
 from duplicate.models import (
     Entry,
     EntryStatus,
@@ -51,8 +52,13 @@ class Seating(Standings):
         (provisional or final: the game's and the updated tournament standings). The judge
         may start anyway with ``unpublished_reason``, recorded with the new game's event.
         Raises ``TournamentError`` saying what is missing."""
-        if rounds is not None and rounds < 1:
-            raise TournamentError("las rondas pactadas deben ser al menos 1")
+        if rounds is not None:
+            self._number(rounds, "las rondas pactadas")
+        if seconds_per_round is not None:
+            self._number(seconds_per_round, "los segundos por ronda", minimum=1, maximum=ROUND_SECONDS_MAX)
+        for value, what in ((seed, "la semilla del sorteo de fichas"), (seating_seed, "la semilla del sorteo de mesas")):
+            if value is not None:
+                self._number(value, what, minimum=0, maximum=SEED_MAX)
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.CREATE_GAME)
@@ -94,6 +100,8 @@ class Seating(Standings):
         standings when a game has results, else by rating (when ratings exist), else
         alphabetically; ``random`` on request. Never free choice. Only before the
         first rack is drawn."""
+        if seed is not None:
+            self._number(seed, "la semilla del sorteo de mesas", minimum=0, maximum=SEED_MAX)
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.ASSIGN_TABLES)

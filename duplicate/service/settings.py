@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from data.rules import PARTIAL_STANDINGS_EVERY, ROUND_SECONDS
+from duplicate.bounds import BONUS_MAX, ROUND_SECONDS_MAX, NumberError, checked_int
 from duplicate.service.errors import TournamentError
 from duplicate.standings import (
     BonusMode,
@@ -40,18 +41,25 @@ class TournamentSettings:
         except ValueError:
             raise TournamentError(f"bonificación {self.bonus_mode!r} desconocida: se espera "
                                   f"{', '.join(mode.value for mode in BonusMode)}") from None
-        if self.bonus_value < 1:
-            raise TournamentError(f"el valor de la bonificación debe ser positivo, no {self.bonus_value}")
+        try:
+            checked_int(self.bonus_value, "el valor de la bonificación", maximum=BONUS_MAX)
+            checked_int(self.partial_every, "las rondas entre clasificaciones parciales")
+            checked_int(self.seconds_per_round, "los segundos por ronda", maximum=ROUND_SECONDS_MAX)
+        except NumberError as error:
+            raise TournamentError(str(error)) from None
         try:
             TournamentCriterion(self.criterion)
         except ValueError:
             raise TournamentError(f"criterio de clasificación {self.criterion!r} desconocido: se espera "
                                   f"{', '.join(c.value for c in TournamentCriterion)}") from None
-        if self.partial_every < 1 or self.seconds_per_round < 1:
-            raise TournamentError("partial_every y seconds_per_round deben ser positivos")
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TournamentSettings:
+        """The settings stored as ``data`` (unknown keys ignored); ``TournamentError`` when
+        they are not an object or a value is out of its range (a damaged database)."""
+        if not isinstance(data, dict):
+            raise TournamentError(f"los criterios guardados del torneo están dañados (se esperaba un objeto JSON, "
+                                  f"no {type(data).__name__}): restaure una copia de la base de datos")
         known = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
         return cls(**known)
 

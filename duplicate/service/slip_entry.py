@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from duplicate.bounds import NumberError, whole_number
 from duplicate.models import (
     Conflict,
     ConflictKind,
@@ -41,7 +42,7 @@ from duplicate.service.views import (
     view_of,
 )
 from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict
-from duplicate.texts import SLIP_MAX
+from duplicate.texts import SLIP_MAX, shown
 from lexicon.board import Board
 from lexicon.lexicon import Lexicon
 
@@ -250,17 +251,17 @@ class SlipEntry(Rounds):
         parsed = []
         for number, row in _read_csv(path):
             lowered = {(key or "").strip().lower(): (value or "").strip() for key, value in row.items()}
-            table_text = lowered.get("mesa") or lowered.get("table") or ""
-            if not table_text.isdigit():
-                raise TournamentError(f"{path}, línea {number}: la columna «mesa» debe ser un número, no {table_text!r}")
             round_text = lowered.get("ronda") or lowered.get("round") or ""
-            if round_text and not round_text.isdigit():
-                raise TournamentError(f"{path}, línea {number}: la columna «ronda» debe ser un número, no {round_text!r}")
+            try:
+                table = whole_number(lowered.get("mesa") or lowered.get("table") or "", "la columna «mesa»")
+                round_number = whole_number(round_text, "la columna «ronda»") if round_text else None
+            except NumberError as error:
+                raise TournamentError(f"{path}, línea {number}: {error}") from None
             mark = lowered.get("marca") or lowered.get("mark") or ""
             if mark and mark not in {status.value for status in MARK_STATUSES}:
-                raise TournamentError(f"{path}, línea {number}: marca {mark!r} no válida (late, null, missing)")
+                raise TournamentError(f"{path}, línea {number}: marca {shown(mark)} no válida (late, null, missing)")
             text = row.get("jugada") or row.get("move") or ""
-            parsed.append((number, int(table_text), int(round_text) if round_text else None, text, mark))
+            parsed.append((number, table, round_number, text, mark))
         # Every table and round is checked before anything is stored.
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
@@ -344,7 +345,8 @@ class SlipEntry(Rounds):
             row = self._round(session, game, number)
             if row.closed and not allow_closed:
                 raise TournamentError(f"la ronda {number} está cerrada: solo el juez árbitro puede corregirla")
-            seat = session.scalar(select(Seat).where(Seat.game_id == game.id, Seat.table_number == table))
+            seat = session.scalar(select(Seat).where(Seat.game_id == game.id,
+                                                     Seat.table_number == self._number(table, "la mesa")))
             if seat is None:
                 raise TournamentError(f"no hay ningún jugador en la mesa {table} en la partida {game.number}")
             lexicon = self.lexicon_for(tournament)

@@ -35,6 +35,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from duplicate.printing import Column, Document, draw_table
 from duplicate.publish import TEMPLATES as DUPLICATE_TEMPLATES
+from duplicate.publish import refuse_links
 from duplicate.results import spanish_date
 from duplicate.spreadsheets import DataTable, write_csv
 from ranking.classic.service import BoardView, EventSnapshot, system_name
@@ -137,6 +138,7 @@ def not_playing(snapshot: EventSnapshot, boards: tuple[BoardView, ...]) -> list[
 def publish_classic(snapshot: EventSnapshot, out: Path, *, generated_at: datetime | None = None) -> list[Path]:
     """Write the division's publication into ``out`` (see the module docstring); returns the
     files written. Raises ``OSError`` when the folder cannot be written."""
+    refuse_links(out)                   # never writes through a planted link (issue 26 §3)
     out.mkdir(parents=True, exist_ok=True)
     for folder in ("jugadores", "pdf", "datos"):
         (out / folder).mkdir(exist_ok=True)

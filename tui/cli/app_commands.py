@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from tui.cli.options import db_option, station_name
+from tui.cli.options import NUMBER, db_option, station_name
 
 DEFAULT_MAX_SESSIONS = 12
 DEFAULT_IDLE_MINUTES = 120
@@ -50,11 +50,11 @@ def tui(db: str | None, station: str | None, remote: bool) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Dirección en la que escuchar; para la red de la sala (p. ej. 0.0.0.0) pide la contraseña de la "
                    "sala.")
-@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
 @click.option("--public-url", default=None, help="URL con la que los navegadores llegan al servidor.")
-@click.option("--max-sessions", type=click.IntRange(min=1), default=DEFAULT_MAX_SESSIONS, show_default=True,
+@click.option("--max-sessions", type=NUMBER, default=DEFAULT_MAX_SESSIONS, show_default=True,
               help="Navegadores conectados a la vez (cada uno ocupa unos 93 MiB).")
-@click.option("--idle-minutes", type=click.IntRange(min=1), default=DEFAULT_IDLE_MINUTES, show_default=True,
+@click.option("--idle-minutes", type=NUMBER, default=DEFAULT_IDLE_MINUTES, show_default=True,
               help="Minutos sin actividad tras los que se cierra una sesión.")
 def serve(db: str | None, host: str, port: int, public_url: str | None, max_sessions: int, idle_minutes: int) -> None:
     """Publica la aplicación para los navegadores de la red de la sala (textual-serve):

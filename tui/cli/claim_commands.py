@@ -6,7 +6,8 @@ import click
 
 from duplicate.labels import CLAIM_STATUS, label
 from duplicate.slips import SlipStatus
-from tui.cli.options import Context, common, game_option
+from tui.cli.listing import say
+from tui.cli.options import NUMBER, Context, common, game_option
 
 
 # --- claims ------------------------------------------------------------------------------------------------
@@ -16,8 +17,8 @@ def claim() -> None:
 
 
 @claim.command("file")
-@click.argument("round_number", type=int)
-@click.argument("table", type=int)
+@click.argument("round_number", type=NUMBER)
+@click.argument("table", type=NUMBER)
 @click.argument("text")
 @game_option
 @common
@@ -29,7 +30,7 @@ def claim_file(context: Context, round_number: int, table: int, text: str, game_
 
 
 @claim.command("resolve")
-@click.argument("claim_id", type=int)
+@click.argument("claim_id", type=NUMBER)
 @click.option("--upheld/--rejected", required=True)
 @click.option("--resolution", required=True, help="Resolución del juez árbitro.")
 @click.option("--text", "corrected_text", default=None, help="Papeleta corregida (si se acepta).")
@@ -50,5 +51,5 @@ def claim_resolve(context: Context, claim_id: int, upheld: bool, resolution: str
 def claim_list(context: Context, game_number: int | None) -> None:
     """Lista las reclamaciones de la partida."""
     for item in context.service.claims(context.game(game_number), tournament_id=context.tournament):
-        click.echo(f"{item.id:>4}  ronda {item.round_number}  {label(CLAIM_STATUS, item.status):<9} {item.text}"
+        say(f"{item.id:>4}  ronda {item.round_number}  {label(CLAIM_STATUS, item.status):<9} {item.text}"
                    f"{' → ' + item.resolution if item.resolution else ''}")

@@ -13,7 +13,8 @@ from typing import Any
 
 import click
 
-from tui.cli.options import Context, common, format_option
+from tui.cli.listing import say
+from tui.cli.options import NUMBER, SCORE, Context, common, format_option
 
 division_option = click.option("--division", default="", help="División (por defecto, la única sin nombre).")
 
@@ -38,8 +39,8 @@ def _pairing_errors(call: Any) -> Any:
 @click.option("--system", default="dutch", show_default=True,
               help="dutch, dutch-2026, dubov, burstein, round-robin o manual.")
 @click.option("--name", default="", help="Nombre de la división (A, B, …).")
-@click.option("--bye-spread", type=int, default=50, show_default=True, help="Diferencia que suma el descanso.")
-@click.option("--forfeit-spread", type=int, default=50, show_default=True,
+@click.option("--bye-spread", type=SCORE, default=50, show_default=True, help="Diferencia que suma el descanso.")
+@click.option("--forfeit-spread", type=SCORE, default=50, show_default=True,
               help="Diferencia de una incomparecencia (el que no se presentó la resta).")
 @click.option("--tie-breaks", default="BH,SB", show_default=True,
               help="Desempates tras victorias y diferencia (códigos FIDE: BH, SB, DE, …; vacío: ninguno).")
@@ -67,7 +68,7 @@ def classic_players(context: Context, division: str) -> None:
     """Fija y muestra la lista inicial (número, nombre, rating)."""
     for number, name, rating in _classic(context, acting=True).starting_list(division=division,
                                                                               tournament_id=context.tournament):
-        click.echo(f"{number:4d}  {name}" + (f"  ({rating})" if rating else ""))
+        say(f"{number:4d}  {name}" + (f"  ({rating})" if rating else ""))
 
 
 def _parse_manual(text: str) -> list[tuple[int, int]]:
@@ -82,7 +83,7 @@ def _parse_manual(text: str) -> list[tuple[int, int]]:
 def _show_boards(boards: list[Any]) -> None:
     for board in boards:
         if board.table is None:
-            click.echo(f"  descansa  {board.first:3d} {board.first_name}")
+            say(f"  descansa  {board.first:3d} {board.first_name}")
             continue
         result = ""
         if board.forfeit:
@@ -90,7 +91,7 @@ def _show_boards(boards: list[Any]) -> None:
         elif board.first_score is not None:
             result = f"  {board.first_score}-{board.second_score}"
         flag = "  ¡conflicto!" if board.conflict else ""
-        click.echo(f"  mesa {board.table:3d}  {board.first:3d} {board.first_name} – {board.second:3d} "
+        say(f"  mesa {board.table:3d}  {board.first:3d} {board.first_name} – {board.second:3d} "
                    f"{board.second_name}{result}{flag}")
 
 
@@ -110,7 +111,7 @@ def classic_round_pair(context: Context, division: str, manual: str | None, reas
 
 @click.command("boards")
 @division_option
-@click.argument("round_number", type=int, required=False)
+@click.argument("round_number", type=NUMBER, required=False)
 @common
 def classic_boards(context: Context, division: str, round_number: int | None) -> None:
     """Mesas de una ronda con sus resultados (por defecto, la última emparejada)."""
@@ -124,10 +125,10 @@ def classic_boards(context: Context, division: str, round_number: int | None) ->
 
 @click.command("result")
 @division_option
-@click.argument("round_number", type=int)
-@click.argument("table", type=int)
-@click.argument("first_score", type=int)
-@click.argument("second_score", type=int)
+@click.argument("round_number", type=NUMBER)
+@click.argument("table", type=NUMBER)
+@click.argument("first_score", type=SCORE)
+@click.argument("second_score", type=SCORE)
 @common
 def classic_result(context: Context, division: str, round_number: int, table: int, first_score: int,
                    second_score: int) -> None:
@@ -141,8 +142,8 @@ def classic_result(context: Context, division: str, round_number: int, table: in
 
 @click.command("forfeit")
 @division_option
-@click.argument("round_number", type=int)
-@click.argument("table", type=int)
+@click.argument("round_number", type=NUMBER)
+@click.argument("table", type=NUMBER)
 @click.option("--loser", type=click.Choice(["first", "second"]), required=True,
               help="Quién no se presentó: first (el que empezaba) o second.")
 @click.option("--reason", default="", help="Motivo.")
@@ -156,10 +157,10 @@ def classic_forfeit(context: Context, division: str, round_number: int, table: i
 
 @click.command("resolve")
 @division_option
-@click.argument("round_number", type=int)
-@click.argument("table", type=int)
-@click.argument("first_score", type=int)
-@click.argument("second_score", type=int)
+@click.argument("round_number", type=NUMBER)
+@click.argument("table", type=NUMBER)
+@click.argument("first_score", type=SCORE)
+@click.argument("second_score", type=SCORE)
 @click.option("--reason", default="", help="Motivo.")
 @common
 def classic_resolve(context: Context, division: str, round_number: int, table: int, first_score: int,
@@ -172,8 +173,8 @@ def classic_resolve(context: Context, division: str, round_number: int, table: i
 
 @click.command("bye")
 @division_option
-@click.argument("number", type=int)
-@click.argument("round_number", type=int)
+@click.argument("number", type=NUMBER)
+@click.argument("round_number", type=NUMBER)
 @click.option("--zero", is_flag=True, help="Descanso sin puntos (por defecto, media victoria).")
 @common
 def classic_bye(context: Context, division: str, number: int, round_number: int, zero: bool) -> None:
@@ -185,7 +186,7 @@ def classic_bye(context: Context, division: str, number: int, round_number: int,
 
 @click.command("withdraw")
 @division_option
-@click.argument("number", type=int)
+@click.argument("number", type=NUMBER)
 @click.option("--reason", default="", help="Motivo.")
 @common
 def classic_withdraw(context: Context, division: str, number: int, reason: str) -> None:
@@ -219,7 +220,7 @@ def classic_standings(context: Context, division: str, output: str) -> None:
         for line in lines:
             wins = f"{float(line.wins):g}"
             extra = "  ".join(f"{code} {value:g}" for code, value in line.tie_breaks.items())
-            click.echo(f"{line.place:3d}. {line.name:<30} {wins:>4} v  {line.spread:+5d}  {extra}")
+            say(f"{line.place:3d}. {line.name:<30} {wins:>4} v  {line.spread:+5d}  {extra}")
 
 
 @click.command("trf")

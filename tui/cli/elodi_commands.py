@@ -31,6 +31,7 @@ from ranking.ratings import GameRef, RatingError, RatingService
 from ranking.service import open_rating_service
 from tui.cli.listing import emit_rows
 from tui.cli.options import (
+    NUMBER,
     REFUSED_STATUS,
     db_option,
     format_option,
@@ -74,7 +75,7 @@ def _refused(error: TournamentError) -> click.exceptions.Exit:
     return click.exceptions.Exit(REFUSED_STATUS)
 
 
-version_option = click.option("--version", "version", type=int, default=None,
+version_option = click.option("--version", "version", type=NUMBER, default=None,
                               help="Versión del historial EloDI (por defecto, la actual; ver «elodi versions»).")
 
 
@@ -159,7 +160,7 @@ def rate(path: Path) -> None:
 @tournament_option
 @station_option
 @pin_file_option
-@click.option("--game", "game_number", type=int, default=None,
+@click.option("--game", "game_number", type=NUMBER, default=None,
               help="Solo esta partida del torneo (por defecto, todas las pendientes).")
 def update(db: str | None, tournament_id: int | None, station: str | None, pin_file: Path | None,
            game_number: int | None) -> None:
@@ -252,7 +253,7 @@ def rating_list(db: str | None, output: str, club: str | None, country: str | No
 @elodi.command("report")
 @db_option
 @tournament_option
-@click.option("--game", "game_number", type=int, required=True, help="Número de la partida en el torneo.")
+@click.option("--game", "game_number", type=NUMBER, required=True, help="Número de la partida en el torneo.")
 @format_option
 @version_option
 def report(db: str | None, tournament_id: int | None, game_number: int, output: str, version: int | None) -> None:

@@ -15,12 +15,12 @@ from lexicon.alphabet import AlphabetError
 from lexicon.board import Board, BoardError
 from lexicon.lexicon import Lexicon
 from lexicon.movegen import generate
-from tui.cli.options import lexicon_option, load_lexicon
+from tui.cli.options import NUMBER, SEED, lexicon_option, load_lexicon
 
 
 @click.command()
-@click.option("--seed", type=int, default=None, help="Semilla del sorteo de fichas (se anota en el registro).")
-@click.option("--rounds", type=click.IntRange(min=1), default=None, help="Rondas pactadas (por defecto, bolsa completa).")
+@click.option("--seed", type=SEED, default=None, help="Semilla del sorteo de fichas (se anota en el registro).")
+@click.option("--rounds", type=NUMBER, default=None, help="Rondas pactadas (por defecto, bolsa completa).")
 @lexicon_option
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Escribe aquí el registro completo de la partida (JSON).")

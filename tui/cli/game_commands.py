@@ -8,6 +8,9 @@ from duplicate.plurals import counted
 from duplicate.service import SeatingMethod
 from tui.cli.listing import emit_rows
 from tui.cli.options import (
+    NUMBER,
+    SEED,
+    SECONDS,
     Context,
     common,
     format_option,
@@ -22,12 +25,12 @@ def game() -> None:
 
 
 @game.command("start")
-@click.option("--rounds", type=click.IntRange(min=1), default=None, help="Rondas pactadas (por defecto, bolsa completa).")
-@click.option("--seconds", type=click.IntRange(min=10), default=None, help="Segundos por ronda.")
-@click.option("--seed", type=int, default=None, help="Semilla del sorteo de fichas.")
+@click.option("--rounds", type=NUMBER, default=None, help="Rondas pactadas (por defecto, bolsa completa).")
+@click.option("--seconds", type=SECONDS, default=None, help="Segundos por ronda.")
+@click.option("--seed", type=SEED, default=None, help="Semilla del sorteo de fichas.")
 @click.option("--seating", type=click.Choice([method.value for method in SeatingMethod]), default=None,
               help="Asignación de mesas (II.6; por defecto, clasificación parcial o alfabético).")
-@click.option("--seating-seed", type=int, default=None, help="Semilla del sorteo de mesas (--seating random).")
+@click.option("--seating-seed", type=SEED, default=None, help="Semilla del sorteo de mesas (--seating random).")
 @click.option("--unpublished-reason", default="",
               help="Empezar aunque la partida anterior no tenga publicados sus resultados: el motivo (IV.32).")
 @common
@@ -87,7 +90,7 @@ def game_reopen(context: Context, game_number: int | None, reason: str) -> None:
 
 
 @game.command("annul-master")
-@click.argument("round_number", type=int)
+@click.argument("round_number", type=NUMBER)
 @game_option
 @click.option("--reason", required=True)
 @common
@@ -129,7 +132,7 @@ def tables_show(context: Context, game_number: int | None, output: str) -> None:
 @tables.command("assign")
 @game_option
 @click.option("--seating", type=click.Choice([method.value for method in SeatingMethod]), default=None)
-@click.option("--seed", type=int, default=None)
+@click.option("--seed", type=SEED, default=None)
 @common
 def tables_assign(context: Context, game_number: int | None, seating: str | None, seed: int | None) -> None:
     """Vuelve a asignar las mesas (antes del primer atril)."""

@@ -21,6 +21,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from duplicate.texts import visible
+
 FORMATS = ("table", "csv", "json")
 
 ACCENTED = {"unico": "único", "maximo": "máximo", "pais": "país", "inscripcion": "inscripción",
@@ -28,6 +30,14 @@ ACCENTED = {"unico": "único", "maximo": "máximo", "pais": "país", "inscripcio
             "anoto": "anotó", "cambio": "cambio"}
 """Words of the column keys (ASCII, as in CSV and JSON, which programs read) written with
 their accents in the table shown to people."""
+
+
+def say(text: str) -> None:
+    """Print a line holding stored text on standard output with every control, format or
+    separator character made visible (``duplicate.texts.visible``): a name, a reason or a
+    station read from the database never moves the cursor, retitles the terminal or
+    reverses the line (issue 26 §3). Every listing prints through it or ``emit_rows``."""
+    click.echo(visible(text))
 
 
 def heading(key: str) -> str:
@@ -52,7 +62,9 @@ def cell(value: Any) -> str:
 def emit_rows(rows: Sequence[dict[str, Any]], output: str, *, numeric_text: Sequence[str] = ()) -> None:
     """Write ``rows`` (dicts with the same keys, in column order) to standard output as
     ``table``, ``csv`` or ``json`` (tables in Spanish: accented headings, decimals with a
-    comma, ``cell``; CSV and JSON keep the keys and numbers as programs read them).
+    comma, ``cell``, control characters ``visible``; CSV and JSON keep the keys and numbers
+    as programs read them, and a CSV text cell that a spreadsheet would run as a formula is
+    ``duplicate.spreadsheets.neutralised``, as in the published files).
     ``None`` prints as an empty cell; columns whose values
     are all numbers (or ``None``, or one of ``numeric_text`` such as «nuevo») are right-aligned.
     Piped tables are not cut to the terminal's width."""
@@ -64,10 +76,13 @@ def emit_rows(rows: Sequence[dict[str, Any]], output: str, *, numeric_text: Sequ
         return
     headers = list(rows[0])
     if output == "csv":
+        from duplicate.spreadsheets import neutralised      # the rule the published CSV files follow
+
         buffer = io.StringIO()
         writer = csv.DictWriter(buffer, fieldnames=headers)
         writer.writeheader()
-        writer.writerows({key: "" if value is None else value for key, value in row.items()} for row in rows)
+        writer.writerows({key: "" if value is None else neutralised(value) for key, value in row.items()}
+                         for row in rows)
         click.echo(buffer.getvalue(), nl=False)
         return
     table = Table(box=box.SIMPLE_HEAD, show_edge=False)
@@ -76,6 +91,6 @@ def emit_rows(rows: Sequence[dict[str, Any]], output: str, *, numeric_text: Sequ
                       for row in rows)
         table.add_column(heading(key), justify="right" if numeric else "left")
     for row in rows:
-        table.add_row(*(Text(cell(row.get(key))) for key in headers))       # as typed, never markup
+        table.add_row(*(Text(visible(cell(row.get(key)))) for key in headers))      # as typed, never markup
     width = shutil.get_terminal_size().columns if sys.stdout.isatty() else 250
     Console(width=width, highlight=False).print(table)

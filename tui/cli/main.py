@@ -66,7 +66,7 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, invoke_without_command=True, options_metavar="[OPCIONES]",
              subcommand_metavar="[ORDEN] [ARGUMENTOS]...")
-@click.version_option(package_name="duplicada")
+@click.version_option(package_name="duplicada", prog_name="duplicada")   # also under «python -m tui.cli»
 @click.pass_context
 def main(context: click.Context, **_: Any) -> None:
     """Arbitraje de Scrabble duplicado en español (reglamento FISE).

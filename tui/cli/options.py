@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import socket
+import stat
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -19,12 +20,39 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from duplicate.bounds import BONUS_MAX, DB_INT_MAX, ROUND_SECONDS_MAX, SEED_MAX
+
 if TYPE_CHECKING:
     from duplicate.service import TournamentService
     from lexicon.lexicon import Lexicon
     from ranking.service import EloDIHooks
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+# --- the ranges of numbers (issue 26 §3) -------------------------------------------------------
+class Bounded(click.IntRange):
+    """A whole number from ``min`` to ``max`` (both given): Click's ``IntRange`` whose
+    refusal of a number written with many digits quotes its first digits only (a
+    5,000-digit id is not echoed back whole)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and len(value.strip()) > 20:
+            self.fail(f"«{value.strip()[:20]}…» ({len(value.strip())} caracteres) no es un número del intervalo "
+                      f"{self._describe_range()}.", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+NUMBER = Bounded(1, DB_INT_MAX)
+"""An id, a game, round or table number: 1 to 2³¹ − 1 (an ``INTEGER`` column on PostgreSQL)."""
+SEED = Bounded(0, SEED_MAX)
+"""A seed of a draw (stored with the game)."""
+SECONDS = Bounded(10, ROUND_SECONDS_MAX)
+"""Seconds of a round (III.13: 180)."""
+BONUS = Bounded(1, BONUS_MAX)
+"""The value of a manual bonus (III.24: 5 or 10 advised)."""
+SCORE = Bounded(0, DB_INT_MAX)
+"""Points of a game's result or a spread (stored in ``INTEGER`` columns)."""
 
 # --- the shared options, declared once -------------------------------------------------------
 def _database_url(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
@@ -39,7 +67,7 @@ def _database_url(context: click.Context, parameter: click.Parameter, value: str
 db_option = click.option("--db", envvar="DUPLICADA_DB", default=None, metavar="URL", callback=_database_url,
                          help="Base de datos: URL de SQLAlchemy o archivo SQLite (por defecto, $DUPLICADA_DB o el "
                               "de la carpeta de datos). Con «:?@» en lugar de la contraseña, se pregunta.")
-tournament_option = click.option("--tournament", "tournament_id", type=int, default=None,
+tournament_option = click.option("--tournament", "tournament_id", type=NUMBER, default=None,
                                  help="Id del torneo (por defecto, el último).")
 station_option = click.option("--station", default=None,
                               help="Nombre de este puesto (por defecto, $DUPLICADA_STATION o el equipo).")
@@ -50,9 +78,9 @@ lexicon_option = click.option("--lexicon", "lexicon_path", type=click.Path(dir_o
 pin_file_option = click.option("--pin-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
                                help="Archivo con el PIN del puesto en su primera línea (si no, $DUPLICADA_PIN o "
                                     "se pregunta sin mostrarlo).")
-game_option = click.option("--game", "game_number", type=int, default=None,
+game_option = click.option("--game", "game_number", type=NUMBER, default=None,
                            help="Número de partida (por defecto, la que está en juego).")
-round_option = click.option("--round", "round_number", type=int, default=None,
+round_option = click.option("--round", "round_number", type=NUMBER, default=None,
                             help="Ronda (por defecto, la última con atril).")
 format_option = click.option("--format", "output", type=click.Choice(["table", "csv", "json"]), default="table",
                              show_default=True, help="Formato de salida.")
@@ -76,8 +104,16 @@ STATION_ENV = "DUPLICADA_STATION"
 
 
 def station_name(station: str | None) -> str:
-    """``--station``, else ``$DUPLICADA_STATION``, else the machine's name."""
-    return station or os.environ.get(STATION_ENV) or socket.gethostname()
+    """``--station``, else ``$DUPLICADA_STATION``, else the machine's name, checked like
+    every typed text (``duplicate.texts``: valid UTF-8, no control or invisible
+    characters, at most ``PERSON_MAX`` characters); ``click.BadParameter`` otherwise."""
+    from duplicate.texts import PERSON_MAX, TextError, checked_text
+
+    name = station or os.environ.get(STATION_ENV) or socket.gethostname()
+    try:
+        return checked_text(name, "el nombre del puesto (--station o $DUPLICADA_STATION)", limit=PERSON_MAX)
+    except TextError as error:
+        raise click.BadParameter(str(error), param_hint="'--station'") from None
 
 
 PIN_ENV = "DUPLICADA_PIN"
@@ -92,13 +128,7 @@ def read_pin(pin_file: Path | None, *, prompt: str = "PIN o contraseña de este 
     else a hidden prompt when a person is at the terminal. Never echoed nor logged.
     Raises ``click.ClickException`` (Spanish) when there is none."""
     if pin_file is not None:
-        try:
-            lines = pin_file.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as error:
-            raise click.ClickException(f"no se puede leer el archivo del PIN {pin_file}: {error.__class__.__name__}")
-        if not lines or not lines[0].strip():
-            raise click.ClickException(f"el archivo del PIN {pin_file} está vacío")
-        return lines[0].rstrip("\r\n")
+        return _pin_in_file(pin_file)
     pin = os.environ.get(PIN_ENV)
     if pin:
         return pin
@@ -106,6 +136,32 @@ def read_pin(pin_file: Path | None, *, prompt: str = "PIN o contraseña de este 
         return str(click.prompt(prompt, hide_input=True))
     raise click.ClickException(f"esta acción necesita la credencial del puesto: use --pin-file ARCHIVO o la variable "
                                f"{PIN_ENV} (nunca el PIN en la línea de órdenes)")
+
+
+PIN_FILE_MAX_BYTES = 4096
+"""Bytes of a PIN file read at most (a PIN is a line; ``/dev/zero`` is not read through)."""
+
+
+def _pin_in_file(path: Path) -> str:
+    """The first line of the PIN file ``path``, without a UTF-8 byte-order mark and
+    surrounding spaces; ``click.ClickException`` (Spanish, naming the file, never its
+    content) for a file that is not a regular one (a FIFO, a device), too long, not
+    UTF-8 or empty."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise click.ClickException(f"el archivo del PIN {path} no es un archivo normal")
+        with path.open("rb") as handle:
+            data = handle.read(PIN_FILE_MAX_BYTES + 1)
+        if len(data) > PIN_FILE_MAX_BYTES:
+            raise click.ClickException(f"el archivo del PIN {path} ocupa más de {PIN_FILE_MAX_BYTES} bytes: "
+                                       "debe tener el PIN en su primera línea")
+        lines = data.decode("utf-8-sig").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise click.ClickException(f"no se puede leer el archivo del PIN {path}: {error.__class__.__name__}") from None
+    pin = lines[0].strip() if lines else ""
+    if not pin:
+        raise click.ClickException(f"el archivo del PIN {path} está vacío")
+    return pin
 
 
 class Context:

@@ -9,7 +9,8 @@ import click
 from duplicate.labels import ENTRY_STATUS, label
 from duplicate.plurals import counted
 from duplicate.service import EntryStatus
-from tui.cli.options import Context, common
+from tui.cli.listing import say
+from tui.cli.options import NUMBER, Context, common
 
 
 # --- players and assistants ------------------------------------------------------------------
@@ -45,12 +46,12 @@ def player_import(context: Context, path: Path) -> None:
 def player_list(context: Context) -> None:
     """Lista los jugadores inscritos."""
     for entry, person in context.service.entries(context.tournament):
-        click.echo(f"{entry.id:>4}  {person.name:<30} {person.club:<20} {person.country:<4} "
+        say(f"{entry.id:>4}  {person.name:<30} {person.club:<20} {person.country:<4} "
                    f"{person.federation_id or '':<10} {label(ENTRY_STATUS, entry.status)}")
 
 
 @player.command("status")
-@click.argument("entry_id", type=int)
+@click.argument("entry_id", type=NUMBER)
 @click.argument("status", type=click.Choice([status.value for status in EntryStatus]))
 @click.option("--reason", default="")
 @common
@@ -67,8 +68,8 @@ def assistant() -> None:
 
 @assistant.command("set")
 @click.argument("name")
-@click.argument("first", type=click.IntRange(min=1))
-@click.argument("last", type=click.IntRange(min=1))
+@click.argument("first", type=NUMBER)
+@click.argument("last", type=NUMBER)
 @common
 def assistant_set(context: Context, name: str, first: int, last: int) -> None:
     """Asigna al auxiliar NAME las mesas FIRST a LAST."""
@@ -81,4 +82,4 @@ def assistant_set(context: Context, name: str, first: int, last: int) -> None:
 def assistant_list(context: Context) -> None:
     """Lista los auxiliares y sus mesas."""
     for item in context.service.assistant_ranges(context.tournament):
-        click.echo(f"{item.assistant:<20} mesas {item.first_table}–{item.last_table}")
+        say(f"{item.assistant:<20} mesas {item.first_table}–{item.last_table}")

@@ -8,7 +8,7 @@ import click
 
 from duplicate.printing import spanish_number
 from duplicate.publish import FORMATS, publish_results
-from tui.cli.options import Context, common
+from tui.cli.options import NUMBER, Context, common
 
 
 def _formats(_context: click.Context, _parameter: click.Parameter, value: str) -> tuple[str, ...]:
@@ -24,11 +24,11 @@ def _formats(_context: click.Context, _parameter: click.Parameter, value: str) -
 @common
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Carpeta donde escribir los resultados (se crea si no existe).")
-@click.option("--game", "game_number", type=int, default=None,
+@click.option("--game", "game_number", type=NUMBER, default=None,
               help="Sólo los documentos de esta partida (por defecto, todas).")
 @click.option("--formats", default=",".join(FORMATS), show_default=True, callback=_formats,
               help="Formatos separados por comas: html, pdf, csv, xlsx.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=click.IntRange(1, 64), default=None,
               help="Procesos en paralelo (por defecto, uno por procesador).")
 def publish(context: Context, out: Path, game_number: int | None, formats: tuple[str, ...],
             workers: int | None) -> None:

@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from tui.cli.listing import say
 from tui.cli.options import Context, common, game_option
 
 
@@ -60,11 +61,11 @@ def rack_replace(context: Context, text: str | None, reason: str, redraw: bool, 
 
 def _show_round(view: Any) -> None:
     for redraw in view.redraws:
-        click.echo(f"Cambio de fichas (III.19): {redraw['rack']} — {redraw['reason']}")
+        say(f"Cambio de fichas (III.19): {redraw['rack']} — {redraw['reason']}")
     click.echo(f"Ronda {view.number}: atril {view.rack_shown}; {view.move_count} jugadas válidas, "
                f"máxima puntuación {view.top_score}.")
     for index, (text, score, reason) in enumerate(view.top_moves):
-        click.echo(f"  {index}. {text:<24} {score:>4}  {reason}")
+        say(f"  {index}. {text:<24} {score:>4}  {reason}")
 
 
 @click.group()

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from tui.cli.listing import emit_rows
+from tui.cli.listing import emit_rows, say
 from tui.cli.options import (
     Context,
     common,
@@ -85,5 +85,5 @@ def history(context: Context, game_number: int | None, everything: bool) -> None
         where = f"r{event.round_number}" if event.round_number else "  "
         who = event.station + (f"/{event.arbiter}" if event.arbiter else "")
         why = f" — {event.reason}" if event.reason else ""
-        click.echo(f"{event.id:>6} {event.created_at:%Y-%m-%d %H:%M:%S} {where:>4} {event.kind:<18} {who:<16} "
+        say(f"{event.id:>6} {event.created_at:%Y-%m-%d %H:%M:%S} {where:>4} {event.kind:<18} {who:<16} "
                    f"{json.dumps(event.payload, ensure_ascii=False)[:120]}{why}")

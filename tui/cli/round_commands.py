@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from duplicate.plurals import counted
+from tui.cli.listing import say
 from tui.cli.options import Context, common, game_option, round_option
 
 
@@ -23,7 +24,7 @@ def round_status(context: Context, game_number: int | None, round_number: int | 
     status = context.service.round_status(context.game(game_number), round_number, tournament_id=context.tournament)
     click.echo(f"Ronda {status.round_number}: {status.entered}/{counted(status.expected, 'papeleta')}.")
     for name, (expected, entered, missing) in status.per_assistant.items():
-        click.echo(f"  {name}: {entered}/{expected}" + (f"; faltan mesas {', '.join(map(str, missing))}" if missing else ""))
+        say(f"  {name}: {entered}/{expected}" + (f"; faltan mesas {', '.join(map(str, missing))}" if missing else ""))
     if status.missing_tables:
         click.echo(f"Faltan: {', '.join(map(str, status.missing_tables))}")
 

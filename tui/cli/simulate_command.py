@@ -12,7 +12,7 @@ from duplicate.service import TournamentService, TournamentSettings
 from duplicate.simulate import simulate_tournament
 from duplicate.standings import BonusMode, TournamentCriterion
 from lexicon.lexicon import Lexicon
-from tui.cli.options import db_option, lexicon_option, pin_file_option, read_pin
+from tui.cli.options import NUMBER, SEED, db_option, lexicon_option, pin_file_option, read_pin
 
 
 def _decimal(value: float, digits: int = 1) -> str:
@@ -24,11 +24,11 @@ def _count(number: int, singular: str, plural: str) -> str:
 
 
 @click.command("simulate")
-@click.option("--players", type=click.IntRange(min=1), default=60, show_default=True, help="Número de jugadores.")
-@click.option("--games", type=click.IntRange(min=1), default=3, show_default=True, help="Número de partidas.")
-@click.option("--seed", type=int, default=None,
+@click.option("--players", type=click.IntRange(1, 10_000), default=60, show_default=True, help="Número de jugadores.")
+@click.option("--games", type=click.IntRange(1, 100), default=3, show_default=True, help="Número de partidas.")
+@click.option("--seed", type=SEED, default=None,
               help="Semilla: la misma semilla da el mismo torneo (por defecto, una al azar, que se muestra).")
-@click.option("--rounds", type=click.IntRange(min=1), default=None,
+@click.option("--rounds", type=NUMBER, default=None,
               help="Rondas por partida (por defecto, a bolsa completa, III.21).")
 @click.option("--name", default=None, help="Nombre del torneo (por defecto, «Torneo simulado (semilla S)»).")
 @click.option("--bonus", type=click.Choice([mode.value for mode in BonusMode]), default=BonusMode.OFF.value,

@@ -12,8 +12,9 @@ from duplicate.service import (
     EntryResult,
 )
 from duplicate.slips import SlipStatus
-from tui.cli.listing import emit_rows
+from tui.cli.listing import emit_rows, say
 from tui.cli.options import (
+    NUMBER,
     Context,
     common,
     format_option,
@@ -38,20 +39,20 @@ def _show_entry(result: EntryResult) -> None:
     verdict = result.verdict
     head = f"Mesa {result.table} ({result.player}), ronda {result.round_number}:"
     if result.outcome == "conflict":
-        click.echo(f"{head} CONFLICTO {result.conflict_id}: ya hay otra papeleta; la resuelve el juez árbitro.")
+        say(f"{head} CONFLICTO {result.conflict_id}: ya hay otra papeleta; la resuelve el juez árbitro.")
         return
     if result.outcome == "repeated":
-        click.echo(f"{head} ya estaba registrada igual; sin cambios.")
+        say(f"{head} ya estaba registrada igual; sin cambios.")
         return
     if result.outcome == "checked":
-        click.echo(f"{head} comprobada, coincide.")
+        say(f"{head} comprobada, coincide.")
         return
     text = f"{verdict.canonical} — {verdict.score} puntos" if verdict.valid else f"0 puntos: {verdict.reason}"
-    click.echo(f"{head} {text}{f' ({verdict.hint})' if verdict.hint else ''}")
+    say(f"{head} {text}{f' ({verdict.hint})' if verdict.hint else ''}")
 
 
 @slip.command("enter")
-@click.argument("table", type=click.IntRange(min=1))
+@click.argument("table", type=NUMBER)
 @click.argument("text")
 @game_option
 @round_option
@@ -64,7 +65,7 @@ def slip_enter(context: Context, table: int, text: str, game_number: int | None,
 
 
 @slip.command("master")
-@click.argument("tables", nargs=-1, type=click.IntRange(min=1), required=True)
+@click.argument("tables", nargs=-1, type=NUMBER, required=True)
 @game_option
 @round_option
 @common
@@ -77,7 +78,7 @@ def slip_master(context: Context, tables: tuple[int, ...], game_number: int | No
 
 
 @slip.command("mark")
-@click.argument("table", type=click.IntRange(min=1))
+@click.argument("table", type=NUMBER)
 @click.argument("status", type=click.Choice([s.value for s in (SlipStatus.LATE, SlipStatus.NULL, SlipStatus.MISSING)]))
 @click.option("--text", default="", help="Lo que ponía la papeleta, si algo.")
 @game_option
@@ -92,7 +93,7 @@ def slip_mark(context: Context, table: int, status: str, text: str, game_number:
 
 
 @slip.command("check")
-@click.argument("table", type=click.IntRange(min=1))
+@click.argument("table", type=NUMBER)
 @click.argument("text")
 @game_option
 @round_option
@@ -106,7 +107,7 @@ def slip_check(context: Context, table: int, text: str, game_number: int | None,
 
 
 @slip.command("correct")
-@click.argument("table", type=click.IntRange(min=1))
+@click.argument("table", type=NUMBER)
 @click.argument("text", required=False)
 @click.option("--status", type=click.Choice([s.value for s in (SlipStatus.LATE, SlipStatus.NULL, SlipStatus.MISSING)]),
               default=None, help="Marca en lugar de texto.")
@@ -159,13 +160,13 @@ def slip_conflicts(context: Context, game_number: int | None) -> None:
     if not items:
         click.echo("No hay conflictos pendientes.")
     for conflict, stored in items:
-        click.echo(f"{conflict.id:>4}  ronda {conflict.round_number}, mesa {conflict.table_number}: "
+        say(f"{conflict.id:>4}  ronda {conflict.round_number}, mesa {conflict.table_number}: "
                    f"«{conflict.mark or conflict.text}» ({conflict.entered_by}) frente a «{_slip_label(stored)}» "
                    f"({stored.entered_by if stored else ''}) [{conflict.kind}]")
 
 
 @slip.command("resolve")
-@click.argument("conflict_id", type=int)
+@click.argument("conflict_id", type=NUMBER)
 @click.option("--use-new", is_flag=True, help="Sustituir la papeleta registrada por la nueva.")
 @click.option("--reason", default="")
 @common

@@ -15,7 +15,8 @@ from duplicate.service import (
     TournamentSettings,
 )
 from duplicate.standings import BonusMode, TournamentCriterion
-from tui.cli.options import Context, common, read_pin
+from tui.cli.listing import say
+from tui.cli.options import BONUS, NUMBER, SECONDS, Context, common, read_pin
 
 
 # --- tournament --------------------------------------------------------------------------
@@ -31,7 +32,7 @@ def tournament() -> None:
 @click.option("--end", "end_date", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Fecha de fin (AAAA-MM-DD).")
 @click.option("--bonus", type=click.Choice([mode.value for mode in BonusMode]), default=BonusMode.OFF.value,
               show_default=True, help="Bonificaciones (III.24).")
-@click.option("--bonus-value", type=click.IntRange(min=1), default=10, show_default=True,
+@click.option("--bonus-value", type=BONUS, default=10, show_default=True,
               help="Valor de la bonificación manual (III.24 aconseja 5 o 10).")
 @click.option("--criterion", type=click.Choice([c.value for c in TournamentCriterion]),
               default=TournamentCriterion.TOTAL.value, show_default=True, help="Clasificación del torneo (IV.31).")
@@ -39,8 +40,8 @@ def tournament() -> None:
               help="Desempates III.28 en la clasificación de cada partida.")
 @click.option("--oriented/--no-oriented", default=True, show_default=True,
               help="Admitir la notación canónica orientada (III.20.1.b).")
-@click.option("--seconds", type=click.IntRange(min=10), default=ROUND_SECONDS, show_default=True, help="Segundos por ronda (III.13).")
-@click.option("--partial-every", type=click.IntRange(min=1), default=3, show_default=True,
+@click.option("--seconds", type=SECONDS, default=ROUND_SECONDS, show_default=True, help="Segundos por ronda (III.13).")
+@click.option("--partial-every", type=NUMBER, default=3, show_default=True,
               help="Rondas entre clasificaciones parciales.")
 @click.option("--judge-name", default="juez", show_default=True,
               help="Nombre del juez árbitro (queda en el historial de cada decisión).")
@@ -66,7 +67,7 @@ def tournament_list(context: Context) -> None:
     """Lista los torneos de la base de datos."""
     for item in context.service.tournaments():
         dates = f"{item.start_date or ''}{' – ' + str(item.end_date) if item.end_date else ''}"
-        click.echo(f"{item.id:>4}  {item.name}  {item.venue}  {dates}".rstrip())
+        say(f"{item.id:>4}  {item.name}  {item.venue}  {dates}".rstrip())
 
 
 @tournament.command("show")
@@ -76,7 +77,7 @@ def tournament_show(context: Context) -> None:
     service = context.service
     item = service.tournament(context.tournament)
     settings = TournamentSettings.from_dict(item.settings)
-    click.echo(f"Torneo {item.id}: {item.name} — {item.venue}")
+    say(f"Torneo {item.id}: {item.name} — {item.venue}")
     click.echo(f"Léxico: {item.lexicon_hash[:16]}…")
     click.echo(f"Bonificación: {settings.bonus_mode}"
                f"{f' ({settings.bonus_value})' if settings.bonus_mode == 'manual' else ''}; "

@@ -1,0 +1,205 @@
+"""Hostile input on the command line (issue 26 §3): numbers out of range, ``--station``,
+PIN and lexicon files that are not files, stored text printed to terminals, secrets in
+URLs. Each is a Spanish refusal (exit 1 or 2), never a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner, Result
+
+from tests.credentials import JUDGE_PIN
+from tui.cli import main
+
+BIG = str(2**31)
+"""One more than an ``INTEGER`` column holds on PostgreSQL."""
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("DUPLICADA_DB", str(tmp_path / "torneo.db"))
+    monkeypatch.setenv("DUPLICADA_STATION", "mesa-1")
+    monkeypatch.setenv("DUPLICADA_PIN", JUDGE_PIN)
+    runner = CliRunner()
+
+    def invoke(*args: str, code: int = 0) -> Result:
+        result = runner.invoke(main, list(args))
+        assert result.exit_code == code, (result.output, result.exception)
+        if code:
+            assert isinstance(result.exception, SystemExit), result.exception    # a refusal, not a crash
+        return result
+
+    return invoke
+
+
+@pytest.fixture
+def started(run):
+    run("tournament", "create", "T")
+    for name in ("Ana", "Blas"):
+        run("player", "add", name)
+    run("game", "start", "--rounds", "2", "--seed", "3")
+    return run
+
+
+def all_commands(command: click.Command, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], click.Command]]:
+    found = [(path, command)]
+    if isinstance(command, click.Group):
+        context = click.Context(command)
+        for name in command.list_commands(context):
+            sub = command.get_command(context, name)
+            assert sub is not None
+            found += all_commands(sub, (*path, name))
+    return found
+
+
+def test_every_number_on_the_command_line_has_its_range() -> None:
+    # Issue 26 §3: an unbounded integer reaches the database (PostgreSQL ≥ 2³¹, SQLite ≥ 2⁶³).
+    unbounded = []
+    for path, command in all_commands(main):
+        for param in command.params:
+            kind = param.type
+            if isinstance(kind, click.types.IntParamType) and not (
+                    isinstance(kind, click.IntRange) and kind.min is not None and kind.max is not None):
+                unbounded.append(f"{' '.join(path)} {param.name}")
+    assert unbounded == []
+
+
+@pytest.mark.parametrize("args", [
+    ("tournament", "create", "X", "--seconds", "100000000000000000000"),
+    ("tournament", "create", "X", "--seconds", "1e20"),
+    ("tournament", "create", "X", "--bonus-value", "1000000"),
+    ("player", "list", "--tournament", BIG),
+    ("player", "status", BIG, "active"),
+    ("game", "start", "--seed", BIG),
+    ("game", "start", "--seed", "9" * 5000),
+    ("game", "start", "--seconds", "100000"),
+    ("slip", "enter", BIG, "H8-CASA"),
+    ("slip", "list", "--game", BIG),
+    ("slip", "list", "--round", BIG),
+    ("slip", "resolve", BIG),
+    ("claim", "file", "1", BIG, "texto"),
+    ("claim", "resolve", BIG, "--upheld", "--resolution", "x"),
+    ("assistant", "set", "aux", "1", BIG),
+    ("elodi", "report", "--game", BIG),
+])
+def test_out_of_range_numbers_are_refused_before_the_database(started, args: tuple[str, ...]) -> None:
+    result = started(*args, code=2)
+    assert "9" * 100 not in result.output                     # a long number is not echoed back whole
+
+
+def test_a_huge_round_clock_never_reaches_a_game(run) -> None:
+    run("tournament", "create", "T", "--seconds", "100000000000000000000", code=2)
+    assert "no hay ningún torneo" in run("player", "list", code=1).output     # nothing was created
+
+
+def test_the_service_checks_the_same_ranges(tmp_path: Path) -> None:
+    from duplicate.service import EntryStatus, TournamentError, TournamentService, TournamentSettings
+    from duplicate.service.opening import open_database_for
+
+    for settings in ({"seconds_per_round": 10**20}, {"bonus_value": 10**6}, {"partial_every": 2**31}):
+        with pytest.raises(TournamentError):
+            TournamentSettings(**settings)                                  # type: ignore[arg-type]
+    service = TournamentService(open_database_for(str(tmp_path / "t.db")), pin=JUDGE_PIN)
+    service.create_tournament("T")
+    service.add_player("Ana")
+    for call in (lambda: service.create_game(seed=2**63), lambda: service.create_game(seconds_per_round=10**20),
+                 lambda: service.create_game(rounds=2**31), lambda: service.entries(2**63),
+                 lambda: service.set_entry_status(2**31, EntryStatus.ACTIVE)):
+        with pytest.raises(TournamentError):
+            call()
+    number = service.create_game(rounds=1, seed=2**31 - 1)
+    for call in (lambda: service.enter_slip(number, 2**31, "H8-CASA"), lambda: service.slips(2**31, None),
+                 lambda: service.resolve_conflict(2**40, use_new=True)):
+        with pytest.raises(TournamentError):
+            call()
+
+
+@pytest.mark.parametrize("station", ["\udcff\udcfe", "x" * 101, "puesto\x1b]0;hola\x07", "mesa\r1", "mesa\u202e1"])
+def test_the_station_name_is_checked_like_every_text(started, monkeypatch: pytest.MonkeyPatch, station: str) -> None:
+    # «--station» with invalid UTF-8 (surrogate-escaped by Python), too long, or with control characters.
+    events = started("history", "--all").output.count("\n")
+    started("player", "add", "Eva", "--station", station, code=2)
+    monkeypatch.setenv("DUPLICADA_STATION", station)
+    started("player", "add", "Eva", code=2)
+    monkeypatch.setenv("DUPLICADA_STATION", "mesa-1")
+    assert started("history", "--all").output.count("\n") == events and "Eva" not in started("player", "list").output
+
+
+def test_the_service_checks_the_station_too(tmp_path: Path) -> None:
+    from duplicate.service import TournamentError, TournamentService
+    from duplicate.service.opening import open_database_for
+
+    database = open_database_for(str(tmp_path / "t.db"))
+    for station in ("x" * 101, "a\x1bb", "a\u200bb", "\ud800"):
+        with pytest.raises(TournamentError):
+            TournamentService(database, station=station)
+
+
+def test_stored_text_reaches_the_terminal_with_control_characters_visible(started, tmp_path: Path) -> None:
+    # Text stored before these checks existed (or through another door) is printed inert.
+    import sqlite3
+
+    connection = sqlite3.connect(tmp_path / "torneo.db")
+    connection.execute("UPDATE events SET station = ?, reason = ?", ("aux\x1b]0;titulo\x07", "dice\rotra"))
+    connection.execute("UPDATE players SET name = ?, club = ? WHERE name = 'Ana'", ("Ana\x1b[2J", "C\u202eX"))
+    connection.commit()
+    connection.close()
+    outputs = [started("history", "--all").output, started("player", "list").output,
+               started("tables", "show").output, started("tournament", "list").output]
+    for output in outputs:
+        assert "\x1b" not in output and "\x07" not in output and "\r" not in output and "\u202e" not in output
+    assert "auxU+001B]0;tituloU+0007" in outputs[0] and "AnaU+001B[2J" in outputs[1] and "AnaU+001B[2J" in outputs[2]
+
+
+def test_pin_files_are_read_bounded_without_a_bom_or_spaces(run, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    monkeypatch.delenv("DUPLICADA_PIN")
+    pin_file = tmp_path / "pin.txt"
+    pin_file.write_bytes(b"\xef\xbb\xbf  " + JUDGE_PIN.encode() + b"  \r\nsegunda\n")     # Notepad's UTF-8
+    run("tournament", "create", "T", "--pin-file", str(pin_file))
+    plain = tmp_path / "plain.txt"
+    plain.write_text(JUDGE_PIN + "\n", encoding="utf-8")
+    run("player", "add", "Ana", "--pin-file", str(plain))                  # the same PIN as typed plainly
+    fifo = tmp_path / "tubo"
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", str(fifo)):
+        result = run("player", "add", "Blas", "--pin-file", path, code=1)     # never blocks, never fills memory
+        assert JUDGE_PIN not in result.output
+    big = tmp_path / "big.txt"
+    big.write_text(JUDGE_PIN + "\n" + "x" * 10_000, encoding="utf-8")
+    run("player", "add", "Blas", "--pin-file", str(big), code=1)
+
+
+def test_a_lexicon_that_is_not_a_file_is_refused(run, tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "tubo.lex"
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", str(fifo)):
+        run("tournament", "create", "T", "--lexicon", path, code=1)
+        run("lexicon", "words", "--lexicon", path, code=1)
+
+
+def test_csv_written_by_the_command_line_never_holds_a_live_formula(run) -> None:
+    import csv
+    import io
+
+    run("tournament", "create", "T")
+    run("player", "add", "=1+1", "--club", "+cmd|' /C calc'!A0")
+    run("player", "add", "@SUM(A1)", "--club", "-2+3")
+    run("game", "start", "--rounds", "1", "--seed", "3")
+    run("rack", "draw")
+    run("master", "choose")
+    run("slip", "enter", "1", "H8-QZQZ", "--arbiter", "=HYPERLINK(1)")
+    cells = []
+    for args in (("standings", "--format", "csv"), ("tables", "show", "--format", "csv"),
+                 ("slip", "list", "--format", "csv")):
+        cells += [cell for row in csv.reader(io.StringIO(run(*args).output)) for cell in row]
+    assert "'=1+1" in cells and "'@SUM(A1)" in cells and "'+cmd|' /C calc'!A0" in cells
+    assert not [cell for cell in cells if cell[:1] in ("=", "+", "-", "@", "\t", "\r")]
+    table = run("tables", "show").output
+    assert "=1+1" in table and "'=1+1" not in table                 # the table shown to people is as typed
