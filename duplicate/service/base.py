@@ -1,4 +1,4 @@
-"""The shared base of the service: sessions, the event log, look-ups, the engine cache."""
+"""What the task modules of the service share: the context and the look-ups over it."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ from duplicate.service.views import (
 from duplicate.slips import SlipStatus
 from lexicon.lexicon import Lexicon
 
-__all__ = ["ACCESS_KEY", "ANNULLED", "MARK_STATUSES", "REASONS_KEPT", "ROLES", "ServiceBase", "ServiceHooks"]
+__all__ = ["ACCESS_KEY", "ANNULLED", "MARK_STATUSES", "REASONS_KEPT", "ROLES", "ServiceHooks", "TaskModule"]
 
 ANNULLED = "annulled"
 """Slip status of a move equal to a master found wrong later (III.29)."""
@@ -75,24 +75,19 @@ def _read_csv(path: Path) -> list[tuple[int, dict[str, str]]]:
         raise TournamentError(str(error)) from None
 
 
-class ServiceBase:
-    """All actions on the tournaments of one database, as one station with one credential.
-
-    ``station``: the name of this terminal (recorded with every event); ``lexicon``: the
-    lexicon to judge with (default: each tournament's own, else the built-in default);
-    ``pin``: the station's credential (the judge's or an assistant's PIN), ``None`` for a
-    read-only station; ``hooks``: what higher layers do after a decision (EloDI,
-    ``ServiceHooks``). Everything is kept in one ``ServiceContext`` (``context``), which
-    other services (classic events, EloDI) share through its public interface. Methods
-    take a tournament id where it matters (``None``: the most recently created one) and
-    game numbers within it. Every method that changes the record checks first what the
-    credential may do (``access.authorise``) and refuses with ``NotAuthorised`` or
-    ``CredentialRefused``, changing nothing.
+class TaskModule:
+    """What every task module of the service (registration, seating, rounds, slip entry,
+    corrections, results, record, standings) is built on: the shared ``ServiceContext``
+    (sessions, credential, event log, lexicons, engine cache) and the look-ups they all use
+    over it. Modules never inherit from one another: one that needs another's work is given
+    that module (composition), and the façade ``TournamentService`` hands each call to its
+    module. Every method that changes the record checks first what the credential may do
+    (``access.authorise``) and refuses with ``NotAuthorised`` or ``CredentialRefused``,
+    changing nothing.
     """
 
-    def __init__(self, database: Database, *, station: str = "principal", lexicon: Lexicon | None = None,
-                 pin: str | None = None, hooks: ServiceHooks | None = None) -> None:
-        self.context = ServiceContext(database, station=station, lexicon=lexicon, pin=pin, hooks=hooks)
+    def __init__(self, context: ServiceContext) -> None:
+        self.context = context
 
     @property
     def db(self) -> Database:
@@ -105,29 +100,6 @@ class ServiceBase:
     @property
     def hooks(self) -> ServiceHooks:
         return self.context.hooks
-
-    def with_pin(self, pin: str | None) -> Self:
-        """The same service (database, station, caches, hooks) acting with ``pin``."""
-        other = copy.copy(self)
-        other.context = self.context.with_pin(pin)
-        return other
-
-    @property
-    def has_credential(self) -> bool:
-        """True when this handle carries a PIN (it may still be refused)."""
-        return self.context.has_credential
-
-    # --- who is acting (issue 12 §1) -------------------------------------------------
-    def sign_in(self, tournament_id: int | None = None) -> Actor:
-        """Check this handle's PIN against the tournament's credentials and return who it
-        is; raises ``CredentialRefused`` (wrong PIN, or locked after too many wrong tries,
-        with the seconds to wait). The anonymous handle signs in as ``VIEWER``."""
-        return self.context.sign_in(tournament_id)
-
-    def may(self, action: Action | str, table: int | None = None, *, tournament_id: int | None = None) -> bool:
-        """Whether this handle may do ``action`` (for ``table`` when it is a table's action)
-        in the tournament (``None``: the newest): ``ServiceContext.may``."""
-        return self.context.may(action, table, tournament_id=tournament_id)
 
     def _authorise(self, session: Session, tournament_id: int, action: Action, *,
                    tables: Iterable[int] = ()) -> Actor:
@@ -156,23 +128,6 @@ class ServiceBase:
              reason: str = "") -> Event:
         return self.context.log(session, tournament_id, typed, actor=actor, game_id=game_id,
                                 round_number=round_number, reason=reason)
-
-    def history(self, tournament_id: int | None = None, game_number: int | None = None) -> list[EventView]:
-        """The event log, oldest first (one game's when ``game_number`` is given)."""
-        with self._read() as session:
-            tournament = self._tournament(session, tournament_id)
-            query = select(Event).where(Event.tournament_id == tournament.id)
-            if game_number is not None:
-                game = self._game(session, tournament, game_number)
-                query = query.where(Event.game_id == game.id)
-            return [view_of(EventView, event) for event in session.scalars(query.order_by(Event.id))]
-
-    def last_event_id(self, tournament_id: int | None = None) -> int:
-        """Id of the newest event of the tournament (0 if none): a station polls it to see
-        other stations' changes (issue 4 §3)."""
-        with self._read() as session:
-            tournament = self._tournament(session, tournament_id)
-            return session.scalar(select(func.max(Event.id)).where(Event.tournament_id == tournament.id)) or 0
 
     @staticmethod
     def _number(value: object, what: str, *, minimum: int = 1, maximum: int = DB_INT_MAX) -> int:

@@ -16,10 +16,12 @@ from duplicate.models import (
 )
 from duplicate.service.access import Action, Actor, Role
 from duplicate.service.base import (
+    TaskModule,
     ANNULLED,
     MARK_STATUSES,
     _now,
 )
+from duplicate.service.context import ServiceContext
 from duplicate.service.errors import TournamentError
 from duplicate.service.events import (
     ClaimFiled,
@@ -28,6 +30,7 @@ from duplicate.service.events import (
     MasterAnnulled,
     SlipCorrected,
 )
+from duplicate.service.standings import Standings
 from duplicate.service.slip_entry import (
     SlipEntry,
     _fill_slip,
@@ -44,8 +47,13 @@ from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict
 from duplicate.texts import REASON_MAX, SLIP_MAX
 
 
-class Corrections(SlipEntry):
+class Corrections(TaskModule):
     """Corrections, conflict resolution, claims (III.27) and annulled masters (III.29)."""
+
+    def __init__(self, context: ServiceContext, slip_entry: SlipEntry, standings: Standings) -> None:
+        super().__init__(context)
+        self.slip_entry = slip_entry
+        self.standings = standings
 
     def resolve_conflict(self, conflict_id: int, *, use_new: bool, arbiter: str = "", reason: str = "") -> None:
         """The judge keeps the stored slip or replaces it with the conflicting text (or
@@ -59,7 +67,7 @@ class Corrections(SlipEntry):
             game_number, tournament_id = game.number, game.tournament_id
             table, round_number, text, mark = (conflict.table_number, conflict.round_number, conflict.text,
                                                conflict.mark)
-        context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
+        context = self.slip_entry.slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
         verdict = self._correction_verdict(context, text, mark) if use_new else None
         with self._write() as session:
             conflict = session.scalar(select(Conflict).where(Conflict.id == conflict_id).with_for_update()
@@ -90,7 +98,7 @@ class Corrections(SlipEntry):
         (II.4.c: only the judge corrects closed rounds, and an assistant only its tables)."""
         if text is not None:
             text = self._typed(text, "la papeleta corregida", SLIP_MAX)
-        context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
+        context = self.slip_entry.slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
         verdict = self._correction_verdict(context, text, status)
         with self._write() as session:
             actor = self._authorise(session, context.tournament_id, Action.CORRECT_SLIP, tables=[table])
@@ -116,7 +124,7 @@ class Corrections(SlipEntry):
     def _correct_in(self, session: Session, context: _SlipContext, text: str, verdict: SlipVerdict, actor: Actor,
                     reason: str) -> EntryResult:
         self._writable_game(session, context.game_id)
-        slip = self._slip(session, context)
+        slip = self.slip_entry.slip_in(session, context)
         before = _slip_payload(slip) if slip is not None else None
         event = self._log(session, context.tournament_id, SlipCorrected(context.table, context.entry_id, before, _verdict_payload(text, verdict, context)),
                           game_id=context.game_id, round_number=context.round_number, actor=actor, reason=reason)
@@ -126,7 +134,7 @@ class Corrections(SlipEntry):
             session.add(slip)
         _fill_slip(slip, text, verdict, context, actor.name, event.id)
         session.flush()
-        self._refresh_bonuses(session, context.tournament_id, context.game_id, context.round_number, actor)
+        self.standings.refresh_bonuses(session, context.tournament_id, context.game_id, context.round_number, actor)
         return EntryResult("corrected", verdict, context.table, context.player, context.round_number)
 
     def annul_master(self, game_number: int, round_number: int, *, tournament_id: int | None = None,
@@ -152,7 +160,7 @@ class Corrections(SlipEntry):
                 slip.reason = f"jugada maestra anulada (III.29): {reason}" if reason else "jugada maestra anulada (III.29)"
             self._log(session, tournament.id, MasterAnnulled(round_number, row.master, annulled),
                       game_id=game.id, round_number=round_number, actor=actor, reason=reason)
-            self._refresh_bonuses(session, tournament.id, game.id, round_number, actor,
+            self.standings.refresh_bonuses(session, tournament.id, game.id, round_number, actor,
                                   "recalculadas tras anular la maestra")
             return len(annulled)
 
@@ -160,7 +168,7 @@ class Corrections(SlipEntry):
                    tournament_id: int | None = None, arbiter: str = "") -> int:
         """Record a player's claim (III.27); returns its id."""
         text = self._typed(text, "la reclamación", REASON_MAX, lines=True)
-        context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
+        context = self.slip_entry.slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
         with self._write() as session:
             actor = self._authorise(session, context.tournament_id, Action.FILE_CLAIM, tables=[table])
             self._writable_game(session, context.game_id)
@@ -190,7 +198,7 @@ class Corrections(SlipEntry):
             tournament_id, game_number, table, round_number = (game.tournament_id, game.number, seat.table_number,
                                                                claim.round_number)
         correcting = upheld and (corrected_text is not None or corrected_status is not None)
-        context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
+        context = self.slip_entry.slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
         verdict = self._correction_verdict(context, corrected_text, corrected_status) if correcting else None
         with self._write() as session:
             claim = session.scalar(select(Claim).where(Claim.id == claim_id).with_for_update()

@@ -23,7 +23,7 @@ from duplicate.models import (
 from duplicate.service.access import Action, Actor, Role, check_new_pin, new_salt, pin_digest
 from duplicate.service.base import (
     ACCESS_KEY,
-    ServiceBase,
+    TaskModule,
     _now,
     _read_csv,
 )
@@ -53,7 +53,7 @@ from duplicate.texts import COUNTRY_MAX, FEDERATION_ID_MAX, NAME_MAX, PERSON_MAX
 from lexicon.lexicon import Lexicon
 
 
-class Registration(ServiceBase):
+class Registration(TaskModule):
     """Tournaments, settings, station PINs, players and assistants (II.4, II.6)."""
 
     def create_tournament(self, name: str, *, venue: str = "", start_date: date | None = None,

@@ -18,7 +18,9 @@ from duplicate.models import (
 )
 from duplicate.rack import parse_rack_text
 from duplicate.service.access import Action
-from duplicate.service.corrections import Corrections
+from duplicate.service.base import TaskModule
+from duplicate.service.context import ServiceContext
+from duplicate.service.standings import Standings
 from duplicate.service.errors import RoundHasConflicts, TournamentError
 from duplicate.service.events import BonusesAwarded, GameReopened, ResultsPublished, RoundClosed, SlipEntered
 from duplicate.service.settings import TournamentSettings
@@ -38,8 +40,12 @@ from duplicate.standings import (
 )
 
 
-class Results(Corrections):
+class Results(TaskModule):
     """Closing rounds with their bonuses (III.24), standings (III.23, III.28, IV.31), publication and reopening (III.26, IV.32)."""
+
+    def __init__(self, context: ServiceContext, standings: Standings) -> None:
+        super().__init__(context)
+        self.standings = standings
 
     def close_round(self, game_number: int, round_number: int | None = None, *, tournament_id: int | None = None,
                     arbiter: str = "") -> dict[int, int]:
@@ -79,7 +85,7 @@ class Results(Corrections):
             row.closed = True
             self._log(session, tournament.id, RoundClosed(number), game_id=game.id,
                       round_number=number, actor=actor)
-            bonuses = self._bonuses(session, tournament, game, row)
+            bonuses = self.standings.bonuses_in(session, tournament, game, row)
             self._log(session, tournament.id, BonusesAwarded(number, {str(entry): points for entry, points in bonuses.items()}),
                       game_id=game.id, round_number=number, actor=actor)
             tables = {seat.entry_id: seat.table_number for seat in game.seats}
@@ -159,7 +165,7 @@ class Results(Corrections):
                 if open_claims or open_conflicts:
                     raise TournamentError(f"quedan {open_claims} reclamaciones y {open_conflicts} conflictos "
                                           "por resolver antes de publicar los resultados definitivos")
-            standings = self._game_standings(session, tournament, game)
+            standings = self.standings.game_standings_in(session, tournament, game)
             game.status = (GameStatus.FINAL if final else GameStatus.PROVISIONAL).value
             self._log(session, tournament.id, ResultsPublished(game.status, [{"entry": s.player, "position": s.position, "total": s.total}
                                                      for s in standings]),

@@ -24,6 +24,7 @@ from duplicate.rack import RackError
 from duplicate.service.access import Action, Actor
 from duplicate.service.base import (
     REASONS_KEPT,
+    TaskModule,
     _now,
 )
 from duplicate.service.errors import TournamentError
@@ -37,7 +38,6 @@ from duplicate.service.events import (
     RackWithdrawn,
     TimerChanged,
 )
-from duplicate.service.seating import Seating
 from duplicate.service.views import (
     RoundView,
     _round_view,
@@ -59,7 +59,7 @@ def _round_row(game: GameRow, pending: PendingRound, board_before: str, engine: 
                     move_count=pending.move_count, annulled=False, closed=False)
 
 
-class Rounds(Seating):
+class Rounds(TaskModule):
     """Racks (III.12, III.19, III.29), the master move (III.15), the round clock (III.13), end of game (III.22)."""
 
     def engine(self, game_number: int, tournament_id: int | None = None) -> Game:

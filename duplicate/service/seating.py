@@ -23,6 +23,8 @@ from duplicate.service.access import Action
 from duplicate.service.errors import ResultsUnpublished, TournamentError
 from duplicate.service.events import GameCreated, TablesAssigned
 from duplicate.service.settings import TournamentSettings
+from duplicate.service.base import TaskModule
+from duplicate.service.context import ServiceContext
 from duplicate.service.standings import Standings
 from duplicate.service.views import EntryView, PlayerView, SeatView, view_of
 
@@ -38,8 +40,12 @@ def _collation_key(name: str) -> str:
     return "".join(folded)
 
 
-class Seating(Standings):
+class Seating(TaskModule):
     """Games and table assignment (II.6)."""
+
+    def __init__(self, context: ServiceContext, standings: Standings) -> None:
+        super().__init__(context)
+        self.standings = standings
 
     def create_game(self, *, tournament_id: int | None = None, rounds: int | None = None,
                     seconds_per_round: int | None = None, seed: int | None = None,
@@ -148,7 +154,7 @@ class Seating(Standings):
             random.Random(seed).shuffle(ordered)
             return ordered
         if method is SeatingMethod.STANDINGS:
-            standings = self._tournament_standings(session, tournament, before_game=game_number)
+            standings = self.standings.tournament_standings_in(session, tournament, before_game=game_number)
             place = {standing.player: standing.position for standing in standings}
             last = len(place) + 1
             return sorted(active, key=lambda entry: (place.get(entry.id, last), *by_name(entry)))

@@ -28,12 +28,12 @@ from duplicate.service.access import Action, Actor
 from duplicate.service.base import (
     ANNULLED,
     MARK_STATUSES,
+    TaskModule,
     _now,
     _read_csv,
 )
 from duplicate.service.errors import TournamentError
 from duplicate.service.events import SlipChecked, SlipConflict, SlipEntered
-from duplicate.service.rounds import Rounds
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.views import (
     ConflictView,
@@ -108,7 +108,7 @@ def _fill_slip(slip: Slip, text: str, verdict: SlipVerdict, context: _SlipContex
     slip.event_id = event_id
 
 
-class SlipEntry(Rounds):
+class SlipEntry(TaskModule):
     """Slip entry: judged at once, marks, the master for many tables, import, double entry, conflicts (II.8, III.20, III.25)."""
 
     def enter_slip(self, game_number: int, table: int, text: str, *, round_number: int | None = None,
@@ -122,7 +122,7 @@ class SlipEntry(Rounds):
         is stored as a ``Conflict`` for the judge; the same text again changes nothing.
         """
         text = self._typed(text, "la papeleta", SLIP_MAX)
-        context = self._slip_context(game_number, table, round_number, tournament_id)
+        context = self.slip_context(game_number, table, round_number, tournament_id)
         verdict = judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
         return self._store(context, text, verdict, Action.ENTER_SLIP)
 
@@ -134,7 +134,7 @@ class SlipEntry(Rounds):
         if status not in MARK_STATUSES:
             raise TournamentError(f"marca {status.value!r} no válida: se espera late, null o missing")
         text = self._typed(text, "la papeleta", SLIP_MAX)
-        context = self._slip_context(game_number, table, round_number, tournament_id)
+        context = self.slip_context(game_number, table, round_number, tournament_id)
         return self._store(context, text, mark_verdict(status, text), Action.MARK_SLIP)
 
     def enter_master_slips(self, game_number: int, tables: Iterable[int], *, round_number: int | None = None,
@@ -142,7 +142,7 @@ class SlipEntry(Rounds):
         """Enter the master's own text for every player in ``tables`` in one step, one
         transaction (issue 3 §3)."""
         tables = list(dict.fromkeys(tables))
-        contexts = [self._slip_context(game_number, table, round_number, tournament_id) for table in tables]
+        contexts = [self.slip_context(game_number, table, round_number, tournament_id) for table in tables]
         if not contexts:
             return []
         master = contexts[0].master
@@ -173,7 +173,7 @@ class SlipEntry(Rounds):
                      tournament_id: int | None, action: Action) -> list[EntryResult]:
         if not items:
             return []
-        base = self._slip_context(game_number, items[0][0], round_number, tournament_id)
+        base = self.slip_context(game_number, items[0][0], round_number, tournament_id)
         with self._read() as session:
             seated = {table: (entry_id, name) for table, entry_id, name in session.execute(
                 select(Seat.table_number, Seat.entry_id, Player.name).join(Entry, Seat.entry_id == Entry.id)
@@ -289,12 +289,12 @@ class SlipEntry(Rounds):
         """Double entry: a second assistant re-types a slip. A match is recorded as
         checked; a mismatch becomes a ``Conflict`` the judge resolves."""
         text = self._typed(text, "la papeleta", SLIP_MAX)
-        context = self._slip_context(game_number, table, round_number, tournament_id)
+        context = self.slip_context(game_number, table, round_number, tournament_id)
         verdict = judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
         with self._write() as session:
             actor = self._authorise(session, context.tournament_id, Action.CHECK_SLIP, tables=[table])
             self._writable_game(session, context.game_id)
-            slip = self._slip(session, context)
+            slip = self.slip_in(session, context)
             if slip is None:
                 raise TournamentError(f"mesa {table}, ronda {context.round_number}: no hay papeleta que comprobar")
             same = _same_slip(slip, text, verdict, context)
@@ -335,7 +335,7 @@ class SlipEntry(Rounds):
             return [view_of(SlipView, slip)
                     for slip in session.scalars(query.order_by(Slip.round_number, Slip.table_number))]
 
-    def _slip_context(self, game_number: int, table: int, round_number: int | None, tournament_id: int | None,
+    def slip_context(self, game_number: int, table: int, round_number: int | None, tournament_id: int | None,
                       *, allow_closed: bool = False) -> _SlipContext:
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
@@ -366,7 +366,7 @@ class SlipEntry(Rounds):
                                   "las papeletas se anotan cuando se anuncia (III.16); indique la ronda si es otra")
         return number
 
-    def _slip(self, session: Session, context: _SlipContext) -> Slip | None:
+    def slip_in(self, session: Session, context: _SlipContext) -> Slip | None:
         return session.scalar(select(Slip).where(Slip.game_id == context.game_id,
                                                  Slip.round_number == context.round_number,
                                                  Slip.entry_id == context.entry_id))
@@ -385,7 +385,7 @@ class SlipEntry(Rounds):
         entering the same player's slip at once comes first: the loser's insert fails
         inside a savepoint and its entry becomes a repeat or a conflict, in the same
         transaction (a batch goes on with its other slips)."""
-        existing = self._slip(session, context)
+        existing = self.slip_in(session, context)
         if existing is None:
             try:
                 with session.begin_nested():
@@ -400,7 +400,7 @@ class SlipEntry(Rounds):
                 return EntryResult("accepted", verdict, context.table, context.player, context.round_number)
             except IntegrityError:
                 # Another station's slip for this player was committed after our check.
-                existing = self._slip(session, context)
+                existing = self.slip_in(session, context)
                 if existing is None:
                     raise
         if _same_slip(existing, text, verdict, context):
