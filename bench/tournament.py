@@ -28,9 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import insert, select
 
-from duplicate.database import open_database
-from duplicate.models import GameRow, GameStatus, RoundRow, Seat, Slip
 from duplicate.service import TournamentService, TournamentSettings
+from duplicate.storage.database import open_database
+from duplicate.storage.models import GameRow, GameStatus, RoundRow, Seat, Slip
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
 
@@ -51,7 +51,7 @@ def time_slip_entry(service: TournamentService, players: int) -> list[float]:
     for table in range(1, players + 1):
         text = rng.choice(texts)
         started = time.perf_counter()
-        service.enter_slip(game, table, text, assistant="bench")
+        service.enter_slip(game, table, text)
         times.append(time.perf_counter() - started)
     return times
 

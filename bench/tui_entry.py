@@ -25,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from duplicate.database import open_database
 from duplicate.service import TournamentService
+from duplicate.storage.database import open_database
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
 from tui.app import DuplicadaApp
@@ -79,7 +79,7 @@ async def drive(service: TournamentService, texts: list[str], size: tuple[int, i
         await app.push_screen(EntryScreen(threaded=threaded))
         screen = app.screen
         assert isinstance(screen, EntryScreen)
-        while screen.loading:                          # the lists are read in worker threads
+        while screen.reading:                          # the lists are read in worker threads
             await pilot.pause(0.01)
         await app.workers.wait_for_complete()          # and the lexicon loaded (the warm-up)
         feedback = screen.query_one(SlipFeedback)
@@ -138,7 +138,7 @@ def main() -> None:
         direct = []
         for table, text in enumerate(texts, start=1):
             started = time.perf_counter()
-            service.enter_slip(2, table, text, assistant="banco")
+            service.enter_slip(2, table, text)
             direct.append(time.perf_counter() - started)
     mode = "in the event loop" if args.inline else "in a worker thread"
     print(f"{args.tables} slips, round 2, SQLite file, service calls {mode}, 120×40")

@@ -14,15 +14,7 @@ from sqlalchemy.orm import Session
 
 from duplicate.bounds import DB_INT_MAX, NumberError, checked_int
 from duplicate.csv_files import CsvFileError, read_csv_rows
-from duplicate.database import Database
 from duplicate.game import Game, GameError
-from duplicate.models import (
-    Event,
-    GameRow,
-    GameStatus,
-    RoundRow,
-    Tournament,
-)
 from duplicate.notation import SlipError
 from duplicate.rack import RackError
 from duplicate.service.access import Action, Actor
@@ -36,6 +28,14 @@ from duplicate.service.views import (
     view_of,
 )
 from duplicate.slips import SlipStatus
+from duplicate.storage.database import Database
+from duplicate.storage.models import (
+    Event,
+    GameRow,
+    GameStatus,
+    RoundRow,
+    Tournament,
+)
 from lexicon.lexicon import Lexicon
 
 __all__ = ["ACCESS_KEY", "ANNULLED", "MARK_STATUSES", "REASONS_KEPT", "ROLES", "ServiceHooks", "TaskModule"]

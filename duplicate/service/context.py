@@ -24,16 +24,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from duplicate.bounds import DB_INT_MAX, NumberError, checked_int
-from duplicate.database import Database, DatabaseUnavailable
 from duplicate.game import Game
-from duplicate.models import (
-    AssistantRange,
-    Credential,
-    Event,
-    Tournament,
-    TournamentAccess,
-    find_tournament,
-)
 from duplicate.service.access import (
     ALLOWED,
     TABLE_ACTIONS,
@@ -50,6 +41,15 @@ from duplicate.service.access import (
 from duplicate.service.errors import CredentialRefused, StorageUnavailable, TournamentError
 from duplicate.service.events import TournamentEvent
 from duplicate.service.views import TournamentInfo
+from duplicate.storage.database import Database, DatabaseUnavailable
+from duplicate.storage.models import (
+    AssistantRange,
+    Credential,
+    Event,
+    Tournament,
+    TournamentAccess,
+    find_tournament,
+)
 from duplicate.texts import PERSON_MAX, REASON_MAX, TextError, checked_text
 from lexicon.default import default_lexicon_path, earlier_default_path
 from lexicon.lexicon import Lexicon, LexiconError

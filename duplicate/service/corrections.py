@@ -5,15 +5,6 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from duplicate.models import (
-    Claim,
-    ClaimStatus,
-    Conflict,
-    GameRow,
-    RoundRow,
-    Seat,
-    Slip,
-)
 from duplicate.service.access import Action, Actor, Role
 from duplicate.service.base import (
     TaskModule,
@@ -44,6 +35,15 @@ from duplicate.service.views import (
     view_of,
 )
 from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict
+from duplicate.storage.models import (
+    Claim,
+    ClaimStatus,
+    Conflict,
+    GameRow,
+    RoundRow,
+    Seat,
+    Slip,
+)
 from duplicate.texts import REASON_MAX, SLIP_MAX
 
 
@@ -55,7 +55,7 @@ class Corrections(TaskModule):
         self.slip_entry = slip_entry
         self.standings = standings
 
-    def resolve_conflict(self, conflict_id: int, *, use_new: bool, arbiter: str = "", reason: str = "") -> None:
+    def resolve_conflict(self, conflict_id: int, *, use_new: bool, reason: str = "") -> None:
         """The judge keeps the stored slip or replaces it with the conflicting text (or
         mark), in one transaction: a second judge resolving the same conflict is refused."""
         with self._read() as session:
@@ -89,7 +89,7 @@ class Corrections(TaskModule):
 
     def correct_slip(self, game_number: int, table: int, text: str | None = None, *,
                      status: SlipStatus | str | None = None, round_number: int | None = None,
-                     tournament_id: int | None = None, arbiter: str = "", reason: str = "",
+                     tournament_id: int | None = None, reason: str = "",
                      judge: bool = True) -> EntryResult:
         """A correction (a claim upheld, III.27): the player's slip becomes ``text``
         (judged again), or the mark ``status`` (``text`` then keeps what the slip said); a
@@ -138,7 +138,7 @@ class Corrections(TaskModule):
         return EntryResult("corrected", verdict, context.table, context.player, context.round_number)
 
     def annul_master(self, game_number: int, round_number: int, *, tournament_id: int | None = None,
-                     arbiter: str = "", reason: str = "") -> int:
+                     reason: str = "") -> int:
         """III.29: the master of ``round_number`` was wrong (found later). It stays on the
         board; every player who played it gets 0. Returns how many slips were annulled."""
         with self._write() as session:
@@ -165,7 +165,7 @@ class Corrections(TaskModule):
             return len(annulled)
 
     def file_claim(self, game_number: int, round_number: int, table: int, text: str, *,
-                   tournament_id: int | None = None, arbiter: str = "") -> int:
+                   tournament_id: int | None = None) -> int:
         """Record a player's claim (III.27); returns its id."""
         text = self._typed(text, "la reclamación", REASON_MAX, lines=True)
         context = self.slip_entry.slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
@@ -181,7 +181,7 @@ class Corrections(TaskModule):
             return claim.id
 
     def resolve_claim(self, claim_id: int, *, upheld: bool, resolution: str, corrected_text: str | None = None,
-                      corrected_status: str | None = None, arbiter: str = "") -> None:
+                      corrected_status: str | None = None) -> None:
         """Resolve a claim (III.27) in one transaction; an upheld claim may carry the
         corrected slip. A claim already resolved (by another judge station) is refused."""
         resolution = self._typed(resolution, "la resolución", REASON_MAX, lines=True)

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, cast, overload
 
-from duplicate.database import Database
 from duplicate.service.access import Action, Actor
 from duplicate.service.context import ServiceContext, ServiceHooks
 from duplicate.service.corrections import Corrections
@@ -27,7 +26,8 @@ from duplicate.service.seating import Seating
 from duplicate.service.slip_entry import SlipEntry
 from duplicate.service.standings import Standings
 from duplicate.service.views import TournamentInfo
-from duplicate.models import Tournament
+from duplicate.storage.database import Database
+from duplicate.storage.models import Tournament
 from lexicon.lexicon import Lexicon
 
 M = TypeVar("M")
@@ -76,6 +76,10 @@ class _Delegate(Generic[M, P, R]):
         if service is None:
             return self
         return cast(Callable[P, R], types.MethodType(self.method, getattr(service.modules, self.module)))
+
+    def __call__(self, service: TournamentService, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        """Called on the class (``TournamentService.enter_slip(service, …)``), as a method is."""
+        return self.method(getattr(service.modules, self.module), *args, **kwargs)
 
 
 class TournamentService:

@@ -6,10 +6,6 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from duplicate.models import (
-    Event,
-    Slip,
-)
 from duplicate.service.base import (
     ACCESS_KEY,
     _iso,
@@ -19,6 +15,7 @@ from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
 from duplicate.service.standings import Standings
 from duplicate.service.views import EventView, view_of
+from duplicate.storage.models import Event, Slip
 
 RECORD_FORMAT = "duplicada-tournament-1"
 """The record's format name (docs/tournament-record.md); ``verify`` reads this format."""

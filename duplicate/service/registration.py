@@ -9,17 +9,6 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from duplicate.models import (
-    AssistantRange,
-    Credential,
-    Entry,
-    EntryStatus,
-    GameRow,
-    Player,
-    RoundRow,
-    Tournament,
-    TournamentAccess,
-)
 from duplicate.service.access import Action, Actor, Role, check_new_pin, new_salt, pin_digest
 from duplicate.service.base import (
     ACCESS_KEY,
@@ -49,6 +38,17 @@ from duplicate.service.views import (
 from duplicate.standings import (
     bonus_warnings,
 )
+from duplicate.storage.models import (
+    AssistantRange,
+    Credential,
+    Entry,
+    EntryStatus,
+    GameRow,
+    Player,
+    RoundRow,
+    Tournament,
+    TournamentAccess,
+)
 from duplicate.texts import COUNTRY_MAX, FEDERATION_ID_MAX, NAME_MAX, PERSON_MAX
 from lexicon.lexicon import Lexicon
 
@@ -59,7 +59,7 @@ class Registration(TaskModule):
     def create_tournament(self, name: str, *, venue: str = "", start_date: date | None = None,
                           end_date: date | None = None, settings: TournamentSettings | None = None,
                           lexicon: Lexicon | None = None, lexicon_path: Path | None = None,
-                          arbiter: str = "", judge_pin: str | None = None, judge_name: str = "juez") -> int:
+                          judge_pin: str | None = None, judge_name: str = "juez") -> int:
         """Create a tournament and its judge-arbiter's credential; returns its id.
 
         ``judge_pin`` (default: this handle's own PIN) is the judge's PIN or passphrase
@@ -116,8 +116,7 @@ class Registration(TaskModule):
     def settings(self, tournament_id: int | None = None) -> TournamentSettings:
         return TournamentSettings.from_dict(self.tournament(tournament_id).settings)
 
-    def change_settings(self, tournament_id: int | None, settings: TournamentSettings, *, arbiter: str = "",
-                        reason: str = "") -> None:
+    def change_settings(self, tournament_id: int | None, settings: TournamentSettings, *, reason: str = "") -> None:
         """Change the rule settings; refused once a game has started (III.24, III.28: fixed before play)."""
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
@@ -133,8 +132,7 @@ class Registration(TaskModule):
             self._log(session, tournament.id, SettingsChanged(before, asdict(settings)),
                       actor=actor, reason=reason)
 
-    def set_pin(self, role: str, pin: str, *, name: str | None = None, tournament_id: int | None = None,
-                arbiter: str = "") -> None:
+    def set_pin(self, role: str, pin: str, *, name: str | None = None, tournament_id: int | None = None) -> None:
         """Set the PIN of a station: the judge's (``role="judge"``) or the assistant
         ``name``'s (``role="assistant"``, II.4.c). Only the judge may; the first judge PIN
         of a tournament created before credentials existed may be set by anyone.
@@ -208,7 +206,7 @@ class Registration(TaskModule):
         return bonus_warnings(players, settings.bonus_policy)
 
     def add_player(self, name: str, *, club: str = "", country: str = "", federation_id: str | None = None,
-                   tournament_id: int | None = None, arbiter: str = "") -> int:
+                   tournament_id: int | None = None) -> int:
         """Register a player in the tournament (reusing the player with the same
         federation id if there is one); returns the entry id."""
         with self._write() as session:
@@ -243,7 +241,7 @@ class Registration(TaskModule):
         self._log(session, tournament.id, PlayerAdded(entry.id, player.id, player.name, player.club, player.country, federation_id), actor=actor)
         return entry.id
 
-    def import_players(self, path: Path, *, tournament_id: int | None = None, arbiter: str = "") -> list[int]:
+    def import_players(self, path: Path, *, tournament_id: int | None = None) -> list[int]:
         """Add the players of a CSV file with a header row: ``nombre`` (or ``name``), and
         optionally ``club``, ``pais``/``country``, ``federacion``/``federation_id``.
 
@@ -277,7 +275,7 @@ class Registration(TaskModule):
             tournament = self._tournament(session, tournament_id)
             return [(view_of(EntryView, entry), view_of(PlayerView, entry.player)) for entry in tournament.entries]
 
-    def set_entry_status(self, entry_id: int, status: EntryStatus, *, arbiter: str = "", reason: str = "") -> None:
+    def set_entry_status(self, entry_id: int, status: EntryStatus, *, reason: str = "") -> None:
         with self._write() as session:
             entry = session.get(Entry, self._number(entry_id, "la inscripción"))
             if entry is None:
@@ -288,7 +286,7 @@ class Registration(TaskModule):
             self._log(session, entry.tournament_id, EntryStatusChanged(entry.id, before, entry.status), actor=actor, reason=reason)
 
     def set_assistant_range(self, assistant: str, first_table: int, last_table: int, *,
-                            tournament_id: int | None = None, arbiter: str = "") -> None:
+                            tournament_id: int | None = None) -> None:
         """The tables ``assistant`` enters slips for (II.4.c), inclusive."""
         assistant = self._typed(assistant, "el nombre del auxiliar", PERSON_MAX)
         if first_table < 1 or last_table < first_table:
@@ -313,8 +311,7 @@ class Registration(TaskModule):
                                                .order_by(AssistantRange.first_table))]
 
     def update_player(self, entry_id: int, *, name: str | None = None, club: str | None = None,
-                      country: str | None = None, federation_id: str | None = None, arbiter: str = "",
-                      reason: str = "") -> None:
+                      country: str | None = None, federation_id: str | None = None, reason: str = "") -> None:
         """Correct the details of the player of entry ``entry_id`` (the arguments left at
         None are kept; an empty ``federation_id`` removes it). Logs ``player_updated``
         with the values before and after. Raises ``TournamentError`` for an unknown entry,

@@ -6,16 +6,6 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from duplicate.labels import SLIP_STATUS, label
-from duplicate.models import (
-    AssistantRange,
-    Claim,
-    ClaimStatus,
-    Conflict,
-    GameRow,
-    GameStatus,
-    Slip,
-    Tournament,
-)
 from duplicate.rack import parse_rack_text
 from duplicate.service.access import Action
 from duplicate.service.base import TaskModule
@@ -38,6 +28,16 @@ from duplicate.slips import SlipStatus, judge_slip, mark_verdict
 from duplicate.standings import (
     GameStanding,
 )
+from duplicate.storage.models import (
+    AssistantRange,
+    Claim,
+    ClaimStatus,
+    Conflict,
+    GameRow,
+    GameStatus,
+    Slip,
+    Tournament,
+)
 
 
 class Results(TaskModule):
@@ -47,8 +47,7 @@ class Results(TaskModule):
         super().__init__(context)
         self.standings = standings
 
-    def close_round(self, game_number: int, round_number: int | None = None, *, tournament_id: int | None = None,
-                    arbiter: str = "") -> dict[int, int]:
+    def close_round(self, game_number: int, round_number: int | None = None, *, tournament_id: int | None = None) -> dict[int, int]:
         """Close a round: every seated player without a slip gets ``missing`` (0 points),
         bonuses are awarded (III.24). Returns the bonuses ``{table: points}``. Refused
         (``RoundHasConflicts``) while the round has conflicts the judge has not resolved."""
@@ -139,8 +138,7 @@ class Results(TaskModule):
                                      slip.score if slip else 0, new, new_score, conflict.entered_by))
         return tuple(items)
 
-    def publish(self, game_number: int, *, final: bool = False, tournament_id: int | None = None,
-                arbiter: str = "") -> list[GameStanding[int]]:
+    def publish(self, game_number: int, *, final: bool = False, tournament_id: int | None = None) -> list[GameStanding[int]]:
         """Publish the game's results: provisional (claims may follow) or final, which
         locks the game (III.26, IV.32). Final needs every round closed and no open
         claim or conflict. Returns the standings published.
@@ -175,7 +173,7 @@ class Results(TaskModule):
             self.hooks.results_final(self.context, tournament_id, game_number)
         return standings
 
-    def reopen(self, game_number: int, *, reason: str, tournament_id: int | None = None, arbiter: str = "") -> None:
+    def reopen(self, game_number: int, *, reason: str, tournament_id: int | None = None) -> None:
         """The judge reopens a final game (explicit and logged); it becomes provisional.
         A rated game reopened is stale for EloDI (``ranking.ratings.RatingService.stale_games``)
         and its next final publication recomputes the ratings."""

@@ -11,14 +11,6 @@ from sqlalchemy.orm import Session
 
 from duplicate.game import Game, GameError, PendingRound
 from duplicate.master import ranked_moves
-from duplicate.models import (
-    Event,
-    GameRow,
-    GameStatus,
-    RoundRow,
-    Slip,
-    Tournament,
-)
 from duplicate.notation import SlipError, format_move, parse_move
 from duplicate.rack import RackError
 from duplicate.service.access import Action, Actor
@@ -41,6 +33,14 @@ from duplicate.service.events import (
 from duplicate.service.views import (
     RoundView,
     _round_view,
+)
+from duplicate.storage.models import (
+    Event,
+    GameRow,
+    GameStatus,
+    RoundRow,
+    Slip,
+    Tournament,
 )
 from duplicate.timer import shared_remaining
 from lexicon.alphabet import spanish
@@ -70,23 +70,22 @@ class Rounds(TaskModule):
             game = self._game(session, tournament, game_number)
             return self._engine(session, tournament, game)
 
-    def draw_rack(self, game_number: int, *, tournament_id: int | None = None, arbiter: str = "",
-                  replace: bool = False) -> RoundView | None:
+    def draw_rack(self, game_number: int, *, tournament_id: int | None = None, replace: bool = False) -> RoundView | None:
         """Draw the next rack from the bag (III.17, III.19); None when the game ends
         instead (no valid rack can be formed, III.22). ``replace``: the pending rack goes
         back to the bag first and another is drawn (III.29: nobody can play it)."""
-        return self._set_rack(game_number, None, False, tournament_id, arbiter, replace)
+        return self._set_rack(game_number, None, False, tournament_id, replace)
 
     def set_rack(self, game_number: int, text: str, *, redraw: bool = False, tournament_id: int | None = None,
-                 arbiter: str = "", replace: bool = False) -> RoundView:
+                 replace: bool = False) -> RoundView:
         """Use a rack typed by the judge (checked against the bag and III.12); ``replace``
         as in ``draw_rack``."""
-        view = self._set_rack(game_number, text, redraw, tournament_id, arbiter, replace)
+        view = self._set_rack(game_number, text, redraw, tournament_id, replace)
         assert view is not None
         return view
 
     def replace_rack(self, game_number: int, text: str | None = None, *, reason: str, redraw: bool = False,
-                     tournament_id: int | None = None, arbiter: str = "") -> RoundView | None:
+                     tournament_id: int | None = None) -> RoundView | None:
         """The judge replaces the rack in play (III.29: mistyped, wrongly drawn, or nobody
         can play it): its drawn tiles go back to the bag and ``text`` (the judge's rack,
         checked as in ``set_rack``) is used, or, without ``text``, another rack is drawn
@@ -97,14 +96,14 @@ class Rounds(TaskModule):
         Raises ``TournamentError`` saying why not; nothing changes then."""
         if not reason.strip():
             raise TournamentError("falta el motivo del cambio de atril: queda registrado en el historial (III.29)")
-        return self._set_rack(game_number, text, redraw, tournament_id, arbiter, True, reason=reason.strip(),
+        return self._set_rack(game_number, text, redraw, tournament_id, True, reason=reason.strip(),
                               must_replace=True)
 
     def _set_rack(self, game_number: int, text: str | None, redraw: bool, tournament_id: int | None,
-                  arbiter: str, replace: bool = False, *, reason: str = "", must_replace: bool = False,
+                  replace: bool = False, *, reason: str = "", must_replace: bool = False,
                   ) -> RoundView | None:
         try:
-            return self._set_rack_in(game_number, text, redraw, tournament_id, arbiter, replace, reason, must_replace)
+            return self._set_rack_in(game_number, text, redraw, tournament_id, replace, reason, must_replace)
         except IntegrityError:
             # Another judge station set this round's rack at the same moment.
             raise TournamentError("otro puesto acaba de poner el atril de esta ronda: vuelva a mirar la partida") from None
@@ -127,7 +126,7 @@ class Rounds(TaskModule):
                   reason=reason or "el juez árbitro propone un nuevo atril (III.29)")
 
     def _set_rack_in(self, game_number: int, text: str | None, redraw: bool, tournament_id: int | None,
-                     arbiter: str, replace: bool, reason: str = "", must_replace: bool = False) -> RoundView | None:
+                     replace: bool, reason: str = "", must_replace: bool = False) -> RoundView | None:
         with self.context.engine_lock, self._write() as session:
             tournament = self._tournament(session, tournament_id)
             action = Action.REPLACE_RACK if replace else Action.DRAW_RACK if text is None else Action.SET_RACK
@@ -179,7 +178,7 @@ class Rounds(TaskModule):
         return self.engine(game_number, tournament_id).pending
 
     def choose_master(self, game_number: int, choice: int | str = 0, *, tournament_id: int | None = None,
-                      arbiter: str = "", reason: str = "") -> RoundView:
+                      reason: str = "") -> RoundView:
         """Place the master move of the pending round: ``choice`` is an index in the
         III.15 ranking of the equal tops (0 = the rules' choice) or the canonical text
         of one of them (the judge's choice among equal tops)."""
@@ -224,8 +223,7 @@ class Rounds(TaskModule):
             self.context.games[game.id] = (last_event, engine)
             return _round_view(row, engine.alphabet)
 
-    def undo_master(self, game_number: int, *, reason: str, tournament_id: int | None = None,
-                    arbiter: str = "") -> RoundView:
+    def undo_master(self, game_number: int, *, reason: str, tournament_id: int | None = None) -> RoundView:
         """The judge takes back the last master placed (the wrong top), before the next rack
         is drawn and while its round is open; ``reason`` is required and recorded. The round
         waits again for its master (``choose_master``); its slips stay, judged against the
@@ -262,8 +260,7 @@ class Rounds(TaskModule):
             session.flush()
             return _round_view(row, engine.alphabet)
 
-    def end_game(self, game_number: int, *, tournament_id: int | None = None, arbiter: str = "",
-                 reason: str = "") -> str:
+    def end_game(self, game_number: int, *, tournament_id: int | None = None, reason: str = "") -> str:
         """The judge ends the game (III.22); returns the reason recorded."""
         with self.context.engine_lock, self._write() as session:
             tournament = self._tournament(session, tournament_id)
@@ -293,8 +290,7 @@ class Rounds(TaskModule):
             self.context.games[game.id] = (event.id, engine)
             return game.end_reason
 
-    def record_timer(self, game_number: int, action: str, remaining: float, *, tournament_id: int | None = None,
-                     arbiter: str = "") -> None:
+    def record_timer(self, game_number: int, action: str, remaining: float, *, tournament_id: int | None = None) -> None:
         """The announcer's round timer (III.13) was started, paused or reset with
         ``remaining`` seconds left: logged so that other stations (the projection screen)
         follow it."""

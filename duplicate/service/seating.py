@@ -10,7 +10,15 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from duplicate.bounds import ROUND_SECONDS_MAX, SEED_MAX
-from duplicate.models import (
+from duplicate.service.access import Action
+from duplicate.service.base import TaskModule
+from duplicate.service.context import ServiceContext
+from duplicate.service.errors import ResultsUnpublished, TournamentError
+from duplicate.service.events import GameCreated, TablesAssigned
+from duplicate.service.settings import TournamentSettings
+from duplicate.service.standings import Standings
+from duplicate.service.views import EntryView, PlayerView, SeatView, view_of
+from duplicate.storage.models import (
     Entry,
     EntryStatus,
     GameRow,
@@ -19,14 +27,6 @@ from duplicate.models import (
     SeatingMethod,
     Tournament,
 )
-from duplicate.service.access import Action
-from duplicate.service.errors import ResultsUnpublished, TournamentError
-from duplicate.service.events import GameCreated, TablesAssigned
-from duplicate.service.settings import TournamentSettings
-from duplicate.service.base import TaskModule
-from duplicate.service.context import ServiceContext
-from duplicate.service.standings import Standings
-from duplicate.service.views import EntryView, PlayerView, SeatView, view_of
 
 
 def _collation_key(name: str) -> str:
@@ -50,7 +50,7 @@ class Seating(TaskModule):
     def create_game(self, *, tournament_id: int | None = None, rounds: int | None = None,
                     seconds_per_round: int | None = None, seed: int | None = None,
                     seating: SeatingMethod | None = None, seating_seed: int | None = None,
-                    arbiter: str = "", unpublished_reason: str = "") -> int:
+                    unpublished_reason: str = "") -> int:
         """Create the next game (number = previous + 1) and seat the active players
         (``assign_tables``); returns the game number. ``rounds`` None = full bag (III.21).
 
@@ -97,11 +97,11 @@ class Seating(TaskModule):
                       actor=actor, reason=(f"IV.32: empieza sin publicar la partida {unpublished[-1]}: "
                                            f"{unpublished_reason.strip()}") if unpublished else "")
             tournament_id = tournament.id
-        self.assign_tables(number, tournament_id=tournament_id, method=seating, seed=seating_seed, arbiter=arbiter)
+        self.assign_tables(number, tournament_id=tournament_id, method=seating, seed=seating_seed)
         return number
 
     def assign_tables(self, game_number: int, *, tournament_id: int | None = None,
-                      method: SeatingMethod | None = None, seed: int | None = None, arbiter: str = "") -> list[SeatView]:
+                      method: SeatingMethod | None = None, seed: int | None = None) -> list[SeatView]:
         """Seat the active players at tables 1..N (II.6): by partial tournament
         standings when a game has results, else by rating (when ratings exist), else
         alphabetically; ``random`` on request. Never free choice. Only before the

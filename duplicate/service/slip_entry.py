@@ -12,17 +12,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from duplicate.bounds import NumberError, whole_number
-from duplicate.models import (
-    Conflict,
-    ConflictKind,
-    Entry,
-    Event,
-    GameRow,
-    Player,
-    RoundRow,
-    Seat,
-    Slip,
-)
 from duplicate.rack import parse_rack_text
 from duplicate.service.access import Action, Actor
 from duplicate.service.base import (
@@ -42,6 +31,17 @@ from duplicate.service.views import (
     view_of,
 )
 from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict
+from duplicate.storage.models import (
+    Conflict,
+    ConflictKind,
+    Entry,
+    Event,
+    GameRow,
+    Player,
+    RoundRow,
+    Seat,
+    Slip,
+)
 from duplicate.texts import SLIP_MAX, shown
 from lexicon.board import Board
 from lexicon.lexicon import Lexicon
@@ -112,7 +112,7 @@ class SlipEntry(TaskModule):
     """Slip entry: judged at once, marks, the master for many tables, import, double entry, conflicts (II.8, III.20, III.25)."""
 
     def enter_slip(self, game_number: int, table: int, text: str, *, round_number: int | None = None,
-                   tournament_id: int | None = None, assistant: str = "") -> EntryResult:
+                   tournament_id: int | None = None) -> EntryResult:
         """Judge and store the slip of the player at ``table`` (III.20, III.23, III.25).
 
         ``round_number`` defaults to the round open for slips: the newest round whose
@@ -127,8 +127,7 @@ class SlipEntry(TaskModule):
         return self._store(context, text, verdict, Action.ENTER_SLIP)
 
     def mark_slip(self, game_number: int, table: int, status: SlipStatus | str, *, text: str = "",
-                  round_number: int | None = None, tournament_id: int | None = None,
-                  assistant: str = "") -> EntryResult:
+                  round_number: int | None = None, tournament_id: int | None = None) -> EntryResult:
         """Record a late, null or missing slip (III.13, III.20.4, III.25): 0 points."""
         status = SlipStatus(status)
         if status not in MARK_STATUSES:
@@ -138,7 +137,7 @@ class SlipEntry(TaskModule):
         return self._store(context, text, mark_verdict(status, text), Action.MARK_SLIP)
 
     def enter_master_slips(self, game_number: int, tables: Iterable[int], *, round_number: int | None = None,
-                           tournament_id: int | None = None, assistant: str = "") -> list[EntryResult]:
+                           tournament_id: int | None = None) -> list[EntryResult]:
         """Enter the master's own text for every player in ``tables`` in one step, one
         transaction (issue 3 §3)."""
         tables = list(dict.fromkeys(tables))
@@ -159,8 +158,7 @@ class SlipEntry(TaskModule):
         return results
 
     def enter_slips(self, game_number: int, slips: Iterable[tuple[Any, ...]], *,
-                    round_number: int | None = None, tournament_id: int | None = None,
-                    assistant: str = "") -> list[EntryResult]:
+                    round_number: int | None = None, tournament_id: int | None = None) -> list[EntryResult]:
         """Enter many slips of one round in one transaction: ``(table, text)`` pairs, or
         ``(table, SlipStatus.LATE/NULL/MISSING[, text])`` for a mark. Same rules as
         ``enter_slip``/``mark_slip``; identical texts are judged once. For imports and
@@ -239,8 +237,7 @@ class SlipEntry(TaskModule):
                     results[index] = self._store_in(session, context, raw, verdict, actor)
             return [result for result in results if result is not None]
 
-    def import_slips(self, game_number: int, path: Path, *, tournament_id: int | None = None,
-                     assistant: str = "") -> list[EntryResult]:
+    def import_slips(self, game_number: int, path: Path, *, tournament_id: int | None = None) -> list[EntryResult]:
         """Enter the slips of a CSV file with a header: ``mesa`` (table), ``jugada``
         (the text; empty with ``marca``), optional ``ronda`` (round) and ``marca``
         (late/null/missing). Every row is checked first (syntax, table seated, round open):
@@ -285,7 +282,7 @@ class SlipEntry(TaskModule):
         return results
 
     def double_check(self, game_number: int, table: int, text: str, *, round_number: int | None = None,
-                     tournament_id: int | None = None, assistant: str = "") -> EntryResult:
+                     tournament_id: int | None = None) -> EntryResult:
         """Double entry: a second assistant re-types a slip. A match is recorded as
         checked; a mismatch becomes a ``Conflict`` the judge resolves."""
         text = self._typed(text, "la papeleta", SLIP_MAX)

@@ -14,8 +14,6 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from duplicate.database import open_database
-from duplicate.models import Credential, Event, SeatingMethod
 from duplicate.notation import check_move
 from duplicate.rack import parse_rack_text
 from duplicate.service import (
@@ -29,6 +27,8 @@ from duplicate.service import (
     TournamentSettings,
 )
 from duplicate.slips import SlipStatus
+from duplicate.storage.database import open_database
+from duplicate.storage.models import Credential, Event, SeatingMethod
 from lexicon.board import Board
 from lexicon.lexicon import Lexicon
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
@@ -172,14 +172,14 @@ def test_a_second_slip_is_a_conflict_not_an_overwrite(service: TournamentService
     setup_tournament(service)
     game = service.create_game(rounds=1, seed=2)
     _, master, score = play_round(service, game)
-    first = service.enter_slip(game, 1, master, assistant="aux1")
-    again = service.enter_slip(game, 1, master, assistant="aux2")
-    other = service.enter_slip(game, 1, "H8-QZQZ", assistant="aux2")
+    first = service.enter_slip(game, 1, master)
+    again = service.enter_slip(game, 1, master)
+    other = service.enter_slip(game, 1, "H8-QZQZ")
     assert (first.outcome, again.outcome, other.outcome) == ("accepted", "repeated", "conflict")
     assert service.slips(game)[0].score == score                          # not overwritten
     [(conflict, stored)] = service.conflicts(game)
     assert conflict.text == "H8-QZQZ" and stored is not None and stored.text == master
-    service.resolve_conflict(conflict.id, use_new=True, arbiter="juez", reason="la papeleta dice QZQZ")
+    service.resolve_conflict(conflict.id, use_new=True, reason="la papeleta dice QZQZ")
     assert service.slips(game)[0].score == 0
     assert service.conflicts(game) == []
     kinds = [event.kind for event in service.history(game_number=game)]
@@ -198,7 +198,7 @@ def test_double_entry_flags_a_mismatch(service: TournamentService) -> None:
     assert service.slips(game)[0].checked_by == "aux2"
     [(conflict, _)] = service.conflicts(game)
     assert conflict.kind == "double_entry" and conflict.table_number == 2
-    service.resolve_conflict(conflict.id, use_new=False, arbiter="juez")
+    service.resolve_conflict(conflict.id, use_new=False)
     assert service.slips(game)[1].move == master
 
 
@@ -207,15 +207,14 @@ def test_a_correction_keeps_the_old_values_in_the_history(service: TournamentSer
     setup_tournament(service)
     game = service.create_game(rounds=1, seed=2)
     number, master, score = play_round(service, game)
-    service.enter_slip(game, 1, "H8-QZQZ", assistant="aux1")
+    service.enter_slip(game, 1, "H8-QZQZ")
     service.close_round(game)
     service.end_game(game)
     service.publish(game)
     claim = service.file_claim(game, number, 1, "mi papeleta decía la jugada maestra")
     with pytest.raises(TournamentError, match="reclamaciones"):
         service.publish(game, final=True)
-    service.resolve_claim(claim, upheld=True, resolution="papeleta mal tecleada", corrected_text=master,
-                          arbiter="juez")
+    service.resolve_claim(claim, upheld=True, resolution="papeleta mal tecleada", corrected_text=master)
     assert service.slips(game)[0].score == score
     corrected = [event for event in service.history(game_number=game) if event.kind == EventKind.SLIP_CORRECTED][0]
     assert corrected.payload["before"]["text"] == "H8-QZQZ" and corrected.payload["before"]["score"] == 0
@@ -224,7 +223,7 @@ def test_a_correction_keeps_the_old_values_in_the_history(service: TournamentSer
     service.publish(game, final=True)
     with pytest.raises(LockedGameError):
         service.correct_slip(game, 1, "H8-QZQZ", round_number=number, reason="otra vez")
-    service.reopen(game, reason="error de introducción detectado", arbiter="juez")
+    service.reopen(game, reason="error de introducción detectado")
     service.correct_slip(game, 1, status="late", round_number=number, reason="entregada fuera de tiempo")
     assert service.slips(game)[0].score == 0
 
@@ -235,7 +234,7 @@ def test_an_annulled_master_scores_zero_for_whoever_played_it(service: Tournamen
     game = service.create_game(rounds=2, seed=9)
     number, master, score = play_round(service, game)
     service.enter_master_slips(game, [1, 2])
-    assert service.annul_master(game, number, reason="palabra no válida", arbiter="juez") == 2
+    assert service.annul_master(game, number, reason="palabra no válida") == 2
     assert {slip.status for slip in service.slips(game)} == {"annulled"}
     service.enter_slip(game, 3, master)                      # entered after the annulment: also 0
     assert service.slips(game, number)[2].score == 0
@@ -426,9 +425,9 @@ def test_a_conflict_or_claim_is_resolved_once(service: TournamentService) -> Non
     service.enter_slip(game, 1, master)
     service.enter_slip(game, 1, "H8-QZQZ")
     [(conflict, _)] = service.conflicts(game)
-    service.resolve_conflict(conflict.id, use_new=False, arbiter="juezA")
+    service.resolve_conflict(conflict.id, use_new=False)
     with pytest.raises(TournamentError, match="ya está resuelto"):
-        service.resolve_conflict(conflict.id, use_new=True, arbiter="juezB")
+        service.resolve_conflict(conflict.id, use_new=True)
     assert service.slips(game)[0].move == master
     claim = service.file_claim(game, number, 1, "revisen")
     service.resolve_claim(claim, upheld=False, resolution="no procede")
@@ -443,7 +442,7 @@ def test_a_mark_keeps_what_the_slip_said(service: TournamentService) -> None:
     service.enter_slip(game, 1, master)
     service.mark_slip(game, 1, SlipStatus.LATE, text=master)          # a conflict with a mark and its text
     [(conflict, _)] = service.conflicts(game)
-    service.resolve_conflict(conflict.id, use_new=True, arbiter="juez")
+    service.resolve_conflict(conflict.id, use_new=True)
     slip = service.slips(game)[0]
     assert (slip.status, slip.score, slip.text) == ("late", 0, master)
 
@@ -537,7 +536,7 @@ def test_slip_import_refuses_an_unseated_table_before_storing_anything(service: 
 
 def test_seating_by_rating_puts_the_highest_first_and_new_players_after_II6(service: TournamentService,
                                                                           spanish_lexicon: Lexicon) -> None:
-    from ranking.models import Rating
+    from duplicate.storage.rating_models import Rating
     from ranking.service import tournament_service
 
     service = tournament_service(service.db, station="mesa-arbitral", lexicon=spanish_lexicon, pin=JUDGE_PIN)
@@ -660,7 +659,7 @@ def test_the_pending_list_shows_both_entries_and_closing_is_refused_until_resolv
     assert f"mesa 1 ({by_table[1]})" in str(refused.value) and f"nueva «{master}» ({score} puntos" in str(refused.value)
     assert not service.rounds(game)[0].closed
     for item in status.pending:
-        service.resolve_conflict(item.conflict_id, use_new=False, arbiter="juez")
+        service.resolve_conflict(item.conflict_id, use_new=False)
     assert service.round_status(game).pending == ()
     service.close_round(game)
     assert service.rounds(game)[0].closed

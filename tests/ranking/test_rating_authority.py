@@ -14,10 +14,10 @@ import pytest
 from click.testing import CliRunner, Result
 from sqlalchemy import func, select
 
-from duplicate.database import open_database
 from duplicate.service import CredentialRefused, NotAuthorised, TournamentService
+from duplicate.storage.database import open_database
+from duplicate.storage.rating_models import RatedGame, Rating, RatingChange, RatingVersion
 from lexicon.lexicon import Lexicon
-from ranking.models import RatedGame, Rating, RatingChange, RatingVersion
 from ranking.ratings import RatingError, RatingService
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 from tests.ranking.test_ratings import GAME_ONE, GAME_TWO, new_tournament, write_game

@@ -17,11 +17,11 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
-from duplicate.database import open_database
 from duplicate.notation import check_move
 from duplicate.rack import parse_rack_text
 from duplicate.service import EventKind, TournamentService, TournamentSettings
 from duplicate.slips import SlipStatus
+from duplicate.storage.database import open_database
 from lexicon.board import Board
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN, pin_of
@@ -84,7 +84,7 @@ async def settle(pilot: Pilot, screen: EntryScreen) -> None:
     """Wait until every typed action has been judged, stored and reported, and the lists
     read again (in worker threads) are shown."""
     for _ in range(1500):
-        if not screen.pending and not screen.loading:
+        if not screen.pending and not screen.reading:
             await pilot.app.workers.wait_for_complete()     # the warm-up too (lexicon, generator)
             await pilot.pause()               # the list is refreshed after the feedback's frame
             await pilot.pause()
@@ -229,7 +229,7 @@ def test_the_assistant_sees_own_tables_and_another_stations_entry_appears(servic
     async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
         missing = screen.query_one("#missing")
         assert "Faltan 6 de 6 papeletas de la ronda 1: 7, 8, 9, 10, 11, 12" in str(missing.render())
-        other.mark_slip(1, 9, SlipStatus.LATE, assistant="Marta")
+        other.mark_slip(1, 9, SlipStatus.LATE)
         app.check_for_changes()
         await pilot.pause()
         assert "Faltan 5 de 6 papeletas de la ronda 1: 7, 8, 10, 11, 12" in str(missing.render())
@@ -387,7 +387,7 @@ def test_a_hundred_slips_typed_ahead_lose_no_key(tmp_path: Path, spanish_lexicon
             send_without_pauses(app, keys)
             for _ in range(3000):
                 await pilot.pause(0.01)
-                if screen.handled >= 100 and not screen.pending and not screen.loading:
+                if screen.handled >= 100 and not screen.pending and not screen.reading:
                     break
             assert screen.handled == 100
 

@@ -32,9 +32,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-import duplicate.database
-from duplicate.database import open_database
+import duplicate.storage.database
 from duplicate.service import TournamentService
+from duplicate.storage.database import open_database
 from duplicate.verify import verify_record
 from lexicon.lexicon import Lexicon
 from ranking.ratings import RatingService
@@ -108,7 +108,7 @@ class EventDay:
         self.app.pop_screen()
         entry = EntryScreen()
         await self.app.push_screen(entry)
-        await until(self.pilot, lambda: not entry.loading)
+        await until(self.pilot, lambda: not entry.reading)
         await idle(self.pilot)
         slips = {table: master if table <= 10 else WRONG for table in range(1, 12)}
         keys: list[str] = []
@@ -119,7 +119,7 @@ class EventDay:
         if during is not None:
             await during(entry)
         await until(self.pilot, lambda: entry.handled >= before + len(slips) and not entry.pending
-                    and not entry.loading)
+                    and not entry.reading)
         self.typed_ahead += len(slips)
         await idle(self.pilot)
         self.entry = entry
@@ -143,7 +143,7 @@ def test_an_event_day_through_the_app(tmp_path: Path, spanish_lexicon: Lexicon,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     # Another program holding the database gives up after 0.2 s instead of 30 s, so that
     # the app's own retries («Guardando…») are what carries the slips through.
-    monkeypatch.setattr(duplicate.database, "BUSY_TIMEOUT_MS", 200)
+    monkeypatch.setattr(duplicate.storage.database, "BUSY_TIMEOUT_MS", 200)
     path = tmp_path / "evento.db"
     service = tournament_service(open_database(str(path)), station="mesa-arbitral", lexicon=spanish_lexicon,
                                  pin=JUDGE_PIN)
@@ -216,7 +216,7 @@ def test_an_event_day_through_the_app(tmp_path: Path, spanish_lexicon: Lexicon,
                 if number == CONFLICT_ROUND:
                     entry = day.entry
                     await pilot.press("5", "enter", *WRONG, "enter")    # a second, different slip
-                    await until(pilot, lambda: not entry.pending and not entry.loading)
+                    await until(pilot, lambda: not entry.pending and not entry.reading)
                     assert len(service.conflicts(1)) == 1
                 await day.back_to_console()
                 if number == CONFLICT_ROUND:

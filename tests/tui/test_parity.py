@@ -20,8 +20,8 @@ from click.testing import CliRunner
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from duplicate.database import open_database
 from duplicate.service import TournamentService
+from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from ranking.ratings import RatingService
 from ranking.service import tournament_service
@@ -102,7 +102,7 @@ def by_cli(path: Path, lexicon: Lexicon) -> dict[str, Any]:
 
 async def type_slip(pilot: Pilot, screen: EntryScreen, table: int, text: str) -> None:
     await pilot.press(*str(table), "enter", *text, "enter")
-    await until(pilot, lambda: not screen.pending and not screen.loading)
+    await until(pilot, lambda: not screen.pending and not screen.reading)
     await pilot.pause()
 
 
@@ -148,7 +148,7 @@ def by_app(path: Path, lexicon: Lexicon) -> dict[str, Any]:
                 master = app.service.rounds(1)[-1].master
                 entry = EntryScreen()
                 await app.push_screen(entry)
-                await until(pilot, lambda e=entry: not e.loading)
+                await until(pilot, lambda e=entry: not e.reading)
                 if number == 1:
                     await type_slip(pilot, entry, 1, master)
                     await type_slip(pilot, entry, 2, WRONG)

@@ -9,7 +9,6 @@ sees the others' entries without restarting.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from textual import work
@@ -21,18 +20,9 @@ from tui.app.messages import DataChanged
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.signin import SignInScreen
 from tui.app.screens.start import StartScreen
+from tui.app.station import StationState
 
 POLL_SECONDS = 1.5
-
-
-@dataclass
-class StationState:
-    """Who this station is: the tournament open, the role signed in, the name recorded."""
-
-    tournament_id: int | None = None
-    role: str | None = None
-    station: str = "principal"
-    arbiter: str = ""
 
 
 class DuplicadaApp(App[None]):

@@ -68,7 +68,7 @@ class LazyGroup(click.Group):
              subcommand_metavar="[ORDEN] [ARGUMENTOS]...")
 @click.version_option(package_name="duplicada", prog_name="duplicada")   # also under «python -m tui.cli»
 @click.pass_context
-def main(context: click.Context, **_: Any) -> None:
+def main(context: click.Context, /, **_: Any) -> None:
     """Arbitraje de Scrabble duplicado en español (reglamento FISE).
 
     Sin orden, abre la aplicación de arbitraje (igual que «duplicada tui»).

@@ -109,9 +109,9 @@ def install() -> None:
     for name in _CLICK_MODULES:
         module = import_module(f"click.{name}")
         if hasattr(module, "_"):
-            module._ = CATALOGUE.gettext  # type: ignore[attr-defined]
+            setattr(module, "_", CATALOGUE.gettext)  # noqa: B010 - a module attribute the type checker cannot see
         if hasattr(module, "ngettext"):
-            module.ngettext = CATALOGUE.ngettext  # type: ignore[attr-defined]
+            setattr(module, "ngettext", CATALOGUE.ngettext)  # noqa: B010 - as above
 
 
 TYPE_METAVARS: dict[str, str] = {"integer": "ENTERO", "integer range": "ENTERO", "float": "NÚMERO",

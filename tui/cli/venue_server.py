@@ -24,7 +24,7 @@ import hmac
 import ipaddress
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 from aiohttp import web
 from textual_serve.server import Server
@@ -68,7 +68,7 @@ class _Watched:
             yield message
 
 
-class VenueServer(Server):  # type: ignore[misc]
+class VenueServer(Server):
     """textual-serve's ``Server`` with a venue password, a session limit and idle drop."""
 
     def __init__(self, command: str, *, password: str | None, max_sessions: int, idle_seconds: float,
@@ -99,7 +99,7 @@ class VenueServer(Server):  # type: ignore[misc]
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         self.sessions += 1
         try:
-            return await super().handle_websocket(request)  # type: ignore[no-any-return]
+            return await super().handle_websocket(request)
         finally:
             self.sessions -= 1
 
@@ -115,6 +115,7 @@ class VenueServer(Server):  # type: ignore[misc]
 
         watchdog = asyncio.create_task(drop_when_idle())
         try:
-            await super()._process_messages(watched, app_service)
+            # ``_Watched`` forwards every attribute to the websocket (a proxy that notes activity).
+            await super()._process_messages(cast(web.WebSocketResponse, watched), app_service)
         finally:
             watchdog.cancel()

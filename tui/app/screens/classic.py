@@ -29,8 +29,8 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Label, Select, Static, TabbedContent, TabPane
+from textual.widgets.data_table import ColumnKey
 
 from duplicate.service import TournamentError
 from ranking.classic.engines import SYSTEM_NAMES, PairingError, PairingSystem
@@ -39,6 +39,7 @@ from ranking.classic.service import MANUAL, ROUND_ROBIN, BoardView, ClassicServi
 from ranking.classic.standings import StandingLine
 from ranking.classic.trf import is_number
 from tui.app.messages import DataChanged
+from tui.app.station import StationScreen
 from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.plain_table import PlainTable
 from tui.app.widgets.steady_footer import SteadyFooter
@@ -91,7 +92,7 @@ def parse_manual_order(text: str) -> tuple[list[tuple[int, int]], str] | None:
     return parse_pairs(pairs), reason.strip()
 
 
-class ClassicScreen(Screen[None]):
+class ClassicScreen(StationScreen[None]):
     """See the module docstring."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -116,14 +117,14 @@ class ClassicScreen(Screen[None]):
     @property
     def classic(self) -> ClassicService:
         """The classic service acting as this station (made once per signed-in service)."""
-        acting = self.app.service  # type: ignore[attr-defined]
+        acting = self.station.service
         if self._classic is None or self._classic[0] is not acting:
             self._classic = (acting, ClassicService.like(acting))
         return self._classic[1]
 
     @property
     def is_judge(self) -> bool:
-        return bool(self.app.state.role == "judge")  # type: ignore[attr-defined]
+        return bool(self.station.state.role == "judge")
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -167,7 +168,7 @@ class ClassicScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="classic-read", exit_on_error=False)
     def refresh_data(self) -> None:
         service = self.classic
-        tournament = self.app.state.tournament_id  # type: ignore[attr-defined]
+        tournament = self.station.state.tournament_id
         try:
             divisions = service.divisions(tournament)
             if not divisions:
@@ -209,8 +210,8 @@ class ClassicScreen(Screen[None]):
         longest = max([longest] + [len(f"{b.second} {b.second_name}") for b in boards])
         room = max(12, (self.size.width - 4 - 14 - 8) // 2)
         for key in ("empieza", "segundo"):
-            table.columns[key].width = min(longest, room)  # type: ignore[index]
-            table.columns[key].auto_width = False  # type: ignore[index]
+            table.columns[ColumnKey(key)].width = min(longest, room)
+            table.columns[ColumnKey(key)].auto_width = False
         for board in boards:
             if board.table is None:
                 table.add_row("—", "", f"{board.first} {board.first_name}", "descansa")
@@ -269,7 +270,7 @@ class ClassicScreen(Screen[None]):
         try:
             boards = self.classic.pair_round(division=self.division.name if self.division else "", manual=manual,
                                              reason=reason,
-                                             tournament_id=self.app.state.tournament_id)  # type: ignore[attr-defined]
+                                             tournament_id=self.station.state.tournament_id)
         except (TournamentError, PairingError) as error:
             self.app.call_from_thread(self.say, str(error), error=True)
             return
@@ -313,7 +314,7 @@ class ClassicScreen(Screen[None]):
     @work(thread=True, group="classic-write", exit_on_error=False)
     def judge_order(self, kind: str, numbers: tuple[int, ...]) -> None:
         classic = self.classic
-        tournament = self.app.state.tournament_id  # type: ignore[attr-defined]
+        tournament = self.station.state.tournament_id
         division = self.division.name if self.division else ""
         paired = self.division.rounds_paired if self.division else 0
         try:
@@ -340,7 +341,7 @@ class ClassicScreen(Screen[None]):
         try:
             outcome = self.classic.enter_result(number, table, first, second,
                                                 division=self.division.name if self.division else "",
-                                                tournament_id=self.app.state.tournament_id)  # type: ignore[attr-defined]
+                                                tournament_id=self.station.state.tournament_id)
         except TournamentError as error:
             self.app.call_from_thread(self.say, f"Mesa {table}: {error}", error=True)
             return
@@ -358,7 +359,10 @@ class ClassicScreen(Screen[None]):
         from ranking.classic.publish import publish_classic
         from tui.app.screens.standings import publication_folder
 
-        tournament = self.app.state.tournament_id  # type: ignore[attr-defined]
+        tournament = self.station.state.tournament_id
+        if tournament is None:
+            self.app.call_from_thread(self.say, "No hay ningún torneo abierto que publicar.", error=True)
+            return
         name = self.division.name if self.division else ""
         folder = publication_folder(tournament) / ("clasico-" + "".join(c if c.isalnum() else "-" for c in name)
                                                    if name else "clasico")
@@ -384,7 +388,7 @@ class ClassicScreen(Screen[None]):
     def create(self, rounds: int, system: str) -> None:
         try:
             self.classic.create_division(rounds=rounds, system=system,
-                                         tournament_id=self.app.state.tournament_id)  # type: ignore[attr-defined]
+                                         tournament_id=self.station.state.tournament_id)
         except TournamentError as error:
             self.app.call_from_thread(self.say, str(error), error=True)
             return

@@ -31,7 +31,7 @@ so the entries of other stations appear.
 **Order and speed.** Every action goes to the service in a worker thread, one at a time
 in the order typed (a FIFO queue), so the interface never waits for the database and
 the slips are stored in the order entered; the lists are read in worker threads too
-(``loading`` is true until what was read is shown). ``bench/tui_entry.py`` measures the time from
+(``reading`` is true until what was read is shown). ``bench/tui_entry.py`` measures the time from
 Intro to the feedback.
 """
 
@@ -50,7 +50,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Header, Input, Label, Static
 
@@ -72,6 +71,7 @@ from lexicon.board import Board
 from lexicon.movegen import generate
 from tui.app.heap import freeze_heap
 from tui.app.messages import DataChanged
+from tui.app.station import StationScreen
 from tui.app.widgets.judge_dialogs import ConflictDecision, ConflictDialog
 from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.paper_board import PaperBoardDialog
@@ -161,7 +161,7 @@ class SlipJobDone(Message):
         self.outcome = outcome
 
 
-class EntryScreen(Screen[None]):
+class EntryScreen(StationScreen[None]):
     """Enter the slips of the assistant's tables. See the module docstring."""
 
     DEFAULT_CSS = """
@@ -257,9 +257,9 @@ class EntryScreen(Screen[None]):
     def _warm_up(self) -> None:
         """Load the lexicon and the move generator (the hints search moves) before the
         first slip needs them, then keep the collector's passes short (``freeze_heap``)."""
-        service = self.app.service  # type: ignore[attr-defined]
+        service = self.station.service
         try:
-            lexicon = service.lexicon_for(service.tournament(self.app.state.tournament_id))  # type: ignore[attr-defined]
+            lexicon = service.lexicon_for(service.tournament(self.station.state.tournament_id))
         except TournamentError:
             return
         generate(Board(lexicon.alphabet), [lexicon.alphabet.code("A"), lexicon.alphabet.blank], lexicon)
@@ -276,7 +276,7 @@ class EntryScreen(Screen[None]):
 
     def refresh_data(self) -> None:
         """Reload the game, rounds, seats and ranges (read in a worker), then the round shown."""
-        service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
+        service, state = self.station.service, self.station.state
 
         def read() -> _GameData:
             game = service.current_game(state.tournament_id)
@@ -286,7 +286,7 @@ class EntryScreen(Screen[None]):
         self._load(read, self._show_data)
 
     def _show_data(self, outcome: _GameData | Exception) -> None:
-        state = self.app.state  # type: ignore[attr-defined]
+        state = self.station.state
         if isinstance(outcome, Exception):
             self.game = None
             self._set_context(Text(f"No se pueden anotar papeletas: {_problem(outcome)}", style="bold red"))
@@ -312,7 +312,7 @@ class EntryScreen(Screen[None]):
 
     # --- reads off the event loop ---------------------------------------------------------------
     @property
-    def loading(self) -> bool:
+    def reading(self) -> bool:
         """True while a read of the service has not been shown yet."""
         return self._reading > 0
 
@@ -355,7 +355,7 @@ class EntryScreen(Screen[None]):
         """Reload the slips, missing tables and conflicts of the round shown (read in a worker)."""
         if self.game is None:
             return
-        service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
+        service, state = self.station.service, self.station.state
         self._show_context()
         if self.round_number is None:
             self._slips = {}
@@ -450,7 +450,7 @@ class EntryScreen(Screen[None]):
                 text.append(" · cerrada", style="bold red")
             if not self.follow:
                 text.append(" · elegida a mano (F7/F8)", style="dim")
-        state = self.app.state  # type: ignore[attr-defined]
+        state = self.station.state
         if self._range is not None and not self.show_all:
             text.append(f"\nMesas {self._range[0]}–{self._range[1]} de {state.arbiter} (F9: todas)")
         elif self._range is not None:
@@ -477,7 +477,7 @@ class EntryScreen(Screen[None]):
         """F2–F4 and Esc of the slip form, taken in the order typed (``OrderedInput``)."""
         if event.key in self._NOW:
             self.action_mark(self._NOW[event.key])
-        elif event.key == "f10" and self.app.state.role != "judge":  # type: ignore[attr-defined]
+        elif event.key == "f10" and self.station.state.role != "judge":
             self.action_resolve_conflict()                 # not in an assistant's footer: it says why
         elif event.key == "escape":
             self.action_back()
@@ -497,24 +497,25 @@ class EntryScreen(Screen[None]):
             self.set_focus(self.query_one("#move", Input))
 
     def _submit_move(self, value: str) -> None:
-        table = self._typed_table()
-        if table is None:
+        typed = self._typed_table()
+        if typed is None:
             self.set_focus(self.query_one("#table", Input))
             return
+        game, table = typed
         text = value.strip()
         if not text:
             self._feedback(error_feedback("escriba la jugada de la papeleta, o márquela con F2 (fuera de tiempo), "
                                           "F3 (nula) o F4 (no entregada)"))
             return
-        service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
+        service, state = self.station.service, self.station.state
         call = service.double_check if self.double_entry else service.enter_slip
-        self._enqueue(_Job(partial(call, self.game, table, text, round_number=self.round_number,
-                                   tournament_id=state.tournament_id, assistant=state.arbiter),
+        self._enqueue(_Job(partial(call, game, table, text, round_number=self.round_number,
+                                   tournament_id=state.tournament_id),
                            entry_feedback, table, text))
         self._ready()
 
-    def _typed_table(self) -> int | None:
-        """The table typed, if a player sits there (else the feedback says why)."""
+    def _typed_table(self) -> tuple[int, int] | None:
+        """The game and the table typed, if a player sits there (else the feedback says why)."""
         value = self.query_one("#table", Input).value
         if self.game is None or self.round_number is None:
             self._feedback(error_feedback("no hay ninguna ronda en la que anotar"))
@@ -526,7 +527,7 @@ class EntryScreen(Screen[None]):
         if table not in self._seats:
             self._feedback(error_feedback(f"no hay ningún jugador en la mesa {table} en la partida {self.game}"))
             return None
-        return table
+        return self.game, table
 
     def _ready(self) -> None:
         """Clear both fields and put the focus on the table, for the next slip."""
@@ -541,32 +542,32 @@ class EntryScreen(Screen[None]):
     # --- actions ---------------------------------------------------------------------------------
     def action_mark(self, status: str) -> None:
         """Mark the typed table's slip late, null or missing (0 points)."""
-        table = self._typed_table()
-        if table is None:
+        typed = self._typed_table()
+        if typed is None:
             self.set_focus(self.query_one("#table", Input))
             return
+        game, table = typed
         mark = SlipStatus(status)
         text = self.query_one("#move", Input).value.strip() if mark in (SlipStatus.NULL, SlipStatus.LATE) else ""
-        service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
-        self._enqueue(_Job(partial(service.mark_slip, self.game, table, mark, text=text,
-                                   round_number=self.round_number, tournament_id=state.tournament_id,
-                                   assistant=state.arbiter), entry_feedback, table))
+        service, state = self.station.service, self.station.state
+        self._enqueue(_Job(partial(service.mark_slip, game, table, mark, text=text,
+                                   round_number=self.round_number, tournament_id=state.tournament_id), entry_feedback, table))
         self._ready()
 
     def action_master_many(self) -> None:
         """Ask for the tables that played the master and enter it for all of them."""
         view = self._rounds.get(self.round_number) if self.round_number is not None else None
-        if view is None or view.master is None:
+        if self.game is None or view is None or view.master is None:
             self._feedback(error_feedback("no hay ninguna ronda" if self.round_number is None
                                           else f"la ronda {self.round_number} aún no tiene jugada maestra"))
             return
         game, round_number, master = self.game, view.number, view.master
-        service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
+        service, state = self.station.service, self.station.state
 
         def entered(tables: object) -> None:
             if isinstance(tables, list):
                 self._enqueue(_Job(partial(service.enter_master_slips, game, tables, round_number=round_number,
-                                           tournament_id=state.tournament_id, assistant=state.arbiter),
+                                           tournament_id=state.tournament_id),
                                    partial(master_feedback, master), None))
             self._ready()
 
@@ -581,7 +582,7 @@ class EntryScreen(Screen[None]):
             table = int(value) if value else self._cursor_table()
         slip = self._slips.get(table) if table is not None else None
         game, round_number = self.game, self.round_number
-        service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
+        service, state = self.station.service, self.station.state
 
         def corrected(correction: object) -> None:
             self._ready()
@@ -594,7 +595,7 @@ class EntryScreen(Screen[None]):
                 return
             self._enqueue(_Job(partial(service.correct_slip, game, correction.table, correction.text,
                                        status=correction.status, round_number=round_number,
-                                       tournament_id=state.tournament_id, arbiter=state.arbiter,
+                                       tournament_id=state.tournament_id,
                                        reason=correction.reason, judge=state.role == "judge"),
                                entry_feedback, correction.table))
 
@@ -602,7 +603,7 @@ class EntryScreen(Screen[None]):
 
     def action_resolve_conflict(self) -> None:
         """The judge resolves the open conflict of the typed (else selected) table."""
-        state = self.app.state  # type: ignore[attr-defined]
+        state = self.station.state
         if state.role != "judge":
             self.notify("Solo el juez árbitro resuelve los conflictos entre papeletas.", severity="warning")
             return
@@ -610,7 +611,7 @@ class EntryScreen(Screen[None]):
             return
         value = self.query_one("#table", Input).value
         table = int(value) if value else self._cursor_table()
-        service = self.app.service  # type: ignore[attr-defined]
+        service = self.station.service
         game, round_number = self.game, self.round_number
         try:
             found = [(conflict, slip) for conflict, slip in service.conflicts(game, tournament_id=state.tournament_id)
@@ -639,8 +640,7 @@ class EntryScreen(Screen[None]):
             if not isinstance(decision, ConflictDecision):
                 return
             verdict = "sustituida por la nueva" if decision.use_new else "se mantiene la anotada"
-            self._enqueue(_Job(partial(service.resolve_conflict, conflict_id, use_new=decision.use_new,
-                                       arbiter=state.arbiter, reason=decision.reason),
+            self._enqueue(_Job(partial(service.resolve_conflict, conflict_id, use_new=decision.use_new, reason=decision.reason),
                                lambda _: Feedback("info", f"Conflicto de la mesa {table} (ronda {round_number}) "
                                                           f"resuelto: {verdict}"), table))
 
@@ -672,7 +672,7 @@ class EntryScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The footer shows only what the signed-in role may do: conflicts are the judge's."""
-        if action == "resolve_conflict" and self.app.state.role != "judge":  # type: ignore[attr-defined]
+        if action == "resolve_conflict" and self.station.state.role != "judge":
             return False
         return True
 
@@ -757,7 +757,7 @@ class EntryScreen(Screen[None]):
 
     def _refresh_after_pause(self) -> None:
         """Read the round's list again once the typing pauses (``REFRESH_PAUSE``); the
-        pending read counts in ``loading``."""
+        pending read counts in ``reading``."""
         if not self.threaded:
             self.refresh_round()
             return

@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 
 from duplicate.service import TournamentError
 from duplicate.service.access import ROLE_NAMES, Role
+from tui.app.station import StationScreen
 
 SCREENS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "setup": ("Preparación del torneo", "tui.app.screens.setup:SetupScreen", ("judge",)),
@@ -36,16 +37,19 @@ SCREENS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 def screen_class(key: str) -> type[Screen[None]]:
     """The screen class of ``key`` (imported on demand)."""
     module, name = SCREENS[key][1].split(":")
-    return getattr(import_module(module), name)  # type: ignore[no-any-return]
+    found = getattr(import_module(module), name)
+    if not (isinstance(found, type) and issubclass(found, Screen)):
+        raise TypeError(f"{SCREENS[key][1]} is not a screen")
+    return found
 
 
-class HomeScreen(Screen[None]):
+class HomeScreen(StationScreen[None]):
     """Menu of the screens this role may open."""
 
     BINDINGS = [Binding("escape", "sign_out", "Cambiar de usuario"), Binding("ctrl+q", "app.quit", "Salir", priority=True)]
 
     def compose(self) -> ComposeResult:
-        state = self.app.state  # type: ignore[attr-defined]
+        state = self.station.state
         yield Header()
         with Vertical():
             yield Static(Text(self._who()), id="title", classes="title")
@@ -54,8 +58,8 @@ class HomeScreen(Screen[None]):
         yield Footer()
 
     def _who(self, tournament: str = "") -> str:
-        state = self.app.state  # type: ignore[attr-defined]
-        role = ROLE_NAMES[Role(state.role)]
+        state = self.station.state
+        role = ROLE_NAMES[Role(state.role)] if state.role is not None else "sin identificar"
         return f"{tournament + ' — ' if tournament else ''}{role}{': ' + state.arbiter if state.arbiter else ''}"
 
     def on_mount(self) -> None:
@@ -66,7 +70,7 @@ class HomeScreen(Screen[None]):
     def read_title(self) -> None:
         """The tournament's name in the title, read in a worker thread."""
         try:
-            name = self.app.service.tournament(self.app.state.tournament_id).name  # type: ignore[attr-defined]
+            name = self.station.service.tournament(self.station.state.tournament_id).name
         except TournamentError:
             return
         self.app.call_from_thread(self.query_one("#title", Static).update, Text(self._who(name)))
@@ -76,4 +80,4 @@ class HomeScreen(Screen[None]):
         self.app.push_screen(screen_class(event.option.id)())
 
     def action_sign_out(self) -> None:
-        self.app.sign_out()  # type: ignore[attr-defined]
+        self.station.sign_out()

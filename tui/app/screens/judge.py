@@ -30,17 +30,18 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Static
 from textual.worker import get_current_worker
 
+from data.rules import ROUND_SECONDS
 from duplicate.announce import SpellingTable, master_announcement, rack_announcement
 from duplicate.notation import format_move, parse_move
 from duplicate.plurals import counted
 from duplicate.rack import shown_rack
 from duplicate.service import GameStatus, RoundStatus, TournamentError, TournamentService
 from duplicate.service.views import pending_line
-from duplicate.timer import ROUND_SECONDS, Cue, RoundTimer
+from duplicate.timer import Cue, RoundTimer
 from lexicon.alphabet import BLANK_FLAG
 from lexicon.board import Board, Direction
 from lexicon.lexicon import Lexicon
@@ -48,6 +49,7 @@ from lexicon.move import Move, placed_tiles
 from lexicon.movegen import generate, walker_name
 from tui.app.heap import freeze_heap
 from tui.app.messages import DataChanged
+from tui.app.station import StationScreen
 from tui.app.widgets.board import BLANK_STYLE, TILE_STYLE, BoardView
 from tui.app.widgets.judge_dialogs import ConflictDecision, ConflictDialog, ReasonDialog
 from tui.app.widgets.moves import MoveChoices, NextScore, TopMove
@@ -352,7 +354,7 @@ class NewGameScreen(ModalScreen[NewGame | None]):
 
 
 # --- the console ----------------------------------------------------------------------------------
-class JudgeScreen(Screen[None]):
+class JudgeScreen(StationScreen[None]):
     """The judge's console for the current game of the open tournament (see the module doc).
 
     ``clock``: the monotonic clock of the round timer (seconds; injectable for tests);
@@ -446,14 +448,6 @@ class JudgeScreen(Screen[None]):
         self.scores_round: int | None = None
         """Round whose next best scores are shown."""
         self._typed_rack = False
-
-    @property
-    def service(self) -> TournamentService:
-        return self.app.service  # type: ignore[attr-defined,no-any-return]
-
-    @property
-    def tournament_id(self) -> int | None:
-        return self.app.state.tournament_id  # type: ignore[attr-defined,no-any-return]
 
     # --- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -710,7 +704,7 @@ class JudgeScreen(Screen[None]):
             return
 
         def draw() -> str:
-            view = self.service.draw_rack(game, tournament_id=self.tournament_id, arbiter=self._arbiter)
+            view = self.service.draw_rack(game, tournament_id=self.tournament_id)
             if view is None:
                 return "No se puede formar un atril válido: la partida ha terminado (III.22)."
             redraws = f" ({len(view.redraws)} cambios de fichas, III.19)" if view.redraws else ""
@@ -740,8 +734,7 @@ class JudgeScreen(Screen[None]):
         redraw = self.query_one("#redraw", Checkbox).value
 
         def set_rack() -> str:
-            view = self.service.set_rack(game, text, redraw=redraw, tournament_id=self.tournament_id,
-                                         arbiter=self._arbiter)
+            view = self.service.set_rack(game, text, redraw=redraw, tournament_id=self.tournament_id)
             return f"Atril de la ronda {view.number} escrito por el juez: {view.rack_shown}" + (
                 " (cambio de fichas, III.19)." if redraw else ".")
 
@@ -767,7 +760,7 @@ class JudgeScreen(Screen[None]):
 
             def replace() -> str:
                 view = self.service.replace_rack(game, typed, reason=reason, redraw=redraw,
-                                                 tournament_id=self.tournament_id, arbiter=self._arbiter)
+                                                 tournament_id=self.tournament_id)
                 if view is None:
                     return "No se puede formar un atril válido: la partida ha terminado (III.22)."
                 return f"Atril de la ronda {view.number} cambiado (III.29): {view.rack_shown}."
@@ -802,8 +795,7 @@ class JudgeScreen(Screen[None]):
 
     def _place_master(self, game: int, canonical: str) -> None:
         def choose() -> str:
-            view = self.service.choose_master(game, canonical, tournament_id=self.tournament_id,
-                                              arbiter=self._arbiter)
+            view = self.service.choose_master(game, canonical, tournament_id=self.tournament_id)
             return f"Jugada maestra de la ronda {view.number}: {view.master}, {view.master_score} puntos."
 
         self.start_action(choose)
@@ -831,8 +823,7 @@ class JudgeScreen(Screen[None]):
         """Record the timer action in the event log for the other stations (III.13)."""
         if self.state.game is not None:
             try:
-                self.service.record_timer(self.state.game, action, remaining, tournament_id=self.tournament_id,
-                                          arbiter=self._arbiter)
+                self.service.record_timer(self.state.game, action, remaining, tournament_id=self.tournament_id)
             except TournamentError:
                 pass  # the timer still runs here; only the projection would not follow
 
@@ -861,7 +852,7 @@ class JudgeScreen(Screen[None]):
 
         def close() -> str:
             before = self.service.round_status(game, number, tournament_id=self.tournament_id)
-            bonuses = self.service.close_round(game, number, tournament_id=self.tournament_id, arbiter=self._arbiter)
+            bonuses = self.service.close_round(game, number, tournament_id=self.tournament_id)
             marked = f"{len(before.missing_tables)} papeletas marcadas como no entregadas"
             awarded = ", ".join(f"mesa {table} +{points}" for table, points in sorted(bonuses.items()))
             return f"Ronda {number} cerrada: {marked}; bonificaciones: {awarded or 'ninguna'}."
@@ -885,7 +876,7 @@ class JudgeScreen(Screen[None]):
                 return
 
             def resolve() -> str:
-                self.service.resolve_conflict(item.conflict_id, use_new=decision.use_new, arbiter=self._arbiter,
+                self.service.resolve_conflict(item.conflict_id, use_new=decision.use_new,
                                               reason=decision.reason)
                 kept = "la nueva sustituye a la anotada" if decision.use_new else "se mantiene la anotada"
                 return f"Conflicto de la mesa {item.table} resuelto: {kept}."
@@ -912,8 +903,7 @@ class JudgeScreen(Screen[None]):
                 return
 
             def undone() -> str:
-                view = self.service.undo_master(game, reason=reason, tournament_id=self.tournament_id,
-                                                arbiter=self._arbiter)
+                view = self.service.undo_master(game, reason=reason, tournament_id=self.tournament_id)
                 return f"Maestra {master} deshecha: la ronda {view.number} espera de nuevo su maestra."
 
             self.start_action(undone)
@@ -931,7 +921,7 @@ class JudgeScreen(Screen[None]):
                 return
 
             def end() -> str:
-                text = self.service.end_game(game, tournament_id=self.tournament_id, arbiter=self._arbiter,
+                text = self.service.end_game(game, tournament_id=self.tournament_id,
                                              reason=reason)
                 return f"Partida {game} terminada: {text}."
 
@@ -954,8 +944,7 @@ class JudgeScreen(Screen[None]):
 
             def new_game() -> str:
                 number = self.service.create_game(tournament_id=self.tournament_id, rounds=request.rounds,
-                                                  seed=request.seed, seconds_per_round=request.seconds,
-                                                  arbiter=self._arbiter, unpublished_reason=unpublished_reason)
+                                                  seed=request.seed, seconds_per_round=request.seconds, unpublished_reason=unpublished_reason)
                 return f"Partida {number} creada: pulse «d» para sacar el primer atril."
 
             self.start_action(new_game)
@@ -986,7 +975,7 @@ class JudgeScreen(Screen[None]):
     # --- helpers ----------------------------------------------------------------------------
     @property
     def _arbiter(self) -> str:
-        return self.app.state.arbiter  # type: ignore[attr-defined,no-any-return]
+        return self.station.state.arbiter
 
     def _say(self, text: str, *, error: bool = False) -> None:
         self.query_one("#message", Static).update(Text(text, style="bold red" if error else "bold"))

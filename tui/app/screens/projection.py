@@ -20,6 +20,7 @@ between the board and the full standings at any size.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from rich.table import Table
@@ -28,15 +29,16 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Digits, Footer, Static
 
+from data.rules import ROUND_SECONDS
 from duplicate.announce import announcement_order
-from duplicate.service import GameStatus, TournamentError, TournamentService, TournamentSettings
-from duplicate.timer import ROUND_SECONDS, RoundTimer
+from duplicate.service import GameStatus, RoundView, TournamentError, TournamentService, TournamentSettings
+from duplicate.timer import RoundTimer
 from lexicon.board import Board
 from lexicon.move import placed_tiles
 from tui.app.messages import DataChanged
+from tui.app.station import StationScreen
 from tui.app.widgets.big_board import BigBoard, board_size, cell_for
 from tui.app.widgets.block_letters import BigText, Token
 
@@ -136,7 +138,7 @@ def read_projection(service: TournamentService, tournament_id: int | None) -> Pr
     return data
 
 
-def _partial_round(rounds: list, every: int, *, ended: bool) -> int | None:  # type: ignore[type-arg]
+def _partial_round(rounds: Sequence[RoundView], every: int, *, ended: bool) -> int | None:
     """The round the projected standings go up to: the newest closed round that is a
     multiple of ``every`` (or the last round, closed, of an ended game); None if none."""
     closed = [view.number for view in rounds if view.closed and view.master is not None]
@@ -158,7 +160,7 @@ def standings_table(data: ProjectionData, limit: int | None = None) -> Table:
     return table
 
 
-class ProjectionScreen(Screen[None]):
+class ProjectionScreen(StationScreen[None]):
     """The room's view of the current game. See the module docstring."""
 
     DEFAULT_CSS = """
@@ -236,7 +238,7 @@ class ProjectionScreen(Screen[None]):
         """Read the game again in a worker thread (the replay and the standings never
         block the event loop) and show it."""
         try:
-            data = read_projection(self.app.service, self.app.state.tournament_id)  # type: ignore[attr-defined]
+            data = read_projection(self.station.service, self.station.state.tournament_id)
         except TournamentError as error:
             self.app.call_from_thread(self.query_one("#message", Static).update, Text(str(error)))
             return

@@ -19,7 +19,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import (
     Button,
     DataTable,
@@ -46,11 +45,11 @@ from duplicate.service import (
     SeatingMethod,
     TournamentError,
     TournamentInfo,
-    TournamentService,
     TournamentSettings,
 )
 from duplicate.standings import BonusMode, BonusPolicy, TournamentCriterion, bonus_warnings
 from tui.app.messages import DataChanged
+from tui.app.station import StationScreen
 from tui.app.widgets.judge_dialogs import ReasonDialog
 from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.plain_table import PlainTable
@@ -134,7 +133,7 @@ class _SetupData:
     ranges: list[AssistantRangeView]
 
 
-class SetupScreen(Screen[None]):
+class SetupScreen(StationScreen[None]):
     """The judge's tournament setup. See the module docstring."""
 
     DEFAULT_CSS = """
@@ -189,16 +188,8 @@ class SetupScreen(Screen[None]):
         return self._working > 0
 
     @property
-    def service(self) -> TournamentService:
-        return self.app.service  # type: ignore[attr-defined,no-any-return]
-
-    @property
-    def tournament_id(self) -> int | None:
-        return self.app.state.tournament_id  # type: ignore[attr-defined,no-any-return]
-
-    @property
     def arbiter(self) -> str:
-        return self.app.state.arbiter  # type: ignore[attr-defined,no-any-return]
+        return self.station.state.arbiter
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -274,7 +265,7 @@ class SetupScreen(Screen[None]):
         for field in self.query(OrderedInput):
             field.on_enter = self.enter_now
         self.refresh_lists(settings=True)
-        if self.app.state.role != "judge":  # type: ignore[attr-defined]
+        if self.station.state.role != "judge":
             self.query_one("#tabs").disabled = True
             self.say("La preparación del torneo es cosa del juez árbitro.", error=True)
 
@@ -452,7 +443,7 @@ class SetupScreen(Screen[None]):
                 partial_every=_integer(self.query_one("#partial_every", Input).value, "clasificación parcial") or 0,
                 seconds_per_round=_integer(self.query_one("#seconds", Input).value, "segundos por ronda") or 0)
             service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
-            return lambda: service.change_settings(tournament_id, settings, arbiter=arbiter)
+            return lambda: service.change_settings(tournament_id, settings)
 
         self.run(form, "Ajustes guardados.")
 
@@ -492,7 +483,7 @@ class SetupScreen(Screen[None]):
                 for field, key in (("name", "name"), ("club", "club"), ("country", "country"), ("fed", "federation_id")):
                     self.query_one(f"#p_{field}", Input).value = typed[key]
 
-        self.run(lambda: lambda: service.add_player(name, **form, tournament_id=tournament_id, arbiter=arbiter),
+        self.run(lambda: lambda: service.add_player(name, **form, tournament_id=tournament_id),
                  f"Inscrito: {' '.join(name.split())}.", failed=restore)
 
     def update_player(self) -> None:
@@ -500,7 +491,7 @@ class SetupScreen(Screen[None]):
             self.say("Elija antes un jugador de la lista (Enter sobre su fila).", error=True)
             return
         entry, form, service, arbiter = self.editing, self.player_form(), self.service, self.arbiter
-        self.run(lambda: lambda: service.update_player(entry, **form, arbiter=arbiter),
+        self.run(lambda: lambda: service.update_player(entry, **form),
                  "Datos del jugador corregidos.", then=self.clear_player_form)
 
     def set_status(self, status: EntryStatus) -> None:
@@ -509,7 +500,7 @@ class SetupScreen(Screen[None]):
             self.say("No hay jugadores.", error=True)
             return
         service, arbiter = self.service, self.arbiter
-        self.run(lambda: lambda: service.set_entry_status(entry, status, arbiter=arbiter),
+        self.run(lambda: lambda: service.set_entry_status(entry, status),
                  f"Jugador nº {entry}: {ENTRY_STATUS[status.value]}.")
 
     def import_csv(self) -> None:
@@ -518,8 +509,7 @@ class SetupScreen(Screen[None]):
             self.say("Escriba la ruta del archivo CSV.", error=True)
             return
         service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
-        self.run(lambda: lambda: service.import_players(Path(path).expanduser(), tournament_id=tournament_id,
-                                                        arbiter=arbiter),
+        self.run(lambda: lambda: service.import_players(Path(path).expanduser(), tournament_id=tournament_id),
                  lambda imported: f"Importados: {counted(len(imported), 'jugador')} de {path}.")
 
     def seating_method(self) -> SeatingMethod | None:
@@ -537,7 +527,7 @@ class SetupScreen(Screen[None]):
 
             def create() -> tuple[int, int]:
                 number = service.create_game(tournament_id=tournament_id, rounds=rounds, seed=seed, seating=method,
-                                             seating_seed=seating_seed, arbiter=arbiter,
+                                             seating_seed=seating_seed,
                                              unpublished_reason=unpublished_reason)
                 return number, len(service.seats(number, tournament_id))
 
@@ -566,7 +556,7 @@ class SetupScreen(Screen[None]):
 
             def seat() -> None:
                 game = service.current_game(tournament_id)
-                service.assign_tables(game, tournament_id=tournament_id, method=method, seed=seed, arbiter=arbiter)
+                service.assign_tables(game, tournament_id=tournament_id, method=method, seed=seed)
 
             return seat
 
@@ -582,7 +572,7 @@ class SetupScreen(Screen[None]):
             if first is None or last is None:
                 raise TournamentError("indique la primera y la última mesa")
             service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
-            return lambda: service.set_assistant_range(name, first, last, tournament_id=tournament_id, arbiter=arbiter)
+            return lambda: service.set_assistant_range(name, first, last, tournament_id=tournament_id)
 
         self.run(form, "Rango de mesas guardado.")
 
@@ -605,7 +595,7 @@ class SetupScreen(Screen[None]):
         if button in STATUS_BUTTONS:
             self.set_status(STATUS_BUTTONS[button])
             return
-        actions = {"save": self.action_save_settings, "add": self.add_player, "update": self.update_player,
+        actions: dict[str, Callable[[], None]] = {"save": self.action_save_settings, "add": self.add_player, "update": self.update_player,
                    "clear": self.clear_player_form, "import": self.import_csv, "create_game": self.create_game,
                    "reseat": self.reseat, "set_range": self.set_range,
                    "set_pin_judge": lambda: self.set_pin("judge"),
@@ -618,7 +608,7 @@ class SetupScreen(Screen[None]):
         the form's action."""
         following = {"p_name": "p_club", "p_club": "p_country", "p_country": "p_fed",
                      "a_name": "a_first", "a_first": "a_last", "rounds": "seed"}
-        finish = {"p_fed": lambda: self.update_player() if self.editing is not None else self.add_player(),
+        finish: dict[str, Callable[[], None]] = {"p_fed": lambda: self.update_player() if self.editing is not None else self.add_player(),
                   "csv_path": self.import_csv, "a_last": self.set_range,
                   "pin_judge": lambda: self.set_pin("judge"), "pin_assistant": lambda: self.set_pin("assistant")}
         name = field.id or ""

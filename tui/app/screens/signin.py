@@ -15,14 +15,14 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Static
 
 from duplicate.service import TournamentError
 from tui.app.screens.home import HomeScreen
+from tui.app.station import StationScreen
 
 
-class SignInScreen(Screen[None]):
+class SignInScreen(StationScreen[None]):
     """Type the PIN, Enter; or open the read-only screens."""
 
     BINDINGS = [Binding("escape", "app.pop_screen", "Volver"), Binding("ctrl+q", "app.quit", "Salir", priority=True)]
@@ -36,7 +36,7 @@ class SignInScreen(Screen[None]):
                 yield Input(password=True, id="pin", placeholder="el del juez árbitro o el de su puesto de auxiliar")
             with Horizontal(classes="buttons"):
                 yield Button("Entrar", id="enter", variant="primary")
-                if not self.app.remote:  # type: ignore[attr-defined]
+                if not self.station.remote:
                     yield Button("Solo consulta (sin PIN)", id="viewer")
             yield Static("", id="message")
         yield Footer()
@@ -56,7 +56,7 @@ class SignInScreen(Screen[None]):
     def read_title(self) -> None:
         """The tournament's name in the title, read in a worker thread."""
         try:
-            name = self.app.base_service.tournament(self.app.state.tournament_id).name  # type: ignore[attr-defined]
+            name = self.station.base_service.tournament(self.station.state.tournament_id).name
         except TournamentError:
             return
         self.app.call_from_thread(self.query_one("#title", Static).update, Text(f"{name}: identifíquese"))
@@ -65,8 +65,8 @@ class SignInScreen(Screen[None]):
         self.sign_in()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "viewer" and not self.app.remote:  # type: ignore[attr-defined]
-            self.app.sign_in(None)  # type: ignore[attr-defined]
+        if event.button.id == "viewer" and not self.station.remote:
+            self.station.sign_in(None)
         elif event.button.id == "enter":
             self.sign_in()
 
@@ -84,7 +84,7 @@ class SignInScreen(Screen[None]):
     @work(thread=True, group="sign-in", exit_on_error=False)
     def _check(self, pin: str) -> None:
         try:
-            outcome: Any = self.app.check_pin(pin)  # type: ignore[attr-defined]
+            outcome: Any = self.station.check_pin(pin)
         except TournamentError as error:
             outcome = error
         self.app.call_from_thread(self._checked, outcome)
@@ -95,5 +95,5 @@ class SignInScreen(Screen[None]):
             self.query_one("#message", Static).update(Text(str(outcome), style="bold red"))
             self.query_one("#pin", Input).focus()
             return
-        self.app.adopt(*outcome)  # type: ignore[attr-defined]
+        self.station.adopt(*outcome)
         self.app.switch_screen(HomeScreen())

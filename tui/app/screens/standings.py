@@ -31,7 +31,6 @@ from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 
 from duplicate.labels import CLAIM_STATUS, CRITERION_HEADINGS, GAME_STATUS, label
@@ -48,6 +47,7 @@ from duplicate.service import (
 )
 from duplicate.standings import GameStanding, RoundResult, TournamentCriterion, TournamentStanding, running_totals
 from tui.app.messages import DataChanged
+from tui.app.station import StationScreen
 from tui.app.widgets.judge_dialogs import (
     ClaimDecision,
     ClaimDialog,
@@ -118,7 +118,7 @@ class _StandingsData:
     claims: list[ClaimView]
     slips: list[SlipView]
 
-class StandingsScreen(Screen[None]):
+class StandingsScreen(StationScreen[None]):
     """Game and tournament standings, follow-up sheet, claims. See the module docstring."""
 
     DEFAULT_CSS = """
@@ -191,7 +191,7 @@ class StandingsScreen(Screen[None]):
     def refresh_data(self) -> None:
         """Reload everything shown from the service, in a worker thread (the event loop
         never waits for the database), then show it."""
-        service, tournament_id = self.app.service, self.app.state.tournament_id  # type: ignore[attr-defined]
+        service, tournament_id = self.station.service, self.station.state.tournament_id
         try:
             game = self.game if self.game is not None else service.current_game(tournament_id)
             data = _StandingsData(
@@ -382,7 +382,7 @@ class StandingsScreen(Screen[None]):
         """The footer shows what this station may do now (issue 13 §3): the judge's keys
         only to the judge; «provisional/definitive» while the game is not final, «reopen»
         only when it is."""
-        if action in self._JUDGE_ACTIONS and self.app.state.role != "judge":  # type: ignore[attr-defined]
+        if action in self._JUDGE_ACTIONS and self.station.state.role != "judge":
             return False
         final = self._status == GameStatus.FINAL.value
         if action == "publish_results" and final:
@@ -395,7 +395,7 @@ class StandingsScreen(Screen[None]):
         """A judge's key pressed at another station is answered, not ignored."""
         keys = {binding.key: binding.action for binding in self.BINDINGS if isinstance(binding, Binding)}
         action = keys.get(event.key, "").split("(")[0]
-        if action in self._JUDGE_ACTIONS and self.app.state.role != "judge":  # type: ignore[attr-defined]
+        if action in self._JUDGE_ACTIONS and self.station.state.role != "judge":
             event.stop()
             self.notify(f"Solo el juez árbitro puede {self._JUDGE_ACTIONS[action]}.", severity="warning")
 
@@ -406,10 +406,10 @@ class StandingsScreen(Screen[None]):
     def action_publish(self) -> None:
         """Write the publication (HTML, PDF, CSV, XLSX; IV.32) in a worker: the screen
         stays usable while it runs. Judge only."""
-        if self.app.state.role != "judge":  # type: ignore[attr-defined]
+        if self.station.state.role != "judge":
             self.notify("Solo el juez árbitro publica los resultados.", severity="warning")
             return
-        tournament_id = self.app.state.tournament_id  # type: ignore[attr-defined]
+        tournament_id = self.station.state.tournament_id
         default = publication_folder(tournament_id if tournament_id is not None else self._newest_tournament_id())
 
         def chosen(folder: object) -> None:
@@ -421,13 +421,13 @@ class StandingsScreen(Screen[None]):
 
     def _newest_tournament_id(self) -> int:
         """The tournament shown when the station has none chosen: the newest."""
-        return int(self.app.service.tournament().id)  # type: ignore[attr-defined]
+        return int(self.station.service.tournament().id)
 
     @work(thread=True, exclusive=True, group="publish", exit_on_error=False)
     def _publish(self, folder: Path) -> None:
         from duplicate.publish import publish_results
 
-        service, tournament_id = self.app.service, self.app.state.tournament_id  # type: ignore[attr-defined]
+        service, tournament_id = self.station.service, self.station.state.tournament_id
         try:
             # One process: the app's threads rule out forking workers.
             publication = publish_results(service, folder, tournament_id=tournament_id, workers=1)
@@ -442,7 +442,7 @@ class StandingsScreen(Screen[None]):
     # --- the judge's decisions (III.26, III.27) --------------------------------------------------
     def _judge_only(self, what: str) -> bool:
         """True for the judge; an assistant is told (in Spanish) who may ``what``."""
-        if self.app.state.role == "judge":  # type: ignore[attr-defined]
+        if self.station.state.role == "judge":
             return True
         self.notify(f"Solo el juez árbitro puede {what}.", severity="warning")
         return False
@@ -462,7 +462,7 @@ class StandingsScreen(Screen[None]):
         self.app.call_from_thread(self.refresh_data)
 
     def _game_status(self) -> str | None:
-        service, tournament_id = self.app.service, self.app.state.tournament_id  # type: ignore[attr-defined]
+        service, tournament_id = self.station.service, self.station.state.tournament_id
         return next((game.status for game in service.tournament(tournament_id).games if game.number == self.game),
                     None)
 
@@ -470,10 +470,9 @@ class StandingsScreen(Screen[None]):
         """Publish the game shown: provisional or final results (III.26)."""
         if not self._judge_only("publicar los resultados") or self.game is None:
             return
-        service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
+        service, state = self.station.service, self.station.state
         kind = "definitivos" if final else "provisionales"
-        self._judge_call(partial(service.publish, self.game, final=final, tournament_id=state.tournament_id,
-                                 arbiter=state.arbiter),
+        self._judge_call(partial(service.publish, self.game, final=final, tournament_id=state.tournament_id),
                          f"Partida {self.game}: resultados {kind} publicados")
 
     def action_reopen(self) -> None:
@@ -485,12 +484,11 @@ class StandingsScreen(Screen[None]):
                         severity="warning")
             return
         game = self.game
-        service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
+        service, state = self.station.service, self.station.state
 
         def reopen(reason: object) -> None:
             if isinstance(reason, str):
-                self._judge_call(partial(service.reopen, game, reason=reason, tournament_id=state.tournament_id,
-                                         arbiter=state.arbiter),
+                self._judge_call(partial(service.reopen, game, reason=reason, tournament_id=state.tournament_id),
                                  f"Partida {game} reabierta: resultados provisionales")
 
         self.app.push_screen(ReasonDialog(f"Reabrir la partida {game} (resultados definitivos)",
@@ -501,12 +499,12 @@ class StandingsScreen(Screen[None]):
         if not self._judge_only("registrar reclamaciones") or self.game is None:
             return
         game = self.game
-        service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
+        service, state = self.station.service, self.station.state
 
         def filed(claim: object) -> None:
             if isinstance(claim, NewClaim):
                 self._judge_call(partial(service.file_claim, game, claim.round_number, claim.table, claim.text,
-                                         tournament_id=state.tournament_id, arbiter=state.arbiter),
+                                         tournament_id=state.tournament_id),
                                  f"Reclamación registrada: ronda {claim.round_number}, mesa {claim.table}")
 
         self.app.push_screen(ClaimDialog(game), filed)
@@ -515,7 +513,7 @@ class StandingsScreen(Screen[None]):
         """Resolve the claim selected in the Reclamaciones tab: upheld or rejected (III.27)."""
         if not self._judge_only("resolver reclamaciones") or self.game is None:
             return
-        service, state = self.app.service, self.app.state  # type: ignore[attr-defined]
+        service, state = self.station.service, self.station.state
         table = self.query_one("#claims-table", DataTable)
         key = (table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value if table.row_count else None)
         claims = {claim.id: claim for claim in service.claims(self.game, tournament_id=state.tournament_id)}
@@ -541,14 +539,14 @@ class StandingsScreen(Screen[None]):
                 verdict = "aceptada" if decision.upheld else "rechazada"
                 self._judge_call(partial(service.resolve_claim, claim_id, upheld=decision.upheld,
                                          resolution=decision.resolution, corrected_text=decision.corrected_text,
-                                         corrected_status=decision.corrected_status, arbiter=state.arbiter),
+                                         corrected_status=decision.corrected_status),
                                  f"Reclamación nº {claim_id} {verdict}")
 
         self.app.push_screen(ClaimResolutionDialog(claim_id, summary), resolved)
 
     def action_game(self, delta: int) -> None:
         """Show the previous / next game of the tournament."""
-        service, tournament_id = self.app.service, self.app.state.tournament_id  # type: ignore[attr-defined]
+        service, tournament_id = self.station.service, self.station.state.tournament_id
         numbers = [game.number for game in service.tournament(tournament_id).games]
         if not numbers or self.game not in numbers:
             return

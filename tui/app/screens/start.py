@@ -7,15 +7,15 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from duplicate.plurals import counted
 from duplicate.service import TournamentError, TournamentInfo
+from tui.app.station import StationScreen
 
 
-class StartScreen(Screen[None]):
+class StartScreen(StationScreen[None]):
     """Tournament list (Enter opens one) and a form to create a new one."""
 
     BINDINGS = [Binding("ctrl+q", "app.quit", "Salir", priority=True)]
@@ -25,7 +25,7 @@ class StartScreen(Screen[None]):
         with Vertical():
             yield Static("Torneos de esta base de datos", classes="title")
             yield OptionList(id="tournaments")
-            if self.app.remote:  # type: ignore[attr-defined]
+            if self.station.remote:
                 # A browser opens a tournament and signs in; it never creates one (issue 14 §3).
                 yield Static("", id="message")
                 return
@@ -54,7 +54,7 @@ class StartScreen(Screen[None]):
     def read_tournaments(self) -> None:
         """The tournaments in the database, read in a worker thread, then listed."""
         try:
-            tournaments: list[TournamentInfo] | TournamentError = self.app.service.tournaments()  # type: ignore[attr-defined]
+            tournaments: list[TournamentInfo] | TournamentError = self.station.service.tournaments()
         except TournamentError as error:
             tournaments = error
         self.app.call_from_thread(self.show_tournaments, tournaments)
@@ -72,7 +72,7 @@ class StartScreen(Screen[None]):
         if tournaments:
             options.highlighted = 0
             options.focus()
-        elif self.app.remote:  # type: ignore[attr-defined]
+        elif self.station.remote:
             self.query_one("#message", Static).update(
                 Text("No hay ningún torneo: el juez árbitro lo crea en su equipo con «duplicada».", style="bold"))
         else:
@@ -80,7 +80,7 @@ class StartScreen(Screen[None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         assert event.option.id is not None
-        self.app.open_tournament(int(event.option.id))  # type: ignore[attr-defined]
+        self.station.open_tournament(int(event.option.id))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "create":
@@ -94,7 +94,7 @@ class StartScreen(Screen[None]):
             self.create()
 
     def create(self) -> None:
-        if self.app.remote:  # type: ignore[attr-defined]
+        if self.station.remote:
             return
         name = self.query_one("#name", Input).value
         venue = self.query_one("#venue", Input).value
@@ -114,7 +114,7 @@ class StartScreen(Screen[None]):
     def _create(self, name: str, venue: str, judge: str, pin: str) -> None:
         """Create the tournament in a worker thread (the PIN's slow hash), then open it."""
         try:
-            created: int | TournamentError = self.app.service.create_tournament(  # type: ignore[attr-defined]
+            created: int | TournamentError = self.station.service.create_tournament(
                 name, venue=venue, judge_pin=pin, judge_name=judge)
         except TournamentError as error:
             created = error
@@ -124,4 +124,4 @@ class StartScreen(Screen[None]):
         if isinstance(created, TournamentError):
             self.query_one("#message", Static).update(Text(str(created), style="bold red"))
             return
-        self.app.open_tournament(created)  # type: ignore[attr-defined]
+        self.station.open_tournament(created)

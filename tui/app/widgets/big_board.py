@@ -8,6 +8,7 @@ the last master highlighted and blanks in lowercase and another colour.
 from __future__ import annotations
 
 from rich.text import Text
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -88,8 +89,8 @@ class BigBoard(Widget):
             return Text("(sin tablero)")
         return big_board_text(self.board, self.highlight, self.cell)
 
-    def get_content_width(self, container, viewport) -> int:  # type: ignore[no-untyped-def]
+    def get_content_width(self, container: Size, viewport: Size) -> int:
         return board_size(self.cell)[0]
 
-    def get_content_height(self, container, viewport, width) -> int:  # type: ignore[no-untyped-def]
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return board_size(self.cell)[1] if self.board is not None else 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -143,7 +144,7 @@ class BigText(Widget):
             return block_text(self.tokens, gap)
         return plain_text(self.tokens, self.gap)
 
-    def get_content_height(self, container, viewport, width) -> int:  # type: ignore[no-untyped-def]
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return HEIGHT if self.fits(width) else 1
 
     @property

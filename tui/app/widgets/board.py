@@ -4,6 +4,7 @@ last master highlighted and blanks visibly different (issue 4 §2)."""
 from __future__ import annotations
 
 from rich.text import Text
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -73,8 +74,8 @@ class BoardView(Widget):
             return Text("(sin tablero)")
         return board_text(self.board, self.highlight, cell=self.cell)
 
-    def get_content_width(self, container, viewport) -> int:  # type: ignore[no-untyped-def]
+    def get_content_width(self, container: Size, viewport: Size) -> int:
         return 3 + SIZE * self.cell
 
-    def get_content_height(self, container, viewport, width) -> int:  # type: ignore[no-untyped-def]
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return SIZE + 1

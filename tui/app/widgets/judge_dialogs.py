@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -51,7 +51,12 @@ class ConflictDecision:
     reason: str
 
 
-class _JudgeDialog(ModalScreen[object]):
+ResultT = TypeVar("ResultT")
+
+
+class _JudgeDialog(ModalScreen[ResultT | None], Generic[ResultT]):
+    """A judge's form: Escape cancels (None), Intro moves on then accepts (a ``ResultT``)."""
+
     DEFAULT_CSS = """
     ReasonDialog, ClaimDialog, ClaimResolutionDialog, ConflictDialog, FolderDialog { align: center middle; }
     #judge-dialog {
@@ -96,7 +101,7 @@ class _JudgeDialog(ModalScreen[object]):
         raise NotImplementedError
 
 
-class ReasonDialog(_JudgeDialog):
+class ReasonDialog(_JudgeDialog[str]):
     """Ask for a reason (required); returns it, or None."""
 
     FIELDS = ("reason",)
@@ -121,7 +126,7 @@ class ReasonDialog(_JudgeDialog):
         self.dismiss(reason)
 
 
-class FolderDialog(_JudgeDialog):
+class FolderDialog(_JudgeDialog[Path]):
     """Ask where to write the publication (the default folder shown and editable); a
     folder that already holds files is accepted only after a second Intro, saying that
     the publication's files there are replaced. Returns the ``Path``, or None."""
@@ -158,7 +163,7 @@ class FolderDialog(_JudgeDialog):
         self.dismiss(folder)
 
 
-class ClaimDialog(_JudgeDialog):
+class ClaimDialog(_JudgeDialog[NewClaim]):
     """Ask for the round, the table and the claim's text; returns a ``NewClaim`` or None."""
 
     FIELDS = ("claim-round", "claim-table", "claim-text")
@@ -193,7 +198,7 @@ class ClaimDialog(_JudgeDialog):
                               self._value("claim-text")))
 
 
-class ClaimResolutionDialog(_JudgeDialog):
+class ClaimResolutionDialog(_JudgeDialog[ClaimDecision]):
     """Uphold or reject a claim, with the resolution and, when upheld, an optional
     corrected slip (a move, or «tarde», «nula», «falta»); returns a ``ClaimDecision`` or None."""
 
@@ -240,7 +245,7 @@ class ClaimResolutionDialog(_JudgeDialog):
                                    mark.value if mark else None))
 
 
-class ConflictDialog(_JudgeDialog):
+class ConflictDialog(_JudgeDialog[ConflictDecision]):
     """Show the stored slip and the conflicting one; keep or replace, with an optional
     reason. Returns a ``ConflictDecision`` or None."""
 

@@ -65,9 +65,9 @@ def placed_word(board: Board, row: int, col: int, direction: Direction, letters:
         r, c = r - dr, c - dc
     start = (r, c)
     word: list[int] = []
-    while (tile := at(r, c)) is not None:
+    while (square := at(r, c)) is not None:
         # Tiles already on the board are written as plain letters (III.20.1.a).
-        word.append(tile if (r, c) in new else letter_of(tile))
+        word.append(square if (r, c) in new else letter_of(square))
         r, c = r + dr, c + dc
     return Move(start[0], start[1], direction, tuple(word)), placed
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -61,7 +61,12 @@ class Correction:
     reason: str
 
 
-class _Dialog(ModalScreen[object]):
+ResultT = TypeVar("ResultT")
+
+
+class _Dialog(ModalScreen[ResultT | None], Generic[ResultT]):
+    """A slip form: Escape cancels (None), the form's answer is a ``ResultT``."""
+
     DEFAULT_CSS = """
     TablesDialog, CorrectionDialog { align: center middle; }
     #dialog {
@@ -81,7 +86,7 @@ class _Dialog(ModalScreen[object]):
         self.query_one("#dialog-error", Static).update(message)
 
 
-class TablesDialog(_Dialog):
+class TablesDialog(_Dialog[list[int]]):
     """Ask for the tables whose slip is the master; returns their numbers or None."""
 
     def __init__(self, master: str, score: int | None, round_number: int) -> None:
@@ -107,7 +112,7 @@ class TablesDialog(_Dialog):
         self.dismiss(tables)
 
 
-class CorrectionDialog(_Dialog):
+class CorrectionDialog(_Dialog[Correction]):
     """Ask for the table, the new slip (a move, or «tarde», «nula», «falta») and the
     reason; returns a ``Correction`` or None."""
 

@@ -1,4 +1,4 @@
-"""Stored EloDI ratings (rules V; ``elodi.md``): SQLAlchemy 2 models on ``duplicate.models.Base``.
+"""Stored EloDI ratings (rules V; ``elodi.md``): SQLAlchemy 2 models on ``duplicate.storage.models.Base``.
 
 * ``Rating``: a player's current EloDI — rating, volatility, rated games, last rated game.
   A player without a row is *nuevo* (1200/535 before the first valid game, rules V).
@@ -14,7 +14,7 @@
   and after, the target position (ERank), the actual position and whether the cap bound.
 
 Created by the Alembic revisions ``0002`` and ``0005`` (versions) in
-``duplicate/migrations/versions``.
+``duplicate/storage/migrations/versions``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any
 from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from duplicate.models import Base
+from duplicate.storage.models import Base
 
 __all__ = ["RatedGame", "Rating", "RatingChange", "RatingVersion"]
 

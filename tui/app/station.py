@@ -1,0 +1,81 @@
+"""What a screen may ask of the app it runs in: the station (issue 24 §3).
+
+Textual types ``Screen.app`` as ``App[object]``; the screens need the duplicada app's
+service, its station state and its sign-in steps. ``Station`` names that interface (the
+``DuplicadaApp`` has it), and ``StationScreen`` gives every screen a typed ``station``
+with ``service`` and ``tournament_id`` shortcuts, so no screen reaches for an attribute
+the type checker cannot see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, TypeVar, runtime_checkable
+
+from textual.screen import Screen
+
+from duplicate.service import Actor, TournamentService
+
+
+@dataclass
+class StationState:
+    """Who this station is: the tournament open, the role signed in, the name recorded."""
+
+    tournament_id: int | None = None
+    role: str | None = None
+    station: str = "principal"
+    arbiter: str = ""
+
+
+@runtime_checkable
+class Station(Protocol):
+    """The app as the screens see it (``tui.app.application.DuplicadaApp``).
+
+    ``base_service`` reads without a credential; ``service`` acts with the signed-in
+    station's credential; ``remote`` is a browser's session (``duplicada serve``)."""
+
+    remote: bool
+    base_service: TournamentService
+    service: TournamentService
+    state: StationState
+
+    def open_tournament(self, tournament_id: int) -> None:
+        """Select a tournament and ask for the role and PIN."""
+
+    def check_pin(self, pin: str | None) -> tuple[TournamentService, Actor]:
+        """The service acting with ``pin`` and who that is (slow: call it off the UI thread)."""
+
+    def adopt(self, acting: TournamentService, actor: Actor) -> None:
+        """Act from now on through ``acting``, as ``actor``."""
+
+    def sign_in(self, pin: str | None) -> None:
+        """Act with ``pin`` and show the role's menu."""
+
+    def sign_out(self) -> None:
+        """Forget the credential and ask for a PIN again."""
+
+
+ResultT = TypeVar("ResultT")
+
+
+class StationScreen(Screen[ResultT]):
+    """A screen of the duplicada app: ``station`` is the app, typed."""
+
+    @property
+    def station(self) -> Station:
+        """The app this screen runs in. Raises ``TypeError`` if it is not a duplicada
+        station (a screen mounted in some other app)."""
+        app = self.app
+        if not isinstance(app, Station):
+            raise TypeError(f"{type(self).__name__} needs the duplicada app, not {type(app).__name__}")
+        return app
+
+    @property
+    def service(self) -> TournamentService:
+        """The service acting with this station's credential."""
+        return self.station.service
+
+    @property
+    def tournament_id(self) -> int | None:
+        """The tournament open at this station (None: none yet)."""
+        return self.station.state.tournament_id
