@@ -335,10 +335,7 @@ class RatingService:
 
     def _prepare(self, ref: GameRef) -> _Prepared:
         """Read a valid game's standings and the players active at its final publication."""
-        try:
-            standings = self._tournaments.game_standings(ref.number, ref.tournament_id)
-        except TournamentError as error:
-            raise RatingError(str(error)) from None
+        standings = self._tournaments.game_standings(ref.number, ref.tournament_id)
         with self.context.read() as session:
             published = self._final_publication(session, ref.game_id)
             rounds = self._rounds(session, ref.game_id)

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from datetime import date, datetime
 from pathlib import Path
-from typing import Self
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -19,14 +17,16 @@ from duplicate.notation import SlipError
 from duplicate.rack import RackError
 from duplicate.service.access import Action, Actor
 from duplicate.service.context import ServiceContext, ServiceHooks, now, typed_text
-from duplicate.service.errors import LockedGameError, TournamentError
+from duplicate.service.errors import (
+    InconsistentHistory,
+    InvalidFile,
+    InvalidNumber,
+    LockedGameError,
+    NotFound,
+)
 from duplicate.service.events import EventKind, TournamentEvent
 from duplicate.service.replay import _apply
-from duplicate.service.views import (
-    EventView,
-    TournamentInfo,
-    view_of,
-)
+from duplicate.service.views import TournamentInfo
 from duplicate.slips import SlipStatus
 from duplicate.storage.database import Database
 from duplicate.storage.models import (
@@ -72,7 +72,7 @@ def _read_csv(path: Path) -> list[tuple[int, dict[str, str]]]:
     try:
         return read_csv_rows(path)
     except CsvFileError as error:
-        raise TournamentError(str(error)) from None
+        raise InvalidFile(str(error), path=path, line=error.line or None) from error
 
 
 class TaskModule:
@@ -137,7 +137,7 @@ class TaskModule:
         try:
             return checked_int(value, what, minimum=minimum, maximum=maximum)
         except NumberError as error:
-            raise TournamentError(str(error)) from None
+            raise InvalidNumber(str(error), what=what, value=value) from error
 
     def _tournament(self, session: Session, tournament_id: int | None) -> Tournament:
         return self.context.tournament(session, tournament_id)
@@ -152,20 +152,20 @@ class TaskModule:
             query = query.with_for_update().execution_options(populate_existing=True)
         game = session.scalar(query)
         if game is None:
-            raise TournamentError(f"el torneo «{tournament.name}» no tiene partida {number}")
+            raise NotFound(f"el torneo «{tournament.name}» no tiene partida {number}", what="partida", key=number)
         return game
 
     def _round(self, session: Session, game: GameRow, number: int) -> RoundRow:
         self._number(number, "el número de ronda")
         row = session.scalar(select(RoundRow).where(RoundRow.game_id == game.id, RoundRow.number == number))
         if row is None:
-            raise TournamentError(f"la partida {game.number} no tiene ronda {number}")
+            raise NotFound(f"la partida {game.number} no tiene ronda {number}", what="ronda", key=number)
         return row
 
     def _latest_round_number(self, session: Session, game: GameRow) -> int:
         number = session.scalar(select(func.max(RoundRow.number)).where(RoundRow.game_id == game.id))
         if number is None:
-            raise TournamentError(f"la partida {game.number} aún no tiene ninguna ronda")
+            raise NotFound(f"la partida {game.number} aún no tiene ninguna ronda", what="ronda", key=None)
         return number
 
     def _writable_game(self, session: Session, game_id: int) -> GameRow:
@@ -203,8 +203,8 @@ class TaskModule:
                 _apply(engine, event)
             except (GameError, RackError, SlipError) as error:
                 self.context.games.pop(game.id, None)
-                raise TournamentError(f"historial incoherente de la partida {game.number} en el evento {event.id} "
-                                      f"({event.kind}): {error}") from None
+                raise InconsistentHistory(f"historial incoherente de la partida {game.number} en el evento {event.id} "
+                                      f"({event.kind}): {error}", event_id=event.id, game=game.number) from error
             last = event.id
         self.context.games[game.id] = (last, engine)
         return engine

@@ -38,7 +38,14 @@ from duplicate.service.access import (
     lock_until,
     pin_digest,
 )
-from duplicate.service.errors import CredentialRefused, StorageUnavailable, TournamentError
+from duplicate.service.errors import (
+    CredentialRefused,
+    InvalidNumber,
+    InvalidText,
+    LexiconUnavailable,
+    NotFound,
+    StorageUnavailable,
+)
 from duplicate.service.events import TournamentEvent
 from duplicate.service.views import TournamentInfo
 from duplicate.storage.database import Database, DatabaseUnavailable
@@ -275,11 +282,12 @@ class ServiceContext:
             try:
                 checked_int(tournament_id, "el torneo", minimum=1, maximum=DB_INT_MAX)
             except NumberError as error:
-                raise TournamentError(str(error)) from None
+                raise InvalidNumber(str(error), what="el torneo", value=tournament_id) from error
         tournament = find_tournament(session, tournament_id)
         if tournament is None:
-            raise TournamentError("no hay ningún torneo en la base de datos: créelo con «duplicada tournament create»"
-                                  if tournament_id is None else f"no existe el torneo {tournament_id}")
+            raise NotFound("no hay ningún torneo en la base de datos: créelo con «duplicada tournament create»"
+                                  if tournament_id is None else f"no existe el torneo {tournament_id}",
+                                  what="torneo", key=tournament_id)
         return tournament
 
     def lexicon_for(self, tournament: Tournament | TournamentInfo) -> Lexicon:
@@ -300,15 +308,16 @@ class ServiceContext:
             if not candidates:
                 candidates.append(Lexicon.load(default_lexicon_path(None)))
         except LexiconError as error:      # a damaged or altered lexicon file: refused, said why
-            raise TournamentError(f"el léxico del torneo «{tournament.name}» no se puede usar: {error}") from None
+            raise LexiconUnavailable(f"el léxico del torneo «{tournament.name}» no se puede usar: {error}",
+                                     tournament=tournament.name, lexicon_hash=tournament.lexicon_hash) from error
         for lexicon in candidates:
             if lexicon.content_hash == tournament.lexicon_hash:
                 self.lexicons[lexicon.content_hash] = lexicon
                 return lexicon
-        raise TournamentError(
+        raise LexiconUnavailable(
             f"el torneo «{tournament.name}» se creó con el léxico {tournament.lexicon_hash[:12]}…, "
-            f"que no es el disponible ({candidates[0].content_hash[:12]}…): indique el léxico del torneo con --lexicon"
-        )
+            f"que no es el disponible ({candidates[0].content_hash[:12]}…): indique el léxico del torneo con --lexicon",
+            tournament=tournament.name, lexicon_hash=tournament.lexicon_hash)
 
     def default_lexicon(self) -> Lexicon:
         """The lexicon given to the service, else the shipped default."""
@@ -322,7 +331,7 @@ def typed_text(text: str, what: str, limit: int, *, lines: bool = False) -> str:
     try:
         return checked_text(text, what, limit=limit, lines=lines)
     except TextError as error:
-        raise TournamentError(str(error)) from None
+        raise InvalidText(str(error), what=what, value=text) from error
 
 
 class HasContext(Protocol):

@@ -13,7 +13,7 @@ from duplicate.service.base import (
     _now,
 )
 from duplicate.service.context import ServiceContext
-from duplicate.service.errors import TournamentError
+from duplicate.service.errors import InvalidSlip, NotFound, RoundClosed, StateConflict
 from duplicate.service.events import (
     ClaimFiled,
     ClaimResolved,
@@ -61,7 +61,7 @@ class Corrections(TaskModule):
         with self._read() as session:
             conflict = session.get(Conflict, self._number(conflict_id, "el conflicto"))
             if conflict is None:
-                raise TournamentError(f"no existe el conflicto {conflict_id}")
+                raise NotFound(f"no existe el conflicto {conflict_id}", what="conflicto", key=conflict_id)
             game = session.get(GameRow, conflict.game_id)
             assert game is not None
             game_number, tournament_id = game.number, game.tournament_id
@@ -75,8 +75,8 @@ class Corrections(TaskModule):
             assert conflict is not None
             actor = self._authorise(session, tournament_id, Action.RESOLVE_CONFLICT)
             if conflict.resolution is not None:
-                raise TournamentError(f"el conflicto {conflict_id} ya está resuelto ({conflict.resolution}, "
-                                      f"{conflict.resolved_by})")
+                raise StateConflict(f"el conflicto {conflict_id} ya está resuelto ({conflict.resolution}, "
+                                      f"{conflict.resolved_by})", what=f"conflicto {conflict_id}", state="resolved")
             if verdict is not None:
                 self._correct_in(session, context, text, verdict, actor,
                                  reason or f"conflicto {conflict_id} resuelto a favor de la nueva papeleta")
@@ -106,8 +106,8 @@ class Corrections(TaskModule):
                 closed = session.scalar(select(RoundRow.closed).where(RoundRow.game_id == context.game_id,
                                                                       RoundRow.number == context.round_number))
                 if closed:
-                    raise TournamentError(f"la ronda {context.round_number} está cerrada: "
-                                          "solo el juez árbitro puede corregirla")
+                    raise RoundClosed(f"la ronda {context.round_number} está cerrada: "
+                                          "solo el juez árbitro puede corregirla", round=context.round_number)
             return self._correct_in(session, context, text or "", verdict, actor, reason)
 
     def _correction_verdict(self, context: _SlipContext, text: str | None,
@@ -115,10 +115,12 @@ class Corrections(TaskModule):
         if status is not None:
             status = SlipStatus(status)
             if status not in MARK_STATUSES:
-                raise TournamentError(f"marca {status.value!r} no válida: se espera late, null o missing")
+                raise InvalidSlip(f"marca {status.value!r} no válida: se espera late, null o missing",
+                                  what="la marca", value=status.value)
             return mark_verdict(status, text or "")
         if text is None:
-            raise TournamentError("indique el nuevo texto de la papeleta o una marca (late, null, missing)")
+            raise InvalidSlip("indique el nuevo texto de la papeleta o una marca (late, null, missing)",
+                              what="la papeleta", value=None)
         return judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
 
     def _correct_in(self, session: Session, context: _SlipContext, text: str, verdict: SlipVerdict, actor: Actor,
@@ -148,7 +150,8 @@ class Corrections(TaskModule):
             self._check_unlocked(game)
             row = self._round(session, game, round_number)
             if row.master is None:
-                raise TournamentError(f"la ronda {round_number} no tiene jugada maestra")
+                raise StateConflict(f"la ronda {round_number} no tiene jugada maestra",
+                                    what=f"ronda {round_number}", state="no_master")
             row.annulled = True
             annulled = []
             for slip in session.scalars(select(Slip).where(Slip.game_id == game.id, Slip.round_number == round_number,
@@ -190,7 +193,7 @@ class Corrections(TaskModule):
         with self._read() as session:
             claim = session.get(Claim, self._number(claim_id, "la reclamación"))
             if claim is None:
-                raise TournamentError(f"no existe la reclamación {claim_id}")
+                raise NotFound(f"no existe la reclamación {claim_id}", what="reclamación", key=claim_id)
             game = session.get(GameRow, claim.game_id)
             assert game is not None
             seat = session.scalar(select(Seat).where(Seat.game_id == game.id, Seat.entry_id == claim.entry_id))
@@ -206,7 +209,8 @@ class Corrections(TaskModule):
             assert claim is not None
             actor = self._authorise(session, tournament_id, Action.RESOLVE_CLAIM)
             if claim.status != ClaimStatus.OPEN.value:
-                raise TournamentError(f"la reclamación {claim_id} ya está resuelta ({claim.status})")
+                raise StateConflict(f"la reclamación {claim_id} ya está resuelta ({claim.status})",
+                                    what=f"reclamación {claim_id}", state="resolved")
             if verdict is not None:
                 self._correct_in(session, context, corrected_text or "", verdict, actor,
                                  f"reclamación {claim_id} aceptada: {resolution}")

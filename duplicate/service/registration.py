@@ -16,7 +16,15 @@ from duplicate.service.base import (
     _now,
     _read_csv,
 )
-from duplicate.service.errors import TournamentError
+from duplicate.service.errors import (
+    InvalidFile,
+    InvalidInput,
+    InvalidPin,
+    InvalidText,
+    NotFound,
+    StateConflict,
+    TournamentError,
+)
 from duplicate.service.events import (
     AssistantRangeSet,
     EntryStatusChanged,
@@ -71,10 +79,10 @@ class Registration(TaskModule):
         venue = self._typed(venue, "el lugar", NAME_MAX)
         judge_name = self._typed(judge_name, "el nombre del juez árbitro", PERSON_MAX)
         if not name.strip():
-            raise TournamentError("el torneo necesita un nombre")
+            raise InvalidText("el torneo necesita un nombre", what="el nombre del torneo", value=name)
         pin = judge_pin if judge_pin is not None else self.context.pin_for_new_tournament()
         if pin is None:
-            raise TournamentError("el torneo necesita el PIN del juez árbitro (al menos 6 caracteres)")
+            raise InvalidPin("el torneo necesita el PIN del juez árbitro (al menos 6 caracteres)")
         check_new_pin(pin)
         judge_name = judge_name.strip() or "juez"
         settings = settings or TournamentSettings()
@@ -124,8 +132,8 @@ class Registration(TaskModule):
             started = session.scalar(select(func.count()).select_from(RoundRow).join(GameRow)
                                      .where(GameRow.tournament_id == tournament.id))
             if started:
-                raise TournamentError("los criterios de bonificación y desempate se fijan antes de empezar: "
-                                      "ya hay rondas jugadas")
+                raise StateConflict("los criterios de bonificación y desempate se fijan antes de empezar: "
+                                      "ya hay rondas jugadas", what="los criterios", state="rounds_played")
             before = {key: value for key, value in tournament.settings.items() if key != ACCESS_KEY}
             tournament.settings = {**asdict(settings), **{key: value for key, value in tournament.settings.items()
                                                           if key == ACCESS_KEY}}
@@ -143,9 +151,10 @@ class Registration(TaskModule):
         ``NotAuthorised``, ``CredentialRefused``.
         """
         if role not in (Role.JUDGE.value, Role.ASSISTANT.value):
-            raise TournamentError(f"papel {role!r} desconocido: se espera judge o assistant")
+            raise InvalidInput(f"papel {role!r} desconocido: se espera judge o assistant", what="el papel", value=role)
         if role == Role.ASSISTANT.value and not (name or "").strip():
-            raise TournamentError("el PIN de un auxiliar va con su nombre (el de su tramo de mesas)")
+            raise InvalidText("el PIN de un auxiliar va con su nombre (el de su tramo de mesas)",
+                              what="el nombre del auxiliar", value=name)
         if pin or role == Role.JUDGE.value:
             check_new_pin(pin)
         with self._write() as session:
@@ -156,7 +165,8 @@ class Registration(TaskModule):
             if access is None or judge is None:
                 # A tournament from before credentials: its first judge PIN opens it.
                 if role != Role.JUDGE.value:
-                    raise TournamentError("este torneo aún no tiene PIN de juez árbitro: asígnelo primero")
+                    raise StateConflict("este torneo aún no tiene PIN de juez árbitro: asígnelo primero",
+                                        what="el PIN del juez árbitro", state="no_judge_pin")
                 actor = Actor(Role.JUDGE, (name or "juez").strip(), tournament.id)
                 if access is None:
                     access = TournamentAccess(tournament_id=tournament.id, salt=new_salt(), failures=0)
@@ -177,7 +187,7 @@ class Registration(TaskModule):
                 taken = session.scalar(select(Credential).where(Credential.tournament_id == tournament.id,
                                                                 Credential.digest == digest))
                 if taken is not None and taken is not current:
-                    raise TournamentError("ese PIN ya lo usa otro puesto del torneo: elija otro")
+                    raise InvalidPin("ese PIN ya lo usa otro puesto del torneo: elija otro")
                 if current is None:
                     current = Credential(tournament_id=tournament.id, role=role, created_at=_now(),
                                          name=label if role == Role.ASSISTANT.value else actor.name)
@@ -222,7 +232,7 @@ class Registration(TaskModule):
         if federation_id is not None:
             federation_id = self._typed(federation_id, f"el número de federado de {name}", FEDERATION_ID_MAX)
         if not name:
-            raise TournamentError("el jugador necesita un nombre")
+            raise InvalidText("el jugador necesita un nombre", what="el nombre del jugador", value=name)
         federation_id = (federation_id or "").strip() or None
         player = None
         if federation_id:
@@ -234,7 +244,7 @@ class Registration(TaskModule):
         existing = session.scalar(select(Entry).where(Entry.tournament_id == tournament.id,
                                                       Entry.player_id == player.id))
         if existing is not None:
-            raise TournamentError(f"{player.name} ya está inscrito en el torneo")
+            raise StateConflict(f"{player.name} ya está inscrito en el torneo", what=player.name, state="entered")
         entry = Entry(tournament_id=tournament.id, player_id=player.id, status=EntryStatus.ACTIVE.value)
         session.add(entry)
         session.flush()
@@ -253,7 +263,8 @@ class Registration(TaskModule):
                    "federation_id": "federation_id"}
         rows = _read_csv(path)
         if rows and not any((key or "").strip().lower() in ("nombre", "name") for key in rows[0][1]):
-            raise TournamentError(f"{path}: falta la columna «nombre» en la cabecera")
+            raise InvalidFile(f"{path}: falta la columna «nombre» en la cabecera",
+                              path=path, line=1, what="la columna «nombre»")
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.ADD_PLAYER)
@@ -266,7 +277,8 @@ class Registration(TaskModule):
                                                     record.get("club", ""), record.get("country", ""),
                                                     record.get("federation_id"), actor))
                 except TournamentError as error:
-                    raise TournamentError(f"{path}, línea {number}: {error}; no se ha inscrito a nadie") from None
+                    raise InvalidFile(f"{path}, línea {number}: {error}; no se ha inscrito a nadie",
+                                      path=path, line=number, value=getattr(error, "value", None)) from error
             return entries
 
     def entries(self, tournament_id: int | None = None) -> list[tuple[EntryView, PlayerView]]:
@@ -279,7 +291,7 @@ class Registration(TaskModule):
         with self._write() as session:
             entry = session.get(Entry, self._number(entry_id, "la inscripción"))
             if entry is None:
-                raise TournamentError(f"no existe la inscripción {entry_id}")
+                raise NotFound(f"no existe la inscripción {entry_id}", what="inscripción", key=entry_id)
             actor = self._authorise(session, entry.tournament_id, Action.SET_ENTRY_STATUS)
             before = entry.status
             entry.status = EntryStatus(status).value
@@ -290,7 +302,8 @@ class Registration(TaskModule):
         """The tables ``assistant`` enters slips for (II.4.c), inclusive."""
         assistant = self._typed(assistant, "el nombre del auxiliar", PERSON_MAX)
         if first_table < 1 or last_table < first_table:
-            raise TournamentError(f"rango de mesas {first_table}–{last_table} no válido")
+            raise InvalidInput(f"rango de mesas {first_table}–{last_table} no válido",
+                               what="el rango de mesas", value=(first_table, last_table))
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.SET_ASSISTANT_RANGE)
@@ -319,7 +332,7 @@ class Registration(TaskModule):
         with self._write() as session:
             entry = session.get(Entry, self._number(entry_id, "la inscripción"))
             if entry is None:
-                raise TournamentError(f"no existe la inscripción {entry_id}")
+                raise NotFound(f"no existe la inscripción {entry_id}", what="inscripción", key=entry_id)
             actor = self._authorise(session, entry.tournament_id, Action.UPDATE_PLAYER)
             player = entry.player
             before = {"name": player.name, "club": player.club, "country": player.country,
@@ -327,7 +340,7 @@ class Registration(TaskModule):
             if name is not None:
                 name = " ".join(self._typed(name, "el nombre del jugador", NAME_MAX).split())
                 if not name:
-                    raise TournamentError("el jugador necesita un nombre")
+                    raise InvalidText("el jugador necesita un nombre", what="el nombre del jugador", value=name)
                 player.name = name
             if club is not None:
                 player.club = self._typed(club, "el club", NAME_MAX).strip()
@@ -338,7 +351,8 @@ class Registration(TaskModule):
                 if new_id is not None and new_id != player.federation_id:
                     owner = session.scalar(select(Player).where(Player.federation_id == new_id))
                     if owner is not None:
-                        raise TournamentError(f"el número de federación {new_id} ya es de {owner.name}")
+                        raise StateConflict(f"el número de federación {new_id} ya es de {owner.name}",
+                                            what=f"federación {new_id}", state="taken")
                 player.federation_id = new_id
             after = {"name": player.name, "club": player.club, "country": player.country,
                      "federation_id": player.federation_id}

@@ -19,7 +19,15 @@ from duplicate.service.base import (
     TaskModule,
     _now,
 )
-from duplicate.service.errors import TournamentError
+from duplicate.service.errors import (
+    ConcurrentChange,
+    InvalidInput,
+    InvalidRack,
+    InvalidSlip,
+    MissingReason,
+    RoundClosed,
+    StateConflict,
+)
 from duplicate.service.events import (
     EventKind,
     GameEnded,
@@ -70,7 +78,8 @@ class Rounds(TaskModule):
             game = self._game(session, tournament, game_number)
             return self._engine(session, tournament, game)
 
-    def draw_rack(self, game_number: int, *, tournament_id: int | None = None, replace: bool = False) -> RoundView | None:
+    def draw_rack(self, game_number: int,
+                  *, tournament_id: int | None = None, replace: bool = False) -> RoundView | None:
         """Draw the next rack from the bag (III.17, III.19); None when the game ends
         instead (no valid rack can be formed, III.22). ``replace``: the pending rack goes
         back to the bag first and another is drawn (III.29: nobody can play it)."""
@@ -95,7 +104,8 @@ class Rounds(TaskModule):
         ``draw_rack`` does (None if no valid rack can be formed: the game ends, III.22).
         Raises ``TournamentError`` saying why not; nothing changes then."""
         if not reason.strip():
-            raise TournamentError("falta el motivo del cambio de atril: queda registrado en el historial (III.29)")
+            raise MissingReason("falta el motivo del cambio de atril: queda registrado en el historial (III.29)",
+                                action="replace_rack")
         return self._set_rack(game_number, text, redraw, tournament_id, True, reason=reason.strip(),
                               must_replace=True)
 
@@ -104,9 +114,10 @@ class Rounds(TaskModule):
                   ) -> RoundView | None:
         try:
             return self._set_rack_in(game_number, text, redraw, tournament_id, replace, reason, must_replace)
-        except IntegrityError:
+        except IntegrityError as error:
             # Another judge station set this round's rack at the same moment.
-            raise TournamentError("otro puesto acaba de poner el atril de esta ronda: vuelva a mirar la partida") from None
+            raise ConcurrentChange("otro puesto acaba de poner el atril de esta ronda: vuelva a mirar la partida",
+                                   what=f"partida {game_number}", state="rack_set") from error
 
     def _withdraw_rack(self, session: Session, tournament: Tournament, game: GameRow, engine: Game,
                        actor: Actor, reason: str = "") -> None:
@@ -117,7 +128,8 @@ class Rounds(TaskModule):
         entered = session.scalar(select(func.count()).select_from(Slip).where(
             Slip.game_id == game.id, Slip.round_number == pending.number))
         if entered:
-            raise TournamentError(f"ya hay {entered} papeletas de la ronda {pending.number}: el atril no se cambia")
+            raise StateConflict(f"ya hay {entered} papeletas de la ronda {pending.number}: el atril no se cambia",
+                                what=f"ronda {pending.number}", state="slips_entered")
         session.delete(self._round(session, game, pending.number))
         session.flush()
         engine.withdraw_rack()
@@ -135,23 +147,26 @@ class Rounds(TaskModule):
             self._check_unlocked(game)
             engine = self._engine(session, tournament, game)
             if engine.over:
-                raise TournamentError(f"la partida {game.number} ha terminado: {engine.end_reason}")
+                raise StateConflict(f"la partida {game.number} ha terminado: {engine.end_reason}",
+                                    what=f"partida {game.number}", state="over")
             replaced: str | None = None
             if engine.pending is not None:
                 if not replace:
-                    raise TournamentError(f"la ronda {engine.pending.number} ya tiene atril ({engine.pending.rack.text}): "
-                                          "elija la jugada maestra antes de sacar otro, o cámbielo (III.29)")
+                    raise StateConflict(f"la ronda {engine.pending.number} ya tiene atril ({engine.pending.rack.text}): "
+                                          "elija la jugada maestra antes de sacar otro, o cámbielo (III.29)",
+                                          what=f"ronda {engine.pending.number}", state="rack_pending")
                 replaced = engine.pending.rack.text
                 self._withdraw_rack(session, tournament, game, engine, actor, reason)
             elif must_replace:
-                raise TournamentError(f"no hay atril en juego en la partida {game.number} que cambiar: la jugada "
-                                      "maestra ya está colocada; saque el atril de la ronda siguiente")
+                raise StateConflict(f"no hay atril en juego en la partida {game.number} que cambiar: la jugada "
+                                      "maestra ya está colocada; saque el atril de la ronda siguiente",
+                                      what=f"partida {game.number}", state="no_rack")
             board_before = engine.board.to_cgp()
             try:
                 pending = engine.draw() if text is None else engine.set_rack(text, redraw=redraw)
             except (RackError, GameError) as error:
                 self.context.games.pop(game.id, None)
-                raise TournamentError(str(error)) from None
+                raise InvalidRack(str(error), what="el atril", value=text) from error
             if pending is None:
                 reason = str(engine.end_reason)
                 game.status = GameStatus.ENDED.value
@@ -190,22 +205,24 @@ class Rounds(TaskModule):
             engine = self._engine(session, tournament, game)
             pending = engine.pending
             if pending is None:
-                raise TournamentError("no hay atril en juego: saque o introduzca el atril primero")
+                raise StateConflict("no hay atril en juego: saque o introduzca el atril primero",
+                                    what=f"partida {game.number}", state="no_rack")
             if not pending.ranked:
-                raise TournamentError(f"con el atril {pending.rack.text} no hay ninguna jugada válida: "
-                                      "cambie el atril (III.29) o termine la partida")
+                raise InvalidRack(f"con el atril {pending.rack.text} no hay ninguna jugada válida: "
+                                      "cambie el atril (III.29) o termine la partida",
+                                      what="el atril", value=pending.rack.text)
             selected: int | Any = choice
             if isinstance(choice, str) and not choice.strip().isdigit():
                 try:
                     selected = parse_move(choice, engine.alphabet)
                 except SlipError as error:
-                    raise TournamentError(str(error)) from None
+                    raise InvalidSlip(str(error), what="la jugada maestra", value=choice) from error
             elif isinstance(choice, str):
                 selected = int(choice)
             try:
                 record = engine.play(selected)
             except GameError as error:
-                raise TournamentError(str(error)) from None
+                raise InvalidInput(str(error), what="la jugada maestra", value=choice) from error
             row = self._round(session, game, record.number)
             row.master = record.master
             row.master_score = record.score
@@ -230,27 +247,31 @@ class Rounds(TaskModule):
         same board and rack. An end of game the master brought about (III.22) is undone.
         Raises ``TournamentError`` saying why not; nothing changes then."""
         if not reason.strip():
-            raise TournamentError("falta el motivo para deshacer la jugada maestra: queda registrado")
+            raise MissingReason("falta el motivo para deshacer la jugada maestra: queda registrado",
+                                action="undo_master")
         with self.context.engine_lock, self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.UNDO_MASTER)
             game = self._game(session, tournament, game_number, lock=True)
             self._check_unlocked(game)
             if game.status not in (GameStatus.PLAYING.value, GameStatus.ENDED.value):
-                raise TournamentError(f"la partida {game.number} tiene resultados publicados: reábrala antes")
+                raise StateConflict(f"la partida {game.number} tiene resultados publicados: reábrala antes",
+                                    what=f"partida {game.number}", state=game.status)
             engine = self._engine(session, tournament, game)
             if not engine.records:
-                raise TournamentError(f"la partida {game.number} no tiene ninguna jugada maestra que deshacer")
+                raise StateConflict(f"la partida {game.number} no tiene ninguna jugada maestra que deshacer",
+                                    what=f"partida {game.number}", state="no_master")
             row = self._round(session, game, engine.records[-1].number)
             if row.closed:
-                raise TournamentError(f"la ronda {row.number} está cerrada (con sus bonificaciones): su maestra ya no "
-                                      "se deshace; si era incorrecta, anúlela (III.29)")
+                raise RoundClosed(f"la ronda {row.number} está cerrada (con sus bonificaciones): su maestra ya no "
+                                      "se deshace; si era incorrecta, anúlela (III.29)",
+                                      game=game.number, round=row.number)
             master = engine.records[-1].master
             try:
                 engine.undo_master()
             except GameError as error:
                 self.context.games.pop(game.id, None)
-                raise TournamentError(str(error)) from None
+                raise StateConflict(str(error), what=f"partida {game.number}", state="undo_refused") from error
             row.master = row.master_score = row.master_reason = row.cumulative = None
             if game.status == GameStatus.ENDED.value:
                 game.status, game.end_reason = GameStatus.PLAYING.value, None
@@ -270,8 +291,8 @@ class Rounds(TaskModule):
             if game.status == GameStatus.ENDED.value:
                 return game.end_reason or ""            # already over: nothing changes
             if game.status not in (GameStatus.SETUP.value, GameStatus.PLAYING.value):
-                raise TournamentError(f"la partida {game.number} tiene resultados publicados ({game.status}): "
-                                      "no se puede volver a terminar")
+                raise StateConflict(f"la partida {game.number} tiene resultados publicados ({game.status}): "
+                                      "no se puede volver a terminar", what=f"partida {game.number}", state=game.status)
             engine = self._engine(session, tournament, game)
             if engine.pending is not None:
                 # The drawn rack is not played: its round row goes with it, unless slips
@@ -279,8 +300,9 @@ class Rounds(TaskModule):
                 entered = session.scalar(select(func.count()).select_from(Slip).where(
                     Slip.game_id == game.id, Slip.round_number == engine.pending.number))
                 if entered:
-                    raise TournamentError(f"la ronda {engine.pending.number} tiene {entered} papeletas: elija su "
-                                          "jugada maestra antes de terminar la partida")
+                    raise StateConflict(f"la ronda {engine.pending.number} tiene {entered} papeletas: elija su "
+                                          "jugada maestra antes de terminar la partida",
+                                          what=f"ronda {engine.pending.number}", state="slips_entered")
                 session.delete(self._round(session, game, engine.pending.number))
             end = engine.end(reason or None)
             game.status = GameStatus.ENDED.value
@@ -290,12 +312,14 @@ class Rounds(TaskModule):
             self.context.games[game.id] = (event.id, engine)
             return game.end_reason
 
-    def record_timer(self, game_number: int, action: str, remaining: float, *, tournament_id: int | None = None) -> None:
+    def record_timer(self, game_number: int, action: str, remaining: float,
+                     *, tournament_id: int | None = None) -> None:
         """The announcer's round timer (III.13) was started, paused or reset with
         ``remaining`` seconds left: logged so that other stations (the projection screen)
         follow it."""
         if action not in ("start", "pause", "reset"):
-            raise TournamentError(f"acción de cronómetro {action!r} desconocida: start, pause o reset")
+            raise InvalidInput(f"acción de cronómetro {action!r} desconocida: start, pause o reset",
+                               what="la acción del cronómetro", value=action)
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.RUN_TIMER)

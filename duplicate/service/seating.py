@@ -13,7 +13,7 @@ from duplicate.bounds import ROUND_SECONDS_MAX, SEED_MAX
 from duplicate.service.access import Action
 from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
-from duplicate.service.errors import ResultsUnpublished, TournamentError
+from duplicate.service.errors import NotFound, ResultsUnpublished, StateConflict
 from duplicate.service.events import GameCreated, TablesAssigned
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.standings import Standings
@@ -73,12 +73,13 @@ class Seating(TaskModule):
                 # One game at a time, and its last round closed first: otherwise its slips
                 # could no longer be entered from the stations, which follow the newest game.
                 if previous.status in (GameStatus.SETUP.value, GameStatus.PLAYING.value):
-                    raise TournamentError(f"la partida {previous.number} sigue en juego: termínela antes de crear "
-                                          "la siguiente")
+                    raise StateConflict(f"la partida {previous.number} sigue en juego: termínela antes de crear "
+                                          "la siguiente", what=f"partida {previous.number}", state="playing")
                 open_rounds = [row.number for row in previous.rounds if row.master is not None and not row.closed]
                 if open_rounds:
-                    raise TournamentError(f"cierre antes la ronda {open_rounds[0]} de la partida {previous.number} "
-                                          "(faltan papeletas por anotar o las bonificaciones)")
+                    raise StateConflict(f"cierre antes la ronda {open_rounds[0]} de la partida {previous.number} "
+                                          "(faltan papeletas por anotar o las bonificaciones)",
+                                          what=f"partida {previous.number}", state="open_rounds")
                 if previous.status == GameStatus.ENDED.value and not unpublished_reason.strip():
                     raise ResultsUnpublished(f"la partida {previous.number} no tiene publicados sus resultados ni la "
                                              "clasificación del torneo (IV.32): publíquelos antes, o indique el "
@@ -113,7 +114,8 @@ class Seating(TaskModule):
             actor = self._authorise(session, tournament.id, Action.ASSIGN_TABLES)
             game = self._game(session, tournament, game_number)
             if game.rounds:
-                raise TournamentError(f"la partida {game.number} ya ha empezado: las mesas no se cambian")
+                raise StateConflict(f"la partida {game.number} ya ha empezado: las mesas no se cambian",
+                                    what=f"partida {game.number}", state="started")
             active = [entry for entry in tournament.entries if entry.status == EntryStatus.ACTIVE.value]
             previous = [other for other in tournament.games if other.number < game.number and other.rounds]
             if method is None:
@@ -181,7 +183,8 @@ class Seating(TaskModule):
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             if not tournament.games:
-                raise TournamentError(f"el torneo «{tournament.name}» no tiene partidas: créela con «game start»")
+                raise NotFound(f"el torneo «{tournament.name}» no tiene partidas: créela con «game start»",
+                               what="partida", key=None)
             open_games = [game for game in tournament.games
                           if game.status in (GameStatus.SETUP.value, GameStatus.PLAYING.value)]
             return (open_games or tournament.games)[-1].number

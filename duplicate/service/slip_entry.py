@@ -21,7 +21,7 @@ from duplicate.service.base import (
     _now,
     _read_csv,
 )
-from duplicate.service.errors import TournamentError
+from duplicate.service.errors import InvalidFile, InvalidSlip, NotFound, RoundClosed, StateConflict
 from duplicate.service.events import SlipChecked, SlipConflict, SlipEntered
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.views import (
@@ -131,7 +131,8 @@ class SlipEntry(TaskModule):
         """Record a late, null or missing slip (III.13, III.20.4, III.25): 0 points."""
         status = SlipStatus(status)
         if status not in MARK_STATUSES:
-            raise TournamentError(f"marca {status.value!r} no válida: se espera late, null o missing")
+            raise InvalidSlip(f"marca {status.value!r} no válida: se espera late, null o missing",
+                              what="la marca", value=status.value)
         text = self._typed(text, "la papeleta", SLIP_MAX)
         context = self.slip_context(game_number, table, round_number, tournament_id)
         return self._store(context, text, mark_verdict(status, text), Action.MARK_SLIP)
@@ -146,7 +147,8 @@ class SlipEntry(TaskModule):
             return []
         master = contexts[0].master
         if master is None:
-            raise TournamentError(f"la ronda {contexts[0].round_number} aún no tiene jugada maestra")
+            raise StateConflict(f"la ronda {contexts[0].round_number} aún no tiene jugada maestra",
+                                what=f"ronda {contexts[0].round_number}", state="no_master")
         verdict = judge_slip(contexts[0].board, contexts[0].rack, master, contexts[0].lexicon,
                              oriented=contexts[0].oriented)
         results = []
@@ -180,10 +182,12 @@ class SlipEntry(TaskModule):
         prepared = []
         for table, value, *written in items:
             if table not in seated:
-                raise TournamentError(f"no hay ningún jugador en la mesa {table} en la partida {game_number}")
+                raise NotFound(f"no hay ningún jugador en la mesa {table} en la partida {game_number}",
+                               what="mesa", key=table)
             if isinstance(value, SlipStatus):
                 if value not in MARK_STATUSES:
-                    raise TournamentError(f"marca {value.value!r} no válida: se espera late, null o missing")
+                    raise InvalidSlip(f"marca {value.value!r} no válida: se espera late, null o missing",
+                                      what="la marca", value=value.value)
                 raw = self._typed(written[0] if written else "", f"la papeleta de la mesa {table}", SLIP_MAX)
                 verdict = mark_verdict(value, raw)
             else:
@@ -253,10 +257,12 @@ class SlipEntry(TaskModule):
                 table = whole_number(lowered.get("mesa") or lowered.get("table") or "", "la columna «mesa»")
                 round_number = whole_number(round_text, "la columna «ronda»") if round_text else None
             except NumberError as error:
-                raise TournamentError(f"{path}, línea {number}: {error}") from None
+                raise InvalidFile(f"{path}, línea {number}: {error}",
+                                  path=path, line=number, what=error.what) from error
             mark = lowered.get("marca") or lowered.get("mark") or ""
             if mark and mark not in {status.value for status in MARK_STATUSES}:
-                raise TournamentError(f"{path}, línea {number}: marca {shown(mark)} no válida (late, null, missing)")
+                raise InvalidFile(f"{path}, línea {number}: marca {shown(mark)} no válida (late, null, missing)",
+                                  path=path, line=number, what="la marca", value=mark)
             text = row.get("jugada") or row.get("move") or ""
             parsed.append((number, table, round_number, text, mark))
         # Every table and round is checked before anything is stored.
@@ -270,11 +276,12 @@ class SlipEntry(TaskModule):
         for line, table, round_number, text, mark in parsed:
             target = round_number if round_number is not None else latest
             if table not in tables:
-                raise TournamentError(f"{path}, línea {line}: no hay ningún jugador en la mesa {table} "
-                                      f"en la partida {game_number}; no se ha anotado nada")
+                raise InvalidFile(f"{path}, línea {line}: no hay ningún jugador en la mesa {table} "
+                                      f"en la partida {game_number}; no se ha anotado nada",
+                                      path=path, line=line, what="la mesa", value=table)
             if target is None or target not in open_rounds:
-                raise TournamentError(f"{path}, línea {line}: la ronda {target} no existe o está cerrada; "
-                                      "no se ha anotado nada")
+                raise InvalidFile(f"{path}, línea {line}: la ronda {target} no existe o está cerrada; "
+                                      "no se ha anotado nada", path=path, line=line, what="la ronda", value=target)
             by_round.setdefault(target, []).append((table, SlipStatus(mark), text) if mark else (table, text))
         results = []
         for number, items in sorted(by_round.items()):
@@ -293,7 +300,8 @@ class SlipEntry(TaskModule):
             self._writable_game(session, context.game_id)
             slip = self.slip_in(session, context)
             if slip is None:
-                raise TournamentError(f"mesa {table}, ronda {context.round_number}: no hay papeleta que comprobar")
+                raise NotFound(f"mesa {table}, ronda {context.round_number}: no hay papeleta que comprobar",
+                               what="papeleta", key=(table, context.round_number))
             same = _same_slip(slip, text, verdict, context)
             if same:
                 slip.checked_by = actor.name
@@ -341,11 +349,13 @@ class SlipEntry(TaskModule):
             number = round_number if round_number is not None else self._slip_round_number(session, game)
             row = self._round(session, game, number)
             if row.closed and not allow_closed:
-                raise TournamentError(f"la ronda {number} está cerrada: solo el juez árbitro puede corregirla")
+                raise RoundClosed(f"la ronda {number} está cerrada: solo el juez árbitro puede corregirla",
+                                  game=game.number, round=number)
             seat = session.scalar(select(Seat).where(Seat.game_id == game.id,
                                                      Seat.table_number == self._number(table, "la mesa")))
             if seat is None:
-                raise TournamentError(f"no hay ningún jugador en la mesa {table} en la partida {game.number}")
+                raise NotFound(f"no hay ningún jugador en la mesa {table} en la partida {game.number}",
+                               what="mesa", key=table)
             lexicon = self.lexicon_for(tournament)
             settings = TournamentSettings.from_dict(tournament.settings)
             rack = parse_rack_text(row.rack, lexicon.alphabet)
@@ -359,8 +369,9 @@ class SlipEntry(TaskModule):
         number = session.scalar(select(func.max(RoundRow.number)).where(RoundRow.game_id == game.id,
                                                                         RoundRow.master.is_not(None)))
         if number is None:
-            raise TournamentError(f"la partida {game.number} aún no tiene ninguna ronda con jugada maestra: "
-                                  "las papeletas se anotan cuando se anuncia (III.16); indique la ronda si es otra")
+            raise StateConflict(f"la partida {game.number} aún no tiene ninguna ronda con jugada maestra: "
+                                  "las papeletas se anotan cuando se anuncia (III.16); indique la ronda si es otra",
+                                  what=f"partida {game.number}", state="no_master")
         return number
 
     def slip_in(self, session: Session, context: _SlipContext) -> Slip | None:

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from duplicate.service.access import Action, Actor, Role
 from duplicate.service.context import HasContext, ServiceContext, ServiceHooks, typed_text
-from duplicate.service.errors import TournamentError
+from duplicate.service.errors import InvalidInput, InvalidNumber, MissingReason, NotFound, StateConflict
 from duplicate.service.events import (
     TournamentEvent,
     ClassicEntryChanged,
@@ -78,7 +78,8 @@ def system_name(system: str) -> str:
 def _check_scores(*scores: int) -> None:
     for score in scores:
         if score not in SCORE_RANGE:
-            raise TournamentError(f"puntuación {score} fuera de lo posible (de -500 a 2000)")
+            raise InvalidNumber(f"puntuación {score} fuera de lo posible (de -500 a 2000)",
+                                what="la puntuación", value=score)
 
 
 @dataclass(frozen=True)
@@ -207,9 +208,10 @@ class ClassicService:
         """Create a division of ``rounds`` rounds paired by ``system`` (a Swiss system,
         ``round-robin`` or ``manual``). Judge only; ``TournamentError`` for a bad value."""
         if system not in SYSTEMS:
-            raise TournamentError(f"sistema «{system}» desconocido; se esperaba uno de {', '.join(SYSTEMS)}")
+            raise InvalidInput(f"sistema «{system}» desconocido; se esperaba uno de {', '.join(SYSTEMS)}",
+                               what="el sistema", value=system)
         if not 1 <= rounds <= 50:
-            raise TournamentError("el número de rondas debe estar entre 1 y 50")
+            raise InvalidNumber("el número de rondas debe estar entre 1 y 50", what="el número de rondas", value=rounds)
         settings = settings or DivisionSettings()
         name = typed_text(name, "el nombre de la división", NAME_MAX).strip()
         with self._write() as session:
@@ -217,8 +219,9 @@ class ClassicService:
             actor = self._authorise(session, tournament.id, Action.CHANGE_SETTINGS)
             if session.scalar(select(ClassicDivision).where(ClassicDivision.tournament_id == tournament.id,
                                                             ClassicDivision.name == name)) is not None:
-                raise TournamentError(f"ya hay una división «{name}» en el torneo" if name else
-                                      "el torneo ya tiene una división sin nombre")
+                raise StateConflict(f"ya hay una división «{name}» en el torneo" if name else
+                                      "el torneo ya tiene una división sin nombre",
+                                      what=f"división {name}", state="exists")
             division = ClassicDivision(tournament_id=tournament.id, name=name, system=system, rounds=rounds,
                                        settings=settings.to_dict())
             session.add(division)
@@ -248,7 +251,8 @@ class ClassicService:
             row = self._division_row(session, tournament, division)
             number = self._rounds_paired(session, row) + 1
             if number > row.rounds:
-                raise TournamentError(f"ya se han emparejado las {row.rounds} rondas de la división")
+                raise StateConflict(f"ya se han emparejado las {row.rounds} rondas de la división",
+                                    what=f"división {row.name}", state="all_paired")
             self._check_round_complete(session, row, number - 1)
             self._seed_new_entries(session, tournament, row, number, actor)
             trf = self._trf(session, row, played=number - 1)
@@ -257,11 +261,12 @@ class ClassicService:
                 self._check_manual(session, row, pairs)
                 problems = check_pairing(trf, pairs)
                 if problems and not reason.strip():
-                    raise TournamentError("el emparejamiento incumple el reglamento (" + "; ".join(problems)
-                                          + "): indique el motivo para mantenerlo")
+                    raise MissingReason("el emparejamiento incumple el reglamento (" + "; ".join(problems)
+                                          + "): indique el motivo para mantenerlo", action="override_pairing")
                 method = MANUAL
             elif row.system == MANUAL:
-                raise TournamentError("esta división se empareja a mano: indique los emparejamientos")
+                raise InvalidInput("esta división se empareja a mano: indique los emparejamientos",
+                                   what="el emparejamiento", value=None)
             elif row.system == ROUND_ROBIN:
                 pairs, method = self._berger_round(session, row, number), ROUND_ROBIN
             else:
@@ -277,22 +282,26 @@ class ClassicService:
         """Refuse, whatever the reason, a manual pairing that cannot be stored: an unknown
         starting number, a player twice, a player against themself, two byes."""
         if not pairs:
-            raise TournamentError("el emparejamiento manual está vacío: indique las parejas «1-8,2-7,…»")
+            raise InvalidInput("el emparejamiento manual está vacío: indique las parejas «1-8,2-7,…»",
+                               what="el emparejamiento", value="")
         known = {seed.number for seed in self._seeds(session, row)}
         seen: set[int] = set()
         for pair in pairs:
             if pair.first == pair.second:
-                raise TournamentError(f"el jugador {pair.first} no puede jugar contra sí mismo")
+                raise InvalidInput(f"el jugador {pair.first} no puede jugar contra sí mismo",
+                                   what="el emparejamiento", value=pair.first)
             for number in (pair.first, pair.second):
                 if number == 0:
                     continue
                 if number not in known:
-                    raise TournamentError(f"no hay jugador con el número {number} en la división")
+                    raise NotFound(f"no hay jugador con el número {number} en la división", what="jugador", key=number)
                 if number in seen:
-                    raise TournamentError(f"el jugador {number} aparece dos veces en el emparejamiento")
+                    raise InvalidInput(f"el jugador {number} aparece dos veces en el emparejamiento",
+                                       what="el emparejamiento", value=number)
                 seen.add(number)
         if sum(pair.is_bye for pair in pairs) > 1:
-            raise TournamentError("como mucho un descanso por ronda")
+            raise InvalidInput("como mucho un descanso por ronda",
+                               what="el emparejamiento", value=sum(pair.is_bye for pair in pairs))
 
     def _swiss_round(self, session: Session, row: ClassicDivision, trf: Trf, number: int
                      ) -> tuple[list[Pair], list[str]]:
@@ -346,10 +355,12 @@ class ClassicService:
     def _berger_round(self, session: Session, row: ClassicDivision, number: int) -> list[Pair]:
         seeds = self._seeds(session, row)
         if any(seed.first_round > 1 for seed in seeds):
-            raise TournamentError("un todos contra todos no admite inscripciones tardías")
+            raise StateConflict("un todos contra todos no admite inscripciones tardías",
+                                what=f"división {row.name}", state="late_entries")
         schedule = berger_schedule(len(seeds))
         if number > len(schedule):
-            raise TournamentError(f"con {len(seeds)} jugadores el todos contra todos tiene {len(schedule)} rondas")
+            raise NotFound(f"con {len(seeds)} jugadores el todos contra todos tiene {len(schedule)} rondas",
+                           what="ronda", key=number)
         return schedule[number - 1]
 
     def _store_round(self, session: Session, row: ClassicDivision, number: int, pairs: list[Pair],
@@ -359,7 +370,8 @@ class ClassicService:
         table = 0
         for pair in sorted(pairs, key=lambda p: p.is_bye):
             if pair.first not in seeds or (pair.second and pair.second not in seeds):
-                raise TournamentError(f"no hay jugador con el número {pair.first if pair.first not in seeds else pair.second}")
+                raise NotFound(f"no hay jugador con el número {pair.first if pair.first not in seeds else pair.second}",
+                               what="jugador", key=pair.first if pair.first not in seeds else pair.second)
             if pair.is_bye:
                 session.add(ClassicBoard(division_id=row.id, round=number, table=None, first_id=seeds[pair.first].id,
                                          method=method))
@@ -412,7 +424,8 @@ class ClassicService:
                        division: str = "", reason: str = "", tournament_id: int | None = None) -> None:
         """The judge records a game lost by forfeit by ``loser`` (the side that did not play)."""
         if loser not in ("first", "second"):
-            raise TournamentError("la incomparecencia es de «first» (quien empieza) o de «second»")
+            raise InvalidInput("la incomparecencia es de «first» (quien empieza) o de «second»",
+                               what="la incomparecencia", value=loser)
         with self._write() as session:
             tournament, actor, row, board = self._judged_board(session, division, tournament_id, round_number, table)
             board.first_score = board.second_score = None
@@ -448,18 +461,22 @@ class ClassicService:
             row = self._division_row(session, tournament, division)
             paired = self._rounds_paired(session, row)
             if round_number <= paired:
-                raise TournamentError(f"la ronda {round_number} ya está emparejada")
+                raise StateConflict(f"la ronda {round_number} ya está emparejada",
+                                    what=f"ronda {round_number}", state="paired")
             if round_number > row.rounds:
-                raise TournamentError(f"la división tiene {row.rounds} rondas; no hay ronda {round_number}")
+                raise NotFound(f"la división tiene {row.rounds} rondas; no hay ronda {round_number}",
+                               what="ronda", key=round_number)
             self._seed_new_entries(session, tournament, row, paired + 1, actor)
             seed = self._seed(session, row, number)
             if seed.withdrawn_round is not None:
-                raise TournamentError(f"el jugador {number} está retirado")
+                raise StateConflict(f"el jugador {number} está retirado", what=f"jugador {number}", state="withdrawn")
             if session.scalar(select(ClassicAbsence).where(ClassicAbsence.seed_id == seed.id,
                                                            ClassicAbsence.round == round_number)) is not None:
-                raise TournamentError(f"el jugador {number} ya tiene descanso en la ronda {round_number}")
+                raise StateConflict(f"el jugador {number} ya tiene descanso en la ronda {round_number}",
+                                    what=f"jugador {number}", state="bye")
             if kind not in ("H", "Z"):
-                raise TournamentError("el descanso pedido es H (media victoria) o Z (sin puntos)")
+                raise InvalidInput("el descanso pedido es H (media victoria) o Z (sin puntos)",
+                                   what="el descanso", value=kind)
             session.add(ClassicAbsence(seed_id=seed.id, round=round_number, kind=kind))
             self._log(session, tournament.id, ClassicEntryChanged(row.name, number,
                                                                   "half-bye" if kind == "H" else "zero-bye",
@@ -473,7 +490,8 @@ class ClassicService:
             row = self._division_row(session, tournament, division)
             seed = self._seed(session, row, number)
             if seed.withdrawn_round is not None:
-                raise TournamentError(f"el jugador {number} ya está retirado desde la ronda {seed.withdrawn_round}")
+                raise StateConflict(f"el jugador {number} ya está retirado desde la ronda {seed.withdrawn_round}",
+                                    what=f"jugador {number}", state="withdrawn")
             seed.withdrawn_round = self._rounds_paired(session, row) + 1
             self._log(session, tournament.id, ClassicEntryChanged(row.name, number, "withdrawn", seed.withdrawn_round),
                       actor=actor, reason=reason)
@@ -531,7 +549,7 @@ class ClassicService:
                              bye_spread=settings.bye_spread, forfeit_spread=settings.forfeit_spread,
                              tie_breaks=settings.tie_breaks)
         except ValueError as error:
-            raise TournamentError(str(error)) from None
+            raise InvalidInput(str(error), what="los desempates", value=settings.tie_breaks) from error
 
     def rounds_complete(self, *, division: str = "", tournament_id: int | None = None) -> int:
         """Rounds with every result in (what the standings count)."""
@@ -555,8 +573,8 @@ class ClassicService:
         row = session.scalar(select(ClassicDivision).where(ClassicDivision.tournament_id == tournament.id,
                                                            ClassicDivision.name == name))
         if row is None:
-            raise TournamentError(f"el torneo no tiene la división «{name}»" if name else
-                                  "el torneo no tiene una división clásica: créela primero")
+            raise NotFound(f"el torneo no tiene la división «{name}»" if name else
+                                  "el torneo no tiene una división clásica: créela primero", what="división", key=name)
         return row
 
     @staticmethod
@@ -568,7 +586,7 @@ class ClassicService:
         seed = session.scalar(select(ClassicSeed).where(ClassicSeed.division_id == row.id,
                                                         ClassicSeed.number == number))
         if seed is None:
-            raise TournamentError(f"no hay jugador con el número {number} en la división")
+            raise NotFound(f"no hay jugador con el número {number} en la división", what="jugador", key=number)
         return seed
 
     def _seed_new_entries(self, session: Session, tournament: Tournament, row: ClassicDivision, number: int,
@@ -617,14 +635,14 @@ class ClassicService:
         missing = self._missing(session, row, number)
         if missing:
             tables = ", ".join(str(b.table) for b in missing[:10])
-            raise TournamentError(f"la ronda {number} no está completa: faltan resultados o hay conflictos en "
-                                  f"las mesas {tables}")
+            raise StateConflict(f"la ronda {number} no está completa: faltan resultados o hay conflictos en "
+                                  f"las mesas {tables}", what=f"ronda {number}", state="incomplete")
 
     def _board(self, session: Session, row: ClassicDivision, number: int, table: int) -> ClassicBoard:
         board = session.scalar(select(ClassicBoard).where(ClassicBoard.division_id == row.id,
                                                           ClassicBoard.round == number, ClassicBoard.table == table))
         if board is None:
-            raise TournamentError(f"la ronda {number} no tiene mesa {table}")
+            raise NotFound(f"la ronda {number} no tiene mesa {table}", what="mesa", key=table)
         return board
 
     def _division_data(self, session: Session, row: ClassicDivision) -> DivisionData:
