@@ -75,7 +75,14 @@ RETRIES = 5
 
 
 class RatingError(TournamentError):
-    """An EloDI action that cannot be done as asked; the message (Spanish) says why."""
+    """An EloDI action that cannot be done as asked; the message (Spanish) says why.
+    ``what`` (``"partida"``, ``"jugador"``, ``"versión"``, ``"torneo"``) and ``value``:
+    the input it names."""
+
+    def __init__(self, message: str, *, what: str = "", value: object = None) -> None:
+        super().__init__(message)
+        self.what = what
+        self.value = value
 
 
 @dataclass(frozen=True, order=True)
@@ -250,7 +257,8 @@ class RatingService:
         if session.get(RatingVersion, version) is None:
             newest = self._current_version(session)
             raise RatingError(f"no existe la versión {version} del historial EloDI "
-                              + (f"(hay de la 1 a la {newest})" if newest else "(aún no hay ninguna)"))
+                              + (f"(hay de la 1 a la {newest})" if newest else "(aún no hay ninguna)"),
+                              what="versión", value=version)
         return version
 
     def versions(self) -> list[VersionLine]:
@@ -270,7 +278,8 @@ class RatingService:
             game = session.scalar(select(GameRow).where(GameRow.tournament_id == tournament.id,
                                                         GameRow.number == game_number))
             if game is None:
-                raise RatingError(f"el torneo «{tournament.name}» no tiene partida {game_number}")
+                raise RatingError(f"el torneo «{tournament.name}» no tiene partida {game_number}",
+                                  what="partida", value=game_number)
             return _ref(game, tournament)
 
     def why_not_rated(self, ref: GameRef) -> str | None:
@@ -439,7 +448,8 @@ class RatingService:
                                                                  RatedGame.version == version)) is not None:
                         return False
                     if self._final_publication(session, ref.game_id) != prepared.published_event_id:
-                        raise RatingError(f"la partida {ref.label} ha cambiado mientras se calculaba: repita la orden")
+                        raise RatingError(f"la partida {ref.label} ha cambiado mientras se calculaba: repita la orden",
+                                          what="partida", value=ref.number)
                     sequence = (session.scalar(select(func.max(RatedGame.sequence))
                                                .where(RatedGame.version == version)) or 0) + 1
                     ratings = {row.player_id: row for row in session.scalars(
@@ -449,7 +459,8 @@ class RatingService:
                 return True
             except IntegrityError:
                 continue          # another station rated a game at the same time: read again
-        raise RatingError(f"no se pudo valorar {ref.label}: otros puestos están escribiendo; repita la orden")
+        raise RatingError(f"no se pudo valorar {ref.label}: otros puestos están escribiendo; repita la orden",
+                          what="partida", value=ref.number)
 
     def _contestants(self, prepared: _Prepared, ratings: dict[int, Rating]) -> list[Contestant[int]]:
         contestants = []
@@ -618,7 +629,8 @@ class RatingService:
             if rated is None:
                 reason = self._why_not(session, session.get(GameRow, ref.game_id))  # type: ignore[arg-type]
                 raise RatingError(f"la partida {ref.label} no está valorada"
-                                  + (f": {reason}" if reason else ": ejecute «duplicada elodi update»"))
+                                  + (f": {reason}" if reason else ": ejecute «duplicada elodi update»"),
+                                  what="partida", value=ref.number)
             rows = session.execute(select(RatingChange, Player.name).join(Player, RatingChange.player_id == Player.id)
                                    .where(RatingChange.rated_game_id == rated.id)).all()
         start = self.settings.start_rating
@@ -658,8 +670,10 @@ class RatingService:
         if len(matches) == 1:
             return matches[0].id, matches[0].name
         if matches:
-            raise RatingError(f"hay {len(matches)} jugadores llamados «{text}»: indique el id")
-        raise RatingError(f"no hay ningún jugador «{text}» (se acepta el id, el número de federación o el nombre)")
+            raise RatingError(f"hay {len(matches)} jugadores llamados «{text}»: indique el id",
+                              what="jugador", value=text)
+        raise RatingError(f"no hay ningún jugador «{text}» (se acepta el id, el número de federación o el nombre)",
+                          what="jugador", value=text)
 
     def _refs(self, session: Session) -> dict[int, GameRef]:
         return {game.id: _ref(game, tournament)
@@ -670,7 +684,7 @@ class RatingService:
         tournament = find_tournament(session, tournament_id)
         if tournament is None:
             raise RatingError("no hay ningún torneo en la base de datos" if tournament_id is None
-                              else f"no existe el torneo {tournament_id}")
+                              else f"no existe el torneo {tournament_id}", what="torneo", value=tournament_id)
         return tournament
 
 

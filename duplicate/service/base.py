@@ -181,7 +181,7 @@ class TaskModule:
     def _check_unlocked(game: GameRow) -> None:
         if game.status == GameStatus.FINAL.value:
             raise LockedGameError(f"la partida {game.number} tiene resultados definitivos: "
-                                  "el juez árbitro debe reabrirla (con motivo) para cambiar algo")
+                                  "el juez árbitro debe reabrirla (con motivo) para cambiar algo", game=game.number)
 
     def _engine(self, session: Session, tournament: Tournament, game: GameRow) -> Game:
         with self.context.engine_lock:

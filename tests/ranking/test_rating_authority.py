@@ -134,14 +134,16 @@ def test_recompute_keeps_the_old_version_readable(judge: TournamentService) -> N
     assert [(v.number, v.kind, v.games, v.current) for v in ratings.versions()] == [
         (1, "update", 1, False), (2, "recompute", 0, True)]
     assert all(line.rating is None for line in ratings.rating_list())
-    with pytest.raises(RatingError):
+    with pytest.raises(RatingError) as refused:
         ratings.game_report(ratings.game_ref(1))
+    assert (refused.value.what, refused.value.value) == ("partida", 1)
     assert ratings.player_history(ana) == []
     assert ratings.rating_list(version=1) == list_one
     assert ratings.game_report(ratings.game_ref(1), version=1) == report_one
     assert ratings.player_history(ana, version=1) == history_one
-    with pytest.raises(RatingError):
+    with pytest.raises(RatingError) as refused:
         ratings.rating_list(version=7)
+    assert (refused.value.what, refused.value.value) == ("versión", 7)
 
 
 def test_the_list_of_an_old_version_is_the_replay_of_its_games(judge: TournamentService) -> None:
