@@ -39,7 +39,7 @@ from sqlalchemy.orm import Session
 
 from duplicate.service import EventKind, TournamentError, TournamentService
 from duplicate.service import Action, EventKind, TournamentError, TournamentService
-from duplicate.service.context import ServiceContext
+from duplicate.service.context import OnContext, ServiceContext
 from duplicate.service.events import RatingsRecomputed, RatingsUpdated
 from duplicate.storage.database import Database
 from duplicate.storage.models import (
@@ -204,7 +204,7 @@ def _ref(game: GameRow, tournament: Tournament) -> GameRef:
     return GameRef(day, tournament.id, game.number, game.id, tournament.name)
 
 
-class RatingService:
+class RatingService(OnContext):
     """EloDI on one database. ``settings``: the algorithm's settings and Decisions.
 
     Built on a ``ServiceContext`` (``ServiceContext`` of the ``TournamentService`` a front
@@ -223,10 +223,6 @@ class RatingService:
         self.context = source if isinstance(source, ServiceContext) else ServiceContext(source, station="elodi")
         self.settings = settings or EloDISettings()
         self._tournaments = TournamentService(self.context.db, station=self.context.station)
-
-    @property
-    def db(self) -> Database:
-        return self.context.db
 
     def with_pin(self, pin: str | None) -> RatingService:
         """The same rating service acting with ``pin`` (the judge's, to change ratings)."""

@@ -16,7 +16,7 @@ from duplicate.game import Game, GameError
 from duplicate.notation import SlipError
 from duplicate.rack import RackError
 from duplicate.service.access import Action, Actor
-from duplicate.service.context import ServiceContext, ServiceHooks, now, typed_text
+from duplicate.service.context import OnContext, ServiceContext, ServiceHooks, now, typed_text
 from duplicate.service.errors import (
     InconsistentHistory,
     InvalidFile,
@@ -28,7 +28,6 @@ from duplicate.service.events import EventKind, TournamentEvent
 from duplicate.service.replay import _apply
 from duplicate.service.views import TournamentInfo
 from duplicate.slips import SlipStatus
-from duplicate.storage.database import Database
 from duplicate.storage.models import (
     Event,
     GameRow,
@@ -75,7 +74,7 @@ def _read_csv(path: Path) -> list[tuple[int, dict[str, str]]]:
         raise InvalidFile(str(error), path=path, line=error.line or None) from error
 
 
-class TaskModule:
+class TaskModule(OnContext):
     """What every task module of the service (registration, seating, rounds, slip entry,
     corrections, results, record, standings) is built on: the shared ``ServiceContext``
     (sessions, credential, event log, lexicons, engine cache) and the look-ups they all use
@@ -88,18 +87,6 @@ class TaskModule:
 
     def __init__(self, context: ServiceContext) -> None:
         self.context = context
-
-    @property
-    def db(self) -> Database:
-        return self.context.db
-
-    @property
-    def station(self) -> str:
-        return self.context.station
-
-    @property
-    def hooks(self) -> ServiceHooks:
-        return self.context.hooks
 
     def _authorise(self, session: Session, tournament_id: int, action: Action, *,
                    tables: Iterable[int] = ()) -> Actor:

@@ -334,6 +334,26 @@ def typed_text(text: str, what: str, limit: int, *, lines: bool = False) -> str:
         raise InvalidText(str(error), what=what, value=text) from error
 
 
+class OnContext:
+    """What every service built on a ``ServiceContext`` shows of it: the database, the
+    station's name and the hooks (the façade, the task modules, the classic and rating
+    services alike). Subclasses set ``context``."""
+
+    context: ServiceContext
+
+    @property
+    def db(self) -> Database:
+        return self.context.db
+
+    @property
+    def station(self) -> str:
+        return self.context.station
+
+    @property
+    def hooks(self) -> ServiceHooks:
+        return self.context.hooks
+
+
 class HasContext(Protocol):
     """Anything built on a ``ServiceContext`` (``TournamentService``, ``ClassicService``,
     ``RatingService``): another service can act with the same credential."""

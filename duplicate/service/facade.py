@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, cast, overload
 
 from duplicate.service.access import Action, Actor
-from duplicate.service.context import ServiceContext, ServiceHooks
+from duplicate.service.context import OnContext, ServiceContext, ServiceHooks
 from duplicate.service.corrections import Corrections
 from duplicate.service.record import Record
 from duplicate.service.registration import Registration
@@ -82,7 +82,7 @@ class _Delegate(Generic[M, P, R]):
         return self.method(getattr(service.modules, self.module), *args, **kwargs)
 
 
-class TournamentService:
+class TournamentService(OnContext):
     """All actions on the tournaments of one database, as one station with one credential.
 
     ``station``: the name of this terminal (recorded with every event); ``lexicon``: the
@@ -112,18 +112,6 @@ class TournamentService:
     def with_pin(self, pin: str | None) -> Self:
         """The same service (database, station, caches, hooks) acting with ``pin``."""
         return self.on(self.context.with_pin(pin))
-
-    @property
-    def db(self) -> Database:
-        return self.context.db
-
-    @property
-    def station(self) -> str:
-        return self.context.station
-
-    @property
-    def hooks(self) -> ServiceHooks:
-        return self.context.hooks
 
     @property
     def has_credential(self) -> bool:

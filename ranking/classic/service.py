@@ -25,7 +25,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from duplicate.service.access import Action, Actor, Role
-from duplicate.service.context import HasContext, ServiceContext, ServiceHooks, typed_text
+from duplicate.service.context import HasContext, OnContext, ServiceContext, ServiceHooks, typed_text
 from duplicate.service.errors import InvalidInput, InvalidNumber, MissingReason, NotFound, StateConflict
 from duplicate.service.events import (
     TournamentEvent,
@@ -160,7 +160,7 @@ class EventSnapshot:
     absences: dict[tuple[int, int], str] = field(default_factory=dict)
 
 
-class ClassicService:
+class ClassicService(OnContext):
     """Classic divisions of the tournaments of one database (see the module docstring).
 
     Built on a ``ServiceContext`` — the one a ``TournamentService`` holds (``like``), so
@@ -177,14 +177,6 @@ class ClassicService:
         """A classic service on the same context (database, station, credential, hooks) as
         ``service`` (a ``TournamentService`` the front end already holds)."""
         return cls(service.context)
-
-    @property
-    def db(self) -> Database:
-        return self.context.db
-
-    @property
-    def hooks(self) -> ServiceHooks:
-        return self.context.hooks
 
     def _write(self) -> AbstractContextManager[Session]:
         return self.context.write()

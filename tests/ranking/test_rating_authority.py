@@ -7,7 +7,6 @@ rating history, leaving the older one readable.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
@@ -20,18 +19,15 @@ from duplicate.storage.rating_models import RatedGame, Rating, RatingChange, Rat
 from lexicon.lexicon import Lexicon
 from ranking.ratings import RatingError, RatingService
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
-from tests.ranking.test_ratings import GAME_ONE, GAME_TWO, new_tournament, write_game
+from tests.ranking.test_ratings import (  # noqa: F401 — the fixtures lexicon and db_path
+    GAME_ONE,
+    GAME_TWO,
+    db_path,
+    lexicon,
+    new_tournament,
+    write_game,
+)
 from tui.cli import main
-
-
-@pytest.fixture
-def lexicon(make_lexicon: Callable[[Iterable[str]], Lexicon]) -> Lexicon:
-    return make_lexicon(["CASA", "COSA", "SACO"])
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "elodi.db"
 
 
 @pytest.fixture
