@@ -20,7 +20,7 @@ from duplicate.models import (
     Tournament,
 )
 from duplicate.notation import SlipError, format_move, parse_move
-from duplicate.rack import RackError
+from duplicate.rack import RackError, shown_rack
 from duplicate.service.access import Action, Actor
 from duplicate.service.base import (
     REASONS_KEPT,
@@ -39,11 +39,21 @@ from duplicate.service.events import (
 )
 from duplicate.service.seating import Seating
 from duplicate.service.views import (
+    BagView,
+    ClockView,
+    GameView,
+    MasterPlaced,
+    NextScore,
+    RackInPlay,
     RoundView,
+    TopMove,
     _round_view,
 )
+from duplicate.next_scores import next_score_groups, warm_up_generator
 from duplicate.timer import shared_remaining
 from lexicon.alphabet import spanish
+from lexicon.board import Board
+from lexicon.move import placed_tiles
 
 
 def _round_row(game: GameRow, pending: PendingRound, board_before: str, engine: Game) -> RoundRow:
@@ -173,6 +183,65 @@ class Rounds(Seating):
             self._games[game.id] = (event.id, engine)
             session.flush()
             return _round_view(row, engine.alphabet)
+
+    def game_view(self, game_number: int, tournament_id: int | None = None, *, tops: int | None = 30) -> GameView:
+        """The game now as frozen values (board, bag, rack in play with its first ``tops``
+        moves of top score in the III.15 order and their reasons, last master, clock),
+        read under the engine's lock: what the front ends show instead of the engine.
+        Generates the moves of a new rack (up to a second with two blanks): call it off
+        the UI thread; ``tops=None`` does not (the rack comes without its moves: no tops,
+        counts 0). Raises ``TournamentError`` for an unknown game."""
+        clock = self.timer_state(game_number, tournament_id)
+        with self._engine_lock, self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            engine = self._engine(session, tournament, game)
+            alphabet = engine.alphabet
+            rack: RackInPlay | None = None
+            pending = engine.pending
+            if pending is not None:
+                ranked = pending.ranked if tops is not None else ()
+                rack = RackInPlay(
+                    pending.number, tuple(pending.rack.leftover), tuple(pending.rack.drawn),
+                    tuple(f"{shown_rack(redraw.rack, alphabet)}: {redraw.reason}" for redraw in pending.redraws),
+                    tuple(TopMove(format_move(move.move, alphabet), move.score, move.reason, alphabet.display(move.leave))
+                          for move in ranked[:tops]),
+                    len(ranked), pending.move_count if tops is not None else 0)
+            last: MasterPlaced | None = None
+            if engine.records:
+                record = engine.records[-1]
+                before = Board.from_cgp(self._round(session, game, record.number).board_before, alphabet)
+                last = MasterPlaced(record.number, record.master, record.score, record.cumulative,
+                                    frozenset((row, col) for row, col, _ in placed_tiles(before, record.move)))
+            counts = engine.bag.counts()
+            return GameView(game.number, alphabet, engine.board.to_cgp(), engine.round_number,
+                            BagView(len(engine.bag), counts.vowels, counts.consonants, counts.blanks),
+                            tuple(engine.leftover), rack, last, len(engine.records), engine.over,
+                            str(engine.end_reason or ""), None if clock is None else ClockView(*clock))
+
+    def next_scores(self, game_number: int, tournament_id: int | None = None, *, round_number: int | None = None,
+                    limit: int = 20) -> tuple[NextScore, ...]:
+        """The ``limit`` best scores below the top for the rack in play (empty without
+        one, or when it is not the rack of ``round_number`` if given), each with one move
+        and how many share it (``duplicate.next_scores``; a display aid, III.15 chooses
+        among the tops only). Generates every move outside the engine's lock: call it off
+        the UI thread."""
+        with self._engine_lock, self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            engine = self._engine(session, tournament, game)
+            if engine.pending is None or round_number not in (None, engine.pending.number):
+                return ()
+            board, rack, lexicon = engine.board.copy(), engine.pending.rack.tiles, self.lexicon_for(tournament)
+        return tuple(NextScore(group.score, format_move(group.move, lexicon.alphabet), group.count)
+                     for group in next_score_groups(board, rack, lexicon, limit))
+
+    def warm_up(self, tournament_id: int | None = None) -> None:
+        """Load the tournament's lexicon and the move generator before the first rack
+        or slip needs them (a front end calls it off the UI thread at start).
+        Raises ``TournamentError`` if the lexicon cannot be found."""
+        lexicon = self.lexicon_for(self.tournament(tournament_id))
+        warm_up_generator(lexicon)
 
     def pending_round(self, game_number: int, tournament_id: int | None = None) -> PendingRound | None:
         """The engine's pending round (rack set, master not chosen), with its ranking."""

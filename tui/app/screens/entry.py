@@ -68,7 +68,6 @@ from duplicate.service import (
 from duplicate.slips import SlipStatus
 from lexicon.alphabet import spanish
 from lexicon.board import Board
-from lexicon.movegen import generate
 from tui.app.heap import freeze_heap
 from tui.app.messages import DataChanged
 from tui.app.station import StationScreen
@@ -257,12 +256,10 @@ class EntryScreen(StationScreen[None]):
     def _warm_up(self) -> None:
         """Load the lexicon and the move generator (the hints search moves) before the
         first slip needs them, then keep the collector's passes short (``freeze_heap``)."""
-        service = self.station.service
         try:
-            lexicon = service.lexicon_for(service.tournament(self.station.state.tournament_id))
+            self.service.warm_up(self.tournament_id)
         except TournamentError:
             return
-        generate(Board(lexicon.alphabet), [lexicon.alphabet.code("A"), lexicon.alphabet.blank], lexicon)
         freeze_heap()
 
     @property
