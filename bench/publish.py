@@ -27,10 +27,10 @@ sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import update
 
-from duplicate.database import open_database
-from duplicate.models import Slip
 from duplicate.publish import FORMATS, publish_results
 from duplicate.service import TournamentService, TournamentSettings
+from duplicate.storage.database import open_database
+from duplicate.storage.models import Slip
 
 _spec = importlib.util.spec_from_file_location("bench_tournament", Path(__file__).with_name("tournament.py"))
 assert _spec is not None and _spec.loader is not None

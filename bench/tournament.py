@@ -28,9 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import insert, select
 
-from duplicate.database import open_database
-from duplicate.models import GameRow, GameStatus, RoundRow, Seat, Slip
 from duplicate.service import TournamentService, TournamentSettings
+from duplicate.storage.database import open_database
+from duplicate.storage.models import GameRow, GameStatus, RoundRow, Seat, Slip
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
 

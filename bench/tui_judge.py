@@ -38,8 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from textual.pilot import Pilot
 
-from duplicate.database import open_database
 from duplicate.service import TournamentError, TournamentService
+from duplicate.storage.database import open_database
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
 from lexicon.movegen import walker_name

@@ -26,7 +26,7 @@ from typing import Any
 
 from duplicate.game import Game, GameError
 from duplicate.rack import RackError
-from duplicate.verify import Difference
+from duplicate.record_difference import Difference
 from lexicon.lexicon import Lexicon
 
 __all__ = ["event_differences"]

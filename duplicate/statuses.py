@@ -1,6 +1,6 @@
 """The statuses a tournament's records go through, as values every layer may use: the
 service stores them, the front ends show and choose them (via ``duplicate.service``), the
-published sheets name them. No storage here: the ORM models (``duplicate.models``)
+published sheets name them. No storage here: the ORM models (``duplicate.storage.models``)
 import them.
 """
 

@@ -10,7 +10,7 @@ U+202E, U+FEFF…: they make look-alike names, issue 26 §3); digits only ``0``�
 (an 80,000-character slip is refused at once). Messages are Spanish and show the text
 shortened (``shown``), never a wall of it.
 
-The limits are the columns' (``duplicate.models``) or, for slips, the longest text a
+The limits are the columns' (``duplicate.storage.models``) or, for slips, the longest text a
 real slip can hold: 15 tiles written ``[ch]`` (4 characters each), the coordinate, an
 arrow and separators stay well under ``SLIP_MAX``.
 """

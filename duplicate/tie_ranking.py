@@ -22,7 +22,7 @@ from typing import overload
 
 import numpy as np
 
-from duplicate.master import Criterion, RankedMove, _leave, _reason
+from duplicate.tie_criteria import Criterion, Measured, RankedMove, rack_leave, tie_reason
 from lexicon.alphabet import BLANK_FLAG
 from lexicon.board import SIZE, Board, Direction
 from lexicon.move import Move
@@ -84,7 +84,7 @@ class Ranking(Sequence[RankedMove]):
         self._info, self._words, self._order = info, words, order
         self._blanks, self._imbalance = blanks, imbalance
         self._built: dict[int, RankedMove] = {}
-        self._measured: dict[int, tuple[ScoredMove, tuple[int, ...], int, int, int]] = {}
+        self._measured: dict[int, Measured] = {}
 
     def __len__(self) -> int:
         return len(self._order)
@@ -107,7 +107,7 @@ class Ranking(Sequence[RankedMove]):
             scored, leave, blanks, imbalance, _placed = self._measure(index)
             if index + 1 < len(self):
                 criterion = self._criteria[index]
-                explain = partial(_reason, self._measure(index), self._measure(index + 1), criterion, self._alphabet)
+                explain = partial(tie_reason, self._measure(index), self._measure(index + 1), criterion, self._alphabet)
             else:
                 criterion = None
                 text = "única jugada de máxima puntuación" if len(self) == 1 else "última de la clasificación"
@@ -127,7 +127,7 @@ class Ranking(Sequence[RankedMove]):
         return [(Move(row, col, Direction.DOWN if down else Direction.ACROSS, tuple(word[:length])), score)
                 for (score, down, row, col, length, _placed), word in zip(rows, words)]
 
-    def _measure(self, index: int) -> tuple[ScoredMove, tuple[int, ...], int, int, int]:
+    def _measure(self, index: int) -> Measured:
         known = self._measured.get(index)
         if known is None:
             at = int(self._order[index])
@@ -137,7 +137,7 @@ class Ranking(Sequence[RankedMove]):
             scored = ScoredMove(move, score, placed)
             squares = [(row + offset * down, col + offset * (1 - down)) for offset in range(length)]
             new_tiles = [(r, c, tile) for (r, c), tile in zip(squares, word) if self._board.tiles[r][c] is None]
-            leave = _leave(Counter(self._rack), new_tiles, move, self._rack, self._alphabet)
+            leave = rack_leave(Counter(self._rack), new_tiles, move, self._rack, self._alphabet)
             known = self._measured[index] = (scored, leave, int(self._blanks[at]), int(self._imbalance[at]), placed)
         return known
 

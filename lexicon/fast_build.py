@@ -22,6 +22,7 @@ import numpy as np
 
 from lexicon.alphabet import Alphabet
 from lexicon.gaddag import WORD_END
+from lexicon.word_limits import MAX_TILES, MIN_TILES
 
 KEY_BASE = 0x41
 """A tile code ``c`` is the character ``chr(KEY_BASE + c)`` in a key."""
@@ -70,8 +71,6 @@ def bulk_keys(text: str, alphabet: Alphabet) -> tuple[list[str], int, int, list[
     Digraphs are read greedily, as ``Alphabet.tokenize`` reads them (``CHORRILLOS`` is
     CH-O-RR-I-LL-O-S).
     """
-    from lexicon.lexicon import MAX_TILES, MIN_TILES
-
     reading = _reading(alphabet)
     if reading is None:
         return None
@@ -145,8 +144,6 @@ def word_graph_bytes(mask: np.ndarray, first: np.ndarray, target: np.ndarray, ro
     targets = new_of_old[target.astype(np.int64)[old_edge]]
     edge_letters = np.nonzero(bits[order])[1]      # row-major: per node, letters ascending
     finals = ((mask[order] & FINAL_BIT) != 0).astype(np.uint8)
-    from lexicon.lexicon import MAX_TILES
-
     reach = np.zeros((count, MAX_TILES), dtype=np.uint32)
     reach[:, 0] = letters_mask[order]
     has_edges = new_degree > 0

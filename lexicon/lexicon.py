@@ -45,6 +45,7 @@ from lexicon.fast_build import bulk_keys, codes_buffer, keys_text, word_graph_by
 from lexicon.gaddag import Gaddag, build_gaddag, build_gaddag_from_buffer
 from lexicon.gaddag import available as gaddag_available
 from lexicon.gaddag import extension as gaddag_extension
+from lexicon.word_limits import MAX_TILES, MIN_TILES
 
 FORMAT = "duplicada-lexicon-2"
 READABLE_FORMATS = ("duplicada-lexicon-1", FORMAT)
@@ -54,9 +55,6 @@ MEMBER_MAX_BYTES = 256 * 2**20
 claiming more is refused before it is unpacked."""
 FINAL = -1
 """Key present in a graph node (with value ``True``) when the path to it spells a word."""
-
-MIN_TILES, MAX_TILES = 2, 15
-"""Word lengths kept, in tiles."""
 
 REACH = -2
 """Key of a graph node's reach masks: a tuple of ``MAX_TILES`` ints, bit ``L`` of
@@ -306,7 +304,9 @@ def build(lines: Iterable[str], output: Path, source: str = "", alphabet: Alphab
         graph_bytes = _graph_to_bytes(build_graph([tuple(ord(ch) - _KEY_BASE for ch in key) for key in keys]))
         gaddag_bytes = b""
         meta["format"] = READABLE_FORMATS[0]   # no C extension here: the GADDAG is built where it is used
-    temporary = output.with_name(output.name + ".tmp")
+    # Per process: two stations (or test workers) compiling the same lexicon at once each
+    # write their own file; the last rename wins, both complete.
+    temporary = output.with_name(f"{output.stem}.{os.getpid()}{output.suffix}.tmp")
     with zipfile.ZipFile(temporary, "w", compression=zipfile.ZIP_STORED) as archive:
         archive.writestr("meta.json", json.dumps(meta, ensure_ascii=False, indent=1))
         archive.writestr("words.dawg", dawg_bytes)

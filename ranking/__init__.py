@@ -1,6 +1,7 @@
 """EloDI ratings (FISE rules, section V; ``docs/elodi.md`` of the shared documentation).
 
-``ranking.elodi``: the pure algorithm; ``ranking.models``: the stored ratings and history;
+``ranking.elodi``: the pure algorithm; the stored ratings and history are tables of the storage
+package (``duplicate.storage.rating_models``);
 ``ranking.ratings``: rating games once, recomputing, the rating list and reports;
 ``ranking.service``: the tournament service with the EloDI hooks, as the front ends build it.
 """

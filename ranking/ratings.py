@@ -1,6 +1,6 @@
 """Stored EloDI ratings: rating games once, recomputing, the rating list and reports (rules V).
 
-``RatingService`` works on the tournament database (``duplicate.database``) and calls the
+``RatingService`` works on the tournament database (``duplicate.storage.database``) and calls the
 pure algorithm ``ranking.elodi.rate_game``. What counts (``elodi.md``, "Which games count"):
 
 * a game **published final** (III.26, IV.32) with at least ``EloDISettings.min_rounds``
@@ -37,8 +37,9 @@ from sqlalchemy import Table, delete, func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from duplicate.database import Database
-from duplicate.models import (
+from duplicate.service import EventKind, TournamentError, TournamentService
+from duplicate.storage.database import Database
+from duplicate.storage.models import (
     Entry,
     EntryStatus,
     Event,
@@ -49,9 +50,8 @@ from duplicate.models import (
     Tournament,
     find_tournament,
 )
-from duplicate.service import EventKind, TournamentError, TournamentService
+from duplicate.storage.rating_models import RatedGame, Rating, RatingChange
 from ranking.elodi import Contestant, EloDISettings, Outcome, rate_game
-from ranking.models import RatedGame, Rating, RatingChange
 
 __all__ = [
     "GameRef",

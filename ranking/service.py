@@ -17,10 +17,10 @@ from typing import Any
 
 from sqlalchemy import select
 
-from duplicate.database import Database
 from duplicate.service import ServiceHooks, TournamentService
 from duplicate.service.opening import open_database_for
-from ranking.models import Rating
+from duplicate.storage.database import Database
+from duplicate.storage.rating_models import Rating
 from ranking.ratings import RatingService, ReportLine, UpdateResult
 
 

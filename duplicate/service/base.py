@@ -16,19 +16,7 @@ from sqlalchemy.orm import Session
 
 from duplicate.bounds import DB_INT_MAX, NumberError, checked_int
 from duplicate.csv_files import CsvFileError, read_csv_rows
-from duplicate.database import Database, DatabaseUnavailable
 from duplicate.game import Game, GameError
-from duplicate.models import (
-    AssistantRange,
-    Credential,
-    Event,
-    GameRow,
-    GameStatus,
-    RoundRow,
-    Tournament,
-    TournamentAccess,
-    find_tournament,
-)
 from duplicate.notation import SlipError
 from duplicate.rack import RackError
 from duplicate.service.access import (
@@ -51,6 +39,18 @@ from duplicate.service.views import (
     view_of,
 )
 from duplicate.slips import SlipStatus
+from duplicate.storage.database import Database, DatabaseUnavailable
+from duplicate.storage.models import (
+    AssistantRange,
+    Credential,
+    Event,
+    GameRow,
+    GameStatus,
+    RoundRow,
+    Tournament,
+    TournamentAccess,
+    find_tournament,
+)
 from duplicate.texts import PERSON_MAX, REASON_MAX, TextError, checked_text
 from lexicon.default import default_lexicon_path, earlier_default_path
 from lexicon.lexicon import Lexicon, LexiconError

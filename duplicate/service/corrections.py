@@ -5,15 +5,6 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from duplicate.models import (
-    Claim,
-    ClaimStatus,
-    Conflict,
-    GameRow,
-    RoundRow,
-    Seat,
-    Slip,
-)
 from duplicate.service.access import Action, Actor, Role
 from duplicate.service.base import (
     ANNULLED,
@@ -41,6 +32,15 @@ from duplicate.service.views import (
     view_of,
 )
 from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict
+from duplicate.storage.models import (
+    Claim,
+    ClaimStatus,
+    Conflict,
+    GameRow,
+    RoundRow,
+    Seat,
+    Slip,
+)
 from duplicate.texts import REASON_MAX, SLIP_MAX
 
 

@@ -3,7 +3,7 @@
 The front ends (the app, the command line, ``serve``) never import the storage layer:
 they name a database by its URL (``--db``, ``$DUPLICADA_DB`` — ``DATABASE_ENV`` — or the
 default SQLite file) and get a service, or a ``StorageUnavailable`` whose Spanish message
-says what is wrong and what to do (``duplicate.database.explain``; never the password).
+says what is wrong and what to do (``duplicate.storage.database.explain``; never the password).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
-from duplicate.database import DATABASE_ENV, Database, DatabaseError, open_database
 from duplicate.service.errors import StorageUnavailable
 from duplicate.service.facade import TournamentService
+from duplicate.storage.database import DATABASE_ENV, Database, DatabaseError, open_database
 
 __all__ = ["ASK_PASSWORD", "DATABASE_ENV", "open_database_for", "open_service", "url_with_password"]
 

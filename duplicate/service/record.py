@@ -6,16 +6,16 @@ from typing import Any
 
 from sqlalchemy import select
 
-from duplicate.models import (
-    Event,
-    Slip,
-)
 from duplicate.service.base import (
     ACCESS_KEY,
     _iso,
     _now,
 )
 from duplicate.service.results import Results
+from duplicate.storage.models import (
+    Event,
+    Slip,
+)
 
 RECORD_FORMAT = "duplicada-tournament-1"
 """The record's format name (docs/tournament-record.md); ``verify`` reads this format."""

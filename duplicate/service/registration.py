@@ -9,17 +9,6 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from duplicate.models import (
-    AssistantRange,
-    Credential,
-    Entry,
-    EntryStatus,
-    GameRow,
-    Player,
-    RoundRow,
-    Tournament,
-    TournamentAccess,
-)
 from duplicate.service.access import Action, Actor, Role, check_new_pin, new_salt, pin_digest
 from duplicate.service.base import (
     ACCESS_KEY,
@@ -48,6 +37,17 @@ from duplicate.service.views import (
 )
 from duplicate.standings import (
     bonus_warnings,
+)
+from duplicate.storage.models import (
+    AssistantRange,
+    Credential,
+    Entry,
+    EntryStatus,
+    GameRow,
+    Player,
+    RoundRow,
+    Tournament,
+    TournamentAccess,
 )
 from duplicate.texts import COUNTRY_MAX, FEDERATION_ID_MAX, NAME_MAX, PERSON_MAX
 from lexicon.lexicon import Lexicon

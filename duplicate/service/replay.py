@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 from duplicate.game import Game
-from duplicate.models import (
-    Event,
-)
 from duplicate.service.errors import TournamentError
 from duplicate.service.events import (
     GameEnded,
@@ -15,6 +12,9 @@ from duplicate.service.events import (
     RackSet,
     RackWithdrawn,
     read_event,
+)
+from duplicate.storage.models import (
+    Event,
 )
 
 

@@ -6,16 +6,6 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from duplicate.labels import SLIP_STATUS, label
-from duplicate.models import (
-    AssistantRange,
-    Claim,
-    ClaimStatus,
-    Conflict,
-    GameRow,
-    GameStatus,
-    Slip,
-    Tournament,
-)
 from duplicate.rack import parse_rack_text
 from duplicate.service.access import Action
 from duplicate.service.corrections import Corrections
@@ -35,6 +25,16 @@ from duplicate.service.views import (
 from duplicate.slips import SlipStatus, judge_slip, mark_verdict
 from duplicate.standings import (
     GameStanding,
+)
+from duplicate.storage.models import (
+    AssistantRange,
+    Claim,
+    ClaimStatus,
+    Conflict,
+    GameRow,
+    GameStatus,
+    Slip,
+    Tournament,
 )
 
 

@@ -11,14 +11,7 @@ from sqlalchemy.orm import Session
 
 from duplicate.game import Game, GameError, PendingRound
 from duplicate.master import ranked_moves
-from duplicate.models import (
-    Event,
-    GameRow,
-    GameStatus,
-    RoundRow,
-    Slip,
-    Tournament,
-)
+from duplicate.next_scores import next_score_groups, warm_up_generator
 from duplicate.notation import SlipError, format_move, parse_move
 from duplicate.rack import RackError, shown_rack
 from duplicate.service.access import Action, Actor
@@ -49,7 +42,14 @@ from duplicate.service.views import (
     TopMove,
     _round_view,
 )
-from duplicate.next_scores import next_score_groups, warm_up_generator
+from duplicate.storage.models import (
+    Event,
+    GameRow,
+    GameStatus,
+    RoundRow,
+    Slip,
+    Tournament,
+)
 from duplicate.timer import shared_remaining
 from lexicon.alphabet import spanish
 from lexicon.board import Board

@@ -10,7 +10,13 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from duplicate.bounds import ROUND_SECONDS_MAX, SEED_MAX
-from duplicate.models import (
+from duplicate.service.access import Action
+from duplicate.service.errors import ResultsUnpublished, TournamentError
+from duplicate.service.events import GameCreated, TablesAssigned
+from duplicate.service.settings import TournamentSettings
+from duplicate.service.standings import Standings
+from duplicate.service.views import EntryView, PlayerView, SeatView, view_of
+from duplicate.storage.models import (
     Entry,
     EntryStatus,
     GameRow,
@@ -19,12 +25,6 @@ from duplicate.models import (
     SeatingMethod,
     Tournament,
 )
-from duplicate.service.access import Action
-from duplicate.service.errors import ResultsUnpublished, TournamentError
-from duplicate.service.events import GameCreated, TablesAssigned
-from duplicate.service.settings import TournamentSettings
-from duplicate.service.standings import Standings
-from duplicate.service.views import EntryView, PlayerView, SeatView, view_of
 
 
 def _collation_key(name: str) -> str:

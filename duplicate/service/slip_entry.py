@@ -12,17 +12,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from duplicate.bounds import NumberError, whole_number
-from duplicate.models import (
-    Conflict,
-    ConflictKind,
-    Entry,
-    Event,
-    GameRow,
-    Player,
-    RoundRow,
-    Seat,
-    Slip,
-)
 from duplicate.rack import parse_rack_text
 from duplicate.service.access import Action, Actor
 from duplicate.service.base import (
@@ -42,6 +31,17 @@ from duplicate.service.views import (
     view_of,
 )
 from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict
+from duplicate.storage.models import (
+    Conflict,
+    ConflictKind,
+    Entry,
+    Event,
+    GameRow,
+    Player,
+    RoundRow,
+    Seat,
+    Slip,
+)
 from duplicate.texts import SLIP_MAX, shown
 from lexicon.board import Board
 from lexicon.lexicon import Lexicon

@@ -6,13 +6,6 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from duplicate.models import (
-    Event,
-    GameRow,
-    RoundRow,
-    Slip,
-    Tournament,
-)
 from duplicate.service.access import Actor
 from duplicate.service.events import BonusesAwarded, EventKind
 from duplicate.service.registration import Registration
@@ -26,6 +19,13 @@ from duplicate.standings import (
     partial_standings,
     round_bonuses,
     tournament_standings,
+)
+from duplicate.storage.models import (
+    Event,
+    GameRow,
+    RoundRow,
+    Slip,
+    Tournament,
 )
 
 

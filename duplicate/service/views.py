@@ -6,13 +6,13 @@ from dataclasses import dataclass, field, fields
 from datetime import date, datetime
 from typing import Any, TypeVar
 
-from duplicate.models import (
+from duplicate.rack import shown_rack
+from duplicate.slips import SlipVerdict
+from duplicate.storage.models import (
     EntryStatus,
     RoundRow,
     Tournament,
 )
-from duplicate.rack import shown_rack
-from duplicate.slips import SlipVerdict
 from lexicon.alphabet import Alphabet
 
 

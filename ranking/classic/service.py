@@ -22,7 +22,6 @@ from typing import Any, Literal
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from duplicate.models import Entry, Tournament
 from duplicate.service.access import Action, Actor, Role
 from duplicate.service.base import ServiceBase
 from duplicate.service.errors import TournamentError
@@ -35,6 +34,14 @@ from duplicate.service.events import (
     RoundPaired,
 )
 from duplicate.statuses import EntryStatus
+from duplicate.storage.classic_models import (
+    ClassicAbsence,
+    ClassicBoard,
+    ClassicDivision,
+    ClassicScoreEntry,
+    ClassicSeed,
+)
+from duplicate.storage.models import Entry, Tournament
 from duplicate.texts import NAME_MAX
 from ranking.classic.engines import (
     SYSTEM_NAMES,
@@ -44,7 +51,6 @@ from ranking.classic.engines import (
     berger_schedule,
     pair_next_round,
 )
-from ranking.classic.models import ClassicAbsence, ClassicBoard, ClassicDivision, ClassicScoreEntry, ClassicSeed
 from ranking.classic.pairing_rules import Pair, check_pairing
 from ranking.classic.standings import Board, Seeded, StandingLine, division_trf, standings
 from ranking.classic.trf import Trf, write_trf

@@ -27,13 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lexicon.alphabet import AlphabetError, spanish
+from lexicon.word_limits import MAX_TILES, MIN_TILES
 from scripts.default_lexicon import fise_rules
 from scripts.default_lexicon.enclitics import enclitic_words, plain
 from scripts.default_lexicon.fise_rules import Verbs
 from scripts.default_lexicon.hunspell import Affixes, Entry, Grade, Keep
 from scripts.default_lexicon.sources import read_coes, read_rla_es, read_wspanish
 
-MIN_TILES, MAX_TILES = 2, 15
 TWO_TILE_TABLE = Path(__file__).with_name("two_tile_words.tsv")
 SPANISH_WORD = re.compile(r"[a-zñáéíóúü]+")
 VERB_LIST_SUFFIXES = ("ConjugacionesIrregulares.txt", "ParticipiosIrregulares.txt") + tuple(

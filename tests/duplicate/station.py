@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import sys
 
-from duplicate.database import open_database
 from duplicate.service import TournamentService
+from duplicate.storage.database import open_database
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN

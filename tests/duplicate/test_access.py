@@ -15,8 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.database import open_database
-from duplicate.models import SeatingMethod
 from duplicate.service import CredentialRefused, NotAuthorised, TournamentService, TournamentSettings
 from duplicate.service.access import (
     ACTION_NAMES,
@@ -27,6 +25,8 @@ from duplicate.service.access import (
     lock_seconds,
     pin_digest,
 )
+from duplicate.storage.database import open_database
+from duplicate.storage.models import SeatingMethod
 from lexicon.lexicon import Lexicon
 from ranking.classic.service import ClassicService
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN

@@ -15,8 +15,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
-from duplicate.database import DatabaseError, _alembic_config, database_url, open_database
-from duplicate.models import Base, Entry
+from duplicate.storage.database import DatabaseError, _alembic_config, database_url, open_database
+from duplicate.storage.models import Base, Entry
 from lexicon.lexicon import Lexicon
 from tests.duplicate.test_stations import _postgres_url
 
@@ -80,7 +80,7 @@ def test_the_schema_head_constant_is_alembics_head() -> None:
     from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-    from duplicate.database import MIGRATIONS, SCHEMA_HEAD
+    from duplicate.storage.database import MIGRATIONS, SCHEMA_HEAD
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))

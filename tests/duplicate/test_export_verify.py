@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.database import open_database
 from duplicate.service import TournamentService, TournamentSettings
 from duplicate.slips import SlipStatus
 from duplicate.standings import TournamentCriterion
+from duplicate.storage.database import open_database
 from duplicate.verify import verify_record
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN

@@ -12,8 +12,8 @@ import pytest
 
 from duplicate.bounds import DB_INT_MAX, NumberError, checked_int, whole_number
 from duplicate.csv_files import HEADER_MAX, CsvFileError, read_csv_rows, separator
-from duplicate.database import open_database
 from duplicate.service import TournamentError, TournamentService
+from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
 

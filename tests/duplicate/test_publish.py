@@ -22,12 +22,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.database import open_database
 from duplicate.publish import Publication, publish_results
 from duplicate.results import spanish_number
 from duplicate.service import TournamentError, TournamentService, TournamentSettings
 from duplicate.simulate import simulate_tournament
 from duplicate.slips import SlipStatus
+from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from ranking.service import tournament_service
 from tests.credentials import JUDGE_PIN

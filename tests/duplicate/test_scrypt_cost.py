@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.database import open_database
 from duplicate.service import CredentialRefused, TournamentError, TournamentService
 from duplicate.service.access import TEST_SCRYPT_N_VARIABLE, new_salt, pin_digest
+from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
 

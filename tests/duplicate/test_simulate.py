@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from duplicate.database import open_database
-from duplicate.models import GameStatus
 from duplicate.notation import parse_move
 from duplicate.service import TournamentService, TournamentSettings
 from duplicate.simulate import MistakeRates, draw_players, simulate_tournament
 from duplicate.slips import SlipStatus
+from duplicate.storage.database import open_database
+from duplicate.storage.models import GameStatus
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
 from tui.cli.simulate_command import simulate

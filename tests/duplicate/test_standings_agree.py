@@ -12,11 +12,11 @@ from itertools import accumulate
 
 import pytest
 
-from duplicate.database import open_database
 from duplicate.results import collect_results
 from duplicate.service import TournamentService, TournamentSettings
 from duplicate.simulate import simulate_tournament
 from duplicate.standings import running_totals
+from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
 from tui.app.screens.projection import read_projection

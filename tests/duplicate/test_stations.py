@@ -26,8 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.database import open_database
 from duplicate.service import TournamentError, TournamentService
+from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.database import open_database
 from duplicate.notation import NotationSyntaxError, parse_move
 from duplicate.rack import beyond_tile_set, parse_rack_text
 from duplicate.service import TournamentError, TournamentService
+from duplicate.storage.database import open_database
 from duplicate.texts import SLIP_MAX, TextError, checked_text
 from lexicon.alphabet import spanish
 from lexicon.board import Board, BoardError

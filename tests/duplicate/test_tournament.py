@@ -14,8 +14,6 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from duplicate.database import open_database
-from duplicate.models import Credential, Event, SeatingMethod
 from duplicate.notation import check_move
 from duplicate.rack import parse_rack_text
 from duplicate.service import (
@@ -29,6 +27,8 @@ from duplicate.service import (
     TournamentSettings,
 )
 from duplicate.slips import SlipStatus
+from duplicate.storage.database import open_database
+from duplicate.storage.models import Credential, Event, SeatingMethod
 from lexicon.board import Board
 from lexicon.lexicon import Lexicon
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
@@ -537,7 +537,7 @@ def test_slip_import_refuses_an_unseated_table_before_storing_anything(service: 
 
 def test_seating_by_rating_puts_the_highest_first_and_new_players_after_II6(service: TournamentService,
                                                                           spanish_lexicon: Lexicon) -> None:
-    from ranking.models import Rating
+    from duplicate.storage.rating_models import Rating
     from ranking.service import tournament_service
 
     service = tournament_service(service.db, station="mesa-arbitral", lexicon=spanish_lexicon, pin=JUDGE_PIN)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.database import open_database
-from duplicate.models import SeatingMethod
 from duplicate.service import EventKind, TournamentError, TournamentService
+from duplicate.storage.database import open_database
+from duplicate.storage.models import SeatingMethod
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
 

@@ -114,7 +114,7 @@ class Targets:
 
 def make_targets(folder: Path, lexicon: Lexicon) -> Targets:
     """A tournament of 3 players (game 1, round 1: rack CASAMO?, master placed), and its record."""
-    from duplicate.database import open_database
+    from duplicate.storage.database import open_database
 
     service = TournamentService(open_database(str(folder / "fuzz.db")), station="fuzz", lexicon=lexicon,
                                 pin="juez-de-prueba")

@@ -268,8 +268,8 @@ def test_cli_runs_a_stored_classic_event(tmp_path: Path, monkeypatch: pytest.Mon
     paired = run("classic", "pair-round")
     assert "mesa   1" in paired and "descansa" in paired
     run("classic", "pair-round", code=1)                           # round 1 has no results yet
-    from duplicate.database import open_database
     from duplicate.service import TournamentService
+    from duplicate.storage.database import open_database
 
     TournamentService(open_database(str(tmp_path / "clasico.db")), pin=JUDGE_PIN).set_pin(
         "assistant", ASSISTANT_PINS["aux1"], name="aux1")

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.database import open_database
 from duplicate.service import TournamentService
+from duplicate.storage.database import open_database
 from ranking.classic.publish import publish_classic
 from ranking.classic.service import ClassicService, DivisionSettings
 from ranking.classic.trf import read_trf

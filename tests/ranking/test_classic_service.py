@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.database import open_database
 from duplicate.service import NotAuthorised, TournamentError, TournamentService
+from duplicate.storage.database import open_database
 from ranking.classic.engines import PairingSystem, py4swiss_installed
 from ranking.classic.replay import check_tournament
 from ranking.classic.service import ClassicService, DivisionSettings

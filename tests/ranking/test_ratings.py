@@ -21,12 +21,12 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, insert, select
 
-from duplicate.database import open_database
-from duplicate.models import EntryStatus, GameRow, GameStatus, RoundRow, Seat, Slip
 from duplicate.service import TournamentService
+from duplicate.storage.database import open_database
+from duplicate.storage.models import EntryStatus, GameRow, GameStatus, RoundRow, Seat, Slip
+from duplicate.storage.rating_models import RatedGame, RatingChange
 from lexicon.lexicon import Lexicon
 from ranking.elodi import Contestant, rate_game
-from ranking.models import RatedGame, RatingChange
 from ranking.ratings import RatingService
 from tests.credentials import JUDGE_PIN
 from tests.duplicate.test_stations import _postgres_url

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.database import open_database
 from duplicate.service import TournamentService
+from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
 

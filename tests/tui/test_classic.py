@@ -17,8 +17,8 @@ from textual.pilot import Pilot
 from textual.widgets import Footer, Static, TabbedContent
 from textual.widgets._footer import FooterKey
 
-from duplicate.database import open_database
 from duplicate.service import TournamentService
+from duplicate.storage.database import open_database
 from ranking.classic.engines import py4swiss_installed
 from ranking.classic.replay import check_tournament
 from ranking.classic.service import ClassicService

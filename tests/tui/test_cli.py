@@ -103,7 +103,7 @@ def test_help_and_the_engine_commands_start_without_the_database() -> None:
     script = ("import sys\nfrom tui.cli import main\n"
               "for args in (['--help'], ['analyze']):\n"
               "    try:\n        main(args, standalone_mode=False)\n    except SystemExit:\n        pass\n"
-              "print('sqlalchemy' in sys.modules, 'duplicate.models' in sys.modules)\n")
+              "print('sqlalchemy' in sys.modules, 'duplicate.storage.models' in sys.modules)\n")
     result = subprocess.run([sys.executable, "-c", script], input="15/15/15/15/15/15/15/7CASA4/15/15/15/15/15/15/15 "
                             "ERRE?LO\n", capture_output=True, text=True, timeout=120, check=True)
     assert result.stdout.strip().splitlines()[-1] == "False False", result.stdout[-500:]

@@ -17,11 +17,11 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
-from duplicate.database import open_database
 from duplicate.notation import check_move
 from duplicate.rack import parse_rack_text
 from duplicate.service import EventKind, TournamentService, TournamentSettings
 from duplicate.slips import SlipStatus
+from duplicate.storage.database import open_database
 from lexicon.board import Board
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN, pin_of

@@ -32,9 +32,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-import duplicate.database
-from duplicate.database import open_database
+import duplicate.storage.database
 from duplicate.service import TournamentService
+from duplicate.storage.database import open_database
 from duplicate.verify import verify_record
 from lexicon.lexicon import Lexicon
 from ranking.ratings import RatingService
@@ -144,7 +144,7 @@ def test_an_event_day_through_the_app(tmp_path: Path, spanish_lexicon: Lexicon,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     # Another program holding the database gives up after 0.2 s instead of 30 s, so that
     # the app's own retries («Guardando…») are what carries the slips through.
-    monkeypatch.setattr(duplicate.database, "BUSY_TIMEOUT_MS", 200)
+    monkeypatch.setattr(duplicate.storage.database, "BUSY_TIMEOUT_MS", 200)
     path = tmp_path / "evento.db"
     service = tournament_service(open_database(str(path)), station="mesa-arbitral", lexicon=spanish_lexicon,
                                  pin=JUDGE_PIN)

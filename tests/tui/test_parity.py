@@ -20,8 +20,8 @@ from click.testing import CliRunner
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from duplicate.database import open_database
 from duplicate.service import TournamentService
+from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from ranking.ratings import RatingService
 from ranking.service import tournament_service

@@ -9,8 +9,8 @@ import asyncio
 from textual.pilot import Pilot
 from textual.widgets import Digits, Static
 
-from duplicate.models import SeatingMethod
 from duplicate.service import TournamentService, TournamentSettings
+from duplicate.storage.models import SeatingMethod
 from tests.credentials import pin_of
 from tests.tui.keys import footer_beyond
 from tui.app import DuplicadaApp

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.database import open_database
 from duplicate.service import NotAuthorised, TournamentService
+from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 from tui.app import DuplicadaApp

@@ -12,8 +12,8 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Button, DataTable, Input, Select, Static
 
-from duplicate.models import EntryStatus, SeatingMethod
 from duplicate.service import CredentialRefused, Role, TournamentService
+from duplicate.storage.models import EntryStatus, SeatingMethod
 from tests.credentials import JUDGE_PIN, pin_of
 from tests.tui.keys import footer_beyond, send_without_pauses
 from tui.app import DuplicadaApp

@@ -19,10 +19,10 @@ from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import DataTable, TabbedContent
 
-from duplicate.database import open_database
-from duplicate.models import ClaimStatus, GameStatus
 from duplicate.service import EventKind, TournamentService, TournamentSettings
 from duplicate.slips import SlipStatus
+from duplicate.storage.database import open_database
+from duplicate.storage.models import ClaimStatus, GameStatus
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN, pin_of
 from tests.tui.keys import footer_actions, footer_beyond

@@ -10,7 +10,7 @@ player and a round. A correction (III.27) writes a new event and updates the ``S
 row in the same transaction; the old text, score and who entered it stay in the log.
 
 The schema is created and upgraded only by the Alembic migrations in
-``duplicate/migrations`` (``duplicate.database.open_database``).
+``duplicate/storage/migrations`` (``duplicate.storage.database.open_database``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Stored EloDI ratings (rules V; ``elodi.md``): SQLAlchemy 2 models on ``duplicate.models.Base``.
+"""Stored EloDI ratings (rules V; ``elodi.md``): SQLAlchemy 2 models on ``duplicate.storage.models.Base``.
 
 * ``Rating``: a player's current EloDI — rating, volatility, rated games, last rated game.
   A player without a row is *nuevo* (1200/535 before the first valid game, rules V).
@@ -10,7 +10,7 @@
 * ``RatingChange``: the history — one row per player and rated game with the values before
   and after, the target position (ERank), the actual position and whether the cap bound.
 
-Created by the Alembic revision ``0002`` in ``duplicate/migrations/versions``.
+Created by the Alembic revision ``0002`` in ``duplicate/storage/migrations/versions``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from duplicate.models import Base
+from duplicate.storage.models import Base
 
 __all__ = ["RatedGame", "Rating", "RatingChange"]
 

@@ -1,8 +1,8 @@
 """Alembic environment for duplicada's tournament database.
 
-Run from ``duplicate.database.open_database`` (which passes its connection in
+Run from ``duplicate.storage.database.open_database`` (which passes its connection in
 ``config.attributes["connection"]``) or by a maintainer with
-``alembic -c duplicate/alembic.ini revision --autogenerate -m "..."``.
+``alembic -c duplicate/storage/alembic.ini revision --autogenerate -m "..."``.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from duplicate.models import Base
-from ranking import models as ranking_models  # noqa: F401  (the EloDI tables, revision 0002)
-from ranking.classic import models as classic_models  # noqa: F401  (classic events, revision 0004)
+from duplicate.storage import classic_models as classic_models  # noqa: F401  (classic events, revision 0004)
+from duplicate.storage import rating_models as rating_models  # noqa: F401  (the EloDI tables, revision 0002)
+from duplicate.storage.models import Base
 
 config = context.config
 target_metadata = Base.metadata

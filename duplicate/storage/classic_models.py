@@ -1,6 +1,6 @@
-"""Stored classic (head-to-head) events: SQLAlchemy 2 models on ``duplicate.models.Base``.
+"""Stored classic (head-to-head) events: SQLAlchemy 2 models on ``duplicate.storage.models.Base``.
 
-A tournament (``duplicate.models.Tournament``: its players, roles, PINs and event log are
+A tournament (``duplicate.storage.models.Tournament``: its players, roles, PINs and event log are
 shared with duplicate games) holds one or more *divisions*, each a classic event:
 
 * ``ClassicDivision``: name, pairing system, rounds and settings (bye and forfeit scores,
@@ -14,7 +14,7 @@ shared with duplicate games) holds one or more *divisions*, each a classic event
   a conflict (two stations, two different results) for the judge.
 
 The event log records every change with who made it (``duplicate.service.events``).
-Created by the Alembic revision ``0004`` in ``duplicate/migrations/versions``.
+Created by the Alembic revision ``0004`` in ``duplicate/storage/migrations/versions``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from duplicate.models import Base, Entry
+from duplicate.storage.models import Base, Entry
 
 __all__ = ["ClassicAbsence", "ClassicBoard", "ClassicDivision", "ClassicScoreEntry", "ClassicSeed"]
 

@@ -6,7 +6,7 @@ Create Date: 2026-11-25
 
 Classic (head-to-head) divisions of a tournament: seeds (starting numbers), boards with both
 scores, byes asked for, and every score entry typed at a station (issue 16;
-``ranking.classic.models``).
+``duplicate.storage.classic_models``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Opening the tournament database: SQLite by default, any SQLAlchemy URL (issue 3 §1, §7).
 
 ``open_database(url)`` creates the engine, brings the schema to the newest Alembic
-revision (``duplicate/migrations``) and returns a ``Database`` whose ``write()`` and
+revision (``duplicate/storage/migrations``) and returns a ``Database`` whose ``write()`` and
 ``read()`` give transactional sessions. On SQLite the file is opened in WAL mode with a
 busy timeout and foreign keys on, and every write transaction starts with
 ``BEGIN IMMEDIATE`` so that concurrent writers queue on the lock instead of failing on

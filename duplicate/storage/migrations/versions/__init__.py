@@ -1,0 +1,1 @@
+"""The schema revisions, oldest first (``0001`` … ``SCHEMA_HEAD`` of ``duplicate.storage.database``)."""
