@@ -13,7 +13,7 @@ from duplicate.game import Game, GameError, PendingRound
 from duplicate.master import ranked_moves
 from duplicate.next_scores import next_score_groups, warm_up_generator
 from duplicate.notation import SlipError, format_move, parse_move
-from duplicate.rack import RackError, shown_rack
+from duplicate.rack import RackError
 from duplicate.service.access import Action, Actor
 from duplicate.service.base import (
     REASONS_KEPT,
@@ -30,16 +30,12 @@ from duplicate.service.events import (
     RackWithdrawn,
     TimerChanged,
 )
+from duplicate.service.game_views import game_view_of
 from duplicate.service.seating import Seating
 from duplicate.service.views import (
-    BagView,
-    ClockView,
     GameView,
-    MasterPlaced,
     NextScore,
-    RackInPlay,
     RoundView,
-    TopMove,
     _round_view,
 )
 from duplicate.storage.models import (
@@ -52,8 +48,6 @@ from duplicate.storage.models import (
 )
 from duplicate.timer import shared_remaining
 from lexicon.alphabet import spanish
-from lexicon.board import Board
-from lexicon.move import placed_tiles
 
 
 def _round_row(game: GameRow, pending: PendingRound, board_before: str, engine: Game) -> RoundRow:
@@ -196,28 +190,9 @@ class Rounds(Seating):
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             engine = self._engine(session, tournament, game)
-            alphabet = engine.alphabet
-            rack: RackInPlay | None = None
-            pending = engine.pending
-            if pending is not None:
-                ranked = pending.ranked if tops is not None else ()
-                rack = RackInPlay(
-                    pending.number, tuple(pending.rack.leftover), tuple(pending.rack.drawn),
-                    tuple(f"{shown_rack(redraw.rack, alphabet)}: {redraw.reason}" for redraw in pending.redraws),
-                    tuple(TopMove(format_move(move.move, alphabet), move.score, move.reason, alphabet.display(move.leave))
-                          for move in ranked[:tops]),
-                    len(ranked), pending.move_count if tops is not None else 0)
-            last: MasterPlaced | None = None
-            if engine.records:
-                record = engine.records[-1]
-                before = Board.from_cgp(self._round(session, game, record.number).board_before, alphabet)
-                last = MasterPlaced(record.number, record.master, record.score, record.cumulative,
-                                    frozenset((row, col) for row, col, _ in placed_tiles(before, record.move)))
-            counts = engine.bag.counts()
-            return GameView(game.number, alphabet, engine.board.to_cgp(), engine.round_number,
-                            BagView(len(engine.bag), counts.vowels, counts.consonants, counts.blanks),
-                            tuple(engine.leftover), rack, last, len(engine.records), engine.over,
-                            str(engine.end_reason or ""), None if clock is None else ClockView(*clock))
+            last = engine.records[-1].number if engine.records else None
+            before = self._round(session, game, last).board_before if last is not None else None
+            return game_view_of(game.number, engine, before, clock, tops)
 
     def next_scores(self, game_number: int, tournament_id: int | None = None, *, round_number: int | None = None,
                     limit: int = 20) -> tuple[NextScore, ...]:
