@@ -7,7 +7,8 @@ import asyncio
 import pytest
 from textual.app import App
 
-from duplicate.service import TournamentService
+from duplicate.service import Action, TournamentService
+from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 from tui.app import DuplicadaApp
 from tui.app.station import Station, StationScreen
 
@@ -57,3 +58,22 @@ def test_screens_see_the_station_state_and_service(service: TournamentService) -
             assert probe.tournament_id == app.state.tournament_id
 
     asyncio.run(scenario())
+
+
+def test_the_station_asks_the_service_what_it_may_do(service: TournamentService) -> None:
+    # Issue 24 §2: screens ask ``may`` instead of comparing role names; the answer is the
+    # service's (II.4.a: the judge everything; II.4.c: an assistant the slips of its tables).
+    service.create_tournament("Permisos")
+    for name in ("Ana", "Beto", "Carla"):
+        service.add_player(name)
+    service.set_assistant_range("aux1", 1, 2)
+    service.set_pin("assistant", ASSISTANT_PINS["aux1"], name="aux1")
+    app = DuplicadaApp(service, poll=False)
+    app.state.tournament_id = service.tournament().id
+    app.authenticate(JUDGE_PIN)
+    assert app.may(Action.CHANGE_SETTINGS) and app.may(Action.RESOLVE_CONFLICT) and app.may(Action.ENTER_SLIP, 3)
+    app.authenticate(ASSISTANT_PINS["aux1"])                 # a new credential: nothing kept from the judge's
+    assert not app.may(Action.CHANGE_SETTINGS) and not app.may(Action.RESOLVE_CONFLICT)
+    assert app.may(Action.ENTER_SLIP, 2) and not app.may(Action.ENTER_SLIP, 3)
+    app.authenticate(None)
+    assert not app.may(Action.ENTER_SLIP, 1) and not app.may(Action.PUBLISH_RESULTS)

@@ -17,7 +17,7 @@ from rich.text import Text
 from textual import events, on
 from textual.widgets import DataTable, Input, Static
 
-from duplicate.service import RoundView, SlipView, TournamentError
+from duplicate.service import Action, RoundView, SlipView, TournamentError
 from duplicate.slips import SlipStatus
 from lexicon.alphabet import spanish
 from lexicon.board import Board
@@ -87,7 +87,7 @@ class EntryActions(StationScreen[None]):
         """F2–F4 and Esc of the slip form, taken in the order typed (``OrderedInput``)."""
         if event.key in self._NOW:
             self.action_mark(self._NOW[event.key])
-        elif event.key == "f10" and self.station.state.role != "judge":
+        elif event.key == "f10" and not self.may(Action.RESOLVE_CONFLICT):
             self.action_resolve_conflict()                 # not in an assistant's footer: it says why
         elif event.key == "escape":
             self.action_back()
@@ -199,15 +199,11 @@ class EntryActions(StationScreen[None]):
             self._ready()
             if not isinstance(correction, Correction):
                 return
-            view = self._rounds.get(round_number)
-            if view is not None and view.closed and state.role != "judge":
-                self._feedback(error_feedback(f"la ronda {round_number} está cerrada: solo el juez árbitro "
-                                              "puede corregirla"))
-                return
+            # A closed round is the judge's to correct (II.4.c): the service refuses anyone else.
             self._enqueue(SlipJob(partial(service.correct_slip, game, correction.table, correction.text,
                                        status=correction.status, round_number=round_number,
                                        tournament_id=state.tournament_id, arbiter=state.arbiter,
-                                       reason=correction.reason, judge=state.role == "judge"),
+                                       reason=correction.reason),
                                entry_feedback, correction.table))
 
         self.app.push_screen(CorrectionDialog(table, round_number, slip.text if slip else ""), corrected)
@@ -215,7 +211,7 @@ class EntryActions(StationScreen[None]):
     def action_resolve_conflict(self) -> None:
         """The judge resolves the open conflict of the typed (else selected) table."""
         state = self.station.state
-        if state.role != "judge":
+        if not self.may(Action.RESOLVE_CONFLICT):
             self.notify("Solo el juez árbitro resuelve los conflictos entre papeletas.", severity="warning")
             return
         if self.game is None or self.round_number is None:
@@ -277,9 +273,7 @@ class EntryActions(StationScreen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The footer shows only what the signed-in role may do: conflicts are the judge's."""
-        if action == "resolve_conflict" and self.station.state.role != "judge":
-            return False
-        return True
+        return not (action == "resolve_conflict" and not self.may(Action.RESOLVE_CONFLICT))
 
     def action_paper_board(self) -> None:
         """A slip written on a paper board (III.20.1.c, III.20.1.d): place the word on the

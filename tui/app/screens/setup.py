@@ -32,6 +32,7 @@ from textual.widgets import (
 
 from data.rules import ROUND_SECONDS
 from duplicate.service import (
+    Action,
     AssistantRangeView,
     EntryView,
     PlayerView,
@@ -212,7 +213,7 @@ class SetupScreen(SetupActions):
         for field in self.query(OrderedInput):
             field.on_enter = self.enter_now
         self.refresh_lists(settings=True)
-        if self.station.state.role != "judge":
+        if not self.may(Action.CHANGE_SETTINGS):
             self.query_one("#tabs").disabled = True
             self.say("La preparación del torneo es cosa del juez árbitro.", error=True)
 

@@ -36,6 +36,7 @@ from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 from duplicate.labels import CLAIM_STATUS, CRITERION_HEADINGS, label
 from duplicate.plurals import counted
 from duplicate.service import (
+    Action,
     ClaimStatus,
     ClaimView,
     GameStatus,
@@ -47,7 +48,7 @@ from duplicate.service import (
 )
 from duplicate.standings import GameStanding, RoundResult, TournamentCriterion, TournamentStanding, running_totals
 from tui.app.messages import DataChanged
-from tui.app.screens.standings_actions import StandingsActions
+from tui.app.screens.standings_actions import JUDGE_KEYS, StandingsActions
 from tui.app.screens.standings_presenter import (
     BONUS_STYLE,
     STANDINGS_HEADING,
@@ -348,15 +349,11 @@ class StandingsScreen(StandingsActions):
         self._fill_sheet(self._results, self._rounds)               # from what was read
         self.action_tab("sheet")
 
-    _JUDGE_ACTIONS = {"publish": "publicar los resultados", "publish_results": "publicar los resultados",
-                      "reopen": "reabrir una partida", "file_claim": "anotar reclamaciones",
-                      "resolve_claim": "resolver reclamaciones"}
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The footer shows what this station may do now (issue 13 §3): the judge's keys
         only to the judge; «provisional/definitive» while the game is not final, «reopen»
         only when it is."""
-        if action in self._JUDGE_ACTIONS and self.station.state.role != "judge":
+        if action in JUDGE_KEYS and not self.may(JUDGE_KEYS[action][0]):
             return False
         final = self._status == GameStatus.FINAL.value
         if action == "publish_results" and final:
@@ -369,9 +366,9 @@ class StandingsScreen(StandingsActions):
         """A judge's key pressed at another station is answered, not ignored."""
         keys = {binding.key: binding.action for binding in self.BINDINGS if isinstance(binding, Binding)}
         action = keys.get(event.key, "").split("(")[0]
-        if action in self._JUDGE_ACTIONS and self.station.state.role != "judge":
+        if action in JUDGE_KEYS and not self.may(JUDGE_KEYS[action][0]):
             event.stop()
-            self.notify(f"Solo el juez árbitro puede {self._JUDGE_ACTIONS[action]}.", severity="warning")
+            self.notify(f"Solo el juez árbitro puede {JUDGE_KEYS[action][1]}.", severity="warning")
 
     def action_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = tab
@@ -380,7 +377,7 @@ class StandingsScreen(StandingsActions):
     def action_publish(self) -> None:
         """Write the publication (HTML, PDF, CSV, XLSX; IV.32) in a worker: the screen
         stays usable while it runs. Judge only."""
-        if self.station.state.role != "judge":
+        if not self.may(Action.PUBLISH_RESULTS):
             self.notify("Solo el juez árbitro publica los resultados.", severity="warning")
             return
         tournament_id = self.station.state.tournament_id

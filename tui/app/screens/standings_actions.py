@@ -15,10 +15,20 @@ from textual import work
 from textual.widgets import DataTable
 
 from duplicate.labels import CLAIM_STATUS, label
-from duplicate.service import ClaimStatus, GameStatus, TournamentError
+from duplicate.service import Action, ClaimStatus, GameStatus, TournamentError
 from tui.app.screens.standings_presenter import claim_summary
 from tui.app.station import StationScreen
 from tui.app.widgets.judge_dialogs import ClaimDecision, ClaimDialog, ClaimResolutionDialog, NewClaim, ReasonDialog
+
+JUDGE_KEYS: dict[str, tuple[Action, str]] = {
+    "publish": (Action.PUBLISH_RESULTS, "publicar los resultados"),
+    "publish_results": (Action.PUBLISH_RESULTS, "publicar los resultados"),
+    "reopen": (Action.REOPEN_RESULTS, "reabrir una partida"),
+    # The claims desk (III.27) is the judge's: who may resolve claims registers them here.
+    "file_claim": (Action.RESOLVE_CLAIM, "anotar reclamaciones"),
+    "resolve_claim": (Action.RESOLVE_CLAIM, "resolver reclamaciones"),
+}
+"""The judge's keys of the screen: the service's action each needs and how a refusal names it."""
 
 
 class StandingsActions(StationScreen[None]):
@@ -36,9 +46,10 @@ class StandingsActions(StationScreen[None]):
         """Show the tab ``tab`` (``StandingsScreen``)."""
         raise NotImplementedError
 
-    def _judge_only(self, what: str) -> bool:
-        """True for the judge; an assistant is told (in Spanish) who may ``what``."""
-        if self.station.state.role == "judge":
+    def _judge_only(self, action: Action, what: str) -> bool:
+        """True when this station may do ``action``; else it is told (in Spanish) that the
+        judge may ``what``."""
+        if self.may(action):
             return True
         self.notify(f"Solo el juez árbitro puede {what}.", severity="warning")
         return False
@@ -64,7 +75,7 @@ class StandingsActions(StationScreen[None]):
 
     def action_publish_results(self, final: bool) -> None:
         """Publish the game shown: provisional or final results (III.26)."""
-        if not self._judge_only("publicar los resultados") or self.game is None:
+        if not self._judge_only(Action.PUBLISH_RESULTS, "publicar los resultados") or self.game is None:
             return
         service, state = self.station.service, self.station.state
         kind = "definitivos" if final else "provisionales"
@@ -74,7 +85,7 @@ class StandingsActions(StationScreen[None]):
 
     def action_reopen(self) -> None:
         """Reopen the final game shown; asks for the reason (logged)."""
-        if not self._judge_only("reabrir una partida") or self.game is None:
+        if not self._judge_only(Action.REOPEN_RESULTS, "reabrir una partida") or self.game is None:
             return
         if self._game_status() != GameStatus.FINAL.value:
             self.notify(f"La partida {self.game} no tiene resultados definitivos: no hay nada que reabrir.",
@@ -94,7 +105,7 @@ class StandingsActions(StationScreen[None]):
 
     def action_file_claim(self) -> None:
         """File a player's claim (III.27) in the game shown."""
-        if not self._judge_only("registrar reclamaciones") or self.game is None:
+        if not self._judge_only(Action.RESOLVE_CLAIM, "registrar reclamaciones") or self.game is None:
             return
         game = self.game
         service, state = self.station.service, self.station.state
@@ -109,7 +120,7 @@ class StandingsActions(StationScreen[None]):
 
     def action_resolve_claim(self) -> None:
         """Resolve the claim selected in the Reclamaciones tab: upheld or rejected (III.27)."""
-        if not self._judge_only("resolver reclamaciones") or self.game is None:
+        if not self._judge_only(Action.RESOLVE_CLAIM, "resolver reclamaciones") or self.game is None:
             return
         service, state = self.station.service, self.station.state
         table = self.query_one("#claims-table", DataTable)
