@@ -13,6 +13,7 @@ from duplicate.service.errors import (
     NotAuthorised,
     ResultsUnpublished,
     RoundHasConflicts,
+    SignInLocked,
     StorageUnavailable,
     TournamentError,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "SeatView",
     "SeatingMethod",
     "ServiceHooks",
+    "SignInLocked",
     "SlipView",
     "StorageUnavailable",
     "TournamentError",

@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, Self
 
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session
 
 from duplicate.bounds import DB_INT_MAX, NumberError, checked_int
@@ -25,13 +25,11 @@ from duplicate.service.access import (
     Actor,
     Role,
     authorise,
-    check_not_locked,
-    lock_seconds,
-    lock_until,
-    pin_digest,
 )
 from duplicate.service.errors import CredentialRefused, LockedGameError, StorageUnavailable, TournamentError
 from duplicate.service.events import EventKind, TournamentEvent
+from duplicate.service import lockout
+from duplicate.service.lockout import SOURCE_MAX, WrongPin, check_pin, count_late_failure, station_source
 from duplicate.service.replay import _apply
 from duplicate.service.views import (
     EventView,
@@ -48,7 +46,6 @@ from duplicate.storage.models import (
     GameStatus,
     RoundRow,
     Tournament,
-    TournamentAccess,
     find_tournament,
 )
 from duplicate.texts import PERSON_MAX, REASON_MAX, TextError, checked_text
@@ -74,13 +71,12 @@ ACCESS_KEY = "access"
 """Key of the tournament settings holding the hashed PINs (never exported)."""
 
 
-class _WrongPin(Exception):
-    """Internal: the handle's PIN opens no credential of ``tournament_id``; ``_write``
-    counts the failure once the action is rolled back and raises ``CredentialRefused``."""
+_CHANGED = "changed"
+"""Key of ``Session.info`` set once the session has flushed a change (``_note_flush``)."""
 
-    def __init__(self, tournament_id: int) -> None:
-        super().__init__(tournament_id)
-        self.tournament_id = tournament_id
+
+def _note_flush(session: Session, _context: object) -> None:
+    session.info[_CHANGED] = True
 
 
 @dataclass(frozen=True)
@@ -128,16 +124,22 @@ class ServiceBase:
     lexicon to judge with (default: each tournament's own, else the built-in default);
     ``pin``: the station's credential (the judge's or an assistant's PIN), ``None`` for a
     read-only station; ``hooks``: what higher layers do after a decision (EloDI,
-    ``ServiceHooks``). Methods take a tournament id where it matters (``None``: the most
+    ``ServiceHooks``); ``source``: where this handle's sign-in attempts come from, the key
+    wrong PINs are counted against (``lockout``; default: the station's name; under
+    ``serve``, the browser's address). Methods take a tournament id where it matters (``None``: the most
     recently created one) and game numbers within it. Every method that changes the record
     checks first what the credential may do (``access.authorise``) and refuses with
     ``NotAuthorised`` or ``CredentialRefused``, changing nothing.
     """
 
     def __init__(self, database: Database, *, station: str = "principal", lexicon: Lexicon | None = None,
-                 pin: str | None = None, hooks: ServiceHooks | None = None) -> None:
+                 pin: str | None = None, hooks: ServiceHooks | None = None, source: str | None = None) -> None:
         self.db = database
         self.station = self._typed(station, "el nombre del puesto", PERSON_MAX)   # stored with every event
+        # Where this handle's sign-in attempts come from (lockout): given by the front end
+        # (the browser's address under «serve»), else the station's name.
+        self.source = (self._typed(source, "el origen del puesto", SOURCE_MAX) if source is not None
+                       else station_source(self.station))
         self.hooks = hooks or ServiceHooks()
         self._pin = pin
         self._lexicon = lexicon
@@ -173,27 +175,15 @@ class ServiceBase:
     def _actor(self, session: Session, tournament_id: int) -> Actor:
         if self._pin is None:
             return VIEWER
+        credential = None
         digest = self._digests.get(tournament_id)
-        if digest is None:
-            access = session.get(TournamentAccess, tournament_id)
-            if access is None:
-                raise CredentialRefused("este torneo aún no tiene PIN de juez árbitro: el juez debe asignarlo "
-                                        "(duplicada tournament pin judge)")
-            now = _now()
-            locked_until = access.locked_until
-            if locked_until is not None and locked_until.tzinfo is None:
-                locked_until = locked_until.replace(tzinfo=UTC)
-            check_not_locked(locked_until, now)
-            digest = pin_digest(self._pin, access.salt)
-        credential = session.scalar(select(Credential).where(Credential.tournament_id == tournament_id,
-                                                             Credential.digest == digest))
-        if credential is None:
+        if digest is not None:          # checked before by this handle: no new attempt
+            credential = session.scalar(select(Credential).where(Credential.tournament_id == tournament_id,
+                                                                 Credential.digest == digest))
+        if credential is None:          # a new attempt, counted where it comes from (lockout)
             self._digests.pop(tournament_id, None)
-            raise _WrongPin(tournament_id)
-        if tournament_id not in self._digests:
-            access = session.get(TournamentAccess, tournament_id)
-            if access is not None and (access.failures or access.locked_until is not None):
-                access.failures, access.locked_until = 0, None
+            clean = not (session.new or session.dirty or session.deleted or session.info.get(_CHANGED))
+            credential, digest = check_pin(session, tournament_id, self._pin, self.source, clean=clean)
             self._digests[tournament_id] = digest
         tables = None
         if credential.role == Role.ASSISTANT.value:
@@ -212,25 +202,27 @@ class ServiceBase:
 
     @contextmanager
     def _write(self) -> Iterator[Session]:
-        """``Database.write`` that also counts a wrong PIN (in its own transaction, after
-        the refused action was rolled back) and locks sign-in after too many."""
+        """``Database.write`` that also counts a wrong PIN and locks its source after too
+        many (``lockout``): in the action's own transaction, committed with nothing else,
+        when the PIN was checked before anything changed; else after the rollback."""
+        refused: CredentialRefused | None = None
         try:
             with self.db.write() as session:
-                yield session
+                event.listen(session, "after_flush", _note_flush)
+                try:
+                    yield session
+                except WrongPin as wrong:
+                    if not wrong.counted:
+                        raise
+                    refused = wrong.refusal()          # the count is committed, nothing else
         except DatabaseUnavailable as error:
             raise StorageUnavailable(str(error)) from None
-        except _WrongPin as wrong:
+        except WrongPin as wrong:
             with self.db.write() as session:
-                access = session.get(TournamentAccess, wrong.tournament_id, with_for_update=True)
-                wait = 0.0
-                if access is not None:
-                    access.failures += 1
-                    access.locked_until = lock_until(access.failures, _now())
-                    wait = lock_seconds(access.failures)
-            message = "PIN incorrecto: no corresponde a ningún puesto de este torneo"
-            if wait:
-                message += f"; demasiados intentos fallidos, espere {round(wait)} s"
-            raise CredentialRefused(message, retry_after=wait) from None
+                wait = count_late_failure(session, wrong.tournament_id, self.source, lockout.now())
+            refused = wrong.refusal(wait)
+        if refused is not None:
+            raise refused
 
     @contextmanager
     def _read(self) -> Iterator[Session]:

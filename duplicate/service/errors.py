@@ -36,6 +36,17 @@ class CredentialRefused(TournamentError):
         self.retry_after = retry_after
 
 
+class SignInLocked(CredentialRefused):
+    """A PIN refused without being compared (issue 26 §1): its source is locked after too
+    many wrong tries (``scope`` ``"source"``), or the tournament has had too many wrong
+    tries from everywhere and this station must wait its turn (``scope`` ``"tournament"``);
+    ``retry_after`` is the seconds to wait."""
+
+    def __init__(self, message: str, *, retry_after: float, scope: str) -> None:
+        super().__init__(message, retry_after=retry_after)
+        self.scope = scope
+
+
 class RoundHasConflicts(TournamentError):
     """A round cannot be closed while the judge has conflicts of it to resolve (II.4.a,
     III.23); ``tables`` are the tables with a pending conflict."""
