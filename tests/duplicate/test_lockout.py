@@ -194,3 +194,25 @@ def test_parallel_guesses_never_pass_the_limit(database_url: str, processes: int
     assert outcomes["accepted"] == 0 and outcomes["compared"] + outcomes["refused"] == processes * threads
     # The level stood at 5: five more reach the ceiling, then one paced turn, then none.
     assert outcomes["compared"] == lockout.TOURNAMENT_CEILING - MAX_FAILURES + 1
+
+
+def test_a_wrong_pin_after_a_change_is_counted_once_the_change_is_rolled_back(judge: TournamentService,
+                                                                             clock: Clock) -> None:
+    # An action that changed something before asking who acts: its change must not be
+    # committed with the count, so the count is made after the rollback instead.
+    from duplicate.service.access import Action
+    from duplicate.storage.models import Player
+
+    tournament = judge.tournaments()[-1].id
+    for pin in WRONG[:MAX_FAILURES]:
+        guesser = at(judge, "aux-portatil", pin)
+        with pytest.raises(CredentialRefused) as refused:
+            with guesser._write() as session:
+                session.add(Player(name="Intruso"))
+                session.flush()
+                guesser._authorise(session, tournament, Action.ADD_PLAYER)
+    assert not isinstance(refused.value, SignInLocked) and refused.value.retry_after > 0   # counted: locked
+    with pytest.raises(SignInLocked):
+        at(judge, "aux-portatil", ASSISTANT_PINS["aux1"]).sign_in()
+    with judge.db.read() as session:
+        assert session.query(Player).count() == 0
