@@ -15,6 +15,7 @@ breaks one, needs a reason, which the log keeps.
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -51,12 +52,15 @@ from ranking.classic.engines import (
     berger_schedule,
     pair_next_round,
 )
+from ranking.classic.gibson import gibson_choices, gibson_round
 from ranking.classic.pairing_rules import Pair, check_pairing
 from ranking.classic.standings import Board, Seeded, StandingLine, division_trf, standings
 from ranking.classic.trf import Trf, write_trf
 
 ROUND_ROBIN = "round-robin"
 MANUAL = "manual"
+GIBSON = "gibson"
+CLUB_WAIVED = "no se pudo evitar que se enfrenten jugadores del mismo club"
 SYSTEMS = tuple(s.value for s in PairingSystem) + (ROUND_ROBIN, MANUAL)
 SCORE_RANGE = range(-500, 2001)
 
@@ -68,6 +72,15 @@ def system_name(system: str) -> str:
     if system == MANUAL:
         return "emparejamientos del juez árbitro"
     return SYSTEM_NAMES[PairingSystem(system)]
+
+
+FIRST_COLOUR_TEXT = {"w": "el número 1 empieza en la ronda 1", "b": "el número 1 juega segundo en la ronda 1"}
+
+
+def draw_first_colour() -> str:
+    """The initial colour drawn by lot (C.04.3 E): ``w`` or ``b``, from the system's
+    cryptographic source (nobody can predict or replay it)."""
+    return secrets.choice("wb")
 
 
 def _check_scores(*scores: int) -> None:
@@ -84,13 +97,17 @@ class DivisionSettings:
     rounds 1 to this, players of the same club are not paired together when the system can
     avoid it (py4swiss's systems; ``XXP``); ``gibson``: a player who has clinched first place
     meets the highest-ranked player who can no longer finish second (Scrabble's Gibson rule,
-    as in TSH), and the rest are paired by the system."""
+    as in TSH), and the rest are paired by the system; ``first_colour``: the initial colour
+    (C.04.3 E) — ``w`` player 1 moves first in round 1, ``b`` second; empty when the division
+    is created: drawn by lot then, and the draw recorded in the ``division_created`` event
+    and the TRF (``XXC``)."""
 
     bye_spread: int = 50
     forfeit_spread: int = 50
     tie_breaks: tuple[str, ...] = ("BH", "SB")
     club_rounds: int = 0
     gibson: bool = False
+    first_colour: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "tie_breaks": list(self.tie_breaks)}
@@ -99,7 +116,7 @@ class DivisionSettings:
     def from_dict(cls, data: dict[str, Any]) -> DivisionSettings:
         return cls(int(data.get("bye_spread", 50)), int(data.get("forfeit_spread", 50)),
                    tuple(data.get("tie_breaks", ("BH", "SB"))), int(data.get("club_rounds", 0)),
-                   bool(data.get("gibson", False)))
+                   bool(data.get("gibson", False)), str(data.get("first_colour", "")))
 
 
 @dataclass(frozen=True)
@@ -177,6 +194,13 @@ class ClassicService(ServiceBase):
         if not 1 <= rounds <= 50:
             raise TournamentError("el número de rondas debe estar entre 1 y 50")
         settings = settings or DivisionSettings()
+        if settings.first_colour not in ("", "w", "b"):
+            raise TournamentError(f"color inicial «{settings.first_colour}» desconocido; se esperaba w, b o vacío "
+                                  "(sorteo)")
+        note = ""
+        if not settings.first_colour:
+            settings = replace(settings, first_colour=draw_first_colour())
+            note = "color inicial sorteado (C.04.3 E): " + FIRST_COLOUR_TEXT[settings.first_colour]
         name = self._typed(name, "el nombre de la división", NAME_MAX).strip()
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
@@ -189,7 +213,8 @@ class ClassicService(ServiceBase):
                                        settings=settings.to_dict())
             session.add(division)
             session.flush()
-            self._log(session, tournament.id, DivisionCreated(name, system, rounds, settings.to_dict()), actor=actor)
+            self._log(session, tournament.id, DivisionCreated(name, system, rounds, settings.to_dict()), actor=actor,
+                      reason=note)
             return DivisionView(name, system, rounds, settings, 0, 0)
 
     def divisions(self, tournament_id: int | None = None) -> list[DivisionView]:
@@ -218,6 +243,7 @@ class ClassicService(ServiceBase):
             self._check_round_complete(session, row, number - 1)
             self._seed_new_entries(session, tournament, row, number, actor)
             trf = self._trf(session, row, played=number - 1)
+            gibson: Pair | None = None
             if manual is not None:
                 pairs = [Pair(first, second) for first, second in manual]
                 self._check_manual(session, row, pairs)
@@ -231,10 +257,10 @@ class ClassicService(ServiceBase):
             elif row.system == ROUND_ROBIN:
                 pairs, method = self._berger_round(session, row, number), ROUND_ROBIN
             else:
-                pairs, notes = self._swiss_round(session, row, trf, number)
+                pairs, notes, gibson = self._swiss_round(session, row, trf, number)
                 method = row.system
                 reason = "; ".join([reason.strip()] * bool(reason.strip()) + notes)
-            boards = self._store_round(session, row, number, pairs, method)
+            boards = self._store_round(session, row, number, pairs, method, gibson=gibson)
             self._log(session, tournament.id, RoundPaired(row.name, number, method, boards), actor=actor,
                       round_number=number, reason=reason)
             return self._board_views(session, row, number)
@@ -261,53 +287,50 @@ class ClassicService(ServiceBase):
             raise TournamentError("como mucho un descanso por ronda")
 
     def _swiss_round(self, session: Session, row: ClassicDivision, trf: Trf, number: int
-                     ) -> tuple[list[Pair], list[str]]:
-        """The round by the division's Swiss system, with its Gibson and same-club options;
-        returns the pairs and notes for the log."""
+                     ) -> tuple[list[Pair], list[str], Pair | None]:
+        """The round by the division's Swiss system, with its same-club and Gibson options
+        (``ranking.classic.gibson``); returns the pairs, notes for the log and the Gibson
+        board. A round in which the same-club pairs could not be kept apart is remembered
+        (``club_waived``) so the exported TRF says which rounds kept them apart."""
         settings = DivisionSettings.from_dict(row.settings)
         system = PairingSystem(row.system)
         notes: list[str] = []
-        fixed = self._gibson_pair(session, row, number) if settings.gibson and number > 1 else None
-        if fixed is not None:
-            trf = replace(trf, absent=trf.absent | {fixed.first, fixed.second})
-            notes.append(f"regla Gibson: {fixed.first}-{fixed.second} (primer puesto asegurado)")
-        if number <= settings.club_rounds:
-            clubs = {s.number: s.entry.player.club.strip().casefold() for s in self._seeds(session, row)}
-            forbidden = frozenset((a, b) for a in clubs for b in clubs if a < b and clubs[a] and clubs[a] == clubs[b])
-            try:
-                return [*([fixed] if fixed else []), *pair_next_round(replace(trf, forbidden=forbidden), system)], notes
-            except EngineUnavailable:
-                raise
-            except PairingError:
-                notes.append("no se pudo evitar que se enfrenten jugadores del mismo club")
-        return [*([fixed] if fixed else []), *pair_next_round(trf, system)], notes
+        forbidden = self._club_pairs(session, row) if number <= settings.club_rounds else frozenset()
 
-    def _gibson_pair(self, session: Session, row: ClassicDivision, number: int) -> Pair | None:
-        """The Gibson board of round ``number``, or None: the leader has clinched first place
-        when its wins exceed the second's by more than the rounds left (``number`` included);
-        its opponent is the highest-ranked player it has not met who can no longer reach the
-        second's wins, else the lowest-ranked it has not met. The one who moved first less
-        often moves first."""
+        waived = [False]                   # the last pairing of the rest had to let clubs meet
+
+        def pair_rest(rest: Trf) -> list[Pair]:
+            waived[0] = False
+            if forbidden:
+                try:
+                    return pair_next_round(replace(rest, forbidden=forbidden), system)
+                except EngineUnavailable:
+                    raise
+                except PairingError:
+                    waived[0] = True
+            return pair_next_round(rest, system)
+
+        leader, choices = self._gibson_choices(session, row, number) if settings.gibson and number > 1 else (0, [])
+        pairs, gibson_notes, fixed = gibson_round(trf, leader, choices, pair_rest)
+        if waived[0]:
+            notes.append(CLUB_WAIVED)
+            row.settings = {**row.settings, "club_waived": sorted({*row.settings.get("club_waived", []), number})}
+        return pairs, gibson_notes + notes, fixed
+
+    def _club_pairs(self, session: Session, row: ClassicDivision) -> frozenset[tuple[int, int]]:
+        """Every pair of the division's players of the same club (``XXP``)."""
+        clubs = {s.number: s.entry.player.club.strip().casefold() for s in self._seeds(session, row)}
+        return frozenset((a, b) for a in clubs for b in clubs if a < b and clubs[a] and clubs[a] == clubs[b])
+
+    def _gibson_choices(self, session: Session, row: ClassicDivision, number: int) -> tuple[int, list[Pair]]:
+        """The Gibson boards to try in round ``number`` (``gibson.gibson_choices``) among the
+        players to be paired, by the standings after the previous round."""
         players, boards, absences = self._division_data(session, row)
         lines = standings(players, boards, rounds=row.rounds, played=number - 1, absences=absences, tie_breaks=())
         active = {p.number for p in players if p.withdrawn_round is None and p.first_round <= number
                   and (p.number, number) not in absences}
-        lines = [line for line in lines if line.number in active]
-        if len(lines) < 3:
-            return None
-        leader, second = lines[0], lines[1]
-        left = row.rounds - number + 1
-        if leader.wins - second.wins <= left:
-            return None
-        met = {b.second if b.first == leader.number else b.first for b in boards
-               if leader.number in (b.first, b.second)}
-        candidates = [line for line in lines[1:] if line.number not in met]
-        if not candidates:
-            return None
-        out_of_it = [line for line in candidates if line.wins + left < second.wins]
-        opponent = out_of_it[0] if out_of_it else candidates[-1]
-        leader_first = leader.firsts <= opponent.firsts
-        return Pair(leader.number, opponent.number) if leader_first else Pair(opponent.number, leader.number)
+        return gibson_choices([line for line in lines if line.number in active], boards, rounds=row.rounds,
+                              number=number)
 
     def _berger_round(self, session: Session, row: ClassicDivision, number: int) -> list[Pair]:
         seeds = self._seeds(session, row)
@@ -319,7 +342,8 @@ class ClassicService(ServiceBase):
         return schedule[number - 1]
 
     def _store_round(self, session: Session, row: ClassicDivision, number: int, pairs: list[Pair],
-                     method: str) -> list[list[int]]:
+                     method: str, *, gibson: Pair | None = None) -> list[list[int]]:
+        """Store the round's boards (the bye last); the Gibson board's method is ``gibson``."""
         seeds = {seed.number: seed for seed in self._seeds(session, row)}
         boards = []
         table = 0
@@ -333,7 +357,7 @@ class ClassicService(ServiceBase):
                 continue
             table += 1
             session.add(ClassicBoard(division_id=row.id, round=number, table=table, first_id=seeds[pair.first].id,
-                                     second_id=seeds[pair.second].id, method=method))
+                                     second_id=seeds[pair.second].id, method=GIBSON if pair == gibson else method))
             boards.append([table, pair.first, pair.second])
         session.flush()
         return boards
@@ -483,7 +507,7 @@ class ClassicService(ServiceBase):
                 settings=DivisionSettings.from_dict(row.settings), players=tuple(data[0]),
                 rounds_boards=tuple(tuple(self._board_views(session, row, n)) for n in range(1, paired + 1)),
                 standings=tuple(lines),
-                trf=write_trf(self._trf(session, row, played=played, data=data),
+                trf=write_trf(self._trf(session, row, played=played, data=data, export=True),
                               ranks={line.number: line.place for line in lines}),
                 absences=data[2])
 
@@ -606,12 +630,27 @@ class ClassicService(ServiceBase):
             select(ClassicAbsence).where(ClassicAbsence.seed_id.in_(by_id)))}
         return players, boards, absences
 
-    def _trf(self, session: Session, row: ClassicDivision, *, played: int, data: DivisionData | None = None) -> Trf:
+    def _trf(self, session: Session, row: ClassicDivision, *, played: int, data: DivisionData | None = None,
+             export: bool = False) -> Trf:
+        """The division as the engines read it after ``played`` rounds; ``export``: also what
+        a third party needs to re-pair it (``XXP`` same-club pairs with the rounds that kept
+        them apart, ``XXG`` Gibson boards; ``ranking.classic.trf``)."""
         players, boards, absences = data or self._division_data(session, row)
         tournament = session.get(Tournament, row.tournament_id)
         name = tournament.name if tournament is not None else ""
-        return division_trf(players, boards, rounds=row.rounds, played=played, absences=absences,
-                            name=f"{name} {row.name}".strip())
+        settings = DivisionSettings.from_dict(row.settings)
+        trf = division_trf(players, boards, rounds=row.rounds, played=played, absences=absences,
+                           name=f"{name} {row.name}".strip(), first_colour=settings.first_colour or "w")
+        if not export:
+            return trf
+        seeds = {seed.id: seed.number for seed in self._seeds(session, row)}
+        gibson = tuple((b.round, seeds[b.first_id], seeds[b.second_id]) for b in session.scalars(
+            select(ClassicBoard).where(ClassicBoard.division_id == row.id, ClassicBoard.method == GIBSON,
+                                       ClassicBoard.round <= played).order_by(ClassicBoard.round))
+            if b.second_id is not None)
+        restricted = frozenset(range(1, settings.club_rounds + 1)) - set(row.settings.get("club_waived", []))
+        forbidden = self._club_pairs(session, row) if settings.club_rounds else frozenset()
+        return replace(trf, forbidden=forbidden, restricted_rounds=restricted, gibson=gibson)
 
     def _board_views(self, session: Session, row: ClassicDivision, number: int) -> list[BoardView]:
         seeds = {seed.id: seed for seed in self._seeds(session, row)}

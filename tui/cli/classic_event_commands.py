@@ -48,17 +48,22 @@ def _pairing_errors(call: Any) -> Any:
               help="En las rondas 1 a N no se enfrentan jugadores del mismo club si el sistema puede evitarlo.")
 @click.option("--gibson", is_flag=True, help="Regla Gibson: quien tiene asegurado el primer puesto juega con "
                                              "el mejor clasificado que ya no puede ser segundo.")
+@click.option("--first-colour", type=click.Choice(["sorteo", "w", "b"]), default="sorteo", show_default=True,
+              help="Color inicial (C.04.3 E): sorteo, o el del sorteo ya hecho en la sala: w (el número 1 "
+                   "empieza en la ronda 1) o b.")
 @common
 def classic_division(context: Context, rounds: int, system: str, name: str, bye_spread: int, forfeit_spread: int,
-                     tie_breaks: str, club_rounds: int, gibson: bool) -> None:
+                     tie_breaks: str, club_rounds: int, gibson: bool, first_colour: str) -> None:
     """Crea una división clásica en el torneo (solo el juez árbitro)."""
-    from ranking.classic.service import DivisionSettings
+    from ranking.classic.service import FIRST_COLOUR_TEXT, DivisionSettings
 
     settings = DivisionSettings(bye_spread, forfeit_spread, tuple(t.strip() for t in tie_breaks.split(",") if t.strip()),
-                                club_rounds, gibson)
+                                club_rounds, gibson, "" if first_colour == "sorteo" else first_colour)
     view = _classic(context, acting=True).create_division(rounds=rounds, system=system, name=name, settings=settings,
                                                            tournament_id=context.tournament)
-    click.echo(f"División «{view.name or 'única'}»: {view.rounds} rondas, sistema {view.system}.")
+    drawn = "sorteado: " if first_colour == "sorteo" else ""
+    click.echo(f"División «{view.name or 'única'}»: {view.rounds} rondas, sistema {view.system}; color inicial "
+               f"{drawn}{FIRST_COLOUR_TEXT[view.settings.first_colour]}.")
 
 
 @click.command("players")

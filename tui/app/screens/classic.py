@@ -35,7 +35,7 @@ from textual.widgets.data_table import ColumnKey
 from duplicate.service import TournamentError
 from ranking.classic.engines import SYSTEM_NAMES, PairingError, PairingSystem
 from ranking.classic.pairing_rules import parse_pairs
-from ranking.classic.service import MANUAL, ROUND_ROBIN, BoardView, ClassicService, DivisionView, system_name
+from ranking.classic.service import FIRST_COLOUR_TEXT, MANUAL, ROUND_ROBIN, BoardView, ClassicService, DivisionView, system_name
 from ranking.classic.standings import StandingLine
 from ranking.classic.trf import is_number
 from tui.app.messages import DataChanged
@@ -387,11 +387,12 @@ class ClassicScreen(StationScreen[None]):
     @work(thread=True, group="classic-write", exit_on_error=False)
     def create(self, rounds: int, system: str) -> None:
         try:
-            self.classic.create_division(rounds=rounds, system=system,
-                                         tournament_id=self.station.state.tournament_id)
+            view = self.classic.create_division(rounds=rounds, system=system,
+                                                tournament_id=self.station.state.tournament_id)
         except TournamentError as error:
             self.app.call_from_thread(self.say, str(error), error=True)
             return
-        self.app.call_from_thread(self.say, f"División creada: {rounds} rondas. F5 empareja la ronda 1.")
+        self.app.call_from_thread(self.say, f"División creada: {rounds} rondas; color inicial sorteado: "
+                                            f"{FIRST_COLOUR_TEXT[view.settings.first_colour]}. F5 empareja la ronda 1.")
         self.app.call_from_thread(self.query_one("#result", Input).focus)
         self.refresh_data()

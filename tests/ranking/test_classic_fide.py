@@ -1,0 +1,149 @@
+"""Classic events by the book (issue 25 §5; FIDE C.04, C.06 in /work/shared/rules): the
+Gibson board within the absolute criteria and its fallback, the initial colour drawn by lot,
+the exported TRF that a third party re-checks (same-club pairs, Gibson boards)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from duplicate.service import TournamentService
+from duplicate.storage.database import open_database
+from ranking.classic.engines import PairingSystem, py4swiss_installed
+from ranking.classic.pairing_rules import colours_played
+from ranking.classic.replay import check_tournament
+from ranking.classic.service import ClassicService, DivisionSettings
+from ranking.classic.trf import read_trf
+from tests.credentials import JUDGE_PIN
+
+Played = tuple[int, int, str]      # first, second, who wins: "first", "second" or "draw"
+
+
+def division(tmp_path: Path, players: int, **settings: object) -> ClassicService:
+    database = open_database(str(tmp_path / "fide.db"))
+    tournament = TournamentService(database, station="mesa", pin=JUDGE_PIN)
+    tournament.create_tournament("Open por el reglamento")
+    for index in range(1, players + 1):
+        tournament.add_player(f"Jugador {index:02d}")
+    classic = ClassicService(database, station="mesa", pin=JUDGE_PIN)
+    classic.create_division(rounds=4, system=PairingSystem.DUTCH_2026.value,
+                            settings=DivisionSettings(tie_breaks=(), first_colour="w", **settings))  # type: ignore[arg-type]
+    return classic
+
+
+def play_manual(classic: ClassicService, boards: list[Played]) -> None:
+    """The judge pairs a round by hand (no rule broken: no reason needed), then the results."""
+    paired = classic.pair_round(manual=[(first, second) for first, second, _ in boards])
+    for board, (_, _, winner) in zip(paired, boards):
+        scores = {"first": (420, 300), "second": (300, 420), "draw": (350, 350)}[winner]
+        classic.enter_result(board.round, board.table or 0, *scores)
+
+
+def test_the_gibson_board_keeps_the_colour_rules(tmp_path: Path) -> None:
+    """Player 1 wins three games and has clinched first place; player 6 (no wins, out of
+    contention) moved second in rounds 2 and 3. With the colours the Gibson rule prefers
+    (1 moved first no more often than 6) player 6 would move second three times running
+    (C.04.1 g): player 6 moves first instead."""
+    classic = division(tmp_path, 6, gibson=True)
+    play_manual(classic, [(2, 1, "second"), (6, 3, "second"), (5, 4, "second")])
+    play_manual(classic, [(1, 3, "first"), (5, 6, "first"), (4, 2, "draw")])
+    play_manual(classic, [(4, 1, "second"), (2, 6, "first"), (3, 5, "draw")])
+    boards = classic.pair_round()
+    gibson = next(b for b in boards if 1 in (b.first, b.second))
+    assert (gibson.first, gibson.second) == (6, 1) and gibson.method == "gibson"
+    for board in boards:
+        classic.enter_result(4, board.table or 0, 400, 380)
+    trf = read_trf(classic.trf_text())
+    for player in trf.players:
+        history = colours_played(trf, player.number)
+        assert not any(len(set(history[i:i + 3])) == 1 for i in range(len(history) - 2)), player.number
+        assert abs(history.count("w") - history.count("b")) <= 2
+
+
+def test_a_gibson_round_that_cannot_be_paired_is_paired_without_gibson(tmp_path: Path) -> None:
+    """Player 1 has clinched first place; the only player it has not met who is out of
+    contention is 5, but with 1-5 on the Gibson board players 2, 3, 4 and 6 cannot be paired
+    (they have met or their colours forbid it). The round is paired without the Gibson rule
+    — 1 meets 6 — and the round's record says so."""
+    classic = division(tmp_path, 6, gibson=True)
+    play_manual(classic, [(2, 1, "second"), (4, 3, "draw"), (5, 6, "second")])
+    play_manual(classic, [(3, 1, "second"), (5, 2, "second"), (6, 4, "second")])
+    play_manual(classic, [(1, 4, "first"), (6, 2, "draw"), (3, 5, "first")])
+    boards = classic.pair_round()
+    leader = next(b for b in boards if 1 in (b.first, b.second))
+    assert {leader.first, leader.second} == {1, 6}
+    assert not any(b.method == "gibson" for b in boards)
+    event = classic.history()[-1]
+    assert event.kind == "round_paired" and "Gibson" in event.reason
+
+
+def test_the_initial_colour_is_drawn_by_lot_and_recorded(tmp_path: Path) -> None:
+    """C.04.3 E: the initial colour is drawn before round 1; the draw is in the division's
+    record and in the TRF (XXC), and the engine pairs by it."""
+    database = open_database(str(tmp_path / "sorteo.db"))
+    tournament = TournamentService(database, station="mesa", pin=JUDGE_PIN)
+    tournament.create_tournament("Sorteo")
+    for index in range(1, 9):
+        tournament.add_player(f"Jugador {index:02d}")
+    classic = ClassicService(database, station="mesa", pin=JUDGE_PIN)
+    drawn = set()
+    for name in "ABCDEFGHIJKL":                    # twelve draws: both colours come up (1 in 2048 not)
+        view = classic.create_division(rounds=3, name=name, system=PairingSystem.DUTCH_2026.value)
+        assert view.settings.first_colour in ("w", "b")
+        event = classic.history()[-1]
+        assert event.kind == "division_created" and event.payload["settings"]["first_colour"] == view.settings.first_colour
+        assert event.reason
+        drawn.add(view.settings.first_colour)
+        boards = classic.pair_round(name)
+        one = next(b for b in boards if 1 in (b.first, b.second))
+        assert (one.first == 1) == (view.settings.first_colour == "w")
+        assert read_trf(classic.trf_text(division=name)).first_colour == view.settings.first_colour
+    assert drawn == {"w", "b"}
+
+
+@pytest.mark.skipif(not py4swiss_installed(), reason="py4swiss no se instala en este sistema")
+def test_the_exported_trf_of_a_club_restricted_event_checks(tmp_path: Path) -> None:
+    """The same-club pairs (XXP) and the rounds that kept them apart are in the export, so
+    `classic check` re-pairs our own event to the same rounds."""
+    database = open_database(str(tmp_path / "clubes.db"))
+    service = TournamentService(database, pin=JUDGE_PIN)
+    service.create_tournament("Clubes")
+    for index in range(1, 9):
+        service.add_player(f"Jugador {index:02d}", club=f"Club {index % 4}")
+    classic = ClassicService.like(service)
+    classic.create_division(rounds=3, settings=DivisionSettings(club_rounds=2, first_colour="w"))
+    rng = random.Random(3)
+    for _ in range(3):
+        for board in classic.pair_round():
+            if board.table is not None:
+                classic.enter_result(board.round, board.table, rng.randint(280, 520), rng.randint(280, 520))
+    text = classic.trf_text()
+    trf = read_trf(text)
+    assert (1, 5) in trf.forbidden and trf.restricted_rounds == {1, 2}
+    assert check_tournament(trf, PairingSystem.DUTCH) == (3, None)
+
+
+@pytest.mark.skipif(not py4swiss_installed(), reason="py4swiss no se instala en este sistema")
+def test_the_exported_trf_of_a_gibson_round_checks(tmp_path: Path) -> None:
+    """A Gibson board is in the export (XXG): the checker fixes it and re-pairs the rest."""
+    database = open_database(str(tmp_path / "gibson.db"))
+    service = TournamentService(database, pin=JUDGE_PIN)
+    service.create_tournament("Gibson")
+    for index in range(1, 13):
+        service.add_player(f"Jugador {index:02d}")
+    classic = ClassicService.like(service)
+    classic.create_division(rounds=4, settings=DivisionSettings(gibson=True, tie_breaks=(), first_colour="b"))
+    for number in range(1, 5):                     # player 1 wins every game, every other game is drawn
+        for board in classic.pair_round():
+            if board.table is None:
+                continue
+            scores = (380, 380)
+            if 1 in (board.first, board.second):
+                scores = (450, 300) if board.first == 1 else (300, 450)
+            classic.enter_result(number, board.table, *scores)
+    trf = read_trf(classic.trf_text())
+    board = trf.gibson_board(4)
+    assert board is not None and 1 in board
+    assert check_tournament(trf, PairingSystem.DUTCH) == (4, None)
