@@ -54,6 +54,7 @@ from ranking.classic.engines import (
 )
 from ranking.classic.gibson import gibson_choices, gibson_round
 from ranking.classic.pairing_rules import Pair, check_pairing
+from ranking.classic.starting_list import checked_rating, checked_title, initial_order_key
 from ranking.classic.standings import Board, Seeded, StandingLine, division_trf, standings
 from ranking.classic.trf import Trf, write_trf
 
@@ -242,6 +243,8 @@ class ClassicService(ServiceBase):
                 raise TournamentError(f"ya se han emparejado las {row.rounds} rondas de la división")
             self._check_round_complete(session, row, number - 1)
             self._seed_new_entries(session, tournament, row, number, actor)
+            if not self._seeds(session, row):
+                raise TournamentError(f"la división «{row.name}» no tiene jugadores: inscríbalos en ella primero")
             trf = self._trf(session, row, played=number - 1)
             gibson: Pair | None = None
             if manual is not None:
@@ -468,15 +471,85 @@ class ClassicService(ServiceBase):
             self._log(session, tournament.id, ClassicEntryChanged(row.name, number, "withdrawn", seed.withdrawn_round),
                       actor=actor, reason=reason)
 
-    def starting_list(self, *, division: str = "", tournament_id: int | None = None) -> list[tuple[int, str, int]]:
-        """Fix and return the starting list (number, name, rating): every active entry gets
-        its number now (by rating, then name) — judge only, as pairing does."""
+    def enter_player(self, name: str, *, division: str = "", rating: int | None = None, title: str = "",
+                     tournament_id: int | None = None) -> int:
+        """Put the tournament's player ``name`` (registered with ``add_player``) into the
+        division with its ``rating`` (None: EloDI's where known, else 0) and FIDE ``title``;
+        returns its starting number. A player is in one division only (a division holds its
+        own players). Before round 1 the starting list is put in the initial order again
+        (C.04.2 B); later the player is a late entry with the next number (C.04.2 C.3).
+        Judge only; ``TournamentError`` for an unknown or ambiguous name, a player in another
+        division, a bad rating or title."""
+        try:
+            title = checked_title(title)
+            if rating is not None:
+                checked_rating(rating)
+        except ValueError as error:
+            raise TournamentError(str(error)) from None
+        with self._write() as session:
+            tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.ADD_PLAYER)
+            row = self._division_row(session, tournament, division)
+            entry = self._entry_named(session, tournament, name)
+            other = session.scalar(select(ClassicDivision).join(ClassicSeed, ClassicSeed.division_id == ClassicDivision.id)
+                                   .where(ClassicSeed.entry_id == entry.id,
+                                          ClassicDivision.tournament_id == tournament.id))
+            if other is not None:
+                where = "esta división" if other.id == row.id else f"la división «{other.name}»"
+                raise TournamentError(f"{entry.player.name} ya está en {where}")
+            if rating is None:
+                rating = (self.hooks.ratings([entry.player_id]) if self.hooks.ratings else {}).get(entry.player_id, 0)
+            paired = self._rounds_paired(session, row)
+            last = max((seed.number for seed in self._seeds(session, row)), default=0)
+            seed = ClassicSeed(division_id=row.id, entry_id=entry.id, number=last + 1, rating=rating, title=title,
+                               first_round=paired + 1)
+            session.add(seed)
+            session.flush()
+            if paired == 0:
+                self._renumber(session, row)
+            self._log(session, tournament.id, ClassicEntryChanged(row.name, seed.number, "entered" if paired == 0
+                                                                  else "joined", paired + 1),
+                      actor=actor, reason=f"{entry.player.name}, rating {rating}" + (f", {title}" if title else ""))
+            return seed.number
+
+    def set_rating(self, number: int, rating: int, *, title: str | None = None, division: str = "",
+                   tournament_id: int | None = None) -> int:
+        """Correct player ``number``'s rating (and ``title``, None: unchanged). Before round 1
+        the starting list is put in the initial order again (C.04.2 B.3) and the player's new
+        number is returned; from round 1 on the numbers stay. Judge only."""
+        try:
+            checked_rating(rating)
+            title = checked_title(title) if title is not None else None
+        except ValueError as error:
+            raise TournamentError(str(error)) from None
+        with self._write() as session:
+            tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.UPDATE_PLAYER)
+            row = self._division_row(session, tournament, division)
+            seed = self._seed(session, row, number)
+            seed.rating = rating
+            if title is not None:
+                seed.title = title
+            session.flush()
+            paired = self._rounds_paired(session, row)
+            if paired == 0:
+                self._renumber(session, row)
+            self._log(session, tournament.id, ClassicEntryChanged(row.name, seed.number, "rating", paired + 1),
+                      actor=actor, reason=f"rating {rating}" + (f", {seed.title}" if seed.title else ""))
+            return seed.number
+
+    def starting_list(self, *, division: str = "", tournament_id: int | None = None
+                      ) -> list[tuple[int, str, int, str]]:
+        """Fix and return the starting list (number, name, rating, title) in the initial
+        order (C.04.2 B: rating, title, name in Spanish order). A tournament's only division
+        takes every active entry not yet in it; with several divisions each holds the
+        players put in it (``enter_player``). Judge only, as pairing is."""
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.PAIR_ROUND)
             row = self._division_row(session, tournament, division)
             self._seed_new_entries(session, tournament, row, self._rounds_paired(session, row) + 1, actor)
-            return [(s.number, s.entry.player.name, s.rating) for s in self._seeds(session, row)]
+            return [(s.number, s.entry.player.name, s.rating, s.title) for s in self._seeds(session, row)]
 
     # --- reading ----------------------------------------------------------------------------
     def boards(self, round_number: int | None = None, *, division: str = "",
@@ -563,15 +636,20 @@ class ClassicService(ServiceBase):
 
     def _seed_new_entries(self, session: Session, tournament: Tournament, row: ClassicDivision, number: int,
                           actor: Actor) -> None:
-        """Give a starting number to every active entry without one: at round 1 by rating
-        (EloDI where known) then name; later, late entries after the last number."""
+        """In a tournament's only division, give a starting number to every active entry
+        without one: before round 1 in the initial order (rating — EloDI's where known —,
+        name; C.04.2 B), later as late entries after the last number. With several divisions
+        nobody is added: each division holds the players put in it (``enter_player``)."""
+        divisions = list(session.scalars(select(ClassicDivision.id).where(ClassicDivision.tournament_id == tournament.id)))
+        if len(divisions) > 1:
+            return
         seeded = {seed.entry_id for seed in self._seeds(session, row)}
         entries = [e for e in session.scalars(select(Entry).where(Entry.tournament_id == tournament.id))
                    if e.id not in seeded and e.status == EntryStatus.ACTIVE.value]
         if not entries:
             return
         ratings = self.hooks.ratings([e.player_id for e in entries]) if self.hooks.ratings else {}
-        entries.sort(key=lambda e: (-ratings.get(e.player_id, 0), e.player.name))
+        entries.sort(key=lambda e: initial_order_key(ratings.get(e.player_id, 0), "", e.player.name))
         last = max((seed.number for seed in self._seeds(session, row)), default=0)
         for offset, entry in enumerate(entries, start=1):
             session.add(ClassicSeed(division_id=row.id, entry_id=entry.id, number=last + offset,
@@ -580,6 +658,33 @@ class ClassicService(ServiceBase):
                 self._log(session, tournament.id, ClassicEntryChanged(row.name, last + offset, "joined", number),
                           actor=actor)
         session.flush()
+        if number == 1:
+            self._renumber(session, row)
+
+    def _renumber(self, session: Session, row: ClassicDivision) -> None:
+        """Starting numbers 1… in the initial order (before round 1 only; C.04.2 B.3)."""
+        seeds = self._seeds(session, row)
+        ordered = sorted(seeds, key=lambda s: initial_order_key(s.rating, s.title, s.entry.player.name))
+        if [s.number for s in ordered] == list(range(1, len(ordered) + 1)):
+            return
+        for index, seed in enumerate(ordered, start=1):
+            seed.number = -index                  # two steps: (division, number) is unique
+        session.flush()
+        for seed in ordered:
+            seed.number = -seed.number
+        session.flush()
+
+    @staticmethod
+    def _entry_named(session: Session, tournament: Tournament, name: str) -> Entry:
+        """The tournament's entry of the player called ``name`` (spaces and case ignored)."""
+        wanted = " ".join(name.split()).casefold()
+        found = [e for e in session.scalars(select(Entry).where(Entry.tournament_id == tournament.id))
+                 if " ".join(e.player.name.split()).casefold() == wanted]
+        if not found:
+            raise TournamentError(f"no hay ningún jugador «{' '.join(name.split())}» inscrito en el torneo")
+        if len(found) > 1:
+            raise TournamentError(f"hay {len(found)} jugadores «{found[0].player.name}» en el torneo")
+        return found[0]
 
     @staticmethod
     def _rounds_paired(session: Session, row: ClassicDivision) -> int:

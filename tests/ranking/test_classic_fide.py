@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.service import TournamentService
+from duplicate.service import TournamentError, TournamentService
 from duplicate.storage.database import open_database
 from ranking.classic.engines import PairingSystem, py4swiss_installed
 from ranking.classic.pairing_rules import colours_played
@@ -84,22 +84,22 @@ def test_the_initial_colour_is_drawn_by_lot_and_recorded(tmp_path: Path) -> None
     record and in the TRF (XXC), and the engine pairs by it."""
     database = open_database(str(tmp_path / "sorteo.db"))
     tournament = TournamentService(database, station="mesa", pin=JUDGE_PIN)
-    tournament.create_tournament("Sorteo")
-    for index in range(1, 9):
-        tournament.add_player(f"Jugador {index:02d}")
     classic = ClassicService(database, station="mesa", pin=JUDGE_PIN)
     drawn = set()
-    for name in "ABCDEFGHIJKL":                    # twelve draws: both colours come up (1 in 2048 not)
-        view = classic.create_division(rounds=3, name=name, system=PairingSystem.DUTCH_2026.value)
+    for draw in range(12):                         # twelve draws: both colours come up (1 in 2048 not)
+        number = tournament.create_tournament(f"Sorteo {draw}")
+        for index in range(1, 9):
+            tournament.add_player(f"Jugador {index:02d}", tournament_id=number)
+        view = classic.create_division(rounds=3, system=PairingSystem.DUTCH_2026.value, tournament_id=number)
         assert view.settings.first_colour in ("w", "b")
-        event = classic.history()[-1]
+        event = classic.history(number)[-1]
         assert event.kind == "division_created" and event.payload["settings"]["first_colour"] == view.settings.first_colour
         assert event.reason
         drawn.add(view.settings.first_colour)
-        boards = classic.pair_round(name)
+        boards = classic.pair_round(tournament_id=number)
         one = next(b for b in boards if 1 in (b.first, b.second))
         assert (one.first == 1) == (view.settings.first_colour == "w")
-        assert read_trf(classic.trf_text(division=name)).first_colour == view.settings.first_colour
+        assert read_trf(classic.trf_text(tournament_id=number)).first_colour == view.settings.first_colour
     assert drawn == {"w", "b"}
 
 
@@ -147,3 +147,68 @@ def test_the_exported_trf_of_a_gibson_round_checks(tmp_path: Path) -> None:
     board = trf.gibson_board(4)
     assert board is not None and 1 in board
     assert check_tournament(trf, PairingSystem.DUTCH) == (4, None)
+
+
+def registered(tmp_path: Path, names: list[str]) -> tuple[TournamentService, ClassicService]:
+    database = open_database(str(tmp_path / "lista.db"))
+    tournament = TournamentService(database, station="mesa", pin=JUDGE_PIN)
+    tournament.create_tournament("Lista inicial")
+    for name in names:
+        tournament.add_player(name)
+    return tournament, ClassicService(database, station="mesa", pin=JUDGE_PIN)
+
+
+def test_the_starting_list_takes_ratings_and_titles_in_fide_order(tmp_path: Path) -> None:
+    """C.04.2 B.2: rating (highest first), title, then name in Spanish order (accents
+    ignored, Ñ after N); a rating corrected before round 1 re-orders the list."""
+    entered = [("Ximena Ruiz", 1500, ""), ("Úrsula Díaz", 1500, ""), ("Ñaki Soto", 1500, ""),
+               ("Nuria Vela", 1500, ""), ("Óscar Gil", 1500, ""), ("Ulises Bo", 1500, ""),
+               ("Bruno Paz", 1800, ""), ("Carla Rey", 1800, "fm"), ("Ana Mora", 1900, "")]
+    _, classic = registered(tmp_path, [name for name, _, _ in entered])
+    classic.create_division(rounds=3, system=PairingSystem.DUTCH_2026.value)
+    for name, rating, title in entered:
+        classic.enter_player(name, rating=rating, title=title)
+    assert [(name, rating, title) for _, name, rating, title in classic.starting_list()] == [
+        ("Ana Mora", 1900, ""), ("Carla Rey", 1800, "FM"), ("Bruno Paz", 1800, ""), ("Nuria Vela", 1500, ""),
+        ("Ñaki Soto", 1500, ""), ("Óscar Gil", 1500, ""), ("Ulises Bo", 1500, ""), ("Úrsula Díaz", 1500, ""),
+        ("Ximena Ruiz", 1500, "")]
+    assert [n for n, *_ in classic.starting_list()] == list(range(1, 10))
+    assert classic.set_rating(9, 2000) == 1                   # Ximena corrected before round 1: now first
+    assert classic.starting_list()[0][1] == "Ximena Ruiz"
+    classic.pair_round()
+    assert read_trf(classic.trf_text()).player(1).rating == 2000
+    assert classic.set_rating(1, 2100) == 1                   # after round 1 the numbers stay (C.04.2 B.3)
+    for bad in (lambda: classic.enter_player("Nadie"), lambda: classic.set_rating(2, 9000),
+                lambda: classic.set_rating(2, 1500, title="XX")):
+        with pytest.raises(TournamentError):
+            bad()
+
+
+def test_a_single_division_seeds_everyone_in_spanish_order(tmp_path: Path) -> None:
+    """Without ratings the names decide, in Spanish order: Úrsula with the U's, not after X."""
+    _, classic = registered(tmp_path, ["Ximena Ruiz", "Úrsula Díaz", "Ulises Bo", "Ñaki Soto", "Nuria Vela"])
+    classic.create_division(rounds=3, system=PairingSystem.DUTCH_2026.value)
+    assert [name for _, name, *_ in classic.starting_list()] == [
+        "Nuria Vela", "Ñaki Soto", "Ulises Bo", "Úrsula Díaz", "Ximena Ruiz"]
+
+
+def test_divisions_hold_their_own_players(tmp_path: Path) -> None:
+    """Each division holds the players put in it, and a player is in one division only."""
+    names = [f"Jugador {index:02d}" for index in range(1, 9)]
+    _, classic = registered(tmp_path, names)
+    classic.create_division(rounds=3, name="A", system=PairingSystem.DUTCH_2026.value)
+    classic.create_division(rounds=3, name="B", system=PairingSystem.DUTCH_2026.value)
+    with pytest.raises(TournamentError):
+        classic.pair_round("A")                                 # nobody in it yet
+    for index, name in enumerate(names):
+        classic.enter_player(name, division="AB"[index % 2])
+    with pytest.raises(TournamentError):
+        classic.enter_player(names[0], division="B")            # already in A
+    with pytest.raises(TournamentError):
+        classic.enter_player(names[0], division="A")            # already there
+    in_a = {name for _, name, *_ in classic.starting_list(division="A")}
+    in_b = {name for _, name, *_ in classic.starting_list(division="B")}
+    assert in_a == set(names[0::2]) and in_b == set(names[1::2])
+    boards = classic.pair_round("A")
+    assert len(boards) == 2 and {n for b in boards for n in (b.first, b.second)} == {1, 2, 3, 4}
+    assert len(read_trf(classic.trf_text(division="B")).players) == 4

@@ -184,6 +184,8 @@ def test_f6_moves_between_divisions(tmp_path: Path) -> None:
     classic = ClassicService.like(service)
     classic.create_division(rounds=3, system="dutch-2026", name="A")
     classic.create_division(rounds=5, system="round-robin", name="B")
+    for index in range(1, 7):                      # division B holds the six players, A none yet
+        classic.enter_player(f"Jugador {index:02d}", division="B")
     classic.pair_round("B")
 
     async def main() -> None:

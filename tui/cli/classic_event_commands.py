@@ -1,4 +1,4 @@
-"""``duplicada classic division|players|pair-round|boards|result|forfeit|resolve|bye|withdraw|standings|trf``:
+"""``duplicada classic division|players|enter|rating|pair-round|boards|result|forfeit|resolve|bye|withdraw|standings|trf``:
 running a classic event stored in the tournament database, through ``ClassicService``
 with this station's credential (the same ``--db``, ``--tournament``, ``--pin-file`` as the
 duplicate commands)."""
@@ -70,10 +70,41 @@ def classic_division(context: Context, rounds: int, system: str, name: str, bye_
 @division_option
 @common
 def classic_players(context: Context, division: str) -> None:
-    """Fija y muestra la lista inicial (número, nombre, rating)."""
-    for number, name, rating in _classic(context, acting=True).starting_list(division=division,
-                                                                              tournament_id=context.tournament):
-        say(f"{number:4d}  {name}" + (f"  ({rating})" if rating else ""))
+    """Fija y muestra la lista inicial (número, nombre, rating, título), en el orden FIDE:
+    rating, título, nombre (C.04.2 B)."""
+    for number, name, rating, title in _classic(context, acting=True).starting_list(
+            division=division, tournament_id=context.tournament):
+        say(f"{number:4d}  {name}" + (f"  ({rating})" if rating else "") + (f"  {title}" if title else ""))
+
+
+title_option = click.option("--title", default=None, help="Título FIDE (GM, IM, WGM, FM, WIM, CM, WFM, WCM).")
+
+
+@click.command("enter")
+@division_option
+@click.argument("name")
+@click.option("--rating", type=click.IntRange(0, 4000), default=None,
+              help="Rating del jugador (por defecto, su EloDI si lo tiene; si no, 0).")
+@title_option
+@common
+def classic_enter(context: Context, division: str, name: str, rating: int | None, title: str | None) -> None:
+    """Inscribe en la división a un jugador del torneo (cada jugador, en una sola división)."""
+    number = _classic(context, acting=True).enter_player(name, division=division, rating=rating, title=title or "",
+                                                         tournament_id=context.tournament)
+    click.echo(f"{' '.join(name.split())}: número {number} en la lista inicial.")
+
+
+@click.command("rating")
+@division_option
+@click.argument("number", type=NUMBER)
+@click.argument("rating", type=click.IntRange(0, 4000))
+@title_option
+@common
+def classic_rating(context: Context, division: str, number: int, rating: int, title: str | None) -> None:
+    """Corrige el rating (y el título) de un jugador; antes de la ronda 1 la lista inicial se reordena."""
+    new = _classic(context, acting=True).set_rating(number, rating, title=title, division=division,
+                                                    tournament_id=context.tournament)
+    click.echo(f"Rating {rating} anotado" + (f"; ahora es el número {new}." if new != number else "."))
 
 
 def _parse_manual(text: str) -> list[tuple[int, int]]:
@@ -256,5 +287,5 @@ def classic_publish(context: Context, division: str, out: Path) -> None:
     click.echo(f"Publicado en {out}: {len(files)} archivos (ronda {snapshot.played} de {snapshot.rounds}).")
 
 
-EVENT_COMMANDS = [classic_publish, classic_division, classic_players, classic_round_pair, classic_boards, classic_result,
+EVENT_COMMANDS = [classic_publish, classic_division, classic_players, classic_enter, classic_rating, classic_round_pair, classic_boards, classic_result,
                   classic_forfeit, classic_resolve, classic_bye, classic_withdraw, classic_standings, classic_trf]
