@@ -84,7 +84,7 @@ def _card_rows(snapshot: EventSnapshot, number: int) -> list[ScorecardRow]:
         opponent = f"{board.second}. {board.second_name}" if first else f"{board.first}. {board.first_name}"
         turn = "empieza" if first else "segundo"
         if board.forfeit is not None:
-            lost = board.forfeit == ("first" if first else "second")
+            lost = board.forfeit in ("both", "first" if first else "second")
             wins += 0 if lost else 1
             spread += -settings.forfeit_spread if lost else settings.forfeit_spread
             rows.append(ScorecardRow(board.round, str(board.table), opponent, turn, "", "",
@@ -109,7 +109,7 @@ def _cross_cell(board: BoardView | None, number: int, asked: str | None) -> str:
     opponent = board.second if first else board.first
     turn = "e" if first else "s"
     if board.forfeit is not None:
-        lost = board.forfeit == ("first" if first else "second")
+        lost = board.forfeit in ("both", "first" if first else "second")
         return f"{opponent}{turn} {'−' if lost else '+'}"
     mine, theirs = (board.first_score, board.second_score) if first else (board.second_score, board.first_score)
     if mine is None or theirs is None:

@@ -52,6 +52,7 @@ from ranking.classic.engines import (
     berger_schedule,
     pair_next_round,
 )
+from ranking.classic.errors import PlayerWithdrawn, ReasonRequired
 from ranking.classic.gibson import gibson_choices, gibson_round
 from ranking.classic.pairing_rules import Pair, check_pairing
 from ranking.classic.starting_list import checked_rating, checked_title, initial_order_key
@@ -82,6 +83,13 @@ def draw_first_colour() -> str:
     """The initial colour drawn by lot (C.04.3 E): ``w`` or ``b``, from the system's
     cryptographic source (nobody can predict or replay it)."""
     return secrets.choice("wb")
+
+
+def _need_reason(reason: str, board: ClassicBoard, what: str) -> None:
+    """``ReasonRequired`` unless the judge gave a reason for ``what`` on ``board``."""
+    if not reason.strip():
+        raise ReasonRequired(f"ronda {board.round}, mesa {board.table}: el juez árbitro {what}; indique el motivo",
+                             round_number=board.round, table=board.table or 0)
 
 
 def _check_scores(*scores: int) -> None:
@@ -367,19 +375,19 @@ class ClassicService(ServiceBase):
 
     # --- results --------------------------------------------------------------------------
     def enter_result(self, round_number: int, table: int, first_score: int, second_score: int, *,
-                     division: str = "", tournament_id: int | None = None) -> ResultOutcome:
+                     division: str = "", reason: str = "", tournament_id: int | None = None) -> ResultOutcome:
         """Both scores of a board (judge, or an assistant for its tables). A second station
         typing the same scores confirms them; other scores leave a conflict for the judge
-        (``conflict``), unless the judge types them (a correction, ``corrected``)."""
+        (``conflict``), unless the judge types them (a correction, ``corrected``), which needs
+        ``reason`` (``ReasonRequired`` otherwise; the log keeps it). A board of a withdrawn
+        player's round is refused (``PlayerWithdrawn``)."""
         _check_scores(first_score, second_score)
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.ENTER_RESULT, tables=[table])
             row = self._division_row(session, tournament, division)
             board = self._board(session, row, round_number, table)
-            session.add(ClassicScoreEntry(board_id=board.id, first_score=first_score, second_score=second_score,
-                                          station=self.station, arbiter=actor.name,
-                                          entered_at=datetime.now(UTC)))
+            self._check_not_withdrawn(board)
             counted = (board.first_score, board.second_score)
             outcome: ResultOutcome
             if board.forfeit is None and counted == (None, None):
@@ -388,7 +396,13 @@ class ClassicService(ServiceBase):
                 outcome = "confirmed"
             elif actor.role is Role.JUDGE:
                 outcome = "corrected"
+                _need_reason(reason, board, "cambia el resultado anotado")
             else:
+                outcome = "conflict"
+            session.add(ClassicScoreEntry(board_id=board.id, first_score=first_score, second_score=second_score,
+                                          station=self.station, arbiter=actor.name, note=reason.strip(),
+                                          entered_at=datetime.now(UTC)))
+            if outcome == "conflict":
                 board.conflict = True
                 self._log(session, tournament.id, ResultConflict(row.name, round_number, table, first_score,
                                                                  second_score, counted[0] or 0, counted[1] or 0),
@@ -398,30 +412,47 @@ class ClassicService(ServiceBase):
             if outcome == "corrected":
                 board.conflict = False
             self._log(session, tournament.id, ResultEntered(row.name, round_number, table, first_score, second_score),
-                      actor=actor, round_number=round_number)
+                      actor=actor, round_number=round_number, reason=reason.strip())
             return outcome
 
-    def record_forfeit(self, round_number: int, table: int, loser: Literal["first", "second"], *,
+    def record_forfeit(self, round_number: int, table: int, loser: Literal["first", "second", "both"], *,
                        division: str = "", reason: str = "", tournament_id: int | None = None) -> None:
-        """The judge records a game lost by forfeit by ``loser`` (the side that did not play)."""
-        if loser not in ("first", "second"):
-            raise TournamentError("la incomparecencia es de «first» (quien empieza) o de «second»")
+        """The judge records a game lost by forfeit by ``loser`` (the side that did not play;
+        ``both``: neither came, both lose — C.06 11: "—" for both). Over a result already
+        counted it needs ``reason`` (``ReasonRequired``)."""
+        if loser not in ("first", "second", "both"):
+            raise TournamentError("la incomparecencia es de «first» (quien empieza), de «second» o de «both» "
+                                  "(los dos)")
         with self._write() as session:
             tournament, actor, row, board = self._judged_board(session, division, tournament_id, round_number, table)
+            if board.forfeit != loser and (board.forfeit is not None or board.first_score is not None):
+                _need_reason(reason, board, "cambia el resultado anotado por una incomparecencia")
             board.first_score = board.second_score = None
             board.forfeit, board.conflict = loser, False
             self._log(session, tournament.id, ResultEntered(row.name, round_number, table, 0, 0, forfeit=loser),
-                      actor=actor, round_number=round_number, reason=reason)
+                      actor=actor, round_number=round_number, reason=reason.strip())
 
     def resolve_result(self, round_number: int, table: int, first_score: int, second_score: int, *,
                        division: str = "", reason: str = "", tournament_id: int | None = None) -> None:
-        """The judge settles a board's scores (a conflict, a claim)."""
+        """The judge settles a board's scores (a conflict, a claim); over a result already
+        counted it needs ``reason`` (``ReasonRequired``), which the log keeps."""
         _check_scores(first_score, second_score)
         with self._write() as session:
             tournament, actor, row, board = self._judged_board(session, division, tournament_id, round_number, table)
+            self._check_not_withdrawn(board)
+            if board.forfeit is not None or board.first_score is not None or board.conflict:
+                _need_reason(reason, board, "fija el resultado de una mesa que ya tiene uno")
             board.first_score, board.second_score, board.forfeit, board.conflict = first_score, second_score, None, False
             self._log(session, tournament.id, ResultResolved(row.name, round_number, table, first_score, second_score),
-                      actor=actor, round_number=round_number, reason=reason)
+                      actor=actor, round_number=round_number, reason=reason.strip())
+
+    @staticmethod
+    def _check_not_withdrawn(board: ClassicBoard) -> None:
+        """Refuse a result on a board of a round from which one of its players had withdrawn."""
+        for seed in (board.first, board.second):
+            if seed is not None and seed.withdrawn_round is not None and seed.withdrawn_round <= board.round:
+                raise PlayerWithdrawn(f"el jugador {seed.number} está retirado desde la ronda {seed.withdrawn_round}: "
+                                      f"su partida de la ronda {board.round} no se juega", number=seed.number)
 
     def _judged_board(self, session: Session, division: str, tournament_id: int | None, round_number: int,
                       table: int) -> tuple[Tournament, Actor, ClassicDivision, ClassicBoard]:
@@ -552,6 +583,13 @@ class ClassicService(ServiceBase):
             return [(s.number, s.entry.player.name, s.rating, s.title) for s in self._seeds(session, row)]
 
     # --- reading ----------------------------------------------------------------------------
+    def players(self, *, division: str = "", tournament_id: int | None = None) -> list[Seeded]:
+        """The division's players by starting number, as they stand (read only: nobody is
+        added; ``starting_list`` fixes the list)."""
+        with self._read() as session:
+            _, row = self._division(session, division, tournament_id)
+            return self._division_data(session, row)[0]
+
     def boards(self, round_number: int | None = None, *, division: str = "",
                tournament_id: int | None = None) -> list[BoardView]:
         """The boards of a round (default: the last paired)."""
@@ -726,7 +764,7 @@ class ClassicService(ServiceBase):
         seeds = self._seeds(session, row)
         by_id = {seed.id: seed for seed in seeds}
         players = [Seeded(s.number, s.entry.player.name, s.rating, s.entry.player.club, s.first_round,
-                          s.withdrawn_round) for s in seeds]
+                          s.withdrawn_round, s.title) for s in seeds]
         rows = session.scalars(select(ClassicBoard).where(ClassicBoard.division_id == row.id)
                                .order_by(ClassicBoard.round, ClassicBoard.id))
         boards = [Board(b.round, by_id[b.first_id].number, by_id[b.second_id].number if b.second_id else 0,
@@ -771,4 +809,4 @@ class ClassicService(ServiceBase):
 
 
 __all__ = ["BoardView", "ClassicService", "system_name", "DivisionSettings", "DivisionView", "EventSnapshot", "PairingError",
-           "ResultOutcome"]
+           "PlayerWithdrawn", "ReasonRequired", "ResultOutcome"]

@@ -12,7 +12,8 @@ import pytest
 from duplicate.service import TournamentError, TournamentService
 from duplicate.storage.database import open_database
 from ranking.classic.engines import PairingSystem, py4swiss_installed
-from ranking.classic.pairing_rules import colours_played
+from ranking.classic.errors import ReasonRequired
+from ranking.classic.pairing_rules import Pair, check_pairing, colours_played
 from ranking.classic.replay import check_tournament
 from ranking.classic.service import ClassicService, DivisionSettings
 from ranking.classic.trf import read_trf
@@ -212,3 +213,82 @@ def test_divisions_hold_their_own_players(tmp_path: Path) -> None:
     boards = classic.pair_round("A")
     assert len(boards) == 2 and {n for b in boards for n in (b.first, b.second)} == {1, 2, 3, 4}
     assert len(read_trf(classic.trf_text(division="B")).players) == 4
+
+
+def test_the_judge_overwriting_a_result_gives_a_reason(tmp_path: Path) -> None:
+    """A result already counted is changed by the judge only with a reason, which the log
+    keeps; without it nothing changes (the same result again needs none)."""
+    classic = division(tmp_path, 6)
+    classic.pair_round()
+    classic.enter_result(1, 1, 400, 300)
+    before = classic.last_event_id()
+    for overwrite in (lambda: classic.enter_result(1, 1, 300, 400), lambda: classic.resolve_result(1, 1, 300, 400),
+                      lambda: classic.record_forfeit(1, 1, "first")):
+        with pytest.raises(ReasonRequired) as refused:
+            overwrite()
+        assert (refused.value.round, refused.value.table) == (1, 1)
+    assert classic.last_event_id() == before
+    assert (classic.boards(1)[0].first_score, classic.boards(1)[0].second_score) == (400, 300)
+    assert classic.enter_result(1, 1, 400, 300) == "confirmed"
+    assert classic.enter_result(1, 1, 300, 400, reason="acta firmada: marcador invertido") == "corrected"
+    assert classic.history()[-1].reason == "acta firmada: marcador invertido"
+    assert (classic.boards(1)[0].first_score, classic.boards(1)[0].second_score) == (300, 400)
+
+
+def test_a_double_forfeit_is_a_loss_for_both_and_they_may_meet_again(tmp_path: Path) -> None:
+    """Neither player came: both lose (C.06 11: "—" for both), both lose the forfeit
+    spread, and the game not played does not stop them meeting later (C.04.2 D.6)."""
+    classic = division(tmp_path, 6, forfeit_spread=60)
+    boards = classic.pair_round()
+    classic.record_forfeit(1, 1, "both")
+    for board in boards[1:]:
+        classic.enter_result(1, board.table or 0, 400, 300)
+    lines = {line.number: line for line in classic.standings()}
+    absent = boards[0]
+    for number in (absent.first, absent.second):
+        assert (lines[number].wins, lines[number].losses, lines[number].spread) == (0, 1, -60)
+    trf = read_trf(classic.trf_text())
+    assert {trf.player(absent.first).rounds[0].result, trf.player(absent.second).rounds[0].result} == {"-"}
+    assert check_pairing(trf, [Pair(absent.first, absent.second)], partial=True) == []
+    assert classic.boards(1)[0].forfeit == "both"
+
+
+def test_the_command_line_runs_the_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`classic division --first-colour`, `classic enter`/`rating`/`players` (FIDE order),
+    `classic result --reason` over a counted result, `classic forfeit --loser both`."""
+    from click.testing import CliRunner
+
+    from tui.cli import main
+
+    monkeypatch.setenv("DUPLICADA_DB", str(tmp_path / "cli.db"))
+    monkeypatch.setenv("DUPLICADA_PIN", JUDGE_PIN)
+    runner = CliRunner()
+
+    def run(*args: str, code: int = 0) -> str:
+        result = runner.invoke(main, list(args))
+        assert result.exit_code == code, result.output
+        return result.output
+
+    run("tournament", "create", "Clásico")
+    for name in ("Ximena Ruiz", "Úrsula Díaz", "Ulises Bo", "Ana Mora"):
+        run("player", "add", name)
+    run("classic", "division", "--rounds", "3", "--system", "dutch-2026", "--first-colour", "b", "--name", "A")
+    run("classic", "division", "--rounds", "3", "--system", "dutch-2026", "--name", "B")
+    for name in ("Ximena Ruiz", "Úrsula Díaz", "Ulises Bo"):
+        run("classic", "enter", "--division", "A", name, "--rating", "1500")
+    run("classic", "enter", "--division", "B", "Ximena Ruiz", code=1)          # in division A already
+    run("classic", "enter", "--division", "A", "Ana Mora", "--title", "XY", code=1)
+    run("classic", "enter", "--division", "A", "Ana Mora", "--rating", "1400", "--title", "wfm")
+    listed = [line.split()[1] for line in run("classic", "players", "--division", "A").splitlines()]
+    assert listed == ["Ulises", "Úrsula", "Ximena", "Ana"]
+    run("classic", "rating", "--division", "A", "4", "1600")
+    assert run("classic", "players", "--division", "A").splitlines()[0].split()[1] == "Ana"
+    run("classic", "pair-round", "--division", "A")
+    classic = ClassicService(open_database(str(tmp_path / "cli.db")), pin=JUDGE_PIN)
+    assert classic.boards(1, division="A")[0].second == 1                     # drawn black: 1 moves second
+    run("classic", "result", "--division", "A", "1", "1", "400", "300")
+    run("classic", "result", "--division", "A", "1", "1", "300", "400", code=1)
+    run("classic", "result", "--division", "A", "1", "1", "300", "400", "--reason", "acta firmada")
+    run("classic", "forfeit", "--division", "A", "1", "2", "--loser", "both")
+    assert "los dos" in run("classic", "boards", "--division", "A")
+    assert classic.boards(1, division="A")[1].forfeit == "both"

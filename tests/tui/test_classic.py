@@ -224,3 +224,46 @@ def test_the_judge_pairs_a_round_by_hand_from_the_result_field(tmp_path: Path) -
     asyncio.run(main())
     assert [(b.first, b.second, b.method) for b in classic.boards(2)][0] == (first.first, first.second, "manual")
     assert classic.history()[-1].reason == "lo acuerdan los jugadores"
+
+
+def test_the_judge_enters_players_with_ratings_corrects_with_a_reason_and_records_a_double_forfeit(
+        tmp_path: Path) -> None:
+    """Issue 25 §5 from the app: «e Nombre RATING TÍTULO» puts a player in the division and
+    F4 shows the starting list in FIDE order (rating, title, Spanish name order); a result
+    typed over a counted one is refused without «: motivo» and taken with it; «3 ii» is a
+    double forfeit."""
+    service = TournamentService(open_database(str(tmp_path / "clasico.db")), station="mesa-arbitral", pin=JUDGE_PIN)
+    service.create_tournament("Lista")
+    names = ["Ximena Ruiz", "Úrsula Díaz", "Ulises Bo", "Ana Mora", "Nuria Vela", "Ñaki Soto"]
+    for name in names:
+        service.add_player(name)
+    classic = ClassicService.like(service)
+    classic.create_division(rounds=3, system="dutch-2026", name="A")
+    classic.create_division(rounds=3, system="dutch-2026", name="B")
+
+    async def main() -> None:
+        async with classic_screen(service, JUDGE_PIN, size=(100, 30)) as (app, pilot, screen):
+            await until(pilot, lambda: screen.division is not None and screen.division.name == "A")
+            for order in ("e Ximena Ruiz 1500", "e Úrsula Díaz 1500", "e Ulises Bo 1500", "e Ana Mora 1500 fm",
+                          "e Nuria Vela", "e Ñaki Soto 0"):
+                await pilot.press(*order, "enter")
+                await until(pilot, lambda: "de la lista inicial" in feedback(screen))
+                screen.say("")
+            await pilot.press("f4")
+            starting = screen.query_one("#starting", PlainTable)
+            await until(pilot, lambda: starting.row_count == 6)
+            assert [str(starting.get_row_at(i)[1]) for i in range(6)] == [
+                "Ana Mora", "Ulises Bo", "Úrsula Díaz", "Ximena Ruiz", "Nuria Vela", "Ñaki Soto"]
+            await pilot.press("f2", "f5")
+            await until(pilot, lambda: screen.query_one("#boards", PlainTable).row_count == 3)
+            for typed, said in (("1 400 300", "anotada"), ("1 300 400", "motivo"),
+                                ("1 300 400: acta firmada", "corregida"), ("2 ii", "incomparecencia de los dos")):
+                screen.say("")
+                await pilot.press(*typed, "enter")
+                await until(pilot, lambda: said in feedback(screen))
+
+    asyncio.run(main())
+    boards = classic.boards(1, division="A")
+    assert (boards[0].first_score, boards[0].second_score) == (300, 400) and boards[1].forfeit == "both"
+    assert not classic.players(division="B")                      # division B holds nobody of A's
+    assert [e.reason for e in classic.history() if e.kind == "result_entered"][-2] == "acta firmada"

@@ -123,7 +123,7 @@ def _show_boards(boards: list[Any]) -> None:
             continue
         result = ""
         if board.forfeit:
-            result = f"  incomparecencia de {'primero' if board.forfeit == 'first' else 'segundo'}"
+            result = "  incomparecencia de " + {"first": "primero", "second": "segundo"}.get(board.forfeit, "los dos")
         elif board.first_score is not None:
             result = f"  {board.first_score}-{board.second_score}"
         flag = "  ¡conflicto!" if board.conflict else ""
@@ -165,12 +165,14 @@ def classic_boards(context: Context, division: str, round_number: int | None) ->
 @click.argument("table", type=NUMBER)
 @click.argument("first_score", type=SCORE)
 @click.argument("second_score", type=SCORE)
+@click.option("--reason", default="", help="Motivo (obligatorio si el juez árbitro cambia un resultado anotado).")
 @common
 def classic_result(context: Context, division: str, round_number: int, table: int, first_score: int,
-                   second_score: int) -> None:
+                   second_score: int, reason: str) -> None:
     """Anota las dos puntuaciones de una mesa (primero en jugar, segundo)."""
     outcome = _classic(context, acting=True).enter_result(round_number, table, first_score, second_score,
-                                                          division=division, tournament_id=context.tournament)
+                                                          division=division, reason=reason,
+                                                          tournament_id=context.tournament)
     click.echo({"stored": "Anotado.", "confirmed": "Confirmado (coincide con la anotación anterior).",
                 "conflict": "CONFLICTO: otra anotación dice otra cosa; lo resuelve el juez árbitro.",
                 "corrected": "Corregido por el juez árbitro."}[outcome])
@@ -180,9 +182,9 @@ def classic_result(context: Context, division: str, round_number: int, table: in
 @division_option
 @click.argument("round_number", type=NUMBER)
 @click.argument("table", type=NUMBER)
-@click.option("--loser", type=click.Choice(["first", "second"]), required=True,
-              help="Quién no se presentó: first (el que empezaba) o second.")
-@click.option("--reason", default="", help="Motivo.")
+@click.option("--loser", type=click.Choice(["first", "second", "both"]), required=True,
+              help="Quién no se presentó: first (el que empezaba), second o both (ninguno de los dos).")
+@click.option("--reason", default="", help="Motivo (obligatorio si la mesa ya tenía resultado).")
 @common
 def classic_forfeit(context: Context, division: str, round_number: int, table: int, loser: str, reason: str) -> None:
     """Registra una incomparecencia (solo el juez árbitro)."""
@@ -197,7 +199,7 @@ def classic_forfeit(context: Context, division: str, round_number: int, table: i
 @click.argument("table", type=NUMBER)
 @click.argument("first_score", type=SCORE)
 @click.argument("second_score", type=SCORE)
-@click.option("--reason", default="", help="Motivo.")
+@click.option("--reason", default="", help="Motivo (obligatorio si la mesa ya tenía resultado).")
 @common
 def classic_resolve(context: Context, division: str, round_number: int, table: int, first_score: int,
                     second_score: int, reason: str) -> None:
