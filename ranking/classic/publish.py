@@ -87,7 +87,8 @@ def _card_rows(snapshot: EventSnapshot, number: int) -> list[ScorecardRow]:
             lost = board.forfeit in ("both", "first" if first else "second")
             wins += 0 if lost else 1
             spread += -settings.forfeit_spread if lost else settings.forfeit_spread
-            rows.append(ScorecardRow(board.round, str(board.table), opponent, turn, "", "",
+            table = "—" if board.table is None else str(board.table)          # a game not played: no table
+            rows.append(ScorecardRow(board.round, table, opponent, turn, "", "",
                                      "incomparecencia" + (" (perdida)" if lost else " (ganada)"), wins, spread))
             continue
         mine, theirs = (board.first_score, board.second_score) if first else (board.second_score, board.first_score)
@@ -224,13 +225,14 @@ def _pdfs(snapshot: EventSnapshot, out: Path) -> list[Path]:
         doc.heading(f"Ronda {number} — emparejamientos", 14)
         rows = []
         for b in boards:
-            if b.table is None:
+            if b.second == 0:
                 rows.append(["—", f"{b.first}. {b.first_name}", "", "", "descansa"])
                 continue
             scores = (["incomp.", ""] if b.forfeit else
                       ["" if b.first_score is None else str(b.first_score),
                        "" if b.second_score is None else str(b.second_score)])
-            rows.append([str(b.table), f"{b.first}. {b.first_name}", *scores, f"{b.second}. {b.second_name}"])
+            rows.append(["—" if b.table is None else str(b.table), f"{b.first}. {b.first_name}", *scores,
+                         f"{b.second}. {b.second_name}"])
         draw_table(doc, [Column("Mesa", 34, "right"), Column("Empieza", 190), Column("Puntos", 44, "right"),
                          Column("Puntos", 44, "right"), Column("Segundo", 190)], rows, size=9)
         absent = not_playing(snapshot, boards)

@@ -49,21 +49,30 @@ from ranking.classic.engines import (
     EngineUnavailable,
     PairingError,
     PairingSystem,
-    berger_schedule,
     pair_next_round,
 )
 from ranking.classic.errors import PlayerWithdrawn, ReasonRequired
 from ranking.classic.gibson import gibson_choices, gibson_round
 from ranking.classic.pairing_rules import Pair, check_pairing
+from ranking.classic.round_robin import (
+    RoundRobinRound,
+    annulled,
+    bye_requests,
+    counted_boards,
+    round_robin_round,
+    round_robin_schedule,
+)
 from ranking.classic.starting_list import checked_rating, checked_title, initial_order_key
 from ranking.classic.standings import Board, Seeded, StandingLine, division_trf, standings
 from ranking.classic.trf import Trf, write_trf
 
 ROUND_ROBIN = "round-robin"
+DOUBLE_ROUND_ROBIN = "double-round-robin"
+ROUND_ROBINS = (ROUND_ROBIN, DOUBLE_ROUND_ROBIN)
 MANUAL = "manual"
 GIBSON = "gibson"
 CLUB_WAIVED = "no se pudo evitar que se enfrenten jugadores del mismo club"
-SYSTEMS = tuple(s.value for s in PairingSystem) + (ROUND_ROBIN, MANUAL)
+SYSTEMS = tuple(s.value for s in PairingSystem) + (ROUND_ROBIN, DOUBLE_ROUND_ROBIN, MANUAL)
 SCORE_RANGE = range(-500, 2001)
 
 
@@ -71,6 +80,8 @@ def system_name(system: str) -> str:
     """A division's pairing system in Spanish, as screens and publications show it."""
     if system == ROUND_ROBIN:
         return "todos contra todos (tablas de Berger)"
+    if system == DOUBLE_ROUND_ROBIN:
+        return "todos contra todos a doble vuelta (tablas de Berger)"
     if system == MANUAL:
         return "emparejamientos del juez árbitro"
     return SYSTEM_NAMES[PairingSystem(system)]
@@ -255,6 +266,7 @@ class ClassicService(ServiceBase):
                 raise TournamentError(f"la división «{row.name}» no tiene jugadores: inscríbalos en ella primero")
             trf = self._trf(session, row, played=number - 1)
             gibson: Pair | None = None
+            unplayed: list[tuple[Pair, str]] = []
             if manual is not None:
                 pairs = [Pair(first, second) for first, second in manual]
                 self._check_manual(session, row, pairs)
@@ -265,13 +277,14 @@ class ClassicService(ServiceBase):
                 method = MANUAL
             elif row.system == MANUAL:
                 raise TournamentError("esta división se empareja a mano: indique los emparejamientos")
-            elif row.system == ROUND_ROBIN:
-                pairs, method = self._berger_round(session, row, number), ROUND_ROBIN
+            elif row.system in ROUND_ROBINS:
+                played = self._round_robin(session, row, number)
+                pairs, unplayed, method = played.pairs, played.unplayed, row.system
             else:
                 pairs, notes, gibson = self._swiss_round(session, row, trf, number)
                 method = row.system
                 reason = "; ".join([reason.strip()] * bool(reason.strip()) + notes)
-            boards = self._store_round(session, row, number, pairs, method, gibson=gibson)
+            boards = self._store_round(session, row, number, pairs, method, gibson=gibson, unplayed=unplayed)
             self._log(session, tournament.id, RoundPaired(row.name, number, method, boards), actor=actor,
                       round_number=number, reason=reason)
             return self._board_views(session, row, number)
@@ -343,18 +356,29 @@ class ClassicService(ServiceBase):
         return gibson_choices([line for line in lines if line.number in active], boards, rounds=row.rounds,
                               number=number)
 
-    def _berger_round(self, session: Session, row: ClassicDivision, number: int) -> list[Pair]:
-        seeds = self._seeds(session, row)
-        if any(seed.first_round > 1 for seed in seeds):
+    def _round_robin(self, session: Session, row: ClassicDivision, number: int) -> RoundRobinRound:
+        """Round ``number`` of the Berger tables (once or twice round), without the players
+        who have withdrawn or asked for a bye (``ranking.classic.round_robin``)."""
+        players, _, absences = self._division_data(session, row)
+        if any(player.first_round > 1 for player in players):
             raise TournamentError("un todos contra todos no admite inscripciones tardías")
-        schedule = berger_schedule(len(seeds))
+        schedule = self._schedule(row, len(players))
         if number > len(schedule):
-            raise TournamentError(f"con {len(seeds)} jugadores el todos contra todos tiene {len(schedule)} rondas")
-        return schedule[number - 1]
+            raise TournamentError(f"con {len(players)} jugadores el todos contra todos tiene {len(schedule)} rondas")
+        withdrawn = {p.number for p in players if p.withdrawn_round is not None and p.withdrawn_round <= number}
+        return round_robin_round(schedule[number - 1], withdrawn=withdrawn, asked=bye_requests(absences, number))
+
+    @staticmethod
+    def _schedule(row: ClassicDivision, players: int) -> list[list[Pair]]:
+        """The division's round-robin schedule (two cycles for a double round robin)."""
+        return round_robin_schedule(players, 2 if row.system == DOUBLE_ROUND_ROBIN else 1)
 
     def _store_round(self, session: Session, row: ClassicDivision, number: int, pairs: list[Pair],
-                     method: str, *, gibson: Pair | None = None) -> list[list[int]]:
-        """Store the round's boards (the bye last); the Gibson board's method is ``gibson``."""
+                     method: str, *, gibson: Pair | None = None,
+                     unplayed: list[tuple[Pair, str]] | None = None) -> list[list[int]]:
+        """Store the round's boards (the bye last); the Gibson board's method is ``gibson``;
+        ``unplayed`` games (a withdrawn player's, with the side that did not play) are boards
+        without a table, decided by forfeit."""
         seeds = {seed.number: seed for seed in self._seeds(session, row)}
         boards = []
         table = 0
@@ -370,6 +394,10 @@ class ClassicService(ServiceBase):
             session.add(ClassicBoard(division_id=row.id, round=number, table=table, first_id=seeds[pair.first].id,
                                      second_id=seeds[pair.second].id, method=GIBSON if pair == gibson else method))
             boards.append([table, pair.first, pair.second])
+        for pair, side in unplayed or []:
+            session.add(ClassicBoard(division_id=row.id, round=number, table=None, first_id=seeds[pair.first].id,
+                                     second_id=seeds[pair.second].id, forfeit=side, method=method))
+            boards.append([0, pair.first, pair.second])
         session.flush()
         return boards
 
@@ -531,6 +559,8 @@ class ClassicService(ServiceBase):
             if rating is None:
                 rating = (self.hooks.ratings([entry.player_id]) if self.hooks.ratings else {}).get(entry.player_id, 0)
             paired = self._rounds_paired(session, row)
+            if paired and row.system in ROUND_ROBINS:
+                raise TournamentError("un todos contra todos no admite inscripciones tardías")
             last = max((seed.number for seed in self._seeds(session, row)), default=0)
             seed = ClassicSeed(division_id=row.id, entry_id=entry.id, number=last + 1, rating=rating, title=title,
                                first_round=paired + 1)
@@ -622,11 +652,16 @@ class ClassicService(ServiceBase):
                               ranks={line.number: line.place for line in lines}),
                 absences=data[2])
 
-    @staticmethod
-    def _standings(row: ClassicDivision, data: DivisionData, played: int) -> list[StandingLine]:
-        """``standings`` with the division's settings; ``TournamentError`` for a missing result."""
+    @classmethod
+    def _standings(cls, row: ClassicDivision, data: DivisionData, played: int) -> list[StandingLine]:
+        """``standings`` with the division's settings; in a round robin without the results
+        of a player who withdrew before completing half of their games (C.06 11).
+        ``TournamentError`` for a missing result."""
         players, boards, absences = data
         settings = DivisionSettings.from_dict(row.settings)
+        if row.system in ROUND_ROBINS and any(p.withdrawn_round is not None for p in players):
+            gone = annulled(players, boards, cycles=2 if row.system == DOUBLE_ROUND_ROBIN else 1)
+            boards = counted_boards(boards, gone, cls._schedule(row, len(players)))
         try:
             return standings(players, boards, rounds=row.rounds, played=played, absences=absences,
                              bye_spread=settings.bye_spread, forfeit_spread=settings.forfeit_spread,

@@ -65,7 +65,7 @@ def simulate_classic(service: TournamentService, *, players: int, rounds: int, s
                 pass
         boards = classic.pair_round(tournament_id=tournament_id)
         for board in boards:
-            if board.table is None:
+            if board.table is None or board.forfeit is not None:
                 continue
             first = 380 + 35 * strength[board.first_name] + rng.gauss(0, 55)
             second = 380 + 35 * strength[board.second_name] + rng.gauss(0, 55) - 8   # moving second costs a little

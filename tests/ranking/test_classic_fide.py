@@ -5,6 +5,7 @@ the exported TRF that a third party re-checks (same-club pairs, Gibson boards)."
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,9 @@ from duplicate.storage.database import open_database
 from ranking.classic.engines import PairingSystem, py4swiss_installed
 from ranking.classic.errors import ReasonRequired
 from ranking.classic.pairing_rules import Pair, check_pairing, colours_played
-from ranking.classic.replay import check_tournament
+from ranking.classic.engines import berger_schedule
+from ranking.classic.replay import check_tournament, pairs_of_round
+from ranking.classic.round_robin import round_robin_schedule
 from ranking.classic.service import ClassicService, DivisionSettings
 from ranking.classic.trf import read_trf
 from tests.credentials import JUDGE_PIN
@@ -292,3 +295,95 @@ def test_the_command_line_runs_the_rules(tmp_path: Path, monkeypatch: pytest.Mon
     run("classic", "forfeit", "--division", "A", "1", "2", "--loser", "both")
     assert "los dos" in run("classic", "boards", "--division", "A")
     assert classic.boards(1, division="A")[1].forfeit == "both"
+
+
+def round_robin(tmp_path: Path, players: int, system: str = "round-robin") -> ClassicService:
+    _, classic = registered(tmp_path, [f"Jugador {index:02d}" for index in range(1, players + 1)])
+    rounds = (players - 1 + players % 2) * (2 if system == "double-round-robin" else 1)
+    classic.create_division(rounds=rounds, system=system, settings=DivisionSettings(tie_breaks=(), first_colour="w"))
+    return classic
+
+
+def play_round(classic: ClassicService, scores: tuple[int, int] = (400, 300)) -> None:
+    for board in classic.boards():
+        if board.table is not None:
+            classic.enter_result(board.round, board.table, *scores)
+
+
+def test_a_round_robin_withdrawal_before_half_is_annulled_and_byes_are_honoured(tmp_path: Path) -> None:
+    """C.06 11: player 6 withdraws after 1 of 5 games: not paired again (its games are "-",
+    its opponents' "+", without a table, and no result is taken for them), and as it did
+    not complete half of its games nothing won by it or against it counts. Player 2 asked
+    for a half-point bye in round 2: not paired, ½; the opponent the table gave it rests."""
+    classic = round_robin(tmp_path, 6)
+    schedule = berger_schedule(6)
+    classic.pair_round()
+    play_round(classic)
+    first_round = {b.first: b.second for b in classic.boards(1)} | {b.second: b.first for b in classic.boards(1)}
+    classic.withdraw(6, reason="enfermo")
+    classic.request_bye(2, 2, "H")
+    boards = classic.pair_round()
+    opponent = {p.first: p.second for p in schedule[1]} | {p.second: p.first for p in schedule[1]}
+    assert all(6 not in (b.first, b.second) and 2 not in (b.first, b.second) for b in boards if b.table is not None)
+    unplayed = [b for b in boards if b.table is None and b.second]
+    assert opponent[6] != 2                                      # Berger round 2 of 6: 6-4, 5-3, 1-2
+    assert [(b.forfeit, {b.first, b.second}) for b in unplayed] == [
+        ("first" if unplayed[0].first == 6 else "second", {6, opponent[6]})]
+    assert [b.first for b in boards if b.second == 0] == [opponent[2]]
+    with pytest.raises(TournamentError):
+        classic.enter_result(2, 9, 400, 300)                     # no table for player 6's game
+    play_round(classic)
+    lines = {line.number: line for line in classic.standings()}
+    expected = {number: Fraction(0) for number in range(1, 7)}
+    expected[2] += Fraction(1, 2)                                # the bye asked for
+    for board in classic.boards(1) + classic.boards(2):
+        if 6 in (board.first, board.second):
+            continue                                             # annulled: 6 played 1 of 5 games
+        expected[board.first] += 1                               # every game 400-300; byes a win
+    assert {number: line.wins for number, line in lines.items()} == expected
+    assert lines[6].games == 0 and lines[first_round[6]].games == sum(
+        1 for b in classic.boards(2) if b.table is not None and first_round[6] in (b.first, b.second))
+    trf = read_trf(classic.trf_text())
+    assert trf.player(2).rounds[1].result == "H" and trf.player(6).rounds[1].result in ("-", "Z")
+    printed_byes = {b.first for b in classic.boards(2) if b.second == 0}
+    assert {p.first for p in pairs_of_round(trf, 2) if p.is_bye} == printed_byes
+
+
+def test_a_round_robin_withdrawal_after_half_keeps_the_results(tmp_path: Path) -> None:
+    """C.06 11: player 4 withdraws after 2 of 3 games (≥ 50 %): its results count, and its
+    last game is a forfeit win for the opponent."""
+    classic = round_robin(tmp_path, 4)
+    for _ in range(2):
+        classic.pair_round()
+        play_round(classic)
+    before = {line.number: line.wins for line in classic.standings()}
+    classic.withdraw(4)
+    boards = classic.pair_round()
+    gone = next(b for b in boards if 4 in (b.first, b.second))
+    assert gone.table is None and gone.forfeit == ("first" if gone.first == 4 else "second")
+    play_round(classic)
+    lines = {line.number: line for line in classic.standings()}
+    other = gone.second if gone.first == 4 else gone.first
+    assert lines[other].wins == before[other] + 1 and lines[4].wins == before[4]
+
+
+def test_a_double_round_robin_meets_everyone_twice_with_colours_reversed(tmp_path: Path) -> None:
+    """C.06 9.d: the Berger tables twice, the second time with the colours reversed, and
+    nobody has the same colour three times running (checked by the slow obvious way)."""
+    for players in (3, 5, 6, 7, 8, 10):
+        schedule = round_robin_schedule(players, 2)
+        games = [(p.first, p.second) for pairs in schedule for p in pairs if not p.is_bye]
+        assert sorted(games) == sorted(games[len(games) // 2:] + [(b, a) for a, b in games[len(games) // 2:]])
+        assert len(set(games)) == players * (players - 1)        # every ordered pair once
+        for number in range(1, players + 1):
+            colours = "".join("w" if p.first == number else "b" for pairs in schedule for p in pairs
+                              if not p.is_bye and number in (p.first, p.second))
+            assert "www" not in colours and "bbb" not in colours, (players, number, colours)
+    classic = round_robin(tmp_path, 4, "double-round-robin")
+    met: list[tuple[int, int]] = []
+    for _ in range(6):
+        met += [(b.first, b.second) for b in classic.pair_round()]
+        play_round(classic)
+    assert sorted(met) == sorted((a, b) for a in range(1, 5) for b in range(1, 5) if a != b)
+    with pytest.raises(TournamentError):
+        classic.pair_round()

@@ -37,7 +37,7 @@ def _pairing_errors(call: Any) -> Any:
 @click.command("division")
 @click.option("--rounds", type=click.IntRange(1, 50), required=True, help="Número de rondas.")
 @click.option("--system", default="dutch", show_default=True,
-              help="dutch, dutch-2026, dubov, burstein, round-robin o manual.")
+              help="dutch, dutch-2026, dubov, burstein, round-robin, double-round-robin (a doble vuelta) o manual.")
 @click.option("--name", default="", help="Nombre de la división (A, B, …).")
 @click.option("--bye-spread", type=SCORE, default=50, show_default=True, help="Diferencia que suma el descanso.")
 @click.option("--forfeit-spread", type=SCORE, default=50, show_default=True,
@@ -118,7 +118,7 @@ def _parse_manual(text: str) -> list[tuple[int, int]]:
 
 def _show_boards(boards: list[Any]) -> None:
     for board in boards:
-        if board.table is None:
+        if board.second == 0:
             say(f"  descansa  {board.first:3d} {board.first_name}")
             continue
         result = ""
@@ -127,7 +127,8 @@ def _show_boards(boards: list[Any]) -> None:
         elif board.first_score is not None:
             result = f"  {board.first_score}-{board.second_score}"
         flag = "  ¡conflicto!" if board.conflict else ""
-        say(f"  mesa {board.table:3d}  {board.first:3d} {board.first_name} – {board.second:3d} "
+        where = f"mesa {board.table:3d}" if board.table is not None else "sin mesa"   # a game not played
+        say(f"  {where}  {board.first:3d} {board.first_name} – {board.second:3d} "
                    f"{board.second_name}{result}{flag}")
 
 

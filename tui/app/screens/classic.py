@@ -40,7 +40,7 @@ from duplicate.service import TournamentError
 from ranking.classic.engines import SYSTEM_NAMES, PairingError, PairingSystem
 from ranking.classic.pairing_rules import parse_pairs
 from ranking.classic.errors import ReasonRequired
-from ranking.classic.service import FIRST_COLOUR_TEXT, MANUAL, ROUND_ROBIN, BoardView, ClassicService, DivisionView, system_name
+from ranking.classic.service import DOUBLE_ROUND_ROBIN, FIRST_COLOUR_TEXT, MANUAL, ROUND_ROBIN, BoardView, ClassicService, DivisionView, system_name
 from ranking.classic.standings import Seeded, StandingLine
 from ranking.classic.starting_list import TITLES
 from ranking.classic.trf import is_number
@@ -50,8 +50,9 @@ from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.plain_table import PlainTable
 from tui.app.widgets.steady_footer import SteadyFooter
 
-SYSTEM_CHOICES = [(SYSTEM_NAMES[s], s.value) for s in PairingSystem] + [("Todos contra todos (Berger)", ROUND_ROBIN),
-                                                                        ("A mano (el juez)", MANUAL)]
+SYSTEM_CHOICES = [(SYSTEM_NAMES[s], s.value) for s in PairingSystem] + [
+    ("Todos contra todos (Berger)", ROUND_ROBIN), ("Todos contra todos a doble vuelta", DOUBLE_ROUND_ROBIN),
+    ("A mano (el juez)", MANUAL)]
 _TABS = Binding.Group("Pestañas", compact=True)
 _ROUNDS = Binding.Group("Ronda −/+", compact=True)
 
@@ -247,16 +248,16 @@ class ClassicScreen(StationScreen[None]):
             table.columns[ColumnKey(key)].width = min(longest, room)
             table.columns[ColumnKey(key)].auto_width = False
         for board in boards:
-            if board.table is None:
+            if board.second == 0:
                 table.add_row("—", "", f"{board.first} {board.first_name}", "descansa")
                 continue
             result = ""
             if board.forfeit:
-                result = "no vino el 1.º" if board.forfeit == "first" else "no vino el 2.º"
+                result = {"first": "no vino el 1.º", "second": "no vino el 2.º"}.get(board.forfeit, "no vino nadie")
             elif board.first_score is not None:
                 result = f"{board.first_score}-{board.second_score}"
             cell: Any = Text(result + "  ¡conflicto!", style="bold red") if board.conflict else result
-            table.add_row(str(board.table), cell, f"{board.first} {board.first_name}",
+            table.add_row("—" if board.table is None else str(board.table), cell, f"{board.first} {board.first_name}",
                           f"{board.second} {board.second_name}")
         self.query_one("#standings-title", Static).update(Text(
             f"Clasificación tras la ronda {played} de {division.rounds}: victorias, diferencia, desempates"
