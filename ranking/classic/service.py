@@ -28,6 +28,7 @@ from duplicate.service.base import ServiceBase
 from duplicate.service.errors import TournamentError
 from duplicate.service.events import (
     ClassicEntryChanged,
+    EventKind,
     DivisionCreated,
     ResultConflict,
     ResultEntered,
@@ -42,7 +43,7 @@ from duplicate.storage.classic_models import (
     ClassicScoreEntry,
     ClassicSeed,
 )
-from duplicate.storage.models import Entry, Tournament
+from duplicate.storage.models import Entry, Event, Tournament
 from duplicate.texts import NAME_MAX
 from ranking.classic.engines import (
     SYSTEM_NAMES,
@@ -613,6 +614,21 @@ class ClassicService(ServiceBase):
             return [(s.number, s.entry.player.name, s.rating, s.title) for s in self._seeds(session, row)]
 
     # --- reading ----------------------------------------------------------------------------
+    def round_note(self, round_number: int | None = None, *, division: str = "",
+                   tournament_id: int | None = None) -> str:
+        """What the log keeps with the pairing of a round (default: the last paired): the
+        judge's reason, the Gibson board or why the Gibson rule was not applied, same-club
+        players who had to meet; empty when nothing."""
+        with self._read() as session:
+            tournament, row = self._division(session, division, tournament_id)
+            number = round_number or self._rounds_paired(session, row)
+            for event in session.scalars(select(Event).where(Event.tournament_id == tournament.id,
+                                                             Event.kind == EventKind.ROUND_PAIRED.value,
+                                                             Event.round_number == number).order_by(Event.id.desc())):
+                if event.payload.get("division") == row.name:
+                    return event.reason
+            return ""
+
     def players(self, *, division: str = "", tournament_id: int | None = None) -> list[Seeded]:
         """The division's players by starting number, as they stand (read only: nobody is
         added; ``starting_list`` fixes the list)."""
@@ -804,8 +820,10 @@ class ClassicService(ServiceBase):
                                .order_by(ClassicBoard.round, ClassicBoard.id))
         boards = [Board(b.round, by_id[b.first_id].number, by_id[b.second_id].number if b.second_id else 0,
                         b.first_score, b.second_score, b.forfeit) for b in rows]
+        # A bye asked for a round from which the player has withdrawn is void: withdrawn (Z).
         absences = {(by_id[a.seed_id].number, a.round): a.kind for a in session.scalars(
-            select(ClassicAbsence).where(ClassicAbsence.seed_id.in_(by_id)))}
+            select(ClassicAbsence).where(ClassicAbsence.seed_id.in_(by_id)))
+            if by_id[a.seed_id].withdrawn_round is None or a.round < (by_id[a.seed_id].withdrawn_round or 0)}
         return players, boards, absences
 
     def _trf(self, session: Session, row: ClassicDivision, *, played: int, data: DivisionData | None = None,

@@ -387,3 +387,24 @@ def test_a_double_round_robin_meets_everyone_twice_with_colours_reversed(tmp_pat
     assert sorted(met) == sorted((a, b) for a in range(1, 5) for b in range(1, 5) if a != b)
     with pytest.raises(TournamentError):
         classic.pair_round()
+
+
+def test_a_bye_asked_for_before_withdrawing_is_void_in_the_trf_and_the_standings(tmp_path: Path) -> None:
+    """Player 5 asked for a half-point bye in round 3, then withdrew after round 1: from
+    round 2 on it is withdrawn — no ½ in round 3 — and the TRF, the standings and the
+    printed round agree (C.04.2 D.3)."""
+    from ranking.classic.publish import not_playing
+
+    classic = division(tmp_path, 8)
+    classic.request_bye(5, 3, "H")
+    for number in range(1, 4):
+        if number == 2:
+            classic.withdraw(5, reason="abandona")
+        classic.pair_round()
+        play_round(classic)
+    trf = read_trf(classic.trf_text())
+    assert [cell.result for cell in trf.player(5).rounds[1:3]] == ["Z", "Z"]
+    line = next(line for line in classic.standings() if line.number == 5)
+    assert line.wins == trf.player(5).points() == trf.player(5).rounds[0].points
+    snapshot = classic.snapshot()
+    assert not_playing(snapshot, snapshot.rounds_boards[2]) == ["5. Jugador 05: retirado"]

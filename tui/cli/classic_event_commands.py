@@ -140,10 +140,14 @@ def _show_boards(boards: list[Any]) -> None:
 def classic_round_pair(context: Context, division: str, manual: str | None, reason: str) -> None:
     """Empareja la ronda siguiente con el sistema de la división (o a mano)."""
     pairs = _parse_manual(manual) if manual is not None else None
-    boards = _pairing_errors(lambda: _classic(context, acting=True).pair_round(
-        division, manual=pairs, reason=reason, tournament_id=context.tournament))
+    classic = _classic(context, acting=True)
+    boards = _pairing_errors(lambda: classic.pair_round(division, manual=pairs, reason=reason,
+                                                        tournament_id=context.tournament))
     click.echo(f"Ronda {boards[0].round if boards else '?'}:")
     _show_boards(boards)
+    note = classic.round_note(division=division, tournament_id=context.tournament)
+    if note:
+        say(f"Notas: {note}")
 
 
 @click.command("boards")

@@ -311,7 +311,13 @@ class ClassicScreen(StationScreen[None]):
             return
         number = boards[0].round if boards else None
         self.shown_round = number
-        self.app.call_from_thread(self.say, f"Ronda {number} emparejada: {len(boards)} mesas")
+        division = self.division.name if self.division else ""
+        try:
+            note = self.classic.round_note(number, division=division, tournament_id=self.station.state.tournament_id)
+        except TournamentError:
+            note = ""
+        tables = sum(1 for board in boards if board.table is not None)
+        self.app.call_from_thread(self.say, f"Ronda {number} emparejada: {tables} mesas" + (f". {note}" if note else ""))
         self.refresh_data()
 
     def result_typed(self, field: OrderedInput) -> None:
