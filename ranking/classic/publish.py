@@ -61,7 +61,9 @@ class ScorecardRow:
     spread: int
 
 
-def _card_rows(snapshot: EventSnapshot, number: int) -> list[ScorecardRow]:
+def scorecard_rows(snapshot: EventSnapshot, number: int) -> list[ScorecardRow]:
+    """Player ``number``'s scorecard: one row per round played, with the running wins and
+    spread; a game of a player whose results are annulled (C.06 11) is shown, not counted."""
     settings = snapshot.settings
     rows = []
     wins = 0.0
@@ -83,6 +85,10 @@ def _card_rows(snapshot: EventSnapshot, number: int) -> list[ScorecardRow]:
         first = board.first == number
         opponent = f"{board.second}. {board.second_name}" if first else f"{board.first}. {board.first_name}"
         turn = "empieza" if first else "segundo"
+        if {board.first, board.second} & snapshot.annulled:       # kept in the record, not counted (C.06 11)
+            rows.append(ScorecardRow(board.round, "—" if board.table is None else str(board.table), opponent, turn,
+                                     "", "", "anulada (retirado antes del 50 %)", wins, spread))
+            continue
         if board.forfeit is not None:
             lost = board.forfeit in ("both", "first" if first else "second")
             wins += 0 if lost else 1
@@ -180,7 +186,7 @@ def publish_classic(snapshot: EventSnapshot, out: Path, *, generated_at: datetim
         line = places.get(player.number)
         card = {"number": player.number, "name": player.name, "place": line.place if line else "",
                 "wins": line.wins if line else 0, "spread": line.spread if line else 0,
-                "rows": _card_rows(snapshot, player.number)}
+                "rows": scorecard_rows(snapshot, player.number)}
         html(f"jugadores/jugador-{player.number}.html", "jugador.html", root="../", card=card)
     shutil.copyfile(DUPLICATE_TEMPLATES / "estilo.css", out / "estilo.css")
     written.append(out / "estilo.css")

@@ -190,6 +190,7 @@ class EventSnapshot:
     standings: tuple[StandingLine, ...]
     trf: str
     absences: dict[tuple[int, int], str] = field(default_factory=dict)
+    annulled: frozenset[int] = frozenset()
 
 
 class ClassicService(ServiceBase):
@@ -666,7 +667,7 @@ class ClassicService(ServiceBase):
                 standings=tuple(lines),
                 trf=write_trf(self._trf(session, row, played=played, data=data, export=True),
                               ranks={line.number: line.place for line in lines}),
-                absences=data[2])
+                absences=data[2], annulled=self._annulled(row, data))
 
     @classmethod
     def _standings(cls, row: ClassicDivision, data: DivisionData, played: int) -> list[StandingLine]:
@@ -675,8 +676,8 @@ class ClassicService(ServiceBase):
         ``TournamentError`` for a missing result."""
         players, boards, absences = data
         settings = DivisionSettings.from_dict(row.settings)
-        if row.system in ROUND_ROBINS and any(p.withdrawn_round is not None for p in players):
-            gone = annulled(players, boards, cycles=2 if row.system == DOUBLE_ROUND_ROBIN else 1)
+        gone = cls._annulled(row, data)
+        if gone:
             boards = counted_boards(boards, gone, cls._schedule(row, len(players)))
         try:
             return standings(players, boards, rounds=row.rounds, played=played, absences=absences,
@@ -684,6 +685,14 @@ class ClassicService(ServiceBase):
                              tie_breaks=settings.tie_breaks)
         except ValueError as error:
             raise TournamentError(str(error)) from None
+
+    @staticmethod
+    def _annulled(row: ClassicDivision, data: DivisionData) -> frozenset[int]:
+        """The players whose results do not count (C.06 11; round robins only)."""
+        players, boards, _ = data
+        if row.system not in ROUND_ROBINS or all(p.withdrawn_round is None for p in players):
+            return frozenset()
+        return frozenset(annulled(players, boards, cycles=2 if row.system == DOUBLE_ROUND_ROBIN else 1))
 
     def rounds_complete(self, *, division: str = "", tournament_id: int | None = None) -> int:
         """Rounds with every result in (what the standings count)."""

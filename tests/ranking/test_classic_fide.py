@@ -12,10 +12,10 @@ import pytest
 
 from duplicate.service import TournamentError, TournamentService
 from duplicate.storage.database import open_database
-from ranking.classic.engines import PairingSystem, py4swiss_installed
+from ranking.classic.engines import PairingSystem, berger_schedule, py4swiss_installed
 from ranking.classic.errors import ReasonRequired
 from ranking.classic.pairing_rules import Pair, check_pairing, colours_played
-from ranking.classic.engines import berger_schedule
+from ranking.classic.publish import scorecard_rows
 from ranking.classic.replay import check_tournament, pairs_of_round
 from ranking.classic.round_robin import round_robin_schedule
 from ranking.classic.service import ClassicService, DivisionSettings
@@ -343,6 +343,9 @@ def test_a_round_robin_withdrawal_before_half_is_annulled_and_byes_are_honoured(
     assert {number: line.wins for number, line in lines.items()} == expected
     assert lines[6].games == 0 and lines[first_round[6]].games == sum(
         1 for b in classic.boards(2) if b.table is not None and first_round[6] in (b.first, b.second))
+    snapshot = classic.snapshot()                                # the scorecards count as the standings do
+    assert snapshot.annulled == {6}
+    assert {n: Fraction(scorecard_rows(snapshot, n)[-1].wins) for n in range(1, 7)} == expected
     trf = read_trf(classic.trf_text())
     assert trf.player(2).rounds[1].result == "H" and trf.player(6).rounds[1].result in ("-", "Z")
     printed_byes = {b.first for b in classic.boards(2) if b.second == 0}
