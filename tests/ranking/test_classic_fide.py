@@ -127,6 +127,13 @@ def test_the_exported_trf_of_a_club_restricted_event_checks(tmp_path: Path) -> N
     trf = read_trf(text)
     assert (1, 5) in trf.forbidden and trf.restricted_rounds == {1, 2}
     assert check_tournament(trf, PairingSystem.DUTCH) == (3, None)
+    from click.testing import CliRunner
+
+    from tui.cli import main
+
+    (tmp_path / "clubes.trf").write_text(text, encoding="utf-8")             # `classic check` on our export
+    checked = CliRunner().invoke(main, ["classic", "check", str(tmp_path / "clubes.trf"), "--system", "dutch"])
+    assert checked.exit_code == 0, checked.output
 
 
 @pytest.mark.skipif(not py4swiss_installed(), reason="py4swiss no se instala en este sistema")
@@ -411,3 +418,37 @@ def test_a_bye_asked_for_before_withdrawing_is_void_in_the_trf_and_the_standings
     assert line.wins == trf.player(5).points() == trf.player(5).rounds[0].points
     snapshot = classic.snapshot()
     assert not_playing(snapshot, snapshot.rounds_boards[2]) == ["5. Jugador 05: retirado"]
+
+
+def test_the_command_line_runs_a_round_robin_with_a_withdrawal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A double round robin from the command line: the withdrawn player's game is printed
+    without a table, lost by forfeit, and the exported TRF agrees."""
+    from click.testing import CliRunner
+
+    from tui.cli import main
+
+    monkeypatch.setenv("DUPLICADA_DB", str(tmp_path / "rr.db"))
+    monkeypatch.setenv("DUPLICADA_PIN", JUDGE_PIN)
+    runner = CliRunner()
+
+    def run(*args: str, code: int = 0) -> str:
+        result = runner.invoke(main, list(args))
+        assert result.exit_code == code, result.output
+        return result.output
+
+    run("tournament", "create", "Liga")
+    for index in range(1, 5):
+        run("player", "add", f"Jugador {index}")
+    run("classic", "division", "--rounds", "6", "--system", "double-round-robin")
+    for number in (1, 2):
+        run("classic", "pair-round")
+        for table in (1, 2):
+            run("classic", "result", str(number), str(table), "400", "300")
+    run("classic", "withdraw", "4", "--reason", "se marcha")
+    printed = run("classic", "pair-round")
+    line = next(line for line in printed.splitlines() if "Jugador 4" in line)
+    assert "sin mesa" in line and "incomparecencia" in line
+    run("classic", "result", "3", "1", "400", "300")
+    run("classic", "trf", str(tmp_path / "liga.trf"))
+    trf = read_trf((tmp_path / "liga.trf").read_text(encoding="utf-8"))
+    assert trf.player(4).rounds[2].result == "-" and trf.player(trf.player(4).rounds[2].opponent).rounds[2].result == "+"
