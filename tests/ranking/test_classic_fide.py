@@ -452,3 +452,24 @@ def test_the_command_line_runs_a_round_robin_with_a_withdrawal(tmp_path: Path, m
     run("classic", "trf", str(tmp_path / "liga.trf"))
     trf = read_trf((tmp_path / "liga.trf").read_text(encoding="utf-8"))
     assert trf.player(4).rounds[2].result == "-" and trf.player(trf.player(4).rounds[2].opponent).rounds[2].result == "+"
+
+
+@pytest.mark.skipif(not py4swiss_installed(), reason="py4swiss no se instala en este sistema")
+def test_classic_pair_keeps_same_club_pairs_apart_only_in_the_rounds_named(tmp_path: Path) -> None:
+    """`classic pair` on a file with XXP: kept apart in every round, or only in the rounds
+    XXK names (duplicada's record)."""
+    from click.testing import CliRunner
+
+    from ranking.classic.trf import Trf, TrfPlayer, write_trf
+    from tui.cli import main
+
+    players = tuple(TrfPlayer(n, f"Jugador {n}", 2000 - n) for n in range(1, 5))
+    paired = {}
+    for name, restricted in (("siempre", None), ("ronda-2", frozenset({2}))):
+        path = tmp_path / f"{name}.trf"
+        path.write_text(write_trf(Trf(players, total_rounds=3, first_colour="w", forbidden=frozenset({(1, 3)}),
+                                      restricted_rounds=restricted)), encoding="utf-8")
+        result = CliRunner().invoke(main, ["classic", "pair", str(path), "--system", "dutch"])
+        assert result.exit_code == 0, result.output
+        paired[name] = {tuple(sorted(map(int, line.split()))) for line in result.output.splitlines()[1:]}
+    assert (1, 3) in paired["ronda-2"] and (1, 3) not in paired["siempre"]       # Dutch round 1: 1-3, 2-4
