@@ -293,10 +293,13 @@ class ClassicService(ServiceBase):
 
     def _check_manual(self, session: Session, row: ClassicDivision, pairs: list[Pair]) -> None:
         """Refuse, whatever the reason, a manual pairing that cannot be stored: an unknown
-        starting number, a player twice, a player against themself, two byes."""
+        starting number, a withdrawn player (``PlayerWithdrawn``: its result could not be
+        taken), a player twice, a player against themself, two byes."""
         if not pairs:
             raise TournamentError("el emparejamiento manual está vacío: indique las parejas «1-8,2-7,…»")
-        known = {seed.number for seed in self._seeds(session, row)}
+        seeds = {seed.number: seed for seed in self._seeds(session, row)}
+        known = set(seeds)
+        round_number = self._rounds_paired(session, row) + 1
         seen: set[int] = set()
         for pair in pairs:
             if pair.first == pair.second:
@@ -306,6 +309,10 @@ class ClassicService(ServiceBase):
                     continue
                 if number not in known:
                     raise TournamentError(f"no hay jugador con el número {number} en la división")
+                withdrawn = seeds[number].withdrawn_round
+                if withdrawn is not None and withdrawn <= round_number:
+                    raise PlayerWithdrawn(f"el jugador {number} está retirado desde la ronda {withdrawn}: no se le "
+                                          "empareja", number=number)
                 if number in seen:
                     raise TournamentError(f"el jugador {number} aparece dos veces en el emparejamiento")
                 seen.add(number)

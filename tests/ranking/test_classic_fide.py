@@ -13,7 +13,7 @@ import pytest
 from duplicate.service import TournamentError, TournamentService
 from duplicate.storage.database import open_database
 from ranking.classic.engines import PairingSystem, berger_schedule, py4swiss_installed
-from ranking.classic.errors import ReasonRequired
+from ranking.classic.errors import PlayerWithdrawn, ReasonRequired
 from ranking.classic.pairing_rules import Pair, check_pairing, colours_played
 from ranking.classic.publish import scorecard_rows
 from ranking.classic.replay import check_tournament, pairs_of_round
@@ -340,6 +340,9 @@ def test_a_round_robin_withdrawal_before_half_is_annulled_and_byes_are_honoured(
     with pytest.raises(TournamentError):
         classic.enter_result(2, 9, 400, 300)                     # no table for player 6's game
     play_round(classic)
+    with pytest.raises(PlayerWithdrawn) as refused:              # not even by hand, whatever the reason
+        classic.pair_round(manual=[(6, 1), (2, 3), (4, 5)], reason="el juez insiste")
+    assert refused.value.number == 6
     lines = {line.number: line for line in classic.standings()}
     expected = {number: Fraction(0) for number in range(1, 7)}
     expected[2] += Fraction(1, 2)                                # the bye asked for
