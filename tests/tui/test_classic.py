@@ -271,7 +271,7 @@ def test_the_judge_enters_players_with_ratings_corrects_with_a_reason_and_record
 
 def test_round_robin_withdrawal_bye_and_double_round_robin_from_the_app(tmp_path: Path) -> None:
     """Issue 25 §5 from the app: the judge creates a double round robin from the setup
-    form; «r 6» withdraws player 6 and «d 2» gives player 2 the bye asked for: F5 pairs
+    form (the initial colour drawn by lot is said); «r 6» withdraws player 6 and «d 2» gives player 2 the bye asked for: F5 pairs
     neither — 6's game is shown without a table, lost by forfeit, 2's opponent rests."""
     service = new_tournament(tmp_path / "clasico.db", 6)
 
@@ -284,6 +284,7 @@ def test_round_robin_withdrawal_bye_and_double_round_robin_from_the_app(tmp_path
             await pilot.press(*["down"] * 5, "enter")
             await idle(pilot)
             await pilot.click("#setup-create")
+            await until(pilot, lambda: "color inicial sorteado" in feedback(screen))     # C.04.3 E, said
             await until(pilot, lambda: screen.division is not None and screen.division.rounds == 10)
             assert screen.division is not None and screen.division.system == "double-round-robin"
             await pilot.press("f5")
