@@ -5,6 +5,7 @@ the exported TRF that a third party re-checks (same-club pairs, Gibson boards)."
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -35,6 +36,25 @@ def division(tmp_path: Path, players: int, **settings: object) -> ClassicService
     classic.create_division(rounds=4, system=PairingSystem.DUTCH_2026.value,
                             settings=DivisionSettings(tie_breaks=(), first_colour="w", **settings))  # type: ignore[arg-type]
     return classic
+
+
+def command_line(database: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., str]:
+    """``run(*args, code=0)``: the command line on ``database`` as the judge; asserts the exit
+    code and returns the output."""
+    from click.testing import CliRunner
+
+    from tui.cli import main
+
+    monkeypatch.setenv("DUPLICADA_DB", str(database))
+    monkeypatch.setenv("DUPLICADA_PIN", JUDGE_PIN)
+    runner = CliRunner()
+
+    def run(*args: str, code: int = 0) -> str:
+        result = runner.invoke(main, list(args))
+        assert result.exit_code == code, result.output
+        return result.output
+
+    return run
 
 
 def play_manual(classic: ClassicService, boards: list[Played]) -> None:
@@ -125,7 +145,7 @@ def test_the_exported_trf_of_a_club_restricted_event_checks(tmp_path: Path) -> N
                 classic.enter_result(board.round, board.table, rng.randint(280, 520), rng.randint(280, 520))
     text = classic.trf_text()
     trf = read_trf(text)
-    assert (1, 5) in trf.forbidden and trf.restricted_rounds == {1, 2}
+    assert (1, 5) in trf.forbidden and trf.restricted_rounds == frozenset({1, 2})
     assert check_tournament(trf, PairingSystem.DUTCH) == (3, None)
     from click.testing import CliRunner
 
@@ -155,8 +175,8 @@ def test_the_exported_trf_of_a_gibson_round_checks(tmp_path: Path) -> None:
                 scores = (450, 300) if board.first == 1 else (300, 450)
             classic.enter_result(number, board.table, *scores)
     trf = read_trf(classic.trf_text())
-    board = trf.gibson_board(4)
-    assert board is not None and 1 in board
+    gibson = trf.gibson_board(4)
+    assert gibson is not None and 1 in gibson
     assert check_tournament(trf, PairingSystem.DUTCH) == (4, None)
 
 
@@ -189,10 +209,12 @@ def test_the_starting_list_takes_ratings_and_titles_in_fide_order(tmp_path: Path
     classic.pair_round()
     assert read_trf(classic.trf_text()).player(1).rating == 2000
     assert classic.set_rating(1, 2100) == 1                   # after round 1 the numbers stay (C.04.2 B.3)
-    for bad in (lambda: classic.enter_player("Nadie"), lambda: classic.set_rating(2, 9000),
-                lambda: classic.set_rating(2, 1500, title="XX")):
-        with pytest.raises(TournamentError):
-            bad()
+    with pytest.raises(TournamentError):
+        classic.enter_player("Nadie")
+    with pytest.raises(TournamentError):
+        classic.set_rating(2, 9000)
+    with pytest.raises(TournamentError):
+        classic.set_rating(2, 1500, title="XX")
 
 
 def test_a_single_division_seeds_everyone_in_spanish_order(tmp_path: Path) -> None:
@@ -256,7 +278,7 @@ def test_a_double_forfeit_is_a_loss_for_both_and_they_may_meet_again(tmp_path: P
     lines = {line.number: line for line in classic.standings()}
     absent = boards[0]
     for number in (absent.first, absent.second):
-        assert (lines[number].wins, lines[number].losses, lines[number].spread) == (0, 1, -60)
+        assert (lines[number].wins, lines[number].losses, lines[number].spread) == (Fraction(0), Fraction(1), -60)
     trf = read_trf(classic.trf_text())
     assert {trf.player(absent.first).rounds[0].result, trf.player(absent.second).rounds[0].result} == {"-"}
     assert check_pairing(trf, [Pair(absent.first, absent.second)], partial=True) == []
@@ -266,19 +288,7 @@ def test_a_double_forfeit_is_a_loss_for_both_and_they_may_meet_again(tmp_path: P
 def test_the_command_line_runs_the_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`classic division --first-colour`, `classic enter`/`rating`/`players` (FIDE order),
     `classic result --reason` over a counted result, `classic forfeit --loser both`."""
-    from click.testing import CliRunner
-
-    from tui.cli import main
-
-    monkeypatch.setenv("DUPLICADA_DB", str(tmp_path / "cli.db"))
-    monkeypatch.setenv("DUPLICADA_PIN", JUDGE_PIN)
-    runner = CliRunner()
-
-    def run(*args: str, code: int = 0) -> str:
-        result = runner.invoke(main, list(args))
-        assert result.exit_code == code, result.output
-        return result.output
-
+    run = command_line(tmp_path / "cli.db", monkeypatch)
     run("tournament", "create", "Clásico")
     for name in ("Ximena Ruiz", "Úrsula Díaz", "Ulises Bo", "Ana Mora"):
         run("player", "add", name)
@@ -426,19 +436,7 @@ def test_a_bye_asked_for_before_withdrawing_is_void_in_the_trf_and_the_standings
 def test_the_command_line_runs_a_round_robin_with_a_withdrawal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A double round robin from the command line: the withdrawn player's game is printed
     without a table, lost by forfeit, and the exported TRF agrees."""
-    from click.testing import CliRunner
-
-    from tui.cli import main
-
-    monkeypatch.setenv("DUPLICADA_DB", str(tmp_path / "rr.db"))
-    monkeypatch.setenv("DUPLICADA_PIN", JUDGE_PIN)
-    runner = CliRunner()
-
-    def run(*args: str, code: int = 0) -> str:
-        result = runner.invoke(main, list(args))
-        assert result.exit_code == code, result.output
-        return result.output
-
+    run = command_line(tmp_path / "rr.db", monkeypatch)
     run("tournament", "create", "Liga")
     for index in range(1, 5):
         run("player", "add", f"Jugador {index}")
