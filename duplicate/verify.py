@@ -28,6 +28,8 @@ The checker's modules, each read on its own:
   (``rule_differences``), with ``duplicate.record_slips`` (the slips re-judged:
   ``RoundJudge``, ``Verdict``) and ``duplicate.record_standings`` (bonuses and standings);
 * ``duplicate.record_events``: the stored figures against the record's own event log;
+* ``duplicate.record_log``: the rest of the record (players, tournament, games, rounds)
+  against the log, the log's order and its chain of hashes (``duplicate.event_chain``);
 * ``duplicate.record_difference``: the ``Difference`` both checks report;
 * this module: ``verify_record`` (both checks) and the command's report (``run_verify``).
 
@@ -101,6 +103,7 @@ from typing import Any, TextIO
 
 from duplicate.record_difference import Difference
 from duplicate.record_events import event_differences
+from duplicate.record_log import chain_state, log_differences
 from duplicate.record_reading import (
     BONUS_MODES,
     CRITERIA,
@@ -154,11 +157,12 @@ def verify_record(record: dict[str, Any], lexicon: Lexicon) -> list[Difference]:
     game standings), then the tournament standings; empty when the record is
     consistent; then the stored figures against the record's own event log
     (``duplicate.record_events``: racks, also drawn again from the seed, masters,
-    slips, bonuses). Raises ``RecordError`` if the record lacks a key it needs.
+    slips, bonuses); then players, tournament, games and rounds against the log, the
+    log's order and its chain (``duplicate.record_log``). Raises ``RecordError`` if the record lacks a key it needs.
     See the module docstring for what is checked and the decisions taken.
     """
     check_shape(record)
-    return rule_differences(record, lexicon) + event_differences(record, lexicon)
+    return rule_differences(record, lexicon) + event_differences(record, lexicon) + log_differences(record)
 
 
 def run_verify(path: Path, lexicon_path: Path | None, out: TextIO) -> int:
@@ -192,6 +196,11 @@ def run_verify(path: Path, lexicon_path: Path | None, out: TextIO) -> int:
     rounds = sum(len(game["rounds"]) for game in games)
     slips = sum(len(round_["slips"]) for game in games for round_ in game["rounds"])
     counts = f"{len(games)} partidas, {rounds} rondas, {slips} papeletas comprobadas"
+    if chain_state(record) == "chained":
+        counts += f"; cadena de {len(record.get('events') or [])} eventos, cabeza {str(record.get('events_head'))[:16]}…"
+    else:
+        counts += (f"; sin cadena de eventos (formato {record.get('format_version', 1)}, anterior a la cadena: "
+                   "no se puede saber si se quitó o cambió un evento)")
     if not differences:
         print(f"{path}: sin diferencias: {counts}", file=out)
         return 0

@@ -6,6 +6,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from duplicate.event_chain import GENESIS, event_hash
 from duplicate.service.base import (
     ACCESS_KEY,
     _iso,
@@ -20,13 +21,15 @@ from duplicate.storage.models import (
 RECORD_FORMAT = "duplicada-tournament-1"
 """The record's format name (docs/tournament-record.md); ``verify`` reads this format."""
 
-RECORD_VERSION = 5
+RECORD_VERSION = 7
 """Revision of the format: fields are only ever added (version 2 adds ``format_version``
 and each event's ``role``: the role of the credential that acted; version 3 adds
 ``equal_tops`` to the payload of ``master_chosen`` events, so that replay places recorded
 masters without generating moves; issue 12; version 4 adds ``replaces`` — the rack
 replaced, III.29 — to ``rack_drawn`` and ``rack_set`` payloads; version 5 adds the event
-kind ``master_undone``; issue 13)."""
+kind ``master_undone``; issue 13; version 7 chains the events: each carries
+``previous_hash``, the record ``events_head``, ``duplicate.event_chain``; issue 26 §2 —
+version 6 is the EloDI event kinds of issue 24)."""
 
 
 class Record(Results):
@@ -74,6 +77,12 @@ class Record(Results):
             overall = self._tournament_standings(session, tournament)
             events = session.scalars(select(Event).where(Event.tournament_id == tournament.id).order_by(Event.id))
             game_numbers = {game.id: game.number for game in tournament.games}
+            logged: list[dict[str, Any]] = [{"id": event.id, "kind": event.kind,
+                       "game": game_numbers.get(event.game_id) if event.game_id is not None else None,
+                       "round": event.round_number, "station": event.station, "arbiter": event.arbiter,
+                       "role": event.role, "reason": event.reason, "created_at": _iso(event.created_at),
+                       "payload": event.payload, "previous_hash": event.previous_hash} for event in events]
+            head = event_hash(str(logged[-1]["previous_hash"] or GENESIS), logged[-1]) if logged else GENESIS
             return {
                 "format": RECORD_FORMAT,
                 "format_version": RECORD_VERSION,
@@ -89,8 +98,6 @@ class Record(Results):
                 "games": games,
                 "standings": [{"player": s.player, "position": s.position, "value": s.value, "total": s.total}
                               for s in overall],
-                "events": [{"id": event.id, "kind": event.kind, "game": game_numbers.get(event.game_id) if event.game_id is not None else None,
-                            "round": event.round_number, "station": event.station, "arbiter": event.arbiter,
-                            "role": event.role, "reason": event.reason, "created_at": _iso(event.created_at), "payload": event.payload}
-                           for event in events],
+                "events": logged,
+                "events_head": head,
             }

@@ -24,6 +24,8 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from duplicate.storage.event_chain import install as install_event_chain
+
 if TYPE_CHECKING:
     from alembic.config import Config
 
@@ -35,7 +37,7 @@ BUSY_TIMEOUT_MS = 30_000
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
-SCHEMA_HEAD = "0004"
+SCHEMA_HEAD = "0005"
 """The newest migration (``migrations/versions``). A database already at it opens without
 loading Alembic (a read-only command starts faster); a test keeps it equal to Alembic's head."""
 
@@ -126,6 +128,7 @@ class Database:
         self.is_sqlite = engine.dialect.name == "sqlite"
         writer = engine.execution_options(immediate_transaction=True) if self.is_sqlite else engine
         self._write = sessionmaker(writer, expire_on_commit=False)
+        install_event_chain(self._write)      # each appended event chained to the one before (issue 26 §2)
         self._read = sessionmaker(engine, expire_on_commit=False)
 
     @contextmanager
