@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -57,10 +58,16 @@ def standings(context: Context, game_number: int | None, overall: bool, per_roun
 @common
 def export(context: Context, out: Path) -> None:
     """Escribe el registro completo del torneo (JSON) en OUT."""
-    record = context.service.export(context.tournament)
-    out.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
-    click.echo(f"Registro del torneo escrito en {out} ({len(record['games'])} partidas, "
-               f"{len(record['events'])} eventos).")
+    # Streamed game by game and event by event (issue 26 §3), into a file beside OUT renamed
+    # over it at the end: a failed export leaves no half-written record.
+    partial = out.with_name(f".{out.name}.{os.getpid()}.parcial")
+    try:
+        with partial.open("w", encoding="utf-8") as handle:
+            games, events = context.service.write_export(handle, context.tournament)
+        os.replace(partial, out)
+    finally:
+        partial.unlink(missing_ok=True)
+    click.echo(f"Registro del torneo escrito en {out} ({games} partidas, {events} eventos).")
 
 
 @click.command()
