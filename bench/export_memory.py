@@ -3,7 +3,7 @@
 Builds (once, or reuses with ``--db FILE``) a SQLite tournament of ``--players`` players ×
 ``--games`` games × ``--rounds`` rounds written straight into the tables as
 ``bench/tournament.py`` does (synthetic slips), with one ``slip_entered`` event per slip
-as a real tournament logs, then runs ``duplicada export`` in a child process under
+as a real tournament logs (chained), then runs ``duplicada export`` in a child process under
 ``/usr/bin/time -v`` and reports its peak resident memory (maximum RSS), the time and the
 size of the record written.
 
@@ -31,6 +31,7 @@ from sqlalchemy import insert, select
 
 from duplicate.service import TournamentService, TournamentSettings
 from duplicate.storage.database import open_database
+from duplicate.storage.event_chain import extend_chain
 from duplicate.storage.models import Event, GameRow, Slip
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
@@ -57,6 +58,7 @@ def build(path: Path, players: int, games: int, rounds: int) -> None:
                                                     "move": slip.move, "reason": slip.reason}}
                     for slip in session.scalars(select(Slip).where(Slip.game_id == game_id))]
             session.execute(insert(Event), rows)
+        extend_chain(session.connection(), tournament_id)     # inserted straight: chained here
     service.db.dispose()
 
 
