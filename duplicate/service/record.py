@@ -48,12 +48,14 @@ class Record(Results):
             return {key: list(value) if isinstance(value, Iterator) else value
                     for key, value in self._record_parts(session, self._tournament(session, tournament_id))}
 
-    def write_export(self, out: TextIO, tournament_id: int | None = None) -> tuple[int, int]:
+    def write_export(self, out: TextIO, tournament_id: int | None = None) -> tuple[int, int, str]:
         """Write the record of ``export`` to ``out`` as JSON (UTF-8 text, ``indent=1``,
         non-ASCII kept: the same text as ``json.dumps(export(), ensure_ascii=False,
         indent=1)``), game by game and event by event, so that memory does not grow with
-        the record (issue 26 §3). Returns the numbers of games and events written."""
+        the record (issue 26 §3). Returns the numbers of games and events written and the
+        head of the chain of events (``events_head``)."""
         counts = {"games": 0, "events": 0}
+        head = ""
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             out.write("{")
@@ -61,6 +63,7 @@ class Record(Results):
                 out.write(f"{',' if index else ''}\n {json.dumps(key)}: ")
                 if not isinstance(value, Iterator):
                     out.write(_dumps(value).replace("\n", "\n "))
+                    head = value if key == "events_head" else head
                     continue
                 out.write("[")
                 for number, item in enumerate(value):
@@ -68,7 +71,7 @@ class Record(Results):
                     counts[key] = number + 1
                 out.write("\n ]" if counts.get(key) else "]")
             out.write("\n}")
-        return counts["games"], counts["events"]
+        return counts["games"], counts["events"], head
 
     def _record_parts(self, session: Session, tournament: Tournament) -> Iterator[tuple[str, Any]]:
         """The record's keys in order with their values; ``games`` and ``events`` are
