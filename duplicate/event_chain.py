@@ -36,13 +36,16 @@ CHAIN_FIELDS = ("id", "kind", "game", "round", "station", "arbiter", "role", "re
 def canonical_time(moment: datetime | date | str | None) -> str | None:
     """``moment`` (a datetime, or its ISO 8601 text as a record writes it) as hashed: the
     instant in UTC with microseconds and ``+00:00``. A time without a zone is UTC (SQLite
-    gives them back so). Raises ``ValueError`` for a text that is not an ISO 8601 time."""
+    gives them back so). Raises ``ValueError`` for a text that is not an ISO 8601 time or
+    a value of another type."""
     if moment is None:
         return None
     if isinstance(moment, str):
         moment = datetime.fromisoformat(moment)
-    if not isinstance(moment, datetime):
+    if isinstance(moment, date) and not isinstance(moment, datetime):
         return moment.isoformat()
+    if not isinstance(moment, datetime):
+        raise ValueError(f"se esperaba una hora ISO 8601, no {type(moment).__name__}")
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
@@ -51,7 +54,8 @@ def canonical_time(moment: datetime | date | str | None) -> str | None:
 def event_hash(previous: str, event: Mapping[str, Any]) -> str:
     """The hash of ``event`` (a record's event object: the ``CHAIN_FIELDS``, a missing one
     counting as null) chained after ``previous`` (64 hex digits). Raises ``ValueError`` for
-    a ``created_at`` that is not a time and ``TypeError`` for a value JSON cannot write."""
+    a ``created_at`` that is not a time or an integer too long to write, ``TypeError`` for
+    a value JSON cannot write and ``RecursionError`` for data nested too deep."""
     document = {key: event.get(key) for key in CHAIN_FIELDS}
     document["created_at"] = canonical_time(document["created_at"])
     # Through JSON once, as stored: keys become text (sortable), tuples lists.

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeGuard
 
 from duplicate.event_chain import GENESIS, canonical_time, event_hash
 from duplicate.record_difference import Difference
@@ -103,7 +103,7 @@ class _LogCheck:
                 last_id = number
             try:
                 moment = datetime.fromisoformat(str(canonical_time(event.get("created_at"))))
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 self.add(where, "created_at", event.get("created_at"), None, "hora ilegible")
                 continue
             if self.chained and last_time is not None and moment < last_time:
@@ -122,8 +122,9 @@ class _LogCheck:
                 return
             try:
                 previous = event_hash(previous, event)
-            except (TypeError, ValueError) as error:
-                self.add(where, "previous_hash", event.get("id"), None, f"evento que no se puede resumir: {error}")
+            except (TypeError, ValueError, OverflowError, RecursionError) as error:
+                self.add(where, "previous_hash", event.get("id"), None,
+                         f"evento que no se puede resumir ({type(error).__name__})")
                 return
         if self.record.get("events_head") != previous:
             self.add("historial", "events_head", self.record.get("events_head"), previous,
@@ -135,7 +136,7 @@ class _LogCheck:
         logged: dict[int, dict[str, Any]] = {}
         for event, payload in self.of_kind("player_added", "player_updated", "entry_status"):
             entry = payload.get("entry")
-            if not isinstance(entry, int):
+            if not _is_int(entry):
                 self.add(f"historial, evento {event.get('id')}", "entry", entry, None, "evento sin inscripción")
                 continue
             if event["kind"] == "player_added":
@@ -173,7 +174,7 @@ class _LogCheck:
         for key in ("name", "lexicon_hash"):
             if key in tournament and key in payload and tournament[key] != payload[key]:
                 self.add("torneo", key, tournament[key], payload[key], "no es el del historial (creación del torneo)")
-        settings = dict(payload.get("settings") or {})
+        settings = dict(payload["settings"]) if isinstance(payload.get("settings"), dict) else {}
         for _, change in self.of_kind("settings_changed"):
             if isinstance(change.get("after"), dict):
                 settings.update(change["after"])
@@ -184,10 +185,11 @@ class _LogCheck:
 
     # --- games and rounds -----------------------------------------------------------------
     def games(self) -> None:
-        created = {payload.get("number"): payload for _, payload in self.of_kind("game_created")}
-        mentioned = {event.get("game") for event in self.events if event.get("game") is not None} | set(created)
+        created = {payload["number"]: payload for _, payload in self.of_kind("game_created")
+                   if _is_int(payload.get("number"))}
+        mentioned = {event["game"] for event in self.events if _is_int(event.get("game"))} | set(created)
         stored = {game["number"] for game in self.record["games"]}
-        for number in sorted(mentioned - stored, key=str):
+        for number in sorted(mentioned - stored):
             self.add(f"partida {number}", "games", None, number, "el historial tiene una partida que el registro no tiene")
         for game in self.record["games"]:
             self.game(game, created.get(game["number"]))
@@ -223,7 +225,7 @@ class _LogCheck:
         annulled: set[int] = set()
         for event, payload in own:
             number = payload.get("round", event.get("round"))
-            if not isinstance(number, int):
+            if not _is_int(number):
                 continue
             if event["kind"] == "master_chosen":
                 masters.add(number)
@@ -244,3 +246,7 @@ class _LogCheck:
             if round_["annulled"] != (number in annulled):
                 self.add(where, "annulled", round_["annulled"], number in annulled,
                          "no es lo que dice el historial (III.29)")
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)

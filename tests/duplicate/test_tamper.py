@@ -223,3 +223,23 @@ def test_the_migration_chains_the_events_stored_before_it(tmp_path: Path, spanis
     reopened.db.dispose()
     assert [event["previous_hash"] is not None for event in record["events"]] == [True] * 5
     assert log_differences(record) == []
+
+
+@pytest.mark.parametrize("value", [None, [], {}, "x", 1.5, True, -1, "\ud800", [[1]], {"a": {"b": []}}])
+def test_hostile_values_in_the_log_are_reported_never_raised(exported: tuple[Path, Record], value: object,
+                                                            spanish_lexicon: Lexicon) -> None:
+    _, record = exported
+    keys = ("id", "kind", "game", "round", "station", "role", "created_at", "payload", "previous_hash")
+    for key in keys:
+        forged = json.loads(json.dumps(record))
+        for event in forged["events"][::7]:
+            event[key] = value
+        for kind_payload in ("player_added", "game_created", "tournament_created", "tables_assigned"):
+            index = next(i for i, event in enumerate(record["events"]) if event["kind"] == kind_payload)
+            event = forged["events"][index]
+            if isinstance(event.get("payload"), dict):
+                for field in list(event["payload"]):
+                    event["payload"][field] = value
+        forged["events_head"] = value
+        assert log_differences(forged) != []
+        assert verify_record(forged, spanish_lexicon) != []
