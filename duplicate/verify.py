@@ -12,7 +12,7 @@ Public API:
   raises ``RecordError`` (Spanish message naming the file) — never a traceback.
 * ``verify_record(record, lexicon) -> list[Difference]`` the differences, in
   record order (the lexicon hash first).
-* ``run_verify(path, lexicon_path, out) -> int`` the command: prints a Spanish
+* ``run_verify(path, lexicon_path, out, head=None) -> int`` the command: prints a Spanish
   report to ``out`` and returns the exit code (0 no difference, 1 differences,
   2 unreadable record or lexicon).
 * The reference computations, usable to *build* a consistent record (the
@@ -165,10 +165,12 @@ def verify_record(record: dict[str, Any], lexicon: Lexicon) -> list[Difference]:
     return rule_differences(record, lexicon) + event_differences(record, lexicon) + log_differences(record)
 
 
-def run_verify(path: Path, lexicon_path: Path | None, out: TextIO) -> int:
+def run_verify(path: Path, lexicon_path: Path | None, out: TextIO, *, head: str | None = None) -> int:
     """``duplicada verify``: check the record at ``path`` with the lexicon at
     ``lexicon_path`` (None: the default lexicon, ``lexicon.default``) and print a
-    Spanish report to ``out``.
+    Spanish report to ``out``. ``head``: the head of the chain of events noted when the
+    record was exported (``duplicada export`` prints it); the record must end in it
+    (``--head``; any other value, or a record without a chain, is a difference).
 
     Returns the exit code: 0 no difference, 1 differences found, 2 the record
     (or the lexicon) cannot be read — the message says why; never a traceback.
@@ -192,6 +194,10 @@ def run_verify(path: Path, lexicon_path: Path | None, out: TextIO) -> int:
         print(f"Error: {error}", file=out)
         return 2
     differences = verify_record(record, lexicon)
+    if head is not None and record.get("events_head") != head.strip().lower():
+        differences.append(Difference("historial", "events_head", record.get("events_head"), head.strip().lower(),
+                                      "el registro no acaba en la cabeza de la cadena anotada (--head): no es el "
+                                      "historial que se exportó, o se reescribió desde algún evento"))
     games = record["games"]
     rounds = sum(len(game["rounds"]) for game in games)
     slips = sum(len(round_["slips"]) for game in games for round_ in game["rounds"])

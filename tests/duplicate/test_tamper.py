@@ -243,3 +243,25 @@ def test_hostile_values_in_the_log_are_reported_never_raised(exported: tuple[Pat
         forged["events_head"] = value
         assert log_differences(forged) != []
         assert verify_record(forged, spanish_lexicon) != []
+
+
+def test_a_log_rewritten_whole_verifies_only_without_the_noted_head(exported: tuple[Path, Record],
+                                                                     spanish_lexicon: Lexicon) -> None:
+    # The chain is no signature: a forger who recomputes every hash from the changed event on
+    # gets a record that verifies, with another head; --head (noted at export) catches it.
+    folder, record = exported
+    forged = tamper(record, by_name("change_arbiter"))
+    previous = GENESIS
+    for event in forged["events"]:
+        event["previous_hash"] = previous
+        previous = event_hash(previous, event)
+    forged["events_head"] = previous
+    assert verify_record(forged, spanish_lexicon) == []
+    path = folder / "rewritten.json"
+    path.write_text(json.dumps(forged, ensure_ascii=False), encoding="utf-8")
+    noted = record["events_head"]
+    rewritten = CliRunner().invoke(main, ["verify", "--head", noted, str(path)])
+    assert rewritten.exit_code == 1 and "events_head" in rewritten.output
+    (folder / "honest.json").write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    assert CliRunner().invoke(main, ["verify", "--head", noted.upper(), str(folder / "honest.json")]).exit_code == 0
+    assert CliRunner().invoke(main, ["verify", "--head", "xyz", str(folder / "honest.json")]).exit_code == 2

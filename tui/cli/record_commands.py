@@ -76,11 +76,24 @@ def export(context: Context, out: Path) -> None:
 @click.command()
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 @lexicon_option
-def verify(path: Path, lexicon_path: Path | None) -> None:
+@click.option("--head", "head", metavar="RESUMEN", callback=lambda _c, _p, value: _chain_head(value),
+              help="Cabeza de la cadena de eventos anotada al exportar: el registro debe acabar en ella.")
+def verify(path: Path, lexicon_path: Path | None, head: str | None) -> None:
     """Comprobador independiente: recalcula todo el registro PATH y lista las diferencias."""
     from duplicate.verify import run_verify
 
-    sys.exit(run_verify(path, lexicon_path, sys.stdout))
+    sys.exit(run_verify(path, lexicon_path, sys.stdout, head=head))
+
+
+def _chain_head(value: str | None) -> str | None:
+    """``--head``: 64 hexadecimal digits (SHA-256), in either case; exit 2 otherwise."""
+    if value is None:
+        return None
+    text = value.strip().lower()
+    if len(text) != 64 or any(digit not in "0123456789abcdef" for digit in text):
+        raise click.BadParameter("se esperaban los 64 dígitos hexadecimales que imprime «duplicada export»",
+                                 param_hint="--head")
+    return text
 
 
 @click.command()
