@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ from duplicate.service import TournamentService
 from duplicate.storage.database import open_database
 from duplicate.verify import verify_record
 from lexicon.lexicon import Lexicon
-from tests.duplicate.test_stations import _postgres_url
+from tests.duplicate.test_stations import database_url as database_url  # the fixture: SQLite and PostgreSQL
 from tests.fuzz import tamperings
 from tests.fuzz.tamperings import JUDGE, TAMPERINGS, Tampering, play_tournament, tamper
 from tui.cli import main
@@ -159,14 +158,6 @@ def test_a_record_without_the_chain_verifies_as_before_and_says_so(exported: tup
 
 
 # --- storage: the chain under concurrency and after the migration -------------------------
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'chain.db'}"
-    else:
-        yield from _postgres_url()
-
 
 def test_eight_stations_appending_at_once_keep_one_chain(database_url: str, spanish_lexicon: Lexicon) -> None:
     judge = TournamentService(open_database(database_url), lexicon=spanish_lexicon, pin=JUDGE)
