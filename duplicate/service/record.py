@@ -15,6 +15,7 @@ from duplicate.service.base import (
     _iso,
     _now,
 )
+from duplicate.service.events import EventKind
 from duplicate.service.results import Results
 from duplicate.storage.models import (
     Event,
@@ -84,8 +85,10 @@ class Record(Results):
                              "lexicon_hash": tournament.lexicon_hash,
                              "settings": {key: value for key, value in tournament.settings.items()
                                           if key != ACCESS_KEY}}
-        yield "players", [{"id": entry.id, "name": entry.player.name, "club": entry.player.club,
-                           "country": entry.player.country, "federation_id": entry.player.federation_id,
+        registered = self._registered_details(session, tournament)
+        yield "players", [{"id": entry.id, **registered.get(entry.id, {
+                               "name": entry.player.name, "club": entry.player.club, "country": entry.player.country,
+                               "federation_id": entry.player.federation_id}),
                            "status": entry.status} for entry in tournament.entries]
         yield "games", (self._game_record(session, tournament, game) for game in tournament.games)
         overall = self._tournament_standings(session, tournament)
@@ -94,6 +97,25 @@ class Record(Results):
         last: list[dict[str, Any]] = []
         yield "events", self._event_records(session, tournament, last)
         yield "events_head", event_hash(str(last[0]["previous_hash"] or GENESIS), last[0]) if last else GENESIS
+
+    @staticmethod
+    def _registered_details(session: Session, tournament: Tournament) -> dict[int, dict[str, Any]]:
+        """Each entry's name, club, country and federation id as this tournament registered
+        and corrected them (its ``player_added`` and ``player_updated`` events): a player is
+        shared by tournaments (one federation id, one person), and a correction made in a
+        later tournament does not rewrite an earlier one's record (issue 26 §2)."""
+        details: dict[int, dict[str, Any]] = {}
+        query = (select(Event.kind, Event.payload).where(
+            Event.tournament_id == tournament.id,
+            Event.kind.in_((EventKind.PLAYER_ADDED.value, EventKind.PLAYER_UPDATED.value))).order_by(Event.id))
+        for kind, payload in session.execute(query):
+            entry = payload.get("entry")
+            if kind == EventKind.PLAYER_ADDED.value:
+                details[entry] = {key: payload.get(key) for key in _PLAYER_DETAILS}
+            elif entry in details and isinstance(payload.get("after"), dict):
+                details[entry].update({key: payload["after"][key] for key in _PLAYER_DETAILS
+                                       if key in payload["after"]})
+        return details
 
     def _game_record(self, session: Session, tournament: Tournament, game: GameRow) -> dict[str, Any]:
         results = {result.number: result for result in self._round_results(session, tournament, game)}
@@ -146,6 +168,8 @@ class Record(Results):
             last[:] = [logged]
             yield logged
 
+
+_PLAYER_DETAILS = ("name", "club", "country", "federation_id")
 
 _BATCH = 1000
 """Rows read at a time while exporting (``yield_per``)."""

@@ -256,3 +256,20 @@ def test_a_log_rewritten_whole_verifies_only_without_the_noted_head(exported: tu
     (folder / "honest.json").write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
     assert CliRunner().invoke(main, ["verify", "--head", noted.upper(), str(folder / "honest.json")]).exit_code == 0
     assert CliRunner().invoke(main, ["verify", "--head", "xyz", str(folder / "honest.json")]).exit_code == 2
+
+
+def test_a_correction_in_a_later_tournament_leaves_an_earlier_record_as_it_was(tmp_path: Path,
+                                                                               spanish_lexicon: Lexicon) -> None:
+    # A player is shared by tournaments (one federation id): the record of the first
+    # tournament keeps the name it registered and still verifies; the second shows the new.
+    service = TournamentService(open_database(str(tmp_path / "t.db")), lexicon=spanish_lexicon, pin=JUDGE)
+    first = service.create_tournament("Primero")
+    service.add_player("Ana Pérez", federation_id="F1")
+    second = service.create_tournament("Segundo")
+    entry = service.add_player("Ana Pérez", federation_id="F1", tournament_id=second)
+    service.update_player(entry, name="Ana Pérez Gil", reason="apellido completo")
+    earlier = json.loads(json.dumps(service.export(first)))
+    later = json.loads(json.dumps(service.export(second)))
+    assert [player["name"] for player in earlier["players"]] == ["Ana Pérez"]
+    assert [player["name"] for player in later["players"]] == ["Ana Pérez Gil"]
+    assert log_differences(earlier) == [] and log_differences(later) == []
