@@ -10,7 +10,7 @@ UPDATE``) and each new event's ``created_at`` is made no earlier than the event 
 ``extend_chain`` writes each one's ``previous_hash`` in the same transaction. So the chain
 follows the ids, whatever the number of stations appending at once.
 
-``extend_chain`` is also what migration 0005 runs for the events stored before the chain.
+``extend_chain`` is also what migration 0007 runs for the events stored before the chain.
 """
 
 from __future__ import annotations

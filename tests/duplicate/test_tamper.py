@@ -194,6 +194,7 @@ def test_eight_stations_appending_at_once_keep_one_chain(database_url: str, span
 
 def test_the_migration_chains_the_events_stored_before_it(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
     from alembic import command
+    from alembic.script import ScriptDirectory
 
     from duplicate.storage.database import _alembic_config
 
@@ -206,7 +207,9 @@ def test_the_migration_chains_the_events_stored_before_it(tmp_path: Path, spanis
     with engine.begin() as connection:              # back to the schema before the chain
         config = _alembic_config(engine)
         config.attributes["connection"] = connection
-        command.downgrade(config, "0004")
+        before = ScriptDirectory.from_config(config).get_revision("0007").down_revision
+        assert isinstance(before, str)
+        command.downgrade(config, before)
     service.db.dispose()
     reopened = TournamentService(open_database(url), lexicon=spanish_lexicon, pin=JUDGE)
     reopened.add_player("Después")

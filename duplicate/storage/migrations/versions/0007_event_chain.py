@@ -1,7 +1,8 @@
 """event chain
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0007
+Revises: 0004 (0005 and 0006 are the EloDI versions and the sign-in sources of issues 24 and
+26 §1, written at the same time: once they are in, this revises 0006)
 Create Date: 2026-11-27
 
 Each event keeps the hash of the tournament's event before it (issue 26 §2;
@@ -16,7 +17,7 @@ from alembic import op
 
 from duplicate.storage.event_chain import extend_chain
 
-revision = '0005'
+revision = '0007'
 down_revision = '0004'
 branch_labels = None
 depends_on = None
