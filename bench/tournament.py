@@ -51,7 +51,7 @@ def time_slip_entry(service: TournamentService, players: int) -> list[float]:
     for table in range(1, players + 1):
         text = rng.choice(texts)
         started = time.perf_counter()
-        service.enter_slip(game, table, text, assistant="bench")
+        service.enter_slip(game, table, text)
         times.append(time.perf_counter() - started)
     return times
 

@@ -138,7 +138,7 @@ def main() -> None:
         direct = []
         for table, text in enumerate(texts, start=1):
             started = time.perf_counter()
-            service.enter_slip(2, table, text, assistant="banco")
+            service.enter_slip(2, table, text)
             direct.append(time.perf_counter() - started)
     mode = "in the event loop" if args.inline else "in a worker thread"
     print(f"{args.tables} slips, round 2, SQLite file, service calls {mode}, 120×40")

@@ -70,7 +70,8 @@ from duplicate.results import (
     spanish_date,
     spanish_number,
 )
-from duplicate.service import GameInfo, TournamentError, TournamentService
+from duplicate.service import GameInfo, TournamentService
+from duplicate.service.errors import InvalidFile, NotFound, StateConflict
 
 __all__ = ["FORMATS", "Publication", "publish_results", "render_environment"]
 
@@ -288,22 +289,24 @@ def refuse_links(out: Path) -> None:
     ``TournamentError`` (Spanish) naming the link; a folder that does not exist yet passes.
     A missing ``out`` is created later by the publisher, never through a link."""
     if out.is_symlink():
-        raise TournamentError(f"{out} es un enlace simbólico: publique en una carpeta normal")
+        raise InvalidFile(f"{out} es un enlace simbólico: publique en una carpeta normal", path=out, what="la carpeta")
     if not out.exists():
         return
     if not out.is_dir():
-        raise TournamentError(f"{out} no es una carpeta: elija una carpeta para publicar")
+        raise InvalidFile(f"{out} no es una carpeta: elija una carpeta para publicar", path=out, what="la carpeta")
     for count, (folder, folders, names) in enumerate(os.walk(out)):
         if count > LINKS_CHECKED_MAX:
-            raise TournamentError(f"{out} tiene demasiadas carpetas: publique en una carpeta nueva")
+            raise InvalidFile(f"{out} tiene demasiadas carpetas: publique en una carpeta nueva",
+                              path=out, what="la carpeta")
         for name in (*folders, *names):
             path = Path(folder) / name
             status = path.lstat()
             if stat.S_ISLNK(status.st_mode):
-                raise TournamentError(f"{path} es un enlace simbólico: quítelo o publique en otra carpeta "
-                                      "(no se escribe a través de enlaces)")
+                raise InvalidFile(f"{path} es un enlace simbólico: quítelo o publique en otra carpeta "
+                                      "(no se escribe a través de enlaces)", path=path, what="la carpeta")
             if stat.S_ISREG(status.st_mode) and status.st_nlink > 1:
-                raise TournamentError(f"{path} tiene otro enlace duro: quítelo o publique en otra carpeta")
+                raise InvalidFile(f"{path} tiene otro enlace duro: quítelo o publique en otra carpeta",
+                                  path=path, what="la carpeta")
 
 
 
@@ -330,8 +333,9 @@ def publish_results(service: TournamentService, out: Path, *, game: int | None =
     info = service.tournament(tournament_id)
     numbers = [item.number for item in info.games]
     if game is not None and game not in numbers:
-        raise TournamentError(f"el torneo «{info.name}» no tiene partida {game}"
-                              + (f" (partidas: {', '.join(map(str, numbers))})" if numbers else ""))
+        raise NotFound(f"el torneo «{info.name}» no tiene partida {game}"
+                              + (f" (partidas: {', '.join(map(str, numbers))})" if numbers else ""),
+                              what="partida", key=game)
     results = collect_results(service, info.id)
     played = {item.number for item in results.games}
     detailed = tuple(sorted(played if game is None else played & {game}))
@@ -346,7 +350,8 @@ def publish_results(service: TournamentService, out: Path, *, game: int | None =
         if rows:
             seats[number] = rows
     if game is not None and not detailed and game not in seats:
-        raise TournamentError(f"la partida {game} no tiene jugadas ni mesas asignadas: no hay nada que publicar")
+        raise StateConflict(f"la partida {game} no tiene jugadas ni mesas asignadas: no hay nada que publicar",
+                            what=f"partida {game}", state="empty")
 
     refuse_links(out)
     out.mkdir(parents=True, exist_ok=True)

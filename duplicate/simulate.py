@@ -88,10 +88,6 @@ from lexicon.movegen import MoveList, generate
 
 __all__ = ["MistakeRates", "SimulatedPlayer", "draw_players", "simulate_tournament"]
 
-ASSISTANT = "simulador"
-"""Name recorded as the assistant who entered the simulated slips."""
-
-
 @dataclass(frozen=True)
 class MistakeRates:
     """Per-slip probabilities of each mistake for a player of average skill (0.5); a
@@ -393,23 +389,23 @@ def _play_game(service: TournamentService, tournament_id: int, number: int, skil
     seats = [(table, skills[player.name]) for table, _entry, player in service.seats(number, tournament_id)]
     alphabet = lexicon.alphabet
     while not service.engine(number, tournament_id).over:
-        view = service.draw_rack(number, tournament_id=tournament_id, arbiter=ASSISTANT)
+        view = service.draw_rack(number, tournament_id=tournament_id)
         for _ in range(NO_MOVE_REDRAWS):
             if view is None or view.top_moves:
                 break
             # III.29: nobody can play this rack; the judge has another drawn.
             view = service.replace_rack(number, reason=f"el atril {view.rack} no tiene ninguna jugada válida (III.29)",
-                                        tournament_id=tournament_id, arbiter=ASSISTANT)
+                                        tournament_id=tournament_id)
         if view is None:
             break
         if not view.top_moves:
-            service.end_game(number, tournament_id=tournament_id, arbiter=ASSISTANT,
+            service.end_game(number, tournament_id=tournament_id,
                              reason=f"ningún atril sacado tiene jugada válida (III.22, III.29); el último, {view.rack}")
             break
         board = Board.from_cgp(view.board_before, alphabet)
         rack = parse_rack_text(view.rack, alphabet)
         moves = _RoundMoves(generate(board, rack, lexicon), board, rack, lexicon)
-        master = service.choose_master(number, tournament_id=tournament_id, arbiter=ASSISTANT)
+        master = service.choose_master(number, tournament_id=tournament_id)
         assert master.master is not None
         writer = _Slips(moves, master.master, mistakes, settings.oriented_notation, rng)
         batch: list[tuple[int, str | SlipStatus]] = []
@@ -417,14 +413,13 @@ def _play_game(service: TournamentService, tournament_id: int, number: int, skil
             slip = writer.slip(skill)
             if slip is not None:
                 batch.append((table, slip))
-        service.enter_slips(number, batch, round_number=view.number, tournament_id=tournament_id,
-                            assistant=ASSISTANT)
-        service.close_round(number, view.number, tournament_id=tournament_id, arbiter=ASSISTANT)
+        service.enter_slips(number, batch, round_number=view.number, tournament_id=tournament_id)
+        service.close_round(number, view.number, tournament_id=tournament_id)
         if on_round is not None:
             on_round(number, view.number, rounds)
     if not service.engine(number, tournament_id).over:
-        service.end_game(number, tournament_id=tournament_id, arbiter=ASSISTANT)
-    service.publish(number, final=True, tournament_id=tournament_id, arbiter=ASSISTANT)
+        service.end_game(number, tournament_id=tournament_id)
+    service.publish(number, final=True, tournament_id=tournament_id)
 
 
 # --- the command ---------------------------------------------------------------------------------

@@ -38,6 +38,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from duplicate.service import EventKind, TournamentError, TournamentService
+from duplicate.service import Action, EventKind, TournamentError, TournamentService
+from duplicate.service.context import OnContext, ServiceContext
+from duplicate.service.events import RatingsRecomputed, RatingsUpdated
 from duplicate.storage.database import Database
 from duplicate.storage.models import (
     Entry,
@@ -50,7 +53,7 @@ from duplicate.storage.models import (
     Tournament,
     find_tournament,
 )
-from duplicate.storage.rating_models import RatedGame, Rating, RatingChange
+from duplicate.storage.rating_models import RatedGame, Rating, RatingChange, RatingVersion
 from duplicate.texts import shown
 from ranking.elodi import Contestant, EloDISettings, Outcome, rate_game
 
@@ -62,6 +65,7 @@ __all__ = [
     "RatingService",
     "ReportLine",
     "UpdateResult",
+    "VersionLine",
 ]
 
 _CHANGES = cast(Table, RatingChange.__table__)
@@ -71,8 +75,15 @@ RETRIES = 5
 """How many times a game's rating is retried after losing a race with another station."""
 
 
-class RatingError(ValueError):
-    """An EloDI action that cannot be done as asked; the message (Spanish) says why."""
+class RatingError(TournamentError):
+    """An EloDI action that cannot be done as asked; the message (Spanish) says why.
+    ``what`` (``"partida"``, ``"jugador"``, ``"versión"``, ``"torneo"``) and ``value``:
+    the input it names."""
+
+    def __init__(self, message: str, *, what: str = "", value: object = None) -> None:
+        super().__init__(message)
+        self.what = what
+        self.value = value
 
 
 @dataclass(frozen=True, order=True)
@@ -160,6 +171,21 @@ class HistoryLine:
 
 
 @dataclass(frozen=True)
+class VersionLine:
+    """One version of the rating history: its ``number``, ``kind`` (``update``: the first
+    history, grown game by game; ``recompute``), when it was started, by which station and
+    credential (``arbiter``), the ``games`` it rates and whether it is the ``current`` one."""
+
+    number: int
+    kind: str
+    created_at: datetime
+    station: str
+    arbiter: str
+    games: int
+    current: bool
+
+
+@dataclass(frozen=True)
 class _Prepared:
     """A game's rating input, read from the database: contestants keyed by player id."""
 
@@ -179,28 +205,83 @@ def _ref(game: GameRow, tournament: Tournament) -> GameRef:
     return GameRef(day, tournament.id, game.number, game.id, tournament.name)
 
 
-class RatingService:
-    """EloDI on one database. ``settings``: the algorithm's settings and Decisions."""
+class RatingService(OnContext):
+    """EloDI on one database. ``settings``: the algorithm's settings and Decisions.
 
-    def __init__(self, database: Database, settings: EloDISettings | None = None) -> None:
-        self.db = database
+    Built on a ``ServiceContext`` (``ServiceContext`` of the ``TournamentService`` a front
+    end holds: the same station and credential) or on a bare database (a read-only handle;
+    ``with_pin`` gives one that acts). Reading needs no credential; ``update`` and
+    ``recompute`` change the rating list and need the judge-arbiter's
+    (``Action.UPDATE_RATINGS``, II.4.a): ``NotAuthorised`` or ``CredentialRefused``
+    otherwise, before anything changes. **Decision**: the rating list belongs to the
+    database (the federation's list across tournaments); the judge of the *acting
+    tournament* signs for a change — the tournament of the game rated, else the one named
+    (``tournament_id``, default the newest) — and that tournament's event log records it
+    (``RatingsUpdated``, ``RatingsRecomputed``).
+    """
+
+    def __init__(self, source: Database | ServiceContext, settings: EloDISettings | None = None) -> None:
+        self.context = source if isinstance(source, ServiceContext) else ServiceContext(source, station="elodi")
         self.settings = settings or EloDISettings()
-        self._tournaments = TournamentService(database, station="elodi")
+        self._tournaments = TournamentService(self.context.db, station=self.context.station)
+
+    def with_pin(self, pin: str | None) -> RatingService:
+        """The same rating service acting with ``pin`` (the judge's, to change ratings)."""
+        return RatingService(self.context.with_pin(pin), self.settings)
+
+    def _sign(self, tournament_id: int | None) -> int:
+        """Refuse unless this handle's credential may change the ratings for the acting
+        tournament (``None``: the newest); its id. ``NotAuthorised`` / ``CredentialRefused``."""
+        with self.context.write() as session:
+            tournament = self.context.tournament(session, tournament_id)
+            self.context.authorise(session, tournament.id, Action.UPDATE_RATINGS)
+            return tournament.id
+
+    # --- versions of the history ------------------------------------------------------------
+    @staticmethod
+    def _current_version(session: Session) -> int | None:
+        return session.scalar(select(func.max(RatingVersion.number)))
+
+    def current_version(self) -> int | None:
+        """The newest version of the rating history (``None`` before anything is rated)."""
+        with self.context.read() as session:
+            return self._current_version(session)
+
+    def _version(self, session: Session, version: int | None) -> int | None:
+        """``version`` checked (``RatingError`` if there is none such), or the current one."""
+        if version is None:
+            return self._current_version(session)
+        if session.get(RatingVersion, version) is None:
+            newest = self._current_version(session)
+            raise RatingError(f"no existe la versión {version} del historial EloDI "
+                              + (f"(hay de la 1 a la {newest})" if newest else "(aún no hay ninguna)"),
+                              what="versión", value=version)
+        return version
+
+    def versions(self) -> list[VersionLine]:
+        """Every version of the rating history, oldest first (none is ever deleted)."""
+        with self.context.read() as session:
+            counts = dict(session.execute(select(RatedGame.version, func.count()).group_by(RatedGame.version)).all())
+            rows = list(session.scalars(select(RatingVersion).order_by(RatingVersion.number)))
+            newest = rows[-1].number if rows else None
+            return [VersionLine(row.number, row.kind, row.created_at, row.station, row.arbiter,
+                                int(counts.get(row.number, 0)), row.number == newest) for row in rows]
 
     # --- which games count ----------------------------------------------------------------
     def game_ref(self, game_number: int, tournament_id: int | None = None) -> GameRef:
         """The game ``game_number`` of the tournament (default: the newest tournament)."""
-        with self.db.read() as session:
+        with self.context.read() as session:
             tournament = self._tournament(session, tournament_id)
             game = session.scalar(select(GameRow).where(GameRow.tournament_id == tournament.id,
                                                         GameRow.number == game_number))
             if game is None:
-                raise RatingError(f"el torneo «{tournament.name}» no tiene partida {game_number}")
+                raise RatingError(f"el torneo «{tournament.name}» no tiene partida {game_number}",
+                                  what="partida", value=game_number)
             return _ref(game, tournament)
 
     def why_not_rated(self, ref: GameRef) -> str | None:
         """``None`` when the game counts for EloDI, else the reason in Spanish."""
-        with self.db.read() as session:
+        with self.context.read() as session:
             game = session.get(GameRow, ref.game_id)
             if game is None:
                 return "la partida no existe"
@@ -221,7 +302,7 @@ class RatingService:
 
     def valid_games(self) -> list[GameRef]:
         """Every game that counts for EloDI now, in date order."""
-        with self.db.read() as session:
+        with self.context.read() as session:
             rounds = dict(session.execute(select(RoundRow.game_id, func.count()).where(
                 RoundRow.master_score.is_not(None)).group_by(RoundRow.game_id)).all())
             rows = session.execute(select(GameRow, Tournament).join(Tournament)
@@ -231,18 +312,19 @@ class RatingService:
 
     def rated_games(self) -> list[GameRef]:
         """The games rated so far, in date order."""
-        with self.db.read() as session:
+        with self.context.read() as session:
             rows = session.execute(select(GameRow, Tournament).join(Tournament)
-                                   .join(RatedGame, RatedGame.game_id == GameRow.id)).all()
+                                   .join(RatedGame, RatedGame.game_id == GameRow.id)
+                                   .where(RatedGame.version == self._current_version(session))).all()
             return sorted(_ref(game, tournament) for game, tournament in rows)
 
     def stale_games(self) -> list[GameRef]:
         """Rated games that changed since: no longer final, or published final again."""
         stale = []
-        with self.db.read() as session:
+        with self.context.read() as session:
             for rated, game, tournament in session.execute(
                     select(RatedGame, GameRow, Tournament).join(GameRow, RatedGame.game_id == GameRow.id)
-                    .join(Tournament)).all():
+                    .join(Tournament).where(RatedGame.version == self._current_version(session))).all():
                 if game.status != GameStatus.FINAL.value or \
                         self._final_publication(session, game.id) != rated.published_event_id:
                     stale.append(_ref(game, tournament))
@@ -259,11 +341,8 @@ class RatingService:
 
     def _prepare(self, ref: GameRef) -> _Prepared:
         """Read a valid game's standings and the players active at its final publication."""
-        try:
-            standings = self._tournaments.game_standings(ref.number, ref.tournament_id)
-        except TournamentError as error:
-            raise RatingError(str(error)) from None
-        with self.db.read() as session:
+        standings = self._tournaments.game_standings(ref.number, ref.tournament_id)
+        with self.context.read() as session:
             published = self._final_publication(session, ref.game_id)
             rounds = self._rounds(session, ref.game_id)
             entries = {entry.id: entry for entry in session.scalars(
@@ -299,10 +378,12 @@ class RatingService:
                 published[game_id] = event_id
         refs = self._refs(session)
         cached: dict[int, _Prepared] = {}
-        games = {rated.id: rated for rated in session.scalars(select(RatedGame))}
+        current = self._current_version(session)
+        games = {rated.id: rated for rated in session.scalars(select(RatedGame).where(RatedGame.version == current))}
         inputs: dict[int, tuple[dict[int, int], dict[int, float]]] = {}
         for rated_game_id, player, total, position in session.execute(
-                select(RatingChange.rated_game_id, RatingChange.player_id, RatingChange.total, RatingChange.position)):
+                select(RatingChange.rated_game_id, RatingChange.player_id, RatingChange.total, RatingChange.position)
+                .join(RatedGame, RatingChange.rated_game_id == RatedGame.id).where(RatedGame.version == current)):
             totals, positions = inputs.setdefault(rated_game_id, ({}, {}))
             totals[player], positions[player] = total, position
         for rated in games.values():
@@ -316,12 +397,17 @@ class RatingService:
         return cached
 
     # --- rating ---------------------------------------------------------------------------------
-    def update(self, game: GameRef | None = None) -> UpdateResult:
-        """Rate the valid games not rated yet (only ``game`` if given), each once.
+    def update(self, game: GameRef | None = None, *, tournament_id: int | None = None) -> UpdateResult:
+        """Rate the valid games not rated yet (only ``game`` if given), each once, into the
+        current version of the history (the first one when there is none).
 
         A game that is not final or too short is reported in ``skipped``. When a pending
-        game comes before one already rated (date order), everything is recomputed.
+        game comes before one already rated (date order), everything is recomputed (a new
+        version). Needs the judge's credential for ``game``'s tournament, else for
+        ``tournament_id`` (default: the newest): ``NotAuthorised`` / ``CredentialRefused``
+        before anything changes. The games rated are logged (``RatingsUpdated``).
         """
+        acting = self._sign(game.tournament_id if game is not None else tournament_id)
         stale = tuple(self.stale_games())
         if game is not None:
             reason = self.why_not_rated(game)
@@ -333,8 +419,14 @@ class RatingService:
         rated = set(self.rated_games())
         pending = sorted(ref for ref in candidates if ref not in rated)
         if pending and rated and pending[0] < max(rated):
-            return UpdateResult(tuple(self.recompute()), (), True, stale)
+            return UpdateResult(tuple(self._recompute(acting, reread=False)), (), True, stale)
         done = [ref for ref in pending if self._rate_once(ref)]
+        if done:
+            with self.context.write() as session:
+                actor = self.context.authorise(session, acting, Action.UPDATE_RATINGS)
+                version = self._current_version(session) or 1
+                self.context.log(session, acting, RatingsUpdated(version, [
+                    {"tournament": ref.tournament_id, "game": ref.number} for ref in done]), actor=actor)
         return UpdateResult(tuple(done), (), False, stale)
 
     def _rate_once(self, ref: GameRef) -> bool:
@@ -342,20 +434,30 @@ class RatingService:
         prepared = self._prepare(ref)
         for _ in range(RETRIES):
             try:
-                with self.db.write() as session:
-                    if session.scalar(select(RatedGame.id).where(RatedGame.game_id == ref.game_id)) is not None:
+                with self.context.write() as session:
+                    version = self._current_version(session)
+                    if version is None:           # the first history: version 1 (two stations: one wins)
+                        version = 1
+                        session.add(RatingVersion(number=1, kind="update", created_at=_now(),
+                                                  station=self.context.station, arbiter="", tournament_id=None))
+                        session.flush()
+                    if session.scalar(select(RatedGame.id).where(RatedGame.game_id == ref.game_id,
+                                                                 RatedGame.version == version)) is not None:
                         return False
                     if self._final_publication(session, ref.game_id) != prepared.published_event_id:
-                        raise RatingError(f"la partida {ref.label} ha cambiado mientras se calculaba: repita la orden")
-                    sequence = (session.scalar(select(func.max(RatedGame.sequence))) or 0) + 1
+                        raise RatingError(f"la partida {ref.label} ha cambiado mientras se calculaba: repita la orden",
+                                          what="partida", value=ref.number)
+                    sequence = (session.scalar(select(func.max(RatedGame.sequence))
+                                               .where(RatedGame.version == version)) or 0) + 1
                     ratings = {row.player_id: row for row in session.scalars(
                         select(Rating).where(Rating.player_id.in_(list(prepared.totals))))}
                     outcomes = rate_game(self._contestants(prepared, ratings), self.settings)
-                    self._store(session, prepared, sequence, outcomes, ratings)
+                    self._store(session, prepared, version, sequence, outcomes, ratings)
                 return True
             except IntegrityError:
                 continue          # another station rated a game at the same time: read again
-        raise RatingError(f"no se pudo valorar {ref.label}: otros puestos están escribiendo; repita la orden")
+        raise RatingError(f"no se pudo valorar {ref.label}: otros puestos están escribiendo; repita la orden",
+                          what="partida", value=ref.number)
 
     def _contestants(self, prepared: _Prepared, ratings: dict[int, Rating]) -> list[Contestant[int]]:
         contestants = []
@@ -367,9 +469,9 @@ class RatingService:
                 contestants.append(Contestant(player, position, row.rating, row.volatility, row.games))
         return contestants
 
-    def _store(self, session: Session, prepared: _Prepared, sequence: int, outcomes: Iterable[Outcome[int]],
-               ratings: dict[int, Rating]) -> None:
-        rated_game = RatedGame(game_id=prepared.ref.game_id, sequence=sequence,
+    def _store(self, session: Session, prepared: _Prepared, version: int, sequence: int,
+               outcomes: Iterable[Outcome[int]], ratings: dict[int, Rating]) -> None:
+        rated_game = RatedGame(version=version, game_id=prepared.ref.game_id, sequence=sequence,
                                published_event_id=prepared.published_event_id, rounds=prepared.rounds,
                                settings=self.settings.to_dict(), rated_at=_now())
         session.add(rated_game)
@@ -390,17 +492,26 @@ class RatingService:
         if changes:
             session.execute(insert(_CHANGES), changes)
 
-    def recompute(self, *, reread: bool = False) -> list[GameRef]:
-        """Forget every stored rating and replay every valid game in date order from the
-        start values (``elodi.md``, "Recomputation"). Returns the games rated. The outcome
-        depends only on the games' data, never on the order they were entered or rated.
+    def recompute(self, *, reread: bool = False, tournament_id: int | None = None) -> list[GameRef]:
+        """Replay every valid game in date order from the start values into a new version
+        of the history (``elodi.md``, "Recomputation"); the older versions stay as they
+        were, readable (``versions``, ``version=`` of the readers), and the current ratings
+        become the new version's. Returns the games rated. The outcome depends only on the
+        games' data, never on the order they were entered or rated.
 
         A game rated before whose final publication is unchanged is replayed with the
         classification stored when it was rated (it cannot have changed: a final game is
         locked until reopened); ``reread`` reads every game's standings again instead.
+        Needs the judge's credential for ``tournament_id`` (default: the newest), whose
+        log records it (``RatingsRecomputed``): ``NotAuthorised`` / ``CredentialRefused``
+        before anything changes.
         """
+        return self._recompute(self._sign(tournament_id), reread=reread)
+
+    def _recompute(self, acting: int, *, reread: bool) -> list[GameRef]:
+        """``recompute`` once the credential was checked for the ``acting`` tournament."""
         games = self.valid_games()
-        with self.db.read() as session:
+        with self.context.read() as session:
             cached = {} if reread else self._stored_inputs(session)
         prepared = [cached[ref.game_id] if ref.game_id in cached else self._prepare(ref) for ref in games]
         state: dict[int, tuple[int, int, int, int]] = {}   # player → rating, volatility, games, last game
@@ -420,11 +531,15 @@ class RatingService:
                     state[outcome.key] = (outcome.rating_after, outcome.volatility_after, outcome.games_after,
                                           item.ref.game_id)
         settings, moment = self.settings.to_dict(), _now()
-        with self.db.write() as session:
-            session.execute(delete(RatingChange))
-            session.execute(delete(RatedGame))
+        with self.context.write() as session:
+            actor = self.context.authorise(session, acting, Action.UPDATE_RATINGS)
+            previous = self._current_version(session)
+            version = (previous or 0) + 1
+            session.add(RatingVersion(number=version, kind="recompute", created_at=moment,
+                                      station=self.context.station, arbiter=actor.name, tournament_id=acting))
+            session.flush()
             session.execute(delete(Rating))
-            rated_games = [RatedGame(game_id=item.ref.game_id, sequence=sequence,
+            rated_games = [RatedGame(version=version, game_id=item.ref.game_id, sequence=sequence,
                                      published_event_id=item.published_event_id, rounds=item.rounds,
                                      settings=settings, rated_at=moment)
                            for sequence, item in enumerate(prepared, start=1)]
@@ -440,17 +555,26 @@ class RatingService:
                     {"player_id": player, "rating": rating, "volatility": volatility, "games": count,
                      "last_game_id": last}
                     for player, (rating, volatility, count, last) in sorted(state.items())])
+            self.context.log(session, acting, RatingsRecomputed(version, previous, len(rated_games)), actor=actor)
         return games
 
     # --- reading ---------------------------------------------------------------------------------
     def rating_list(self, *, club: str | None = None, country: str | None = None,
-                    include_new: bool = True) -> list[RatingLine]:
+                    include_new: bool = True, version: int | None = None) -> list[RatingLine]:
         """The rating list: rated players by rating (highest first, equal ratings share a
         position, then by name), then the new players by name («nuevo»). ``club`` /
-        ``country`` filter (case-insensitive, exact); ``include_new=False`` drops new players."""
-        with self.db.read() as session:
+        ``country`` filter (case-insensitive, exact); ``include_new=False`` drops new players.
+        ``version``: the list as that version of the history left it (default: the current
+        ratings); ``RatingError`` for a version that does not exist."""
+        with self.context.read() as session:
             refs = self._refs(session)
-            rows = session.execute(select(Player, Rating).outerjoin(Rating, Rating.player_id == Player.id)).all()
+            rows: list[tuple[Player, Rating | None]]
+            if version is None:
+                rows = [(player, rating) for player, rating in session.execute(
+                    select(Player, Rating).outerjoin(Rating, Rating.player_id == Player.id))]
+            else:
+                held = self._ratings_in(session, self._version(session, version))
+                rows = [(player, held.get(player.id)) for player in session.scalars(select(Player))]
         lines = []
         for player, rating in rows:
             if club is not None and player.club.casefold() != club.casefold():
@@ -476,16 +600,34 @@ class RatingService:
                 last_game=refs.get(rating.last_game_id) if rating and rating.last_game_id else None))
         return result
 
-    def game_report(self, ref: GameRef) -> list[ReportLine]:
+    @staticmethod
+    def _ratings_in(session: Session, version: int | None) -> dict[int, Rating]:
+        """Each player's values at the end of ``version`` (its last rated game's), as
+        unsaved ``Rating`` rows."""
+        held: dict[int, Rating] = {}
+        for change, game_id in session.execute(
+                select(RatingChange, RatedGame.game_id).join(RatedGame, RatingChange.rated_game_id == RatedGame.id)
+                .where(RatedGame.version == version).order_by(RatedGame.sequence)):
+            if change.games_after != change.games_before:
+                held[change.player_id] = Rating(player_id=change.player_id, rating=change.rating_after,
+                                                volatility=change.volatility_after, games=change.games_after,
+                                                last_game_id=game_id)
+        return held
+
+    def game_report(self, ref: GameRef, *, version: int | None = None) -> list[ReportLine]:
         """The per-game report (``elodi.md``): every rated player's line, by actual
-        position in the game (total score, highest first). Raises ``RatingError`` when
-        the game has not been rated."""
-        with self.db.read() as session:
-            rated = session.scalar(select(RatedGame).where(RatedGame.game_id == ref.game_id))
+        position in the game (total score, highest first), as ``version`` of the history
+        rated it (default: the current one). Raises ``RatingError`` when the game has not
+        been rated in it, or for a version that does not exist."""
+        with self.context.read() as session:
+            number = self._version(session, version)
+            rated = session.scalar(select(RatedGame).where(RatedGame.game_id == ref.game_id,
+                                                           RatedGame.version == number))
             if rated is None:
                 reason = self._why_not(session, session.get(GameRow, ref.game_id))  # type: ignore[arg-type]
                 raise RatingError(f"la partida {ref.label} no está valorada"
-                                  + (f": {reason}" if reason else ": ejecute «duplicada elodi update»"))
+                                  + (f": {reason}" if reason else ": ejecute «duplicada elodi update»"),
+                                  what="partida", value=ref.number)
             rows = session.execute(select(RatingChange, Player.name).join(Player, RatingChange.player_id == Player.id)
                                    .where(RatingChange.rated_game_id == rated.id)).all()
         start = self.settings.start_rating
@@ -497,13 +639,15 @@ class RatingService:
                  for change, name in rows]
         return sorted(lines, key=lambda line: (-line.total, line.name.casefold(), line.player_id))
 
-    def player_history(self, player_id: int) -> list[HistoryLine]:
-        """Every rated game of a player, in date order (``elodi.md``: history, peak)."""
-        with self.db.read() as session:
+    def player_history(self, player_id: int, *, version: int | None = None) -> list[HistoryLine]:
+        """Every rated game of a player, in date order (``elodi.md``: history, peak), in
+        ``version`` of the history (default: the current one; ``RatingError`` if none such)."""
+        with self.context.read() as session:
+            number = self._version(session, version)
             refs = self._refs(session)
             rows = session.execute(select(RatingChange, RatedGame.game_id)
                                    .join(RatedGame, RatingChange.rated_game_id == RatedGame.id)
-                                   .where(RatingChange.player_id == player_id)).all()
+                                   .where(RatingChange.player_id == player_id, RatedGame.version == number)).all()
         start = self.settings.start_rating
         lines = [HistoryLine(refs[game_id], change.rating_before, change.target_position, change.actual_position,
                              change.rating_after, change.volatility_after,
@@ -514,7 +658,7 @@ class RatingService:
 
     def find_player(self, text: str) -> tuple[int, str]:
         """A player by id, federation id or exact name (case-insensitive): ``(id, name)``."""
-        with self.db.read() as session:
+        with self.context.read() as session:
             players = list(session.scalars(select(Player)))
         for player in players:
             if str(player.id) == text or player.federation_id == text:     # never int(text): «²», 5,000 digits
@@ -523,8 +667,10 @@ class RatingService:
         if len(matches) == 1:
             return matches[0].id, matches[0].name
         if matches:
-            raise RatingError(f"hay {len(matches)} jugadores llamados {shown(text)}: indique el id")
-        raise RatingError(f"no hay ningún jugador {shown(text)} (se acepta el id, el número de federación o el nombre)")
+            raise RatingError(f"hay {len(matches)} jugadores llamados {shown(text)}: indique el id",
+                              what="jugador", value=text)
+        raise RatingError(f"no hay ningún jugador {shown(text)} (se acepta el id, el número de federación o el nombre)",
+                          what="jugador", value=text)
 
     def _refs(self, session: Session) -> dict[int, GameRef]:
         return {game.id: _ref(game, tournament)
@@ -535,7 +681,7 @@ class RatingService:
         tournament = find_tournament(session, tournament_id)
         if tournament is None:
             raise RatingError("no hay ningún torneo en la base de datos" if tournament_id is None
-                              else f"no existe el torneo {tournament_id}")
+                              else f"no existe el torneo {tournament_id}", what="torneo", value=tournament_id)
         return tournament
 
 

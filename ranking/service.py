@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import select
 
 from duplicate.service import ServiceHooks, TournamentService
+from duplicate.service.context import ServiceContext
 from duplicate.service.opening import open_database_for
 from duplicate.storage.database import Database
 from duplicate.storage.rating_models import Rating
@@ -37,13 +38,14 @@ class EloDIHooks:
             rows = session.execute(select(Rating.player_id, Rating.rating).where(Rating.player_id.in_(player_ids)))
             return {int(player): int(rating) for player, rating in rows}
 
-    def results_final(self, tournament_id: int, game_number: int) -> None:
+    def results_final(self, context: ServiceContext, tournament_id: int, game_number: int) -> None:
         """Rate a game whose results just became final; recompute when a rated game was
-        reopened and published again (its rating is stale)."""
-        ratings = RatingService(self.db)
+        reopened and published again (its rating is stale). ``context``: the publishing
+        station's, so the update is authorised and logged with the judge's credential."""
+        ratings = RatingService(context)
         ref = ratings.game_ref(game_number, tournament_id)
         if ratings.stale_games():
-            recomputed = tuple(ratings.recompute())
+            recomputed = tuple(ratings.recompute(tournament_id=tournament_id))
             self.last_update = UpdateResult(recomputed, (), True, ())
         else:
             self.last_update = ratings.update(ref)
@@ -73,6 +75,7 @@ def open_tournament_service(url: str | None, **options: Any) -> tuple[Tournament
     return TournamentService(database, hooks=hooks.hooks(), **options), hooks
 
 
-def open_rating_service(url: str | None) -> RatingService:
-    """The EloDI rating service on the database at ``url``; ``StorageUnavailable`` as above."""
-    return RatingService(open_database_for(url))
+def open_rating_service(url: str | None, *, station: str = "elodi", pin: str | None = None) -> RatingService:
+    """The EloDI rating service on the database at ``url``, as ``station`` acting with
+    ``pin`` (``None``: read-only); ``StorageUnavailable`` as above."""
+    return RatingService(ServiceContext(open_database_for(url), station=station, pin=pin))

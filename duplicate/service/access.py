@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from duplicate.service.errors import CredentialRefused, NotAuthorised, TournamentError
+from duplicate.service.errors import CredentialRefused, InvalidInput, InvalidPin, NotAuthorised
 
 
 class Role(StrEnum):
@@ -204,9 +204,9 @@ def authorise(actor: Actor, action: Action, *, tables: Iterable[int] = ()) -> No
 def check_new_pin(pin: str) -> None:
     """Refuse a PIN that is too short or blank (``TournamentError``, Spanish)."""
     if not pin.strip():
-        raise TournamentError("el PIN no puede estar vacío")
+        raise InvalidPin("el PIN no puede estar vacío")
     if len(pin) < MIN_PIN_LENGTH:
-        raise TournamentError(f"el PIN debe tener al menos {MIN_PIN_LENGTH} caracteres (tiene {len(pin)})")
+        raise InvalidPin(f"el PIN debe tener al menos {MIN_PIN_LENGTH} caracteres (tiene {len(pin)})")
 
 
 def scrypt_n() -> int:
@@ -218,8 +218,9 @@ def scrypt_n() -> int:
         return SCRYPT_N
     n = int(given) if given.isdigit() else 0
     if not 2 <= n <= SCRYPT_N or n & (n - 1):
-        raise TournamentError(f"la variable {TEST_SCRYPT_N_VARIABLE} vale «{given}»: se esperaba una potencia de "
-                              f"dos entre 2 y {SCRYPT_N} (o nada, el coste normal)")
+        raise InvalidInput(f"la variable {TEST_SCRYPT_N_VARIABLE} vale «{given}»: se esperaba una potencia de "
+                              f"dos entre 2 y {SCRYPT_N} (o nada, el coste normal)",
+                              what=TEST_SCRYPT_N_VARIABLE, value=given)
     return n
 
 

@@ -1,15 +1,11 @@
-"""The shared base of the service: sessions, the event log, look-ups, the engine cache."""
+"""What the task modules of the service share: the context and the look-ups over it."""
 
 from __future__ import annotations
 
-import copy
-import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
+from datetime import date, datetime
 from pathlib import Path
-from typing import Any, Self
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -19,41 +15,29 @@ from duplicate.csv_files import CsvFileError, read_csv_rows
 from duplicate.game import Game, GameError
 from duplicate.notation import SlipError
 from duplicate.rack import RackError
-from duplicate.service.access import (
-    VIEWER,
-    Action,
-    Actor,
-    Role,
-    authorise,
-    check_not_locked,
-    lock_seconds,
-    lock_until,
-    pin_digest,
+from duplicate.service.access import Action, Actor
+from duplicate.service.context import OnContext, ServiceContext, ServiceHooks, now, typed_text
+from duplicate.service.errors import (
+    InconsistentHistory,
+    InvalidFile,
+    InvalidNumber,
+    LockedGameError,
+    NotFound,
 )
-from duplicate.service.errors import CredentialRefused, LockedGameError, StorageUnavailable, TournamentError
 from duplicate.service.events import EventKind, TournamentEvent
 from duplicate.service.replay import _apply
-from duplicate.service.views import (
-    EventView,
-    TournamentInfo,
-    view_of,
-)
+from duplicate.service.views import TournamentInfo
 from duplicate.slips import SlipStatus
-from duplicate.storage.database import Database, DatabaseUnavailable
 from duplicate.storage.models import (
-    AssistantRange,
-    Credential,
     Event,
     GameRow,
     GameStatus,
     RoundRow,
     Tournament,
-    TournamentAccess,
-    find_tournament,
 )
-from duplicate.texts import PERSON_MAX, REASON_MAX, TextError, checked_text
-from lexicon.default import default_lexicon_path, earlier_default_path
-from lexicon.lexicon import Lexicon, LexiconError
+from lexicon.lexicon import Lexicon
+
+__all__ = ["ACCESS_KEY", "ANNULLED", "MARK_STATUSES", "REASONS_KEPT", "ROLES", "ServiceHooks", "TaskModule"]
 
 ANNULLED = "annulled"
 """Slip status of a move equal to a master found wrong later (III.29)."""
@@ -74,38 +58,7 @@ ACCESS_KEY = "access"
 """Key of the tournament settings holding the hashed PINs (never exported)."""
 
 
-class _WrongPin(Exception):
-    """Internal: the handle's PIN opens no credential of ``tournament_id``; ``_write``
-    counts the failure once the action is rolled back and raises ``CredentialRefused``."""
-
-    def __init__(self, tournament_id: int) -> None:
-        super().__init__(tournament_id)
-        self.tournament_id = tournament_id
-
-
-@dataclass(frozen=True)
-class ServiceHooks:
-    """What higher layers do after the service's decisions, wired at start-up
-    (``ranking.service.tournament_service``), so ``duplicate`` never imports them.
-
-    ``ratings(player_ids)``: the EloDI ratings of those players (II.6 seating by rating);
-    ``results_final(tournament_id, game_number)``: called once after a game's results
-    become final (EloDI update, V); ``results_reopened(tournament_id, game_number)``:
-    called after final results are reopened (EloDI recomputation is due);
-    ``game_ratings(tournament_id, game_number)``: the EloDI changes of a rated game, for
-    the published sheets (objects with ``name``, ``player_id``, ``rating_before``,
-    ``change``, ``rating_after``, ``target_position``, ``actual_position``, ``phase``;
-    raises ``ValueError`` for a game not rated).
-    """
-
-    ratings: Callable[[Sequence[int]], dict[int, int]] | None = None
-    results_final: Callable[[int, int], None] | None = None
-    results_reopened: Callable[[int, int], None] | None = None
-    game_ratings: Callable[[int, int], Sequence[Any]] | None = None
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
+_now = now
 
 
 def _iso(moment: datetime | date | None) -> str | None:
@@ -118,199 +71,50 @@ def _read_csv(path: Path) -> list[tuple[int, dict[str, str]]]:
     try:
         return read_csv_rows(path)
     except CsvFileError as error:
-        raise TournamentError(str(error)) from None
+        raise InvalidFile(str(error), path=path, line=error.line or None) from error
 
 
-class ServiceBase:
-    """All actions on the tournaments of one database, as one station with one credential.
-
-    ``station``: the name of this terminal (recorded with every event); ``lexicon``: the
-    lexicon to judge with (default: each tournament's own, else the built-in default);
-    ``pin``: the station's credential (the judge's or an assistant's PIN), ``None`` for a
-    read-only station; ``hooks``: what higher layers do after a decision (EloDI,
-    ``ServiceHooks``). Methods take a tournament id where it matters (``None``: the most
-    recently created one) and game numbers within it. Every method that changes the record
-    checks first what the credential may do (``access.authorise``) and refuses with
-    ``NotAuthorised`` or ``CredentialRefused``, changing nothing.
+class TaskModule(OnContext):
+    """What every task module of the service (registration, seating, rounds, slip entry,
+    corrections, results, record, standings) is built on: the shared ``ServiceContext``
+    (sessions, credential, event log, lexicons, engine cache) and the look-ups they all use
+    over it. Modules never inherit from one another: one that needs another's work is given
+    that module (composition), and the façade ``TournamentService`` hands each call to its
+    module. Every method that changes the record checks first what the credential may do
+    (``access.authorise``) and refuses with ``NotAuthorised`` or ``CredentialRefused``,
+    changing nothing.
     """
 
-    def __init__(self, database: Database, *, station: str = "principal", lexicon: Lexicon | None = None,
-                 pin: str | None = None, hooks: ServiceHooks | None = None) -> None:
-        self.db = database
-        self.station = self._typed(station, "el nombre del puesto", PERSON_MAX)   # stored with every event
-        self.hooks = hooks or ServiceHooks()
-        self._pin = pin
-        self._lexicon = lexicon
-        self._lexicons: dict[str, Lexicon] = {}
-        self._games: dict[int, tuple[int, Game]] = {}
-        # The cached engines are shared by the threads of one process (the app's workers):
-        # replaying events into them and playing on them happen under this lock.
-        self._engine_lock = threading.RLock()
-        # tournament id -> digest of this handle's PIN with that tournament's salt
-        self._digests: dict[int, str] = {}
-
-    def with_pin(self, pin: str | None) -> Self:
-        """The same service (database, station, caches, hooks) acting with ``pin``."""
-        other = copy.copy(self)
-        other._pin = pin
-        other._digests = {}
-        return other
-
-    @property
-    def has_credential(self) -> bool:
-        """True when this handle carries a PIN (it may still be refused)."""
-        return self._pin is not None
-
-    # --- who is acting (issue 12 §1) -------------------------------------------------
-    def sign_in(self, tournament_id: int | None = None) -> Actor:
-        """Check this handle's PIN against the tournament's credentials and return who it
-        is; raises ``CredentialRefused`` (wrong PIN, or locked after too many wrong tries,
-        with the seconds to wait). The anonymous handle signs in as ``VIEWER``."""
-        with self._write() as session:
-            tournament = self._tournament(session, tournament_id)
-            return self._actor(session, tournament.id)
-
-    def _actor(self, session: Session, tournament_id: int) -> Actor:
-        if self._pin is None:
-            return VIEWER
-        digest = self._digests.get(tournament_id)
-        if digest is None:
-            access = session.get(TournamentAccess, tournament_id)
-            if access is None:
-                raise CredentialRefused("este torneo aún no tiene PIN de juez árbitro: el juez debe asignarlo "
-                                        "(duplicada tournament pin judge)")
-            now = _now()
-            locked_until = access.locked_until
-            if locked_until is not None and locked_until.tzinfo is None:
-                locked_until = locked_until.replace(tzinfo=UTC)
-            check_not_locked(locked_until, now)
-            digest = pin_digest(self._pin, access.salt)
-        credential = session.scalar(select(Credential).where(Credential.tournament_id == tournament_id,
-                                                             Credential.digest == digest))
-        if credential is None:
-            self._digests.pop(tournament_id, None)
-            raise _WrongPin(tournament_id)
-        if tournament_id not in self._digests:
-            access = session.get(TournamentAccess, tournament_id)
-            if access is not None and (access.failures or access.locked_until is not None):
-                access.failures, access.locked_until = 0, None
-            self._digests[tournament_id] = digest
-        tables = None
-        if credential.role == Role.ASSISTANT.value:
-            span = session.execute(select(AssistantRange.first_table, AssistantRange.last_table).where(
-                AssistantRange.tournament_id == tournament_id, AssistantRange.assistant == credential.name)).first()
-            tables = (span[0], span[1]) if span is not None else None
-        return Actor(Role(credential.role), credential.name, tournament_id, tables)
+    def __init__(self, context: ServiceContext) -> None:
+        self.context = context
 
     def _authorise(self, session: Session, tournament_id: int, action: Action, *,
                    tables: Iterable[int] = ()) -> Actor:
-        """Who is acting, if its role may do ``action`` on ``tables``; raises
-        ``NotAuthorised`` or ``CredentialRefused`` otherwise (II.4)."""
-        actor = self._actor(session, tournament_id)
-        authorise(actor, action, tables=tables)
-        return actor
+        return self.context.authorise(session, tournament_id, action, tables=tables)
 
-    @contextmanager
-    def _write(self) -> Iterator[Session]:
-        """``Database.write`` that also counts a wrong PIN (in its own transaction, after
-        the refused action was rolled back) and locks sign-in after too many."""
-        try:
-            with self.db.write() as session:
-                yield session
-        except DatabaseUnavailable as error:
-            raise StorageUnavailable(str(error)) from None
-        except _WrongPin as wrong:
-            with self.db.write() as session:
-                access = session.get(TournamentAccess, wrong.tournament_id, with_for_update=True)
-                wait = 0.0
-                if access is not None:
-                    access.failures += 1
-                    access.locked_until = lock_until(access.failures, _now())
-                    wait = lock_seconds(access.failures)
-            message = "PIN incorrecto: no corresponde a ningún puesto de este torneo"
-            if wait:
-                message += f"; demasiados intentos fallidos, espere {round(wait)} s"
-            raise CredentialRefused(message, retry_after=wait) from None
+    def _write(self) -> AbstractContextManager[Session]:
+        return self.context.write()
 
-    @contextmanager
-    def _read(self) -> Iterator[Session]:
-        """``Database.read``, a database that stops answering reported as ``StorageUnavailable``."""
-        try:
-            with self.db.read() as session:
-                yield session
-        except DatabaseUnavailable as error:
-            raise StorageUnavailable(str(error)) from None
+    def _read(self) -> AbstractContextManager[Session]:
+        return self.context.read()
 
     def lexicon_for(self, tournament: Tournament | TournamentInfo) -> Lexicon:
-        """The lexicon of ``tournament``: the one given to the service, the file it was created
-        with, or the shipped default — the current one or an earlier one with the recorded hash
-        (``lexicon.default.EARLIER_DEFAULTS``). Raises ``TournamentError`` if none has its hash."""
-        if tournament.lexicon_hash in self._lexicons:
-            return self._lexicons[tournament.lexicon_hash]
-        candidates: list[Lexicon] = []
-        if self._lexicon is not None:
-            candidates.append(self._lexicon)
-        try:
-            if tournament.lexicon_path and Path(tournament.lexicon_path).exists():
-                candidates.append(Lexicon.load(Path(tournament.lexicon_path)))
-            earlier = earlier_default_path(tournament.lexicon_hash)   # made with an earlier default (issue 15)
-            if earlier is not None:
-                candidates.append(Lexicon.load(earlier))
-            if not candidates:
-                candidates.append(Lexicon.load(default_lexicon_path(None)))
-        except LexiconError as error:      # a damaged or altered lexicon file: refused, said why
-            raise TournamentError(f"el léxico del torneo «{tournament.name}» no se puede usar: {error}") from None
-        for lexicon in candidates:
-            if lexicon.content_hash == tournament.lexicon_hash:
-                self._lexicons[lexicon.content_hash] = lexicon
-                return lexicon
-        raise TournamentError(
-            f"el torneo «{tournament.name}» se creó con el léxico {tournament.lexicon_hash[:12]}…, "
-            f"que no es el disponible ({candidates[0].content_hash[:12]}…): indique el léxico del torneo con --lexicon"
-        )
+        """The lexicon of ``tournament`` (``ServiceContext.lexicon_for``); ``TournamentError``
+        if none available has its hash."""
+        return self.context.lexicon_for(tournament)
 
     def _default_lexicon(self) -> Lexicon:
-        return self._lexicon if self._lexicon is not None else Lexicon.load(default_lexicon_path(None))
+        return self.context.default_lexicon()
 
     @staticmethod
     def _typed(text: str, what: str, limit: int, *, lines: bool = False) -> str:
-        """``text`` as typed, checked once where it enters (``duplicate.texts``): NFC, no
-        control characters, digits 0–9, at most ``limit`` characters; ``TournamentError``
-        (Spanish, naming ``what``) otherwise, before anything is judged or stored."""
-        try:
-            return checked_text(text, what, limit=limit, lines=lines)
-        except TextError as error:
-            raise TournamentError(str(error)) from None
+        return typed_text(text, what, limit, lines=lines)
 
     def _log(self, session: Session, tournament_id: int, typed: TournamentEvent, *,
              actor: Actor, game_id: int | None = None, round_number: int | None = None,
              reason: str = "") -> Event:
-        """Append one typed event to the log, recording who acted (the credential's name
-        and role), from which station, when and why."""
-        reason = self._typed(reason, "el motivo", REASON_MAX, lines=True)
-        event = Event(tournament_id=tournament_id, game_id=game_id, round_number=round_number,
-                      kind=typed.KIND.value, payload=typed.payload(), station=self.station, arbiter=actor.name, role=actor.role.value,
-                      reason=reason, created_at=_now())
-        session.add(event)
-        session.flush()
-        return event
-
-    def history(self, tournament_id: int | None = None, game_number: int | None = None) -> list[EventView]:
-        """The event log, oldest first (one game's when ``game_number`` is given)."""
-        with self._read() as session:
-            tournament = self._tournament(session, tournament_id)
-            query = select(Event).where(Event.tournament_id == tournament.id)
-            if game_number is not None:
-                game = self._game(session, tournament, game_number)
-                query = query.where(Event.game_id == game.id)
-            return [view_of(EventView, event) for event in session.scalars(query.order_by(Event.id))]
-
-    def last_event_id(self, tournament_id: int | None = None) -> int:
-        """Id of the newest event of the tournament (0 if none): a station polls it to see
-        other stations' changes (issue 4 §3)."""
-        with self._read() as session:
-            tournament = self._tournament(session, tournament_id)
-            return session.scalar(select(func.max(Event.id)).where(Event.tournament_id == tournament.id)) or 0
+        return self.context.log(session, tournament_id, typed, actor=actor, game_id=game_id,
+                                round_number=round_number, reason=reason)
 
     @staticmethod
     def _number(value: object, what: str, *, minimum: int = 1, maximum: int = DB_INT_MAX) -> int:
@@ -320,16 +124,10 @@ class ServiceBase:
         try:
             return checked_int(value, what, minimum=minimum, maximum=maximum)
         except NumberError as error:
-            raise TournamentError(str(error)) from None
+            raise InvalidNumber(str(error), what=what, value=value) from error
 
     def _tournament(self, session: Session, tournament_id: int | None) -> Tournament:
-        if tournament_id is not None:
-            self._number(tournament_id, "el torneo")
-        tournament = find_tournament(session, tournament_id)
-        if tournament is None:
-            raise TournamentError("no hay ningún torneo en la base de datos: créelo con «duplicada tournament create»"
-                                  if tournament_id is None else f"no existe el torneo {tournament_id}")
-        return tournament
+        return self.context.tournament(session, tournament_id)
 
     def _game(self, session: Session, tournament: Tournament, number: int, *, lock: bool = False) -> GameRow:
         """The game ``number``; with ``lock`` its row is locked for the transaction
@@ -341,20 +139,20 @@ class ServiceBase:
             query = query.with_for_update().execution_options(populate_existing=True)
         game = session.scalar(query)
         if game is None:
-            raise TournamentError(f"el torneo «{tournament.name}» no tiene partida {number}")
+            raise NotFound(f"el torneo «{tournament.name}» no tiene partida {number}", what="partida", key=number)
         return game
 
     def _round(self, session: Session, game: GameRow, number: int) -> RoundRow:
         self._number(number, "el número de ronda")
         row = session.scalar(select(RoundRow).where(RoundRow.game_id == game.id, RoundRow.number == number))
         if row is None:
-            raise TournamentError(f"la partida {game.number} no tiene ronda {number}")
+            raise NotFound(f"la partida {game.number} no tiene ronda {number}", what="ronda", key=number)
         return row
 
     def _latest_round_number(self, session: Session, game: GameRow) -> int:
         number = session.scalar(select(func.max(RoundRow.number)).where(RoundRow.game_id == game.id))
         if number is None:
-            raise TournamentError(f"la partida {game.number} aún no tiene ninguna ronda")
+            raise NotFound(f"la partida {game.number} aún no tiene ninguna ronda", what="ronda", key=None)
         return number
 
     def _writable_game(self, session: Session, game_id: int) -> GameRow:
@@ -370,14 +168,14 @@ class ServiceBase:
     def _check_unlocked(game: GameRow) -> None:
         if game.status == GameStatus.FINAL.value:
             raise LockedGameError(f"la partida {game.number} tiene resultados definitivos: "
-                                  "el juez árbitro debe reabrirla (con motivo) para cambiar algo")
+                                  "el juez árbitro debe reabrirla (con motivo) para cambiar algo", game=game.number)
 
     def _engine(self, session: Session, tournament: Tournament, game: GameRow) -> Game:
-        with self._engine_lock:
+        with self.context.engine_lock:
             return self._replay(session, tournament, game)
 
     def _replay(self, session: Session, tournament: Tournament, game: GameRow) -> Game:
-        cached = self._games.get(game.id)
+        cached = self.context.games.get(game.id)
         kinds = (EventKind.RACK_DRAWN.value, EventKind.RACK_SET.value, EventKind.RACK_WITHDRAWN.value,
                  EventKind.MASTER_CHOSEN.value, EventKind.MASTER_UNDONE.value, EventKind.GAME_ENDED.value)
         if cached is None:
@@ -391,9 +189,9 @@ class ServiceBase:
             try:
                 _apply(engine, event)
             except (GameError, RackError, SlipError) as error:
-                self._games.pop(game.id, None)
-                raise TournamentError(f"historial incoherente de la partida {game.number} en el evento {event.id} "
-                                      f"({event.kind}): {error}") from None
+                self.context.games.pop(game.id, None)
+                raise InconsistentHistory(f"historial incoherente de la partida {game.number} en el evento {event.id} "
+                                      f"({event.kind}): {error}", event_id=event.id, game=game.number) from error
             last = event.id
-        self._games[game.id] = (last, engine)
+        self.context.games[game.id] = (last, engine)
         return engine

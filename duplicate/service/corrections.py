@@ -7,11 +7,13 @@ from sqlalchemy.orm import Session
 
 from duplicate.service.access import Action, Actor, Role
 from duplicate.service.base import (
+    TaskModule,
     ANNULLED,
     MARK_STATUSES,
     _now,
 )
-from duplicate.service.errors import TournamentError
+from duplicate.service.context import ServiceContext
+from duplicate.service.errors import InvalidSlip, NotFound, RoundClosed, StateConflict
 from duplicate.service.events import (
     ClaimFiled,
     ClaimResolved,
@@ -19,6 +21,7 @@ from duplicate.service.events import (
     MasterAnnulled,
     SlipCorrected,
 )
+from duplicate.service.standings import Standings
 from duplicate.service.slip_entry import (
     SlipEntry,
     _fill_slip,
@@ -44,22 +47,27 @@ from duplicate.storage.models import (
 from duplicate.texts import REASON_MAX, SLIP_MAX
 
 
-class Corrections(SlipEntry):
+class Corrections(TaskModule):
     """Corrections, conflict resolution, claims (III.27) and annulled masters (III.29)."""
 
-    def resolve_conflict(self, conflict_id: int, *, use_new: bool, arbiter: str = "", reason: str = "") -> None:
+    def __init__(self, context: ServiceContext, slip_entry: SlipEntry, standings: Standings) -> None:
+        super().__init__(context)
+        self.slip_entry = slip_entry
+        self.standings = standings
+
+    def resolve_conflict(self, conflict_id: int, *, use_new: bool, reason: str = "") -> None:
         """The judge keeps the stored slip or replaces it with the conflicting text (or
         mark), in one transaction: a second judge resolving the same conflict is refused."""
         with self._read() as session:
             conflict = session.get(Conflict, self._number(conflict_id, "el conflicto"))
             if conflict is None:
-                raise TournamentError(f"no existe el conflicto {conflict_id}")
+                raise NotFound(f"no existe el conflicto {conflict_id}", what="conflicto", key=conflict_id)
             game = session.get(GameRow, conflict.game_id)
             assert game is not None
             game_number, tournament_id = game.number, game.tournament_id
             table, round_number, text, mark = (conflict.table_number, conflict.round_number, conflict.text,
                                                conflict.mark)
-        context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
+        context = self.slip_entry.slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
         verdict = self._correction_verdict(context, text, mark) if use_new else None
         with self._write() as session:
             conflict = session.scalar(select(Conflict).where(Conflict.id == conflict_id).with_for_update()
@@ -67,8 +75,8 @@ class Corrections(SlipEntry):
             assert conflict is not None
             actor = self._authorise(session, tournament_id, Action.RESOLVE_CONFLICT)
             if conflict.resolution is not None:
-                raise TournamentError(f"el conflicto {conflict_id} ya está resuelto ({conflict.resolution}, "
-                                      f"{conflict.resolved_by})")
+                raise StateConflict(f"el conflicto {conflict_id} ya está resuelto ({conflict.resolution}, "
+                                      f"{conflict.resolved_by})", what=f"conflicto {conflict_id}", state="resolved")
             if verdict is not None:
                 self._correct_in(session, context, text, verdict, actor,
                                  reason or f"conflicto {conflict_id} resuelto a favor de la nueva papeleta")
@@ -81,7 +89,7 @@ class Corrections(SlipEntry):
 
     def correct_slip(self, game_number: int, table: int, text: str | None = None, *,
                      status: SlipStatus | str | None = None, round_number: int | None = None,
-                     tournament_id: int | None = None, arbiter: str = "", reason: str = "",
+                     tournament_id: int | None = None, reason: str = "",
                      judge: bool = True) -> EntryResult:
         """A correction (a claim upheld, III.27): the player's slip becomes ``text``
         (judged again), or the mark ``status`` (``text`` then keeps what the slip said); a
@@ -90,7 +98,7 @@ class Corrections(SlipEntry):
         (II.4.c: only the judge corrects closed rounds, and an assistant only its tables)."""
         if text is not None:
             text = self._typed(text, "la papeleta corregida", SLIP_MAX)
-        context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
+        context = self.slip_entry.slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
         verdict = self._correction_verdict(context, text, status)
         with self._write() as session:
             actor = self._authorise(session, context.tournament_id, Action.CORRECT_SLIP, tables=[table])
@@ -98,8 +106,8 @@ class Corrections(SlipEntry):
                 closed = session.scalar(select(RoundRow.closed).where(RoundRow.game_id == context.game_id,
                                                                       RoundRow.number == context.round_number))
                 if closed:
-                    raise TournamentError(f"la ronda {context.round_number} está cerrada: "
-                                          "solo el juez árbitro puede corregirla")
+                    raise RoundClosed(f"la ronda {context.round_number} está cerrada: "
+                                          "solo el juez árbitro puede corregirla", round=context.round_number)
             return self._correct_in(session, context, text or "", verdict, actor, reason)
 
     def _correction_verdict(self, context: _SlipContext, text: str | None,
@@ -107,16 +115,18 @@ class Corrections(SlipEntry):
         if status is not None:
             status = SlipStatus(status)
             if status not in MARK_STATUSES:
-                raise TournamentError(f"marca {status.value!r} no válida: se espera late, null o missing")
+                raise InvalidSlip(f"marca {status.value!r} no válida: se espera late, null o missing",
+                                  what="la marca", value=status.value)
             return mark_verdict(status, text or "")
         if text is None:
-            raise TournamentError("indique el nuevo texto de la papeleta o una marca (late, null, missing)")
+            raise InvalidSlip("indique el nuevo texto de la papeleta o una marca (late, null, missing)",
+                              what="la papeleta", value=None)
         return judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
 
     def _correct_in(self, session: Session, context: _SlipContext, text: str, verdict: SlipVerdict, actor: Actor,
                     reason: str) -> EntryResult:
         self._writable_game(session, context.game_id)
-        slip = self._slip(session, context)
+        slip = self.slip_entry.slip_in(session, context)
         before = _slip_payload(slip) if slip is not None else None
         event = self._log(session, context.tournament_id, SlipCorrected(context.table, context.entry_id, before, _verdict_payload(text, verdict, context)),
                           game_id=context.game_id, round_number=context.round_number, actor=actor, reason=reason)
@@ -126,11 +136,11 @@ class Corrections(SlipEntry):
             session.add(slip)
         _fill_slip(slip, text, verdict, context, actor.name, event.id)
         session.flush()
-        self._refresh_bonuses(session, context.tournament_id, context.game_id, context.round_number, actor)
+        self.standings.refresh_bonuses(session, context.tournament_id, context.game_id, context.round_number, actor)
         return EntryResult("corrected", verdict, context.table, context.player, context.round_number)
 
     def annul_master(self, game_number: int, round_number: int, *, tournament_id: int | None = None,
-                     arbiter: str = "", reason: str = "") -> int:
+                     reason: str = "") -> int:
         """III.29: the master of ``round_number`` was wrong (found later). It stays on the
         board; every player who played it gets 0. Returns how many slips were annulled."""
         with self._write() as session:
@@ -140,7 +150,8 @@ class Corrections(SlipEntry):
             self._check_unlocked(game)
             row = self._round(session, game, round_number)
             if row.master is None:
-                raise TournamentError(f"la ronda {round_number} no tiene jugada maestra")
+                raise StateConflict(f"la ronda {round_number} no tiene jugada maestra",
+                                    what=f"ronda {round_number}", state="no_master")
             row.annulled = True
             annulled = []
             for slip in session.scalars(select(Slip).where(Slip.game_id == game.id, Slip.round_number == round_number,
@@ -152,15 +163,15 @@ class Corrections(SlipEntry):
                 slip.reason = f"jugada maestra anulada (III.29): {reason}" if reason else "jugada maestra anulada (III.29)"
             self._log(session, tournament.id, MasterAnnulled(round_number, row.master, annulled),
                       game_id=game.id, round_number=round_number, actor=actor, reason=reason)
-            self._refresh_bonuses(session, tournament.id, game.id, round_number, actor,
+            self.standings.refresh_bonuses(session, tournament.id, game.id, round_number, actor,
                                   "recalculadas tras anular la maestra")
             return len(annulled)
 
     def file_claim(self, game_number: int, round_number: int, table: int, text: str, *,
-                   tournament_id: int | None = None, arbiter: str = "") -> int:
+                   tournament_id: int | None = None) -> int:
         """Record a player's claim (III.27); returns its id."""
         text = self._typed(text, "la reclamación", REASON_MAX, lines=True)
-        context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
+        context = self.slip_entry.slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
         with self._write() as session:
             actor = self._authorise(session, context.tournament_id, Action.FILE_CLAIM, tables=[table])
             self._writable_game(session, context.game_id)
@@ -173,7 +184,7 @@ class Corrections(SlipEntry):
             return claim.id
 
     def resolve_claim(self, claim_id: int, *, upheld: bool, resolution: str, corrected_text: str | None = None,
-                      corrected_status: str | None = None, arbiter: str = "") -> None:
+                      corrected_status: str | None = None) -> None:
         """Resolve a claim (III.27) in one transaction; an upheld claim may carry the
         corrected slip. A claim already resolved (by another judge station) is refused."""
         resolution = self._typed(resolution, "la resolución", REASON_MAX, lines=True)
@@ -182,7 +193,7 @@ class Corrections(SlipEntry):
         with self._read() as session:
             claim = session.get(Claim, self._number(claim_id, "la reclamación"))
             if claim is None:
-                raise TournamentError(f"no existe la reclamación {claim_id}")
+                raise NotFound(f"no existe la reclamación {claim_id}", what="reclamación", key=claim_id)
             game = session.get(GameRow, claim.game_id)
             assert game is not None
             seat = session.scalar(select(Seat).where(Seat.game_id == game.id, Seat.entry_id == claim.entry_id))
@@ -190,7 +201,7 @@ class Corrections(SlipEntry):
             tournament_id, game_number, table, round_number = (game.tournament_id, game.number, seat.table_number,
                                                                claim.round_number)
         correcting = upheld and (corrected_text is not None or corrected_status is not None)
-        context = self._slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
+        context = self.slip_entry.slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
         verdict = self._correction_verdict(context, corrected_text, corrected_status) if correcting else None
         with self._write() as session:
             claim = session.scalar(select(Claim).where(Claim.id == claim_id).with_for_update()
@@ -198,7 +209,8 @@ class Corrections(SlipEntry):
             assert claim is not None
             actor = self._authorise(session, tournament_id, Action.RESOLVE_CLAIM)
             if claim.status != ClaimStatus.OPEN.value:
-                raise TournamentError(f"la reclamación {claim_id} ya está resuelta ({claim.status})")
+                raise StateConflict(f"la reclamación {claim_id} ya está resuelta ({claim.status})",
+                                    what=f"reclamación {claim_id}", state="resolved")
             if verdict is not None:
                 self._correct_in(session, context, corrected_text or "", verdict, actor,
                                  f"reclamación {claim_id} aceptada: {resolution}")

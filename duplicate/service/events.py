@@ -52,6 +52,8 @@ class EventKind(StrEnum):
     RESULT_CONFLICT = "result_conflict"
     RESULT_RESOLVED = "result_resolved"
     CLASSIC_ENTRY = "classic_entry"
+    RATINGS_UPDATED = "ratings_updated"
+    RATINGS_RECOMPUTED = "ratings_recomputed"
 
 
 _OMIT_NONE = {"omit_none": True}
@@ -416,6 +418,32 @@ class ClassicEntryChanged(TournamentEvent):
     number: int
     change: str
     round: int
+
+
+# --- EloDI (rules V), issue 24 (ranking.ratings) ------------------------------------------
+
+
+@dataclass(frozen=True)
+class RatingsUpdated(TournamentEvent):
+    """Games rated into ``version`` of the EloDI history: each ``{"tournament": id,
+    "game": number}`` in date order (the rating list is the database's, signed for by the
+    judge of the tournament whose log holds the event)."""
+
+    KIND = EventKind.RATINGS_UPDATED
+    version: int
+    games: list[dict[str, int]]
+
+
+@dataclass(frozen=True)
+class RatingsRecomputed(TournamentEvent):
+    """Every valid game replayed in date order into a new ``version`` of the EloDI history
+    (``elodi.md``, "Recomputation"); ``previous`` (kept, readable) is the version it
+    follows, ``None`` for the first; ``games``: how many games it rates."""
+
+    KIND = EventKind.RATINGS_RECOMPUTED
+    version: int
+    previous: int | None
+    games: int
 
 
 EVENT_TYPES: dict[EventKind, type[TournamentEvent]] = {

@@ -1,17 +1,207 @@
-"""The façade of the tournament service: the one class the front ends use."""
+"""The façade of the tournament service: the one class the front ends use.
+
+``TournamentService`` is built by composition: one object per task module (registration,
+standings, seating, rounds, slip entry, corrections, results, record), all sharing one
+``ServiceContext`` (session factory, credential, station, lexicon, event log), and every
+public method hands the call to its module (``_Delegate``), with the module's signature
+and docstring. Classic events (``ranking.classic.service.ClassicService``) and EloDI
+(``ranking.ratings.RatingService``) are built on the same context (``service.context``).
+"""
 
 from __future__ import annotations
 
+import types
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, cast, overload
+
+from duplicate.service.access import Action, Actor
+from duplicate.service.context import OnContext, ServiceContext, ServiceHooks
+from duplicate.service.corrections import Corrections
 from duplicate.service.record import Record
+from duplicate.service.registration import Registration
+from duplicate.service.results import Results
+from duplicate.service.rounds import Rounds
+from duplicate.service.seating import Seating
+from duplicate.service.slip_entry import SlipEntry
+from duplicate.service.standings import Standings
+from duplicate.service.views import TournamentInfo
+from duplicate.storage.database import Database
+from duplicate.storage.models import Tournament
+from lexicon.lexicon import Lexicon
+
+M = TypeVar("M")
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
-class TournamentService(Record):
-    """All actions on the tournaments of one database.
+@dataclass(frozen=True)
+class TaskModules:
+    """The task modules of one service handle, all on the same context."""
 
-    ``station``: the name of this terminal (recorded with every event);
-    ``lexicon``: the lexicon to judge with (default: each tournament's own, else the
-    built-in default). Methods take a tournament id where it matters (``None``: the
-    most recently created one) and game numbers within it. The methods come from the
-    task modules (registration, seating, rounds, slip_entry, corrections, results,
-    record), each a class this one builds on.
+    registration: Registration
+    standings: Standings
+    seating: Seating
+    rounds: Rounds
+    slip_entry: SlipEntry
+    corrections: Corrections
+    results: Results
+    record: Record
+
+    @classmethod
+    def on(cls, context: ServiceContext) -> TaskModules:
+        standings = Standings(context)
+        slip_entry = SlipEntry(context)
+        return cls(registration=Registration(context), standings=standings, seating=Seating(context, standings),
+                   rounds=Rounds(context), slip_entry=slip_entry,
+                   corrections=Corrections(context, slip_entry, standings), results=Results(context, standings),
+                   record=Record(context, standings))
+
+
+class _Delegate(Generic[M, P, R]):
+    """A method of the façade that hands the call to the task module named ``module``."""
+
+    def __init__(self, module: str, method: Callable[Concatenate[M, P], R]) -> None:
+        self.module = module
+        self.method = method
+        self.__doc__ = method.__doc__
+
+    @overload
+    def __get__(self, service: None, owner: type[Any]) -> Self: ...
+
+    @overload
+    def __get__(self, service: TournamentService, owner: type[Any]) -> Callable[P, R]: ...
+
+    def __get__(self, service: TournamentService | None, owner: type[Any]) -> Self | Callable[P, R]:
+        if service is None:
+            return self
+        return cast(Callable[P, R], types.MethodType(self.method, getattr(service.modules, self.module)))
+
+    def __call__(self, service: TournamentService, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        """Called on the class (``TournamentService.enter_slip(service, …)``), as a method is."""
+        return self.method(getattr(service.modules, self.module), *args, **kwargs)
+
+
+class TournamentService(OnContext):
+    """All actions on the tournaments of one database, as one station with one credential.
+
+    ``station``: the name of this terminal (recorded with every event); ``lexicon``: the
+    lexicon to judge with (default: each tournament's own, else the built-in default);
+    ``pin``: the station's credential (the judge's or an assistant's PIN), ``None`` for a
+    read-only station; ``hooks``: what higher layers do after a decision (EloDI,
+    ``ServiceHooks``). Methods take a tournament id where it matters (``None``: the most
+    recently created one) and game numbers within it; each is its task module's (see the
+    module docstring). Every method that changes the record checks first what the
+    credential may do and refuses with ``NotAuthorised`` or ``CredentialRefused``,
+    changing nothing.
     """
+
+    def __init__(self, database: Database, *, station: str = "principal", lexicon: Lexicon | None = None,
+                 pin: str | None = None, hooks: ServiceHooks | None = None) -> None:
+        self.context = ServiceContext(database, station=station, lexicon=lexicon, pin=pin, hooks=hooks)
+        self.modules = TaskModules.on(self.context)
+
+    @classmethod
+    def on(cls, context: ServiceContext) -> Self:
+        """The service acting through ``context`` (its database, station, credential, caches)."""
+        service = cls.__new__(cls)
+        service.context = context
+        service.modules = TaskModules.on(context)
+        return service
+
+    def with_pin(self, pin: str | None) -> Self:
+        """The same service (database, station, caches, hooks) acting with ``pin``."""
+        return self.on(self.context.with_pin(pin))
+
+    @property
+    def has_credential(self) -> bool:
+        """True when this handle carries a PIN (it may still be refused)."""
+        return self.context.has_credential
+
+    def sign_in(self, tournament_id: int | None = None) -> Actor:
+        """Check this handle's PIN against the tournament's credentials and return who it
+        is; raises ``CredentialRefused`` (wrong PIN, or locked after too many wrong tries,
+        with the seconds to wait). The anonymous handle signs in as ``VIEWER``."""
+        return self.context.sign_in(tournament_id)
+
+    def may(self, action: Action | str, table: int | None = None, *, tournament_id: int | None = None) -> bool:
+        """Whether this handle may do ``action`` (an ``Action`` or its code name; for
+        ``table`` when it is a table's action, II.4.c) in the tournament (``None``: the
+        newest). Screens and commands ask it instead of repeating the permission table."""
+        return self.context.may(action, table, tournament_id=tournament_id)
+
+    def lexicon_for(self, tournament: Tournament | TournamentInfo) -> Lexicon:
+        """The lexicon of ``tournament`` (``ServiceContext.lexicon_for``); ``TournamentError``
+        when none available has its hash."""
+        return self.context.lexicon_for(tournament)
+
+    # --- registration (players, assistants, credentials, settings) ---------------------------
+    create_tournament = _Delegate("registration", Registration.create_tournament)
+    tournaments = _Delegate("registration", Registration.tournaments)
+    tournament = _Delegate("registration", Registration.tournament)
+    settings = _Delegate("registration", Registration.settings)
+    change_settings = _Delegate("registration", Registration.change_settings)
+    set_pin = _Delegate("registration", Registration.set_pin)
+    credentials = _Delegate("registration", Registration.credentials)
+    bonus_warnings = _Delegate("registration", Registration.bonus_warnings)
+    add_player = _Delegate("registration", Registration.add_player)
+    import_players = _Delegate("registration", Registration.import_players)
+    entries = _Delegate("registration", Registration.entries)
+    set_entry_status = _Delegate("registration", Registration.set_entry_status)
+    set_assistant_range = _Delegate("registration", Registration.set_assistant_range)
+    assistant_ranges = _Delegate("registration", Registration.assistant_ranges)
+    update_player = _Delegate("registration", Registration.update_player)
+
+    # --- standings (III.23, III.24, III.28, IV.31) ---------------------------------------------
+    game_standings = _Delegate("standings", Standings.game_standings)
+    tournament_standings = _Delegate("standings", Standings.tournament_standings)
+    round_results = _Delegate("standings", Standings.round_results)
+    partial_standings = _Delegate("standings", Standings.partial_standings)
+
+    # --- seating (II.6) ------------------------------------------------------------------------
+    create_game = _Delegate("seating", Seating.create_game)
+    assign_tables = _Delegate("seating", Seating.assign_tables)
+    seats = _Delegate("seating", Seating.seats)
+    current_game = _Delegate("seating", Seating.current_game)
+
+    # --- rounds (racks, master, clock) -----------------------------------------------------------
+    engine = _Delegate("rounds", Rounds.engine)
+    draw_rack = _Delegate("rounds", Rounds.draw_rack)
+    set_rack = _Delegate("rounds", Rounds.set_rack)
+    replace_rack = _Delegate("rounds", Rounds.replace_rack)
+    pending_round = _Delegate("rounds", Rounds.pending_round)
+    choose_master = _Delegate("rounds", Rounds.choose_master)
+    undo_master = _Delegate("rounds", Rounds.undo_master)
+    end_game = _Delegate("rounds", Rounds.end_game)
+    record_timer = _Delegate("rounds", Rounds.record_timer)
+    timer_state = _Delegate("rounds", Rounds.timer_state)
+    rounds = _Delegate("rounds", Rounds.rounds)
+
+    # --- slip entry (enter, double entry, conflicts) ------------------------------------------
+    enter_slip = _Delegate("slip_entry", SlipEntry.enter_slip)
+    mark_slip = _Delegate("slip_entry", SlipEntry.mark_slip)
+    enter_master_slips = _Delegate("slip_entry", SlipEntry.enter_master_slips)
+    enter_slips = _Delegate("slip_entry", SlipEntry.enter_slips)
+    import_slips = _Delegate("slip_entry", SlipEntry.import_slips)
+    double_check = _Delegate("slip_entry", SlipEntry.double_check)
+    conflicts = _Delegate("slip_entry", SlipEntry.conflicts)
+    slips = _Delegate("slip_entry", SlipEntry.slips)
+
+    # --- corrections (III.27 claims, III.29 annulments) -------------------------------------
+    resolve_conflict = _Delegate("corrections", Corrections.resolve_conflict)
+    correct_slip = _Delegate("corrections", Corrections.correct_slip)
+    annul_master = _Delegate("corrections", Corrections.annul_master)
+    file_claim = _Delegate("corrections", Corrections.file_claim)
+    resolve_claim = _Delegate("corrections", Corrections.resolve_claim)
+    claims = _Delegate("corrections", Corrections.claims)
+
+    # --- results (close, publish, reopen; IV.32) -----------------------------------------------
+    close_round = _Delegate("results", Results.close_round)
+    round_status = _Delegate("results", Results.round_status)
+    publish = _Delegate("results", Results.publish)
+    reopen = _Delegate("results", Results.reopen)
+
+    # --- the record and the event log ---------------------------------------------------------
+    export = _Delegate("record", Record.export)
+    history = _Delegate("record", Record.history)
+    last_event_id = _Delegate("record", Record.last_event_id)

@@ -38,7 +38,7 @@ def open_database_for(url: str | None) -> Database:
     try:
         return open_database(url)
     except DatabaseError as error:
-        raise StorageUnavailable(str(error)) from None
+        raise StorageUnavailable(str(error)) from error
 
 
 def open_service(url: str | None, **options: Any) -> TournamentService:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from duplicate.service.base import (
     ACCESS_KEY,
@@ -12,26 +12,31 @@ from duplicate.service.base import (
     _now,
 )
 from duplicate.service.errors import DamagedData
-from duplicate.service.results import Results
-from duplicate.storage.models import (
-    Event,
-    Slip,
-)
+from duplicate.service.base import TaskModule
+from duplicate.service.context import ServiceContext
+from duplicate.service.standings import Standings
+from duplicate.service.views import EventView, view_of
+from duplicate.storage.models import Event, Slip
 
 RECORD_FORMAT = "duplicada-tournament-1"
 """The record's format name (docs/tournament-record.md); ``verify`` reads this format."""
 
-RECORD_VERSION = 5
+RECORD_VERSION = 6
 """Revision of the format: fields are only ever added (version 2 adds ``format_version``
 and each event's ``role``: the role of the credential that acted; version 3 adds
 ``equal_tops`` to the payload of ``master_chosen`` events, so that replay places recorded
 masters without generating moves; issue 12; version 4 adds ``replaces`` — the rack
 replaced, III.29 — to ``rack_drawn`` and ``rack_set`` payloads; version 5 adds the event
-kind ``master_undone``; issue 13)."""
+kind ``master_undone``; issue 13; version 6 adds the EloDI event kinds ``ratings_updated``
+and ``ratings_recomputed``; issue 24)."""
 
 
-class Record(Results):
+class Record(TaskModule):
     """The complete tournament record (``duplicada export``; docs/tournament-record.md)."""
+
+    def __init__(self, context: ServiceContext, standings: Standings) -> None:
+        super().__init__(context)
+        self.standings = standings
 
     def export(self, tournament_id: int | None = None) -> dict[str, Any]:
         """The complete tournament record (format ``duplicada-tournament-1``,
@@ -40,7 +45,7 @@ class Record(Results):
             tournament = self._tournament(session, tournament_id)
             games = []
             for game in tournament.games:
-                results = {result.number: result for result in self._round_results(session, tournament, game)}
+                results = {result.number: result for result in self.standings.round_results_in(session, tournament, game)}
                 slips: dict[int, list[Slip]] = {}
                 for slip in session.scalars(select(Slip).where(Slip.game_id == game.id)
                                             .order_by(Slip.round_number, Slip.table_number)):
@@ -62,7 +67,7 @@ class Record(Results):
                         "bonuses": {str(entry): points for entry, points in (result.bonuses if result else {}).items()
                                     if points},
                     })
-                standings = self._game_standings(session, tournament, game)
+                standings = self.standings.game_standings_in(session, tournament, game)
                 games.append({
                     "number": game.number, "planned_rounds": game.planned_rounds,
                     "seconds_per_round": game.seconds_per_round, "seed": game.seed, "status": game.status,
@@ -72,7 +77,7 @@ class Record(Results):
                     "standings": [{"player": s.player, "position": s.position, "total": s.total,
                                    "bonus": s.bonus_total, "percentage": s.percentage} for s in standings],
                 })
-            overall = self._tournament_standings(session, tournament)
+            overall = self.standings.tournament_standings_in(session, tournament)
             if any(entry.player is None for entry in tournament.entries):
                 raise DamagedData("una inscripción guardada remite a un jugador que no existe: la base de datos está "
                                   "dañada; restaure una copia")
@@ -98,3 +103,20 @@ class Record(Results):
                             "role": event.role, "reason": event.reason, "created_at": _iso(event.created_at), "payload": event.payload}
                            for event in events],
             }
+
+    def history(self, tournament_id: int | None = None, game_number: int | None = None) -> list[EventView]:
+        """The event log, oldest first (one game's when ``game_number`` is given)."""
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            query = select(Event).where(Event.tournament_id == tournament.id)
+            if game_number is not None:
+                game = self._game(session, tournament, game_number)
+                query = query.where(Event.game_id == game.id)
+            return [view_of(EventView, event) for event in session.scalars(query.order_by(Event.id))]
+
+    def last_event_id(self, tournament_id: int | None = None) -> int:
+        """Id of the newest event of the tournament (0 if none): a station polls it to see
+        other stations' changes (issue 4 §3)."""
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            return session.scalar(select(func.max(Event.id)).where(Event.tournament_id == tournament.id)) or 0

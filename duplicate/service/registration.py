@@ -12,11 +12,19 @@ from sqlalchemy.orm import Session
 from duplicate.service.access import Action, Actor, Role, check_new_pin, new_salt, pin_digest
 from duplicate.service.base import (
     ACCESS_KEY,
-    ServiceBase,
+    TaskModule,
     _now,
     _read_csv,
 )
-from duplicate.service.errors import TournamentError
+from duplicate.service.errors import (
+    InvalidFile,
+    InvalidInput,
+    InvalidPin,
+    InvalidText,
+    NotFound,
+    StateConflict,
+    TournamentError,
+)
 from duplicate.service.events import (
     AssistantRangeSet,
     EntryStatusChanged,
@@ -53,13 +61,13 @@ from duplicate.texts import COUNTRY_MAX, FEDERATION_ID_MAX, NAME_MAX, PERSON_MAX
 from lexicon.lexicon import Lexicon
 
 
-class Registration(ServiceBase):
+class Registration(TaskModule):
     """Tournaments, settings, station PINs, players and assistants (II.4, II.6)."""
 
     def create_tournament(self, name: str, *, venue: str = "", start_date: date | None = None,
                           end_date: date | None = None, settings: TournamentSettings | None = None,
                           lexicon: Lexicon | None = None, lexicon_path: Path | None = None,
-                          arbiter: str = "", judge_pin: str | None = None, judge_name: str = "juez") -> int:
+                          judge_pin: str | None = None, judge_name: str = "juez") -> int:
         """Create a tournament and its judge-arbiter's credential; returns its id.
 
         ``judge_pin`` (default: this handle's own PIN) is the judge's PIN or passphrase
@@ -71,10 +79,10 @@ class Registration(ServiceBase):
         venue = self._typed(venue, "el lugar", NAME_MAX)
         judge_name = self._typed(judge_name, "el nombre del juez árbitro", PERSON_MAX)
         if not name.strip():
-            raise TournamentError("el torneo necesita un nombre")
-        pin = judge_pin if judge_pin is not None else self._pin
+            raise InvalidText("el torneo necesita un nombre", what="el nombre del torneo", value=name)
+        pin = judge_pin if judge_pin is not None else self.context.pin_for_new_tournament()
         if pin is None:
-            raise TournamentError("el torneo necesita el PIN del juez árbitro (al menos 6 caracteres)")
+            raise InvalidPin("el torneo necesita el PIN del juez árbitro (al menos 6 caracteres)")
         check_new_pin(pin)
         judge_name = judge_name.strip() or "juez"
         settings = settings or TournamentSettings()
@@ -83,7 +91,7 @@ class Registration(ServiceBase):
                 lexicon = Lexicon.load(lexicon_path)
             else:
                 lexicon = self._default_lexicon()
-        self._lexicons[lexicon.content_hash] = lexicon
+        self.context.lexicons[lexicon.content_hash] = lexicon
         salt = new_salt()
         digest = pin_digest(pin, salt)
         with self._write() as session:
@@ -99,8 +107,8 @@ class Registration(ServiceBase):
             judge = Actor(Role.JUDGE, judge_name, tournament.id)
             self._log(session, tournament.id, TournamentCreated(tournament.name, asdict(settings), lexicon.content_hash),
                       actor=judge)
-            if pin == self._pin:
-                self._digests[tournament.id] = digest
+            if self.context.holds(pin):
+                self.context.remember(tournament.id, digest)
             return tournament.id
 
     def tournaments(self) -> list[TournamentInfo]:
@@ -116,8 +124,7 @@ class Registration(ServiceBase):
     def settings(self, tournament_id: int | None = None) -> TournamentSettings:
         return TournamentSettings.from_dict(self.tournament(tournament_id).settings)
 
-    def change_settings(self, tournament_id: int | None, settings: TournamentSettings, *, arbiter: str = "",
-                        reason: str = "") -> None:
+    def change_settings(self, tournament_id: int | None, settings: TournamentSettings, *, reason: str = "") -> None:
         """Change the rule settings; refused once a game has started (III.24, III.28: fixed before play)."""
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
@@ -125,16 +132,15 @@ class Registration(ServiceBase):
             started = session.scalar(select(func.count()).select_from(RoundRow).join(GameRow)
                                      .where(GameRow.tournament_id == tournament.id))
             if started:
-                raise TournamentError("los criterios de bonificación y desempate se fijan antes de empezar: "
-                                      "ya hay rondas jugadas")
+                raise StateConflict("los criterios de bonificación y desempate se fijan antes de empezar: "
+                                      "ya hay rondas jugadas", what="los criterios", state="rounds_played")
             before = {key: value for key, value in tournament.settings.items() if key != ACCESS_KEY}
             tournament.settings = {**asdict(settings), **{key: value for key, value in tournament.settings.items()
                                                           if key == ACCESS_KEY}}
             self._log(session, tournament.id, SettingsChanged(before, asdict(settings)),
                       actor=actor, reason=reason)
 
-    def set_pin(self, role: str, pin: str, *, name: str | None = None, tournament_id: int | None = None,
-                arbiter: str = "") -> None:
+    def set_pin(self, role: str, pin: str, *, name: str | None = None, tournament_id: int | None = None) -> None:
         """Set the PIN of a station: the judge's (``role="judge"``) or the assistant
         ``name``'s (``role="assistant"``, II.4.c). Only the judge may; the first judge PIN
         of a tournament created before credentials existed may be set by anyone.
@@ -145,9 +151,10 @@ class Registration(ServiceBase):
         ``NotAuthorised``, ``CredentialRefused``.
         """
         if role not in (Role.JUDGE.value, Role.ASSISTANT.value):
-            raise TournamentError(f"papel {role!r} desconocido: se espera judge o assistant")
+            raise InvalidInput(f"papel {role!r} desconocido: se espera judge o assistant", what="el papel", value=role)
         if role == Role.ASSISTANT.value and not (name or "").strip():
-            raise TournamentError("el PIN de un auxiliar va con su nombre (el de su tramo de mesas)")
+            raise InvalidText("el PIN de un auxiliar va con su nombre (el de su tramo de mesas)",
+                              what="el nombre del auxiliar", value=name)
         if pin or role == Role.JUDGE.value:
             check_new_pin(pin)
         with self._write() as session:
@@ -158,7 +165,8 @@ class Registration(ServiceBase):
             if access is None or judge is None:
                 # A tournament from before credentials: its first judge PIN opens it.
                 if role != Role.JUDGE.value:
-                    raise TournamentError("este torneo aún no tiene PIN de juez árbitro: asígnelo primero")
+                    raise StateConflict("este torneo aún no tiene PIN de juez árbitro: asígnelo primero",
+                                        what="el PIN del juez árbitro", state="no_judge_pin")
                 actor = Actor(Role.JUDGE, (name or "juez").strip(), tournament.id)
                 if access is None:
                     access = TournamentAccess(tournament_id=tournament.id, salt=new_salt(), failures=0)
@@ -179,7 +187,7 @@ class Registration(ServiceBase):
                 taken = session.scalar(select(Credential).where(Credential.tournament_id == tournament.id,
                                                                 Credential.digest == digest))
                 if taken is not None and taken is not current:
-                    raise TournamentError("ese PIN ya lo usa otro puesto del torneo: elija otro")
+                    raise InvalidPin("ese PIN ya lo usa otro puesto del torneo: elija otro")
                 if current is None:
                     current = Credential(tournament_id=tournament.id, role=role, created_at=_now(),
                                          name=label if role == Role.ASSISTANT.value else actor.name)
@@ -187,8 +195,8 @@ class Registration(ServiceBase):
                 current.digest = digest
                 current.created_at = _now()
             session.flush()
-            if role == Role.JUDGE.value and self._pin is not None and pin != self._pin:
-                self._digests.pop(tournament.id, None)
+            if role == Role.JUDGE.value and self.context.has_credential and not self.context.holds(pin):
+                self.context.forget(tournament.id)
             self._log(session, tournament.id, PinChanged(role, bool(pin), label if role == Role.ASSISTANT.value else None),
                       actor=actor)
 
@@ -208,7 +216,7 @@ class Registration(ServiceBase):
         return bonus_warnings(players, settings.bonus_policy)
 
     def add_player(self, name: str, *, club: str = "", country: str = "", federation_id: str | None = None,
-                   tournament_id: int | None = None, arbiter: str = "") -> int:
+                   tournament_id: int | None = None) -> int:
         """Register a player in the tournament (reusing the player with the same
         federation id if there is one); returns the entry id."""
         with self._write() as session:
@@ -224,7 +232,7 @@ class Registration(ServiceBase):
         if federation_id is not None:
             federation_id = self._typed(federation_id, f"el número de federado de {name}", FEDERATION_ID_MAX)
         if not name:
-            raise TournamentError("el jugador necesita un nombre")
+            raise InvalidText("el jugador necesita un nombre", what="el nombre del jugador", value=name)
         federation_id = (federation_id or "").strip() or None
         player = None
         if federation_id:
@@ -236,14 +244,14 @@ class Registration(ServiceBase):
         existing = session.scalar(select(Entry).where(Entry.tournament_id == tournament.id,
                                                       Entry.player_id == player.id))
         if existing is not None:
-            raise TournamentError(f"{player.name} ya está inscrito en el torneo")
+            raise StateConflict(f"{player.name} ya está inscrito en el torneo", what=player.name, state="entered")
         entry = Entry(tournament_id=tournament.id, player_id=player.id, status=EntryStatus.ACTIVE.value)
         session.add(entry)
         session.flush()
         self._log(session, tournament.id, PlayerAdded(entry.id, player.id, player.name, player.club, player.country, federation_id), actor=actor)
         return entry.id
 
-    def import_players(self, path: Path, *, tournament_id: int | None = None, arbiter: str = "") -> list[int]:
+    def import_players(self, path: Path, *, tournament_id: int | None = None) -> list[int]:
         """Add the players of a CSV file with a header row: ``nombre`` (or ``name``), and
         optionally ``club``, ``pais``/``country``, ``federacion``/``federation_id``.
 
@@ -255,7 +263,8 @@ class Registration(ServiceBase):
                    "federation_id": "federation_id"}
         rows = _read_csv(path)
         if rows and not any((key or "").strip().lower() in ("nombre", "name") for key in rows[0][1]):
-            raise TournamentError(f"{path}: falta la columna «nombre» en la cabecera")
+            raise InvalidFile(f"{path}: falta la columna «nombre» en la cabecera",
+                              path=path, line=1, what="la columna «nombre»")
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.ADD_PLAYER)
@@ -268,7 +277,8 @@ class Registration(ServiceBase):
                                                     record.get("club", ""), record.get("country", ""),
                                                     record.get("federation_id"), actor))
                 except TournamentError as error:
-                    raise TournamentError(f"{path}, línea {number}: {error}; no se ha inscrito a nadie") from None
+                    raise InvalidFile(f"{path}, línea {number}: {error}; no se ha inscrito a nadie",
+                                      path=path, line=number, value=getattr(error, "value", None)) from error
             return entries
 
     def entries(self, tournament_id: int | None = None) -> list[tuple[EntryView, PlayerView]]:
@@ -277,22 +287,23 @@ class Registration(ServiceBase):
             tournament = self._tournament(session, tournament_id)
             return [(view_of(EntryView, entry), view_of(PlayerView, entry.player)) for entry in tournament.entries]
 
-    def set_entry_status(self, entry_id: int, status: EntryStatus, *, arbiter: str = "", reason: str = "") -> None:
+    def set_entry_status(self, entry_id: int, status: EntryStatus, *, reason: str = "") -> None:
         with self._write() as session:
             entry = session.get(Entry, self._number(entry_id, "la inscripción"))
             if entry is None:
-                raise TournamentError(f"no existe la inscripción {entry_id}")
+                raise NotFound(f"no existe la inscripción {entry_id}", what="inscripción", key=entry_id)
             actor = self._authorise(session, entry.tournament_id, Action.SET_ENTRY_STATUS)
             before = entry.status
             entry.status = EntryStatus(status).value
             self._log(session, entry.tournament_id, EntryStatusChanged(entry.id, before, entry.status), actor=actor, reason=reason)
 
     def set_assistant_range(self, assistant: str, first_table: int, last_table: int, *,
-                            tournament_id: int | None = None, arbiter: str = "") -> None:
+                            tournament_id: int | None = None) -> None:
         """The tables ``assistant`` enters slips for (II.4.c), inclusive."""
         assistant = self._typed(assistant, "el nombre del auxiliar", PERSON_MAX)
         if first_table < 1 or last_table < first_table:
-            raise TournamentError(f"rango de mesas {first_table}–{last_table} no válido")
+            raise InvalidInput(f"rango de mesas {first_table}–{last_table} no válido",
+                               what="el rango de mesas", value=(first_table, last_table))
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.SET_ASSISTANT_RANGE)
@@ -313,8 +324,7 @@ class Registration(ServiceBase):
                                                .order_by(AssistantRange.first_table))]
 
     def update_player(self, entry_id: int, *, name: str | None = None, club: str | None = None,
-                      country: str | None = None, federation_id: str | None = None, arbiter: str = "",
-                      reason: str = "") -> None:
+                      country: str | None = None, federation_id: str | None = None, reason: str = "") -> None:
         """Correct the details of the player of entry ``entry_id`` (the arguments left at
         None are kept; an empty ``federation_id`` removes it). Logs ``player_updated``
         with the values before and after. Raises ``TournamentError`` for an unknown entry,
@@ -322,7 +332,7 @@ class Registration(ServiceBase):
         with self._write() as session:
             entry = session.get(Entry, self._number(entry_id, "la inscripción"))
             if entry is None:
-                raise TournamentError(f"no existe la inscripción {entry_id}")
+                raise NotFound(f"no existe la inscripción {entry_id}", what="inscripción", key=entry_id)
             actor = self._authorise(session, entry.tournament_id, Action.UPDATE_PLAYER)
             player = entry.player
             before = {"name": player.name, "club": player.club, "country": player.country,
@@ -330,7 +340,7 @@ class Registration(ServiceBase):
             if name is not None:
                 name = " ".join(self._typed(name, "el nombre del jugador", NAME_MAX).split())
                 if not name:
-                    raise TournamentError("el jugador necesita un nombre")
+                    raise InvalidText("el jugador necesita un nombre", what="el nombre del jugador", value=name)
                 player.name = name
             if club is not None:
                 player.club = self._typed(club, "el club", NAME_MAX).strip()
@@ -341,7 +351,8 @@ class Registration(ServiceBase):
                 if new_id is not None and new_id != player.federation_id:
                     owner = session.scalar(select(Player).where(Player.federation_id == new_id))
                     if owner is not None:
-                        raise TournamentError(f"el número de federación {new_id} ya es de {owner.name}")
+                        raise StateConflict(f"el número de federación {new_id} ya es de {owner.name}",
+                                            what=f"federación {new_id}", state="taken")
                 player.federation_id = new_id
             after = {"name": player.name, "club": player.club, "country": player.country,
                      "federation_id": player.federation_id}

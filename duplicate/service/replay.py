@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from duplicate.game import Game
-from duplicate.service.errors import TournamentError
+from duplicate.service.errors import InconsistentHistory
 from duplicate.service.events import (
     GameEnded,
     MasterChosen,
@@ -24,13 +24,15 @@ def _apply(engine: Game, event: Event) -> None:
     try:
         typed = read_event(event.kind, event.payload)
     except ValueError as error:
-        raise TournamentError(f"historial incoherente: el evento {event.id} no se puede leer: {error}") from None
+        raise InconsistentHistory(f"historial incoherente: el evento {event.id} no se puede leer: {error}",
+                                  event_id=event.id) from error
     match typed:
         case RackDrawn(rack=rack):
             pending = engine.draw()
             if pending is None or pending.rack.text != rack:
-                raise TournamentError(f"historial incoherente: el evento {event.id} sacó {rack}, "
-                                      f"la repetición da {pending.rack.text if pending else 'fin de partida'}")
+                raise InconsistentHistory(f"historial incoherente: el evento {event.id} sacó {rack}, "
+                                      f"la repetición da {pending.rack.text if pending else 'fin de partida'}",
+                                      event_id=event.id)
         case RackSet(text=text, redraw=redraw):
             engine.set_rack(text, redraw=redraw)
         case RackWithdrawn():

@@ -7,9 +7,12 @@ from sqlalchemy.orm import Session
 
 from duplicate.labels import SLIP_STATUS, label
 from duplicate.service.access import Action
-from duplicate.service.corrections import Corrections
-from duplicate.service.errors import RoundHasConflicts, TournamentError
-from duplicate.service.events import BonusesAwarded, GameReopened, ResultsPublished, RoundClosed, SlipEntered
+from duplicate.service.base import TaskModule
+from duplicate.service.context import ServiceContext
+from duplicate.service.standings import Standings
+from duplicate.service.errors import MissingReason, RoundClosed, RoundHasConflicts, StateConflict
+from duplicate.service.events import BonusesAwarded, GameReopened, ResultsPublished, SlipEntered
+from duplicate.service.events import RoundClosed as RoundClosedEvent
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.slip_entry import (
     _board,
@@ -38,11 +41,15 @@ from duplicate.storage.models import (
 )
 
 
-class Results(Corrections):
+class Results(TaskModule):
     """Closing rounds with their bonuses (III.24), standings (III.23, III.28, IV.31), publication and reopening (III.26, IV.32)."""
 
-    def close_round(self, game_number: int, round_number: int | None = None, *, tournament_id: int | None = None,
-                    arbiter: str = "") -> dict[int, int]:
+    def __init__(self, context: ServiceContext, standings: Standings) -> None:
+        super().__init__(context)
+        self.standings = standings
+
+    def close_round(self, game_number: int, round_number: int | None = None,
+                    *, tournament_id: int | None = None) -> dict[int, int]:
         """Close a round: every seated player without a slip gets ``missing`` (0 points),
         bonuses are awarded (III.24). Returns the bonuses ``{table: points}``. Refused
         (``RoundHasConflicts``) while the round has conflicts the judge has not resolved."""
@@ -54,9 +61,10 @@ class Results(Corrections):
             number = round_number if round_number is not None else self._latest_round_number(session, game)
             row = self._round(session, game, number)
             if row.master is None:
-                raise TournamentError(f"la ronda {number} aún no tiene jugada maestra: no se puede cerrar")
+                raise StateConflict(f"la ronda {number} aún no tiene jugada maestra: no se puede cerrar",
+                                    what=f"ronda {number}", state="no_master")
             if row.closed:
-                raise TournamentError(f"la ronda {number} ya está cerrada")
+                raise RoundClosed(f"la ronda {number} ya está cerrada", game=game.number, round=number)
             pending = self._pending_slips(session, tournament, game, number)
             if pending:
                 raise RoundHasConflicts(f"la ronda {number} tiene conflictos sin resolver: "
@@ -77,9 +85,9 @@ class Results(Corrections):
                     session.add(slip)
             session.flush()
             row.closed = True
-            self._log(session, tournament.id, RoundClosed(number), game_id=game.id,
+            self._log(session, tournament.id, RoundClosedEvent(number), game_id=game.id,
                       round_number=number, actor=actor)
-            bonuses = self._bonuses(session, tournament, game, row)
+            bonuses = self.standings.bonuses_in(session, tournament, game, row)
             self._log(session, tournament.id, BonusesAwarded(number, {str(entry): points for entry, points in bonuses.items()}),
                       game_id=game.id, round_number=number, actor=actor)
             tables = {seat.entry_id: seat.table_number for seat in game.seats}
@@ -133,8 +141,8 @@ class Results(Corrections):
                                      slip.score if slip else 0, new, new_score, conflict.entered_by))
         return tuple(items)
 
-    def publish(self, game_number: int, *, final: bool = False, tournament_id: int | None = None,
-                arbiter: str = "") -> list[GameStanding[int]]:
+    def publish(self, game_number: int,
+                *, final: bool = False, tournament_id: int | None = None) -> list[GameStanding[int]]:
         """Publish the game's results: provisional (claims may follow) or final, which
         locks the game (III.26, IV.32). Final needs every round closed and no open
         claim or conflict. Returns the standings published.
@@ -147,44 +155,48 @@ class Results(Corrections):
             game = self._game(session, tournament, game_number, lock=True)
             self._check_unlocked(game)
             if game.status in (GameStatus.SETUP.value, GameStatus.PLAYING.value):
-                raise TournamentError(f"la partida {game.number} no ha terminado: termínela antes de publicar")
+                raise StateConflict(f"la partida {game.number} no ha terminado: termínela antes de publicar",
+                                    what=f"partida {game.number}", state="playing")
             open_rounds = [row.number for row in game.rounds if not row.closed]
             if open_rounds:
-                raise TournamentError(f"rondas sin cerrar: {', '.join(map(str, open_rounds))}")
+                raise StateConflict(f"rondas sin cerrar: {', '.join(map(str, open_rounds))}",
+                                    what=f"partida {game.number}", state="open_rounds")
             if final:
                 open_claims = session.scalar(select(func.count()).select_from(Claim).where(
                     Claim.game_id == game.id, Claim.status == ClaimStatus.OPEN.value))
                 open_conflicts = session.scalar(select(func.count()).select_from(Conflict).where(
                     Conflict.game_id == game.id, Conflict.resolution.is_(None)))
                 if open_claims or open_conflicts:
-                    raise TournamentError(f"quedan {open_claims} reclamaciones y {open_conflicts} conflictos "
-                                          "por resolver antes de publicar los resultados definitivos")
-            standings = self._game_standings(session, tournament, game)
+                    raise StateConflict(f"quedan {open_claims} reclamaciones y {open_conflicts} conflictos "
+                                          "por resolver antes de publicar los resultados definitivos",
+                                          what=f"partida {game.number}", state="open_claims")
+            standings = self.standings.game_standings_in(session, tournament, game)
             game.status = (GameStatus.FINAL if final else GameStatus.PROVISIONAL).value
             self._log(session, tournament.id, ResultsPublished(game.status, [{"entry": s.player, "position": s.position, "total": s.total}
                                                      for s in standings]),
                       game_id=game.id, actor=actor)
             tournament_id = tournament.id
         if final and self.hooks.results_final is not None:
-            self.hooks.results_final(tournament_id, game_number)
+            self.hooks.results_final(self.context, tournament_id, game_number)
         return standings
 
-    def reopen(self, game_number: int, *, reason: str, tournament_id: int | None = None, arbiter: str = "") -> None:
-        """The judge reopens a final game (explicit and logged); it becomes provisional."""
+    def reopen(self, game_number: int, *, reason: str, tournament_id: int | None = None) -> None:
+        """The judge reopens a final game (explicit and logged); it becomes provisional.
+        A rated game reopened is stale for EloDI (``ranking.ratings.RatingService.stale_games``)
+        and its next final publication recomputes the ratings."""
         if not reason.strip():
-            raise TournamentError("reabrir una partida con resultados definitivos exige indicar el motivo")
+            raise MissingReason("reabrir una partida con resultados definitivos exige indicar el motivo",
+                                action="reopen_results")
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.REOPEN_RESULTS)
             game = self._game(session, tournament, game_number, lock=True)
             if game.status != GameStatus.FINAL.value:
-                raise TournamentError(f"la partida {game.number} no tiene resultados definitivos")
+                raise StateConflict(f"la partida {game.number} no tiene resultados definitivos",
+                                    what=f"partida {game.number}", state="not_final")
             game.status = GameStatus.PROVISIONAL.value
             self._log(session, tournament.id, GameReopened(game.status), game_id=game.id,
                       actor=actor, reason=reason)
-            tournament_id = tournament.id
-        if self.hooks.results_reopened is not None:
-            self.hooks.results_reopened(tournament_id, game_number)
 
 
 

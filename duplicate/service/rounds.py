@@ -17,9 +17,19 @@ from duplicate.rack import RackError
 from duplicate.service.access import Action, Actor
 from duplicate.service.base import (
     REASONS_KEPT,
+    TaskModule,
     _now,
 )
-from duplicate.service.errors import TournamentError
+from duplicate.service.errors import (
+    ConcurrentChange,
+    InvalidInput,
+    InvalidNumber,
+    InvalidRack,
+    InvalidSlip,
+    MissingReason,
+    RoundClosed,
+    StateConflict,
+)
 from duplicate.service.events import (
     EventKind,
     GameEnded,
@@ -30,7 +40,6 @@ from duplicate.service.events import (
     RackWithdrawn,
     TimerChanged,
 )
-from duplicate.service.seating import Seating
 from duplicate.service.views import (
     RoundView,
     _round_view,
@@ -60,7 +69,7 @@ def _round_row(game: GameRow, pending: PendingRound, board_before: str, engine: 
                     move_count=pending.move_count, annulled=False, closed=False)
 
 
-class Rounds(Seating):
+class Rounds(TaskModule):
     """Racks (III.12, III.19, III.29), the master move (III.15), the round clock (III.13), end of game (III.22)."""
 
     def engine(self, game_number: int, tournament_id: int | None = None) -> Game:
@@ -71,23 +80,23 @@ class Rounds(Seating):
             game = self._game(session, tournament, game_number)
             return self._engine(session, tournament, game)
 
-    def draw_rack(self, game_number: int, *, tournament_id: int | None = None, arbiter: str = "",
-                  replace: bool = False) -> RoundView | None:
+    def draw_rack(self, game_number: int,
+                  *, tournament_id: int | None = None, replace: bool = False) -> RoundView | None:
         """Draw the next rack from the bag (III.17, III.19); None when the game ends
         instead (no valid rack can be formed, III.22). ``replace``: the pending rack goes
         back to the bag first and another is drawn (III.29: nobody can play it)."""
-        return self._set_rack(game_number, None, False, tournament_id, arbiter, replace)
+        return self._set_rack(game_number, None, False, tournament_id, replace)
 
     def set_rack(self, game_number: int, text: str, *, redraw: bool = False, tournament_id: int | None = None,
-                 arbiter: str = "", replace: bool = False) -> RoundView:
+                 replace: bool = False) -> RoundView:
         """Use a rack typed by the judge (checked against the bag and III.12); ``replace``
         as in ``draw_rack``."""
-        view = self._set_rack(game_number, text, redraw, tournament_id, arbiter, replace)
+        view = self._set_rack(game_number, text, redraw, tournament_id, replace)
         assert view is not None
         return view
 
     def replace_rack(self, game_number: int, text: str | None = None, *, reason: str, redraw: bool = False,
-                     tournament_id: int | None = None, arbiter: str = "") -> RoundView | None:
+                     tournament_id: int | None = None) -> RoundView | None:
         """The judge replaces the rack in play (III.29: mistyped, wrongly drawn, or nobody
         can play it): its drawn tiles go back to the bag and ``text`` (the judge's rack,
         checked as in ``set_rack``) is used, or, without ``text``, another rack is drawn
@@ -97,18 +106,20 @@ class Rounds(Seating):
         ``draw_rack`` does (None if no valid rack can be formed: the game ends, III.22).
         Raises ``TournamentError`` saying why not; nothing changes then."""
         if not reason.strip():
-            raise TournamentError("falta el motivo del cambio de atril: queda registrado en el historial (III.29)")
-        return self._set_rack(game_number, text, redraw, tournament_id, arbiter, True, reason=reason.strip(),
+            raise MissingReason("falta el motivo del cambio de atril: queda registrado en el historial (III.29)",
+                                action="replace_rack")
+        return self._set_rack(game_number, text, redraw, tournament_id, True, reason=reason.strip(),
                               must_replace=True)
 
     def _set_rack(self, game_number: int, text: str | None, redraw: bool, tournament_id: int | None,
-                  arbiter: str, replace: bool = False, *, reason: str = "", must_replace: bool = False,
+                  replace: bool = False, *, reason: str = "", must_replace: bool = False,
                   ) -> RoundView | None:
         try:
-            return self._set_rack_in(game_number, text, redraw, tournament_id, arbiter, replace, reason, must_replace)
-        except IntegrityError:
+            return self._set_rack_in(game_number, text, redraw, tournament_id, replace, reason, must_replace)
+        except IntegrityError as error:
             # Another judge station set this round's rack at the same moment.
-            raise TournamentError("otro puesto acaba de poner el atril de esta ronda: vuelva a mirar la partida") from None
+            raise ConcurrentChange("otro puesto acaba de poner el atril de esta ronda: vuelva a mirar la partida",
+                                   what=f"partida {game_number}", state="rack_set") from error
 
     def _withdraw_rack(self, session: Session, tournament: Tournament, game: GameRow, engine: Game,
                        actor: Actor, reason: str = "") -> None:
@@ -119,7 +130,8 @@ class Rounds(Seating):
         entered = session.scalar(select(func.count()).select_from(Slip).where(
             Slip.game_id == game.id, Slip.round_number == pending.number))
         if entered:
-            raise TournamentError(f"ya hay {entered} papeletas de la ronda {pending.number}: el atril no se cambia")
+            raise StateConflict(f"ya hay {entered} papeletas de la ronda {pending.number}: el atril no se cambia",
+                                what=f"ronda {pending.number}", state="slips_entered")
         session.delete(self._round(session, game, pending.number))
         session.flush()
         engine.withdraw_rack()
@@ -128,8 +140,8 @@ class Rounds(Seating):
                   reason=reason or "el juez árbitro propone un nuevo atril (III.29)")
 
     def _set_rack_in(self, game_number: int, text: str | None, redraw: bool, tournament_id: int | None,
-                     arbiter: str, replace: bool, reason: str = "", must_replace: bool = False) -> RoundView | None:
-        with self._engine_lock, self._write() as session:
+                     replace: bool, reason: str = "", must_replace: bool = False) -> RoundView | None:
+        with self.context.engine_lock, self._write() as session:
             tournament = self._tournament(session, tournament_id)
             action = Action.REPLACE_RACK if replace else Action.DRAW_RACK if text is None else Action.SET_RACK
             actor = self._authorise(session, tournament.id, action)
@@ -137,30 +149,33 @@ class Rounds(Seating):
             self._check_unlocked(game)
             engine = self._engine(session, tournament, game)
             if engine.over:
-                raise TournamentError(f"la partida {game.number} ha terminado: {engine.end_reason}")
+                raise StateConflict(f"la partida {game.number} ha terminado: {engine.end_reason}",
+                                    what=f"partida {game.number}", state="over")
             replaced: str | None = None
             if engine.pending is not None:
                 if not replace:
-                    raise TournamentError(f"la ronda {engine.pending.number} ya tiene atril ({engine.pending.rack.text}): "
-                                          "elija la jugada maestra antes de sacar otro, o cámbielo (III.29)")
+                    raise StateConflict(f"la ronda {engine.pending.number} ya tiene atril ({engine.pending.rack.text}): "
+                                          "elija la jugada maestra antes de sacar otro, o cámbielo (III.29)",
+                                          what=f"ronda {engine.pending.number}", state="rack_pending")
                 replaced = engine.pending.rack.text
                 self._withdraw_rack(session, tournament, game, engine, actor, reason)
             elif must_replace:
-                raise TournamentError(f"no hay atril en juego en la partida {game.number} que cambiar: la jugada "
-                                      "maestra ya está colocada; saque el atril de la ronda siguiente")
+                raise StateConflict(f"no hay atril en juego en la partida {game.number} que cambiar: la jugada "
+                                      "maestra ya está colocada; saque el atril de la ronda siguiente",
+                                      what=f"partida {game.number}", state="no_rack")
             board_before = engine.board.to_cgp()
             try:
                 pending = engine.draw() if text is None else engine.set_rack(text, redraw=redraw)
             except (RackError, GameError) as error:
-                self._games.pop(game.id, None)
-                raise TournamentError(str(error)) from None
+                self.context.games.pop(game.id, None)
+                raise InvalidRack(str(error), what="el atril", value=text) from error
             if pending is None:
                 reason = str(engine.end_reason)
                 game.status = GameStatus.ENDED.value
                 game.end_reason = reason
                 event = self._log(session, tournament.id, GameEnded(reason), game_id=game.id,
                                   actor=actor)
-                self._games[game.id] = (event.id, engine)
+                self.context.games[game.id] = (event.id, engine)
                 return None
             if game.status == GameStatus.SETUP.value:
                 game.status = GameStatus.PLAYING.value
@@ -171,7 +186,7 @@ class Rounds(Seating):
                      else RackSet(pending.number, pending.rack.text, redraws, text, redraw, replaced))
             event = self._log(session, tournament.id, typed, game_id=game.id, round_number=pending.number,
                               actor=actor, reason=reason if replaced is not None else "")
-            self._games[game.id] = (event.id, engine)
+            self.context.games[game.id] = (event.id, engine)
             session.flush()
             return _round_view(row, engine.alphabet)
 
@@ -180,11 +195,11 @@ class Rounds(Seating):
         return self.engine(game_number, tournament_id).pending
 
     def choose_master(self, game_number: int, choice: int | str = 0, *, tournament_id: int | None = None,
-                      arbiter: str = "", reason: str = "") -> RoundView:
+                      reason: str = "") -> RoundView:
         """Place the master move of the pending round: ``choice`` is an index in the
         III.15 ranking of the equal tops (0 = the rules' choice) or the canonical text
         of one of them (the judge's choice among equal tops)."""
-        with self._engine_lock, self._write() as session:
+        with self.context.engine_lock, self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.CHOOSE_MASTER)
             game = self._game(session, tournament, game_number, lock=True)
@@ -192,26 +207,28 @@ class Rounds(Seating):
             engine = self._engine(session, tournament, game)
             pending = engine.pending
             if pending is None:
-                raise TournamentError("no hay atril en juego: saque o introduzca el atril primero")
+                raise StateConflict("no hay atril en juego: saque o introduzca el atril primero",
+                                    what=f"partida {game.number}", state="no_rack")
             if not pending.ranked:
-                raise TournamentError(f"con el atril {pending.rack.text} no hay ninguna jugada válida: "
-                                      "cambie el atril (III.29) o termine la partida")
+                raise InvalidRack(f"con el atril {pending.rack.text} no hay ninguna jugada válida: "
+                                      "cambie el atril (III.29) o termine la partida",
+                                      what="el atril", value=pending.rack.text)
             selected: int | Any = choice
             written = choice.strip() if isinstance(choice, str) else ""
             if isinstance(choice, str) and not (written.isascii() and written.isdigit()):    # «²» is not 2
                 try:
                     selected = parse_move(choice, engine.alphabet)
                 except SlipError as error:
-                    raise TournamentError(str(error)) from None
+                    raise InvalidSlip(str(error), what="la jugada maestra", value=choice) from error
             elif isinstance(choice, str):
                 try:
                     selected = whole_number(written, "la elección de la maestra", minimum=0)
                 except NumberError as error:
-                    raise TournamentError(str(error)) from None
+                    raise InvalidNumber(str(error), what="la elección de la maestra", value=choice) from None
             try:
                 record = engine.play(selected)
             except GameError as error:
-                raise TournamentError(str(error)) from None
+                raise InvalidInput(str(error), what="la jugada maestra", value=choice) from error
             row = self._round(session, game, record.number)
             row.master = record.master
             row.master_score = record.score
@@ -226,51 +243,53 @@ class Rounds(Seating):
                 game.end_reason = str(engine.end_reason)
                 last_event = self._log(session, tournament.id, GameEnded(game.end_reason), game_id=game.id,
                                        actor=actor).id
-            self._games[game.id] = (last_event, engine)
+            self.context.games[game.id] = (last_event, engine)
             return _round_view(row, engine.alphabet)
 
-    def undo_master(self, game_number: int, *, reason: str, tournament_id: int | None = None,
-                    arbiter: str = "") -> RoundView:
+    def undo_master(self, game_number: int, *, reason: str, tournament_id: int | None = None) -> RoundView:
         """The judge takes back the last master placed (the wrong top), before the next rack
         is drawn and while its round is open; ``reason`` is required and recorded. The round
         waits again for its master (``choose_master``); its slips stay, judged against the
         same board and rack. An end of game the master brought about (III.22) is undone.
         Raises ``TournamentError`` saying why not; nothing changes then."""
         if not reason.strip():
-            raise TournamentError("falta el motivo para deshacer la jugada maestra: queda registrado")
-        with self._engine_lock, self._write() as session:
+            raise MissingReason("falta el motivo para deshacer la jugada maestra: queda registrado",
+                                action="undo_master")
+        with self.context.engine_lock, self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.UNDO_MASTER)
             game = self._game(session, tournament, game_number, lock=True)
             self._check_unlocked(game)
             if game.status not in (GameStatus.PLAYING.value, GameStatus.ENDED.value):
-                raise TournamentError(f"la partida {game.number} tiene resultados publicados: reábrala antes")
+                raise StateConflict(f"la partida {game.number} tiene resultados publicados: reábrala antes",
+                                    what=f"partida {game.number}", state=game.status)
             engine = self._engine(session, tournament, game)
             if not engine.records:
-                raise TournamentError(f"la partida {game.number} no tiene ninguna jugada maestra que deshacer")
+                raise StateConflict(f"la partida {game.number} no tiene ninguna jugada maestra que deshacer",
+                                    what=f"partida {game.number}", state="no_master")
             row = self._round(session, game, engine.records[-1].number)
             if row.closed:
-                raise TournamentError(f"la ronda {row.number} está cerrada (con sus bonificaciones): su maestra ya no "
-                                      "se deshace; si era incorrecta, anúlela (III.29)")
+                raise RoundClosed(f"la ronda {row.number} está cerrada (con sus bonificaciones): su maestra ya no "
+                                      "se deshace; si era incorrecta, anúlela (III.29)",
+                                      game=game.number, round=row.number)
             master = engine.records[-1].master
             try:
                 engine.undo_master()
             except GameError as error:
-                self._games.pop(game.id, None)
-                raise TournamentError(str(error)) from None
+                self.context.games.pop(game.id, None)
+                raise StateConflict(str(error), what=f"partida {game.number}", state="undo_refused") from error
             row.master = row.master_score = row.master_reason = row.cumulative = None
             if game.status == GameStatus.ENDED.value:
                 game.status, game.end_reason = GameStatus.PLAYING.value, None
             event = self._log(session, tournament.id, MasterUndone(row.number, master), game_id=game.id,
                               round_number=row.number, actor=actor, reason=reason.strip())
-            self._games[game.id] = (event.id, engine)
+            self.context.games[game.id] = (event.id, engine)
             session.flush()
             return _round_view(row, engine.alphabet)
 
-    def end_game(self, game_number: int, *, tournament_id: int | None = None, arbiter: str = "",
-                 reason: str = "") -> str:
+    def end_game(self, game_number: int, *, tournament_id: int | None = None, reason: str = "") -> str:
         """The judge ends the game (III.22); returns the reason recorded."""
-        with self._engine_lock, self._write() as session:
+        with self.context.engine_lock, self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.END_GAME)
             game = self._game(session, tournament, game_number, lock=True)
@@ -278,8 +297,8 @@ class Rounds(Seating):
             if game.status == GameStatus.ENDED.value:
                 return game.end_reason or ""            # already over: nothing changes
             if game.status not in (GameStatus.SETUP.value, GameStatus.PLAYING.value):
-                raise TournamentError(f"la partida {game.number} tiene resultados publicados ({game.status}): "
-                                      "no se puede volver a terminar")
+                raise StateConflict(f"la partida {game.number} tiene resultados publicados ({game.status}): "
+                                      "no se puede volver a terminar", what=f"partida {game.number}", state=game.status)
             engine = self._engine(session, tournament, game)
             if engine.pending is not None:
                 # The drawn rack is not played: its round row goes with it, unless slips
@@ -287,24 +306,26 @@ class Rounds(Seating):
                 entered = session.scalar(select(func.count()).select_from(Slip).where(
                     Slip.game_id == game.id, Slip.round_number == engine.pending.number))
                 if entered:
-                    raise TournamentError(f"la ronda {engine.pending.number} tiene {entered} papeletas: elija su "
-                                          "jugada maestra antes de terminar la partida")
+                    raise StateConflict(f"la ronda {engine.pending.number} tiene {entered} papeletas: elija su "
+                                          "jugada maestra antes de terminar la partida",
+                                          what=f"ronda {engine.pending.number}", state="slips_entered")
                 session.delete(self._round(session, game, engine.pending.number))
             end = engine.end(reason or None)
             game.status = GameStatus.ENDED.value
             game.end_reason = str(end)
             event = self._log(session, tournament.id, GameEnded(game.end_reason), game_id=game.id, actor=actor,
                               reason=reason)
-            self._games[game.id] = (event.id, engine)
+            self.context.games[game.id] = (event.id, engine)
             return game.end_reason
 
-    def record_timer(self, game_number: int, action: str, remaining: float, *, tournament_id: int | None = None,
-                     arbiter: str = "") -> None:
+    def record_timer(self, game_number: int, action: str, remaining: float,
+                     *, tournament_id: int | None = None) -> None:
         """The announcer's round timer (III.13) was started, paused or reset with
         ``remaining`` seconds left: logged so that other stations (the projection screen)
         follow it."""
         if action not in ("start", "pause", "reset"):
-            raise TournamentError(f"acción de cronómetro {action!r} desconocida: start, pause o reset")
+            raise InvalidInput(f"acción de cronómetro {action!r} desconocida: start, pause o reset",
+                               what="la acción del cronómetro", value=action)
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.RUN_TIMER)

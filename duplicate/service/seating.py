@@ -11,7 +11,9 @@ from sqlalchemy.orm import Session, selectinload
 
 from duplicate.bounds import ROUND_SECONDS_MAX, SEED_MAX
 from duplicate.service.access import Action
-from duplicate.service.errors import ResultsUnpublished, TournamentError
+from duplicate.service.base import TaskModule
+from duplicate.service.context import ServiceContext
+from duplicate.service.errors import NotFound, ResultsUnpublished, StateConflict
 from duplicate.service.events import GameCreated, TablesAssigned
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.standings import Standings
@@ -38,13 +40,17 @@ def _collation_key(name: str) -> str:
     return "".join(folded)
 
 
-class Seating(Standings):
+class Seating(TaskModule):
     """Games and table assignment (II.6)."""
+
+    def __init__(self, context: ServiceContext, standings: Standings) -> None:
+        super().__init__(context)
+        self.standings = standings
 
     def create_game(self, *, tournament_id: int | None = None, rounds: int | None = None,
                     seconds_per_round: int | None = None, seed: int | None = None,
                     seating: SeatingMethod | None = None, seating_seed: int | None = None,
-                    arbiter: str = "", unpublished_reason: str = "") -> int:
+                    unpublished_reason: str = "") -> int:
         """Create the next game (number = previous + 1) and seat the active players
         (``assign_tables``); returns the game number. ``rounds`` None = full bag (III.21).
 
@@ -67,12 +73,13 @@ class Seating(Standings):
                 # One game at a time, and its last round closed first: otherwise its slips
                 # could no longer be entered from the stations, which follow the newest game.
                 if previous.status in (GameStatus.SETUP.value, GameStatus.PLAYING.value):
-                    raise TournamentError(f"la partida {previous.number} sigue en juego: termínela antes de crear "
-                                          "la siguiente")
+                    raise StateConflict(f"la partida {previous.number} sigue en juego: termínela antes de crear "
+                                          "la siguiente", what=f"partida {previous.number}", state="playing")
                 open_rounds = [row.number for row in previous.rounds if row.master is not None and not row.closed]
                 if open_rounds:
-                    raise TournamentError(f"cierre antes la ronda {open_rounds[0]} de la partida {previous.number} "
-                                          "(faltan papeletas por anotar o las bonificaciones)")
+                    raise StateConflict(f"cierre antes la ronda {open_rounds[0]} de la partida {previous.number} "
+                                          "(faltan papeletas por anotar o las bonificaciones)",
+                                          what=f"partida {previous.number}", state="open_rounds")
                 if previous.status == GameStatus.ENDED.value and not unpublished_reason.strip():
                     raise ResultsUnpublished(f"la partida {previous.number} no tiene publicados sus resultados ni la "
                                              "clasificación del torneo (IV.32): publíquelos antes, o indique el "
@@ -91,11 +98,11 @@ class Seating(Standings):
                       actor=actor, reason=(f"IV.32: empieza sin publicar la partida {unpublished[-1]}: "
                                            f"{unpublished_reason.strip()}") if unpublished else "")
             tournament_id = tournament.id
-        self.assign_tables(number, tournament_id=tournament_id, method=seating, seed=seating_seed, arbiter=arbiter)
+        self.assign_tables(number, tournament_id=tournament_id, method=seating, seed=seating_seed)
         return number
 
     def assign_tables(self, game_number: int, *, tournament_id: int | None = None,
-                      method: SeatingMethod | None = None, seed: int | None = None, arbiter: str = "") -> list[SeatView]:
+                      method: SeatingMethod | None = None, seed: int | None = None) -> list[SeatView]:
         """Seat the active players at tables 1..N (II.6): by partial tournament
         standings when a game has results, else by rating (when ratings exist), else
         alphabetically; ``random`` on request. Never free choice. Only before the
@@ -107,7 +114,8 @@ class Seating(Standings):
             actor = self._authorise(session, tournament.id, Action.ASSIGN_TABLES)
             game = self._game(session, tournament, game_number)
             if game.rounds:
-                raise TournamentError(f"la partida {game.number} ya ha empezado: las mesas no se cambian")
+                raise StateConflict(f"la partida {game.number} ya ha empezado: las mesas no se cambian",
+                                    what=f"partida {game.number}", state="started")
             active = [entry for entry in tournament.entries if entry.status == EntryStatus.ACTIVE.value]
             previous = [other for other in tournament.games if other.number < game.number and other.rounds]
             if method is None:
@@ -148,7 +156,7 @@ class Seating(Standings):
             random.Random(seed).shuffle(ordered)
             return ordered
         if method is SeatingMethod.STANDINGS:
-            standings = self._tournament_standings(session, tournament, before_game=game_number)
+            standings = self.standings.tournament_standings_in(session, tournament, before_game=game_number)
             place = {standing.player: standing.position for standing in standings}
             last = len(place) + 1
             return sorted(active, key=lambda entry: (place.get(entry.id, last), *by_name(entry)))
@@ -175,7 +183,8 @@ class Seating(Standings):
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             if not tournament.games:
-                raise TournamentError(f"el torneo «{tournament.name}» no tiene partidas: créela con «game start»")
+                raise NotFound(f"el torneo «{tournament.name}» no tiene partidas: créela con «game start»",
+                               what="partida", key=None)
             open_games = [game for game in tournament.games
                           if game.status in (GameStatus.SETUP.value, GameStatus.PLAYING.value)]
             return (open_games or tournament.games)[-1].number

@@ -7,7 +7,7 @@ from typing import Any
 
 from data.rules import PARTIAL_STANDINGS_EVERY, ROUND_SECONDS
 from duplicate.bounds import BONUS_MAX, ROUND_SECONDS_MAX, NumberError, checked_int
-from duplicate.service.errors import DamagedData, TournamentError
+from duplicate.service.errors import DamagedData, InvalidInput, InvalidNumber, TournamentError
 from duplicate.standings import (
     BonusMode,
     BonusPolicy,
@@ -43,20 +43,22 @@ class TournamentSettings:
     def __post_init__(self) -> None:
         try:
             BonusMode(self.bonus_mode)
-        except ValueError:
-            raise TournamentError(f"bonificación {self.bonus_mode!r} desconocida: se espera "
-                                  f"{', '.join(mode.value for mode in BonusMode)}") from None
+        except ValueError as error:
+            raise InvalidInput(f"bonificación {self.bonus_mode!r} desconocida: se espera "
+                                  f"{', '.join(mode.value for mode in BonusMode)}",
+                                  what="la bonificación", value=self.bonus_mode) from error
         try:
             checked_int(self.bonus_value, "el valor de la bonificación", maximum=BONUS_MAX)
             checked_int(self.partial_every, "las rondas entre clasificaciones parciales")
             checked_int(self.seconds_per_round, "los segundos por ronda", maximum=ROUND_SECONDS_MAX)
         except NumberError as error:
-            raise TournamentError(str(error)) from None
+            raise InvalidNumber(str(error), what=error.what, value=None) from error
         try:
             TournamentCriterion(self.criterion)
-        except ValueError:
-            raise TournamentError(f"criterio de clasificación {self.criterion!r} desconocido: se espera "
-                                  f"{', '.join(c.value for c in TournamentCriterion)}") from None
+        except ValueError as error:
+            raise InvalidInput(f"criterio de clasificación {self.criterion!r} desconocido: se espera "
+                                  f"{', '.join(c.value for c in TournamentCriterion)}",
+                                  what="el criterio de clasificación", value=self.criterion) from error
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TournamentSettings:

@@ -17,12 +17,12 @@ from duplicate.service.access import Action, Actor
 from duplicate.service.base import (
     ANNULLED,
     MARK_STATUSES,
+    TaskModule,
     _now,
     _read_csv,
 )
-from duplicate.service.errors import DamagedData, TournamentError
+from duplicate.service.errors import DamagedData, InvalidFile, InvalidSlip, NotFound, RoundClosed, StateConflict, TournamentError
 from duplicate.service.events import SlipChecked, SlipConflict, SlipEntered
-from duplicate.service.rounds import Rounds
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.views import (
     ConflictView,
@@ -122,11 +122,11 @@ def _fill_slip(slip: Slip, text: str, verdict: SlipVerdict, context: _SlipContex
     slip.event_id = event_id
 
 
-class SlipEntry(Rounds):
+class SlipEntry(TaskModule):
     """Slip entry: judged at once, marks, the master for many tables, import, double entry, conflicts (II.8, III.20, III.25)."""
 
     def enter_slip(self, game_number: int, table: int, text: str, *, round_number: int | None = None,
-                   tournament_id: int | None = None, assistant: str = "") -> EntryResult:
+                   tournament_id: int | None = None) -> EntryResult:
         """Judge and store the slip of the player at ``table`` (III.20, III.23, III.25).
 
         ``round_number`` defaults to the round open for slips: the newest round whose
@@ -136,32 +136,33 @@ class SlipEntry(Rounds):
         is stored as a ``Conflict`` for the judge; the same text again changes nothing.
         """
         text = self._typed(text, "la papeleta", SLIP_MAX)
-        context = self._slip_context(game_number, table, round_number, tournament_id)
+        context = self.slip_context(game_number, table, round_number, tournament_id)
         verdict = judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
         return self._store(context, text, verdict, Action.ENTER_SLIP)
 
     def mark_slip(self, game_number: int, table: int, status: SlipStatus | str, *, text: str = "",
-                  round_number: int | None = None, tournament_id: int | None = None,
-                  assistant: str = "") -> EntryResult:
+                  round_number: int | None = None, tournament_id: int | None = None) -> EntryResult:
         """Record a late, null or missing slip (III.13, III.20.4, III.25): 0 points."""
         status = SlipStatus(status)
         if status not in MARK_STATUSES:
-            raise TournamentError(f"marca {status.value!r} no válida: se espera late, null o missing")
+            raise InvalidSlip(f"marca {status.value!r} no válida: se espera late, null o missing",
+                              what="la marca", value=status.value)
         text = self._typed(text, "la papeleta", SLIP_MAX)
-        context = self._slip_context(game_number, table, round_number, tournament_id)
+        context = self.slip_context(game_number, table, round_number, tournament_id)
         return self._store(context, text, mark_verdict(status, text), Action.MARK_SLIP)
 
     def enter_master_slips(self, game_number: int, tables: Iterable[int], *, round_number: int | None = None,
-                           tournament_id: int | None = None, assistant: str = "") -> list[EntryResult]:
+                           tournament_id: int | None = None) -> list[EntryResult]:
         """Enter the master's own text for every player in ``tables`` in one step, one
         transaction (issue 3 §3)."""
         tables = list(dict.fromkeys(tables))
-        contexts = [self._slip_context(game_number, table, round_number, tournament_id) for table in tables]
+        contexts = [self.slip_context(game_number, table, round_number, tournament_id) for table in tables]
         if not contexts:
             return []
         master = contexts[0].master
         if master is None:
-            raise TournamentError(f"la ronda {contexts[0].round_number} aún no tiene jugada maestra")
+            raise StateConflict(f"la ronda {contexts[0].round_number} aún no tiene jugada maestra",
+                                what=f"ronda {contexts[0].round_number}", state="no_master")
         verdict = judge_slip(contexts[0].board, contexts[0].rack, master, contexts[0].lexicon,
                              oriented=contexts[0].oriented)
         results = []
@@ -173,8 +174,7 @@ class SlipEntry(Rounds):
         return results
 
     def enter_slips(self, game_number: int, slips: Iterable[tuple[Any, ...]], *,
-                    round_number: int | None = None, tournament_id: int | None = None,
-                    assistant: str = "") -> list[EntryResult]:
+                    round_number: int | None = None, tournament_id: int | None = None) -> list[EntryResult]:
         """Enter many slips of one round in one transaction: ``(table, text)`` pairs, or
         ``(table, SlipStatus.LATE/NULL/MISSING[, text])`` for a mark. Same rules as
         ``enter_slip``/``mark_slip``; identical texts are judged once. For imports and
@@ -187,7 +187,7 @@ class SlipEntry(Rounds):
                      tournament_id: int | None, action: Action) -> list[EntryResult]:
         if not items:
             return []
-        base = self._slip_context(game_number, items[0][0], round_number, tournament_id)
+        base = self.slip_context(game_number, items[0][0], round_number, tournament_id)
         with self._read() as session:
             seated = {table: (entry_id, name) for table, entry_id, name in session.execute(
                 select(Seat.table_number, Seat.entry_id, Player.name).join(Entry, Seat.entry_id == Entry.id)
@@ -196,10 +196,12 @@ class SlipEntry(Rounds):
         prepared = []
         for table, value, *written in items:
             if table not in seated:
-                raise TournamentError(f"no hay ningún jugador en la mesa {table} en la partida {game_number}")
+                raise NotFound(f"no hay ningún jugador en la mesa {table} en la partida {game_number}",
+                               what="mesa", key=table)
             if isinstance(value, SlipStatus):
                 if value not in MARK_STATUSES:
-                    raise TournamentError(f"marca {value.value!r} no válida: se espera late, null o missing")
+                    raise InvalidSlip(f"marca {value.value!r} no válida: se espera late, null o missing",
+                                      what="la marca", value=value.value)
                 raw = self._typed(written[0] if written else "", f"la papeleta de la mesa {table}", SLIP_MAX)
                 verdict = mark_verdict(value, raw)
             else:
@@ -253,8 +255,7 @@ class SlipEntry(Rounds):
                     results[index] = self._store_in(session, context, raw, verdict, actor)
             return [result for result in results if result is not None]
 
-    def import_slips(self, game_number: int, path: Path, *, tournament_id: int | None = None,
-                     assistant: str = "") -> list[EntryResult]:
+    def import_slips(self, game_number: int, path: Path, *, tournament_id: int | None = None) -> list[EntryResult]:
         """Enter the slips of a CSV file with a header: ``mesa`` (table), ``jugada``
         (the text; empty with ``marca``), optional ``ronda`` (round) and ``marca``
         (late/null/missing). Every row is checked first (syntax, table seated, round open):
@@ -270,10 +271,12 @@ class SlipEntry(Rounds):
                 table = whole_number(lowered.get("mesa") or lowered.get("table") or "", "la columna «mesa»")
                 round_number = whole_number(round_text, "la columna «ronda»") if round_text else None
             except NumberError as error:
-                raise TournamentError(f"{path}, línea {number}: {error}") from None
+                raise InvalidFile(f"{path}, línea {number}: {error}",
+                                  path=path, line=number, what=error.what) from error
             mark = lowered.get("marca") or lowered.get("mark") or ""
             if mark and mark not in {status.value for status in MARK_STATUSES}:
-                raise TournamentError(f"{path}, línea {number}: marca {shown(mark)} no válida (late, null, missing)")
+                raise InvalidFile(f"{path}, línea {number}: marca {shown(mark)} no válida (late, null, missing)",
+                                  path=path, line=number, what="la marca", value=mark)
             text = row.get("jugada") or row.get("move") or ""
             parsed.append((number, table, round_number, text, mark))
         # Every table and round is checked before anything is stored.
@@ -287,11 +290,12 @@ class SlipEntry(Rounds):
         for line, table, round_number, text, mark in parsed:
             target = round_number if round_number is not None else latest
             if table not in tables:
-                raise TournamentError(f"{path}, línea {line}: no hay ningún jugador en la mesa {table} "
-                                      f"en la partida {game_number}; no se ha anotado nada")
+                raise InvalidFile(f"{path}, línea {line}: no hay ningún jugador en la mesa {table} "
+                                      f"en la partida {game_number}; no se ha anotado nada",
+                                      path=path, line=line, what="la mesa", value=table)
             if target is None or target not in open_rounds:
-                raise TournamentError(f"{path}, línea {line}: la ronda {target} no existe o está cerrada; "
-                                      "no se ha anotado nada")
+                raise InvalidFile(f"{path}, línea {line}: la ronda {target} no existe o está cerrada; "
+                                      "no se ha anotado nada", path=path, line=line, what="la ronda", value=target)
             by_round.setdefault(target, []).append((table, SlipStatus(mark), text) if mark else (table, text))
         results = []
         for number, items in sorted(by_round.items()):
@@ -299,18 +303,19 @@ class SlipEntry(Rounds):
         return results
 
     def double_check(self, game_number: int, table: int, text: str, *, round_number: int | None = None,
-                     tournament_id: int | None = None, assistant: str = "") -> EntryResult:
+                     tournament_id: int | None = None) -> EntryResult:
         """Double entry: a second assistant re-types a slip. A match is recorded as
         checked; a mismatch becomes a ``Conflict`` the judge resolves."""
         text = self._typed(text, "la papeleta", SLIP_MAX)
-        context = self._slip_context(game_number, table, round_number, tournament_id)
+        context = self.slip_context(game_number, table, round_number, tournament_id)
         verdict = judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
         with self._write() as session:
             actor = self._authorise(session, context.tournament_id, Action.CHECK_SLIP, tables=[table])
             self._writable_game(session, context.game_id)
-            slip = self._slip(session, context)
+            slip = self.slip_in(session, context)
             if slip is None:
-                raise TournamentError(f"mesa {table}, ronda {context.round_number}: no hay papeleta que comprobar")
+                raise NotFound(f"mesa {table}, ronda {context.round_number}: no hay papeleta que comprobar",
+                               what="papeleta", key=(table, context.round_number))
             same = _same_slip(slip, text, verdict, context)
             if same:
                 slip.checked_by = actor.name
@@ -349,7 +354,7 @@ class SlipEntry(Rounds):
             return [view_of(SlipView, slip)
                     for slip in session.scalars(query.order_by(Slip.round_number, Slip.table_number))]
 
-    def _slip_context(self, game_number: int, table: int, round_number: int | None, tournament_id: int | None,
+    def slip_context(self, game_number: int, table: int, round_number: int | None, tournament_id: int | None,
                       *, allow_closed: bool = False) -> _SlipContext:
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
@@ -358,11 +363,13 @@ class SlipEntry(Rounds):
             number = round_number if round_number is not None else self._slip_round_number(session, game)
             row = self._round(session, game, number)
             if row.closed and not allow_closed:
-                raise TournamentError(f"la ronda {number} está cerrada: solo el juez árbitro puede corregirla")
+                raise RoundClosed(f"la ronda {number} está cerrada: solo el juez árbitro puede corregirla",
+                                  game=game.number, round=number)
             seat = session.scalar(select(Seat).where(Seat.game_id == game.id,
                                                      Seat.table_number == self._number(table, "la mesa")))
             if seat is None:
-                raise TournamentError(f"no hay ningún jugador en la mesa {table} en la partida {game.number}")
+                raise NotFound(f"no hay ningún jugador en la mesa {table} en la partida {game.number}",
+                               what="mesa", key=table)
             lexicon = self.lexicon_for(tournament)
             settings = TournamentSettings.from_dict(tournament.settings)
             rack = _stored_rack(row.rack, lexicon)
@@ -379,11 +386,12 @@ class SlipEntry(Rounds):
         number = session.scalar(select(func.max(RoundRow.number)).where(RoundRow.game_id == game.id,
                                                                         RoundRow.master.is_not(None)))
         if number is None:
-            raise TournamentError(f"la partida {game.number} aún no tiene ninguna ronda con jugada maestra: "
-                                  "las papeletas se anotan cuando se anuncia (III.16); indique la ronda si es otra")
+            raise StateConflict(f"la partida {game.number} aún no tiene ninguna ronda con jugada maestra: "
+                                  "las papeletas se anotan cuando se anuncia (III.16); indique la ronda si es otra",
+                                  what=f"partida {game.number}", state="no_master")
         return number
 
-    def _slip(self, session: Session, context: _SlipContext) -> Slip | None:
+    def slip_in(self, session: Session, context: _SlipContext) -> Slip | None:
         return session.scalar(select(Slip).where(Slip.game_id == context.game_id,
                                                  Slip.round_number == context.round_number,
                                                  Slip.entry_id == context.entry_id))
@@ -402,7 +410,7 @@ class SlipEntry(Rounds):
         entering the same player's slip at once comes first: the loser's insert fails
         inside a savepoint and its entry becomes a repeat or a conflict, in the same
         transaction (a batch goes on with its other slips)."""
-        existing = self._slip(session, context)
+        existing = self.slip_in(session, context)
         if existing is None:
             try:
                 with session.begin_nested():
@@ -417,7 +425,7 @@ class SlipEntry(Rounds):
                 return EntryResult("accepted", verdict, context.table, context.player, context.round_number)
             except IntegrityError:
                 # Another station's slip for this player was committed after our check.
-                existing = self._slip(session, context)
+                existing = self.slip_in(session, context)
                 if existing is None:
                     raise
         if _same_slip(existing, text, verdict, context):

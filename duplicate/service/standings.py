@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 from duplicate.service.access import Actor
 from duplicate.service.errors import DamagedData
 from duplicate.service.events import BonusesAwarded, EventKind
-from duplicate.service.registration import Registration
+from duplicate.service.base import TaskModule
 from duplicate.service.settings import TournamentSettings
 from duplicate.standings import (
     GameStanding,
@@ -30,27 +30,27 @@ from duplicate.storage.models import (
 )
 
 
-class Standings(Registration):
+class Standings(TaskModule):
     """Standings and bonuses of the games of a tournament, from the stored slips."""
 
     def game_standings(self, game_number: int, tournament_id: int | None = None) -> list[GameStanding[int]]:
         """Game standings (III.23, III.24, III.28); ``player`` is the entry id."""
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
-            return self._game_standings(session, tournament, self._game(session, tournament, game_number))
+            return self.game_standings_in(session, tournament, self._game(session, tournament, game_number))
 
     def tournament_standings(self, tournament_id: int | None = None) -> list[TournamentStanding[int]]:
         """Tournament standings by the tournament's criterion (IV.31); ``player`` is the entry id."""
         with self._read() as session:
-            return self._tournament_standings(session, self._tournament(session, tournament_id))
+            return self.tournament_standings_in(session, self._tournament(session, tournament_id))
 
     def round_results(self, game_number: int, tournament_id: int | None = None) -> list[RoundResult[int]]:
         """Per played round: master and top scores, each seated player's score and bonus."""
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
-            return self._round_results(session, tournament, self._game(session, tournament, game_number))
+            return self.round_results_in(session, tournament, self._game(session, tournament, game_number))
 
-    def _round_results(self, session: Session, tournament: Tournament, game: GameRow) -> list[RoundResult[int]]:
+    def round_results_in(self, session: Session, tournament: Tournament, game: GameRow) -> list[RoundResult[int]]:
         policy = TournamentSettings.from_dict(tournament.settings).bonus_policy
         seated = [seat.entry_id for seat in game.seats]
         scores: dict[int, dict[int, int]] = {}
@@ -70,19 +70,19 @@ class Standings(Registration):
                                        scores=round_scores, bonuses=bonuses))
         return results
 
-    def _game_standings(self, session: Session, tournament: Tournament, game: GameRow) -> list[GameStanding[int]]:
+    def game_standings_in(self, session: Session, tournament: Tournament, game: GameRow) -> list[GameStanding[int]]:
         settings = TournamentSettings.from_dict(tournament.settings)
         players = [seat.entry_id for seat in game.seats]
-        return game_standings(players, self._round_results(session, tournament, game), tie_breaks=settings.tie_breaks)
+        return game_standings(players, self.round_results_in(session, tournament, game), tie_breaks=settings.tie_breaks)
 
-    def _tournament_standings(self, session: Session, tournament: Tournament,
+    def tournament_standings_in(self, session: Session, tournament: Tournament,
                               before_game: int | None = None) -> list[TournamentStanding[int]]:
         settings = TournamentSettings.from_dict(tournament.settings)
         games = []
         for game in tournament.games:
             if before_game is not None and game.number >= before_game:
                 continue
-            results = self._round_results(session, tournament, game)
+            results = self.round_results_in(session, tournament, game)
             seated = [seat.entry_id for seat in game.seats]
             if results and seated:     # a game nobody was seated in classifies nobody
                 games.append((seated, results))
@@ -97,7 +97,7 @@ class Standings(Registration):
             raise DamagedData(f"las mesas guardadas no casan con las inscripciones ({error}): la base de datos "
                               "está dañada; restaure una copia") from None
 
-    def _bonuses(self, session: Session, tournament: Tournament, game: GameRow, row: RoundRow) -> dict[int, int]:
+    def bonuses_in(self, session: Session, tournament: Tournament, game: GameRow, row: RoundRow) -> dict[int, int]:
         policy = TournamentSettings.from_dict(tournament.settings).bonus_policy
         scores = {seat.entry_id: 0 for seat in game.seats}
         for entry, score in session.execute(select(Slip.entry_id, Slip.score).where(
@@ -105,7 +105,7 @@ class Standings(Registration):
             scores[entry] = score
         return round_bonuses(row.top_score, scores, policy)
 
-    def _refresh_bonuses(self, session: Session, tournament_id: int, game_id: int, round_number: int, actor: Actor,
+    def refresh_bonuses(self, session: Session, tournament_id: int, game_id: int, round_number: int, actor: Actor,
                          why: str = "recalculadas tras una corrección") -> None:
         """After a change in a closed round: log the bonuses if they changed (III.24)."""
         game = session.get(GameRow, game_id)
@@ -116,7 +116,7 @@ class Standings(Registration):
         tournament = session.get(Tournament, tournament_id)
         assert tournament is not None
         session.flush()
-        bonuses = {str(entry): points for entry, points in self._bonuses(session, tournament, game, row).items()}
+        bonuses = {str(entry): points for entry, points in self.bonuses_in(session, tournament, game, row).items()}
         last = session.scalar(select(Event).where(Event.game_id == game.id, Event.round_number == row.number,
                                                   Event.kind == EventKind.BONUSES_AWARDED.value)
                               .order_by(Event.id.desc()).limit(1))
@@ -134,5 +134,5 @@ class Standings(Registration):
             game = self._game(session, tournament, game_number)
             settings = TournamentSettings.from_dict(tournament.settings)
             return partial_standings([seat.entry_id for seat in game.seats],
-                                     self._round_results(session, tournament, game), through_round,
+                                     self.round_results_in(session, tournament, game), through_round,
                                      tie_breaks=settings.tie_breaks)

@@ -2,15 +2,19 @@
 
 * ``Rating``: a player's current EloDI — rating, volatility, rated games, last rated game.
   A player without a row is *nuevo* (1200/535 before the first valid game, rules V).
-* ``RatedGame``: one game that has been rated. ``game_id`` is unique, so a game is rated
-  once and only once even when two stations run the update at the same time; ``sequence``
+* ``RatingVersion``: a version of the rating history. ``elodi recompute`` starts a new
+  version; the older ones are never deleted and stay readable (issue 24 §2).
+* ``RatedGame``: one game that has been rated in a version. ``(version, game_id)`` is
+  unique, so a game is rated once per version even when two stations run the update at
+  the same time; ``(version, sequence)``
   (1, 2, 3, … in rating order) is unique too, so two games rated concurrently from the
   same ratings cannot both be stored: the second transaction fails and is retried on the
   fresh values (``ranking.ratings``).
 * ``RatingChange``: the history — one row per player and rated game with the values before
   and after, the target position (ERank), the actual position and whether the cap bound.
 
-Created by the Alembic revision ``0002`` in ``duplicate/storage/migrations/versions``.
+Created by the Alembic revisions ``0002`` and ``0005`` (versions) in
+``duplicate/storage/migrations/versions``.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from duplicate.storage.models import Base
 
-__all__ = ["RatedGame", "Rating", "RatingChange"]
+__all__ = ["RatedGame", "Rating", "RatingChange", "RatingVersion"]
 
 
 class Rating(Base):
@@ -38,18 +42,37 @@ class Rating(Base):
     last_game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
 
 
+class RatingVersion(Base):
+    """One version of the rating history (``elodi.md``, "Recomputation"): ``update`` adds
+    games to the newest version; ``recompute`` starts a new one and leaves the older ones
+    as they were, readable (``kind``: ``update`` for the first version, ``recompute``).
+    ``station`` / ``arbiter`` / ``tournament_id``: who made it, from where, signing for
+    which tournament; ``event_id``: the event of the log that records it."""
+
+    __tablename__ = "elodi_versions"
+
+    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    kind: Mapped[str] = mapped_column(String(20))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    station: Mapped[str] = mapped_column(String(100), default="")
+    arbiter: Mapped[str] = mapped_column(String(100), default="")
+    tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"))
+
+
 class RatedGame(Base):
-    """A game whose ratings have been applied (once: ``game_id`` is unique).
+    """A game whose ratings have been applied in a ``version`` of the history (once per
+    version: ``(version, game_id)`` is unique; ``sequence`` is its place in the version).
 
     ``published_event_id``: the final publication (``results_published`` event) whose
     standings were rated — a later publication means the game changed and needs a
     recompute; ``settings``: the ``EloDISettings`` used (``to_dict``).
     """
 
-    __tablename__ = "elodi_games"
-    __table_args__ = (UniqueConstraint("game_id"), UniqueConstraint("sequence"))
+    __tablename__ = "elodi_rated_games"
+    __table_args__ = (UniqueConstraint("version", "game_id"), UniqueConstraint("version", "sequence"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    version: Mapped[int] = mapped_column(ForeignKey("elodi_versions.number"), index=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
     sequence: Mapped[int] = mapped_column(Integer)
     published_event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id"))
@@ -68,11 +91,11 @@ class RatingChange(Base):
     place given to ``rate_game`` (by total, or the published place with tie-breaks).
     """
 
-    __tablename__ = "elodi_changes"
+    __tablename__ = "elodi_rating_changes"
     __table_args__ = (UniqueConstraint("rated_game_id", "player_id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    rated_game_id: Mapped[int] = mapped_column(ForeignKey("elodi_games.id", ondelete="CASCADE"), index=True)
+    rated_game_id: Mapped[int] = mapped_column(ForeignKey("elodi_rated_games.id", ondelete="CASCADE"), index=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
     phase: Mapped[str] = mapped_column(String(20))
     total: Mapped[int] = mapped_column(Integer)

@@ -15,6 +15,8 @@ breaks one, needs a reason, which the log keeps.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -23,9 +25,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from duplicate.service.access import Action, Actor, Role
-from duplicate.service.base import ServiceBase
-from duplicate.service.errors import TournamentError
+from duplicate.service.context import HasContext, OnContext, ServiceContext, ServiceHooks, typed_text
+from duplicate.service.errors import InvalidInput, InvalidNumber, MissingReason, NotFound, StateConflict
 from duplicate.service.events import (
+    TournamentEvent,
     ClassicEntryChanged,
     DivisionCreated,
     ResultConflict,
@@ -41,6 +44,8 @@ from duplicate.storage.classic_models import (
     ClassicScoreEntry,
     ClassicSeed,
 )
+from duplicate.storage.database import Database
+from duplicate.storage.models import Entry, Tournament
 from duplicate.storage.models import Entry, Tournament
 from duplicate.texts import NAME_MAX
 from ranking.classic.engines import (
@@ -73,7 +78,8 @@ def system_name(system: str) -> str:
 def _check_scores(*scores: int) -> None:
     for score in scores:
         if score not in SCORE_RANGE:
-            raise TournamentError(f"puntuación {score} fuera de lo posible (de -500 a 2000)")
+            raise InvalidNumber(f"puntuación {score} fuera de lo posible (de -500 a 2000)",
+                                what="la puntuación", value=score)
 
 
 @dataclass(frozen=True)
@@ -154,18 +160,39 @@ class EventSnapshot:
     absences: dict[tuple[int, int], str] = field(default_factory=dict)
 
 
-class ClassicService(ServiceBase):
+class ClassicService(OnContext):
     """Classic divisions of the tournaments of one database (see the module docstring).
-    Built like ``TournamentService`` (``database``, ``station``, ``pin``, ``hooks``)."""
+
+    Built on a ``ServiceContext`` — the one a ``TournamentService`` holds (``like``), so
+    both act with the same credential and log to the same event log — or on a database
+    with ``station``, ``pin``, ``hooks`` as ``TournamentService`` takes them."""
+
+    def __init__(self, source: Database | ServiceContext, *, station: str = "principal", pin: str | None = None,
+                 hooks: ServiceHooks | None = None) -> None:
+        self.context = source if isinstance(source, ServiceContext) else \
+            ServiceContext(source, station=station, pin=pin, hooks=hooks)
 
     @classmethod
-    def like(cls, service: ServiceBase) -> ClassicService:
-        """A classic service on the same database, station, credential and hooks as
+    def like(cls, service: HasContext) -> ClassicService:
+        """A classic service on the same context (database, station, credential, hooks) as
         ``service`` (a ``TournamentService`` the front end already holds)."""
-        other = cls(service.db, station=service.station, hooks=service.hooks)
-        other._pin = service._pin
-        other._digests = service._digests      # the same PIN: its checked digests too (scrypt is slow)
-        return other
+        return cls(service.context)
+
+    def _write(self) -> AbstractContextManager[Session]:
+        return self.context.write()
+
+    def _read(self) -> AbstractContextManager[Session]:
+        return self.context.read()
+
+    def _tournament(self, session: Session, tournament_id: int | None) -> Tournament:
+        return self.context.tournament(session, tournament_id)
+
+    def _authorise(self, session: Session, tournament_id: int, action: Action, *, tables: Iterable[int] = ()) -> Actor:
+        return self.context.authorise(session, tournament_id, action, tables=tables)
+
+    def _log(self, session: Session, tournament_id: int, typed: TournamentEvent, *, actor: Actor,
+             round_number: int | None = None, reason: str = "") -> None:
+        self.context.log(session, tournament_id, typed, actor=actor, round_number=round_number, reason=reason)
 
     # --- setting up -----------------------------------------------------------------------
     def create_division(self, *, rounds: int, system: str = PairingSystem.DUTCH.value, name: str = "",
@@ -173,18 +200,20 @@ class ClassicService(ServiceBase):
         """Create a division of ``rounds`` rounds paired by ``system`` (a Swiss system,
         ``round-robin`` or ``manual``). Judge only; ``TournamentError`` for a bad value."""
         if system not in SYSTEMS:
-            raise TournamentError(f"sistema «{system}» desconocido; se esperaba uno de {', '.join(SYSTEMS)}")
+            raise InvalidInput(f"sistema «{system}» desconocido; se esperaba uno de {', '.join(SYSTEMS)}",
+                               what="el sistema", value=system)
         if not 1 <= rounds <= 50:
-            raise TournamentError("el número de rondas debe estar entre 1 y 50")
+            raise InvalidNumber("el número de rondas debe estar entre 1 y 50", what="el número de rondas", value=rounds)
         settings = settings or DivisionSettings()
-        name = self._typed(name, "el nombre de la división", NAME_MAX).strip()
+        name = typed_text(name, "el nombre de la división", NAME_MAX).strip()
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.CHANGE_SETTINGS)
             if session.scalar(select(ClassicDivision).where(ClassicDivision.tournament_id == tournament.id,
                                                             ClassicDivision.name == name)) is not None:
-                raise TournamentError(f"ya hay una división «{name}» en el torneo" if name else
-                                      "el torneo ya tiene una división sin nombre")
+                raise StateConflict(f"ya hay una división «{name}» en el torneo" if name else
+                                      "el torneo ya tiene una división sin nombre",
+                                      what=f"división {name}", state="exists")
             division = ClassicDivision(tournament_id=tournament.id, name=name, system=system, rounds=rounds,
                                        settings=settings.to_dict())
             session.add(division)
@@ -214,7 +243,8 @@ class ClassicService(ServiceBase):
             row = self._division_row(session, tournament, division)
             number = self._rounds_paired(session, row) + 1
             if number > row.rounds:
-                raise TournamentError(f"ya se han emparejado las {row.rounds} rondas de la división")
+                raise StateConflict(f"ya se han emparejado las {row.rounds} rondas de la división",
+                                    what=f"división {row.name}", state="all_paired")
             self._check_round_complete(session, row, number - 1)
             self._seed_new_entries(session, tournament, row, number, actor)
             trf = self._trf(session, row, played=number - 1)
@@ -223,11 +253,12 @@ class ClassicService(ServiceBase):
                 self._check_manual(session, row, pairs)
                 problems = check_pairing(trf, pairs)
                 if problems and not reason.strip():
-                    raise TournamentError("el emparejamiento incumple el reglamento (" + "; ".join(problems)
-                                          + "): indique el motivo para mantenerlo")
+                    raise MissingReason("el emparejamiento incumple el reglamento (" + "; ".join(problems)
+                                          + "): indique el motivo para mantenerlo", action="override_pairing")
                 method = MANUAL
             elif row.system == MANUAL:
-                raise TournamentError("esta división se empareja a mano: indique los emparejamientos")
+                raise InvalidInput("esta división se empareja a mano: indique los emparejamientos",
+                                   what="el emparejamiento", value=None)
             elif row.system == ROUND_ROBIN:
                 pairs, method = self._berger_round(session, row, number), ROUND_ROBIN
             else:
@@ -243,22 +274,26 @@ class ClassicService(ServiceBase):
         """Refuse, whatever the reason, a manual pairing that cannot be stored: an unknown
         starting number, a player twice, a player against themself, two byes."""
         if not pairs:
-            raise TournamentError("el emparejamiento manual está vacío: indique las parejas «1-8,2-7,…»")
+            raise InvalidInput("el emparejamiento manual está vacío: indique las parejas «1-8,2-7,…»",
+                               what="el emparejamiento", value="")
         known = {seed.number for seed in self._seeds(session, row)}
         seen: set[int] = set()
         for pair in pairs:
             if pair.first == pair.second:
-                raise TournamentError(f"el jugador {pair.first} no puede jugar contra sí mismo")
+                raise InvalidInput(f"el jugador {pair.first} no puede jugar contra sí mismo",
+                                   what="el emparejamiento", value=pair.first)
             for number in (pair.first, pair.second):
                 if number == 0:
                     continue
                 if number not in known:
-                    raise TournamentError(f"no hay jugador con el número {number} en la división")
+                    raise NotFound(f"no hay jugador con el número {number} en la división", what="jugador", key=number)
                 if number in seen:
-                    raise TournamentError(f"el jugador {number} aparece dos veces en el emparejamiento")
+                    raise InvalidInput(f"el jugador {number} aparece dos veces en el emparejamiento",
+                                       what="el emparejamiento", value=number)
                 seen.add(number)
         if sum(pair.is_bye for pair in pairs) > 1:
-            raise TournamentError("como mucho un descanso por ronda")
+            raise InvalidInput("como mucho un descanso por ronda",
+                               what="el emparejamiento", value=sum(pair.is_bye for pair in pairs))
 
     def _swiss_round(self, session: Session, row: ClassicDivision, trf: Trf, number: int
                      ) -> tuple[list[Pair], list[str]]:
@@ -312,10 +347,12 @@ class ClassicService(ServiceBase):
     def _berger_round(self, session: Session, row: ClassicDivision, number: int) -> list[Pair]:
         seeds = self._seeds(session, row)
         if any(seed.first_round > 1 for seed in seeds):
-            raise TournamentError("un todos contra todos no admite inscripciones tardías")
+            raise StateConflict("un todos contra todos no admite inscripciones tardías",
+                                what=f"división {row.name}", state="late_entries")
         schedule = berger_schedule(len(seeds))
         if number > len(schedule):
-            raise TournamentError(f"con {len(seeds)} jugadores el todos contra todos tiene {len(schedule)} rondas")
+            raise NotFound(f"con {len(seeds)} jugadores el todos contra todos tiene {len(schedule)} rondas",
+                           what="ronda", key=number)
         return schedule[number - 1]
 
     def _store_round(self, session: Session, row: ClassicDivision, number: int, pairs: list[Pair],
@@ -325,7 +362,8 @@ class ClassicService(ServiceBase):
         table = 0
         for pair in sorted(pairs, key=lambda p: p.is_bye):
             if pair.first not in seeds or (pair.second and pair.second not in seeds):
-                raise TournamentError(f"no hay jugador con el número {pair.first if pair.first not in seeds else pair.second}")
+                raise NotFound(f"no hay jugador con el número {pair.first if pair.first not in seeds else pair.second}",
+                               what="jugador", key=pair.first if pair.first not in seeds else pair.second)
             if pair.is_bye:
                 session.add(ClassicBoard(division_id=row.id, round=number, table=None, first_id=seeds[pair.first].id,
                                          method=method))
@@ -351,7 +389,7 @@ class ClassicService(ServiceBase):
             row = self._division_row(session, tournament, division)
             board = self._board(session, row, round_number, table)
             session.add(ClassicScoreEntry(board_id=board.id, first_score=first_score, second_score=second_score,
-                                          station=self.station, arbiter=actor.name,
+                                          station=self.context.station, arbiter=actor.name,
                                           entered_at=datetime.now(UTC)))
             counted = (board.first_score, board.second_score)
             outcome: ResultOutcome
@@ -378,7 +416,8 @@ class ClassicService(ServiceBase):
                        division: str = "", reason: str = "", tournament_id: int | None = None) -> None:
         """The judge records a game lost by forfeit by ``loser`` (the side that did not play)."""
         if loser not in ("first", "second"):
-            raise TournamentError("la incomparecencia es de «first» (quien empieza) o de «second»")
+            raise InvalidInput("la incomparecencia es de «first» (quien empieza) o de «second»",
+                               what="la incomparecencia", value=loser)
         with self._write() as session:
             tournament, actor, row, board = self._judged_board(session, division, tournament_id, round_number, table)
             board.first_score = board.second_score = None
@@ -414,18 +453,22 @@ class ClassicService(ServiceBase):
             row = self._division_row(session, tournament, division)
             paired = self._rounds_paired(session, row)
             if round_number <= paired:
-                raise TournamentError(f"la ronda {round_number} ya está emparejada")
+                raise StateConflict(f"la ronda {round_number} ya está emparejada",
+                                    what=f"ronda {round_number}", state="paired")
             if round_number > row.rounds:
-                raise TournamentError(f"la división tiene {row.rounds} rondas; no hay ronda {round_number}")
+                raise NotFound(f"la división tiene {row.rounds} rondas; no hay ronda {round_number}",
+                               what="ronda", key=round_number)
             self._seed_new_entries(session, tournament, row, paired + 1, actor)
             seed = self._seed(session, row, number)
             if seed.withdrawn_round is not None:
-                raise TournamentError(f"el jugador {number} está retirado")
+                raise StateConflict(f"el jugador {number} está retirado", what=f"jugador {number}", state="withdrawn")
             if session.scalar(select(ClassicAbsence).where(ClassicAbsence.seed_id == seed.id,
                                                            ClassicAbsence.round == round_number)) is not None:
-                raise TournamentError(f"el jugador {number} ya tiene descanso en la ronda {round_number}")
+                raise StateConflict(f"el jugador {number} ya tiene descanso en la ronda {round_number}",
+                                    what=f"jugador {number}", state="bye")
             if kind not in ("H", "Z"):
-                raise TournamentError("el descanso pedido es H (media victoria) o Z (sin puntos)")
+                raise InvalidInput("el descanso pedido es H (media victoria) o Z (sin puntos)",
+                                   what="el descanso", value=kind)
             session.add(ClassicAbsence(seed_id=seed.id, round=round_number, kind=kind))
             self._log(session, tournament.id, ClassicEntryChanged(row.name, number,
                                                                   "half-bye" if kind == "H" else "zero-bye",
@@ -439,7 +482,8 @@ class ClassicService(ServiceBase):
             row = self._division_row(session, tournament, division)
             seed = self._seed(session, row, number)
             if seed.withdrawn_round is not None:
-                raise TournamentError(f"el jugador {number} ya está retirado desde la ronda {seed.withdrawn_round}")
+                raise StateConflict(f"el jugador {number} ya está retirado desde la ronda {seed.withdrawn_round}",
+                                    what=f"jugador {number}", state="withdrawn")
             seed.withdrawn_round = self._rounds_paired(session, row) + 1
             self._log(session, tournament.id, ClassicEntryChanged(row.name, number, "withdrawn", seed.withdrawn_round),
                       actor=actor, reason=reason)
@@ -497,7 +541,7 @@ class ClassicService(ServiceBase):
                              bye_spread=settings.bye_spread, forfeit_spread=settings.forfeit_spread,
                              tie_breaks=settings.tie_breaks)
         except ValueError as error:
-            raise TournamentError(str(error)) from None
+            raise InvalidInput(str(error), what="los desempates", value=settings.tie_breaks) from error
 
     def rounds_complete(self, *, division: str = "", tournament_id: int | None = None) -> int:
         """Rounds with every result in (what the standings count)."""
@@ -521,8 +565,8 @@ class ClassicService(ServiceBase):
         row = session.scalar(select(ClassicDivision).where(ClassicDivision.tournament_id == tournament.id,
                                                            ClassicDivision.name == name))
         if row is None:
-            raise TournamentError(f"el torneo no tiene la división «{name}»" if name else
-                                  "el torneo no tiene una división clásica: créela primero")
+            raise NotFound(f"el torneo no tiene la división «{name}»" if name else
+                                  "el torneo no tiene una división clásica: créela primero", what="división", key=name)
         return row
 
     @staticmethod
@@ -534,7 +578,7 @@ class ClassicService(ServiceBase):
         seed = session.scalar(select(ClassicSeed).where(ClassicSeed.division_id == row.id,
                                                         ClassicSeed.number == number))
         if seed is None:
-            raise TournamentError(f"no hay jugador con el número {number} en la división")
+            raise NotFound(f"no hay jugador con el número {number} en la división", what="jugador", key=number)
         return seed
 
     def _seed_new_entries(self, session: Session, tournament: Tournament, row: ClassicDivision, number: int,
@@ -583,14 +627,14 @@ class ClassicService(ServiceBase):
         missing = self._missing(session, row, number)
         if missing:
             tables = ", ".join(str(b.table) for b in missing[:10])
-            raise TournamentError(f"la ronda {number} no está completa: faltan resultados o hay conflictos en "
-                                  f"las mesas {tables}")
+            raise StateConflict(f"la ronda {number} no está completa: faltan resultados o hay conflictos en "
+                                  f"las mesas {tables}", what=f"ronda {number}", state="incomplete")
 
     def _board(self, session: Session, row: ClassicDivision, number: int, table: int) -> ClassicBoard:
         board = session.scalar(select(ClassicBoard).where(ClassicBoard.division_id == row.id,
                                                           ClassicBoard.round == number, ClassicBoard.table == table))
         if board is None:
-            raise TournamentError(f"la ronda {number} no tiene mesa {table}")
+            raise NotFound(f"la ronda {number} no tiene mesa {table}", what="mesa", key=table)
         return board
 
     def _division_data(self, session: Session, row: ClassicDivision) -> DivisionData:

@@ -31,7 +31,7 @@ def main(argv: list[str]) -> None:
             print(f"round {view.number} master", flush=True)
             assert view.master is not None
             for table, _, _ in service.seats(game):
-                service.enter_slip(game, table, view.master if table % 2 else "H8-QZQZ", assistant=name)
+                service.enter_slip(game, table, view.master if table % 2 else "H8-QZQZ")
                 print(f"slip {view.number} {table}", flush=True)
             service.close_round(game, view.number)
             print(f"round {view.number} closed", flush=True)
@@ -40,7 +40,7 @@ def main(argv: list[str]) -> None:
     with open(argv[4], encoding="utf-8") as lines:
         for line in lines:
             table, text = line.rstrip("\n").split("\t")
-            result = service.enter_slip(game, int(table), text, round_number=round_number, assistant=name)
+            result = service.enter_slip(game, int(table), text, round_number=round_number)
             print(f"ok {table} {result.outcome}", flush=True)
 
 

@@ -29,6 +29,7 @@ from duplicate.storage.database import open_database
 from duplicate.storage.models import SeatingMethod
 from lexicon.lexicon import Lexicon
 from ranking.classic.service import ClassicService
+from ranking.ratings import RatingService
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 
 Call = Callable[[TournamentService], object]
@@ -68,6 +69,8 @@ ACTIONS: dict[Action, tuple[Call, bool]] = {
     Action.OVERRIDE_PAIRING: (lambda s: ClassicService.like(s).pair_round(manual=[(1, 2)]), False),
     Action.ENTER_RESULT: (lambda s: ClassicService.like(s).enter_result(1, 3, 400, 300), True),
     Action.RESOLVE_RESULT: (lambda s: ClassicService.like(s).resolve_result(1, 1, 400, 300), False),
+    # EloDI (V, issue 24 §2): the same credentials through ranking.ratings.
+    Action.UPDATE_RATINGS: (lambda s: RatingService(s.context).update(), False),
 }
 
 
@@ -97,7 +100,7 @@ def station(judge: TournamentService, role: Role) -> TournamentService:
 
 
 def test_the_table_covers_every_action() -> None:
-    assert set(ACTIONS) == set(Action) - {Action.UPDATE_RATINGS}    # EloDI runs through publication
+    assert set(ACTIONS) == set(Action)
 
 
 @pytest.mark.parametrize("action", list(ACTIONS), ids=str)
@@ -135,6 +138,22 @@ def test_an_assistant_is_refused_tables_outside_its_range_II4c(scenario: Tournam
     with pytest.raises(NotAuthorised, match=r"mesas 1–2"):
         call(station(scenario, Role.ASSISTANT))
     assert scenario.last_event_id() == before
+
+
+@pytest.mark.parametrize("action", list(ACTIONS), ids=str)
+def test_may_answers_what_each_station_may_do(scenario: TournamentService, action: Action) -> None:
+    """``may`` agrees with the refusals above: the judge everything (II.4.a), an assistant
+    its table actions on its own tables 1–2 only (II.4.c), the viewer nothing."""
+    _, assistant_may = ACTIONS[action]
+    assert station(scenario, Role.JUDGE).may(action) and station(scenario, Role.JUDGE).may(action, 3)
+    assert not station(scenario, Role.VIEWER).may(action) and not station(scenario, Role.VIEWER).may(action.value, 1)
+    aux1 = station(scenario, Role.ASSISTANT)
+    assert aux1.may(action) is assistant_may and aux1.may(action.value, 2) is assistant_may
+    assert not aux1.may(action, 3)
+
+
+def test_may_with_a_wrong_pin_is_no(scenario: TournamentService) -> None:
+    assert not scenario.with_pin("ningun-puesto-tiene-este").may(Action.ENTER_SLIP, 1)
 
 
 def test_an_assistant_enters_the_slips_of_its_own_tables(scenario: TournamentService) -> None:

@@ -24,7 +24,7 @@ from click.testing import CliRunner
 
 from duplicate.publish import Publication, publish_results
 from duplicate.results import spanish_number
-from duplicate.service import TournamentError, TournamentService, TournamentSettings
+from duplicate.service import NotFound, TournamentService, TournamentSettings
 from duplicate.simulate import simulate_tournament
 from duplicate.slips import SlipStatus
 from duplicate.storage.database import open_database
@@ -164,8 +164,9 @@ def test_one_game_and_chosen_formats(small: tuple[TournamentService, int, Path],
 
 def test_unknown_game_and_format_are_refused(small: tuple[TournamentService, int, Path], tmp_path: Path) -> None:
     service, tournament, database = small
-    with pytest.raises(TournamentError, match="no tiene partida 9"):
+    with pytest.raises(NotFound) as refused:
         publish_results(service, tmp_path, game=9, tournament_id=tournament)
+    assert (refused.value.what, refused.value.key) == ("partida", 9)
     with pytest.raises(ValueError, match="formato desconocido: docx"):
         publish_results(service, tmp_path, formats=["html", "docx"], tournament_id=tournament)
     result = CliRunner().invoke(publish, ["--db", str(database), "--out", str(tmp_path), "--formats", "html,odt"])
@@ -432,7 +433,7 @@ def test_elodi_changes_are_published_once_the_game_is_rated(tmp_path: Path, span
     publish_results(service, tmp_path / "antes", formats=["html"], tournament_id=tournament, workers=1)
     assert "Sin valoración EloDI" in (tmp_path / "antes" / "partida-1.html").read_text(encoding="utf-8")
 
-    rating_service = ratings.RatingService(database)
+    rating_service = ratings.RatingService(service.context)
     rating_service.update()
     report = rating_service.game_report(rating_service.game_ref(1, tournament))
     publish_results(service, tmp_path / "despues", formats=["html"], tournament_id=tournament, workers=1)

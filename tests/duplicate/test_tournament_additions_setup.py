@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.service import EventKind, TournamentError, TournamentService
+from duplicate.service import EventKind, InvalidText, NotFound, StateConflict, TournamentService
 from duplicate.storage.database import open_database
 from duplicate.storage.models import SeatingMethod
 from lexicon.lexicon import Lexicon
@@ -34,12 +34,15 @@ def test_update_player_refuses_an_empty_name_and_another_players_federation_id(s
     service.create_tournament("T")
     first = service.add_player("Ana", federation_id="F1")
     service.add_player("Berta", federation_id="F2")
-    with pytest.raises(TournamentError, match="nombre"):
+    with pytest.raises(InvalidText) as refused:
         service.update_player(first, name="  ")
-    with pytest.raises(TournamentError, match="F2 ya es de Berta"):
+    assert refused.value.what == "el nombre del jugador"
+    with pytest.raises(StateConflict) as refused:
         service.update_player(first, federation_id="F2")
-    with pytest.raises(TournamentError, match="no existe"):
+    assert (refused.value.what, refused.value.state) == ("federación F2", "taken")
+    with pytest.raises(NotFound) as refused:
         service.update_player(999, name="X")
+    assert (refused.value.what, refused.value.key) == ("inscripción", 999)
     service.update_player(first, federation_id="")
     assert service.entries()[0][1].federation_id is None
 

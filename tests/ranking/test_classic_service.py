@@ -11,7 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.service import NotAuthorised, TournamentError, TournamentService
+from duplicate.service import (
+    InvalidInput,
+    InvalidNumber,
+    MissingReason,
+    NotAuthorised,
+    NotFound,
+    StateConflict,
+    TournamentService,
+)
 from duplicate.storage.database import open_database
 from ranking.classic.engines import PairingSystem, py4swiss_installed
 from ranking.classic.replay import check_tournament
@@ -105,11 +113,12 @@ def test_two_stations_with_different_scores_leave_a_conflict_for_the_judge(
     for board in judge.boards(1):
         if board.table not in (None, 2):
             judge.enter_result(1, board.table, 300, 250)
-    with pytest.raises(TournamentError, match="conflictos en las mesas 2"):
+    with pytest.raises(StateConflict) as refused:
         judge.pair_round()
+    assert (refused.value.what, refused.value.state) == ("ronda 1", "incomplete")
     judge.resolve_result(1, 2, 410, 350, reason="acta firmada por los dos jugadores")
     judge.pair_round()
-    kinds = [event.kind for event in judge.history()]
+    kinds = [event.kind for event in TournamentService(judge.db).history()]
     assert {"division_created", "round_paired", "result_entered", "result_conflict", "result_resolved"} <= set(kinds)
 
 
@@ -146,11 +155,12 @@ def test_a_manual_pairing_that_breaks_a_rule_needs_a_reason(services: tuple[Tour
     classic.pair_round(manual=[(n, n + 6) for n in range(1, 7)])
     play(classic, random.Random(2))
     repeat = [(1, 7)] + [(n, n + 1) for n in (2, 4, 8, 10)] + [(6, 12)]
-    with pytest.raises(TournamentError, match="1 y 7 ya se enfrentaron.*indique el motivo"):
+    with pytest.raises(MissingReason) as refused:
         classic.pair_round(manual=repeat)
+    assert refused.value.action == "override_pairing"
     boards = classic.pair_round(manual=repeat, reason="desempate acordado por los jugadores")
     assert all(b.method == "manual" for b in boards)
-    assert classic.history()[-1].reason == "desempate acordado por los jugadores"
+    assert TournamentService(classic.db).history()[-1].reason == "desempate acordado por los jugadores"
 
 
 def test_a_round_robin_follows_the_berger_tables(services: tuple[TournamentService, ClassicService]) -> None:
@@ -163,8 +173,9 @@ def test_a_round_robin_follows_the_berger_tables(services: tuple[TournamentServi
         met |= {frozenset((b.first, b.second)) for b in boards}
         play(classic, rng)
     assert len(met) == 66                          # 12 players: every pair once
-    with pytest.raises(TournamentError, match="ya se han emparejado las 11 rondas"):
+    with pytest.raises(StateConflict) as refused:
         classic.pair_round()
+    assert refused.value.state == "all_paired"
 
 
 @pytest.mark.skipif(not py4swiss_installed(), reason="py4swiss no se instala en este sistema")
@@ -239,7 +250,7 @@ def test_gibson_pairs_a_clinched_leader_with_a_player_out_of_contention(
     boards = classic.pair_round()
     opponent = next(b.second if b.first == 1 else b.first for b in boards if 1 in (b.first, b.second))
     assert opponent not in met
-    assert "regla Gibson" in classic.history()[-1].reason
+    assert "regla Gibson" in TournamentService(classic.db).history()[-1].reason
 
 
 def test_impossible_scores_and_unknown_boards_are_refused_and_nothing_changes(
@@ -247,25 +258,30 @@ def test_impossible_scores_and_unknown_boards_are_refused_and_nothing_changes(
     _, classic = services
     classic.create_division(rounds=2, system=PairingSystem.DUTCH_2026.value)
     classic.pair_round()
-    before = classic.last_event_id()
-    for call, message in ((lambda: classic.enter_result(1, 1, 5000, 300), "puntuación 5000 fuera de lo posible"),
-                          (lambda: classic.resolve_result(1, 1, 300, -900), "puntuación -900 fuera de lo posible"),
-                          (lambda: classic.enter_result(1, 99, 300, 200), "la ronda 1 no tiene mesa 99"),
-                          (lambda: classic.enter_result(7, 1, 300, 200), "la ronda 7 no tiene mesa 1"),
-                          (lambda: classic.record_forfeit(1, 1, "nadie"), "la incomparecencia es de"),  # type: ignore[arg-type]
-                          (lambda: classic.request_bye(99, 2), "no hay jugador con el número 99"),
-                          (lambda: classic.request_bye(3, 9), "la división tiene 2 rondas; no hay ronda 9"),
-                          (lambda: classic.pair_round(manual=[(1, 2)]), "la ronda 1 no está completa")):
-        with pytest.raises(TournamentError, match=message):
+    before = TournamentService(classic.db).last_event_id()
+    # Each refusal: its error type and the input it names (fields, not the Spanish text).
+    for call, kind, fields in (
+            (lambda: classic.enter_result(1, 1, 5000, 300), InvalidNumber, {"what": "la puntuación", "value": 5000}),
+            (lambda: classic.resolve_result(1, 1, 300, -900), InvalidNumber, {"what": "la puntuación", "value": -900}),
+            (lambda: classic.enter_result(1, 99, 300, 200), NotFound, {"what": "mesa", "key": 99}),
+            (lambda: classic.enter_result(7, 1, 300, 200), NotFound, {"what": "mesa", "key": 1}),
+            (lambda: classic.record_forfeit(1, 1, "nadie"), InvalidInput,  # type: ignore[arg-type]
+             {"what": "la incomparecencia", "value": "nadie"}),
+            (lambda: classic.request_bye(99, 2), NotFound, {"what": "jugador", "key": 99}),
+            (lambda: classic.request_bye(3, 9), NotFound, {"what": "ronda", "key": 9}),
+            (lambda: classic.pair_round(manual=[(1, 2)]), StateConflict, {"what": "ronda 1", "state": "incomplete"})):
+        with pytest.raises(kind) as refused:
             call()
-    assert classic.last_event_id() == before
+        assert {name: getattr(refused.value, name) for name in fields} == fields
+    assert TournamentService(classic.db).last_event_id() == before
     assert all(b.first_score is None for b in classic.boards(1))
     for board in classic.boards(1):
         if board.table is not None:
             classic.enter_result(1, board.table, 400, 300)
-    before = classic.last_event_id()
-    for manual, message in (([], "está vacío"), ([(1, 1)], "no puede jugar contra sí mismo"), ([(1, 2), (2, 3)], "aparece dos veces"),
-                            ([(1, 77)], "no hay jugador con el número 77"), ([(1, 0), (2, 0)], "un descanso")):
-        with pytest.raises(TournamentError, match=message):
+    before = TournamentService(classic.db).last_event_id()
+    for manual, kind, value in (([], InvalidInput, ""), ([(1, 1)], InvalidInput, 1), ([(1, 2), (2, 3)], InvalidInput, 2),
+                                ([(1, 77)], NotFound, 77), ([(1, 0), (2, 0)], InvalidInput, 2)):
+        with pytest.raises(kind) as refused:
             classic.pair_round(manual=manual, reason="lo decide el juez")    # a reason does not make it possible
-    assert classic.last_event_id() == before and classic.boards(2) == []
+        assert (refused.value.key if isinstance(refused.value, NotFound) else refused.value.value) == value
+    assert TournamentService(classic.db).last_event_id() == before and classic.boards(2) == []

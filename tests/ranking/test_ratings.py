@@ -52,7 +52,7 @@ def tournaments(db_path: Path, lexicon: Lexicon) -> TournamentService:
 
 @pytest.fixture
 def ratings(tournaments: TournamentService) -> RatingService:
-    return RatingService(tournaments.db)
+    return RatingService(tournaments.context)
 
 
 def new_tournament(service: TournamentService, name: str = "Open", day: date | None = date(2026, 3, 14),
@@ -96,12 +96,15 @@ def stored(ratings: RatingService) -> dict[str, tuple[int | None, int | None, in
     return {line.name: (line.rating, line.volatility, line.games) for line in ratings.rating_list()}
 
 
-def history_rows(ratings: RatingService) -> list[tuple]:
+def history_rows(ratings: RatingService, version: int | None = None) -> list[tuple]:
+    """The stored history of ``version`` (default: the current one)."""
+    version = version if version is not None else ratings.current_version()
     with ratings.db.read() as session:
         rows = session.execute(select(RatedGame.game_id, RatedGame.sequence, RatingChange.player_id,
                                       RatingChange.rating_after, RatingChange.volatility_after,
                                       RatingChange.target_position, RatingChange.cap_bound)
-                               .join(RatedGame, RatingChange.rated_game_id == RatedGame.id)).all()
+                               .join(RatedGame, RatingChange.rated_game_id == RatedGame.id)
+                               .where(RatedGame.version == version)).all()
     return sorted(tuple(row) for row in rows)
 
 
@@ -158,7 +161,7 @@ def test_provisional_and_short_games_are_not_rated(tournaments: TournamentServic
     assert "definitivos" in provisional.skipped[0][1]
     short = ratings.update(ratings.game_ref(2, tournament))
     assert "11 rondas" in short.skipped[0][1]
-    assert RatingService(ratings.db, ratings.settings.__class__(min_rounds=11)).update().rated != ()
+    assert RatingService(ratings.context, ratings.settings.__class__(min_rounds=11)).update().rated != ()
 
 
 def test_withdrawn_players_are_not_rated(tournaments: TournamentService, ratings: RatingService) -> None:
@@ -233,7 +236,7 @@ def test_recompute_follows_date_order_not_the_order_of_entry(tmp_path: Path, lex
         for day in order:
             tournament = new_tournament(service, f"Torneo {day.month}", day, NAMES)
             write_game(service, tournament, GAME_ONE if day.month == 1 else GAME_TWO)
-        ratings = RatingService(service.db)
+        ratings = RatingService(service.context)
         ratings.recompute()
         results.append(stored(ratings))
         assert [ref.day.month for ref in ratings.rated_games()] == [1, 2]
@@ -289,7 +292,7 @@ def test_concurrent_updates_rate_each_game_once(shared_url: str, lexicon: Lexico
 
     def run() -> None:
         try:
-            service = RatingService(open_database(shared_url))
+            service = RatingService(open_database(shared_url)).with_pin(JUDGE_PIN)
             barrier.wait()
             counts.append(len(service.update().rated))
             service.db.dispose()
@@ -303,7 +306,7 @@ def test_concurrent_updates_rate_each_game_once(shared_url: str, lexicon: Lexico
         thread.join()
     assert errors == []
     assert sum(counts) == 2
-    ratings = RatingService(tournaments.db)
+    ratings = RatingService(tournaments.context)
     concurrent, concurrent_history = stored(ratings), history_rows(ratings)
     ratings.recompute()
     assert stored(ratings) == concurrent and history_rows(ratings) == concurrent_history
@@ -385,7 +388,7 @@ def test_cli_update_list_report_recompute(cli: click.Group, tournaments: Tournam
     tournament = new_tournament(tournaments)
     write_game(tournaments, tournament, GAME_ONE)
     write_game(tournaments, tournament, GAME_TWO, rounds=5)
-    runner = CliRunner()
+    runner = CliRunner(env={"DUPLICADA_PIN": JUDGE_PIN})
     db = ["--db", str(db_path)]
     result = runner.invoke(cli, ["elodi", "update", *db])
     assert result.exit_code == 0 and "Valorada «Open», partida 1" in result.output

@@ -221,4 +221,4 @@ def test_the_judge_pairs_a_round_by_hand_from_the_result_field(tmp_path: Path) -
 
     asyncio.run(main())
     assert [(b.first, b.second, b.method) for b in classic.boards(2)][0] == (first.first, first.second, "manual")
-    assert classic.history()[-1].reason == "lo acuerdan los jugadores"
+    assert service.history()[-1].reason == "lo acuerdan los jugadores"

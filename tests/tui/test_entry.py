@@ -229,7 +229,7 @@ def test_the_assistant_sees_own_tables_and_another_stations_entry_appears(servic
     async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
         missing = screen.query_one("#missing")
         assert "Faltan 6 de 6 papeletas de la ronda 1: 7, 8, 9, 10, 11, 12" in str(missing.render())
-        other.mark_slip(1, 9, SlipStatus.LATE, assistant="Marta")
+        other.mark_slip(1, 9, SlipStatus.LATE)
         app.check_for_changes()
         await pilot.pause()
         assert "Faltan 5 de 6 papeletas de la ronda 1: 7, 8, 10, 11, 12" in str(missing.render())

@@ -349,8 +349,8 @@ def test_the_console_lists_pending_conflicts_and_resolves_them(service: Tourname
     service.draw_rack(1)
     master = service.choose_master(1)
     assert master.master is not None
-    service.enter_slip(1, 1, master.master, assistant="aux1")
-    service.enter_slip(1, 1, "H8-QZQZ", assistant="aux1")          # a second, different slip
+    service.enter_slip(1, 1, master.master)
+    service.enter_slip(1, 1, "H8-QZQZ")          # a second, different slip
 
     async def scenario() -> None:
         app = console_app(service)

@@ -25,7 +25,7 @@ def claim() -> None:
 def claim_file(context: Context, round_number: int, table: int, text: str, game_number: int | None) -> None:
     """Anota la reclamación TEXT de la mesa TABLE sobre la ronda ROUND."""
     claim_id = context.acting.file_claim(context.game(game_number), round_number, table, text,
-                                          tournament_id=context.tournament, arbiter=context.arbiter)
+                                          tournament_id=context.tournament)
     click.echo(f"Reclamación {claim_id} anotada.")
 
 
@@ -41,7 +41,7 @@ def claim_resolve(context: Context, claim_id: int, upheld: bool, resolution: str
                   corrected_status: str | None) -> None:
     """Resuelve una reclamación; si se acepta, con la papeleta corregida."""
     context.acting.resolve_claim(claim_id, upheld=upheld, resolution=resolution, corrected_text=corrected_text,
-                                  corrected_status=corrected_status, arbiter=context.arbiter or context.station)
+                                  corrected_status=corrected_status)
     click.echo(f"Reclamación {claim_id}: {'aceptada' if upheld else 'rechazada'}.")
 
 

@@ -3,13 +3,18 @@
 * ``elodi rate GAME.json`` — the scripting interface: rate one game given as JSON, no
   database;
 * ``elodi update [--game N]`` — rate the final games not rated yet (each exactly once);
-* ``elodi recompute`` — replay every valid game in date order from the start values;
+* ``elodi recompute`` — replay every valid game in date order from the start values, into
+  a new version of the history (the older ones stay readable);
 * ``elodi list`` — the rating list; ``elodi report --game N`` — one game's report;
-  ``elodi history PLAYER`` — a player's history and peak (table, CSV or JSON).
+  ``elodi history PLAYER`` — a player's history and peak (table, CSV or JSON); each with
+  ``--version N`` to read an older version; ``elodi versions`` — the versions.
 
 Database commands take ``--db URL`` (default: ``$DUPLICADA_DB`` or the SQLite file in the
-user's data directory), like the tournament commands. Messages are in Spanish; a refused
-action exits with status 1, bad input with status 2.
+user's data directory), like the tournament commands. ``update`` and ``recompute`` change
+the rating list: they need the judge-arbiter's credential of the acting tournament
+(``--pin-file`` or ``$DUPLICADA_PIN``, as every judge's action) and are logged in its
+event log. Messages are in Spanish; a refused credential or action exits with status 3
+(nothing changed), another refusal with status 1, bad input with status 2.
 """
 
 from __future__ import annotations
@@ -20,12 +25,22 @@ from pathlib import Path
 import click
 
 from duplicate.plurals import counted
-from duplicate.service import TournamentError
+from duplicate.service import CredentialRefused, NotAuthorised, TournamentError
 from ranking.elodi import Contestant, EloDIError, Phase, rate_game
 from ranking.ratings import GameRef, RatingError, RatingService
 from ranking.service import open_rating_service
 from tui.cli.listing import emit_rows
-from tui.cli.options import NUMBER, db_option, format_option, tournament_option
+from tui.cli.options import (
+    NUMBER,
+    REFUSED_STATUS,
+    db_option,
+    format_option,
+    pin_file_option,
+    read_pin,
+    station_name,
+    station_option,
+    tournament_option,
+)
 
 FORMATS = click.Choice(["table", "csv", "json"])
 NEW = "nuevo"
@@ -44,11 +59,24 @@ def elodi() -> None:
 
 
 
-def _service(db: str | None) -> RatingService:
+def _service(db: str | None, *, station: str | None = None, pin_file: Path | None = None,
+             acting: bool = False) -> RatingService:
+    """The rating service on ``db``: read-only, or ``acting`` with this station's credential."""
     try:
-        return open_rating_service(db)
+        return open_rating_service(db, station=station_name(station),
+                                   pin=read_pin(pin_file) if acting else None)
     except TournamentError as error:
         raise click.ClickException(str(error)) from None
+
+
+def _refused(error: TournamentError) -> click.exceptions.Exit:
+    """A refused credential or action: said on stderr, exit status ``REFUSED_STATUS``."""
+    click.echo(f"Denegado: {error}", err=True)
+    return click.exceptions.Exit(REFUSED_STATUS)
+
+
+version_option = click.option("--version", "version", type=NUMBER, default=None,
+                              help="Versión del historial EloDI (por defecto, la actual; ver «elodi versions»).")
 
 
 # --- rate (scripting interface) --------------------------------------------------------------
@@ -149,15 +177,22 @@ def rate(path: Path) -> None:
 @elodi.command("update")
 @db_option
 @tournament_option
+@station_option
+@pin_file_option
 @click.option("--game", "game_number", type=NUMBER, default=None,
               help="Solo esta partida del torneo (por defecto, todas las pendientes).")
-def update(db: str | None, tournament_id: int | None, game_number: int | None) -> None:
-    """Valora las partidas con resultados definitivos aún no valoradas (cada una, una sola vez)."""
-    service = _service(db)
+def update(db: str | None, tournament_id: int | None, station: str | None, pin_file: Path | None,
+           game_number: int | None) -> None:
+    """Valora las partidas con resultados definitivos aún no valoradas (cada una, una sola vez).
+
+    Necesita el PIN del juez árbitro del torneo (--tournament, por defecto el último)."""
+    service = _service(db, station=station, pin_file=pin_file, acting=True)
     try:
         game = service.game_ref(game_number, tournament_id) if game_number is not None else None
-        result = service.update(game)
-    except RatingError as error:
+        result = service.update(game, tournament_id=tournament_id)
+    except (NotAuthorised, CredentialRefused) as error:
+        raise _refused(error) from None
+    except TournamentError as error:
         raise click.ClickException(str(error)) from None
     for ref, reason in result.skipped:
         click.echo(f"No se valora {ref.label}: {reason}.")
@@ -173,16 +208,40 @@ def update(db: str | None, tournament_id: int | None, game_number: int | None) -
 
 @elodi.command("recompute")
 @db_option
+@tournament_option
+@station_option
+@pin_file_option
 @click.option("--reread", is_flag=True,
               help="Volver a leer la clasificación de todas las partidas (por defecto, solo las publicadas de nuevo).")
-def recompute(db: str | None, reread: bool) -> None:
-    """Recalcula todo el EloDI: repite cada partida válida por orden de fecha desde 1200/535."""
-    service = _service(db)
+def recompute(db: str | None, tournament_id: int | None, station: str | None, pin_file: Path | None,
+              reread: bool) -> None:
+    """Recalcula todo el EloDI: repite cada partida válida por orden de fecha desde 1200/535.
+
+    El resultado es una versión nueva del historial; las anteriores se conservan (elodi
+    versions). Necesita el PIN del juez árbitro del torneo (--tournament, por defecto el último)."""
+    service = _service(db, station=station, pin_file=pin_file, acting=True)
     try:
-        games = service.recompute(reread=reread)
-    except RatingError as error:
+        games = service.recompute(reread=reread, tournament_id=tournament_id)
+    except (NotAuthorised, CredentialRefused) as error:
+        raise _refused(error) from None
+    except TournamentError as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"EloDI recalculado: {counted(len(games), 'partida valorada')}.")
+    click.echo(f"EloDI recalculado: {counted(len(games), 'partida valorada')} "
+               f"(versión {service.current_version()} del historial).")
+
+
+@elodi.command("versions")
+@db_option
+@format_option
+def versions(db: str | None, output: str) -> None:
+    """Versiones del historial EloDI: número, tipo, fecha, puesto, juez, partidas valoradas."""
+    lines = _service(db).versions()
+    kinds = {"update": "actualización", "recompute": "recálculo"}
+    rows = [{"version": line.number, "tipo": line.kind if output == "json" else kinds.get(line.kind, line.kind),
+             "fecha": line.created_at.isoformat(timespec="seconds"), "puesto": line.station, "juez": line.arbiter,
+             "partidas": line.games, "actual": _yes(line.current, output)}
+            for line in lines]
+    emit_rows(rows, output)
 
 
 @elodi.command("list")
@@ -191,9 +250,14 @@ def recompute(db: str | None, reread: bool) -> None:
 @click.option("--club", default=None, help="Solo los jugadores de este club.")
 @click.option("--country", default=None, help="Solo los jugadores de este país.")
 @click.option("--no-new", "rated_only", is_flag=True, help="Sin los jugadores nuevos (sin partidas valoradas).")
-def rating_list(db: str | None, output: str, club: str | None, country: str | None, rated_only: bool) -> None:
+@version_option
+def rating_list(db: str | None, output: str, club: str | None, country: str | None, rated_only: bool,
+                version: int | None) -> None:
     """Escalafón EloDI: posición, nombre, club/país, EloDI, volatilidad, partidas, última partida."""
-    lines = _service(db).rating_list(club=club, country=country, include_new=not rated_only)
+    try:
+        lines = _service(db).rating_list(club=club, country=country, include_new=not rated_only, version=version)
+    except RatingError as error:
+        raise click.ClickException(str(error)) from None
     rows = [{"posicion": line.position, "nombre": line.name, "club": line.club, "pais": line.country,
              "elodi": line.rating if line.rating is not None else (None if output == "json" else NEW),
              "volatilidad": line.volatility, "partidas": line.games,
@@ -210,12 +274,13 @@ def rating_list(db: str | None, output: str, club: str | None, country: str | No
 @tournament_option
 @click.option("--game", "game_number", type=NUMBER, required=True, help="Número de la partida en el torneo.")
 @format_option
-def report(db: str | None, tournament_id: int | None, game_number: int, output: str) -> None:
+@version_option
+def report(db: str | None, tournament_id: int | None, game_number: int, output: str, version: int | None) -> None:
     """Informe EloDI de una partida: valores previos, posición objetivo y real, cambio, valores nuevos."""
     service = _service(db)
     try:
         ref = service.game_ref(game_number, tournament_id)
-        lines = service.game_report(ref)
+        lines = service.game_report(ref, version=version)
     except RatingError as error:
         raise click.ClickException(str(error)) from None
     rows = [{"nombre": line.name, "puntos": line.total,
@@ -234,14 +299,15 @@ def report(db: str | None, tournament_id: int | None, game_number: int, output: 
 @db_option
 @click.argument("player")
 @format_option
-def history(db: str | None, player: str, output: str) -> None:
+@version_option
+def history(db: str | None, player: str, output: str, version: int | None) -> None:
     """Historial EloDI de PLAYER (id, número de federación o nombre) y su máximo."""
     service = _service(db)
     try:
         player_id, name = service.find_player(player)
+        lines = service.player_history(player_id, version=version)
     except RatingError as error:
         raise click.ClickException(str(error)) from None
-    lines = service.player_history(player_id)
     rows = [{"partida": _game_text(line.game), "elodi_antes": line.rating_before,
              "objetivo": _position(line.target_position), "posicion": _position(line.actual_position),
              "cambio": line.change, "elodi": line.rating_after, "volatilidad": line.volatility_after,

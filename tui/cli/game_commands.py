@@ -39,8 +39,7 @@ def game_start(context: Context, rounds: int | None, seconds: int | None, seed: 
     """Crea la siguiente partida y asigna las mesas (IV.32: con los resultados de la anterior publicados)."""
     service = context.acting
     number = service.create_game(tournament_id=context.tournament, rounds=rounds, seconds_per_round=seconds, seed=seed,
-                                 seating=SeatingMethod(seating) if seating else None, seating_seed=seating_seed,
-                                 arbiter=context.arbiter, unpublished_reason=unpublished_reason)
+                                 seating=SeatingMethod(seating) if seating else None, seating_seed=seating_seed, unpublished_reason=unpublished_reason)
     seats = service.seats(number, context.tournament)
     click.echo(f"Partida {number} creada; {counted(len(seats), 'jugador')} en sus mesas.")
     for warning in service.bonus_warnings(context.tournament):
@@ -53,8 +52,7 @@ def game_start(context: Context, rounds: int | None, seconds: int | None, seed: 
 @common
 def game_end(context: Context, game_number: int | None, reason: str) -> None:
     """El juez árbitro termina la partida (III.22)."""
-    text = context.acting.end_game(context.game(game_number), tournament_id=context.tournament,
-                                    arbiter=context.arbiter, reason=reason)
+    text = context.acting.end_game(context.game(game_number), tournament_id=context.tournament, reason=reason)
     click.echo(f"Partida terminada: {text}")
 
 
@@ -65,8 +63,7 @@ def game_end(context: Context, game_number: int | None, reason: str) -> None:
 def game_publish(context: Context, game_number: int | None, final: bool) -> None:
     """Publica los resultados provisionales (o definitivos con --final) (III.26)."""
     number = context.game(game_number)
-    standings_ = context.acting.publish(number, final=final, tournament_id=context.tournament,
-                                         arbiter=context.arbiter)
+    standings_ = context.acting.publish(number, final=final, tournament_id=context.tournament)
     click.echo(f"Partida {number}: resultados {'definitivos' if final else 'provisionales'} "
                f"publicados ({len(standings_)} jugadores).")
     update = context.elodi.last_update if context.elodi is not None else None
@@ -85,7 +82,7 @@ def game_publish(context: Context, game_number: int | None, final: bool) -> None
 def game_reopen(context: Context, game_number: int | None, reason: str) -> None:
     """Reabre una partida con resultados definitivos (queda anotado)."""
     number = context.game(game_number)
-    context.acting.reopen(number, reason=reason, tournament_id=context.tournament, arbiter=context.arbiter)
+    context.acting.reopen(number, reason=reason, tournament_id=context.tournament)
     click.echo(f"Partida {number} reabierta: resultados provisionales.")
 
 
@@ -96,8 +93,7 @@ def game_reopen(context: Context, game_number: int | None, reason: str) -> None:
 @common
 def game_annul_master(context: Context, round_number: int, game_number: int | None, reason: str) -> None:
     """III.29: la jugada maestra de ROUND era incorrecta; sigue en el tablero y quien la jugó tiene 0."""
-    count = context.acting.annul_master(context.game(game_number), round_number, tournament_id=context.tournament,
-                                         arbiter=context.arbiter, reason=reason)
+    count = context.acting.annul_master(context.game(game_number), round_number, tournament_id=context.tournament, reason=reason)
     click.echo(f"Ronda {round_number}: jugada maestra anulada; {count} papeletas a 0.")
 
 
@@ -138,6 +134,5 @@ def tables_assign(context: Context, game_number: int | None, seating: str | None
     """Vuelve a asignar las mesas (antes del primer atril)."""
     number = context.game(game_number)
     seats = context.acting.assign_tables(number, tournament_id=context.tournament,
-                                          method=SeatingMethod(seating) if seating else None, seed=seed,
-                                          arbiter=context.arbiter)
+                                          method=SeatingMethod(seating) if seating else None, seed=seed)
     click.echo(f"Partida {number}: {len(seats)} mesas asignadas.")

@@ -2,8 +2,9 @@
 
 Every command takes ``--db URL`` (default: ``$DUPLICADA_DB`` or a SQLite file in the
 user's data directory), ``--tournament ID`` (default: the newest tournament) and, where
-it matters, ``--game N`` (default: the game in play) and ``--station``/``--arbiter``
-(recorded with every event). Output and messages are in Spanish; a refused action exits
+it matters, ``--game N`` (default: the game in play) and ``--station`` (recorded with
+every event; who acted is the credential's name, recorded beside it). ``--arbiter`` is
+still accepted, hidden, and has no effect: a typed name is not an identity. Output and messages are in Spanish; a refused action exits
 with status 1 and says why, bad input with status 2.
 """
 
@@ -71,8 +72,8 @@ tournament_option = click.option("--tournament", "tournament_id", type=NUMBER, d
                                  help="Id del torneo (por defecto, el último).")
 station_option = click.option("--station", default=None,
                               help="Nombre de este puesto (por defecto, $DUPLICADA_STATION o el equipo).")
-arbiter_option = click.option("--arbiter", default="",
-                              help="Quién usa el puesto (informativo: quien actúa lo dice el PIN del puesto).")
+arbiter_option = click.option("--arbiter", default="", hidden=True, expose_value=False,
+                              help="Sin efecto (se acepta por compatibilidad): quien actúa lo dice el PIN del puesto.")
 lexicon_option = click.option("--lexicon", "lexicon_path", type=click.Path(dir_okay=False, path_type=Path),
                               default=None, help="Léxico compilado (por defecto, el del torneo o el incluido).")
 pin_file_option = click.option("--pin-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -171,12 +172,11 @@ class Context:
     with this station's credential (``read_pin``), for the commands that change the record.
     """
 
-    def __init__(self, db: str | None, tournament: int | None, station: str | None, arbiter: str,
+    def __init__(self, db: str | None, tournament: int | None, station: str | None,
                  lexicon: Path | None, pin_file: Path | None = None) -> None:
         self.db_url = db
         self.tournament = tournament
         self.station = station_name(station)
-        self.arbiter = arbiter
         self.lexicon_path = lexicon
         self.pin_file = pin_file
         self.elodi: EloDIHooks | None = None
@@ -230,8 +230,8 @@ def _shown_database(db: str | None) -> str:
 
 
 def common(command: F) -> F:
-    """Add ``--db``, ``--tournament``, ``--station``, ``--arbiter``, ``--lexicon``,
-    ``--pin-file``; turn ``TournamentError`` into a clean exit (status 3 when the
+    """Add ``--db``, ``--tournament``, ``--station``, ``--lexicon``, ``--pin-file`` (and the
+    hidden, ineffective ``--arbiter``); turn ``TournamentError`` into a clean exit (status 3 when the
     credential is refused or may not do the action, 1 otherwise)."""
 
     @db_option
@@ -241,11 +241,11 @@ def common(command: F) -> F:
     @lexicon_option
     @pin_file_option
     @wraps(command)
-    def wrapper(db: str | None, tournament_id: int | None, station: str | None, arbiter: str,
+    def wrapper(db: str | None, tournament_id: int | None, station: str | None,
                 lexicon_path: Path | None, pin_file: Path | None, **kwargs: Any) -> Any:
         from duplicate.service import CredentialRefused, DamagedData, NotAuthorised, TournamentError
 
-        context = Context(db, tournament_id, station, arbiter, lexicon_path, pin_file)
+        context = Context(db, tournament_id, station, lexicon_path, pin_file)
         try:
             return command(context, **kwargs)
         except (NotAuthorised, CredentialRefused) as error:

@@ -28,7 +28,7 @@ def player() -> None:
 def player_add(context: Context, name: str, club: str, country: str, federation_id: str | None) -> None:
     """Inscribe al jugador NAME en el torneo."""
     entry = context.acting.add_player(name, club=club, country=country, federation_id=federation_id,
-                                       tournament_id=context.tournament, arbiter=context.arbiter)
+                                       tournament_id=context.tournament)
     click.echo(f"Inscrito: {name} (inscripción {entry}).")
 
 
@@ -37,7 +37,7 @@ def player_add(context: Context, name: str, club: str, country: str, federation_
 @common
 def player_import(context: Context, path: Path) -> None:
     """Importa jugadores de un CSV con cabecera: nombre, club, pais, federacion."""
-    entries = context.acting.import_players(path, tournament_id=context.tournament, arbiter=context.arbiter)
+    entries = context.acting.import_players(path, tournament_id=context.tournament)
     click.echo(f"Inscritos: {counted(len(entries), 'jugador')} desde {path}.")
 
 
@@ -57,7 +57,7 @@ def player_list(context: Context) -> None:
 @common
 def player_status(context: Context, entry_id: int, status: str, reason: str) -> None:
     """Cambia el estado de una inscripción (active, withdrawn, absent, disqualified)."""
-    context.acting.set_entry_status(entry_id, EntryStatus(status), arbiter=context.arbiter, reason=reason)
+    context.acting.set_entry_status(entry_id, EntryStatus(status), reason=reason)
     click.echo(f"Inscripción {entry_id}: {label(ENTRY_STATUS, status)}.")
 
 
@@ -73,7 +73,7 @@ def assistant() -> None:
 @common
 def assistant_set(context: Context, name: str, first: int, last: int) -> None:
     """Asigna al auxiliar NAME las mesas FIRST a LAST."""
-    context.acting.set_assistant_range(name, first, last, tournament_id=context.tournament, arbiter=context.arbiter)
+    context.acting.set_assistant_range(name, first, last, tournament_id=context.tournament)
     click.echo(f"{name}: mesas {first}–{last}.")
 
 

@@ -22,7 +22,7 @@ def rack() -> None:
 def rack_draw(context: Context, game_number: int | None) -> None:
     """Saca el atril de la ronda siguiente."""
     number = context.game(game_number)
-    view = context.acting.draw_rack(number, tournament_id=context.tournament, arbiter=context.arbiter)
+    view = context.acting.draw_rack(number, tournament_id=context.tournament)
     if view is None:
         click.echo(f"La partida {number} ha terminado: no se puede formar un atril válido (III.22).")
         return
@@ -36,8 +36,7 @@ def rack_draw(context: Context, game_number: int | None) -> None:
 @common
 def rack_set(context: Context, text: str, redraw: bool, game_number: int | None) -> None:
     """Usa el atril TEXT introducido por el juez (comodín: ?)."""
-    view = context.acting.set_rack(context.game(game_number), text, redraw=redraw, tournament_id=context.tournament,
-                                    arbiter=context.arbiter)
+    view = context.acting.set_rack(context.game(game_number), text, redraw=redraw, tournament_id=context.tournament)
     _show_round(view)
 
 
@@ -51,8 +50,7 @@ def rack_replace(context: Context, text: str | None, reason: str, redraw: bool, 
     """Cambia el atril en juego (III.29): sin TEXT, sus fichas sacadas vuelven a la bolsa y
     se saca otro; con TEXT, se usa el atril del juez. Solo antes de colocar la maestra."""
     number = context.game(game_number)
-    view = context.acting.replace_rack(number, text, reason=reason, redraw=redraw, tournament_id=context.tournament,
-                                       arbiter=context.arbiter)
+    view = context.acting.replace_rack(number, text, reason=reason, redraw=redraw, tournament_id=context.tournament)
     if view is None:
         click.echo(f"La partida {number} ha terminado: no se puede formar un atril válido (III.22).")
         return
@@ -81,8 +79,7 @@ def master() -> None:
 def master_choose(context: Context, choice: str, game_number: int | None, reason: str) -> None:
     """Coloca la jugada maestra: CHOICE es el número en la lista de empates (0 = la del
     reglamento) o su notación canónica."""
-    view = context.acting.choose_master(context.game(game_number), choice, tournament_id=context.tournament,
-                                         arbiter=context.arbiter, reason=reason)
+    view = context.acting.choose_master(context.game(game_number), choice, tournament_id=context.tournament, reason=reason)
     click.echo(f"Ronda {view.number}: {view.master} — {view.master_score} puntos; acumulado {view.cumulative}.")
 
 
@@ -93,6 +90,5 @@ def master_choose(context: Context, choice: str, game_number: int | None, reason
 def master_undo(context: Context, reason: str, game_number: int | None) -> None:
     """Deshace la última jugada maestra colocada, antes de sacar el atril siguiente: la
     ronda vuelve a esperar su maestra."""
-    view = context.acting.undo_master(context.game(game_number), reason=reason, tournament_id=context.tournament,
-                                      arbiter=context.arbiter)
+    view = context.acting.undo_master(context.game(game_number), reason=reason, tournament_id=context.tournament)
     click.echo(f"Ronda {view.number}: jugada maestra deshecha; atril {view.rack_shown}. Elija la maestra de nuevo.")

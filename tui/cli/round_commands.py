@@ -35,8 +35,7 @@ def round_status(context: Context, game_number: int | None, round_number: int | 
 @common
 def round_close(context: Context, game_number: int | None, round_number: int | None) -> None:
     """Cierra la ronda: las papeletas que faltan quedan como no entregadas; bonificaciones (III.24)."""
-    bonuses = context.acting.close_round(context.game(game_number), round_number, tournament_id=context.tournament,
-                                          arbiter=context.arbiter)
+    bonuses = context.acting.close_round(context.game(game_number), round_number, tournament_id=context.tournament)
     click.echo("Ronda cerrada." + (" Bonificaciones: " + ", ".join(f"mesa {table} +{points}"
                                                                   for table, points in bonuses.items())
                                    if bonuses else ""))

@@ -60,7 +60,7 @@ def _show_entry(result: EntryResult) -> None:
 def slip_enter(context: Context, table: int, text: str, game_number: int | None, round_number: int | None) -> None:
     """Introduce la papeleta TEXT de la mesa TABLE (p. ej. 12 "H8-CASA")."""
     result = context.acting.enter_slip(context.game(game_number), table, text, round_number=round_number,
-                                        tournament_id=context.tournament, assistant=context.arbiter or context.station)
+                                        tournament_id=context.tournament)
     _show_entry(result)
 
 
@@ -72,8 +72,7 @@ def slip_enter(context: Context, table: int, text: str, game_number: int | None,
 def slip_master(context: Context, tables: tuple[int, ...], game_number: int | None, round_number: int | None) -> None:
     """Anota la jugada maestra a todas las mesas TABLES que la jugaron, de una vez."""
     for result in context.acting.enter_master_slips(context.game(game_number), tables, round_number=round_number,
-                                                     tournament_id=context.tournament,
-                                                     assistant=context.arbiter or context.station):
+                                                     tournament_id=context.tournament):
         _show_entry(result)
 
 
@@ -88,7 +87,7 @@ def slip_mark(context: Context, table: int, status: str, text: str, game_number:
               round_number: int | None) -> None:
     """Marca la papeleta de TABLE: late (fuera de tiempo), null (nula), missing (no entregada)."""
     result = context.acting.mark_slip(context.game(game_number), table, status, text=text, round_number=round_number,
-                                       tournament_id=context.tournament, assistant=context.arbiter or context.station)
+                                       tournament_id=context.tournament)
     _show_entry(result)
 
 
@@ -101,8 +100,7 @@ def slip_mark(context: Context, table: int, status: str, text: str, game_number:
 def slip_check(context: Context, table: int, text: str, game_number: int | None, round_number: int | None) -> None:
     """Doble entrada: vuelve a teclear la papeleta de TABLE; si no coincide, conflicto."""
     result = context.acting.double_check(context.game(game_number), table, text, round_number=round_number,
-                                          tournament_id=context.tournament,
-                                          assistant=context.arbiter or context.station)
+                                          tournament_id=context.tournament)
     _show_entry(result)
 
 
@@ -119,8 +117,7 @@ def slip_correct(context: Context, table: int, text: str | None, status: str | N
                  game_number: int | None, round_number: int | None) -> None:
     """Corrección del juez árbitro (III.27): nueva papeleta TEXT o marca --status."""
     result = context.acting.correct_slip(context.game(game_number), table, text, status=status,
-                                          round_number=round_number, tournament_id=context.tournament,
-                                          arbiter=context.arbiter or context.station, reason=reason)
+                                          round_number=round_number, tournament_id=context.tournament, reason=reason)
     _show_entry(result)
 
 
@@ -130,8 +127,7 @@ def slip_correct(context: Context, table: int, text: str | None, status: str | N
 @common
 def slip_import(context: Context, path: Path, game_number: int | None) -> None:
     """Importa papeletas de un CSV con cabecera: mesa, jugada, ronda (opcional), marca (opcional)."""
-    results = context.acting.import_slips(context.game(game_number), path, tournament_id=context.tournament,
-                                           assistant=context.arbiter or context.station)
+    results = context.acting.import_slips(context.game(game_number), path, tournament_id=context.tournament)
     for result in results:
         _show_entry(result)
     conflicts = sum(1 for result in results if result.outcome == "conflict")
@@ -172,6 +168,6 @@ def slip_conflicts(context: Context, game_number: int | None) -> None:
 @common
 def slip_resolve(context: Context, conflict_id: int, use_new: bool, reason: str) -> None:
     """El juez resuelve un conflicto: mantiene la papeleta registrada o la sustituye (--use-new)."""
-    context.acting.resolve_conflict(conflict_id, use_new=use_new, arbiter=context.arbiter or context.station,
+    context.acting.resolve_conflict(conflict_id, use_new=use_new,
                                      reason=reason)
     click.echo(f"Conflicto {conflict_id} resuelto: {'papeleta sustituida' if use_new else 'se mantiene la registrada'}.")

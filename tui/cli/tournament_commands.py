@@ -56,8 +56,7 @@ def tournament_create(context: Context, name: str, venue: str, start_date: Any, 
     service = context.service.with_pin(context.new_pin("PIN o contraseña del juez árbitro del nuevo torneo"))
     tournament_id = service.create_tournament(
         name, venue=venue, start_date=start_date.date() if start_date else None,
-        end_date=end_date.date() if end_date else None, settings=settings, lexicon_path=context.lexicon_path,
-        arbiter=context.arbiter, judge_name=judge_name)
+        end_date=end_date.date() if end_date else None, settings=settings, lexicon_path=context.lexicon_path, judge_name=judge_name)
     click.echo(f"Torneo {tournament_id} creado: «{name}».")
 
 

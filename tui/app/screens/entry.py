@@ -510,7 +510,7 @@ class EntryScreen(StationScreen[None]):
         service, state = self.station.service, self.station.state
         call = service.double_check if self.double_entry else service.enter_slip
         self._enqueue(_Job(partial(call, game, table, text, round_number=self.round_number,
-                                   tournament_id=state.tournament_id, assistant=state.arbiter),
+                                   tournament_id=state.tournament_id),
                            entry_feedback, table, text))
         self._ready()
 
@@ -551,8 +551,7 @@ class EntryScreen(StationScreen[None]):
         text = self.query_one("#move", Input).value.strip() if mark in (SlipStatus.NULL, SlipStatus.LATE) else ""
         service, state = self.station.service, self.station.state
         self._enqueue(_Job(partial(service.mark_slip, game, table, mark, text=text,
-                                   round_number=self.round_number, tournament_id=state.tournament_id,
-                                   assistant=state.arbiter), entry_feedback, table))
+                                   round_number=self.round_number, tournament_id=state.tournament_id), entry_feedback, table))
         self._ready()
 
     def action_master_many(self) -> None:
@@ -568,7 +567,7 @@ class EntryScreen(StationScreen[None]):
         def entered(tables: object) -> None:
             if isinstance(tables, list):
                 self._enqueue(_Job(partial(service.enter_master_slips, game, tables, round_number=round_number,
-                                           tournament_id=state.tournament_id, assistant=state.arbiter),
+                                           tournament_id=state.tournament_id),
                                    partial(master_feedback, master), None))
             self._ready()
 
@@ -596,7 +595,7 @@ class EntryScreen(StationScreen[None]):
                 return
             self._enqueue(_Job(partial(service.correct_slip, game, correction.table, correction.text,
                                        status=correction.status, round_number=round_number,
-                                       tournament_id=state.tournament_id, arbiter=state.arbiter,
+                                       tournament_id=state.tournament_id,
                                        reason=correction.reason, judge=state.role == "judge"),
                                entry_feedback, correction.table))
 
@@ -641,8 +640,7 @@ class EntryScreen(StationScreen[None]):
             if not isinstance(decision, ConflictDecision):
                 return
             verdict = "sustituida por la nueva" if decision.use_new else "se mantiene la anotada"
-            self._enqueue(_Job(partial(service.resolve_conflict, conflict_id, use_new=decision.use_new,
-                                       arbiter=state.arbiter, reason=decision.reason),
+            self._enqueue(_Job(partial(service.resolve_conflict, conflict_id, use_new=decision.use_new, reason=decision.reason),
                                lambda _: Feedback("info", f"Conflicto de la mesa {table} (ronda {round_number}) "
                                                           f"resuelto: {verdict}"), table))
 

@@ -704,7 +704,7 @@ class JudgeScreen(StationScreen[None]):
             return
 
         def draw() -> str:
-            view = self.service.draw_rack(game, tournament_id=self.tournament_id, arbiter=self._arbiter)
+            view = self.service.draw_rack(game, tournament_id=self.tournament_id)
             if view is None:
                 return "No se puede formar un atril válido: la partida ha terminado (III.22)."
             redraws = f" ({len(view.redraws)} cambios de fichas, III.19)" if view.redraws else ""
@@ -734,8 +734,7 @@ class JudgeScreen(StationScreen[None]):
         redraw = self.query_one("#redraw", Checkbox).value
 
         def set_rack() -> str:
-            view = self.service.set_rack(game, text, redraw=redraw, tournament_id=self.tournament_id,
-                                         arbiter=self._arbiter)
+            view = self.service.set_rack(game, text, redraw=redraw, tournament_id=self.tournament_id)
             return f"Atril de la ronda {view.number} escrito por el juez: {view.rack_shown}" + (
                 " (cambio de fichas, III.19)." if redraw else ".")
 
@@ -761,7 +760,7 @@ class JudgeScreen(StationScreen[None]):
 
             def replace() -> str:
                 view = self.service.replace_rack(game, typed, reason=reason, redraw=redraw,
-                                                 tournament_id=self.tournament_id, arbiter=self._arbiter)
+                                                 tournament_id=self.tournament_id)
                 if view is None:
                     return "No se puede formar un atril válido: la partida ha terminado (III.22)."
                 return f"Atril de la ronda {view.number} cambiado (III.29): {view.rack_shown}."
@@ -796,8 +795,7 @@ class JudgeScreen(StationScreen[None]):
 
     def _place_master(self, game: int, canonical: str) -> None:
         def choose() -> str:
-            view = self.service.choose_master(game, canonical, tournament_id=self.tournament_id,
-                                              arbiter=self._arbiter)
+            view = self.service.choose_master(game, canonical, tournament_id=self.tournament_id)
             return f"Jugada maestra de la ronda {view.number}: {view.master}, {view.master_score} puntos."
 
         self.start_action(choose)
@@ -825,8 +823,7 @@ class JudgeScreen(StationScreen[None]):
         """Record the timer action in the event log for the other stations (III.13)."""
         if self.state.game is not None:
             try:
-                self.service.record_timer(self.state.game, action, remaining, tournament_id=self.tournament_id,
-                                          arbiter=self._arbiter)
+                self.service.record_timer(self.state.game, action, remaining, tournament_id=self.tournament_id)
             except TournamentError:
                 pass  # the timer still runs here; only the projection would not follow
 
@@ -855,7 +852,7 @@ class JudgeScreen(StationScreen[None]):
 
         def close() -> str:
             before = self.service.round_status(game, number, tournament_id=self.tournament_id)
-            bonuses = self.service.close_round(game, number, tournament_id=self.tournament_id, arbiter=self._arbiter)
+            bonuses = self.service.close_round(game, number, tournament_id=self.tournament_id)
             marked = f"{len(before.missing_tables)} papeletas marcadas como no entregadas"
             awarded = ", ".join(f"mesa {table} +{points}" for table, points in sorted(bonuses.items()))
             return f"Ronda {number} cerrada: {marked}; bonificaciones: {awarded or 'ninguna'}."
@@ -879,7 +876,7 @@ class JudgeScreen(StationScreen[None]):
                 return
 
             def resolve() -> str:
-                self.service.resolve_conflict(item.conflict_id, use_new=decision.use_new, arbiter=self._arbiter,
+                self.service.resolve_conflict(item.conflict_id, use_new=decision.use_new,
                                               reason=decision.reason)
                 kept = "la nueva sustituye a la anotada" if decision.use_new else "se mantiene la anotada"
                 return f"Conflicto de la mesa {item.table} resuelto: {kept}."
@@ -906,8 +903,7 @@ class JudgeScreen(StationScreen[None]):
                 return
 
             def undone() -> str:
-                view = self.service.undo_master(game, reason=reason, tournament_id=self.tournament_id,
-                                                arbiter=self._arbiter)
+                view = self.service.undo_master(game, reason=reason, tournament_id=self.tournament_id)
                 return f"Maestra {master} deshecha: la ronda {view.number} espera de nuevo su maestra."
 
             self.start_action(undone)
@@ -925,7 +921,7 @@ class JudgeScreen(StationScreen[None]):
                 return
 
             def end() -> str:
-                text = self.service.end_game(game, tournament_id=self.tournament_id, arbiter=self._arbiter,
+                text = self.service.end_game(game, tournament_id=self.tournament_id,
                                              reason=reason)
                 return f"Partida {game} terminada: {text}."
 
@@ -948,8 +944,7 @@ class JudgeScreen(StationScreen[None]):
 
             def new_game() -> str:
                 number = self.service.create_game(tournament_id=self.tournament_id, rounds=request.rounds,
-                                                  seed=request.seed, seconds_per_round=request.seconds,
-                                                  arbiter=self._arbiter, unpublished_reason=unpublished_reason)
+                                                  seed=request.seed, seconds_per_round=request.seconds, unpublished_reason=unpublished_reason)
                 return f"Partida {number} creada: pulse «d» para sacar el primer atril."
 
             self.start_action(new_game)

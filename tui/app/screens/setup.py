@@ -443,7 +443,7 @@ class SetupScreen(StationScreen[None]):
                 partial_every=_integer(self.query_one("#partial_every", Input).value, "clasificación parcial") or 0,
                 seconds_per_round=_integer(self.query_one("#seconds", Input).value, "segundos por ronda") or 0)
             service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
-            return lambda: service.change_settings(tournament_id, settings, arbiter=arbiter)
+            return lambda: service.change_settings(tournament_id, settings)
 
         self.run(form, "Ajustes guardados.")
 
@@ -483,7 +483,7 @@ class SetupScreen(StationScreen[None]):
                 for field, key in (("name", "name"), ("club", "club"), ("country", "country"), ("fed", "federation_id")):
                     self.query_one(f"#p_{field}", Input).value = typed[key]
 
-        self.run(lambda: lambda: service.add_player(name, **form, tournament_id=tournament_id, arbiter=arbiter),
+        self.run(lambda: lambda: service.add_player(name, **form, tournament_id=tournament_id),
                  f"Inscrito: {' '.join(name.split())}.", failed=restore)
 
     def update_player(self) -> None:
@@ -491,7 +491,7 @@ class SetupScreen(StationScreen[None]):
             self.say("Elija antes un jugador de la lista (Enter sobre su fila).", error=True)
             return
         entry, form, service, arbiter = self.editing, self.player_form(), self.service, self.arbiter
-        self.run(lambda: lambda: service.update_player(entry, **form, arbiter=arbiter),
+        self.run(lambda: lambda: service.update_player(entry, **form),
                  "Datos del jugador corregidos.", then=self.clear_player_form)
 
     def set_status(self, status: EntryStatus) -> None:
@@ -500,7 +500,7 @@ class SetupScreen(StationScreen[None]):
             self.say("No hay jugadores.", error=True)
             return
         service, arbiter = self.service, self.arbiter
-        self.run(lambda: lambda: service.set_entry_status(entry, status, arbiter=arbiter),
+        self.run(lambda: lambda: service.set_entry_status(entry, status),
                  f"Jugador nº {entry}: {ENTRY_STATUS[status.value]}.")
 
     def import_csv(self) -> None:
@@ -509,8 +509,7 @@ class SetupScreen(StationScreen[None]):
             self.say("Escriba la ruta del archivo CSV.", error=True)
             return
         service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
-        self.run(lambda: lambda: service.import_players(Path(path).expanduser(), tournament_id=tournament_id,
-                                                        arbiter=arbiter),
+        self.run(lambda: lambda: service.import_players(Path(path).expanduser(), tournament_id=tournament_id),
                  lambda imported: f"Importados: {counted(len(imported), 'jugador')} de {path}.")
 
     def seating_method(self) -> SeatingMethod | None:
@@ -528,7 +527,7 @@ class SetupScreen(StationScreen[None]):
 
             def create() -> tuple[int, int]:
                 number = service.create_game(tournament_id=tournament_id, rounds=rounds, seed=seed, seating=method,
-                                             seating_seed=seating_seed, arbiter=arbiter,
+                                             seating_seed=seating_seed,
                                              unpublished_reason=unpublished_reason)
                 return number, len(service.seats(number, tournament_id))
 
@@ -557,7 +556,7 @@ class SetupScreen(StationScreen[None]):
 
             def seat() -> None:
                 game = service.current_game(tournament_id)
-                service.assign_tables(game, tournament_id=tournament_id, method=method, seed=seed, arbiter=arbiter)
+                service.assign_tables(game, tournament_id=tournament_id, method=method, seed=seed)
 
             return seat
 
@@ -573,7 +572,7 @@ class SetupScreen(StationScreen[None]):
             if first is None or last is None:
                 raise TournamentError("indique la primera y la última mesa")
             service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
-            return lambda: service.set_assistant_range(name, first, last, tournament_id=tournament_id, arbiter=arbiter)
+            return lambda: service.set_assistant_range(name, first, last, tournament_id=tournament_id)
 
         self.run(form, "Rango de mesas guardado.")
 

@@ -472,8 +472,7 @@ class StandingsScreen(StationScreen[None]):
             return
         service, state = self.station.service, self.station.state
         kind = "definitivos" if final else "provisionales"
-        self._judge_call(partial(service.publish, self.game, final=final, tournament_id=state.tournament_id,
-                                 arbiter=state.arbiter),
+        self._judge_call(partial(service.publish, self.game, final=final, tournament_id=state.tournament_id),
                          f"Partida {self.game}: resultados {kind} publicados")
 
     def action_reopen(self) -> None:
@@ -489,8 +488,7 @@ class StandingsScreen(StationScreen[None]):
 
         def reopen(reason: object) -> None:
             if isinstance(reason, str):
-                self._judge_call(partial(service.reopen, game, reason=reason, tournament_id=state.tournament_id,
-                                         arbiter=state.arbiter),
+                self._judge_call(partial(service.reopen, game, reason=reason, tournament_id=state.tournament_id),
                                  f"Partida {game} reabierta: resultados provisionales")
 
         self.app.push_screen(ReasonDialog(f"Reabrir la partida {game} (resultados definitivos)",
@@ -506,7 +504,7 @@ class StandingsScreen(StationScreen[None]):
         def filed(claim: object) -> None:
             if isinstance(claim, NewClaim):
                 self._judge_call(partial(service.file_claim, game, claim.round_number, claim.table, claim.text,
-                                         tournament_id=state.tournament_id, arbiter=state.arbiter),
+                                         tournament_id=state.tournament_id),
                                  f"Reclamación registrada: ronda {claim.round_number}, mesa {claim.table}")
 
         self.app.push_screen(ClaimDialog(game), filed)
@@ -541,7 +539,7 @@ class StandingsScreen(StationScreen[None]):
                 verdict = "aceptada" if decision.upheld else "rechazada"
                 self._judge_call(partial(service.resolve_claim, claim_id, upheld=decision.upheld,
                                          resolution=decision.resolution, corrected_text=decision.corrected_text,
-                                         corrected_status=decision.corrected_status, arbiter=state.arbiter),
+                                         corrected_status=decision.corrected_status),
                                  f"Reclamación nº {claim_id} {verdict}")
 
         self.app.push_screen(ClaimResolutionDialog(claim_id, summary), resolved)

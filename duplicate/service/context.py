@@ -1,0 +1,362 @@
+"""The context every task module of the service shares: one database, one station, one
+credential, one event log (architecture.md, "No side doors").
+
+``ServiceContext`` is the public interface through which the duplicate service's modules,
+the classic-event service (``ranking.classic.service``) and the EloDI service
+(``ranking.ratings``) open transactions, find out who is acting, check what the credential
+may do (``access.authorise``) and append typed events. No module reads another's private
+fields: a service built on another's context acts with the same credential, and the
+digests it has checked are shared (scrypt is slow on purpose).
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from duplicate.bounds import DB_INT_MAX, NumberError, checked_int
+from duplicate.game import Game
+from duplicate.service.access import (
+    ALLOWED,
+    TABLE_ACTIONS,
+    VIEWER,
+    Action,
+    Actor,
+    Role,
+    authorise,
+    check_not_locked,
+    lock_seconds,
+    lock_until,
+    pin_digest,
+)
+from duplicate.service.errors import (
+    CredentialRefused,
+    InvalidNumber,
+    InvalidText,
+    LexiconUnavailable,
+    NotFound,
+    StorageUnavailable,
+)
+from duplicate.service.events import TournamentEvent
+from duplicate.service.views import TournamentInfo
+from duplicate.storage.database import Database, DatabaseUnavailable
+from duplicate.storage.models import (
+    AssistantRange,
+    Credential,
+    Event,
+    Tournament,
+    TournamentAccess,
+    find_tournament,
+)
+from duplicate.texts import PERSON_MAX, REASON_MAX, TextError, checked_text
+from lexicon.default import default_lexicon_path, earlier_default_path
+from lexicon.lexicon import Lexicon, LexiconError
+
+
+def now() -> datetime:
+    """The current moment (UTC), as events and rows record it."""
+    return datetime.now(UTC)
+
+
+class _WrongPin(Exception):
+    """Internal: the handle's PIN opens no credential of ``tournament_id``; ``write``
+    counts the failure once the action is rolled back and raises ``CredentialRefused``."""
+
+    def __init__(self, tournament_id: int) -> None:
+        super().__init__(tournament_id)
+        self.tournament_id = tournament_id
+
+
+@dataclass(frozen=True)
+class ServiceHooks:
+    """What higher layers do after the service's decisions, wired at start-up
+    (``ranking.service.tournament_service``), so ``duplicate`` never imports them.
+
+    ``ratings(player_ids)``: the EloDI ratings of those players (II.6 seating by rating);
+    ``results_final(context, tournament_id, game_number)``: called once after a game's
+    results become final, with the acting context (the judge's credential that published),
+    so the EloDI update is authorised and logged like any action (V);
+    ``game_ratings(tournament_id, game_number)``: the EloDI changes of a rated game, for
+    the published sheets (objects with ``name``, ``player_id``, ``rating_before``,
+    ``change``, ``rating_after``, ``target_position``, ``actual_position``, ``phase``;
+    raises ``ValueError`` for a game not rated).
+
+    A reopened game needs no hook: the EloDI service sees it as stale (its final
+    publication changed) and its next final publication recomputes.
+    """
+
+    ratings: Callable[[Sequence[int]], dict[int, int]] | None = None
+    results_final: Callable[[ServiceContext, int, int], None] | None = None
+    game_ratings: Callable[[int, int], Sequence[Any]] | None = None
+
+
+class ServiceContext:
+    """One station's handle on one database: what every task module receives.
+
+    ``database``: the storage; ``station``: the name of this terminal (recorded with every
+    event); ``lexicon``: the lexicon to judge with (default: each tournament's own, else
+    the built-in default); ``pin``: the station's credential (``None``: read-only);
+    ``hooks``: what higher layers do after a decision. The caches (lexicons, the replayed
+    game engines and their lock) are shared by every context made with ``with_pin``.
+    """
+
+    def __init__(self, database: Database, *, station: str = "principal", lexicon: Lexicon | None = None,
+                 pin: str | None = None, hooks: ServiceHooks | None = None) -> None:
+        self.db = database
+        self.station = typed_text(station, "el nombre del puesto", PERSON_MAX)   # stored with every event
+        self.hooks = hooks or ServiceHooks()
+        self.lexicon = lexicon
+        self.lexicons: dict[str, Lexicon] = {}
+        self.games: dict[int, tuple[int, Game]] = {}
+        """Replayed engines by game id: ``(last event id applied, engine)``."""
+        # The cached engines are shared by the threads of one process (the app's workers):
+        # replaying events into them and playing on them happen under this lock.
+        self.engine_lock = threading.RLock()
+        self._pin = pin
+        # tournament id -> digest of this handle's PIN with that tournament's salt
+        self._digests: dict[int, str] = {}
+
+    def with_pin(self, pin: str | None) -> ServiceContext:
+        """The same context (database, station, caches, hooks) acting with ``pin``."""
+        other = copy.copy(self)
+        other._pin = pin
+        other._digests = {}
+        return other
+
+    @property
+    def has_credential(self) -> bool:
+        """True when this handle carries a PIN (it may still be refused)."""
+        return self._pin is not None
+
+    def pin_for_new_tournament(self) -> str | None:
+        """This handle's PIN, to derive the judge's digest of a tournament it creates (its
+        creator is its judge); never shown nor logged."""
+        return self._pin
+
+    def holds(self, pin: str | None) -> bool:
+        """True when ``pin`` is this handle's own credential (compared, never shown)."""
+        return pin is not None and self._pin is not None and pin == self._pin
+
+    def remember(self, tournament_id: int, digest: str) -> None:
+        """Keep ``digest`` as this handle's checked credential for ``tournament_id`` (the
+        caller derived it from this handle's PIN, see ``holds``)."""
+        self._digests[tournament_id] = digest
+
+    def forget(self, tournament_id: int) -> None:
+        """Drop the checked digest of ``tournament_id`` (the credential changed)."""
+        self._digests.pop(tournament_id, None)
+
+    # --- transactions -----------------------------------------------------------------------
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """``Database.write`` that also counts a wrong PIN (in its own transaction, after
+        the refused action was rolled back) and locks sign-in after too many. Raises
+        ``StorageUnavailable`` when the database stops answering, ``CredentialRefused``
+        for a wrong PIN."""
+        try:
+            with self.db.write() as session:
+                yield session
+        except DatabaseUnavailable as error:
+            raise StorageUnavailable(str(error)) from error
+        except _WrongPin as wrong:
+            with self.db.write() as session:
+                access = session.get(TournamentAccess, wrong.tournament_id, with_for_update=True)
+                wait = 0.0
+                if access is not None:
+                    access.failures += 1
+                    access.locked_until = lock_until(access.failures, now())
+                    wait = lock_seconds(access.failures)
+            message = "PIN incorrecto: no corresponde a ningún puesto de este torneo"
+            if wait:
+                message += f"; demasiados intentos fallidos, espere {round(wait)} s"
+            raise CredentialRefused(message, retry_after=wait) from None
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """``Database.read``, a database that stops answering reported as ``StorageUnavailable``."""
+        try:
+            with self.db.read() as session:
+                yield session
+        except DatabaseUnavailable as error:
+            raise StorageUnavailable(str(error)) from error
+
+    # --- who is acting (issue 12 §1) ------------------------------------------------------
+    def actor(self, session: Session, tournament_id: int) -> Actor:
+        """Who this handle's credential is in ``tournament_id`` (``VIEWER`` without one).
+        Inside ``write``: a wrong PIN is counted and refused with ``CredentialRefused``."""
+        if self._pin is None:
+            return VIEWER
+        digest = self._digests.get(tournament_id)
+        if digest is None:
+            access = session.get(TournamentAccess, tournament_id)
+            if access is None:
+                raise CredentialRefused("este torneo aún no tiene PIN de juez árbitro: el juez debe asignarlo "
+                                        "(duplicada tournament pin judge)")
+            moment = now()
+            locked_until = access.locked_until
+            if locked_until is not None and locked_until.tzinfo is None:
+                locked_until = locked_until.replace(tzinfo=UTC)
+            check_not_locked(locked_until, moment)
+            digest = pin_digest(self._pin, access.salt)
+        credential = session.scalar(select(Credential).where(Credential.tournament_id == tournament_id,
+                                                             Credential.digest == digest))
+        if credential is None:
+            self._digests.pop(tournament_id, None)
+            raise _WrongPin(tournament_id)
+        if tournament_id not in self._digests:
+            access = session.get(TournamentAccess, tournament_id)
+            if access is not None and (access.failures or access.locked_until is not None):
+                access.failures, access.locked_until = 0, None
+            self._digests[tournament_id] = digest
+        tables = None
+        if credential.role == Role.ASSISTANT.value:
+            span = session.execute(select(AssistantRange.first_table, AssistantRange.last_table).where(
+                AssistantRange.tournament_id == tournament_id, AssistantRange.assistant == credential.name)).first()
+            tables = (span[0], span[1]) if span is not None else None
+        return Actor(Role(credential.role), credential.name, tournament_id, tables)
+
+    def authorise(self, session: Session, tournament_id: int, action: Action, *,
+                  tables: Iterable[int] = ()) -> Actor:
+        """Who is acting, if its role may do ``action`` on ``tables``; raises
+        ``NotAuthorised`` or ``CredentialRefused`` otherwise (II.4)."""
+        actor = self.actor(session, tournament_id)
+        authorise(actor, action, tables=tables)
+        return actor
+
+    def sign_in(self, tournament_id: int | None = None) -> Actor:
+        """Check this handle's PIN against the tournament's credentials and return who it
+        is; raises ``CredentialRefused`` (wrong PIN, or locked after too many wrong tries,
+        with the seconds to wait). The anonymous handle signs in as ``VIEWER``."""
+        with self.write() as session:
+            tournament = self.tournament(session, tournament_id)
+            return self.actor(session, tournament.id)
+
+    def may(self, action: Action | str, table: int | None = None, *, tournament_id: int | None = None) -> bool:
+        """Whether this handle may do ``action`` (an ``Action`` or its code name) in the
+        tournament (``None``: the newest), for ``table`` when the action is a table's
+        (II.4.a, II.4.c): the same table ``access.authorise`` applies. A credential that
+        opens nothing may do nothing (``False``; the failed sign-in is counted as any)."""
+        action = Action(action)
+        try:
+            actor = self.sign_in(tournament_id)
+        except CredentialRefused:
+            return False
+        if action not in ALLOWED[actor.role]:
+            return False
+        if actor.role is Role.ASSISTANT and action in TABLE_ACTIONS and table is not None:
+            if actor.tables is None:
+                return False
+            first, last = actor.tables
+            return first <= table <= last
+        return True
+
+    # --- the event log ----------------------------------------------------------------------
+    def log(self, session: Session, tournament_id: int, typed: TournamentEvent, *,
+            actor: Actor, game_id: int | None = None, round_number: int | None = None,
+            reason: str = "") -> Event:
+        """Append one typed event to the log, recording who acted (the credential's name
+        and role), from which station, when and why (``reason``, checked as typed text)."""
+        reason = typed_text(reason, "el motivo", REASON_MAX, lines=True)
+        event = Event(tournament_id=tournament_id, game_id=game_id, round_number=round_number,
+                      kind=typed.KIND.value, payload=typed.payload(), station=self.station, arbiter=actor.name,
+                      role=actor.role.value, reason=reason, created_at=now())
+        session.add(event)
+        session.flush()
+        return event
+
+    # --- look-ups -------------------------------------------------------------------------
+    @staticmethod
+    def tournament(session: Session, tournament_id: int | None) -> Tournament:
+        """The tournament ``tournament_id`` (``None``: the newest); ``TournamentError`` if none
+        (or for an id no ``INTEGER`` column holds, ``duplicate.bounds``)."""
+        if tournament_id is not None:
+            try:
+                checked_int(tournament_id, "el torneo", minimum=1, maximum=DB_INT_MAX)
+            except NumberError as error:
+                raise InvalidNumber(str(error), what="el torneo", value=tournament_id) from error
+        tournament = find_tournament(session, tournament_id)
+        if tournament is None:
+            raise NotFound("no hay ningún torneo en la base de datos: créelo con «duplicada tournament create»"
+                                  if tournament_id is None else f"no existe el torneo {tournament_id}",
+                                  what="torneo", key=tournament_id)
+        return tournament
+
+    def lexicon_for(self, tournament: Tournament | TournamentInfo) -> Lexicon:
+        """The lexicon of ``tournament``: the one given to the service, the file it was created
+        with, or the shipped default — the current one or an earlier one with the recorded hash
+        (``lexicon.default.EARLIER_DEFAULTS``). Raises ``TournamentError`` if none has its hash."""
+        if tournament.lexicon_hash in self.lexicons:
+            return self.lexicons[tournament.lexicon_hash]
+        candidates: list[Lexicon] = []
+        if self.lexicon is not None:
+            candidates.append(self.lexicon)
+        try:
+            if tournament.lexicon_path and Path(tournament.lexicon_path).exists():
+                candidates.append(Lexicon.load(Path(tournament.lexicon_path)))
+            earlier = earlier_default_path(tournament.lexicon_hash)   # made with an earlier default (issue 15)
+            if earlier is not None:
+                candidates.append(Lexicon.load(earlier))
+            if not candidates:
+                candidates.append(Lexicon.load(default_lexicon_path(None)))
+        except LexiconError as error:      # a damaged or altered lexicon file: refused, said why
+            raise LexiconUnavailable(f"el léxico del torneo «{tournament.name}» no se puede usar: {error}",
+                                     tournament=tournament.name, lexicon_hash=tournament.lexicon_hash) from error
+        for lexicon in candidates:
+            if lexicon.content_hash == tournament.lexicon_hash:
+                self.lexicons[lexicon.content_hash] = lexicon
+                return lexicon
+        raise LexiconUnavailable(
+            f"el torneo «{tournament.name}» se creó con el léxico {tournament.lexicon_hash[:12]}…, "
+            f"que no es el disponible ({candidates[0].content_hash[:12]}…): indique el léxico del torneo con --lexicon",
+            tournament=tournament.name, lexicon_hash=tournament.lexicon_hash)
+
+    def default_lexicon(self) -> Lexicon:
+        """The lexicon given to the service, else the shipped default."""
+        return self.lexicon if self.lexicon is not None else Lexicon.load(default_lexicon_path(None))
+
+
+def typed_text(text: str, what: str, limit: int, *, lines: bool = False) -> str:
+    """``text`` as typed, checked once where it enters (``duplicate.texts``): NFC, no
+    control characters, digits 0–9, at most ``limit`` characters; ``TournamentError``
+    (Spanish, naming ``what``) otherwise, before anything is judged or stored."""
+    try:
+        return checked_text(text, what, limit=limit, lines=lines)
+    except TextError as error:
+        raise InvalidText(str(error), what=what, value=text) from error
+
+
+class OnContext:
+    """What every service built on a ``ServiceContext`` shows of it: the database, the
+    station's name and the hooks (the façade, the task modules, the classic and rating
+    services alike). Subclasses set ``context``."""
+
+    context: ServiceContext
+
+    @property
+    def db(self) -> Database:
+        return self.context.db
+
+    @property
+    def station(self) -> str:
+        return self.context.station
+
+    @property
+    def hooks(self) -> ServiceHooks:
+        return self.context.hooks
+
+
+class HasContext(Protocol):
+    """Anything built on a ``ServiceContext`` (``TournamentService``, ``ClassicService``,
+    ``RatingService``): another service can act with the same credential."""
+
+    @property
+    def context(self) -> ServiceContext: ...
