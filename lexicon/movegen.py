@@ -109,6 +109,13 @@ class MoveList:
             return max((entry[0] for entry in self.raw), default=0)
         return int(self._info[:, 0].max()) if len(self._info) else 0
 
+    def arrays(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The compiled walker's ``(info, words)`` arrays of every move (see
+        ``lexicon.gaddag_walk.walk``), or None for a list built from tuples."""
+        if self._info is None or self._words is None:
+            return None
+        return self._info, self._words
+
     def top_arrays(self) -> tuple[np.ndarray, np.ndarray] | None:
         """The top moves' rows of the compiled walker's ``(info, words)`` arrays (see
         ``lexicon.gaddag_walk.walk``), or None for a list built from tuples."""

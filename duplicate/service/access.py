@@ -178,6 +178,20 @@ VIEWER = Actor(Role.VIEWER, "")
 """The anonymous, read-only station (projection screens, published pages)."""
 
 
+def permits(actor: Actor, action: Action, table: int | None = None) -> bool:
+    """Whether ``actor``'s role allows ``action`` (for ``table`` when it is a table's
+    action and a table is given): the table ``authorise`` applies, as a yes or no —
+    II.4.a, II.4.c."""
+    if action not in ALLOWED[actor.role]:
+        return False
+    if actor.role is Role.ASSISTANT and action in TABLE_ACTIONS and table is not None:
+        if actor.tables is None:
+            return False
+        first, last = actor.tables
+        return first <= table <= last
+    return True
+
+
 def authorise(actor: Actor, action: Action, *, tables: Iterable[int] = ()) -> None:
     """Refuse ``action`` unless ``actor``'s role allows it for every table of ``tables``.
 

@@ -26,8 +26,6 @@ from sqlalchemy.orm import Session
 from duplicate.bounds import DB_INT_MAX, NumberError, checked_int
 from duplicate.game import Game
 from duplicate.service.access import (
-    ALLOWED,
-    TABLE_ACTIONS,
     VIEWER,
     Action,
     Actor,
@@ -36,6 +34,7 @@ from duplicate.service.access import (
     check_not_locked,
     lock_seconds,
     lock_until,
+    permits,
     pin_digest,
 )
 from duplicate.service.errors import (
@@ -250,14 +249,7 @@ class ServiceContext:
             actor = self.sign_in(tournament_id)
         except CredentialRefused:
             return False
-        if action not in ALLOWED[actor.role]:
-            return False
-        if actor.role is Role.ASSISTANT and action in TABLE_ACTIONS and table is not None:
-            if actor.tables is None:
-                return False
-            first, last = actor.tables
-            return first <= table <= last
-        return True
+        return permits(actor, action, table)
 
     # --- the event log ----------------------------------------------------------------------
     def log(self, session: Session, tournament_id: int, typed: TournamentEvent, *,

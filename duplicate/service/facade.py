@@ -176,6 +176,9 @@ class TournamentService(OnContext):
     record_timer = _Delegate("rounds", Rounds.record_timer)
     timer_state = _Delegate("rounds", Rounds.timer_state)
     rounds = _Delegate("rounds", Rounds.rounds)
+    game_view = _Delegate("rounds", Rounds.game_view)
+    next_scores = _Delegate("rounds", Rounds.next_scores)
+    warm_up = _Delegate("rounds", Rounds.warm_up)
 
     # --- slip entry (enter, double entry, conflicts) ------------------------------------------
     enter_slip = _Delegate("slip_entry", SlipEntry.enter_slip)

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from duplicate.game import Game, GameError, PendingRound
 from duplicate.master import ranked_moves
 from duplicate.bounds import NumberError, whole_number
+from duplicate.next_scores import next_score_groups, warm_up_generator
 from duplicate.notation import SlipError, format_move, parse_move
 from duplicate.rack import RackError
 from duplicate.service.access import Action, Actor
@@ -40,7 +41,10 @@ from duplicate.service.events import (
     RackWithdrawn,
     TimerChanged,
 )
+from duplicate.service.game_views import game_view_of
 from duplicate.service.views import (
+    GameView,
+    NextScore,
     RoundView,
     _round_view,
 )
@@ -189,6 +193,47 @@ class Rounds(TaskModule):
             self.context.games[game.id] = (event.id, engine)
             session.flush()
             return _round_view(row, engine.alphabet)
+
+    def game_view(self, game_number: int, tournament_id: int | None = None, *, tops: int | None = 30) -> GameView:
+        """The game now as frozen values (board, bag, rack in play with its first ``tops``
+        moves of top score in the III.15 order and their reasons, last master, clock),
+        read under the engine's lock: what the front ends show instead of the engine.
+        Generates the moves of a new rack (up to a second with two blanks): call it off
+        the UI thread; ``tops=None`` does not (the rack comes without its moves: no tops,
+        counts 0). Raises ``TournamentError`` for an unknown game."""
+        clock = self.timer_state(game_number, tournament_id)
+        with self.context.engine_lock, self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            engine = self._engine(session, tournament, game)
+            last = engine.records[-1].number if engine.records else None
+            before = self._round(session, game, last).board_before if last is not None else None
+            return game_view_of(game.number, engine, before, clock, tops)
+
+    def next_scores(self, game_number: int, tournament_id: int | None = None, *, round_number: int | None = None,
+                    limit: int = 20) -> tuple[NextScore, ...]:
+        """The ``limit`` best scores below the top for the rack in play (empty without
+        one, or when it is not the rack of ``round_number`` if given), each with one move
+        and how many share it (``duplicate.next_scores``; a display aid, III.15 chooses
+        among the tops only). Generates every move outside the engine's lock: call it off
+        the UI thread."""
+        with self.context.engine_lock, self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            engine = self._engine(session, tournament, game)
+            if engine.pending is None or round_number not in (None, engine.pending.number):
+                return ()
+            board, rack, lexicon = engine.board.copy(), engine.pending.rack.tiles, self.lexicon_for(tournament)
+        return tuple(NextScore(group.score, format_move(group.move, lexicon.alphabet), group.count)
+                     for group in next_score_groups(board, rack, lexicon, limit))
+
+    def warm_up(self, tournament_id: int | None = None) -> None:
+        """Load the tournament's lexicon and the move generator before the first rack
+        or slip needs them (a front end calls it off the UI thread at start).
+        Raises ``TournamentError`` if the lexicon cannot be found."""
+        with self._read() as session:
+            lexicon = self.lexicon_for(self._tournament(session, tournament_id))
+        warm_up_generator(lexicon)
 
     def pending_round(self, game_number: int, tournament_id: int | None = None) -> PendingRound | None:
         """The engine's pending round (rack set, master not chosen), with its ranking."""

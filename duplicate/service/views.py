@@ -266,3 +266,104 @@ def view_of(kind: type[ViewT], row: object) -> ViewT:
                           "está dañada; restaure una copia")
     names = [item.name for item in fields(kind)]  # type: ignore[arg-type]
     return kind(**{name: getattr(row, name) for name in names})
+
+
+# --- a game as the front ends show it (issue 24 §2: they never hold the live engine) ----------
+@dataclass(frozen=True)
+class TopMove:
+    """A move of top score as ranked by III.15: ``canonical`` notation, ``score``
+    (points), ``reason`` (Spanish: what puts it ahead of the next one), ``leave``
+    (rack text left, empty for none)."""
+
+    canonical: str
+    score: int
+    reason: str
+    leave: str
+
+
+@dataclass(frozen=True)
+class NextScore:
+    """A score below the top: ``score``, one ``canonical`` move with it, and ``count``
+    moves in all with that score (``duplicate.next_scores``)."""
+
+    score: int
+    canonical: str
+    count: int
+
+
+@dataclass(frozen=True)
+class BagView:
+    """The tiles in the bag: ``total``, of which ``vowels``, ``consonants`` and ``blanks``."""
+
+    total: int
+    vowels: int
+    consonants: int
+    blanks: int
+
+
+@dataclass(frozen=True)
+class ClockView:
+    """The shared round clock (III.13) as last recorded: the ``round_number`` it was
+    set for (None: before any round), ``remaining`` seconds now, ``running``."""
+
+    round_number: int | None
+    remaining: float
+    running: bool
+
+
+@dataclass(frozen=True)
+class RackInPlay:
+    """The round whose rack waits for its master: ``number``; the rack's ``leftover``
+    (kept from the last round) and ``drawn`` tiles (codes, ``alphabet.blank`` for a
+    blank); its ``redraws`` as ``"RACK: reason"`` (III.19); the first ``tops`` in the
+    III.15 order out of ``top_total`` moves of top score, ``move_count`` moves in all."""
+
+    number: int
+    leftover: tuple[int, ...]
+    drawn: tuple[int, ...]
+    redraws: tuple[str, ...]
+    tops: tuple[TopMove, ...]
+    top_total: int
+    move_count: int
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        """The whole rack: leftover then drawn tiles."""
+        return self.leftover + self.drawn
+
+
+@dataclass(frozen=True)
+class MasterPlaced:
+    """The last master on the board: round ``number``, ``master`` as written (blanks
+    lowercase), ``score`` and ``cumulative`` points, the ``squares`` its tiles took."""
+
+    number: int
+    master: str
+    score: int
+    cumulative: int
+    squares: frozenset[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A game of the tournament now, as plain values (``TournamentService.game_view``).
+
+    ``board`` is the board in CGP (``Board.from_cgp`` with ``alphabet`` gives a copy to
+    draw); ``round_number`` the round being played (or next); ``leftover`` the tiles
+    kept on the rack between rounds; ``rack`` the rack in play (None between rounds);
+    ``last`` the last master placed (None before the first); ``played`` masters placed;
+    ``over`` and ``end_reason`` (III.22); ``clock`` the shared round clock (None: never
+    started)."""
+
+    number: int
+    alphabet: Alphabet
+    board: str
+    round_number: int
+    bag: BagView
+    leftover: tuple[int, ...]
+    rack: RackInPlay | None
+    last: MasterPlaced | None
+    played: int
+    over: bool
+    end_reason: str
+    clock: ClockView | None

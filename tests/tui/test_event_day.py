@@ -45,6 +45,7 @@ from tests.tui.waiting import idle, until
 from tui.app import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
 from tui.app.screens.judge import ConfirmScreen, JudgeScreen
+from tui.app.screens.judge_presenter import situation
 from tui.app.screens.standings import StandingsScreen
 from tui.app.widgets.moves import MoveChoices
 from tui.app.widgets.timer import RoundClock
@@ -172,7 +173,7 @@ def test_an_event_day_through_the_app(tmp_path: Path, spanish_lexicon: Lexicon,
             await day.settled()
             assert "cambiado (III.29): IIQ[LL][RR]ZY" in said(day.console)
             assert day.console.state.move_count == 0
-            assert "no tiene ninguna jugada válida: cámbielo («x», III.29)" in JudgeScreen._situation(day.console.state)
+            assert "no tiene ninguna jugada válida: cámbielo («x», III.29)" in situation(day.console.state)
             assert "«x» lo cambia" in day.console.query_one("#moves", MoveChoices).empty_text
             await pilot.press("enter")                                  # nothing to choose
             await pilot.pause()

@@ -17,6 +17,7 @@ from tests.tui.keys import footer_beyond
 from tests.tui.waiting import until
 from tui.app import DataChanged, DuplicadaApp
 from tui.app.screens.judge import ConfirmScreen, JudgeScreen, NewGameScreen
+from tui.app.screens.judge_presenter import situation
 from tui.app.widgets.board import BoardView
 from tui.app.widgets.moves import MoveChoices
 from tui.app.widgets.timer import RoundClock
@@ -444,7 +445,7 @@ def test_undoing_the_master_from_the_console(service: TournamentService) -> None
             await pilot.press("enter", "s")                         # the III.15 master, confirmed
             await settled(pilot, screen)
             assert screen.state.rack_round is None and screen.state.last_master is not None
-            assert "«u» deshace" in JudgeScreen._situation(screen.state)
+            assert "«u» deshace" in situation(screen.state)
             await pilot.press("u", *"era otra de las empatadas", "enter")
             await settled(pilot, screen)
             assert screen.state.rack_round == 1 and "deshecha" in shown(screen, "#message")

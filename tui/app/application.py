@@ -15,7 +15,7 @@ from textual import work
 from textual.app import App
 from textual.binding import Binding
 
-from duplicate.service import Actor, TournamentService
+from duplicate.service import Action, Actor, TournamentService
 from tui.app.messages import DataChanged
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.signin import SignInScreen
@@ -50,6 +50,8 @@ class DuplicadaApp(App[None]):
         self.service = service
         self.state = StationState(station=station)
         self._poll = poll
+        self._may: dict[tuple[Action, int | None], bool] = {}
+        """What ``may`` answered, until the credential or the record changes."""
         self._last_event = -1
         self._offline = False
 
@@ -88,6 +90,7 @@ class DuplicadaApp(App[None]):
             self.notify("Conexión con la base de datos recuperada")
         if last != self._last_event:
             self._last_event = last
+            self._may.clear()              # a PIN or an assistant's tables may have changed
             # Every screen of the stack hears it: a dialog on top must not hide it from
             # the screen underneath.
             for screen in self.screen_stack:
@@ -117,8 +120,18 @@ class DuplicadaApp(App[None]):
         acting = self.base_service.with_pin(pin)
         return acting, acting.sign_in(self.state.tournament_id)
 
+    def may(self, action: Action, table: int | None = None) -> bool:
+        """Whether this station may do ``action`` (for ``table``, II.4.c) in the open
+        tournament: the service's answer (``TournamentService.may``), kept until the
+        credential or the record changes, so that footers and menus can ask it often."""
+        key = (action, table)
+        if key not in self._may:
+            self._may[key] = self.service.may(action, table, tournament_id=self.state.tournament_id)
+        return self._may[key]
+
     def adopt(self, acting: TournamentService, actor: Actor) -> None:
         """Act from now on through ``acting``, as ``actor`` (from ``check_pin``)."""
+        self._may.clear()
         self.service = acting
         self.state.role = actor.role.value
         self.state.arbiter = actor.name
@@ -130,6 +143,7 @@ class DuplicadaApp(App[None]):
 
     def sign_out(self) -> None:
         """Forget the credential and ask for a PIN again."""
+        self._may.clear()
         self.service = self.base_service
         self.state.role = None
         self.state.arbiter = ""

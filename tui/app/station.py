@@ -14,7 +14,7 @@ from typing import Protocol, TypeVar, runtime_checkable
 
 from textual.screen import Screen
 
-from duplicate.service import Actor, TournamentService
+from duplicate.service import Action, Actor, TournamentService
 
 
 @dataclass
@@ -54,6 +54,9 @@ class Station(Protocol):
     def sign_out(self) -> None:
         """Forget the credential and ask for a PIN again."""
 
+    def may(self, action: Action, table: int | None = None) -> bool:
+        """Whether this station may do ``action`` (for ``table``): the service's answer."""
+
 
 ResultT = TypeVar("ResultT")
 
@@ -74,6 +77,11 @@ class StationScreen(Screen[ResultT]):
     def service(self) -> TournamentService:
         """The service acting with this station's credential."""
         return self.station.service
+
+    def may(self, action: Action, table: int | None = None) -> bool:
+        """Whether this station may do ``action`` (for ``table``, II.4.c): the service
+        decides (``TournamentService.may``); screens ask instead of comparing roles."""
+        return self.station.may(action, table)
 
     @property
     def tournament_id(self) -> int | None:

@@ -6,6 +6,7 @@ import click
 
 from duplicate.plurals import counted
 from duplicate.service import SeatingMethod
+from lexicon.board import Board
 from tui.cli.listing import emit_rows
 from tui.cli.options import (
     NUMBER,
@@ -102,11 +103,11 @@ def game_annul_master(context: Context, round_number: int, game_number: int | No
 @common
 def game_board(context: Context, game_number: int | None) -> None:
     """Muestra el tablero y la bolsa de la partida."""
-    engine = context.service.engine(context.game(game_number), context.tournament)
-    click.echo(engine.board.render())
-    counts = engine.bag.counts()
-    click.echo(f"Bolsa: {len(engine.bag)} fichas ({counts.vowels} vocales, {counts.consonants} consonantes, "
-               f"{counts.blanks} comodines)")
+    view = context.service.game_view(context.game(game_number), context.tournament, tops=None)
+    click.echo(Board.from_cgp(view.board, view.alphabet).render())
+    bag = view.bag
+    click.echo(f"Bolsa: {bag.total} fichas ({bag.vowels} vocales, {bag.consonants} consonantes, "
+               f"{bag.blanks} comodines)")
 
 
 @click.group()

@@ -32,7 +32,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Header, Input, Label, Select, Static, TabbedContent, TabPane
 from textual.widgets.data_table import ColumnKey
 
-from duplicate.service import TournamentError
+from duplicate.service import Action, TournamentError
 from ranking.classic.engines import SYSTEM_NAMES, PairingError, PairingSystem
 from ranking.classic.pairing_rules import parse_pairs
 from ranking.classic.service import MANUAL, ROUND_ROBIN, BoardView, ClassicService, DivisionView, system_name
@@ -124,7 +124,8 @@ class ClassicScreen(StationScreen[None]):
 
     @property
     def is_judge(self) -> bool:
-        return bool(self.station.state.role == "judge")
+        """Whether this station runs the division (pairs its rounds: the judge's, II.4.a)."""
+        return self.may(Action.PAIR_ROUND)
 
     def compose(self) -> ComposeResult:
         yield Header()

@@ -18,20 +18,19 @@ from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from duplicate.service import TournamentError
-from duplicate.service.access import ROLE_NAMES, Role
+from duplicate.service.access import ROLE_NAMES, Action, Role
 from tui.app.station import StationScreen
 
-SCREENS: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    "setup": ("Preparación del torneo", "tui.app.screens.setup:SetupScreen", ("judge",)),
-    "judge": ("Consola del juez árbitro", "tui.app.screens.judge:JudgeScreen", ("judge",)),
-    "entry": ("Entrada de papeletas", "tui.app.screens.entry:EntryScreen", ("judge", "assistant")),
-    "projection": ("Pantalla de proyección", "tui.app.screens.projection:ProjectionScreen",
-                   ("judge", "assistant", "viewer")),
-    "standings": ("Clasificaciones", "tui.app.screens.standings:StandingsScreen", ("judge", "assistant", "viewer")),
-    "classic": ("Torneo clásico (emparejamientos y resultados)", "tui.app.screens.classic:ClassicScreen",
-                ("judge", "assistant", "viewer")),
+SCREENS: dict[str, tuple[str, str, Action | None]] = {
+    "setup": ("Preparación del torneo", "tui.app.screens.setup:SetupScreen", Action.CHANGE_SETTINGS),
+    "judge": ("Consola del juez árbitro", "tui.app.screens.judge:JudgeScreen", Action.DRAW_RACK),
+    "entry": ("Entrada de papeletas", "tui.app.screens.entry:EntryScreen", Action.ENTER_SLIP),
+    "projection": ("Pantalla de proyección", "tui.app.screens.projection:ProjectionScreen", None),
+    "standings": ("Clasificaciones", "tui.app.screens.standings:StandingsScreen", None),
+    "classic": ("Torneo clásico (emparejamientos y resultados)", "tui.app.screens.classic:ClassicScreen", None),
 }
-"""key → (Spanish title, "module:Class", roles allowed)."""
+"""key → (Spanish title, "module:Class", the action the screen is for: shown to the
+stations that may do it, ``None``: to every station)."""
 
 
 def screen_class(key: str) -> type[Screen[None]]:
@@ -49,12 +48,11 @@ class HomeScreen(StationScreen[None]):
     BINDINGS = [Binding("escape", "sign_out", "Cambiar de usuario"), Binding("ctrl+q", "app.quit", "Salir", priority=True)]
 
     def compose(self) -> ComposeResult:
-        state = self.station.state
         yield Header()
         with Vertical():
             yield Static(Text(self._who()), id="title", classes="title")
-            yield OptionList(*(Option(title, id=key) for key, (title, _, roles) in SCREENS.items()
-                               if state.role in roles), id="menu")
+            yield OptionList(*(Option(title, id=key) for key, (title, _, action) in SCREENS.items()
+                               if action is None or self.may(action)), id="menu")
         yield Footer()
 
     def _who(self, tournament: str = "") -> str:

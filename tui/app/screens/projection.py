@@ -36,7 +36,6 @@ from duplicate.announce import announcement_order
 from duplicate.service import GameStatus, RoundView, TournamentError, TournamentService, TournamentSettings
 from duplicate.timer import RoundTimer
 from lexicon.board import Board
-from lexicon.move import placed_tiles
 from tui.app.messages import DataChanged
 from tui.app.station import StationScreen
 from tui.app.widgets.big_board import BigBoard, board_size, cell_for
@@ -93,41 +92,39 @@ def read_projection(service: TournamentService, tournament_id: int | None) -> Pr
     except TournamentError:
         return ProjectionData(title=info.name, message="El torneo aún no tiene partidas.")
     game_info = next(game for game in info.games if game.number == number)
-    engine = service.engine(number, tournament_id)
+    view = service.game_view(number, tournament_id, tops=None)    # the moves are the judge's
     rounds = service.rounds(number, tournament_id)
-    alphabet = engine.alphabet
+    alphabet = view.alphabet
     title = f"{info.name} · Partida {number}"
 
-    def tokens(tiles: list[int] | tuple[int, ...], style: str) -> list[Token]:
+    def tokens(tiles: Sequence[int], style: str) -> list[Token]:
         return [("?", BLANK_TILE_STYLE) if tile == alphabet.blank else (alphabet.symbol(tile), style)
                 for tile in tiles]
 
-    pending = engine.pending
-    if pending is not None:
-        kept = announcement_order(pending.rack.leftover, (), alphabet)
-        rack = tokens(kept, LEFTOVER_STYLE) + tokens(pending.rack.drawn, NEW_STYLE)
-        round_number: int | None = pending.number
-        rack_label = f"Atril de la ronda {pending.number}"
+    in_play = view.rack
+    if in_play is not None:
+        kept = announcement_order(in_play.leftover, (), alphabet)
+        rack = tokens(kept, LEFTOVER_STYLE) + tokens(in_play.drawn, NEW_STYLE)
+        round_number: int | None = in_play.number
+        rack_label = f"Atril de la ronda {in_play.number}"
     else:
-        rack = tokens(announcement_order(engine.leftover, (), alphabet), LEFTOVER_STYLE)
+        rack = tokens(announcement_order(view.leftover, (), alphabet), LEFTOVER_STYLE)
         round_number = None
         ended = game_info.status not in (GameStatus.SETUP.value, GameStatus.PLAYING.value)
         rack_label = ("Partida terminada" if ended
-                      else f"Ronda {len(engine.records) + 1}: esperando el atril"
+                      else f"Ronda {view.played + 1}: esperando el atril"
                       + (" (quedan en el atril)" if rack else ""))
 
-    data = ProjectionData(title=title, board=engine.board.copy(), round_number=round_number, rack=tuple(rack),
-                          rack_label=rack_label, seconds_per_round=game_info.seconds_per_round,
-                          shared_timer=service.timer_state(number, tournament_id))
-    if engine.records:
-        record = engine.records[-1]
-        view = next(view for view in rounds if view.number == record.number)
-        before = Board.from_cgp(view.board_before, alphabet)
-        highlight = frozenset((row, col) for row, col, _ in placed_tiles(before, record.move))
+    clock = view.clock
+    data = ProjectionData(title=title, board=Board.from_cgp(view.board, alphabet), round_number=round_number,
+                          rack=tuple(rack), rack_label=rack_label, seconds_per_round=game_info.seconds_per_round,
+                          shared_timer=None if clock is None else (clock.round_number, clock.remaining, clock.running))
+    last = view.last
+    if last is not None:
         master = tuple((char.upper(), MASTER_STYLE if not char.islower() else BLANK_TILE_STYLE)
-                       for char in record.master)
-        data = replace(data, highlight=highlight, master=master, master_score=record.score,
-                        cumulative=record.cumulative, master_label=f"Jugada maestra de la ronda {record.number}")
+                       for char in last.master)
+        data = replace(data, highlight=last.squares, master=master, master_score=last.score,
+                       cumulative=last.cumulative, master_label=f"Jugada maestra de la ronda {last.number}")
     through = _partial_round(rounds, TournamentSettings.from_dict(info.settings).partial_every,
                              ended=game_info.status not in (GameStatus.SETUP.value, GameStatus.PLAYING.value))
     if through:

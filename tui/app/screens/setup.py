@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -34,67 +31,34 @@ from textual.widgets import (
 )
 
 from data.rules import ROUND_SECONDS
-from duplicate.labels import ENTRY_STATUS, GAME_STATUS, label
-from duplicate.plurals import counted
 from duplicate.service import (
+    Action,
     AssistantRangeView,
-    EntryStatus,
     EntryView,
     PlayerView,
-    ResultsUnpublished,
-    SeatingMethod,
     TournamentError,
-    TournamentInfo,
     TournamentSettings,
 )
-from duplicate.standings import BonusMode, BonusPolicy, TournamentCriterion, bonus_warnings
 from tui.app.messages import DataChanged
-from tui.app.station import StationScreen
-from tui.app.widgets.judge_dialogs import ReasonDialog
+from tui.app.screens.setup_actions import SetupActions
+from tui.app.screens.setup_presenter import (
+    BONUS_MODES,
+    CRITERIA,
+    SEATING,
+    TABS,
+    SetupData,
+    bonus_advice,
+    games_text,
+    info_markup,
+    lock_text,
+    player_row,
+    problem,
+)
 from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.plain_table import PlainTable
 
 _TABS = Binding.Group("Pestañas", compact=True)
 """F2–F5 shown as one footer item: the tab names are on the tabs themselves."""
-
-BONUS_MODES = [
-    ("Sin bonificaciones", BonusMode.OFF.value),
-    ("Automáticas: 10 a la maestra, 5 a la mejor (III.24)", BonusMode.AUTOMATIC.value),
-    ("Manuales: el valor indicado al único con la máxima", BonusMode.MANUAL.value),
-]
-CRITERIA = [
-    ("Suma de puntos", TournamentCriterion.TOTAL.value),
-    ("Promedio de plazas (IV.31, criterio 1)", TournamentCriterion.AVERAGE_PLACE.value),
-    ("Promedio de porcentajes (IV.31, criterio 2)", TournamentCriterion.AVERAGE_PERCENTAGE.value),
-    ("Desviación estándar (IV.31, criterio 3)", TournamentCriterion.DEVIATION.value),
-]
-SEATING = [
-    ("Automático: clasificación parcial, si no alfabético (II.6)", "auto"),
-    ("Clasificación parcial del torneo", SeatingMethod.STANDINGS.value),
-    ("Escalafón (alfabético mientras no haya ratings)", SeatingMethod.RATING.value),
-    ("Orden alfabético", SeatingMethod.ALPHABETICAL.value),
-    ("Al azar (con la semilla del sorteo)", SeatingMethod.RANDOM.value),
-]
-STATUS_BUTTONS = {"withdraw": EntryStatus.WITHDRAWN, "absent": EntryStatus.ABSENT,
-                  "disqualify": EntryStatus.DISQUALIFIED, "reactivate": EntryStatus.ACTIVE}
-TABS = {"torneo": "tab-torneo", "jugadores": "tab-jugadores", "mesas": "tab-mesas", "auxiliares": "tab-auxiliares"}
-
-
-def _integer(text: str, what: str, *, blank: int | None = None) -> int | None:
-    """``text`` as an integer (``blank`` when empty); ``TournamentError`` naming ``what``."""
-    text = text.strip()
-    if not text:
-        return blank
-    try:
-        return int(text)
-    except ValueError:
-        raise TournamentError(f"{what}: «{text}» no es un número entero") from None
-
-
-def _problem(error: Exception) -> str:
-    """The Spanish text of a failed action or read."""
-    return str(error) if isinstance(error, TournamentError) else f"no se pudo hacer ({type(error).__name__}): {error}"
-
 
 def _input(**options: Any) -> OrderedInput:
     """A form field that takes keys in the order typed (Enter is wired in ``on_mount``)."""
@@ -121,19 +85,7 @@ def _row(label: str, *widgets: Any, hint: str = "") -> Horizontal:
                       classes="row")
 
 
-@dataclass(frozen=True)
-class _SetupData:
-    """What the screen shows, read in one worker: ``settings`` only when asked for (the
-    form is filled once, not overwritten while the judge types)."""
-
-    info: TournamentInfo
-    settings: TournamentSettings | None
-    entries: list[tuple[EntryView, PlayerView]]
-    seats: list[tuple[int, EntryView, PlayerView]]
-    ranges: list[AssistantRangeView]
-
-
-class SetupScreen(StationScreen[None]):
+class SetupScreen(SetupActions):
     """The judge's tournament setup. See the module docstring."""
 
     DEFAULT_CSS = """
@@ -186,10 +138,6 @@ class SetupScreen(StationScreen[None]):
     def busy(self) -> bool:
         """True while an action or a read runs in a worker and its result is not shown yet."""
         return self._working > 0
-
-    @property
-    def arbiter(self) -> str:
-        return self.station.state.arbiter
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -265,7 +213,7 @@ class SetupScreen(StationScreen[None]):
         for field in self.query(OrderedInput):
             field.on_enter = self.enter_now
         self.refresh_lists(settings=True)
-        if self.station.state.role != "judge":
+        if not self.may(Action.CHANGE_SETTINGS):
             self.query_one("#tabs").disabled = True
             self.say("La preparación del torneo es cosa del juez árbitro.", error=True)
 
@@ -295,7 +243,7 @@ class SetupScreen(StationScreen[None]):
         def read() -> None:
             try:
                 info = service.tournament(tournament_id)
-                data: _SetupData | Exception = _SetupData(
+                data: SetupData | Exception = SetupData(
                     info, service.settings(tournament_id) if settings else None, service.entries(tournament_id),
                     service.seats(info.games[-1].number, tournament_id) if info.games else [],
                     service.assistant_ranges(tournament_id))
@@ -317,36 +265,25 @@ class SetupScreen(StationScreen[None]):
         except RuntimeError:
             pass
 
-    def show_lists(self, data: _SetupData | Exception) -> None:
+    def show_lists(self, data: SetupData | Exception) -> None:
         """Show what ``refresh_lists`` read."""
         if isinstance(data, Exception):
-            self.say(_problem(data), error=True)
+            self.say(problem(data), error=True)
             return
         if data.settings is not None:
             self.show_settings(data.settings)
         info = data.info
         self._entries, self._ranges, self._active_players = data.entries, data.ranges, info.active_players
-        self.query_one("#info", Static).update(
-            f"[b]{escape(info.name)}[/b] — {escape(info.venue or 'sin lugar')}\n"
-            f"Léxico: {info.lexicon_hash[:16]}…{' (' + escape(info.lexicon_path) + ')' if info.lexicon_path else ''} — "
-            "se fija al crear el torneo; no se cambia desde aquí.\n"
-            f"Jugadores: {info.players} inscritos, {info.active_players} activos.")
-        started = any(game.rounds for game in info.games)
-        _show(self.query_one("#lock", Static),
-              "Ya hay rondas jugadas: los ajustes quedan fijados (III.24, III.28)." if started else "")
-        lines = [f"Partida {game.number}: {label(GAME_STATUS, game.status)}, {counted(game.rounds, 'ronda')} de "
-                 f"{game.planned_rounds if game.planned_rounds else 'bolsa completa'}, "
-                 f"{game.seconds_per_round} s por ronda"
-                 for game in info.games]
-        self.query_one("#games", Static).update("Partidas:\n" + "\n".join(lines) if lines else "Aún no hay partidas.")
+        self.query_one("#info", Static).update(info_markup(info))
+        _show(self.query_one("#lock", Static), lock_text(info))
+        self.query_one("#games", Static).update(games_text(info))
         self.update_warnings()
 
         players = self.query_one("#players", DataTable)
         row = players.cursor_row
         players.clear()
         for entry, player in data.entries:
-            players.add_row(str(entry.id), player.name, player.club, player.country, player.federation_id or "",
-                            label(ENTRY_STATUS, entry.status), key=str(entry.id))
+            players.add_row(*player_row(entry, player), key=str(entry.id))
         if players.row_count:
             players.move_cursor(row=min(row, players.row_count - 1))
 
@@ -376,16 +313,10 @@ class SetupScreen(StationScreen[None]):
 
     def update_warnings(self) -> None:
         """III.24's advice for the bonus chosen in the form (not yet saved)."""
-        warnings = self.query_one("#warnings", Static)
-        try:
-            value = _integer(self.query_one("#bonus_value", Input).value, "valor de la bonificación", blank=10)
-            mode = BonusMode(str(self.query_one("#bonus_mode", Select).value))
-            if self._active_players is None:
-                return                                          # not read yet: shown once it is
-            advice = bonus_warnings(self._active_players, BonusPolicy(mode, value or 0))
-        except (TournamentError, ValueError) as error:
-            advice = [str(error)]
-        _show(warnings, "\n".join(f"⚠ {line}" for line in advice))
+        advice = bonus_advice(self._active_players, str(self.query_one("#bonus_mode", Select).value),
+                              self.query_one("#bonus_value", Input).value)
+        if advice is not None:                              # None: not read yet, shown once it is
+            _show(self.query_one("#warnings", Static), advice)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "bonus_value":
@@ -423,7 +354,7 @@ class SetupScreen(StationScreen[None]):
     def _acted(self, outcome: Any, done: str | Callable[[Any], str], then: Callable[[], None] | None,
                failed: Callable[[Exception], None] | None = None) -> None:
         if isinstance(outcome, Exception):
-            self.say(_problem(outcome), error=True)
+            self.say(problem(outcome), error=True)
             if failed is not None:
                 failed(outcome)
             return
@@ -431,209 +362,3 @@ class SetupScreen(StationScreen[None]):
         if then is not None:
             then()
         self.refresh_lists()
-
-    def action_save_settings(self) -> None:
-        def form() -> Callable[[], Any]:
-            settings = TournamentSettings(
-                bonus_mode=str(self.query_one("#bonus_mode", Select).value),
-                bonus_value=_integer(self.query_one("#bonus_value", Input).value, "valor de la bonificación") or 0,
-                criterion=str(self.query_one("#criterion", Select).value),
-                tie_breaks=self.query_one("#tie_breaks", Switch).value,
-                oriented_notation=self.query_one("#oriented", Switch).value,
-                partial_every=_integer(self.query_one("#partial_every", Input).value, "clasificación parcial") or 0,
-                seconds_per_round=_integer(self.query_one("#seconds", Input).value, "segundos por ronda") or 0)
-            service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
-            return lambda: service.change_settings(tournament_id, settings)
-
-        self.run(form, "Ajustes guardados.")
-
-    def selected_entry(self) -> int | None:
-        players = self.query_one("#players", DataTable)
-        if not players.row_count:
-            return None
-        key = players.coordinate_to_cell_key(players.cursor_coordinate).row_key.value
-        return int(key) if key is not None else None
-
-    def player_form(self) -> dict[str, str]:
-        return {field: self.query_one(f"#p_{name}", Input).value
-                for field, name in (("name", "name"), ("club", "club"), ("country", "country"),
-                                    ("federation_id", "fed"))}
-
-    def clear_player_form(self) -> None:
-        for name in ("name", "club", "country", "fed"):
-            self.query_one(f"#p_{name}", Input).value = ""
-        self.editing = None
-
-    def _focus_name(self) -> None:
-        self.clear_player_form()
-        self.set_focus(self.query_one("#p_name", Input))
-
-    def add_player(self) -> None:
-        """Register the player of the form. The form is cleared and the cursor put in the
-        name at once, so that the next player can be typed straight away (issue 13 §2);
-        if the service refuses, what was typed comes back (unless the next is being typed)."""
-        typed = self.player_form()
-        form = dict(typed)
-        name = form.pop("name")
-        service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
-        self._focus_name()
-
-        def restore(_error: Exception) -> None:
-            if not any(self.player_form().values()):
-                for field, key in (("name", "name"), ("club", "club"), ("country", "country"), ("fed", "federation_id")):
-                    self.query_one(f"#p_{field}", Input).value = typed[key]
-
-        self.run(lambda: lambda: service.add_player(name, **form, tournament_id=tournament_id),
-                 f"Inscrito: {' '.join(name.split())}.", failed=restore)
-
-    def update_player(self) -> None:
-        if self.editing is None:
-            self.say("Elija antes un jugador de la lista (Enter sobre su fila).", error=True)
-            return
-        entry, form, service, arbiter = self.editing, self.player_form(), self.service, self.arbiter
-        self.run(lambda: lambda: service.update_player(entry, **form),
-                 "Datos del jugador corregidos.", then=self.clear_player_form)
-
-    def set_status(self, status: EntryStatus) -> None:
-        entry = self.selected_entry()
-        if entry is None:
-            self.say("No hay jugadores.", error=True)
-            return
-        service, arbiter = self.service, self.arbiter
-        self.run(lambda: lambda: service.set_entry_status(entry, status),
-                 f"Jugador nº {entry}: {ENTRY_STATUS[status.value]}.")
-
-    def import_csv(self) -> None:
-        path = self.query_one("#csv_path", Input).value.strip()
-        if not path:
-            self.say("Escriba la ruta del archivo CSV.", error=True)
-            return
-        service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
-        self.run(lambda: lambda: service.import_players(Path(path).expanduser(), tournament_id=tournament_id),
-                 lambda imported: f"Importados: {counted(len(imported), 'jugador')} de {path}.")
-
-    def seating_method(self) -> SeatingMethod | None:
-        value = str(self.query_one("#seating", Select).value)
-        return None if value == "auto" else SeatingMethod(value)
-
-    def create_game(self, unpublished_reason: str = "") -> None:
-        """Create the next game and seat the players; when the previous game's results
-        are not published (IV.32), ask the judge why it starts anyway and try again."""
-        def form() -> Callable[[], tuple[int, int]]:
-            rounds = _integer(self.query_one("#rounds", Input).value, "rondas pactadas")
-            seed = _integer(self.query_one("#seed", Input).value, "semilla de la bolsa")
-            seating_seed = _integer(self.query_one("#seating_seed", Input).value, "semilla del sorteo")
-            service, tournament_id, arbiter, method = self.service, self.tournament_id, self.arbiter, self.seating_method()
-
-            def create() -> tuple[int, int]:
-                number = service.create_game(tournament_id=tournament_id, rounds=rounds, seed=seed, seating=method,
-                                             seating_seed=seating_seed,
-                                             unpublished_reason=unpublished_reason)
-                return number, len(service.seats(number, tournament_id))
-
-            return create
-
-        def unpublished(error: Exception) -> None:
-            if not isinstance(error, ResultsUnpublished):
-                return
-
-            def why(reason: str | None) -> None:
-                if reason:
-                    self.create_game(reason)
-
-            self.app.push_screen(ReasonDialog(f"La partida {error.game} no tiene publicados sus resultados ni la "
-                                              "clasificación del torneo (IV.32). Publíquelos en «Clasificaciones», o "
-                                              "escriba por qué se empieza la siguiente igualmente (Esc: volver)",
-                                              "Motivo:"), why)
-
-        self.run(form, lambda created: f"Partida {created[0]} creada; {counted(created[1], 'jugador sentado')}.",
-                 failed=unpublished)
-
-    def reseat(self) -> None:
-        def form() -> Callable[[], None]:
-            seed = _integer(self.query_one("#seating_seed", Input).value, "semilla del sorteo")
-            service, tournament_id, arbiter, method = self.service, self.tournament_id, self.arbiter, self.seating_method()
-
-            def seat() -> None:
-                game = service.current_game(tournament_id)
-                service.assign_tables(game, tournament_id=tournament_id, method=method, seed=seed)
-
-            return seat
-
-        self.run(form, "Mesas asignadas de nuevo.")
-
-    def set_range(self) -> None:
-        def form() -> Callable[[], None]:
-            name = self.query_one("#a_name", Input).value.strip()
-            if not name:
-                raise TournamentError("el auxiliar necesita un nombre")
-            first = _integer(self.query_one("#a_first", Input).value, "desde la mesa")
-            last = _integer(self.query_one("#a_last", Input).value, "hasta la mesa")
-            if first is None or last is None:
-                raise TournamentError("indique la primera y la última mesa")
-            service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
-            return lambda: service.set_assistant_range(name, first, last, tournament_id=tournament_id)
-
-        self.run(form, "Rango de mesas guardado.")
-
-    def set_pin(self, role: str) -> None:
-        pin_input = self.query_one(f"#pin_{role}", Input)
-        pin = pin_input.value
-        name = self.query_one("#a_name", Input).value.strip() if role == "assistant" else None
-        who = "juez árbitro" if role == "judge" else f"auxiliar «{name}»"
-        service, tournament_id = self.service, self.tournament_id
-
-        def clear() -> None:
-            pin_input.value = ""
-
-        self.run(lambda: lambda: service.set_pin(role, pin, name=name, tournament_id=tournament_id),
-                 f"PIN del {who} {'guardado' if pin else 'quitado: ya no puede entrar'}.", then=clear)
-
-    # --- events ---------------------------------------------------------------------------------
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        button = event.button.id or ""
-        if button in STATUS_BUTTONS:
-            self.set_status(STATUS_BUTTONS[button])
-            return
-        actions: dict[str, Callable[[], None]] = {"save": self.action_save_settings, "add": self.add_player, "update": self.update_player,
-                   "clear": self.clear_player_form, "import": self.import_csv, "create_game": self.create_game,
-                   "reseat": self.reseat, "set_range": self.set_range,
-                   "set_pin_judge": lambda: self.set_pin("judge"),
-                   "set_pin_assistant": lambda: self.set_pin("assistant")}
-        if button in actions:
-            actions[button]()
-
-    def enter_now(self, field: OrderedInput) -> None:
-        """Enter, at once (``OrderedInput``): moves along a form; on its last field it does
-        the form's action."""
-        following = {"p_name": "p_club", "p_club": "p_country", "p_country": "p_fed",
-                     "a_name": "a_first", "a_first": "a_last", "rounds": "seed"}
-        finish: dict[str, Callable[[], None]] = {"p_fed": lambda: self.update_player() if self.editing is not None else self.add_player(),
-                  "csv_path": self.import_csv, "a_last": self.set_range,
-                  "pin_judge": lambda: self.set_pin("judge"), "pin_assistant": lambda: self.set_pin("assistant")}
-        name = field.id or ""
-        if name in following:
-            self.set_focus(self.query_one(f"#{following[name]}", Input))
-        elif name in finish:
-            finish[name]()
-        elif name in ("seconds", "bonus_value", "partial_every"):
-            self.action_save_settings()
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        if event.data_table.id == "players" and event.row_key.value is not None:
-            entry_id = int(event.row_key.value)
-            for entry, player in self._entries:
-                if entry.id == entry_id:
-                    for name, value in (("name", player.name), ("club", player.club), ("country", player.country),
-                                        ("fed", player.federation_id or "")):
-                        self.query_one(f"#p_{name}", Input).value = value
-                    self.editing = entry_id
-                    self.say(f"Corrigiendo a {player.name}: cambie los datos y pulse «Guardar cambios».")
-                    self.query_one("#p_name", Input).focus()
-        elif event.data_table.id == "ranges" and event.row_key.value is not None:
-            for item in self._ranges:
-                if item.assistant == event.row_key.value:
-                    self.query_one("#a_name", Input).value = item.assistant
-                    self.query_one("#a_first", Input).value = str(item.first_table)
-                    self.query_one("#a_last", Input).value = str(item.last_table)
-                    self.query_one("#a_name", Input).focus()

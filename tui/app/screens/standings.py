@@ -21,7 +21,7 @@ to the master's is green.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -33,9 +33,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 
-from duplicate.labels import CLAIM_STATUS, CRITERION_HEADINGS, GAME_STATUS, label
+from duplicate.labels import CLAIM_STATUS, CRITERION_HEADINGS, label
 from duplicate.plurals import counted
 from duplicate.service import (
+    Action,
     ClaimStatus,
     ClaimView,
     GameStatus,
@@ -47,14 +48,16 @@ from duplicate.service import (
 )
 from duplicate.standings import GameStanding, RoundResult, TournamentCriterion, TournamentStanding, running_totals
 from tui.app.messages import DataChanged
-from tui.app.station import StationScreen
+from tui.app.screens.standings_actions import JUDGE_KEYS, StandingsActions
+from tui.app.screens.standings_presenter import (
+    BONUS_STYLE,
+    STANDINGS_HEADING,
+    decimal,
+    round_cell,
+    split_move,
+)
 from tui.app.widgets.judge_dialogs import (
-    ClaimDecision,
-    ClaimDialog,
-    ClaimResolutionDialog,
     FolderDialog,
-    NewClaim,
-    ReasonDialog,
 )
 from tui.app.widgets.plain_table import PlainTable
 from tui.app.widgets.slip_feedback import status_name
@@ -74,34 +77,6 @@ _GAMES = Binding.Group("Partida −/+", compact=True)
 _RESULTS = Binding.Group("Prov./Def.", compact=True)
 _CLAIMS = Binding.Group("Reclamación", compact=True)
 
-BONUS_STYLE = "bold black on yellow"
-MASTER_STYLE = "bold green"
-
-
-def decimal(value: float, places: int = 1) -> str:
-    """``93.456`` → ``"93,5"`` (Spanish decimal comma)."""
-    return f"{value:.{places}f}".replace(".", ",")
-
-
-def round_cell(score: int, bonus: int, master_score: int) -> Text:
-    """A player's round: ``score`` (green when equal to the master), ``+bonus`` highlighted."""
-    if bonus:
-        return Text(f"{score}+{bonus}", style=BONUS_STYLE, justify="right")
-    return Text(str(score), style=MASTER_STYLE if score == master_score else "", justify="right")
-
-
-def split_move(text: str) -> tuple[str, str]:
-    """``"H8-CASA"`` → ``("H8", "CASA")``; text without a hyphen is all word."""
-    coordinate, dash, word = text.partition("-")
-    return (coordinate.strip(), word.strip()) if dash else ("", text.strip())
-
-
-STANDINGS_HEADING = {**GAME_STATUS, GameStatus.PLAYING.value: f"{GAME_STATUS[GameStatus.PLAYING.value]}: clasificación parcial",
-                     GameStatus.PROVISIONAL.value: f"{GAME_STATUS[GameStatus.PROVISIONAL.value]} (III.26)",
-                     GameStatus.FINAL.value: f"{GAME_STATUS[GameStatus.FINAL.value]} (III.26)"}
-"""The heading of a game's standings: its status (``duplicate.labels``) with the rule.""" 
-
-
 @dataclass(frozen=True)
 class _StandingsData:
     """Everything the standings screen shows, read in one worker."""
@@ -118,7 +93,7 @@ class _StandingsData:
     claims: list[ClaimView]
     slips: list[SlipView]
 
-class StandingsScreen(StationScreen[None]):
+class StandingsScreen(StandingsActions):
     """Game and tournament standings, follow-up sheet, claims. See the module docstring."""
 
     DEFAULT_CSS = """
@@ -374,15 +349,11 @@ class StandingsScreen(StationScreen[None]):
         self._fill_sheet(self._results, self._rounds)               # from what was read
         self.action_tab("sheet")
 
-    _JUDGE_ACTIONS = {"publish": "publicar los resultados", "publish_results": "publicar los resultados",
-                      "reopen": "reabrir una partida", "file_claim": "anotar reclamaciones",
-                      "resolve_claim": "resolver reclamaciones"}
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The footer shows what this station may do now (issue 13 §3): the judge's keys
         only to the judge; «provisional/definitive» while the game is not final, «reopen»
         only when it is."""
-        if action in self._JUDGE_ACTIONS and self.station.state.role != "judge":
+        if action in JUDGE_KEYS and not self.may(JUDGE_KEYS[action][0]):
             return False
         final = self._status == GameStatus.FINAL.value
         if action == "publish_results" and final:
@@ -395,9 +366,9 @@ class StandingsScreen(StationScreen[None]):
         """A judge's key pressed at another station is answered, not ignored."""
         keys = {binding.key: binding.action for binding in self.BINDINGS if isinstance(binding, Binding)}
         action = keys.get(event.key, "").split("(")[0]
-        if action in self._JUDGE_ACTIONS and self.station.state.role != "judge":
+        if action in JUDGE_KEYS and not self.may(JUDGE_KEYS[action][0]):
             event.stop()
-            self.notify(f"Solo el juez árbitro puede {self._JUDGE_ACTIONS[action]}.", severity="warning")
+            self.notify(f"Solo el juez árbitro puede {JUDGE_KEYS[action][1]}.", severity="warning")
 
     def action_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = tab
@@ -406,7 +377,7 @@ class StandingsScreen(StationScreen[None]):
     def action_publish(self) -> None:
         """Write the publication (HTML, PDF, CSV, XLSX; IV.32) in a worker: the screen
         stays usable while it runs. Judge only."""
-        if self.station.state.role != "judge":
+        if not self.may(Action.PUBLISH_RESULTS):
             self.notify("Solo el juez árbitro publica los resultados.", severity="warning")
             return
         tournament_id = self.station.state.tournament_id
@@ -438,111 +409,6 @@ class StandingsScreen(StationScreen[None]):
         self.app.call_from_thread(partial(
             self.notify, f"Publicado en {publication.out}: {publication.count('.html')} páginas, "
             f"{publication.count('.pdf')} PDF ({publication.seconds:.1f} s)", timeout=15, markup=False))
-
-    # --- the judge's decisions (III.26, III.27) --------------------------------------------------
-    def _judge_only(self, what: str) -> bool:
-        """True for the judge; an assistant is told (in Spanish) who may ``what``."""
-        if self.station.state.role == "judge":
-            return True
-        self.notify(f"Solo el juez árbitro puede {what}.", severity="warning")
-        return False
-
-    @work(thread=True, group="judge", exit_on_error=False)
-    def _judge_call(self, call: Callable[[], object], done: str) -> None:
-        """Run the service ``call`` in a worker thread; notify ``done`` or the refusal, then refresh."""
-        try:
-            call()
-        except TournamentError as error:
-            self.app.call_from_thread(self.notify, f"No se pudo: {error}", severity="error", timeout=10)
-        except Exception as error:  # noqa: BLE001 - shown to the judge, never a traceback
-            self.app.call_from_thread(self.notify, f"Error inesperado ({type(error).__name__}): {error}",
-                                      severity="error", timeout=10)
-        else:
-            self.app.call_from_thread(self.notify, done)
-        self.app.call_from_thread(self.refresh_data)
-
-    def _game_status(self) -> str | None:
-        service, tournament_id = self.station.service, self.station.state.tournament_id
-        return next((game.status for game in service.tournament(tournament_id).games if game.number == self.game),
-                    None)
-
-    def action_publish_results(self, final: bool) -> None:
-        """Publish the game shown: provisional or final results (III.26)."""
-        if not self._judge_only("publicar los resultados") or self.game is None:
-            return
-        service, state = self.station.service, self.station.state
-        kind = "definitivos" if final else "provisionales"
-        self._judge_call(partial(service.publish, self.game, final=final, tournament_id=state.tournament_id),
-                         f"Partida {self.game}: resultados {kind} publicados")
-
-    def action_reopen(self) -> None:
-        """Reopen the final game shown; asks for the reason (logged)."""
-        if not self._judge_only("reabrir una partida") or self.game is None:
-            return
-        if self._game_status() != GameStatus.FINAL.value:
-            self.notify(f"La partida {self.game} no tiene resultados definitivos: no hay nada que reabrir.",
-                        severity="warning")
-            return
-        game = self.game
-        service, state = self.station.service, self.station.state
-
-        def reopen(reason: object) -> None:
-            if isinstance(reason, str):
-                self._judge_call(partial(service.reopen, game, reason=reason, tournament_id=state.tournament_id),
-                                 f"Partida {game} reabierta: resultados provisionales")
-
-        self.app.push_screen(ReasonDialog(f"Reabrir la partida {game} (resultados definitivos)",
-                                          "Motivo de la reapertura:"), reopen)
-
-    def action_file_claim(self) -> None:
-        """File a player's claim (III.27) in the game shown."""
-        if not self._judge_only("registrar reclamaciones") or self.game is None:
-            return
-        game = self.game
-        service, state = self.station.service, self.station.state
-
-        def filed(claim: object) -> None:
-            if isinstance(claim, NewClaim):
-                self._judge_call(partial(service.file_claim, game, claim.round_number, claim.table, claim.text,
-                                         tournament_id=state.tournament_id),
-                                 f"Reclamación registrada: ronda {claim.round_number}, mesa {claim.table}")
-
-        self.app.push_screen(ClaimDialog(game), filed)
-
-    def action_resolve_claim(self) -> None:
-        """Resolve the claim selected in the Reclamaciones tab: upheld or rejected (III.27)."""
-        if not self._judge_only("resolver reclamaciones") or self.game is None:
-            return
-        service, state = self.station.service, self.station.state
-        table = self.query_one("#claims-table", DataTable)
-        key = (table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value if table.row_count else None)
-        claims = {claim.id: claim for claim in service.claims(self.game, tournament_id=state.tournament_id)}
-        claim = claims.get(int(key)) if key is not None and key.isdigit() else None
-        if claim is None:
-            self.action_tab("claims")
-            self.notify("Elija una reclamación en la pestaña Reclamaciones (F5) y pulse R.", severity="warning")
-            return
-        if claim.status != ClaimStatus.OPEN.value:
-            self.notify(f"La reclamación nº {claim.id} ya está {label(CLAIM_STATUS, claim.status)}.",
-                        severity="warning")
-            return
-        slip = next((slip for slip in service.slips(self.game, claim.round_number, tournament_id=state.tournament_id)
-                     if slip.entry_id == claim.entry_id), None)
-        stored = "sin papeleta" if slip is None else (slip.text or status_name(slip.status))
-        summary = (f"Ronda {claim.round_number}, mesa {self._tables.get(claim.entry_id, '?')}, "
-                   f"{self._names.get(claim.entry_id, claim.entry_id)}: «{claim.text}»\n"
-                   f"Papeleta anotada: {stored}" + (f" ({slip.score} puntos)" if slip is not None else ""))
-        claim_id = claim.id
-
-        def resolved(decision: object) -> None:
-            if isinstance(decision, ClaimDecision):
-                verdict = "aceptada" if decision.upheld else "rechazada"
-                self._judge_call(partial(service.resolve_claim, claim_id, upheld=decision.upheld,
-                                         resolution=decision.resolution, corrected_text=decision.corrected_text,
-                                         corrected_status=decision.corrected_status),
-                                 f"Reclamación nº {claim_id} {verdict}")
-
-        self.app.push_screen(ClaimResolutionDialog(claim_id, summary), resolved)
 
     def action_game(self, delta: int) -> None:
         """Show the previous / next game of the tournament."""

@@ -2,14 +2,13 @@
 
 ``MoveChoices`` shows every move of top score in the III.15 order, each with why it
 ranks where it does, then the next best scores (one move per score, with how many
-moves share it). The data comes down as ``TopMove`` / ``NextScore`` values; the choice
-goes up as a ``MoveChoices.TopChosen`` message. No rule is applied here: the ranking
+moves share it). The data comes down as ``TopMove`` / ``NextScore`` values (the
+service's views); the choice goes up as a ``MoveChoices.TopChosen`` message. No rule is applied here: the ranking
 and its reasons are the engine's (``duplicate.master``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
@@ -18,27 +17,9 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from duplicate.service.views import NextScore, TopMove
 
-@dataclass(frozen=True)
-class TopMove:
-    """A move of top score as ranked by III.15: ``canonical`` notation, ``score``
-    (points), ``reason`` (Spanish: what puts it ahead of the next one), ``leave``
-    (rack text left, empty for none)."""
-
-    canonical: str
-    score: int
-    reason: str
-    leave: str
-
-
-@dataclass(frozen=True)
-class NextScore:
-    """A score below the top: ``score``, one ``canonical`` move with it, and ``count``
-    moves in all with that score."""
-
-    score: int
-    canonical: str
-    count: int
+__all__ = ["MoveChoices", "NextScore", "TopMove"]
 
 
 class MoveChoices(OptionList):

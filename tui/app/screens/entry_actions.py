@@ -1,0 +1,316 @@
+"""What the assistant (or the judge) does on the slip entry screen (issue 4 §2, II.4.c):
+the keys of the slip form, marks (III.13, III.20.4, III.25), the master for many tables,
+corrections, conflicts (II.4.a), rounds, the paper board (III.20.1.c–d), double entry.
+
+``EntryActions`` is the base of ``EntryScreen`` (``tui.app.screens.entry``), which lays
+the screen out, reads the round and runs the queued service calls (``SlipJob``) in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events, on
+from textual.widgets import DataTable, Input, Static
+
+from duplicate.service import Action, RoundView, SlipView, TournamentError
+from duplicate.slips import SlipStatus
+from lexicon.alphabet import spanish
+from lexicon.board import Board
+from tui.app.screens.entry_presenter import conflict_sides, default_round
+from tui.app.station import StationScreen
+from tui.app.widgets.judge_dialogs import ConflictDecision, ConflictDialog
+from tui.app.widgets.ordered_input import OrderedInput
+from tui.app.widgets.paper_board import PaperBoardDialog
+from tui.app.widgets.slip_dialogs import Correction, CorrectionDialog, TablesDialog
+from tui.app.widgets.slip_feedback import Feedback, SlipFeedback, entry_feedback, error_feedback, master_feedback
+
+
+@dataclass(frozen=True)
+class SlipJob:
+    """One action for the service: ``call`` runs in a worker thread, ``report`` turns
+    what it returned into the feedback; ``table`` is the table it was about."""
+
+    call: Callable[[], Any]
+    report: Callable[[Any], Feedback]
+    table: int | None
+    text: str = ""
+    """What was typed (shown again if it cannot be saved)."""
+
+
+class EntryActions(StationScreen[None]):
+    """The entry screen's keys and actions (see the module doc): each checks what was
+    typed, asks what it must (a dialog), then queues a ``SlipJob`` (``_enqueue``)."""
+
+    game: int | None
+    round_number: int | None
+    follow: bool
+    show_all: bool
+    double_entry: bool
+    _seats: dict[int, tuple[int, str]]
+    _rounds: dict[int, RoundView]
+    _slips: dict[int, SlipView]
+
+    def _enqueue(self, job: SlipJob) -> None:
+        """Queue ``job`` for the service (``EntryScreen`` runs the queue in order)."""
+        raise NotImplementedError
+
+    def refresh_round(self) -> None:
+        """Read the round shown again (``EntryScreen``)."""
+        raise NotImplementedError
+
+    def _show_context(self) -> None:
+        """Show the context line again (``EntryScreen``)."""
+        raise NotImplementedError
+
+    @property
+    def pending(self) -> int:
+        """Actions typed and not yet reported (``EntryScreen``)."""
+        raise NotImplementedError
+
+    # --- typing -------------------------------------------------------------------------------
+    @on(Input.Changed, "#table")
+    def _table_changed(self, event: Input.Changed) -> None:
+        player = self.query_one("#player", Static)
+        seat = self._seats.get(int(event.value)) if event.value else None
+        # Fixed size: no layout pass on every digit typed.
+        player.update("" if not event.value else Text(seat[1]) if seat else       # a name as typed, never markup
+                      Text(f"sin jugador en la mesa {event.value}", style="red"), layout=False)
+
+    _NOW: ClassVar[dict[str, str]] = {"f2": "late", "f3": "null", "f4": "missing"}
+
+    def _key_now(self, field: OrderedInput, event: events.Key) -> bool:
+        """F2–F4 and Esc of the slip form, taken in the order typed (``OrderedInput``)."""
+        if event.key in self._NOW:
+            self.action_mark(self._NOW[event.key])
+        elif event.key == "f10" and not self.may(Action.RESOLVE_CONFLICT):
+            self.action_resolve_conflict()                 # not in an assistant's footer: it says why
+        elif event.key == "escape":
+            self.action_back()
+        else:
+            return False
+        return True
+
+    def _enter(self, field: OrderedInput) -> None:
+        """Enter in the table field goes to the move; in the move field it enters the slip."""
+        if field.id == "table":
+            self._submit_table()
+        else:
+            self._submit_move(field.value)
+
+    def _submit_table(self) -> None:
+        if self._typed_table() is not None:
+            self.set_focus(self.query_one("#move", Input))
+
+    def _submit_move(self, value: str) -> None:
+        typed = self._typed_table()
+        if typed is None:
+            self.set_focus(self.query_one("#table", Input))
+            return
+        game, table = typed
+        text = value.strip()
+        if not text:
+            self._feedback(error_feedback("escriba la jugada de la papeleta, o márquela con F2 (fuera de tiempo), "
+                                          "F3 (nula) o F4 (no entregada)"))
+            return
+        service, state = self.station.service, self.station.state
+        call = service.double_check if self.double_entry else service.enter_slip
+        self._enqueue(SlipJob(partial(call, game, table, text, round_number=self.round_number,
+                                   tournament_id=state.tournament_id),
+                           entry_feedback, table, text))
+        self._ready()
+
+    def _typed_table(self) -> tuple[int, int] | None:
+        """The game and the table typed, if a player sits there (else the feedback says why)."""
+        value = self.query_one("#table", Input).value
+        if self.game is None or self.round_number is None:
+            self._feedback(error_feedback("no hay ninguna ronda en la que anotar"))
+            return None
+        if not value:
+            self._feedback(error_feedback("escriba primero el número de mesa"))
+            return None
+        table = int(value)
+        if table not in self._seats:
+            self._feedback(error_feedback(f"no hay ningún jugador en la mesa {table} en la partida {self.game}"))
+            return None
+        return self.game, table
+
+    def _ready(self) -> None:
+        """Clear both fields and put the focus on the table, for the next slip."""
+        self.query_one("#move", Input).value = ""
+        table = self.query_one("#table", Input)
+        table.value = ""
+        self.set_focus(table)                       # at once: the next key typed is the next table's
+
+    def _feedback(self, feedback: Feedback) -> None:
+        self.query_one("#feedback", SlipFeedback).feedback = feedback
+
+    # --- actions ---------------------------------------------------------------------------------
+    def action_mark(self, status: str) -> None:
+        """Mark the typed table's slip late, null or missing (0 points)."""
+        typed = self._typed_table()
+        if typed is None:
+            self.set_focus(self.query_one("#table", Input))
+            return
+        game, table = typed
+        mark = SlipStatus(status)
+        text = self.query_one("#move", Input).value.strip() if mark in (SlipStatus.NULL, SlipStatus.LATE) else ""
+        service, state = self.station.service, self.station.state
+        self._enqueue(SlipJob(partial(service.mark_slip, game, table, mark, text=text,
+                                   round_number=self.round_number, tournament_id=state.tournament_id), entry_feedback, table))
+        self._ready()
+
+    def action_master_many(self) -> None:
+        """Ask for the tables that played the master and enter it for all of them."""
+        view = self._rounds.get(self.round_number) if self.round_number is not None else None
+        if self.game is None or view is None or view.master is None:
+            self._feedback(error_feedback("no hay ninguna ronda" if self.round_number is None
+                                          else f"la ronda {self.round_number} aún no tiene jugada maestra"))
+            return
+        game, round_number, master = self.game, view.number, view.master
+        service, state = self.station.service, self.station.state
+
+        def entered(tables: object) -> None:
+            if isinstance(tables, list):
+                self._enqueue(SlipJob(partial(service.enter_master_slips, game, tables, round_number=round_number,
+                                           tournament_id=state.tournament_id),
+                                   partial(master_feedback, master), None))
+            self._ready()
+
+        self.app.push_screen(TablesDialog(master, view.master_score, round_number), entered)
+
+    def action_correct(self, table: int | None = None) -> None:
+        """Correct an earlier entry of the round shown (logged, with a reason)."""
+        if self.game is None or self.round_number is None:
+            return
+        if table is None:
+            value = self.query_one("#table", Input).value
+            table = int(value) if value else self._cursor_table()
+        slip = self._slips.get(table) if table is not None else None
+        game, round_number = self.game, self.round_number
+        service, state = self.station.service, self.station.state
+
+        def corrected(correction: object) -> None:
+            self._ready()
+            if not isinstance(correction, Correction):
+                return
+            # A closed round is the judge's to correct (II.4.c): the service refuses anyone else.
+            self._enqueue(SlipJob(partial(service.correct_slip, game, correction.table, correction.text,
+                                       status=correction.status, round_number=round_number,
+                                       tournament_id=state.tournament_id,
+                                       reason=correction.reason),
+                               entry_feedback, correction.table))
+
+        self.app.push_screen(CorrectionDialog(table, round_number, slip.text if slip else ""), corrected)
+
+    def action_resolve_conflict(self) -> None:
+        """The judge resolves the open conflict of the typed (else selected) table."""
+        state = self.station.state
+        if not self.may(Action.RESOLVE_CONFLICT):
+            self.notify("Solo el juez árbitro resuelve los conflictos entre papeletas.", severity="warning")
+            return
+        if self.game is None or self.round_number is None:
+            return
+        value = self.query_one("#table", Input).value
+        table = int(value) if value else self._cursor_table()
+        service = self.station.service
+        game, round_number = self.game, self.round_number
+        try:
+            found = [(conflict, slip) for conflict, slip in service.conflicts(game, tournament_id=state.tournament_id)
+                     if conflict.round_number == round_number and conflict.table_number == table]
+        except TournamentError as error:
+            self._feedback(error_feedback(str(error)))
+            return
+        if not found:
+            self._feedback(Feedback("info", f"La mesa {table} no tiene conflictos pendientes en la ronda "
+                                            f"{round_number}." if table is not None else
+                                    "Escriba la mesa (o elija su fila) del conflicto que quiere resolver."))
+            return
+        conflict, slip = found[0]
+        stored, new = conflict_sides(conflict, slip)
+        conflict_id = conflict.id
+
+        def resolved(decision: object) -> None:
+            self._ready()
+            if not isinstance(decision, ConflictDecision):
+                return
+            verdict = "sustituida por la nueva" if decision.use_new else "se mantiene la anotada"
+            self._enqueue(SlipJob(partial(service.resolve_conflict, conflict_id, use_new=decision.use_new, reason=decision.reason),
+                               lambda _: Feedback("info", f"Conflicto de la mesa {table} (ronda {round_number}) "
+                                                          f"resuelto: {verdict}"), table))
+
+        self.app.push_screen(ConflictDialog(f"Conflicto en la mesa {table}, ronda {round_number} "
+                                            f"({self._seats[table][1] if table in self._seats else ''})",
+                                            stored, new), resolved)
+
+    def _cursor_table(self) -> int | None:
+        view = self.query_one("#slips", DataTable)
+        if view.row_count == 0:
+            return None
+        key = view.coordinate_to_cell_key(view.cursor_coordinate).row_key.value
+        return int(key) if key is not None else None
+
+    @on(DataTable.RowSelected, "#slips")
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.row_key.value is not None:
+            self.action_correct(int(event.row_key.value))
+
+    def action_round(self, delta: int) -> None:
+        """Show the previous / next round."""
+        numbers = sorted(self._rounds)
+        if not numbers or self.round_number is None:
+            return
+        index = max(0, min(len(numbers) - 1, numbers.index(self.round_number) + delta))
+        self.round_number = numbers[index]
+        self.follow = self.round_number == default_round(self._rounds)
+        self.refresh_round()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer shows only what the signed-in role may do: conflicts are the judge's."""
+        return not (action == "resolve_conflict" and not self.may(Action.RESOLVE_CONFLICT))
+
+    def action_paper_board(self) -> None:
+        """A slip written on a paper board (III.20.1.c, III.20.1.d): place the word on the
+        round's board; its canonical notation goes to the move field."""
+        view = self._rounds.get(self.round_number) if self.round_number is not None else None
+        if view is None:
+            self._feedback(error_feedback("no hay ninguna ronda en la que anotar"))
+            return
+        board = Board.from_cgp(view.board_before, spanish())
+        table = self.query_one("#table", Input).value
+
+        def placed(text: str | None) -> None:
+            if text:
+                self.query_one("#move", Input).value = text
+            self.set_focus(self.query_one("#move" if table else "#table", Input))
+
+        self.app.push_screen(PaperBoardDialog(board, f"Mesa {table or '?'}, ronda {view.number}: papeleta en "
+                                                     "tablero (III.20.1.c, III.20.1.d)"), placed)
+
+    def action_toggle_double_entry(self) -> None:
+        """Double entry on or off: a second assistant re-types the slips, which are checked
+        against the stored ones instead of entered."""
+        self.double_entry = not self.double_entry
+        self._show_context()
+        self.notify("Doble entrada: las papeletas se comprueban contra las anotadas" if self.double_entry
+                    else "Entrada normal de papeletas", title="Doble entrada")
+
+    def action_toggle_scope(self) -> None:
+        """The assistant's own tables or every table."""
+        self.show_all = not self.show_all
+        self.refresh_round()
+
+    def action_back(self) -> None:
+        """Clear the fields; when they are already empty, go back to the menu."""
+        fields = [self.query_one("#table", Input), self.query_one("#move", Input)]
+        if any(field.value for field in fields) or not fields[0].has_focus:
+            self._ready()
+            return
+        if self.pending:
+            self._feedback(error_feedback(f"espere: faltan {self.pending} papeletas por guardar"))
+            return
+        self.app.pop_screen()

@@ -1,0 +1,146 @@
+"""What the slip entry screen shows (issue 4 §2, II.4.c), from the service's views: pure
+functions, no Textual. ``EntryScreen`` (``tui.app.screens.entry``) puts them on screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from duplicate.service import (
+    AssistantRangeView,
+    ConflictView,
+    EntryView,
+    PlayerView,
+    RoundView,
+    SlipView,
+    TournamentError,
+)
+from duplicate.slips import SlipStatus
+from tui.app.widgets.slip_feedback import status_name
+
+Cell = str | Text
+"""A cell of the slips table: plain text (as typed, never markup) or styled text."""
+
+
+@dataclass(frozen=True)
+class GameData:
+    """What the screen reads of the game: its number, rounds and seats, the ranges."""
+
+    game: int
+    rounds: Sequence[RoundView]
+    seats: Sequence[tuple[int, EntryView, PlayerView]]
+    ranges: Sequence[AssistantRangeView]
+
+
+def problem(error: Exception) -> str:
+    """The Spanish text of a failed read (a ``TournamentError`` says it; anything else is
+    named as unexpected)."""
+    return str(error) if isinstance(error, TournamentError) else f"error inesperado ({type(error).__name__}): {error}"
+
+
+def default_round(rounds: Mapping[int, RoundView]) -> int | None:
+    """The round the screen follows: the newest with a master (its slips are typed
+    while the next rack is played, III.16), else the newest (None: no round)."""
+    with_master = [number for number, view in rounds.items() if view.master is not None]
+    if with_master:
+        return max(with_master)
+    return max(rounds) if rounds else None
+
+
+def assistant_range(ranges: Sequence[AssistantRangeView], arbiter: str) -> tuple[int, int] | None:
+    """The tables of the assistant named ``arbiter`` (case and spaces aside), II.4.c."""
+    name = arbiter.strip().casefold()
+    mine = [item for item in ranges if name and item.assistant.strip().casefold() == name]
+    return (mine[0].first_table, mine[0].last_table) if mine else None
+
+
+def tables_shown(seats: Sequence[int], assistant: tuple[int, int] | None, show_all: bool) -> list[int]:
+    """The tables listed: the assistant's range unless ``show_all`` or none, in order."""
+    tables = sorted(seats)
+    if assistant is not None and not show_all:
+        first, last = assistant
+        tables = [table for table in tables if first <= table <= last]
+    return tables
+
+
+def slip_row(table: int, name: str, slip: SlipView | None, in_conflict: bool) -> list[Cell]:
+    """A table's row: table, player, slip as typed, move, points, status, who typed it."""
+    cells: list[Cell]
+    if slip is None:
+        cells = [Text("—", style="dim")] * 5
+    else:
+        style = "green" if slip.status == SlipStatus.VALID.value else "yellow"
+        cells = [slip.text or "", slip.move or "", Text(str(slip.score), style=f"bold {style}", justify="right"),
+                 Text(status_name(slip.status), style=style), slip.entered_by]
+    if in_conflict:
+        cells[3] = Text("⚠ conflicto", style="bold white on dark_red")
+    return [Text(str(table), justify="right"), name, *cells]
+
+
+def missing_line(tables: Sequence[int], entered: Mapping[int, SlipView], round_number: int | None) -> tuple[str, bool]:
+    """The line under the entry form and whether the round is complete."""
+    missing = [table for table in tables if table not in entered]
+    round_text = f"ronda {round_number}"
+    if missing:
+        return (f"Faltan {len(missing)} de {len(tables)} papeletas de la {round_text}: "
+                + ", ".join(map(str, missing))), False
+    return f"Todas las papeletas de la {round_text} están anotadas ({len(tables)} de {len(tables)}).", True
+
+
+def conflicts_line(conflicts: Sequence[ConflictView], tables: Sequence[int], entered: Mapping[int, SlipView]) -> Text:
+    """The unresolved conflicts of the tables listed (slips as typed, never markup)."""
+    listed = set(tables)
+    ours = [conflict for conflict in conflicts if conflict.table_number in listed]
+    if not ours:
+        return Text("")
+    return Text("⚠ Conflictos pendientes del juez árbitro: " + "; ".join(
+        f"mesa {conflict.table_number}: «{conflict.text or conflict.mark}» frente a "
+        f"«{entered[conflict.table_number].text if conflict.table_number in entered else ''}»"
+        for conflict in ours))
+
+
+def context_text(game: int | None, view: RoundView | None, *, double_entry: bool, follow: bool,
+                 assistant: tuple[int, int] | None, show_all: bool, arbiter: str) -> Text:
+    """The context line: double entry, the game, the round with its rack and master,
+    and which tables are listed."""
+    text = Text()
+    if double_entry:
+        text.append(" DOBLE ENTRADA (F11) ", style="bold white on dark_blue")
+        text.append(" ")
+    text.append(f"Partida {game}", style="bold")
+    if view is not None:
+        text.append(" · ")
+        text.append(f" Ronda {view.number} ", style="bold reverse")
+        text.append(" (F7/F8; F12: papeleta en tablero)", style="dim")
+        text.append(f" · atril {view.rack_shown}")
+        if view.master is not None:
+            text.append(f" · maestra {view.master} ({view.master_score} puntos)")
+        else:
+            text.append(" · aún sin jugada maestra", style="bold yellow")
+        if view.closed:
+            text.append(" · cerrada", style="bold red")
+        if not follow:
+            text.append(" · elegida a mano (F7/F8)", style="dim")
+    if assistant is not None and not show_all:
+        text.append(f"\nMesas {assistant[0]}–{assistant[1]} de {arbiter} (F9: todas)")
+    elif assistant is not None:
+        text.append(f"\nTodas las mesas (F9: las de {arbiter})")
+    else:
+        text.append("\nTodas las mesas")
+    return text
+
+
+def conflict_sides(conflict: ConflictView, stored: SlipView | None) -> tuple[str, str]:
+    """The two sides of a conflict as the judge's dialog shows them: the stored slip and
+    the new entry, each with its status, points and who typed it."""
+    if stored is None:
+        kept = "ninguna"
+    else:
+        kept = (f"«{stored.text}» · " if stored.text else "") + (
+            f"{status_name(stored.status)}, {stored.score} puntos, anotó {stored.entered_by}")
+    new = " · ".join(part for part in (f"«{conflict.text}»" if conflict.text else "",
+                                        status_name(conflict.mark) if conflict.mark else "") if part)
+    return kept, new + f" (anotó {conflict.entered_by})"

@@ -1,0 +1,120 @@
+"""What the judge's setup screen shows and reads back (issue 4 §2): the choices of its
+forms, numbers read from its fields, and the texts of the tournament, its games, its
+players and the III.24 advice — pure functions of the service's views, no Textual.
+``SetupScreen`` (``tui.app.screens.setup``) puts them on screen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.markup import escape
+
+from duplicate.labels import ENTRY_STATUS, GAME_STATUS, label
+from duplicate.plurals import counted
+from duplicate.service import (
+    AssistantRangeView,
+    EntryStatus,
+    EntryView,
+    PlayerView,
+    SeatingMethod,
+    TournamentError,
+    TournamentInfo,
+    TournamentSettings,
+)
+from duplicate.standings import BonusMode, BonusPolicy, TournamentCriterion, bonus_warnings
+
+BONUS_MODES = [
+    ("Sin bonificaciones", BonusMode.OFF.value),
+    ("Automáticas: 10 a la maestra, 5 a la mejor (III.24)", BonusMode.AUTOMATIC.value),
+    ("Manuales: el valor indicado al único con la máxima", BonusMode.MANUAL.value),
+]
+CRITERIA = [
+    ("Suma de puntos", TournamentCriterion.TOTAL.value),
+    ("Promedio de plazas (IV.31, criterio 1)", TournamentCriterion.AVERAGE_PLACE.value),
+    ("Promedio de porcentajes (IV.31, criterio 2)", TournamentCriterion.AVERAGE_PERCENTAGE.value),
+    ("Desviación estándar (IV.31, criterio 3)", TournamentCriterion.DEVIATION.value),
+]
+SEATING = [
+    ("Automático: clasificación parcial, si no alfabético (II.6)", "auto"),
+    ("Clasificación parcial del torneo", SeatingMethod.STANDINGS.value),
+    ("Escalafón (alfabético mientras no haya ratings)", SeatingMethod.RATING.value),
+    ("Orden alfabético", SeatingMethod.ALPHABETICAL.value),
+    ("Al azar (con la semilla del sorteo)", SeatingMethod.RANDOM.value),
+]
+STATUS_BUTTONS = {"withdraw": EntryStatus.WITHDRAWN, "absent": EntryStatus.ABSENT,
+                  "disqualify": EntryStatus.DISQUALIFIED, "reactivate": EntryStatus.ACTIVE}
+TABS = {"torneo": "tab-torneo", "jugadores": "tab-jugadores", "mesas": "tab-mesas", "auxiliares": "tab-auxiliares"}
+
+
+def integer(text: str, what: str, *, blank: int | None = None) -> int | None:
+    """``text`` as an integer (``blank`` when empty); ``TournamentError`` naming ``what``."""
+    text = text.strip()
+    if not text:
+        return blank
+    try:
+        return int(text)
+    except ValueError:
+        raise TournamentError(f"{what}: «{text}» no es un número entero") from None
+
+
+def problem(error: Exception) -> str:
+    """The Spanish text of a failed action or read."""
+    return str(error) if isinstance(error, TournamentError) else f"no se pudo hacer ({type(error).__name__}): {error}"
+
+
+@dataclass(frozen=True)
+class SetupData:
+    """What the screen shows, read in one worker: ``settings`` only when asked for (the
+    form is filled once, not overwritten while the judge types)."""
+
+    info: TournamentInfo
+    settings: TournamentSettings | None
+    entries: list[tuple[EntryView, PlayerView]]
+    seats: list[tuple[int, EntryView, PlayerView]]
+    ranges: list[AssistantRangeView]
+
+
+def info_markup(info: TournamentInfo) -> str:
+    """The tournament's name, venue, lexicon (fixed at creation) and players, as Rich
+    markup with every stored text escaped."""
+    path = f" ({escape(info.lexicon_path)})" if info.lexicon_path else ""
+    return (f"[b]{escape(info.name)}[/b] — {escape(info.venue or 'sin lugar')}\n"
+            f"Léxico: {info.lexicon_hash[:16]}…{path} — se fija al crear el torneo; no se cambia desde aquí.\n"
+            f"Jugadores: {info.players} inscritos, {info.active_players} activos.")
+
+
+def lock_text(info: TournamentInfo) -> str:
+    """Why the settings are fixed (empty while no round is played), III.24, III.28."""
+    started = any(game.rounds for game in info.games)
+    return "Ya hay rondas jugadas: los ajustes quedan fijados (III.24, III.28)." if started else ""
+
+
+def games_text(info: TournamentInfo) -> str:
+    """The games: status, rounds played of those planned, seconds per round."""
+    lines = [f"Partida {game.number}: {label(GAME_STATUS, game.status)}, {counted(game.rounds, 'ronda')} de "
+             f"{game.planned_rounds if game.planned_rounds else 'bolsa completa'}, "
+             f"{game.seconds_per_round} s por ronda"
+             for game in info.games]
+    return "Partidas:\n" + "\n".join(lines) if lines else "Aún no hay partidas."
+
+
+def player_row(entry: EntryView, player: PlayerView) -> tuple[str, ...]:
+    """A row of the players' table: entry, name, club, country, federation id, status."""
+    return (str(entry.id), player.name, player.club, player.country, player.federation_id or "",
+            label(ENTRY_STATUS, entry.status))
+
+
+def bonus_advice(active_players: int | None, mode_value: str, bonus_text: str) -> str | None:
+    """III.24's advice for the bonus in the form (not yet saved), one «⚠» line each, or
+    what is wrong with the value typed; None while the players are not read yet
+    (``active_players`` None) and the value is a number."""
+    try:
+        value = integer(bonus_text, "valor de la bonificación", blank=10)
+        mode = BonusMode(mode_value)
+        if active_players is None:
+            return None
+        advice = bonus_warnings(active_players, BonusPolicy(mode, value or 0))
+    except (TournamentError, ValueError) as error:
+        advice = [str(error)]
+    return "\n".join(f"⚠ {line}" for line in advice)

@@ -1,0 +1,47 @@
+"""What the standings screen shows (issue 4 §2): cells and texts from the service's
+views, pure functions, no Textual. ``StandingsScreen`` (``tui.app.screens.standings``)
+lays them out.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from duplicate.labels import GAME_STATUS
+from duplicate.service import ClaimView, GameStatus, SlipView
+from tui.app.widgets.slip_feedback import status_name
+
+BONUS_STYLE = "bold black on yellow"
+MASTER_STYLE = "bold green"
+
+
+def decimal(value: float, places: int = 1) -> str:
+    """``93.456`` → ``"93,5"`` (Spanish decimal comma)."""
+    return f"{value:.{places}f}".replace(".", ",")
+
+
+def round_cell(score: int, bonus: int, master_score: int) -> Text:
+    """A player's round: ``score`` (green when equal to the master), ``+bonus`` highlighted."""
+    if bonus:
+        return Text(f"{score}+{bonus}", style=BONUS_STYLE, justify="right")
+    return Text(str(score), style=MASTER_STYLE if score == master_score else "", justify="right")
+
+
+def split_move(text: str) -> tuple[str, str]:
+    """``"H8-CASA"`` → ``("H8", "CASA")``; text without a hyphen is all word."""
+    coordinate, dash, word = text.partition("-")
+    return (coordinate.strip(), word.strip()) if dash else ("", text.strip())
+
+
+STANDINGS_HEADING = {**GAME_STATUS, GameStatus.PLAYING.value: f"{GAME_STATUS[GameStatus.PLAYING.value]}: clasificación parcial",
+                     GameStatus.PROVISIONAL.value: f"{GAME_STATUS[GameStatus.PROVISIONAL.value]} (III.26)",
+                     GameStatus.FINAL.value: f"{GAME_STATUS[GameStatus.FINAL.value]} (III.26)"}
+"""The heading of a game's standings: its status (``duplicate.labels``) with the rule."""
+
+
+def claim_summary(claim: ClaimView, slip: SlipView | None, table: int | None, name: str) -> str:
+    """What the judge reads before resolving a claim (III.27): round, table, player and
+    the claim, then the slip stored (its text or mark, and points)."""
+    stored = "sin papeleta" if slip is None else (slip.text or status_name(slip.status))
+    return (f"Ronda {claim.round_number}, mesa {table if table is not None else '?'}, {name}: «{claim.text}»\n"
+            f"Papeleta anotada: {stored}" + (f" ({slip.score} puntos)" if slip is not None else ""))
