@@ -19,6 +19,7 @@ from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import DamagedData
 from duplicate.service.events import EventKind
+from duplicate.service.settings import DamagedSettings
 from duplicate.service.standings import Standings
 from duplicate.service.views import EventView, view_of
 from duplicate.storage.models import (
@@ -88,6 +89,9 @@ class Record(TaskModule):
         yield "format", RECORD_FORMAT
         yield "format_version", RECORD_VERSION
         yield "exported_at", _now().isoformat()
+        if not isinstance(tournament.settings, dict):
+            raise DamagedSettings(f"los criterios guardados del torneo están dañados (se esperaba un objeto JSON, "
+                                  f"no {type(tournament.settings).__name__}): restaure una copia de la base de datos")
         yield "tournament", {"name": tournament.name, "venue": tournament.venue,
                              "start_date": _iso(tournament.start_date), "end_date": _iso(tournament.end_date),
                              "lexicon_hash": tournament.lexicon_hash,

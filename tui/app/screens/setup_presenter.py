@@ -13,6 +13,7 @@ from rich.markup import escape
 from duplicate.labels import ENTRY_STATUS, GAME_STATUS, label
 from duplicate.plurals import counted
 from duplicate.service import (
+    InvalidNumber,
     AssistantRangeView,
     EntryStatus,
     EntryView,
@@ -48,14 +49,14 @@ TABS = {"torneo": "tab-torneo", "jugadores": "tab-jugadores", "mesas": "tab-mesa
 
 
 def integer(text: str, what: str, *, blank: int | None = None) -> int | None:
-    """``text`` as an integer (``blank`` when empty); ``TournamentError`` naming ``what``."""
+    """``text`` as an integer (``blank`` when empty); ``InvalidNumber`` naming ``what``."""
     text = text.strip()
     if not text:
         return blank
     try:
         return int(text)
     except ValueError:
-        raise TournamentError(f"{what}: «{text}» no es un número entero") from None
+        raise InvalidNumber(f"{what}: «{text}» no es un número entero", what=what, value=text) from None
 
 
 def problem(error: Exception) -> str:
