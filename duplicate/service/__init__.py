@@ -47,6 +47,7 @@ from duplicate.service.views import (
     RoundStatus,
     RoundView,
     SeatView,
+    SetAsideSlipView,
     SlipView,
     TournamentInfo,
 )
@@ -100,6 +101,7 @@ __all__ = [
     "SeatingMethod",
     "SeatView",
     "ServiceHooks",
+    "SetAsideSlipView",
     "SlipView",
     "StateConflict",
     "StorageUnavailable",

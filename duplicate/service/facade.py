@@ -189,6 +189,7 @@ class TournamentService(OnContext):
     double_check = _Delegate("slip_entry", SlipEntry.double_check)
     conflicts = _Delegate("slip_entry", SlipEntry.conflicts)
     slips = _Delegate("slip_entry", SlipEntry.slips)
+    set_aside_slips = _Delegate("slip_entry", SlipEntry.set_aside_slips)
 
     # --- corrections (III.27 claims, III.29 annulments) -------------------------------------
     resolve_conflict = _Delegate("corrections", Corrections.resolve_conflict)

@@ -12,6 +12,7 @@ from duplicate.service.base import (
     _now,
 )
 from duplicate.service.errors import DamagedData
+from duplicate.service.events import EventKind
 from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
 from duplicate.service.standings import Standings
@@ -21,14 +22,16 @@ from duplicate.storage.models import Event, Slip
 RECORD_FORMAT = "duplicada-tournament-1"
 """The record's format name (docs/tournament-record.md); ``verify`` reads this format."""
 
-RECORD_VERSION = 6
+RECORD_VERSION = 7
 """Revision of the format: fields are only ever added (version 2 adds ``format_version``
 and each event's ``role``: the role of the credential that acted; version 3 adds
 ``equal_tops`` to the payload of ``master_chosen`` events, so that replay places recorded
 masters without generating moves; issue 12; version 4 adds ``replaces`` — the rack
 replaced, III.29 — to ``rack_drawn`` and ``rack_set`` payloads; version 5 adds the event
 kind ``master_undone``; issue 13; version 6 adds the EloDI event kinds ``ratings_updated``
-and ``ratings_recomputed``; issue 24)."""
+and ``ratings_recomputed``; issue 24; version 7 adds the event kind ``slips_set_aside`` and
+each round's ``set_aside`` list: the slips of a withdrawn rack, III.29, which count for
+nothing; issue 25)."""
 
 
 class Record(TaskModule):
@@ -50,6 +53,12 @@ class Record(TaskModule):
                 for slip in session.scalars(select(Slip).where(Slip.game_id == game.id)
                                             .order_by(Slip.round_number, Slip.table_number)):
                     slips.setdefault(slip.round_number, []).append(slip)
+                set_aside: dict[int, list[dict[str, Any]]] = {}
+                for event in session.scalars(select(Event).where(
+                        Event.game_id == game.id, Event.kind == EventKind.SLIPS_SET_ASIDE.value).order_by(Event.id)):
+                    set_aside.setdefault(event.round_number or 0, []).extend(
+                        {**slip, "rack": event.payload.get("rack"), "set_aside_reason": event.reason}
+                        for slip in event.payload.get("slips", []))
                 rounds = []
                 for row in game.rounds:
                     if row.master is None:
@@ -64,6 +73,7 @@ class Record(TaskModule):
                                    "status": slip.status, "score": slip.score, "move": slip.move,
                                    "reason": slip.reason, "entered_by": slip.entered_by,
                                    "entered_at": _iso(slip.entered_at)} for slip in slips.get(row.number, [])],
+                        "set_aside": set_aside.get(row.number, []),
                         "bonuses": {str(entry): points for entry, points in (result.bonuses if result else {}).items()
                                     if points},
                     })
