@@ -115,3 +115,18 @@ def test_game_end_with_a_reason_works_in_every_state(service: TournamentService,
     assert service.end_game(game, reason="se va la luz") == "se va la luz"
     assert service.engine(game).over
     assert service.end_game(game, reason="otra vez") == "se va la luz"          # already over: unchanged
+
+
+def test_III_29_a_replaced_rack_is_in_the_published_round_notes(service: TournamentService, tmp_path: Path) -> None:
+    from duplicate.publish import publish_results
+
+    game = service.create_game(rounds=1, seed=5)
+    first = service.draw_rack(game)
+    assert first is not None
+    service.replace_rack(game, "CASAMOS", reason="atril mal tecleado")
+    service.choose_master(game)
+    service.close_round(game, 1)
+    service.publish(game)
+    publish_results(service, tmp_path, formats=["html"], workers=1)
+    page = (tmp_path / f"partida-{game}.html").read_text(encoding="utf-8")
+    assert f"atril {first.rack_shown} cambiado por el juez (III.29): atril mal tecleado" in page
