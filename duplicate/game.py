@@ -431,6 +431,27 @@ class Game:
         Raises ``RackError`` saying what is wrong (the game is then unchanged) and
         ``GameError`` when the game is over.
         """
+        rack, rule = self._checked_rack(text, redraw)
+        self._undo_pending()
+        redraws: tuple[Redraw, ...] = ()
+        if redraw and self.leftover:
+            redraws = (Redraw(rack_text(self.leftover, self.alphabet), "cambio de fichas indicado por el juez árbitro (III.19)"),)
+            self.bag.put_back(self.leftover)
+        self.bag.remove(rack.drawn)
+        return self._open(rack, redraws, rule, arbiter_rack=True)
+
+    def check_rack(self, text: str, *, redraw: bool = False) -> Rack:
+        """The rack ``set_rack(text, redraw=redraw)`` would use — replacing the rack in
+        play, if any — checked the same way (leftover, bag, III.12) without changing the
+        game. Raises ``RackError`` saying what is wrong and ``GameError`` when the game
+        is over."""
+        switched = self.one_and_one_from
+        try:
+            return self._checked_rack(text, redraw)[0]
+        finally:
+            self.one_and_one_from = switched
+
+    def _checked_rack(self, text: str, redraw: bool) -> tuple[Rack, RackRule]:
         if self._end is not None:
             raise GameError(f"la partida ha terminado: {self._end.text}")
         in_bag = Counter(self.bag.tiles)
@@ -442,13 +463,7 @@ class Game:
             rack = check_arbiter_rack(text, self.alphabet, (), list((in_bag + Counter(self.leftover)).elements()), rule)
         else:
             rack = check_arbiter_rack(text, self.alphabet, self.leftover, list(in_bag.elements()), rule)
-        self._undo_pending()
-        redraws: tuple[Redraw, ...] = ()
-        if redraw and self.leftover:
-            redraws = (Redraw(rack_text(self.leftover, self.alphabet), "cambio de fichas indicado por el juez árbitro (III.19)"),)
-            self.bag.put_back(self.leftover)
-        self.bag.remove(rack.drawn)
-        return self._open(rack, redraws, rule, arbiter_rack=True)
+        return rack, rule
 
     def play(self, choice: int | Move = 0) -> RoundRecord:
         """Place the master move of the pending round and record the round.

@@ -172,6 +172,7 @@ class TournamentService(OnContext):
     draw_rack = _Delegate("rounds", Rounds.draw_rack)
     set_rack = _Delegate("rounds", Rounds.set_rack)
     replace_rack = _Delegate("rounds", Rounds.replace_rack)
+    check_rack = _Delegate("rounds", Rounds.check_rack)
     pending_round = _Delegate("rounds", Rounds.pending_round)
     choose_master = _Delegate("rounds", Rounds.choose_master)
     undo_master = _Delegate("rounds", Rounds.undo_master)

@@ -14,7 +14,7 @@ from duplicate.master import ranked_moves
 from duplicate.bounds import NumberError, whole_number
 from duplicate.next_scores import next_score_groups, warm_up_generator
 from duplicate.notation import SlipError, format_move, parse_move
-from duplicate.rack import RackError
+from duplicate.rack import RackError, shown_rack
 from duplicate.service.access import Action, Actor
 from duplicate.service.base import (
     REASONS_KEPT,
@@ -124,6 +124,29 @@ class Rounds(TaskModule):
                                 action="replace_rack")
         return self._set_rack(game_number, text, redraw, tournament_id, True, reason=reason.strip(),
                               must_replace=True)
+
+    def check_rack(self, game_number: int, text: str, *, redraw: bool = False,
+                   tournament_id: int | None = None) -> str:
+        """Whether the judge's rack ``text`` may be used now — as the round's rack, or in
+        place of the rack in play (III.29) — checked as ``set_rack`` does (the leftover,
+        the bag, III.12; ``redraw`` as there) without changing anything: a front end asks
+        it before the judge types the reason of a replacement. Returns the rack as people
+        read it. Raises ``InvalidRack`` saying what is wrong, ``StateConflict`` when the
+        game is over, ``NotAuthorised`` for a station that may not set racks (the bag is
+        hidden from it)."""
+        with self.context.engine_lock, self._write() as session:
+            tournament = self._tournament(session, tournament_id)
+            self._authorise(session, tournament.id, Action.SET_RACK)
+            game = self._game(session, tournament, game_number)
+            engine = self._engine(session, tournament, game)
+            if engine.over:
+                raise StateConflict(f"la partida {game.number} ha terminado: {engine.end_reason}",
+                                    what=f"partida {game.number}", state="over")
+            try:
+                rack = engine.check_rack(text, redraw=redraw)
+            except (RackError, GameError) as error:
+                raise InvalidRack(str(error), what="el atril", value=text) from error
+            return shown_rack(rack.text, engine.alphabet)
 
     def _set_rack(self, game_number: int, text: str | None, redraw: bool, tournament_id: int | None,
                   replace: bool = False, *, reason: str = "", must_replace: bool = False,

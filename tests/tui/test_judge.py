@@ -478,3 +478,60 @@ def test_the_console_at_80_by_24_keeps_the_rack_and_the_clock_in_sight(service: 
             assert footer_beyond(screen) == []
 
     asyncio.run(scenario())
+
+
+def test_a_wrong_replacement_rack_is_refused_before_the_reason_is_typed_III12(service: TournamentService) -> None:
+    # Issue 25 §3: the typed rack is checked (bag, III.12) as the reason dialog opens; the
+    # refusal shows while the reason is typed, and Enter does not replace anything.
+    from tui.app.widgets.judge_dialogs import CheckedReasonDialog
+
+    tournament(service, game_seed=2)
+
+    async def scenario() -> None:
+        app = console_app(service)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await open_console(app, pilot)
+            await pilot.press("d")
+            await settled(pilot, screen)
+            drawn = service.rounds(1)[0].rack
+            await pilot.press("a", *"AAAAAAA", "enter")               # six A tiles only in the bag... and III.12
+            dialog = app.screen
+            assert isinstance(dialog, CheckedReasonDialog)
+            await until(pilot, lambda: dialog.checked)
+            assert dialog.refused and "no cambia nada" in str(dialog.query_one("#dialog-error", Static).render())
+            await pilot.press(*"atril mal leído", "enter")
+            assert app.screen is dialog                                # refused: still open, nothing done
+            await pilot.press("escape")
+            await pilot.pause()
+            assert service.rounds(1)[0].rack == drawn
+            assert screen.focused is screen.query_one("#rack-input", Input)   # back to correct it
+            screen.query_one("#rack-input", Input).value = ""
+            await pilot.press(*"CASAMOS", "enter", *"el juez dicta el atril", "enter")  # at once: kept in order
+            await until(pilot, lambda: "".join(screen.state.rack_drawn) == "CASAMOS" and not screen.busy)
+            assert service.rounds(1)[0].rack == "CASAMOS"
+            assert [event.reason for event in service.history(game_number=1)
+                    if event.kind == "rack_set"] == ["el juez dicta el atril"]
+
+    asyncio.run(scenario())
+
+
+def test_enter_on_a_rack_with_no_legal_move_says_so(service: TournamentService) -> None:
+    # Issue 25 §3, III.29: QXZVGUU has no move on the empty board; Enter says why there is
+    # no master to choose, and so does the note after the rack is typed.
+    tournament(service, game_seed=3)
+
+    async def scenario() -> None:
+        app = console_app(service)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await open_console(app, pilot)
+            await pilot.press("a", *"QXZVGUU", "enter")
+            await until(pilot, lambda: screen.state.rack_round == 1 and not screen.busy)
+            assert "no hay ninguna jugada válida: cámbielo" in shown(screen, "#message")
+            screen.query_one("#moves", MoveChoices).focus()
+            await pilot.press("enter")
+            await pilot.pause()
+            said = shown(screen, "#message")
+            assert "no hay ninguna jugada válida" in said and "no hay maestra que elegir" in said
+            assert service.rounds(1)[0].master is None
+
+    asyncio.run(scenario())
