@@ -535,3 +535,34 @@ def test_enter_on_a_rack_with_no_legal_move_says_so(service: TournamentService) 
             assert service.rounds(1)[0].master is None
 
     asyncio.run(scenario())
+
+
+def test_an_unplayable_rack_with_a_slip_is_replaced_and_the_game_ended_from_the_console(
+        service: TournamentService) -> None:
+    # Issue 25 §1, III.29, III.22: with QXZVGUU in play and a slip entered against it, «x»
+    # replaces it (the slip set aside, said), and «f» ends the game with such a rack in play.
+    tournament(service, game_seed=3)
+    service.set_rack(1, "QXZVGUU")
+    service.enter_slip(1, 1, "H8-GUZ", round_number=1)
+
+    async def scenario() -> None:
+        app = console_app(service)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await open_console(app, pilot)
+            await pilot.press("x", *"nadie puede jugar", "enter")
+            await until(pilot, lambda: screen.state.top_total > 0 and not screen.busy)
+            assert "1 papeleta del atril retirado apartada" in shown(screen, "#message")
+            assert service.slips(1) == [] and len(service.set_aside_slips(1)) == 1
+            screen.query_one("#rack-input", Input).value = "QXZVGUU"
+            screen.query_one("#rack-input", Input).focus()
+            await pilot.press("enter", *"vuelve el atril dictado", "enter")
+            await until(pilot, lambda: screen.state.rack_round == 1 and screen.state.top_total == 0
+                        and not screen.busy)
+            service.enter_slip(1, 2, "H8-VUG", round_number=1)
+            screen.query_one("#moves", MoveChoices).focus()
+            await pilot.press("f", *"se acaba el tiempo", "enter")
+            await until(pilot, lambda: screen.state.over and not screen.busy)
+            assert "terminada: se acaba el tiempo" in shown(screen, "#message")
+            assert [slip.table_number for slip in service.set_aside_slips(1)] == [1, 2]
+
+    asyncio.run(scenario())
