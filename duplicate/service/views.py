@@ -218,7 +218,8 @@ class SetAsideSlipView:
 class ConflictView:
     """A second, different slip for a player and a round, for the judge to resolve:
     ``kind`` ``duplicate`` or ``double_entry``; ``text`` or ``mark`` is the new entry;
-    ``resolution`` None until resolved (``kept``/``replaced``)."""
+    ``resolution`` None until resolved (``kept``/``replaced``, or ``set_aside`` when the
+    rack its round was judged against was withdrawn, III.29)."""
 
     id: int
     game_id: int
