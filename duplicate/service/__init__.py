@@ -48,6 +48,7 @@ from duplicate.service.views import (
     RoundStatus,
     RoundView,
     SeatView,
+    SetAsideSlipView,
     SlipView,
     TournamentInfo,
 )
@@ -101,6 +102,7 @@ __all__ = [
     "SeatingMethod",
     "SeatView",
     "ServiceHooks",
+    "SetAsideSlipView",
     "SignInLocked",
     "SlipView",
     "StateConflict",

@@ -54,6 +54,7 @@ class EventKind(StrEnum):
     CLASSIC_ENTRY = "classic_entry"
     RATINGS_UPDATED = "ratings_updated"
     RATINGS_RECOMPUTED = "ratings_recomputed"
+    SLIPS_SET_ASIDE = "slips_set_aside"
 
 
 _OMIT_NONE = {"omit_none": True}
@@ -187,6 +188,23 @@ class RackWithdrawn(TournamentEvent):
     KIND = EventKind.RACK_WITHDRAWN
     round: int
     rack: str
+
+
+@dataclass(frozen=True)
+class SlipsSetAside(TournamentEvent):
+    """III.29: the rack ``rack`` of ``round`` was withdrawn (replaced, or the game ended
+    without playing it) after slips had been entered against it. Those ``slips`` no longer
+    count: each is kept here as it was stored (``table``, ``entry``, ``text``, ``status``,
+    ``score``, ``move``, ``reason``, ``entered_by``, ``entered_at`` ISO 8601, ``checked_by``),
+    beside its own ``slip_entered`` event; the round's unresolved ``conflicts`` (ids) go
+    with them. The stations enter the round's slips again for the new rack. The judge's
+    reason is the event's."""
+
+    KIND = EventKind.SLIPS_SET_ASIDE
+    round: int
+    rack: str
+    slips: list[dict[str, Any]]
+    conflicts: list[int]
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from duplicate.storage.models import (
 RECORD_FORMAT = "duplicada-tournament-1"
 """The record's format name (docs/tournament-record.md); ``verify`` reads this format."""
 
-RECORD_VERSION = 7
+RECORD_VERSION = 8
 """Revision of the format: fields are only ever added (version 2 adds ``format_version``
 and each event's ``role``: the role of the credential that acted; version 3 adds
 ``equal_tops`` to the payload of ``master_chosen`` events, so that replay places recorded
@@ -40,7 +40,9 @@ masters without generating moves; issue 12; version 4 adds ``replaces`` — the 
 replaced, III.29 — to ``rack_drawn`` and ``rack_set`` payloads; version 5 adds the event
 kind ``master_undone``; issue 13; version 6 adds the EloDI event kinds ``ratings_updated``
 and ``ratings_recomputed``; issue 24; version 7 chains the events: each carries
-``previous_hash``, the record ``events_head``, ``duplicate.event_chain``; issue 26 §2)."""
+``previous_hash``, the record ``events_head``, ``duplicate.event_chain``; issue 26 §2;
+version 8 adds the event kind ``slips_set_aside`` and each round's ``set_aside`` list: the
+slips of a withdrawn rack, III.29, which count for nothing; issue 25)."""
 
 
 class Record(TaskModule):
@@ -142,6 +144,12 @@ class Record(TaskModule):
                 "player": slip.entry_id, "table": slip.table_number, "text": slip.text, "status": slip.status,
                 "score": slip.score, "move": slip.move, "reason": slip.reason, "entered_by": slip.entered_by,
                 "entered_at": _iso(slip.entered_at)})
+        set_aside: dict[int, list[dict[str, Any]]] = {}
+        for event in session.scalars(select(Event).where(
+                Event.game_id == game.id, Event.kind == EventKind.SLIPS_SET_ASIDE.value).order_by(Event.id)):
+            set_aside.setdefault(event.round_number or 0, []).extend(
+                {**slip, "rack": event.payload.get("rack"), "set_aside_reason": event.reason}
+                for slip in event.payload.get("slips", []))
         rounds = []
         for row in game.rounds:
             if row.master is None:
@@ -153,6 +161,7 @@ class Record(TaskModule):
                 "master": row.master, "master_score": row.master_score, "cumulative": row.cumulative,
                 "annulled": row.annulled, "closed": row.closed,
                 "slips": slips.get(row.number, []),
+                "set_aside": set_aside.get(row.number, []),
                 "bonuses": {str(entry): points for entry, points in (result.bonuses if result else {}).items()
                             if points},
             })

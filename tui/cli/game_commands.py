@@ -52,7 +52,8 @@ def game_start(context: Context, rounds: int | None, seconds: int | None, seed: 
 @click.option("--reason", default="", help="Motivo (III.22).")
 @common
 def game_end(context: Context, game_number: int | None, reason: str) -> None:
-    """El juez árbitro termina la partida (III.22)."""
+    """El juez árbitro termina la partida (III.22), en cualquier momento del juego: un atril
+    en juego sin jugar se retira y sus papeletas se apartan (III.29; quedan en el historial)."""
     text = context.acting.end_game(context.game(game_number), tournament_id=context.tournament, reason=reason)
     click.echo(f"Partida terminada: {text}")
 

@@ -8,11 +8,13 @@ field); Intro in a field goes to the next one, and in the last one accepts; Esc 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, Generic, TypeVar
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -20,6 +22,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, RadioButton, RadioSet, Static
 
 from duplicate.notation import LOWERCASE_HINT
+from duplicate.service import TournamentError
 from tui.app.widgets.slip_dialogs import MARK_WORDS
 
 
@@ -58,7 +61,9 @@ class _JudgeDialog(ModalScreen[ResultT | None], Generic[ResultT]):
     """A judge's form: Escape cancels (None), Intro moves on then accepts (a ``ResultT``)."""
 
     DEFAULT_CSS = """
-    ReasonDialog, ClaimDialog, ClaimResolutionDialog, ConflictDialog, FolderDialog { align: center middle; }
+    ReasonDialog, CheckedReasonDialog, ClaimDialog, ClaimResolutionDialog, ConflictDialog, FolderDialog {
+        align: center middle;
+    }
     #judge-dialog {
         width: 76; max-width: 100%; height: auto;
         border: thick $accent; background: $panel; padding: 0 1;
@@ -124,6 +129,54 @@ class ReasonDialog(_JudgeDialog[str]):
             self._error("Falta el motivo: queda registrado en el historial.")
             return
         self.dismiss(reason)
+
+
+class CheckedReasonDialog(ReasonDialog):
+    """A ``ReasonDialog`` for an action whose subject the service checks first: ``check``
+    (a service call, run in a worker thread as the dialog opens) raises a
+    ``TournamentError`` (or ``ValueError``) saying why the action cannot be done. The
+    refusal shows at once, above the reason being typed, and the reason is then never
+    accepted (Esc goes back to correct it); a reason given before the answer is accepted
+    when it comes, if the check passed. The keys typed meanwhile go to the reason, in
+    order. ``refused`` says what went wrong ("" while unknown or once passed)."""
+
+    def __init__(self, title: str, check: Callable[[], object], prompt: str = "Motivo:") -> None:
+        super().__init__(title, prompt)
+        self._check = check
+        self.checked = False
+        self.refused = ""
+        self._accept_wanted = False
+
+    def on_mount(self) -> None:
+        self._run_check()
+
+    @work(thread=True, exclusive=True, group="dialog-check", exit_on_error=False)
+    def _run_check(self) -> None:
+        try:
+            self._check()
+            refused = ""
+        except (TournamentError, ValueError) as error:
+            refused = str(error) or type(error).__name__
+        try:
+            self.app.call_from_thread(self._checked, refused)
+        except RuntimeError:                            # the app is closing
+            pass
+
+    def _checked(self, refused: str) -> None:
+        self.checked, self.refused = True, refused
+        if refused:
+            self.query_one("#dialog-error", Static).update(Text(f"{refused}. Esc: volver a corregirlo; no cambia nada."))
+        elif self._accept_wanted:
+            self.accept()
+
+    def accept(self) -> None:
+        if self.refused:
+            return                                      # said in the dialog: Esc goes back
+        if not self.checked:
+            self._accept_wanted = True
+            self.query_one("#dialog-error", Static).update("Comprobando…")
+            return
+        super().accept()
 
 
 class FolderDialog(_JudgeDialog[Path]):

@@ -45,6 +45,10 @@ class MoveChoices(OptionList):
             self.index = index
             self.canonical = canonical
 
+    class NothingToChoose(Message):
+        """The judge pressed Enter with no top move listed: no rack in play, or a rack
+        with no legal move (III.29)."""
+
     class NotATop(Message):
         """The judge pressed Enter on a move below the top score."""
 
@@ -105,6 +109,14 @@ class MoveChoices(OptionList):
         leave = f"deja «{top.leave}»" if top.leave else "no deja fichas"
         return Text.assemble((f"{top.score:>4}  ", "bold"), (f"{top.canonical:<20}", "bold"), " ",
                              (f"{leave}  ", "dim"), mark, "\n", (f"      {top.reason}", "italic dim"))
+
+    def action_select(self) -> None:
+        """Enter: choose the highlighted move; with no top move listed, say so (the
+        screen explains why) instead of doing nothing."""
+        if not self.tops:
+            self.post_message(self.NothingToChoose())
+            return
+        super().action_select()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
