@@ -65,7 +65,7 @@ def test_a_row_per_table_with_the_slip_as_typed() -> None:
     assert [cell.plain if isinstance(cell, Text) else cell for cell in row] == [
         "4", "Ana", "h8 aristE?", "H8-ARISTE?", "70", "válida", "aux1"]
     late = slip_row(5, "Luis", slip(5, "", SlipStatus.LATE.value, 0, None), in_conflict=True)
-    assert [cell.plain if isinstance(cell, Text) else cell for cell in late][4:6] == ["0", "⚠ conflicto"]
+    assert [cell.plain if isinstance(cell, Text) else cell for cell in late][4:6] == ["0", "‼ conflicto"]
     empty = slip_row(6, "Eva", None, in_conflict=False)
     assert [cell.plain if isinstance(cell, Text) else cell for cell in empty] == ["6", "Eva"] + ["—"] * 5
     # A name or slip with brackets is plain text, never markup.
@@ -77,7 +77,7 @@ def test_missing_slips_and_conflicts_lines() -> None:
     assert missing_line([1, 2, 3, 4], entered, 2) == ("Faltan 2 de 4 papeletas de la ronda 2: 2, 4", False)
     assert missing_line([1, 3], entered, 2) == ("Todas las papeletas de la ronda 2 están anotadas (2 de 2).", True)
     line = conflicts_line([conflict(3, "H8 COSA"), conflict(9, "J1 XI")], [1, 2, 3], entered)
-    assert line.plain == "⚠ Conflictos pendientes del juez árbitro: mesa 3: «H8 COSA» frente a «8H COSA»"
+    assert line.plain == "‼ Conflictos pendientes del juez árbitro: mesa 3: «H8 COSA» frente a «8H COSA»"
     assert conflicts_line([conflict(9, "J1 XI")], [1, 2, 3], entered).plain == ""
 
 

@@ -62,10 +62,10 @@ def test_a_player_row() -> None:
 
 def test_the_bonus_advice_of_iii_24() -> None:
     few = bonus_advice(3, BonusMode.AUTOMATIC.value, "")
-    assert few is not None and few.startswith("⚠ ") and "III.24" in few
+    assert few is not None and few.startswith("‼ ") and "III.24" in few
     assert bonus_advice(40, BonusMode.OFF.value, "") == ""
     many = bonus_advice(40, BonusMode.MANUAL.value, "50")
-    assert many is not None and many.count("⚠") == 2
+    assert many is not None and many.count("‼") == 2
     wrong = bonus_advice(40, BonusMode.MANUAL.value, "diez")
     assert wrong is not None and "diez" in wrong
     # Before the players are read: nothing yet, unless the value typed is wrong.

@@ -40,6 +40,7 @@ from ranking.classic.standings import StandingLine
 from ranking.classic.trf import is_number
 from tui.app.messages import DataChanged
 from tui.app.station import StationScreen
+from tui.app.widgets.glyphs import HEADER_ICON
 from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.plain_table import PlainTable
 from tui.app.widgets.steady_footer import SteadyFooter
@@ -128,7 +129,7 @@ class ClassicScreen(StationScreen[None]):
         return self.may(Action.PAIR_ROUND)
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=HEADER_ICON)
         with Vertical(id="classic-setup", classes="hidden"):
             yield Label("El torneo aún no tiene división clásica. Rondas y sistema de emparejamiento:")
             with Horizontal():

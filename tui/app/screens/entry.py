@@ -76,6 +76,7 @@ from tui.app.screens.entry_presenter import (
     slip_row,
     tables_shown,
 )
+from tui.app.widgets.glyphs import HEADER_ICON
 from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.plain_table import PlainTable
 from tui.app.widgets.slip_feedback import (
@@ -192,7 +193,7 @@ class EntryScreen(EntryActions):
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=HEADER_ICON)
         yield Static("", id="context")
         with Horizontal(id="entry-row"):
             yield Label("Mesa")

@@ -20,6 +20,7 @@ from duplicate.service.views import GameView, TopMove, pending_line
 from lexicon.alphabet import Alphabet
 from lexicon.board import Board
 from tui.app.widgets.board import BLANK_STYLE, TILE_STYLE
+from tui.app.widgets.glyphs import WARNING_MARK
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ def status_text(status: RoundStatus) -> Text:
     if status.pending:
         text.append(f"\nPendiente del juez ({len(status.pending)}; «r» resuelve):", style="bold red")
         for item in status.pending:
-            text.append(f"\n  ⚠ {pending_line(item)}", style="yellow")
+            text.append(f"\n  {WARNING_MARK} {pending_line(item)}", style="yellow")
     return text
 
 

@@ -147,7 +147,7 @@ def _partial_round(rounds: Sequence[RoundView], every: int, *, ended: bool) -> i
 
 def standings_table(data: ProjectionData, limit: int | None = None) -> Table:
     """The standings as a rich table (the first ``limit`` lines)."""
-    table = Table(title=data.standings_title, title_style="bold", expand=True, box=None, pad_edge=False)
+    table = Table(title=Text(data.standings_title), title_style="bold", expand=True, box=None, pad_edge=False)
     table.add_column("Pos.", justify="right", style="bold")
     table.add_column("Jugador", ratio=1, no_wrap=True, overflow="ellipsis")
     table.add_column("Puntos", justify="right", style="bold #ffd84d")
@@ -244,18 +244,18 @@ class ProjectionScreen(StationScreen[None]):
     def show_data(self, data: ProjectionData) -> None:
         """Show what ``refresh_data`` read."""
         self.data = data
-        self.query_one("#title", Static).update(data.title)
+        self.query_one("#title", Static).update(Text(data.title))          # names as typed, never markup
         message = self.query_one("#message", Static)
-        message.update(data.message)
+        message.update(Text(data.message))
         message.set_class(not data.message, "-empty")
         board = self.query_one(BigBoard)
         board.board = data.board
         board.highlight = data.highlight
-        self.query_one("#rack-label", Static).update(data.rack_label)
+        self.query_one("#rack-label", Static).update(Text(data.rack_label))
         rack = self.query_one("#rack", BigText)
         rack.tokens = data.rack
         rack.placeholder = "—"
-        self.query_one("#master-label", Static).update(data.master_label)
+        self.query_one("#master-label", Static).update(Text(data.master_label))
         master = self.query_one("#master", BigText)
         master.tokens = data.master
         master.placeholder = "—"

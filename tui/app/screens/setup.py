@@ -54,6 +54,7 @@ from tui.app.screens.setup_presenter import (
     player_row,
     problem,
 )
+from tui.app.widgets.glyphs import HEADER_ICON
 from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.plain_table import PlainTable
 
@@ -141,7 +142,7 @@ class SetupScreen(SetupActions):
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=HEADER_ICON)
         with TabbedContent(initial="tab-torneo", id="tabs"):
             with TabPane("F2 Torneo", id="tab-torneo"), VerticalScroll():
                 yield Static(id="info")

@@ -23,6 +23,7 @@ from duplicate.service import (
     TournamentSettings,
 )
 from duplicate.standings import BonusMode, BonusPolicy, TournamentCriterion, bonus_warnings
+from tui.app.widgets.glyphs import WARNING_MARK
 
 BONUS_MODES = [
     ("Sin bonificaciones", BonusMode.OFF.value),
@@ -106,7 +107,7 @@ def player_row(entry: EntryView, player: PlayerView) -> tuple[str, ...]:
 
 
 def bonus_advice(active_players: int | None, mode_value: str, bonus_text: str) -> str | None:
-    """III.24's advice for the bonus in the form (not yet saved), one «⚠» line each, or
+    """III.24's advice for the bonus in the form (not yet saved), one warning line each, or
     what is wrong with the value typed; None while the players are not read yet
     (``active_players`` None) and the value is a number."""
     try:
@@ -117,4 +118,4 @@ def bonus_advice(active_players: int | None, mode_value: str, bonus_text: str) -
         advice = bonus_warnings(active_players, BonusPolicy(mode, value or 0))
     except (TournamentError, ValueError) as error:
         advice = [str(error)]
-    return "\n".join(f"⚠ {line}" for line in advice)
+    return "\n".join(f"{WARNING_MARK} {line}" for line in advice)

@@ -17,10 +17,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import Input, Label, RadioSet, Static
 
 from duplicate.notation import LOWERCASE_HINT
 from tui.app.widgets.slip_dialogs import MARK_WORDS
+from tui.app.widgets.toggles import MarkedRadioButton
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ class _JudgeDialog(ModalScreen[ResultT | None], Generic[ResultT]):
         self.dismiss(None)
 
     def _error(self, message: str) -> None:
-        self.query_one("#dialog-error", Static).update(message)
+        self.query_one("#dialog-error", Static).update(Text(message))    # may quote what was typed: never markup
 
     def _value(self, name: str) -> str:
         return self.query_one(f"#{name}", Input).value.strip()
@@ -112,8 +113,8 @@ class ReasonDialog(_JudgeDialog[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="judge-dialog"):
-            yield Static(self.title_text, classes="title")
-            yield Label(self.prompt)
+            yield Static(Text(self.title_text), classes="title")
+            yield Label(Text(self.prompt))
             yield Input(id="reason", placeholder="queda registrado")
             yield Static("", id="dialog-error")
             yield Static("Intro: aceptar · Esc: cancelar", classes="hint")
@@ -211,10 +212,10 @@ class ClaimResolutionDialog(_JudgeDialog[ClaimDecision]):
     def compose(self) -> ComposeResult:
         with Vertical(id="judge-dialog"):
             yield Static(f"Resolver la reclamación nº {self.claim_id} (III.27)", classes="title")
-            yield Static(self.summary)
+            yield Static(Text(self.summary))                  # names and claim text as typed
             with RadioSet(id="claim-decision"):
-                yield RadioButton("Aceptada", id="upheld")
-                yield RadioButton("Rechazada", id="rejected")
+                yield MarkedRadioButton("Aceptada", id="upheld")
+                yield MarkedRadioButton("Rechazada", id="rejected")
             yield Label("Resolución:")
             yield Input(id="claim-resolution", placeholder="p. ej. error de entrada")
             yield Label("Papeleta corregida (opcional, si se acepta; jugada o «tarde», «nula», «falta»):")
@@ -257,12 +258,12 @@ class ConflictDialog(_JudgeDialog[ConflictDecision]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="judge-dialog"):
-            yield Static(self.title_text, classes="title")
+            yield Static(Text(self.title_text), classes="title")
             yield Static(Text(f"Papeleta anotada: {self.stored}"), id="conflict-stored")     # as typed, never markup
             yield Static(Text(f"Papeleta en conflicto: {self.new}"), id="conflict-new")
             with RadioSet(id="conflict-decision"):
-                yield RadioButton("Mantener la anotada", id="keep")
-                yield RadioButton("Sustituirla por la nueva", id="replace")
+                yield MarkedRadioButton("Mantener la anotada", id="keep")
+                yield MarkedRadioButton("Sustituirla por la nueva", id="replace")
             yield Label("Motivo (opcional):")
             yield Input(id="conflict-reason", placeholder="queda registrado")
             yield Static("", id="dialog-error")
