@@ -227,7 +227,9 @@ class JudgeScreen(JudgeActions):
 
     def on_mount(self) -> None:
         self.title = "Consola del juez árbitro"
-        self.watch(self.query_one("#clock", RoundClock), "text", lambda _text: self._show_summary(), init=False)
+        clock = self.query_one("#clock", RoundClock)
+        self.watch(clock, "text", lambda _text: self._show_summary(), init=False)
+        self.watch(clock, "cue", lambda _cue: self._show_summary(), init=False)
         self.query_one("#moves", MoveChoices).focus()
         self.start_action(None)
         self._warm_up()

@@ -43,7 +43,8 @@ class JudgeActions(StationScreen[None]):
         """The one line a narrow terminal keeps above the scrolling panels (80×24: the
         board, rack and clock panels are below the moves): rack, bag and clock."""
         clock = self.query_one("#clock", RoundClock)
-        self.query_one("#summary", Static).update(summary_text(self.state, clock.timer.text(), clock.timer.running))
+        self.query_one("#summary", Static).update(summary_text(self.state, clock.timer.text(), clock.timer.running,
+                                                               clock.cue_line()))
 
     def _ready(self) -> bool:
         if self.busy:
@@ -176,6 +177,7 @@ class JudgeActions(StationScreen[None]):
         clock = self.query_one("#clock", RoundClock)
         clock.reset(self.state.seconds)
         self._share_clock("reset", clock.timer.remaining())
+        self._show_summary()
 
     @work(thread=True, group="timer", exit_on_error=False)
     def _share_clock(self, action: str, remaining: float) -> None:
