@@ -89,3 +89,30 @@ def test_the_projection_shows_every_call_and_follows_the_judge(service: Tourname
             assert screen.timer.running and "ALCEN" in screen_text(app)
 
     asyncio.run(scenario())
+
+
+def test_a_refusal_does_not_stay_on_the_console_line(service: TournamentService) -> None:
+    # Issue 25 §3: a refused action's red line went only with the next change of
+    # situation; now the next action that works (the clock) or a new round clears it.
+    tournament(service, game_seed=5)
+
+    async def scenario() -> None:
+        app = DuplicadaApp(service, poll=False)
+        app.bell = lambda: None  # type: ignore[method-assign]
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await open_console(app, pilot, FakeClock())
+            await pilot.press("x")                                         # no rack to replace: refused
+            assert "No hay atril en juego" in screen_text(app)
+            await pilot.press("t")                                         # the clock starts: it works
+            await pilot.pause()
+            assert "No hay atril en juego" not in screen_text(app)
+            assert "Ronda 1: saque el atril" in screen_text(app)
+            await pilot.press("x")
+            assert "No hay atril en juego" in screen_text(app)
+            service.draw_rack(service.current_game())                      # the next rack, from another station
+            app.check_for_changes()
+            await until(pilot, lambda: screen.state.rack_round == 1)
+            await idle(pilot)
+            assert "No hay atril en juego" not in screen_text(app)
+
+    asyncio.run(scenario())

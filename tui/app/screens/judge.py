@@ -301,8 +301,9 @@ class JudgeScreen(JudgeActions):
         self.loaded = True
         if message.note:
             self._say(message.note)
-        elif message.note == "" or situation(state) != situation(previous):
-            self._say(situation(state))
+        elif (message.note == "" or situation(state) != situation(previous)
+              or (self._error_said and (state.game, state.round_number) != (previous.game, previous.round_number))):
+            self._say(situation(state))         # a refusal of the previous round is not kept
         self.refresh_bindings()
         if self._typed_rack and message.note is not None:
             self._typed_rack = False

@@ -18,7 +18,7 @@ from textual.widgets import Checkbox, Input, Static
 
 from duplicate.service import RoundStatus, TournamentError
 from tui.app.screens.game_dialogs import ConfirmScreen, NewGame, NewGameScreen
-from tui.app.screens.judge_presenter import ConsoleState, summary_text, tables_text
+from tui.app.screens.judge_presenter import ConsoleState, situation, summary_text, tables_text
 from tui.app.station import StationScreen
 from tui.app.widgets.judge_dialogs import ConflictDecision, ConflictDialog, ReasonDialog
 from tui.app.widgets.moves import MoveChoices
@@ -169,12 +169,14 @@ class JudgeActions(StationScreen[None]):
     def action_clock(self) -> None:
         """Start or pause the round clock (the projection screens follow it)."""
         clock = self.query_one("#clock", RoundClock)
+        self._clear_error()
         clock.toggle()
         self._share_clock("start" if clock.timer.running else "pause", clock.timer.remaining())
         self._show_summary()
 
     def action_reset_clock(self) -> None:
         clock = self.query_one("#clock", RoundClock)
+        self._clear_error()
         clock.reset(self.state.seconds)
         self._share_clock("reset", clock.timer.remaining())
         self._show_summary()
@@ -338,5 +340,15 @@ class JudgeActions(StationScreen[None]):
     def _arbiter(self) -> str:
         return self.station.state.arbiter
 
+    _error_said = False
+    """Whether the message line shows a refusal (cleared by ``_clear_error``)."""
+
     def _say(self, text: str, *, error: bool = False) -> None:
+        self._error_said = error
         self.query_one("#message", Static).update(Text(text, style="bold red" if error else "bold"))
+
+    def _clear_error(self) -> None:
+        """A refusal is not kept once the judge acted with success or a new round began
+        (issue 25 §3): the line says the situation again."""
+        if self._error_said:
+            self._say(situation(self.state))
