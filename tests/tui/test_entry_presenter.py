@@ -89,13 +89,13 @@ def test_the_context_line() -> None:
     assert first.startswith(" DOBLE ENTRADA (F11)  Partida 1 ·  Ronda 2 ")
     assert "atril AEIRST?" in first and "maestra H8-CASA (70 puntos)" in first
     assert "cerrada" in first and "elegida a mano" in first
-    assert second == "Mesas 1–10 de Ana (F9: todas)"
+    assert second == "Mesas 1–10 de Ana (F9: todas) · F1: reclamación (III.27)"
     waiting = context_text(1, round_view(3, None), double_entry=False, follow=True, assistant=(1, 10),
                            show_all=True, arbiter="Ana").plain
     assert "aún sin jugada maestra" in waiting and "DOBLE" not in waiting and "elegida" not in waiting
-    assert waiting.endswith("\nTodas las mesas (F9: las de Ana)")
+    assert waiting.endswith("\nTodas las mesas (F9: las de Ana) · F1: reclamación (III.27)")
     assert context_text(None, None, double_entry=False, follow=True, assistant=None, show_all=False,
-                        arbiter="").plain == "Partida None\nTodas las mesas"
+                        arbiter="").plain == "Partida None\nTodas las mesas · F1: reclamación (III.27)"
 
 
 def test_the_two_sides_of_a_conflict_and_read_problems() -> None:

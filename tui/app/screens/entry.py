@@ -162,6 +162,7 @@ class EntryScreen(EntryActions):
         Binding("f10", "resolve_conflict", "Conflicto"),
         Binding("f11", "toggle_double_entry", "Doble"),
         Binding("f12", "paper_board", "Tablero", show=False),     # said on the context line
+        Binding("f1", "file_claim", "Reclamación", show=False),   # said on the context line (III.27)
         Binding("escape", "back", "Volver", show=False),          # Esc: clear, else back (module doc)
     ]
 

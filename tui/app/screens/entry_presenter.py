@@ -131,6 +131,7 @@ def context_text(game: int | None, view: RoundView | None, *, double_entry: bool
         text.append(f"\nTodas las mesas (F9: las de {arbiter})")
     else:
         text.append("\nTodas las mesas")
+    text.append(" · F1: reclamación (III.27)", style="dim")
     return text
 
 

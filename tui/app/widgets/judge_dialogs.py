@@ -169,9 +169,9 @@ class ClaimDialog(_JudgeDialog[NewClaim]):
 
     FIELDS = ("claim-round", "claim-table", "claim-text")
 
-    def __init__(self, game: int, round_number: int | None = None) -> None:
+    def __init__(self, game: int, round_number: int | None = None, table: int | None = None) -> None:
         super().__init__()
-        self.game, self.round_number = game, round_number
+        self.game, self.round_number, self.table = game, round_number, table
 
     def compose(self) -> ComposeResult:
         with Vertical(id="judge-dialog"):
@@ -179,14 +179,15 @@ class ClaimDialog(_JudgeDialog[NewClaim]):
             yield Label("Ronda:")
             yield Input(str(self.round_number or ""), id="claim-round", restrict=r"\d*", max_length=3)
             yield Label("Mesa del jugador:")
-            yield Input(id="claim-table", restrict=r"\d*", max_length=4)
+            yield Input(str(self.table or ""), id="claim-table", restrict=r"\d*", max_length=4)
             yield Label("Qué reclama el jugador:")
             yield Input(id="claim-text", placeholder="p. ej. anoté H8-CASAS, no H8-CASA")
             yield Static("", id="dialog-error")
             yield Static("Intro: siguiente campo / registrar · Esc: cancelar", classes="hint")
 
     def on_mount(self) -> None:
-        self.query_one("#claim-table" if self.round_number else "#claim-round", Input).focus()
+        first = "#claim-round" if not self.round_number else "#claim-table" if not self.table else "#claim-text"
+        self.query_one(first, Input).focus()
 
     def accept(self) -> None:
         names = {"claim-round": "la ronda", "claim-table": "la mesa", "claim-text": "el texto de la reclamación"}
