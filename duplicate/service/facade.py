@@ -209,5 +209,6 @@ class TournamentService(OnContext):
 
     # --- the record and the event log ---------------------------------------------------------
     export = _Delegate("record", Record.export)
+    write_export = _Delegate("record", Record.write_export)
     history = _Delegate("record", Record.history)
     last_event_id = _Delegate("record", Record.last_event_id)

@@ -218,7 +218,8 @@ class Claim(Base):
 
 
 class Event(Base):
-    """One append-only entry of the history (issue 3 §2)."""
+    """One append-only entry of the history (issue 3 §2), chained to the one before it by
+    ``previous_hash`` (issue 26 §2)."""
 
     __tablename__ = "events"
 
@@ -233,6 +234,9 @@ class Event(Base):
     role: Mapped[str] = mapped_column(String(20), default="")
     reason: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    previous_hash: Mapped[str | None] = mapped_column(String(64))
+    """The hash of the tournament's event before this one (``duplicate.event_chain``;
+    written as the event is stored, ``duplicate.storage.event_chain``)."""
 
 
 class TournamentAccess(Base):
