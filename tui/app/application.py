@@ -26,6 +26,10 @@ from tui.app.station import StationState
 
 POLL_SECONDS = 1.5
 
+KEY_NAMES = {"enter": "Intro", "space": "espacio", "backspace": "Retroceso", "delete": "Supr",
+             "pageup": "RePág", "pagedown": "AvPág"}
+"""How the footer names these keys (Textual: «⏎», «space», «⌫», «del», «pgup», «pgdn»)."""
+
 
 class DuplicadaApp(App[None]):
     """The arbitration app. See the module docstring."""
@@ -106,6 +110,14 @@ class DuplicadaApp(App[None]):
             # the screen underneath.
             for screen in self.screen_stack:
                 screen.post_message(DataChanged(last))
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Keys in the footer by their Spanish keyboard names, in glyphs every font has
+        (Textual shows Enter as «⏎» and Space as «space», issue 25 §3)."""
+        modifiers, key = binding.parse_key()
+        if not binding.key_display and not modifiers and key in KEY_NAMES:
+            return KEY_NAMES[key]
+        return super().get_key_display(binding)
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = False) -> None:

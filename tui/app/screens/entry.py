@@ -53,7 +53,6 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Header, Input, Label, Static
 
 from duplicate.labels import SLIP_STATUS
-from duplicate.notation import LOWERCASE_HINT
 from duplicate.service import (
     ConflictView,
     RoundView,
@@ -203,7 +202,7 @@ class EntryScreen(EntryActions):
             yield Static("", id="player")
             yield Label("Jugada")
             yield OrderedInput(handle_now=self._key_now, on_enter=self._enter, id="move",
-                               placeholder=f"H8-CASA · 8H-CASA · {LOWERCASE_HINT}")
+                               placeholder="H8-CASA · 8H-CASA")    # the hint is in the feedback box (80 columns)
         yield SlipFeedback(id="feedback")
         yield Static("", id="saving")
         yield Static("", id="missing")

@@ -57,6 +57,7 @@ from tui.app.screens.setup_presenter import (
 from tui.app.widgets.glyphs import HEADER_ICON
 from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.plain_table import PlainTable
+from tui.app.widgets.spanish_select import SpanishSelect
 
 _TABS = Binding.Group("Pestañas", compact=True)
 """F2–F5 shown as one footer item: the tab names are on the tabs themselves."""
@@ -71,7 +72,7 @@ def _button(label: str, **options: Any) -> Button:
 
 
 def _select(options: list[tuple[str, str]], name: str) -> Select[str]:
-    return Select(options, compact=True, allow_blank=False, id=name)
+    return SpanishSelect(options, compact=True, allow_blank=False, id=name)
 
 
 def _show(static: Static, text: str) -> None:
@@ -196,7 +197,7 @@ class SetupScreen(SetupActions):
                 yield _row("Hasta la mesa", _input(type="integer", id="a_last"))
                 yield Horizontal(_button("Guardar rango", id="set_range", variant="primary"), classes="buttons")
                 yield _row("PIN del auxiliar", _input(password=True, id="pin_assistant",
-                                                      placeholder="el del auxiliar de arriba; 6 caracteres o más"))
+                                                      placeholder="6 caracteres o más"))
                 yield _row("PIN del juez árbitro", _input(password=True, placeholder="6 caracteres o más",
                                                          id="pin_judge"))
                 yield Static("Cada puesto entra con su PIN, distinto de los demás; vacío en el de un auxiliar: "

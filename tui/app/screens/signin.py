@@ -34,7 +34,7 @@ class SignInScreen(StationScreen[None]):
             yield Static(Text("Identifíquese"), id="title", classes="title")
             with Horizontal(classes="form"):
                 yield Label("PIN   ")
-                yield Input(password=True, id="pin", placeholder="el del juez árbitro o el de su puesto de auxiliar")
+                yield Input(password=True, id="pin", placeholder="el del juez o el de su puesto")
             with Horizontal(classes="buttons"):
                 yield Button("Entrar", id="enter", variant="primary")
                 if not self.station.remote:

@@ -42,7 +42,7 @@ class StartScreen(StationScreen[None]):
                 yield Input(placeholder="su nombre (queda en el historial)", id="judge_name")
             with Horizontal(classes="form"):
                 yield Label("PIN del juez")
-                yield Input(password=True, placeholder="al menos 6 caracteres; lo pedirá al identificarse",
+                yield Input(password=True, placeholder="6 caracteres o más",
                             id="judge_pin")
             yield Button("Crear torneo", id="create", variant="primary")
             yield Static("", id="message")
