@@ -49,7 +49,7 @@ from tui.app.screens.setup_presenter import (
     SetupData,
     bonus_advice,
     games_text,
-    info_markup,
+    info_text,
     lock_text,
     player_row,
     problem,
@@ -276,7 +276,7 @@ class SetupScreen(SetupActions):
             self.show_settings(data.settings)
         info = data.info
         self._entries, self._ranges, self._active_players = data.entries, data.ranges, info.active_players
-        self.query_one("#info", Static).update(info_markup(info))
+        self.query_one("#info", Static).update(info_text(info))
         _show(self.query_one("#lock", Static), lock_text(info))
         self.query_one("#games", Static).update(games_text(info))
         self.update_warnings()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.markup import escape
+from rich.text import Text
 
 from duplicate.labels import ENTRY_STATUS, GAME_STATUS, label
 from duplicate.plurals import counted
@@ -76,13 +76,15 @@ class SetupData:
     ranges: list[AssistantRangeView]
 
 
-def info_markup(info: TournamentInfo) -> str:
-    """The tournament's name, venue, lexicon (fixed at creation) and players, as Rich
-    markup with every stored text escaped."""
-    path = f" ({escape(info.lexicon_path)})" if info.lexicon_path else ""
-    return (f"[b]{escape(info.name)}[/b] — {escape(info.venue or 'sin lugar')}\n"
-            f"Léxico: {info.lexicon_hash[:16]}…{path} — se fija al crear el torneo; no se cambia desde aquí.\n"
-            f"Jugadores: {info.players} inscritos, {info.active_players} activos.")
+def info_text(info: TournamentInfo) -> Text:
+    """The tournament's name (bold), venue, lexicon (fixed at creation) and players, as
+    plain text: every stored text shown as typed, never read as markup."""
+    path = f" ({info.lexicon_path})" if info.lexicon_path else ""
+    text = Text(info.name, style="bold")
+    text.append(f" — {info.venue or 'sin lugar'}\n"
+                f"Léxico: {info.lexicon_hash[:16]}…{path} — se fija al crear el torneo; no se cambia desde aquí.\n"
+                f"Jugadores: {info.players} inscritos, {info.active_players} activos.")
+    return text
 
 
 def lock_text(info: TournamentInfo) -> str:
