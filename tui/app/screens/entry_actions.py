@@ -297,7 +297,7 @@ class EntryActions(StationScreen[None]):
             number = self.service.file_claim(game, claim.round_number, claim.table, claim.text,
                                              tournament_id=self.tournament_id)
         except TournamentError as error:
-            feedback = error_feedback(str(error))
+            feedback = Feedback("error", f"Reclamación no registrada: {error}")
         else:
             feedback = Feedback("info", f"Reclamación nº {number} registrada: ronda {claim.round_number}, mesa "
                                         f"{claim.table}. La resuelve el juez árbitro (III.27).")
