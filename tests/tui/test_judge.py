@@ -474,7 +474,7 @@ def test_the_console_at_80_by_24_keeps_the_rack_and_the_clock_in_sight(service: 
             assert "crono 3:00 parado" in shown(screen, "#summary")
             await pilot.press("t")
             await pilot.pause()
-            assert "en marcha" in shown(screen, "#summary")
+            assert "crono 3:00 · TIEMPO (inicio)" in shown(screen, "#summary")      # started: the call to make (III.13)
             assert footer_beyond(screen) == []
 
     asyncio.run(scenario())

@@ -53,7 +53,6 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Header, Input, Label, Static
 
 from duplicate.labels import SLIP_STATUS
-from duplicate.notation import LOWERCASE_HINT
 from duplicate.service import (
     ConflictView,
     RoundView,
@@ -77,6 +76,7 @@ from tui.app.screens.entry_presenter import (
     slip_row,
     tables_shown,
 )
+from tui.app.widgets.glyphs import HEADER_ICON
 from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.plain_table import PlainTable
 from tui.app.widgets.slip_feedback import (
@@ -163,6 +163,7 @@ class EntryScreen(EntryActions):
         Binding("f10", "resolve_conflict", "Conflicto"),
         Binding("f11", "toggle_double_entry", "Doble"),
         Binding("f12", "paper_board", "Tablero", show=False),     # said on the context line
+        Binding("f1", "file_claim", "Reclamación", show=False),   # said on the context line (III.27)
         Binding("escape", "back", "Volver", show=False),          # Esc: clear, else back (module doc)
     ]
 
@@ -196,7 +197,7 @@ class EntryScreen(EntryActions):
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=HEADER_ICON)
         yield Static("", id="context")
         with Horizontal(id="entry-row"):
             yield Label("Mesa")
@@ -205,7 +206,7 @@ class EntryScreen(EntryActions):
             yield Static("", id="player")
             yield Label("Jugada")
             yield OrderedInput(handle_now=self._key_now, on_enter=self._enter, id="move",
-                               placeholder=f"H8-CASA · 8H-CASA · {LOWERCASE_HINT}")
+                               placeholder="H8-CASA · 8H-CASA")    # the hint is in the feedback box (80 columns)
         yield SlipFeedback(id="feedback")
         yield Static("", id="saving")
         yield Static("", id="missing")

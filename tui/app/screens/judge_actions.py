@@ -19,7 +19,7 @@ from textual.widgets import Checkbox, Input, Static
 from duplicate.plurals import counted
 from duplicate.service import RoundStatus, RoundView, TournamentError
 from tui.app.screens.game_dialogs import ConfirmScreen, NewGame, NewGameScreen
-from tui.app.screens.judge_presenter import ConsoleState, summary_text, tables_text
+from tui.app.screens.judge_presenter import ConsoleState, situation, summary_text, tables_text
 from tui.app.station import StationScreen
 from tui.app.widgets.judge_dialogs import CheckedReasonDialog, ConflictDecision, ConflictDialog, ReasonDialog
 from tui.app.widgets.moves import MoveChoices
@@ -51,7 +51,8 @@ class JudgeActions(StationScreen[None]):
         """The one line a narrow terminal keeps above the scrolling panels (80×24: the
         board, rack and clock panels are below the moves): rack, bag and clock."""
         clock = self.query_one("#clock", RoundClock)
-        self.query_one("#summary", Static).update(summary_text(self.state, clock.timer.text(), clock.timer.running))
+        self.query_one("#summary", Static).update(summary_text(self.state, clock.timer.text(), clock.timer.running,
+                                                               clock.cue_line()))
 
     def _ready(self) -> bool:
         if self.busy:
@@ -200,14 +201,17 @@ class JudgeActions(StationScreen[None]):
     def action_clock(self) -> None:
         """Start or pause the round clock (the projection screens follow it)."""
         clock = self.query_one("#clock", RoundClock)
+        self._clear_error()
         clock.toggle()
         self._share_clock("start" if clock.timer.running else "pause", clock.timer.remaining())
         self._show_summary()
 
     def action_reset_clock(self) -> None:
         clock = self.query_one("#clock", RoundClock)
+        self._clear_error()
         clock.reset(self.state.seconds)
         self._share_clock("reset", clock.timer.remaining())
+        self._show_summary()
 
     @work(thread=True, group="timer", exit_on_error=False)
     def _share_clock(self, action: str, remaining: float) -> None:
@@ -368,5 +372,15 @@ class JudgeActions(StationScreen[None]):
     def _arbiter(self) -> str:
         return self.station.state.arbiter
 
+    _error_said = False
+    """Whether the message line shows a refusal (cleared by ``_clear_error``)."""
+
     def _say(self, text: str, *, error: bool = False) -> None:
+        self._error_said = error
         self.query_one("#message", Static).update(Text(text, style="bold red" if error else "bold"))
+
+    def _clear_error(self) -> None:
+        """A refusal is not kept once the judge acted with success or a new round began
+        (issue 25 §3): the line says the situation again."""
+        if self._error_said:
+            self._say(situation(self.state))

@@ -20,6 +20,7 @@ from duplicate.service.views import GameView, TopMove, pending_line
 from lexicon.alphabet import Alphabet
 from lexicon.board import Board
 from tui.app.widgets.board import BLANK_STYLE, TILE_STYLE
+from tui.app.widgets.glyphs import WARNING_MARK
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ def status_text(status: RoundStatus) -> Text:
     if status.pending:
         text.append(f"\nPendiente del juez ({len(status.pending)}; «r» resuelve):", style="bold red")
         for item in status.pending:
-            text.append(f"\n  ⚠ {pending_line(item)}", style="yellow")
+            text.append(f"\n  {WARNING_MARK} {pending_line(item)}", style="yellow")
     return text
 
 
@@ -210,9 +211,10 @@ def reading_text(state: ConsoleState) -> Text:
     return text
 
 
-def summary_text(state: ConsoleState, clock: str, running: bool) -> Text:
+def summary_text(state: ConsoleState, clock: str, running: bool, call: str = "") -> Text:
     """The one line a narrow terminal keeps above the scrolling panels: rack, bag and
-    the clock (``clock`` as shown, ``running`` or not)."""
+    the clock (``clock`` as shown, ``running`` or not, and the ``call`` to make now,
+    III.13: «ALCEN», «TIEMPO»…)."""
     text = Text()
     if state.rack_round is not None:
         text.append("Atril ", style="bold")
@@ -220,5 +222,9 @@ def summary_text(state: ConsoleState, clock: str, running: bool) -> Text:
         text.append(f" · bolsa {state.bag[0]}")
     elif state.game is not None:
         text.append(f"Ronda {state.round_number}: sin atril", style="dim")
-    text.append(f" · crono {clock} {'en marcha' if running else 'parado'}")
+    if call:                        # the call says the clock runs (80 columns: the line is full)
+        text.append(f" · crono {clock} · ")
+        text.append(call, style="bold reverse")
+    else:
+        text.append(f" · crono {clock} {'en marcha' if running else 'parado'}")
     return text

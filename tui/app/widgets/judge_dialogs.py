@@ -19,11 +19,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import Input, Label, RadioSet, Static
 
 from duplicate.notation import LOWERCASE_HINT
 from duplicate.service import TournamentError
 from tui.app.widgets.slip_dialogs import MARK_WORDS
+from tui.app.widgets.toggles import MarkedRadioButton
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ class _JudgeDialog(ModalScreen[ResultT | None], Generic[ResultT]):
         self.dismiss(None)
 
     def _error(self, message: str) -> None:
-        self.query_one("#dialog-error", Static).update(message)
+        self.query_one("#dialog-error", Static).update(Text(message))    # may quote what was typed: never markup
 
     def _value(self, name: str) -> str:
         return self.query_one(f"#{name}", Input).value.strip()
@@ -117,8 +118,8 @@ class ReasonDialog(_JudgeDialog[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="judge-dialog"):
-            yield Static(self.title_text, classes="title")
-            yield Label(self.prompt)
+            yield Static(Text(self.title_text), classes="title")
+            yield Label(Text(self.prompt))
             yield Input(id="reason", placeholder="queda registrado")
             yield Static("", id="dialog-error")
             yield Static("Intro: aceptar · Esc: cancelar", classes="hint")
@@ -221,9 +222,9 @@ class ClaimDialog(_JudgeDialog[NewClaim]):
 
     FIELDS = ("claim-round", "claim-table", "claim-text")
 
-    def __init__(self, game: int, round_number: int | None = None) -> None:
+    def __init__(self, game: int, round_number: int | None = None, table: int | None = None) -> None:
         super().__init__()
-        self.game, self.round_number = game, round_number
+        self.game, self.round_number, self.table = game, round_number, table
 
     def compose(self) -> ComposeResult:
         with Vertical(id="judge-dialog"):
@@ -231,14 +232,15 @@ class ClaimDialog(_JudgeDialog[NewClaim]):
             yield Label("Ronda:")
             yield Input(str(self.round_number or ""), id="claim-round", restrict=r"\d*", max_length=3)
             yield Label("Mesa del jugador:")
-            yield Input(id="claim-table", restrict=r"\d*", max_length=4)
+            yield Input(str(self.table or ""), id="claim-table", restrict=r"\d*", max_length=4)
             yield Label("Qué reclama el jugador:")
             yield Input(id="claim-text", placeholder="p. ej. anoté H8-CASAS, no H8-CASA")
             yield Static("", id="dialog-error")
             yield Static("Intro: siguiente campo / registrar · Esc: cancelar", classes="hint")
 
     def on_mount(self) -> None:
-        self.query_one("#claim-table" if self.round_number else "#claim-round", Input).focus()
+        first = "#claim-round" if not self.round_number else "#claim-table" if not self.table else "#claim-text"
+        self.query_one(first, Input).focus()
 
     def accept(self) -> None:
         names = {"claim-round": "la ronda", "claim-table": "la mesa", "claim-text": "el texto de la reclamación"}
@@ -264,10 +266,10 @@ class ClaimResolutionDialog(_JudgeDialog[ClaimDecision]):
     def compose(self) -> ComposeResult:
         with Vertical(id="judge-dialog"):
             yield Static(f"Resolver la reclamación nº {self.claim_id} (III.27)", classes="title")
-            yield Static(self.summary)
+            yield Static(Text(self.summary))                  # names and claim text as typed
             with RadioSet(id="claim-decision"):
-                yield RadioButton("Aceptada", id="upheld")
-                yield RadioButton("Rechazada", id="rejected")
+                yield MarkedRadioButton("Aceptada", id="upheld")
+                yield MarkedRadioButton("Rechazada", id="rejected")
             yield Label("Resolución:")
             yield Input(id="claim-resolution", placeholder="p. ej. error de entrada")
             yield Label("Papeleta corregida (opcional, si se acepta; jugada o «tarde», «nula», «falta»):")
@@ -310,12 +312,12 @@ class ConflictDialog(_JudgeDialog[ConflictDecision]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="judge-dialog"):
-            yield Static(self.title_text, classes="title")
+            yield Static(Text(self.title_text), classes="title")
             yield Static(Text(f"Papeleta anotada: {self.stored}"), id="conflict-stored")     # as typed, never markup
             yield Static(Text(f"Papeleta en conflicto: {self.new}"), id="conflict-new")
             with RadioSet(id="conflict-decision"):
-                yield RadioButton("Mantener la anotada", id="keep")
-                yield RadioButton("Sustituirla por la nueva", id="replace")
+                yield MarkedRadioButton("Mantener la anotada", id="keep")
+                yield MarkedRadioButton("Sustituirla por la nueva", id="replace")
             yield Label("Motivo (opcional):")
             yield Input(id="conflict-reason", placeholder="queda registrado")
             yield Static("", id="dialog-error")

@@ -18,6 +18,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from duplicate.service.views import NextScore, TopMove
+from tui.app.widgets.glyphs import MASTER_MARK
 
 __all__ = ["MoveChoices", "NextScore", "TopMove"]
 
@@ -105,7 +106,7 @@ class MoveChoices(OptionList):
             self.highlighted = highlighted if highlighted is not None and highlighted < len(options) else 0
 
     def _top_prompt(self, index: int, top: TopMove) -> Text:
-        mark = ("★ maestra (III.15)", "bold yellow") if index == 0 else ("", "")
+        mark = (f"{MASTER_MARK} maestra (III.15)", "bold yellow") if index == 0 else ("", "")
         leave = f"deja «{top.leave}»" if top.leave else "no deja fichas"
         return Text.assemble((f"{top.score:>4}  ", "bold"), (f"{top.canonical:<20}", "bold"), " ",
                              (f"{leave}  ", "dim"), mark, "\n", (f"      {top.reason}", "italic dim"))

@@ -16,6 +16,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from duplicate.labels import SLIP_STATUS, label
+from duplicate.notation import LOWERCASE_HINT
 from duplicate.service import EntryResult, SetAsideSlipView
 from duplicate.slips import MARKED_STATUSES
 
@@ -141,7 +142,7 @@ class SlipFeedback(Widget):
 
     def render(self) -> Text:
         if self.feedback is None:
-            return Text("Escriba la mesa, Intro, la jugada, Intro.", style="dim")
+            return Text(f"Escriba la mesa, Intro, la jugada, Intro.\n{LOWERCASE_HINT}.", style="dim")
         text = Text(self.feedback.headline, style=KIND_STYLES.get(self.feedback.kind, ""))
         for line in self.feedback.details:
             text.append("\n")
