@@ -54,6 +54,8 @@ class EventKind(StrEnum):
     CLASSIC_ENTRY = "classic_entry"
     RATINGS_UPDATED = "ratings_updated"
     RATINGS_RECOMPUTED = "ratings_recomputed"
+    PREPARED_LOADED = "prepared_game_loaded"
+    PREPARED_LEFT = "prepared_game_left"
 
 
 _OMIT_NONE = {"omit_none": True}
@@ -219,6 +221,27 @@ class GameEnded(TournamentEvent):
 
     KIND = EventKind.GAME_ENDED
     reason: str | None
+
+
+@dataclass(frozen=True)
+class PreparedLoaded(TournamentEvent):
+    """III.15 (duplicada maestra): the game plays the prepared game ``prepared`` (the whole
+    file, ``docs/prepared-games.md``) sealed by ``digest``: its racks are drawn and its
+    masters placed in turn."""
+
+    KIND = EventKind.PREPARED_LOADED
+    digest: str
+    prepared: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PreparedLeft(TournamentEvent):
+    """III.29: the judge replaced the rack of ``round``, so the game leaves the prepared
+    game ``digest`` from that round on (the event's reason says why)."""
+
+    KIND = EventKind.PREPARED_LEFT
+    round: int
+    digest: str
 
 
 @dataclass(frozen=True)

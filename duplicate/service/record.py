@@ -14,6 +14,7 @@ from duplicate.service.base import (
 from duplicate.service.errors import DamagedData
 from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
+from duplicate.service.prepared_play import plan_of
 from duplicate.service.standings import Standings
 from duplicate.service.views import EventView, view_of
 from duplicate.storage.models import Event, Slip
@@ -21,14 +22,16 @@ from duplicate.storage.models import Event, Slip
 RECORD_FORMAT = "duplicada-tournament-1"
 """The record's format name (docs/tournament-record.md); ``verify`` reads this format."""
 
-RECORD_VERSION = 6
+RECORD_VERSION = 7
 """Revision of the format: fields are only ever added (version 2 adds ``format_version``
 and each event's ``role``: the role of the credential that acted; version 3 adds
 ``equal_tops`` to the payload of ``master_chosen`` events, so that replay places recorded
 masters without generating moves; issue 12; version 4 adds ``replaces`` — the rack
 replaced, III.29 — to ``rack_drawn`` and ``rack_set`` payloads; version 5 adds the event
 kind ``master_undone``; issue 13; version 6 adds the EloDI event kinds ``ratings_updated``
-and ``ratings_recomputed``; issue 24)."""
+and ``ratings_recomputed``; issue 24; version 7 adds each game's ``prepared`` — the digest
+of the prepared game it plays and the round it left it at, III.15 — and the event kinds
+``prepared_game_loaded`` and ``prepared_game_left``; issue 27)."""
 
 
 class Record(TaskModule):
@@ -68,11 +71,13 @@ class Record(TaskModule):
                                     if points},
                     })
                 standings = self.standings.game_standings_in(session, tournament, game)
+                plan = plan_of(session, game.id)
                 games.append({
                     "number": game.number, "planned_rounds": game.planned_rounds,
                     "seconds_per_round": game.seconds_per_round, "seed": game.seed, "status": game.status,
                     "end_reason": game.end_reason,
                     "tables": {str(seat.entry_id): seat.table_number for seat in game.seats},
+                    "prepared": None if plan is None else {"digest": plan.game.digest, "left_at": plan.left_at},
                     "rounds": rounds,
                     "standings": [{"player": s.player, "position": s.position, "total": s.total,
                                    "bonus": s.bonus_total, "percentage": s.percentage} for s in standings],
