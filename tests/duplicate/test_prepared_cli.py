@@ -109,3 +109,15 @@ def test_game_start_refuses_a_tampered_file(run, tmp_path: Path) -> None:
     assert "digest" in run("game", "start", "--prepared", str(path), code=1).output
     missing = run("game", "start", "--prepared", str(tmp_path / "nada.json"), code=1).output
     assert "nada.json" in missing and "Traceback" not in missing
+
+
+def test_replacing_a_rack_says_the_game_leaves_the_prepared_game(run, tmp_path: Path) -> None:
+    path = tmp_path / "maestra.json"
+    run("prepared", "create", "-o", str(path), "--seed", "9", "--rounds", "3")
+    run("tournament", "create", "T")
+    run("player", "add", "Ana")
+    run("game", "start", "--prepared", str(path))
+    run("rack", "draw")
+    output = run("rack", "replace", "--reason", "ficha vista").output
+    assert "deja de ser la partida preparada desde la ronda 1" in output
+    assert "prepared_game_left" in run("history").output

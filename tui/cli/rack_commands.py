@@ -51,6 +51,10 @@ def rack_replace(context: Context, text: str | None, reason: str, redraw: bool, 
     se saca otro; con TEXT, se usa el atril del juez. Solo antes de colocar la maestra."""
     number = context.game(game_number)
     view = context.acting.replace_rack(number, text, reason=reason, redraw=redraw, tournament_id=context.tournament)
+    prepared = context.service.game_view(number, context.tournament, tops=None).prepared
+    if prepared is not None and view is not None and prepared.left_at == view.number:
+        click.echo(f"La partida deja de ser la partida preparada desde la ronda {prepared.left_at} (III.29); "
+                   "queda registrado con el motivo.")
     if view is None:
         click.echo(f"La partida {number} ha terminado: no se puede formar un atril válido (III.22).")
         return
