@@ -25,6 +25,8 @@ Public API:
   tournament record (``docs/tournament-record.md``).
 * ``check_prepared(data, lexicon)`` — the independent check (``duplicada prepared check``):
   a list of ``PreparedProblem``, empty when the file is sound.
+* ``played_differences(prepared, game)`` — where a game of a tournament record did not
+  play the prepared game (its digest, seed, racks and masters).
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ __all__ = [
     "generate",
     "generate_filtered",
     "load_prepared",
+    "played_differences",
 ]
 
 PREPARED_FORMAT = "duplicada-prepared-1"
@@ -73,6 +76,9 @@ PREPARED_VERSION = 1
 
 PREPARED_FILE_LIMIT = 2_000_000
 """Bytes a prepared game file may have (a full game is a few kilobytes)."""
+
+ROUNDS_LIMIT = 100
+"""Rounds a prepared game may have: 100 tiles, at least one placed a round."""
 
 BINGO_TILES = 7
 """Tiles placed by a «scrabble» (all the rack: +50 points)."""
@@ -205,8 +211,8 @@ class PreparedGame:
             end = {"code": _text(_object(end, "«end»").get("code"), "«end.code»"),
                    "text": _text(end.get("text"), "«end.text»")}
         rounds = top.get("rounds")
-        if not isinstance(rounds, list) or not rounds:
-            raise PreparedFileError("«rounds» debe ser una lista de rondas, al menos una")
+        if not isinstance(rounds, list) or not rounds or len(rounds) > ROUNDS_LIMIT:
+            raise PreparedFileError(f"«rounds» debe ser una lista de rondas, de 1 a {ROUNDS_LIMIT}")
         return cls(alphabet=_text(top.get("alphabet"), "«alphabet»"),
                    lexicon_hash=_text(lexicon.get("content_hash"), "«lexicon.content_hash»"),
                    lexicon_words=_int(lexicon.get("word_count"), "«lexicon.word_count»"),
@@ -543,6 +549,41 @@ def _has_leftover(engine: Game, rack: str) -> bool:
             return False
         remaining.remove(tile)
     return True
+
+
+# --- a played game against its prepared game ----------------------------------------------------
+def played_differences(prepared: PreparedGame, game: dict[str, Any]) -> list[str]:
+    """Where ``game`` — one game of a tournament record (``docs/tournament-record.md``) —
+    did not play ``prepared``: its ``prepared.digest``, its seed, and every round before the
+    one it left the prepared game at (III.29, ``prepared.left_at``): the same rack, master
+    and master score, in order. Returns Spanish descriptions, empty when it played it (for
+    bringing several rooms' records together, issue 27 §2)."""
+    if not isinstance(game, dict):
+        return ["la partida del registro no es un objeto"]
+    number = game.get("number")
+    played = game.get("prepared")
+    if not isinstance(played, dict) or played.get("digest") != prepared.digest:
+        shown = played.get("digest") if isinstance(played, dict) else None
+        return [f"la partida {number} no juega la partida preparada {prepared.digest[:12]}… "
+                f"(su resumen: {str(shown)[:12] + '…' if shown else 'ninguno'})"]
+    differences = []
+    if game.get("seed") != prepared.seed:
+        differences.append(f"la partida {number} usa la semilla {game.get('seed')}, no {prepared.seed}")
+    left_at = played.get("left_at")
+    listed = game.get("rounds")
+    rounds: list[Any] = listed if isinstance(listed, list) else []
+    for index, item in enumerate(rounds, start=1):
+        if isinstance(left_at, int) and index >= left_at:
+            break
+        expected = prepared.rounds[index - 1] if index <= len(prepared.rounds) else None
+        if expected is None:
+            differences.append(f"la partida {number} tiene la ronda {index}, que la partida preparada no tiene")
+            break
+        got = (item.get("rack"), item.get("master"), item.get("master_score")) if isinstance(item, dict) else None
+        if got != (expected.rack, expected.master, expected.score):
+            differences.append(f"partida {number}, ronda {index}: {got} en lugar de "
+                               f"{(expected.rack, expected.master, expected.score)} de la partida preparada")
+    return differences
 
 
 # --- the independent check -------------------------------------------------------------------------

@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from duplicate.prepared import PreparedFileError, PreparedGame, PreparedRound, content_digest
+from duplicate.prepared import PreparedFileError, PreparedGame, PreparedRound, check_prepared, content_digest
 from duplicate.service.errors import DamagedData, InvalidInput
 from duplicate.service.events import EventKind
 from duplicate.service.views import PreparedView
 from duplicate.storage.models import Event, Tournament
+from lexicon.lexicon import Lexicon
 
 __all__ = ["PreparedPlan", "checked_for", "plan_of"]
 
@@ -77,11 +78,13 @@ def plan_of(session: Session, game_id: int) -> PreparedPlan | None:
     return PreparedPlan(game, left_at)
 
 
-def checked_for(prepared: PreparedGame, tournament: Tournament, seed: int | None,
+def checked_for(prepared: PreparedGame, tournament: Tournament, lexicon: Lexicon, seed: int | None,
                 rounds: int | None) -> PreparedGame:
-    """``prepared`` when a game of ``tournament`` may play it: sealed by its own digest,
-    made with the tournament's lexicon, and ``seed`` / ``rounds`` (if the judge gave them)
-    its own. Raises ``InvalidFile`` or ``InvalidInput`` (Spanish) otherwise."""
+    """``prepared`` when a game of ``tournament`` (judged with ``lexicon``) may play it:
+    sealed by its own digest, made with the tournament's lexicon, ``seed`` / ``rounds`` (if
+    the judge gave them) its own, and every round sound (``check_prepared``: racks from the
+    bag, masters of top score with their scores). Raises ``InvalidInput`` (Spanish, naming
+    the first bad round) otherwise."""
     if content_digest(prepared.body()) != prepared.digest:
         raise InvalidInput("la partida preparada no corresponde a su resumen SHA-256 («digest»): se ha modificado "
                            "después de sellarla; compruébela con «duplicada prepared check»",
@@ -96,4 +99,8 @@ def checked_for(prepared: PreparedGame, tournament: Tournament, seed: int | None
     if rounds is not None and rounds != prepared.agreed_rounds:
         raise InvalidInput(f"la partida preparada tiene {len(prepared.rounds)} rondas: no indique otras",
                            what="las rondas pactadas", value=rounds)
+    problems = check_prepared(prepared.to_dict(), lexicon)
+    if problems:
+        raise InvalidInput(f"la partida preparada no es correcta: {problems[-1]} («duplicada prepared check» lo "
+                           "detalla)", what="la partida preparada", value=prepared.digest[:12])
     return prepared

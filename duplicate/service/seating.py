@@ -75,7 +75,7 @@ class Seating(TaskModule):
             actor = self._authorise(session, tournament.id, Action.CREATE_GAME)
             settings = TournamentSettings.from_dict(tournament.settings)
             if prepared is not None:
-                checked_for(prepared, tournament, seed, rounds)
+                checked_for(prepared, tournament, self.lexicon_for(tournament), seed, rounds)
                 seed, rounds = prepared.seed, prepared.agreed_rounds
             for previous in tournament.games:
                 # One game at a time, and its last round closed first: otherwise its slips

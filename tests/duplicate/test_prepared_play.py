@@ -11,7 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.prepared import PreparedGame, check_prepared, content_digest, from_record, generate
+from duplicate.prepared import (
+    PreparedGame,
+    check_prepared,
+    content_digest,
+    from_record,
+    generate,
+    played_differences,
+)
 from duplicate.service import EventKind, InvalidInput, InvalidRack, TournamentService
 from duplicate.storage.database import open_database
 from duplicate.verify import verify_record
@@ -165,3 +172,30 @@ def test_the_digest_is_recorded_with_the_game_start(service: TournamentService, 
     assert loaded[0].payload["digest"] == prepared.digest
     body = {key: value for key, value in loaded[0].payload["prepared"].items() if key != "digest"}
     assert content_digest(body) == prepared.digest
+
+
+def test_a_resealed_file_with_a_bad_round_is_refused_before_anything_is_stored(service: TournamentService,
+                                                                               prepared: PreparedGame) -> None:
+    # Sealed again after the change, so only the replay of the rounds can tell.
+    data = prepared.to_dict()
+    data["rounds"][2]["score"] += 2
+    data["digest"] = content_digest({key: value for key, value in data.items() if key != "digest"})
+    with pytest.raises(InvalidInput, match="ronda 3"):
+        service.create_game(prepared=PreparedGame.from_dict(data))
+    assert not service.export()["games"]
+    assert not [event for event in service.history() if event.kind == EventKind.PREPARED_LOADED.value]
+
+
+def test_a_played_record_game_is_compared_with_its_prepared_game(service: TournamentService,
+                                                                 prepared: PreparedGame) -> None:
+    game = service.create_game(prepared=prepared)
+    for _ in prepared.rounds:
+        service.draw_rack(game)
+        service.choose_master(game)
+    record = service.export()["games"][0]
+    assert played_differences(prepared, record) == []
+    record["rounds"][3]["rack"] = record["rounds"][4]["rack"]
+    [difference] = played_differences(prepared, record)
+    assert "ronda 4" in difference
+    record["prepared"] = None
+    assert "no juega la partida preparada" in played_differences(prepared, record)[0]
