@@ -64,11 +64,29 @@ def _write(game: PreparedGame, out: Path) -> None:
 @click.option("--from-record", "record_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Tomarla de una partida ya jugada de este registro de torneo (con --game).")
 @click.option("--game", "game_number", type=NUMBER, default=None, help="Partida del registro (con --from-record).")
+@click.option("--from-eliot", "eliot_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Tomarla de una partida guardada por Eliot (XML, modo duplicate o arbitration).")
 @lexicon_option
 def prepared_create(out: Path, seed: int | None, rounds: int | None, min_total: int | None, min_rounds: int | None,
                     max_rounds: int | None, min_bingos: int | None, attempts: int, record_path: Path | None,
-                    game_number: int | None, lexicon_path: Path | None) -> None:
+                    game_number: int | None, eliot_path: Path | None, lexicon_path: Path | None) -> None:
     """Genera una partida preparada (atriles y maestras fijados, III.15) y la escribe en -o."""
+    if eliot_path is not None:
+        chosen = [name for name, value in (("--seed", seed), ("--rounds", rounds), ("--min-total", min_total),
+                                           ("--min-rounds", min_rounds), ("--max-rounds", max_rounds),
+                                           ("--min-bingos", min_bingos), ("--from-record", record_path),
+                                           ("--game", game_number)) if value is not None]
+        if chosen:
+            raise click.UsageError(f"con --from-eliot no se usa {', '.join(chosen)}: la partida es la del archivo")
+        from duplicate.eliot_xml import load_eliot
+        from duplicate.prepared import PreparedError
+
+        try:
+            game = load_eliot(eliot_path, load_lexicon(lexicon_path))
+        except PreparedError as error:
+            raise click.ClickException(str(error)) from None
+        _write(game, out)
+        return
     if record_path is not None:
         if game_number is None:
             raise click.UsageError("con --from-record hay que indicar la partida: --game N")
