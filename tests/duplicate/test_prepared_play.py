@@ -199,3 +199,40 @@ def test_a_played_record_game_is_compared_with_its_prepared_game(service: Tourna
     assert "ronda 4" in difference
     record["prepared"] = None
     assert "no juega la partida preparada" in played_differences(prepared, record)[0]
+
+
+def test_a_station_restarted_mid_game_goes_on_with_the_prepared_game(tmp_path: Path, spanish_lexicon: Lexicon,
+                                                                     prepared: PreparedGame) -> None:
+    # The game is rebuilt from its events (the prepared game is in the log too).
+    first = new_service(tmp_path / "t.db", spanish_lexicon)
+    game = first.create_game(prepared=prepared)
+    for _ in range(2):
+        first.draw_rack(game)
+        first.choose_master(game)
+    first.draw_rack(game)
+    again = TournamentService(open_database(str(tmp_path / "t.db")), station="otra", lexicon=spanish_lexicon,
+                              pin=JUDGE_PIN)
+    assert again.game_view(game, tops=None).prepared.master == prepared.rounds[2].master
+    for round_ in prepared.rounds[2:]:
+        if round_.number > 3:
+            assert again.draw_rack(game).rack == round_.rack
+        assert again.choose_master(game).master == round_.master
+    assert again.game_view(game, tops=None).over
+
+
+def test_the_end_of_a_prepared_game_without_more_rounds_gives_its_reason(tmp_path: Path,
+                                                                        spanish_lexicon: Lexicon) -> None:
+    # A prepared game that stops before the agreed rounds (its file's «end»): the next draw ends it (III.22).
+    short = generate(spanish_lexicon, 21, 3)
+    data = short.to_dict()
+    data["agreed_rounds"] = None
+    data["end"] = {"code": "arbiter", "text": "la organización la dejó en tres rondas"}
+    data["digest"] = content_digest({key: value for key, value in data.items() if key != "digest"})
+    service = new_service(tmp_path / "t.db", spanish_lexicon)
+    game = service.create_game(prepared=PreparedGame.from_dict(data))
+    for _ in range(3):
+        service.draw_rack(game)
+        service.choose_master(game)
+    assert service.draw_rack(game) is None
+    view = service.game_view(game, tops=None)
+    assert view.over and "tres rondas" in view.end_reason

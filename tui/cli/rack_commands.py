@@ -24,7 +24,8 @@ def rack_draw(context: Context, game_number: int | None) -> None:
     number = context.game(game_number)
     view = context.acting.draw_rack(number, tournament_id=context.tournament)
     if view is None:
-        click.echo(f"La partida {number} ha terminado: no se puede formar un atril válido (III.22).")
+        reason = context.service.game_view(number, context.tournament, tops=None).end_reason
+        click.echo(f"La partida {number} ha terminado: {reason or 'no se puede formar un atril válido (III.22)'}.")
         return
     _show_round(view)
 
