@@ -236,3 +236,23 @@ def test_the_end_of_a_prepared_game_without_more_rounds_gives_its_reason(tmp_pat
     assert service.draw_rack(game) is None
     view = service.game_view(game, tops=None)
     assert view.over and "tres rondas" in view.end_reason
+
+
+def test_verify_checks_a_record_against_its_prepared_game(service: TournamentService, prepared: PreparedGame,
+                                                          spanish_lexicon: Lexicon) -> None:
+    game = service.create_game(prepared=prepared)
+    for _ in prepared.rounds[:3]:
+        service.draw_rack(game)
+        service.choose_master(game)
+    record = service.export()
+    assert record["format_version"] >= 8 and verify_record(record, spanish_lexicon) == []
+    claimed = json.loads(json.dumps(record))
+    claimed["games"][0]["prepared"] = {"digest": "0" * 64, "left_at": None}
+    assert [d.field for d in verify_record(claimed, spanish_lexicon)] == ["prepared"]
+    hidden = json.loads(json.dumps(record))
+    hidden["games"][0]["prepared"] = None
+    assert [d.field for d in verify_record(hidden, spanish_lexicon)] == ["prepared"]
+    strayed = json.loads(json.dumps(record))
+    strayed["games"][0]["rounds"][1]["master_score"] += 1
+    assert any(d.field == "rounds" and "partida preparada" in d.message
+               for d in verify_record(strayed, spanish_lexicon))
