@@ -121,3 +121,28 @@ def test_replacing_a_rack_says_the_game_leaves_the_prepared_game(run, tmp_path: 
     output = run("rack", "replace", "--reason", "ficha vista").output
     assert "deja de ser la partida preparada desde la ronda 1" in output
     assert "prepared_game_left" in run("history").output
+
+
+def test_all_slips_imported_at_the_end_of_a_prepared_game(run, tmp_path: Path) -> None:
+    # III.15: the masters fixed in advance, the slips checked at the end, each round's
+    # against its own board; then the rounds are closed.
+    path = tmp_path / "maestra.json"
+    run("prepared", "create", "-o", str(path), "--seed", "9", "--rounds", "4")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    run("tournament", "create", "T")
+    run("player", "add", "Ana")
+    run("player", "add", "Berta")
+    run("game", "start", "--prepared", str(path))
+    for _ in data["rounds"]:
+        run("rack", "draw")
+        run("master", "choose")
+    slips = tmp_path / "papeletas.csv"
+    lines = ["mesa,jugada,ronda"] + [f"1,{r['master']},{r['number']}" for r in data["rounds"]] + \
+        [f"2,H8-QZQZ,{r['number']}" for r in data["rounds"]]
+    slips.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert "8 papeletas leídas" in run("slip", "import", str(slips)).output
+    for r in data["rounds"]:
+        run("round", "close", "--round", str(r["number"]))
+    rows = json.loads(run("standings", "--format", "json").output)
+    assert rows[0]["jugador"] == "Ana" and rows[0]["puntos"] == data["total"]
+    assert rows[1]["puntos"] == 0
