@@ -55,6 +55,8 @@ class EventKind(StrEnum):
     RATINGS_UPDATED = "ratings_updated"
     RATINGS_RECOMPUTED = "ratings_recomputed"
     SLIPS_SET_ASIDE = "slips_set_aside"
+    PREPARED_LOADED = "prepared_game_loaded"
+    PREPARED_LEFT = "prepared_game_left"
 
 
 _OMIT_NONE = {"omit_none": True}
@@ -237,6 +239,27 @@ class GameEnded(TournamentEvent):
 
     KIND = EventKind.GAME_ENDED
     reason: str | None
+
+
+@dataclass(frozen=True)
+class PreparedLoaded(TournamentEvent):
+    """III.15 (duplicada maestra): the game plays the prepared game ``prepared`` (the whole
+    file, ``docs/prepared-games.md``) sealed by ``digest``: its racks are drawn and its
+    masters placed in turn."""
+
+    KIND = EventKind.PREPARED_LOADED
+    digest: str
+    prepared: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PreparedLeft(TournamentEvent):
+    """III.29: the judge replaced the rack of ``round``, so the game leaves the prepared
+    game ``digest`` from that round on (the event's reason says why)."""
+
+    KIND = EventKind.PREPARED_LEFT
+    round: int
+    digest: str
 
 
 @dataclass(frozen=True)

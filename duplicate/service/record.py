@@ -20,6 +20,7 @@ from duplicate.service.context import ServiceContext
 from duplicate.service.errors import DamagedData
 from duplicate.service.events import EventKind
 from duplicate.service.settings import DamagedSettings
+from duplicate.service.prepared_play import plan_of
 from duplicate.service.standings import Standings
 from duplicate.service.views import EventView, view_of
 from duplicate.storage.models import (
@@ -32,7 +33,7 @@ from duplicate.storage.models import (
 RECORD_FORMAT = "duplicada-tournament-1"
 """The record's format name (docs/tournament-record.md); ``verify`` reads this format."""
 
-RECORD_VERSION = 8
+RECORD_VERSION = 9
 """Revision of the format: fields are only ever added (version 2 adds ``format_version``
 and each event's ``role``: the role of the credential that acted; version 3 adds
 ``equal_tops`` to the payload of ``master_chosen`` events, so that replay places recorded
@@ -42,7 +43,10 @@ kind ``master_undone``; issue 13; version 6 adds the EloDI event kinds ``ratings
 and ``ratings_recomputed``; issue 24; version 7 chains the events: each carries
 ``previous_hash``, the record ``events_head``, ``duplicate.event_chain``; issue 26 §2;
 version 8 adds the event kind ``slips_set_aside`` and each round's ``set_aside`` list: the
-slips of a withdrawn rack, III.29, which count for nothing; issue 25)."""
+slips of a withdrawn rack, III.29, which count for nothing; issue 25;
+version 9 adds each game's ``prepared`` — the digest of the prepared game it plays and the
+round from which it left it, III.15 — and the event kinds ``prepared_game_loaded`` and
+``prepared_game_left``; issue 27)."""
 
 
 class Record(TaskModule):
@@ -166,11 +170,13 @@ class Record(TaskModule):
                             if points},
             })
         standings = self.standings.game_standings_in(session, tournament, game)
+        plan = plan_of(session, game.id)
         return {
             "number": game.number, "planned_rounds": game.planned_rounds,
             "seconds_per_round": game.seconds_per_round, "seed": game.seed, "status": game.status,
             "end_reason": game.end_reason,
             "tables": {str(seat.entry_id): seat.table_number for seat in game.seats},
+            "prepared": None if plan is None else {"digest": plan.game.digest, "left_at": plan.left_at},
             "rounds": rounds,
             "standings": [{"player": s.player, "position": s.position, "total": s.total,
                            "bonus": s.bonus_total, "percentage": s.percentage} for s in standings],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from typing import Any
 
@@ -9,12 +10,13 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from duplicate.game import Game, GameError, PendingRound
+from duplicate.game import Game, GameError, PendingRound, RoundRecord
 from duplicate.master import ranked_moves
 from duplicate.bounds import NumberError, whole_number
 from duplicate.next_scores import next_score_groups, warm_up_generator
 from duplicate.notation import SlipError, format_move, parse_move
-from duplicate.rack import RackError, shown_rack
+from duplicate.prepared import PreparedMismatch, PreparedRound, apply_master, apply_rack
+from duplicate.rack import RackError, parse_rack_text, shown_rack
 from duplicate.service.access import Action, Actor
 from duplicate.service.base import (
     REASONS_KEPT,
@@ -24,6 +26,7 @@ from duplicate.service.base import (
 )
 from duplicate.service.errors import (
     ConcurrentChange,
+    InconsistentHistory,
     InvalidInput,
     InvalidNumber,
     InvalidRack,
@@ -37,6 +40,7 @@ from duplicate.service.events import (
     GameEnded,
     MasterChosen,
     MasterUndone,
+    PreparedLeft,
     RackDrawn,
     SlipsSetAside,
     RackSet,
@@ -44,6 +48,7 @@ from duplicate.service.events import (
     TimerChanged,
 )
 from duplicate.service.game_views import game_view_of
+from duplicate.service.prepared_play import PreparedPlan, plan_of
 from duplicate.service.views import (
     GameView,
     NextScore,
@@ -213,8 +218,17 @@ class Rounds(TaskModule):
             if engine.over:
                 raise StateConflict(f"la partida {game.number} ha terminado: {engine.end_reason}",
                                     what=f"partida {game.number}", state="over")
+            plan = plan_of(session, game.id)
+            if plan is not None and not plan.followed:
+                plan = None
             replaced: str | None = None
             if engine.pending is not None:
+                if plan is not None and replace:
+                    # III.29: a replaced rack leaves the prepared game from this round on.
+                    self._log(session, tournament.id, PreparedLeft(engine.pending.number, plan.game.digest),
+                              game_id=game.id, round_number=engine.pending.number, actor=actor,
+                              reason=reason or "el juez árbitro cambia el atril (III.29)")
+                    plan = None
                 if not replace:
                     raise StateConflict(f"la ronda {engine.pending.number} ya tiene atril ({engine.pending.rack.text}): "
                                           "elija la jugada maestra antes de sacar otro, o cámbielo (III.29)",
@@ -226,11 +240,14 @@ class Rounds(TaskModule):
                                       "maestra ya está colocada; saque el atril de la ronda siguiente",
                                       what=f"partida {game.number}", state="no_rack")
             board_before = engine.board.to_cgp()
-            try:
-                pending = engine.draw() if text is None else engine.set_rack(text, redraw=redraw)
-            except (RackError, GameError) as error:
-                self.context.games.pop(game.id, None)
-                raise InvalidRack(str(error), what="el atril", value=text) from error
+            if plan is not None:
+                pending, text, redraw = self._prepared_rack(engine, game, plan, text)
+            else:
+                try:
+                    pending = engine.draw() if text is None else engine.set_rack(text, redraw=redraw)
+                except (RackError, GameError) as error:
+                    self.context.games.pop(game.id, None)
+                    raise InvalidRack(str(error), what="el atril", value=text) from error
             if pending is None:
                 reason = str(engine.end_reason)
                 game.status = GameStatus.ENDED.value
@@ -252,6 +269,36 @@ class Rounds(TaskModule):
             session.flush()
             return _round_view(row, engine.alphabet)
 
+    def _prepared_rack(self, engine: Game, game: GameRow, plan: PreparedPlan,
+                       text: str | None) -> tuple[PendingRound | None, str | None, bool]:
+        """The next rack of the prepared game (III.15, «duplicada maestra»), put on the
+        engine: ``(pending, text, redraw)`` — ``text`` the rack to record as typed when it
+        is set as the judge's rack it was (None: drawn from the bag), ``pending`` None when
+        the prepared game has no further round (the engine ends the game, III.22). A rack
+        typed by the judge must be the prepared one (to use another, replace it: III.29).
+        Raises ``InvalidRack`` or ``InconsistentHistory``; the engine is then as before."""
+        prepared = plan.round(engine.round_number)
+        if prepared is None:
+            engine.end(plan.end_text())
+            return None, None, False
+        if text is not None:
+            try:
+                same = parse_rack_text(text, engine.alphabet) == parse_rack_text(prepared.rack, engine.alphabet)
+            except RackError as error:
+                raise InvalidRack(str(error), what="el atril", value=text) from error
+            if not same:
+                raise InvalidRack(f"partida preparada: el atril de la ronda {prepared.number} es "
+                                  f"{shown_rack(prepared.rack, engine.alphabet)}; saque el atril («rack draw»); "
+                                  "para usar otro, cámbielo después (III.29) y la partida deja de ser la preparada",
+                                  what="el atril", value=text)
+        try:
+            step = apply_rack(engine, prepared)
+        except PreparedMismatch as error:
+            self.context.games.pop(game.id, None)
+            raise InconsistentHistory(f"la partida {game.number} no sigue la partida preparada: {error}",
+                                      event_id=0, game=game.number) from error
+        return step.pending, (prepared.rack if step.typed else None), step.redraw
+
     def game_view(self, game_number: int, tournament_id: int | None = None, *, tops: int | None = 30) -> GameView:
         """The game now as frozen values (board, bag, rack in play with its first ``tops``
         moves of top score in the III.15 order and their reasons, last master, clock),
@@ -266,7 +313,11 @@ class Rounds(TaskModule):
             engine = self._engine(session, tournament, game)
             last = engine.records[-1].number if engine.records else None
             before = self._round(session, game, last).board_before if last is not None else None
-            return game_view_of(game.number, engine, before, clock, tops)
+            view = game_view_of(game.number, engine, before, clock, tops)
+            plan = plan_of(session, game.id)
+            if plan is None:
+                return view
+            return dataclasses.replace(view, prepared=plan.view(engine.pending.number if engine.pending else None))
 
     def next_scores(self, game_number: int, tournament_id: int | None = None, *, round_number: int | None = None,
                     limit: int = 20) -> tuple[NextScore, ...]:
@@ -316,6 +367,8 @@ class Rounds(TaskModule):
                 raise InvalidRack(f"con el atril {pending.rack.text} no hay ninguna jugada válida: "
                                       "cambie el atril (III.29) o termine la partida",
                                       what="el atril", value=pending.rack.text)
+            plan = plan_of(session, game.id)
+            prepared = plan.round(pending.number) if plan is not None and plan.followed else None
             selected: int | Any = choice
             written = choice.strip() if isinstance(choice, str) else ""
             if isinstance(choice, str) and not (written.isascii() and written.isdigit()):    # «²» is not 2
@@ -328,10 +381,14 @@ class Rounds(TaskModule):
                     selected = whole_number(written, "la elección de la maestra", minimum=0)
                 except NumberError as error:
                     raise InvalidNumber(str(error), what="la elección de la maestra", value=choice) from None
-            try:
-                record = engine.play(selected)
-            except GameError as error:
-                raise InvalidInput(str(error), what="la jugada maestra", value=choice) from error
+            if prepared is not None:
+                record = self._prepared_master(engine, game, prepared, pending, selected, choice)
+                reason = reason or f"jugada maestra de la partida preparada (III.15), ronda {prepared.number}"
+            else:
+                try:
+                    record = engine.play(selected)
+                except GameError as error:
+                    raise InvalidInput(str(error), what="la jugada maestra", value=choice) from error
             row = self._round(session, game, record.number)
             row.master = record.master
             row.master_score = record.score
@@ -348,6 +405,27 @@ class Rounds(TaskModule):
                                        actor=actor).id
             self.context.games[game.id] = (last_event, engine)
             return _round_view(row, engine.alphabet)
+
+    def _prepared_master(self, engine: Game, game: GameRow, prepared: PreparedRound, pending: PendingRound,
+                         selected: object, choice: int | str) -> RoundRecord:
+        """Place the prepared master of the round (III.15, «duplicada maestra»: no choice).
+        ``selected`` (an index of the III.15 ranking or a ``Move``) may only name it: 0, the
+        rules' choice, is the prepared master. Raises ``InvalidInput`` for another move,
+        ``InconsistentHistory`` when the engine refuses it (not a top of the rack)."""
+        if selected != 0:
+            wanted = selected
+            if isinstance(selected, int):
+                ranked = ranked_moves(pending.ranked)
+                wanted = ranked[selected][0] if selected < len(ranked) else None
+            if wanted != parse_move(prepared.master, engine.alphabet, oriented=False):
+                raise InvalidInput(f"partida preparada: la jugada maestra de la ronda {prepared.number} es "
+                                   f"{prepared.master} ({prepared.score} puntos) y no se elige otra (III.15)",
+                                   what="la jugada maestra", value=choice)
+        try:
+            return apply_master(engine, prepared)
+        except PreparedMismatch as error:
+            raise InconsistentHistory(f"la partida {game.number} no sigue la partida preparada: {error}",
+                                      event_id=0, game=game.number) from error
 
     def undo_master(self, game_number: int, *, reason: str, tournament_id: int | None = None) -> RoundView:
         """The judge takes back the last master placed (the wrong top), before the next rack

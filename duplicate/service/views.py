@@ -366,6 +366,19 @@ class MasterPlaced:
 
 
 @dataclass(frozen=True)
+class PreparedView:
+    """The prepared game a game plays (III.15, «duplicada maestra»): its ``digest`` (hex
+    SHA-256), how many ``rounds`` it has, ``left_at`` the round from which the judge left it
+    by replacing a rack (III.29; None while it is followed) and ``master``, the prepared
+    master of the rack in play (None between rounds or once left)."""
+
+    digest: str
+    rounds: int
+    left_at: int | None
+    master: str | None
+
+
+@dataclass(frozen=True)
 class GameView:
     """A game of the tournament now, as plain values (``TournamentService.game_view``).
 
@@ -388,3 +401,5 @@ class GameView:
     over: bool
     end_reason: str
     clock: ClockView | None
+    prepared: PreparedView | None = None
+    """The prepared game it plays (None: an ordinary game)."""

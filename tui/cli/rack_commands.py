@@ -25,7 +25,8 @@ def rack_draw(context: Context, game_number: int | None) -> None:
     number = context.game(game_number)
     view = context.acting.draw_rack(number, tournament_id=context.tournament)
     if view is None:
-        click.echo(f"La partida {number} ha terminado: no se puede formar un atril válido (III.22).")
+        reason = context.service.game_view(number, context.tournament, tops=None).end_reason
+        click.echo(f"La partida {number} ha terminado: {reason or 'no se puede formar un atril válido (III.22)'}.")
         return
     _show_round(view)
 
@@ -59,6 +60,10 @@ def rack_replace(context: Context, text: str | None, reason: str, redraw: bool, 
         click.echo(f"{counted(len(aside), 'papeleta')} de la ronda {aside[0].round_number} "
                    f"{'apartada' if len(aside) == 1 else 'apartadas'} con el atril retirado (III.29): no cuentan; "
                    "las mesas anotan de nuevo las papeletas de la ronda con el atril nuevo.")
+    prepared = context.service.game_view(number, context.tournament, tops=None).prepared
+    if prepared is not None and view is not None and prepared.left_at == view.number:
+        click.echo(f"La partida deja de ser la partida preparada desde la ronda {prepared.left_at} (III.29); "
+                   "queda registrado con el motivo.")
     if view is None:
         click.echo(f"La partida {number} ha terminado: no se puede formar un atril válido (III.22).")
         return

@@ -165,12 +165,15 @@ class JudgeActions(StationScreen[None]):
         if game is None or not self._ready():
             return
         top = self.state.tops[message.index]
+        canonical = top.canonical
         note = "la de III.15" if message.index == 0 else f"en lugar de {self.state.tops[0].canonical} (III.15)"
-        question = f"¿Colocar {top.canonical} ({top.score} puntos) como jugada maestra, {note}?"
+        if self.state.prepared_master:            # a prepared game: its master, no choice (III.15)
+            canonical, note = self.state.prepared_master, "la de la partida preparada (III.15)"
+        question = f"¿Colocar {canonical} ({top.score} puntos) como jugada maestra, {note}?"
 
         def answer(yes: bool | None) -> None:
             if yes:
-                self._place_master(game, top.canonical)
+                self._place_master(game, canonical)
 
         self.app.push_screen(ConfirmScreen(question), answer)
 

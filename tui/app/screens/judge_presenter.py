@@ -59,6 +59,10 @@ class ConsoleState:
     """The round clock as stored by the service (round, seconds left, running), III.13."""
     unpublished: int | None = None
     """The last game when it is over and its results are not published yet (IV.32)."""
+    prepared: bool = False
+    """The game follows a prepared game (III.15, «duplicada maestra»)."""
+    prepared_master: str | None = None
+    """The prepared master of the rack in play: placed with Enter, no choice (III.15)."""
 
 
 def symbol(tile: int, alphabet: Alphabet) -> str:
@@ -85,7 +89,9 @@ def console_state(info: GameInfo, view: GameView, rounds: Sequence[RoundView], t
         close_round=open_rounds[-1] if open_rounds else None,
         status_round=(open_rounds[-1] if open_rounds else rounds[-1].number) if rounds else None,
         shared_timer=None if clock is None else (clock.round_number, clock.remaining, clock.running),
-        unpublished=view.number if info.status == GameStatus.ENDED.value else None)
+        unpublished=view.number if info.status == GameStatus.ENDED.value else None,
+        prepared=view.prepared is not None and view.prepared.left_at is None,
+        prepared_master=view.prepared.master if view.prepared is not None else None)
     rack = view.rack
     if rack is None:
         return state
@@ -137,6 +143,9 @@ def situation(state: ConsoleState) -> str:
     if state.rack_round is not None and not state.top_total:
         return (f"Ronda {state.rack_round}: el atril no tiene ninguna jugada válida: cámbielo («x», III.29); "
                 "la partida no termina por eso (III.22).")
+    if state.rack_round is not None and state.prepared_master:
+        return (f"Ronda {state.rack_round}: partida preparada: coloque su maestra {state.prepared_master} (Enter); "
+                "cambiar el atril («x», III.29) deja la partida preparada.")
     if state.rack_round is not None:
         return f"Ronda {state.rack_round}: elija la jugada maestra (Enter) o cambie el atril («x», III.29)."
     undo = " «u» deshace la última maestra." if state.last_master else ""
@@ -148,6 +157,8 @@ def sub_title(state: ConsoleState) -> str:
     if state.game is None:
         return "sin partida"
     rounds = counted(state.planned_rounds, "ronda") if state.planned_rounds else "bolsa completa"
+    if state.prepared:
+        rounds += ", partida preparada"
     return (f"Partida {state.game} ({rounds}) — terminada" if state.over
             else f"Partida {state.game} ({rounds}) — ronda {state.round_number}")
 
