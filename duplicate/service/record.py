@@ -21,14 +21,27 @@ from duplicate.storage.models import Event, Slip
 RECORD_FORMAT = "duplicada-tournament-1"
 """The record's format name (docs/tournament-record.md); ``verify`` reads this format."""
 
-RECORD_VERSION = 6
+RECORD_VERSION = 7
 """Revision of the format: fields are only ever added (version 2 adds ``format_version``
 and each event's ``role``: the role of the credential that acted; version 3 adds
 ``equal_tops`` to the payload of ``master_chosen`` events, so that replay places recorded
 masters without generating moves; issue 12; version 4 adds ``replaces`` — the rack
 replaced, III.29 — to ``rack_drawn`` and ``rack_set`` payloads; version 5 adds the event
 kind ``master_undone``; issue 13; version 6 adds the EloDI event kinds ``ratings_updated``
-and ``ratings_recomputed``; issue 24)."""
+and ``ratings_recomputed``; issue 24; version 7 adds ``board_notation`` to the settings and
+``board`` — the board form as typed of a slip written on a paper board, II.8 — to such
+slips and to their ``slip_entered`` payloads; issue 25)."""
+
+
+def _slip_record(slip: Slip) -> dict[str, Any]:
+    """A slip as the record writes it; ``board`` only for a slip written on a paper board (II.8)."""
+    written: dict[str, Any] = {"player": slip.entry_id, "table": slip.table_number, "text": slip.text,
+                               "status": slip.status, "score": slip.score, "move": slip.move,
+                               "reason": slip.reason, "entered_by": slip.entered_by,
+                               "entered_at": _iso(slip.entered_at)}
+    if slip.board is not None:
+        written["board"] = slip.board
+    return written
 
 
 class Record(TaskModule):
@@ -60,10 +73,7 @@ class Record(TaskModule):
                         "top_score": row.top_score, "top_moves": [top[0] for top in row.top_moves],
                         "master": row.master, "master_score": row.master_score, "cumulative": row.cumulative,
                         "annulled": row.annulled, "closed": row.closed,
-                        "slips": [{"player": slip.entry_id, "table": slip.table_number, "text": slip.text,
-                                   "status": slip.status, "score": slip.score, "move": slip.move,
-                                   "reason": slip.reason, "entered_by": slip.entered_by,
-                                   "entered_at": _iso(slip.entered_at)} for slip in slips.get(row.number, [])],
+                        "slips": [_slip_record(slip) for slip in slips.get(row.number, [])],
                         "bonuses": {str(entry): points for entry, points in (result.bonuses if result else {}).items()
                                     if points},
                     })
