@@ -99,7 +99,7 @@ def check_shape(record: object) -> None:
     _require(record["tournament"], _TOURNAMENT, "tournament")
     settings = record["tournament"]["settings"]
     _require(settings, _SETTINGS, "tournament.settings")
-    if not isinstance(settings.get("board_notation", False), bool):    # optional: format version 7
+    if not isinstance(settings.get("board_notation", False), bool):    # optional: format version 8
         raise RecordError(f"en tournament.settings, «board_notation» debe ser true o false, "
                           f"no {show_value(settings['board_notation'])[:60]}")
     for key, allowed in (("bonus_mode", BONUS_MODES), ("criterion", CRITERIA)):
