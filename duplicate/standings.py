@@ -64,6 +64,7 @@ __all__ = [
     "partial_standings",
     "round_bonuses",
     "running_totals",
+    "tied_on_total",
     "tournament_standings",
 ]
 
@@ -318,6 +319,14 @@ def game_standings(players: Sequence[K], rounds: Sequence[RoundResult[K]], *,
         return (-line.total,)
 
     return [replace(line, position=position) for position, line in _ranked(lines, key)]
+
+
+def tied_on_total(lines: Sequence[GameStanding[K]]) -> frozenset[K]:
+    """The players of ``lines`` whose total another player shares: the only ones whose
+    III.28 counts a tie-break can use (issue 25 §5: a screen or sheet shows the tie
+    criteria for them only; an untied player's place owes them nothing)."""
+    counts = Counter(line.total for line in lines)
+    return frozenset(line.player for line in lines if counts[line.total] > 1)
 
 
 _NOBODY = object()

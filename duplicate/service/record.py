@@ -19,6 +19,7 @@ from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import DamagedData
 from duplicate.service.events import EventKind
+from duplicate.service.settings import TournamentSettings
 from duplicate.service.standings import Standings
 from duplicate.service.views import EventView, view_of
 from duplicate.storage.models import (
@@ -99,6 +100,7 @@ class Record(TaskModule):
     def _record_parts(self, session: Session, tournament: Tournament) -> Iterator[tuple[str, Any]]:
         """The record's keys in order with their values; ``games`` and ``events`` are
         iterators (one game, one event at a time), to be consumed before the next key."""
+        TournamentSettings.from_dict(tournament.settings)     # damaged settings: said (DamagedSettings), first
         yield "format", RECORD_FORMAT
         yield "format_version", RECORD_VERSION
         yield "exported_at", _now().isoformat()

@@ -14,9 +14,11 @@ that the scores are exactly the ones the rule needs.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from duplicate.service import TournamentService, TournamentSettings
 from duplicate.service.standings import Standings
@@ -25,6 +27,7 @@ from duplicate.storage.database import open_database
 from duplicate.storage.models import GameRow, Tournament
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
+from tui.cli import main
 
 NAMES = ("Ana", "Beto", "Carla")
 
@@ -91,3 +94,22 @@ def test_announced_tie_breaks_decide_only_the_tie_IV_31(
     overall, _ = standings_of(tmp_path, spanish_lexicon, monkeypatch, TournamentSettings(tie_breaks=True), GAMES[:1])
     # III.28 over all the rounds: Ana equalled the master once, Beto never; Carla stays third.
     assert overall == [("Ana", 1), ("Beto", 2), ("Carla", 3)]
+
+
+@pytest.mark.parametrize("tie_breaks", [False, True])
+def test_the_command_line_shows_tie_criteria_only_for_tied_players_IV_31(
+        tmp_path: Path, spanish_lexicon: Lexicon, monkeypatch: pytest.MonkeyPatch, tie_breaks: bool) -> None:
+    # III.28's counts decide only what a tie leaves undecided: Carla, alone on 10, and
+    # everybody in a tournament without announced tie-breaks, get empty cells.
+    standings_of(tmp_path, spanish_lexicon, monkeypatch, TournamentSettings(tie_breaks=tie_breaks), GAMES[:1])
+    env = {"DUPLICADA_DB": str(tmp_path / "t.db"), "DUPLICADA_STATION": "mesa", "DUPLICADA_PIN": JUDGE_PIN}
+    result = CliRunner().invoke(main, ["standings", "--format", "json"], env=env)
+    assert result.exit_code == 0, result.output
+    rows = {row["jugador"]: row for row in json.loads(result.output)}
+    shown = {name: (row["iguala_maestra"], row["unico_maximo"], row["mayor_diferencia"]) for name, row in rows.items()}
+    if tie_breaks:
+        assert shown == {"Ana": (1, 1, 20), "Beto": (0, 0, 10), "Carla": ("", "", "")}
+        assert [rows[name]["puesto"] for name in NAMES] == [1, 2, 3]
+    else:
+        assert set(shown.values()) == {("", "", "")}
+        assert [rows[name]["puesto"] for name in NAMES] == [1, 1, 3]
