@@ -1,7 +1,7 @@
 """slip board notation
 
 Revision ID: 0010
-Revises: 0007
+Revises: 0008
 Create Date: 2026-11-27
 
 A slip written on a paper board (II.8; III.20.1.c–d) keeps the board form the assistant
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0010'
-down_revision = '0007'
+down_revision = '0008'
 branch_labels = None
 depends_on = None
 
