@@ -191,6 +191,8 @@ class EntryScreen(EntryActions):
         self._refresh_timer: Timer | None = None
         self._set_aside_seen: dict[int, int] = {}
         """Per game shown, the newest ``slips_set_aside`` event already told."""
+        self.board_notation = False
+        """The tournament admits slips written on a paper board (II.8): F12 is offered."""
         self.double_entry = False
         """Double entry: slips typed are checked against the stored ones (a mismatch is a
         conflict for the judge), not entered."""
@@ -254,7 +256,8 @@ class EntryScreen(EntryActions):
         def read() -> GameData:
             game = service.current_game(state.tournament_id)
             return GameData(game, service.rounds(game, state.tournament_id), service.seats(game, state.tournament_id),
-                             service.assistant_ranges(state.tournament_id))
+                             service.assistant_ranges(state.tournament_id),
+                             service.settings(state.tournament_id).board_notation)
 
         self._load(read, self._show_data)
 
@@ -268,6 +271,7 @@ class EntryScreen(EntryActions):
         self._rounds = {view.number: view for view in outcome.rounds}
         self._seats = {table: (entry.id, player.name) for table, entry, player in outcome.seats}
         self._range = assistant_range(outcome.ranges, state.arbiter)
+        self.board_notation = outcome.board_notation
         default = default_round(self._rounds)
         typing = any(self.query_one(name, Input).value for name in ("#table", "#move"))
         if typing and self.round_number in self._rounds:
@@ -389,7 +393,7 @@ class EntryScreen(EntryActions):
         view = self._rounds.get(self.round_number) if self.round_number is not None else None
         self._set_context(context_text(self.game, view, double_entry=self.double_entry, follow=self.follow,
                                        assistant=self._range, show_all=self.show_all,
-                                       arbiter=self.station.state.arbiter))
+                                       arbiter=self.station.state.arbiter, board=self.board_notation))
 
     def _set_context(self, text: Text) -> None:
         self.query_one("#context", Static).update(text)

@@ -17,7 +17,8 @@ from rich.text import Text
 from textual import events, on
 from textual.widgets import DataTable, Input, Static
 
-from duplicate.service import Action, RoundView, SlipView, TournamentError
+from duplicate.board_notation import BoardSlip
+from duplicate.service import BOARD_REFUSED, Action, RoundView, SlipView, TournamentError
 from duplicate.slips import SlipStatus
 from lexicon.alphabet import spanish
 from lexicon.board import Board
@@ -51,6 +52,7 @@ class EntryActions(StationScreen[None]):
     follow: bool
     show_all: bool
     double_entry: bool
+    board_notation: bool
     _seats: dict[int, tuple[int, str]]
     _rounds: dict[int, RoundView]
     _slips: dict[int, SlipView]
@@ -304,22 +306,34 @@ class EntryActions(StationScreen[None]):
         self.app.call_from_thread(self._feedback, feedback)
 
     def action_paper_board(self) -> None:
-        """A slip written on a paper board (III.20.1.c, III.20.1.d): place the word on the
-        round's board; its canonical notation goes to the move field."""
-        view = self._rounds.get(self.round_number) if self.round_number is not None else None
-        if view is None:
-            self._feedback(error_feedback("no hay ninguna ronda en la que anotar"))
+        """A slip written on a paper board (II.8, III.20.1.c, III.20.1.d), when the
+        tournament admits them: place the word on the round's board; the board form goes
+        to the service, which converts it to the canonical notation, judges and stores it
+        (recording that the board notation was used)."""
+        if not self.board_notation:
+            self._feedback(error_feedback(BOARD_REFUSED))
             return
+        typed = self._typed_table()
+        view = self._rounds.get(self.round_number) if self.round_number is not None else None
+        if typed is None or view is None:
+            return
+        game, table = typed
         board = Board.from_cgp(view.board_before, spanish())
-        table = self.query_one("#table", Input).value
+        number = view.number
 
-        def placed(text: str | None) -> None:
-            if text:
-                self.query_one("#move", Input).value = text
-            self.set_focus(self.query_one("#move" if table else "#table", Input))
+        def placed(slip: BoardSlip | None) -> None:
+            if slip is None:
+                self.set_focus(self.query_one("#move", Input))
+                return
+            service, state = self.station.service, self.station.state
+            call = service.double_check if self.double_entry else service.enter_slip
+            self._enqueue(SlipJob(partial(call, game, table, slip.text, round_number=number,
+                                          tournament_id=state.tournament_id, board=True),
+                                  entry_feedback, table, slip.text))
+            self._ready()
 
-        self.app.push_screen(PaperBoardDialog(board, f"Mesa {table or '?'}, ronda {view.number}: papeleta en "
-                                                     "tablero (III.20.1.c, III.20.1.d)"), placed)
+        self.app.push_screen(PaperBoardDialog(board, f"Mesa {table}, ronda {number}: papeleta en "
+                                                     "tablero (II.8, III.20.1.c–d)"), placed)
 
     def action_toggle_double_entry(self) -> None:
         """Double entry on or off: a second assistant re-types the slips, which are checked

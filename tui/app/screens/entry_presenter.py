@@ -28,12 +28,14 @@ Cell = str | Text
 
 @dataclass(frozen=True)
 class GameData:
-    """What the screen reads of the game: its number, rounds and seats, the ranges."""
+    """What the screen reads of the game: its number, rounds and seats, the ranges, and
+    whether the tournament admits slips written on a paper board (II.8)."""
 
     game: int
     rounds: Sequence[RoundView]
     seats: Sequence[tuple[int, EntryView, PlayerView]]
     ranges: Sequence[AssistantRangeView]
+    board_notation: bool = False
 
 
 def problem(error: Exception) -> str:
@@ -104,9 +106,10 @@ def conflicts_line(conflicts: Sequence[ConflictView], tables: Sequence[int], ent
 
 
 def context_text(game: int | None, view: RoundView | None, *, double_entry: bool, follow: bool,
-                 assistant: tuple[int, int] | None, show_all: bool, arbiter: str) -> Text:
+                 assistant: tuple[int, int] | None, show_all: bool, arbiter: str, board: bool = True) -> Text:
     """The context line: double entry, the game, the round with its rack and master,
-    and which tables are listed."""
+    and which tables are listed; F12 is offered only when ``board`` (the tournament
+    admits slips written on a paper board, II.8)."""
     text = Text()
     if double_entry:
         text.append(" DOBLE ENTRADA (F11) ", style="bold white on dark_blue")
@@ -115,7 +118,7 @@ def context_text(game: int | None, view: RoundView | None, *, double_entry: bool
     if view is not None:
         text.append(" · ")
         text.append(f" Ronda {view.number} ", style="bold reverse")
-        text.append(" (F7/F8; F12: papeleta en tablero)", style="dim")
+        text.append(" (F7/F8; F12: papeleta en tablero)" if board else " (F7/F8)", style="dim")
         text.append(f" · atril {view.rack_shown}")
         if view.master is not None:
             text.append(f" · maestra {view.master} ({view.master_score} puntos)")
