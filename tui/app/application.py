@@ -12,10 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual import work
-from textual.app import App
 from textual.binding import Binding
 
 from duplicate.service import Action, Actor, TournamentService
+from tui.app.key_order import KeysInOrderApp
 from tui.app.messages import DataChanged
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.signin import SignInScreen
@@ -25,8 +25,9 @@ from tui.app.station import StationState
 POLL_SECONDS = 1.5
 
 
-class DuplicadaApp(App[None]):
-    """The arbitration app. See the module docstring."""
+class DuplicadaApp(KeysInOrderApp[None]):
+    """The arbitration app. See the module docstring; keys are applied in the order typed
+    (``tui.app.key_order``)."""
 
     TITLE = "duplicada"
     # The command palette and its texts are English: off (everything the user reads is Spanish).
