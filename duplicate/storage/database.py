@@ -25,6 +25,8 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, InterfaceError, Operat
 from sqlalchemy.exc import DatabaseError as SQLAlchemyDatabaseError
 from sqlalchemy.orm import Session, sessionmaker
 
+from duplicate.storage.event_chain import install as install_event_chain
+
 if TYPE_CHECKING:
     from alembic.config import Config
 
@@ -36,7 +38,7 @@ BUSY_TIMEOUT_MS = 30_000
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
-SCHEMA_HEAD = "0005"
+SCHEMA_HEAD = "0008"
 """The newest migration (``migrations/versions``). A database already at it opens without
 loading Alembic (a read-only command starts faster); a test keeps it equal to Alembic's head."""
 
@@ -181,6 +183,7 @@ class Database:
         self.is_sqlite = engine.dialect.name == "sqlite"
         writer = engine.execution_options(immediate_transaction=True) if self.is_sqlite else engine
         self._write = sessionmaker(writer, expire_on_commit=False)
+        install_event_chain(self._write)      # each appended event chained to the one before (issue 26 §2)
         self._read = sessionmaker(engine, expire_on_commit=False)
 
     @contextmanager
