@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from data.rules import FIRST_ONE_AND_ONE_ROUND
+from data.rules import FIRST_ONE_AND_ONE_ROUND, RACK_SIZE
 from duplicate.bag import Bag
 from duplicate.master import RankedMove, leave_after, rank_top_moves, ranked_moves
 from duplicate.notation import SlipError, check_move, format_move, parse_move
@@ -45,6 +45,7 @@ from duplicate.rack import (
     RedrawLimitError,
     check_arbiter_rack,
     complete_rack,
+    is_valid_rack,
     no_valid_rack_reason,
     rack_text,
     rule_for_round,
@@ -53,15 +54,51 @@ from lexicon.alphabet import Alphabet, spanish
 from lexicon.board import Board, Layout
 from lexicon.lexicon import Lexicon
 from lexicon.move import Move, placed_tiles
-from lexicon.movegen import top_and_count
+from lexicon.movegen import count_moves, top_and_count
 
 NO_MOVE_REDRAWS = 20
 """How many racks without a legal move ``play_round`` sends back (III.29) before it ends
 the game (III.22): the reglamento fixes no number; this only keeps a hopeless bag from
 redrawing forever."""
 
+EXHAUSTIVE_TILES = 14
+"""Tiles left (rack plus bag) up to which ``play_round``, before ending the game because
+no rack drawn had a legal move (III.22), tries every possible rack of those tiles
+(``racks_of``: each distinct multiset once, valid under III.12) and, if one has a move,
+plays it as the rack the judge proposes (III.29). Why 14: two racks' worth, the end of a
+game, where 20 unplayable draws happen; it gives at most C(14, 7) = 3 432 distinct racks
+(about 1 300–1 800 in real end games), and counting the moves of all of them takes about
+0.5 s with the compiled walker on real late-game boards (``bench/no_move_check.py``:
+0.46–0.60 s, even though there most racks do have moves; a rack with none is quicker
+still). It runs once per game at most, after the 20 redraws. A blank left in the pool
+nearly always gives a move, and the search stops at the first rack that has one. Beyond
+14 the count grows fast (C(21, 7) = 116 280 racks) and 20 unplayable racks out of a
+larger bag leave no practical doubt."""
+
 RECORD_FORMAT = "duplicada-game-1"
 """``format`` field of a game record's JSON."""
+
+
+def racks_of(pool: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
+    """Every distinct rack of ``size`` tiles taken from ``pool`` (tile codes, repeats
+    allowed): each multiset once, tiles in code order, in lexicographic order of the
+    codes taken first. Nothing when ``pool`` holds fewer than ``size`` tiles."""
+    kinds = sorted(Counter(pool).items())
+    after = [0] * (len(kinds) + 1)                   # tiles of the kinds from index i on
+    for index in range(len(kinds) - 1, -1, -1):
+        after[index] = after[index + 1] + kinds[index][1]
+
+    def walk(index: int, left: int, chosen: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        if left == 0:
+            yield chosen
+            return
+        if after[index] < left:
+            return
+        tile, available = kinds[index]
+        for take in range(min(available, left), -1, -1):
+            yield from walk(index + 1, left - take, chosen + (tile,) * take)
+
+    return walk(0, size, ())
 
 
 class GameError(ValueError):
@@ -394,6 +431,27 @@ class Game:
         Raises ``RackError`` saying what is wrong (the game is then unchanged) and
         ``GameError`` when the game is over.
         """
+        rack, rule = self._checked_rack(text, redraw)
+        self._undo_pending()
+        redraws: tuple[Redraw, ...] = ()
+        if redraw and self.leftover:
+            redraws = (Redraw(rack_text(self.leftover, self.alphabet), "cambio de fichas indicado por el juez árbitro (III.19)"),)
+            self.bag.put_back(self.leftover)
+        self.bag.remove(rack.drawn)
+        return self._open(rack, redraws, rule, arbiter_rack=True)
+
+    def check_rack(self, text: str, *, redraw: bool = False) -> Rack:
+        """The rack ``set_rack(text, redraw=redraw)`` would use — replacing the rack in
+        play, if any — checked the same way (leftover, bag, III.12) without changing the
+        game. Raises ``RackError`` saying what is wrong and ``GameError`` when the game
+        is over."""
+        switched = self.one_and_one_from
+        try:
+            return self._checked_rack(text, redraw)[0]
+        finally:
+            self.one_and_one_from = switched
+
+    def _checked_rack(self, text: str, redraw: bool) -> tuple[Rack, RackRule]:
         if self._end is not None:
             raise GameError(f"la partida ha terminado: {self._end.text}")
         in_bag = Counter(self.bag.tiles)
@@ -405,13 +463,7 @@ class Game:
             rack = check_arbiter_rack(text, self.alphabet, (), list((in_bag + Counter(self.leftover)).elements()), rule)
         else:
             rack = check_arbiter_rack(text, self.alphabet, self.leftover, list(in_bag.elements()), rule)
-        self._undo_pending()
-        redraws: tuple[Redraw, ...] = ()
-        if redraw and self.leftover:
-            redraws = (Redraw(rack_text(self.leftover, self.alphabet), "cambio de fichas indicado por el juez árbitro (III.19)"),)
-            self.bag.put_back(self.leftover)
-        self.bag.remove(rack.drawn)
-        return self._open(rack, redraws, rule, arbiter_rack=True)
+        return rack, rule
 
     def play(self, choice: int | Move = 0) -> RoundRecord:
         """Place the master move of the pending round and record the round.
@@ -540,20 +592,32 @@ class Game:
 
         A rack with no legal move is not the end while other tiles remain (III.29): its
         tiles, leftovers included, go back to the bag and another rack is drawn, recorded
-        among the round's redraws — up to ``NO_MOVE_REDRAWS`` times. Returns the round's
-        record, or None when the game is over — including when it ends now because no
-        valid rack can be formed (III.12) or no rack drawn from the remaining tiles has a
-        legal move (III.22).
+        among the round's redraws — up to ``NO_MOVE_REDRAWS`` times. Before the game ends
+        for want of a move, when at most ``EXHAUSTIVE_TILES`` tiles remain (rack plus
+        bag), every distinct rack of them valid under III.12 is tried: the first with a
+        legal move is played as the rack the judge proposes (III.29, ``arbiter_rack``,
+        recorded after the redraws); the game ends (III.22) only when none has one.
+        Returns the round's record, or None when the game is over — including when it
+        ends now because no valid rack can be formed (III.12) or no rack of the
+        remaining tiles has a legal move (III.22).
         """
         pending = self.draw()
         tried: list[Redraw] = []
         while pending is not None and not pending.ranked:
             if not self.bag.tiles or len(tried) >= NO_MOVE_REDRAWS:
-                how = ("con las fichas que quedan" if not self.bag.tiles
-                       else f"tras {len(tried) + 1} atriles sacados sin jugada")
-                self._finish(EndCode.NO_MOVE, f"con el atril {pending.rack.text} no hay ninguna jugada válida, "
-                                              f"ni es posible {how} (III.22, III.29)")
-                return None
+                checked, found = self._rack_with_a_move(pending)       # III.22: proven, when few tiles remain
+                if found is None:
+                    self._finish(EndCode.NO_MOVE, self._no_move_text(pending, len(tried), checked))
+                    return None
+                redraws = (*pending.redraws, Redraw(pending.rack.text, "ninguna jugada válida con este atril: "
+                           "vuelve entero a la bolsa y, probados los atriles posibles con las fichas que "
+                           "quedan, el juez propone uno que sí tiene jugada (III.29)"))
+                self._undo_pending()
+                self.bag.put_back(self.leftover)
+                self.leftover = ()
+                self.bag.remove(found)
+                pending = self._open(Rack(self.alphabet, (), found), redraws, pending.rule, arbiter_rack=True)
+                break
             tried.append(Redraw(pending.rack.text, "ninguna jugada válida con este atril: "
                                                    "vuelve entero a la bolsa y se saca otro (III.29)"))
             self._undo_pending()
@@ -566,6 +630,33 @@ class Game:
         if pending is None:
             return None
         return self.play()
+
+    def _rack_with_a_move(self, pending: PendingRound) -> tuple[int | None, tuple[int, ...] | None]:
+        """``(racks checked, the first with a legal move or None)`` among every distinct
+        rack of the remaining tiles (``pending``'s rack plus the bag) valid under its
+        III.12 rule; ``(None, None)`` — nothing checked — when more than
+        ``EXHAUSTIVE_TILES`` tiles remain."""
+        pool = [*pending.rack.tiles, *self.bag.tiles]
+        if len(pool) > EXHAUSTIVE_TILES:
+            return None, None
+        checked = 0
+        for tiles in racks_of(pool, min(RACK_SIZE, len(pool))):
+            if not is_valid_rack(tiles, pending.rule, self.alphabet):
+                continue
+            checked += 1
+            if count_moves(self.board, tiles, self.lexicon):
+                return checked, tiles
+        return checked, None
+
+    def _no_move_text(self, pending: PendingRound, redrawn: int, checked: int | None) -> str:
+        if checked is not None and self.bag.tiles:
+            how = (f"ninguno de los {checked} atriles distintos que se pueden formar con las "
+                   f"{len(pending.rack) + len(self.bag)} fichas que quedan tiene jugada")
+        elif not self.bag.tiles:
+            how = "ni es posible con las fichas que quedan"
+        else:
+            how = f"ni es posible tras {redrawn + 1} atriles sacados sin jugada"
+        return f"con el atril {pending.rack.text} no hay ninguna jugada válida, {how} (III.22, III.29)"
 
     def play_all(self) -> GameRecord:
         """Play rounds until the game is over; returns the record."""

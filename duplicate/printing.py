@@ -364,6 +364,7 @@ def _game_record(doc: _Document, game: GameResults) -> None:
                   "; ".join(note for note in (
                       "anulada (III.29)" if m.annulled else "",
                       f"{m.redraws} cambio(s) de atril (III.19)" if m.redraws else "",
+                      *m.replaced,
                       f"{m.top_count} jugadas empatan con la máxima" if m.top_count > 1 else "") if note)]
                  for m in game.masters), scale=False)
     if game.end_reason:

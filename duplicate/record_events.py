@@ -12,7 +12,9 @@ as it was taken; ``event_differences`` folds it into the state it leads to and c
   the draws, the typed racks and the recorded masters, as the service does on restart);
 * each round's master and its score with the last ``master_chosen`` not undone;
 * each slip (text, status, score) with its ``slip_entered`` event, or the last
-  ``slip_corrected``; a slip with no event, or an event with no slip;
+  ``slip_corrected``; a slip with no event, or an event with no slip — a
+  ``slips_set_aside`` event (III.29: the rack was withdrawn) takes its slips out, so the
+  round's slips are those entered after it;
 * each round's bonuses with its last ``bonuses_awarded``.
 
 Scores of an annulled round (III.29) are not compared (the annulment rewrites them).
@@ -96,6 +98,10 @@ class _GameCheck:
                 self.annulled.add(number)
             elif kind == "slip_entered":
                 self.slips.setdefault((number, int(payload["entry"])), _slip_state(payload))
+            elif kind == "slips_set_aside":
+                # III.29: the slips of a withdrawn rack stop counting; the round's slips are entered again.
+                for slip in payload["slips"]:
+                    self.slips.pop((number, int(slip["entry"])), None)
             elif kind == "slip_corrected":
                 self.slips[(number, int(payload["entry"]))] = _slip_state(payload["after"])
             elif kind == "bonuses_awarded":

@@ -37,6 +37,7 @@ from datetime import date, datetime
 
 from duplicate.labels import CRITERION_HEADINGS, CRITERION_NAMES, GAME_STATUS, SLIP_STATUS
 from duplicate.notation import SlipError, parse_move
+from duplicate.rack import shown_rack
 from duplicate.service import RoundView, TournamentService, TournamentSettings
 from duplicate.service.views import SlipView
 from duplicate.slips import SlipStatus
@@ -176,6 +177,10 @@ class MasterLine:
     top_count: int
     annulled: bool
     redraws: int
+    replaced: tuple[str, ...] = ()
+    """The racks the judge replaced in this round (III.29), oldest first, each as the
+    Spanish note of the published sheets: the rack and the judge's reason (its slips,
+    if any, were set aside)."""
 
 
 @dataclass(frozen=True)
@@ -384,7 +389,14 @@ def _collect_game(service: TournamentService, tournament_id: int, status: str, e
     if any(line.player not in tables for line in standings):
         # Slips carry the table (II.6); ``seats`` is only read when some are missing (it loads row by row).
         tables = {entry.id: table for table, entry, _person in service.seats(number, tournament_id)}
-    masters = tuple(_master_line(view) for view in rounds)
+    history = service.history(tournament_id, game_number=number)
+    replaced: dict[int, list[str]] = {}
+    for event in history:
+        if event.kind in ("rack_drawn", "rack_set") and event.payload.get("replaces") and event.round_number:
+            replaced.setdefault(event.round_number, []).append(
+                f"atril {shown_rack(str(event.payload['replaces']), alphabet)} cambiado por el juez (III.29): "
+                f"{event.reason or 'sin motivo'}")
+    masters = tuple(_master_line(view, tuple(replaced.get(view.number, ()))) for view in rounds)
 
     lines, penalties, bonuses = [], [], []
     sheets: dict[int, tuple[SheetLine, ...]] = {}
@@ -418,15 +430,16 @@ def _collect_game(service: TournamentService, tournament_id: int, status: str, e
     elodi, note = _elodi(service, tournament_id, number, players)
     reopenings = tuple(f"{event.created_at:%d/%m/%Y %H:%M}: reabierta por {event.arbiter or 'el juez árbitro'} — "
                        f"{event.reason or 'sin motivo'}"
-                       for event in service.history(tournament_id, game_number=number) if event.kind == "game_reopened")
+                       for event in history if event.kind == "game_reopened")
     return GameResults(number, status, end_reason, masters, tuple(lines), tuple(penalties), tuple(bonuses), sheets,
                        tables, partials, _final_board(rounds, alphabet), elodi, note, reopenings)
 
 
-def _master_line(view: RoundView) -> MasterLine:
+def _master_line(view: RoundView, replaced: tuple[str, ...] = ()) -> MasterLine:
     coordinate, word = split_move(view.master)
     return MasterLine(view.number, view.rack_shown or view.rack, view.master or "", coordinate, word, view.master_score or 0,
-                      view.cumulative or 0, view.top_score, len(view.top_moves), view.annulled, len(view.redraws))
+                      view.cumulative or 0, view.top_score, len(view.top_moves), view.annulled, len(view.redraws),
+                      replaced)
 
 
 def _partials(service: TournamentService, number: int, tournament_id: int, lines: Sequence[StandingLine],

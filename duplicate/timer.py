@@ -29,6 +29,15 @@ CUES: tuple[tuple[float, Cue], ...] = (
 """Seconds remaining at which each cue is due."""
 
 
+def cue_at(remaining: float, seconds: float = ROUND_SECONDS) -> Cue | None:
+    """The last call due with ``remaining`` seconds left of a ``seconds``-long round
+    (III.13): ``None`` before 1:00, then «queda 1 minuto», «quedan 30 segundos»,
+    «ALCEN» from 0:05 and «TIEMPO» at 0:00 — what a screen shows until the next call,
+    whether it followed the countdown or joined it late."""
+    reached = [cue for at, cue in CUES if remaining <= at and at < seconds]
+    return reached[-1] if reached else None
+
+
 @dataclass
 class RoundTimer:
     """A countdown of ``seconds`` that can be started, paused and reset.
@@ -73,6 +82,10 @@ class RoundTimer:
         """``M:SS``, rounded up so that «0:00» shows only when time is over."""
         whole = int(-(-self.remaining() // 1))
         return f"{whole // 60}:{whole % 60:02d}"
+
+    def current_cue(self) -> Cue | None:
+        """The last call due now (``cue_at``)."""
+        return cue_at(self.remaining(), self.seconds)
 
     def sync(self, remaining: float, running: bool) -> None:
         """Set the countdown to ``remaining`` seconds, running or paused (to follow another

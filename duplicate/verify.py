@@ -113,6 +113,7 @@ from duplicate.record_reading import (
     check_shape,
     load_record,
 )
+from duplicate.record_prepared import prepared_differences
 from duplicate.record_replay import rule_differences
 from duplicate.record_slips import RoundJudge, Verdict
 from duplicate.record_standings import (
@@ -159,11 +160,13 @@ def verify_record(record: dict[str, Any], lexicon: Lexicon) -> list[Difference]:
     consistent; then the stored figures against the record's own event log
     (``duplicate.record_events``: racks, also drawn again from the seed, masters,
     slips, bonuses); then players, tournament, games and rounds against the log, the
-    log's order and its chain (``duplicate.record_log``). Raises ``RecordError`` if the record lacks a key it needs.
+    log's order and its chain (``duplicate.record_log``); then each game's prepared game
+against the one its log loaded (``duplicate.record_prepared``). Raises ``RecordError`` if the record lacks a key it needs.
     See the module docstring for what is checked and the decisions taken.
     """
     check_shape(record)
-    return rule_differences(record, lexicon) + event_differences(record, lexicon) + log_differences(record)
+    return (rule_differences(record, lexicon) + event_differences(record, lexicon) + log_differences(record)
+            + prepared_differences(record))
 
 
 def run_verify(path: Path, lexicon_path: Path | None, out: TextIO, *, head: str | None = None) -> int:

@@ -54,6 +54,9 @@ class EventKind(StrEnum):
     CLASSIC_ENTRY = "classic_entry"
     RATINGS_UPDATED = "ratings_updated"
     RATINGS_RECOMPUTED = "ratings_recomputed"
+    SLIPS_SET_ASIDE = "slips_set_aside"
+    PREPARED_LOADED = "prepared_game_loaded"
+    PREPARED_LEFT = "prepared_game_left"
 
 
 _OMIT_NONE = {"omit_none": True}
@@ -190,6 +193,23 @@ class RackWithdrawn(TournamentEvent):
 
 
 @dataclass(frozen=True)
+class SlipsSetAside(TournamentEvent):
+    """III.29: the rack ``rack`` of ``round`` was withdrawn (replaced, or the game ended
+    without playing it) after slips had been entered against it. Those ``slips`` no longer
+    count: each is kept here as it was stored (``table``, ``entry``, ``text``, ``status``,
+    ``score``, ``move``, ``reason``, ``entered_by``, ``entered_at`` ISO 8601, ``checked_by``),
+    beside its own ``slip_entered`` event; the round's unresolved ``conflicts`` (ids) go
+    with them. The stations enter the round's slips again for the new rack. The judge's
+    reason is the event's."""
+
+    KIND = EventKind.SLIPS_SET_ASIDE
+    round: int
+    rack: str
+    slips: list[dict[str, Any]]
+    conflicts: list[int]
+
+
+@dataclass(frozen=True)
 class MasterChosen(TournamentEvent):
     """III.15: the master move placed for ``round`` (``rank`` among the ``equal_tops`` moves
     of top score; ``equal_tops`` is absent from histories written before it was recorded)."""
@@ -219,6 +239,27 @@ class GameEnded(TournamentEvent):
 
     KIND = EventKind.GAME_ENDED
     reason: str | None
+
+
+@dataclass(frozen=True)
+class PreparedLoaded(TournamentEvent):
+    """III.15 (duplicada maestra): the game plays the prepared game ``prepared`` (the whole
+    file, ``docs/prepared-games.md``) sealed by ``digest``: its racks are drawn and its
+    masters placed in turn."""
+
+    KIND = EventKind.PREPARED_LOADED
+    digest: str
+    prepared: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PreparedLeft(TournamentEvent):
+    """III.29: the judge replaced the rack of ``round``, so the game leaves the prepared
+    game ``digest`` from that round on (the event's reason says why)."""
+
+    KIND = EventKind.PREPARED_LEFT
+    round: int
+    digest: str
 
 
 @dataclass(frozen=True)

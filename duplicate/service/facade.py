@@ -172,6 +172,7 @@ class TournamentService(OnContext):
     draw_rack = _Delegate("rounds", Rounds.draw_rack)
     set_rack = _Delegate("rounds", Rounds.set_rack)
     replace_rack = _Delegate("rounds", Rounds.replace_rack)
+    check_rack = _Delegate("rounds", Rounds.check_rack)
     pending_round = _Delegate("rounds", Rounds.pending_round)
     choose_master = _Delegate("rounds", Rounds.choose_master)
     undo_master = _Delegate("rounds", Rounds.undo_master)
@@ -192,6 +193,7 @@ class TournamentService(OnContext):
     double_check = _Delegate("slip_entry", SlipEntry.double_check)
     conflicts = _Delegate("slip_entry", SlipEntry.conflicts)
     slips = _Delegate("slip_entry", SlipEntry.slips)
+    set_aside_slips = _Delegate("slip_entry", SlipEntry.set_aside_slips)
 
     # --- corrections (III.27 claims, III.29 annulments) -------------------------------------
     resolve_conflict = _Delegate("corrections", Corrections.resolve_conflict)

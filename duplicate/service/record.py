@@ -19,6 +19,8 @@ from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import DamagedData
 from duplicate.service.events import EventKind
+from duplicate.service.settings import DamagedSettings
+from duplicate.service.prepared_play import plan_of
 from duplicate.service.standings import Standings
 from duplicate.service.views import EventView, view_of
 from duplicate.storage.models import (
@@ -31,7 +33,7 @@ from duplicate.storage.models import (
 RECORD_FORMAT = "duplicada-tournament-1"
 """The record's format name (docs/tournament-record.md); ``verify`` reads this format."""
 
-RECORD_VERSION = 7
+RECORD_VERSION = 9
 """Revision of the format: fields are only ever added (version 2 adds ``format_version``
 and each event's ``role``: the role of the credential that acted; version 3 adds
 ``equal_tops`` to the payload of ``master_chosen`` events, so that replay places recorded
@@ -39,7 +41,12 @@ masters without generating moves; issue 12; version 4 adds ``replaces`` — the 
 replaced, III.29 — to ``rack_drawn`` and ``rack_set`` payloads; version 5 adds the event
 kind ``master_undone``; issue 13; version 6 adds the EloDI event kinds ``ratings_updated``
 and ``ratings_recomputed``; issue 24; version 7 chains the events: each carries
-``previous_hash``, the record ``events_head``, ``duplicate.event_chain``; issue 26 §2)."""
+``previous_hash``, the record ``events_head``, ``duplicate.event_chain``; issue 26 §2;
+version 8 adds the event kind ``slips_set_aside`` and each round's ``set_aside`` list: the
+slips of a withdrawn rack, III.29, which count for nothing; issue 25;
+version 9 adds each game's ``prepared`` — the digest of the prepared game it plays and the
+round from which it left it, III.15 — and the event kinds ``prepared_game_loaded`` and
+``prepared_game_left``; issue 27)."""
 
 
 class Record(TaskModule):
@@ -88,6 +95,9 @@ class Record(TaskModule):
         yield "format", RECORD_FORMAT
         yield "format_version", RECORD_VERSION
         yield "exported_at", _now().isoformat()
+        if not isinstance(tournament.settings, dict):
+            raise DamagedSettings(f"los criterios guardados del torneo están dañados (se esperaba un objeto JSON, "
+                                  f"no {type(tournament.settings).__name__}): restaure una copia de la base de datos")
         yield "tournament", {"name": tournament.name, "venue": tournament.venue,
                              "start_date": _iso(tournament.start_date), "end_date": _iso(tournament.end_date),
                              "lexicon_hash": tournament.lexicon_hash,
@@ -138,6 +148,12 @@ class Record(TaskModule):
                 "player": slip.entry_id, "table": slip.table_number, "text": slip.text, "status": slip.status,
                 "score": slip.score, "move": slip.move, "reason": slip.reason, "entered_by": slip.entered_by,
                 "entered_at": _iso(slip.entered_at)})
+        set_aside: dict[int, list[dict[str, Any]]] = {}
+        for event in session.scalars(select(Event).where(
+                Event.game_id == game.id, Event.kind == EventKind.SLIPS_SET_ASIDE.value).order_by(Event.id)):
+            set_aside.setdefault(event.round_number or 0, []).extend(
+                {**slip, "rack": event.payload.get("rack"), "set_aside_reason": event.reason}
+                for slip in event.payload.get("slips", []))
         rounds = []
         for row in game.rounds:
             if row.master is None:
@@ -149,15 +165,18 @@ class Record(TaskModule):
                 "master": row.master, "master_score": row.master_score, "cumulative": row.cumulative,
                 "annulled": row.annulled, "closed": row.closed,
                 "slips": slips.get(row.number, []),
+                "set_aside": set_aside.get(row.number, []),
                 "bonuses": {str(entry): points for entry, points in (result.bonuses if result else {}).items()
                             if points},
             })
         standings = self.standings.game_standings_in(session, tournament, game)
+        plan = plan_of(session, game.id)
         return {
             "number": game.number, "planned_rounds": game.planned_rounds,
             "seconds_per_round": game.seconds_per_round, "seed": game.seed, "status": game.status,
             "end_reason": game.end_reason,
             "tables": {str(seat.entry_id): seat.table_number for seat in game.seats},
+            "prepared": None if plan is None else {"digest": plan.game.digest, "left_at": plan.left_at},
             "rounds": rounds,
             "standings": [{"player": s.player, "position": s.position, "total": s.total,
                            "bonus": s.bonus_total, "percentage": s.percentage} for s in standings],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from typing import Any
 
@@ -9,20 +10,23 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from duplicate.game import Game, GameError, PendingRound
+from duplicate.game import Game, GameError, PendingRound, RoundRecord
 from duplicate.master import ranked_moves
 from duplicate.bounds import NumberError, whole_number
 from duplicate.next_scores import next_score_groups, warm_up_generator
 from duplicate.notation import SlipError, format_move, parse_move
-from duplicate.rack import RackError
+from duplicate.prepared import PreparedMismatch, PreparedRound, apply_master, apply_rack
+from duplicate.rack import RackError, parse_rack_text, shown_rack
 from duplicate.service.access import Action, Actor
 from duplicate.service.base import (
     REASONS_KEPT,
     TaskModule,
+    _iso,
     _now,
 )
 from duplicate.service.errors import (
     ConcurrentChange,
+    InconsistentHistory,
     InvalidInput,
     InvalidNumber,
     InvalidRack,
@@ -36,12 +40,15 @@ from duplicate.service.events import (
     GameEnded,
     MasterChosen,
     MasterUndone,
+    PreparedLeft,
     RackDrawn,
+    SlipsSetAside,
     RackSet,
     RackWithdrawn,
     TimerChanged,
 )
 from duplicate.service.game_views import game_view_of
+from duplicate.service.prepared_play import PreparedPlan, plan_of
 from duplicate.service.views import (
     GameView,
     NextScore,
@@ -49,6 +56,7 @@ from duplicate.service.views import (
     _round_view,
 )
 from duplicate.storage.models import (
+    Conflict,
     Event,
     GameRow,
     GameStatus,
@@ -58,6 +66,10 @@ from duplicate.storage.models import (
 )
 from duplicate.timer import shared_remaining
 from lexicon.alphabet import spanish
+
+
+SET_ASIDE = "set_aside"
+"""A conflict's resolution when its round's rack was withdrawn with its slips (III.29)."""
 
 
 def _round_row(game: GameRow, pending: PendingRound, board_before: str, engine: Game) -> RoundRow:
@@ -104,8 +116,11 @@ class Rounds(TaskModule):
         """The judge replaces the rack in play (III.29: mistyped, wrongly drawn, or nobody
         can play it): its drawn tiles go back to the bag and ``text`` (the judge's rack,
         checked as in ``set_rack``) is used, or, without ``text``, another rack is drawn
-        under III.12 and III.19. Allowed until the master is placed and while no slip of
-        the round is entered; ``reason`` is required. The new rack's event records the old
+        under III.12 and III.19. Allowed until the master is placed, whatever slips exist
+        (a mistyped rack is usually found through the slips): the slips entered against
+        the old rack are set aside (event ``slips_set_aside`` with the reason; they count
+        for nothing and are entered again; ``set_aside_slips`` lists them) and the stations
+        see the event. ``reason`` is required. The new rack's event records the old
         rack (``replaces``), the new one and the reason. Returns the new round as
         ``draw_rack`` does (None if no valid rack can be formed: the game ends, III.22).
         Raises ``TournamentError`` saying why not; nothing changes then."""
@@ -114,6 +129,29 @@ class Rounds(TaskModule):
                                 action="replace_rack")
         return self._set_rack(game_number, text, redraw, tournament_id, True, reason=reason.strip(),
                               must_replace=True)
+
+    def check_rack(self, game_number: int, text: str, *, redraw: bool = False,
+                   tournament_id: int | None = None) -> str:
+        """Whether the judge's rack ``text`` may be used now — as the round's rack, or in
+        place of the rack in play (III.29) — checked as ``set_rack`` does (the leftover,
+        the bag, III.12; ``redraw`` as there) without changing anything: a front end asks
+        it before the judge types the reason of a replacement. Returns the rack as people
+        read it. Raises ``InvalidRack`` saying what is wrong, ``StateConflict`` when the
+        game is over, ``NotAuthorised`` for a station that may not set racks (the bag is
+        hidden from it)."""
+        with self.context.engine_lock, self._write() as session:
+            tournament = self._tournament(session, tournament_id)
+            self._authorise(session, tournament.id, Action.SET_RACK)
+            game = self._game(session, tournament, game_number)
+            engine = self._engine(session, tournament, game)
+            if engine.over:
+                raise StateConflict(f"la partida {game.number} ha terminado: {engine.end_reason}",
+                                    what=f"partida {game.number}", state="over")
+            try:
+                rack = engine.check_rack(text, redraw=redraw)
+            except (RackError, GameError) as error:
+                raise InvalidRack(str(error), what="el atril", value=text) from error
+            return shown_rack(rack.text, engine.alphabet)
 
     def _set_rack(self, game_number: int, text: str | None, redraw: bool, tournament_id: int | None,
                   replace: bool = False, *, reason: str = "", must_replace: bool = False,
@@ -126,22 +164,47 @@ class Rounds(TaskModule):
                                    what=f"partida {game_number}", state="rack_set") from error
 
     def _withdraw_rack(self, session: Session, tournament: Tournament, game: GameRow, engine: Game,
-                       actor: Actor, reason: str = "") -> None:
+                       actor: Actor, reason: str = "") -> int:
         """III.29: the pending rack goes back to the bag so that the judge proposes another.
-        Refused once slips of that round are entered (they were judged against it)."""
+        Slips already entered against it are set aside (``_set_aside_slips``); returns how
+        many."""
         pending = engine.pending
         assert pending is not None
-        entered = session.scalar(select(func.count()).select_from(Slip).where(
-            Slip.game_id == game.id, Slip.round_number == pending.number))
-        if entered:
-            raise StateConflict(f"ya hay {entered} papeletas de la ronda {pending.number}: el atril no se cambia",
-                                what=f"ronda {pending.number}", state="slips_entered")
+        reason = reason or "el juez árbitro propone un nuevo atril (III.29)"
+        count = self._set_aside_slips(session, tournament, game, pending.number, pending.rack.text, actor, reason)
         session.delete(self._round(session, game, pending.number))
         session.flush()
         engine.withdraw_rack()
         self._log(session, tournament.id, RackWithdrawn(pending.number, pending.rack.text),
-                  game_id=game.id, round_number=pending.number, actor=actor,
-                  reason=reason or "el juez árbitro propone un nuevo atril (III.29)")
+                  game_id=game.id, round_number=pending.number, actor=actor, reason=reason)
+        return count
+
+    def _set_aside_slips(self, session: Session, tournament: Tournament, game: GameRow, number: int, rack: str,
+                         actor: Actor, reason: str) -> int:
+        """III.29: the slips of round ``number`` were judged against the rack ``rack`` that
+        is withdrawn: they stop counting. Each is copied whole into a ``SlipsSetAside``
+        event (with the judge's ``reason``; its ``slip_entered`` event stays too) before
+        its row leaves the table of slips that count, so the round's slips are entered
+        again for the new rack; the round's unresolved conflicts are resolved
+        ``set_aside``. Returns how many slips were set aside (0: nothing logged)."""
+        slips = list(session.scalars(select(Slip).where(Slip.game_id == game.id, Slip.round_number == number)
+                                     .order_by(Slip.table_number)))
+        conflicts = list(session.scalars(select(Conflict).where(
+            Conflict.game_id == game.id, Conflict.round_number == number, Conflict.resolution.is_(None))
+            .order_by(Conflict.id)))
+        if not slips and not conflicts:
+            return 0
+        kept = [{"table": slip.table_number, "entry": slip.entry_id, "text": slip.text, "status": slip.status,
+                 "score": slip.score, "move": slip.move, "reason": slip.reason, "entered_by": slip.entered_by,
+                 "entered_at": _iso(slip.entered_at), "checked_by": slip.checked_by} for slip in slips]
+        self._log(session, tournament.id, SlipsSetAside(number, rack, kept, [conflict.id for conflict in conflicts]),
+                  game_id=game.id, round_number=number, actor=actor, reason=reason)
+        for conflict in conflicts:
+            conflict.resolution, conflict.resolved_by = SET_ASIDE, actor.name
+        for slip in slips:
+            session.delete(slip)
+        session.flush()
+        return len(slips)
 
     def _set_rack_in(self, game_number: int, text: str | None, redraw: bool, tournament_id: int | None,
                      replace: bool, reason: str = "", must_replace: bool = False) -> RoundView | None:
@@ -155,8 +218,17 @@ class Rounds(TaskModule):
             if engine.over:
                 raise StateConflict(f"la partida {game.number} ha terminado: {engine.end_reason}",
                                     what=f"partida {game.number}", state="over")
+            plan = plan_of(session, game.id)
+            if plan is not None and not plan.followed:
+                plan = None
             replaced: str | None = None
             if engine.pending is not None:
+                if plan is not None and replace:
+                    # III.29: a replaced rack leaves the prepared game from this round on.
+                    self._log(session, tournament.id, PreparedLeft(engine.pending.number, plan.game.digest),
+                              game_id=game.id, round_number=engine.pending.number, actor=actor,
+                              reason=reason or "el juez árbitro cambia el atril (III.29)")
+                    plan = None
                 if not replace:
                     raise StateConflict(f"la ronda {engine.pending.number} ya tiene atril ({engine.pending.rack.text}): "
                                           "elija la jugada maestra antes de sacar otro, o cámbielo (III.29)",
@@ -168,11 +240,14 @@ class Rounds(TaskModule):
                                       "maestra ya está colocada; saque el atril de la ronda siguiente",
                                       what=f"partida {game.number}", state="no_rack")
             board_before = engine.board.to_cgp()
-            try:
-                pending = engine.draw() if text is None else engine.set_rack(text, redraw=redraw)
-            except (RackError, GameError) as error:
-                self.context.games.pop(game.id, None)
-                raise InvalidRack(str(error), what="el atril", value=text) from error
+            if plan is not None:
+                pending, text, redraw = self._prepared_rack(engine, game, plan, text)
+            else:
+                try:
+                    pending = engine.draw() if text is None else engine.set_rack(text, redraw=redraw)
+                except (RackError, GameError) as error:
+                    self.context.games.pop(game.id, None)
+                    raise InvalidRack(str(error), what="el atril", value=text) from error
             if pending is None:
                 reason = str(engine.end_reason)
                 game.status = GameStatus.ENDED.value
@@ -194,6 +269,36 @@ class Rounds(TaskModule):
             session.flush()
             return _round_view(row, engine.alphabet)
 
+    def _prepared_rack(self, engine: Game, game: GameRow, plan: PreparedPlan,
+                       text: str | None) -> tuple[PendingRound | None, str | None, bool]:
+        """The next rack of the prepared game (III.15, «duplicada maestra»), put on the
+        engine: ``(pending, text, redraw)`` — ``text`` the rack to record as typed when it
+        is set as the judge's rack it was (None: drawn from the bag), ``pending`` None when
+        the prepared game has no further round (the engine ends the game, III.22). A rack
+        typed by the judge must be the prepared one (to use another, replace it: III.29).
+        Raises ``InvalidRack`` or ``InconsistentHistory``; the engine is then as before."""
+        prepared = plan.round(engine.round_number)
+        if prepared is None:
+            engine.end(plan.end_text())
+            return None, None, False
+        if text is not None:
+            try:
+                same = parse_rack_text(text, engine.alphabet) == parse_rack_text(prepared.rack, engine.alphabet)
+            except RackError as error:
+                raise InvalidRack(str(error), what="el atril", value=text) from error
+            if not same:
+                raise InvalidRack(f"partida preparada: el atril de la ronda {prepared.number} es "
+                                  f"{shown_rack(prepared.rack, engine.alphabet)}; saque el atril («rack draw»); "
+                                  "para usar otro, cámbielo después (III.29) y la partida deja de ser la preparada",
+                                  what="el atril", value=text)
+        try:
+            step = apply_rack(engine, prepared)
+        except PreparedMismatch as error:
+            self.context.games.pop(game.id, None)
+            raise InconsistentHistory(f"la partida {game.number} no sigue la partida preparada: {error}",
+                                      event_id=0, game=game.number) from error
+        return step.pending, (prepared.rack if step.typed else None), step.redraw
+
     def game_view(self, game_number: int, tournament_id: int | None = None, *, tops: int | None = 30) -> GameView:
         """The game now as frozen values (board, bag, rack in play with its first ``tops``
         moves of top score in the III.15 order and their reasons, last master, clock),
@@ -208,7 +313,11 @@ class Rounds(TaskModule):
             engine = self._engine(session, tournament, game)
             last = engine.records[-1].number if engine.records else None
             before = self._round(session, game, last).board_before if last is not None else None
-            return game_view_of(game.number, engine, before, clock, tops)
+            view = game_view_of(game.number, engine, before, clock, tops)
+            plan = plan_of(session, game.id)
+            if plan is None:
+                return view
+            return dataclasses.replace(view, prepared=plan.view(engine.pending.number if engine.pending else None))
 
     def next_scores(self, game_number: int, tournament_id: int | None = None, *, round_number: int | None = None,
                     limit: int = 20) -> tuple[NextScore, ...]:
@@ -258,6 +367,8 @@ class Rounds(TaskModule):
                 raise InvalidRack(f"con el atril {pending.rack.text} no hay ninguna jugada válida: "
                                       "cambie el atril (III.29) o termine la partida",
                                       what="el atril", value=pending.rack.text)
+            plan = plan_of(session, game.id)
+            prepared = plan.round(pending.number) if plan is not None and plan.followed else None
             selected: int | Any = choice
             written = choice.strip() if isinstance(choice, str) else ""
             if isinstance(choice, str) and not (written.isascii() and written.isdigit()):    # «²» is not 2
@@ -270,10 +381,14 @@ class Rounds(TaskModule):
                     selected = whole_number(written, "la elección de la maestra", minimum=0)
                 except NumberError as error:
                     raise InvalidNumber(str(error), what="la elección de la maestra", value=choice) from None
-            try:
-                record = engine.play(selected)
-            except GameError as error:
-                raise InvalidInput(str(error), what="la jugada maestra", value=choice) from error
+            if prepared is not None:
+                record = self._prepared_master(engine, game, prepared, pending, selected, choice)
+                reason = reason or f"jugada maestra de la partida preparada (III.15), ronda {prepared.number}"
+            else:
+                try:
+                    record = engine.play(selected)
+                except GameError as error:
+                    raise InvalidInput(str(error), what="la jugada maestra", value=choice) from error
             row = self._round(session, game, record.number)
             row.master = record.master
             row.master_score = record.score
@@ -290,6 +405,27 @@ class Rounds(TaskModule):
                                        actor=actor).id
             self.context.games[game.id] = (last_event, engine)
             return _round_view(row, engine.alphabet)
+
+    def _prepared_master(self, engine: Game, game: GameRow, prepared: PreparedRound, pending: PendingRound,
+                         selected: object, choice: int | str) -> RoundRecord:
+        """Place the prepared master of the round (III.15, «duplicada maestra»: no choice).
+        ``selected`` (an index of the III.15 ranking or a ``Move``) may only name it: 0, the
+        rules' choice, is the prepared master. Raises ``InvalidInput`` for another move,
+        ``InconsistentHistory`` when the engine refuses it (not a top of the rack)."""
+        if selected != 0:
+            wanted = selected
+            if isinstance(selected, int):
+                ranked = ranked_moves(pending.ranked)
+                wanted = ranked[selected][0] if selected < len(ranked) else None
+            if wanted != parse_move(prepared.master, engine.alphabet, oriented=False):
+                raise InvalidInput(f"partida preparada: la jugada maestra de la ronda {prepared.number} es "
+                                   f"{prepared.master} ({prepared.score} puntos) y no se elige otra (III.15)",
+                                   what="la jugada maestra", value=choice)
+        try:
+            return apply_master(engine, prepared)
+        except PreparedMismatch as error:
+            raise InconsistentHistory(f"la partida {game.number} no sigue la partida preparada: {error}",
+                                      event_id=0, game=game.number) from error
 
     def undo_master(self, game_number: int, *, reason: str, tournament_id: int | None = None) -> RoundView:
         """The judge takes back the last master placed (the wrong top), before the next rack
@@ -333,7 +469,11 @@ class Rounds(TaskModule):
             return _round_view(row, engine.alphabet)
 
     def end_game(self, game_number: int, *, tournament_id: int | None = None, reason: str = "") -> str:
-        """The judge ends the game (III.22); returns the reason recorded."""
+        """The judge ends the game (III.22) in any state it is played in: before any rack,
+        between rounds, or with a rack in play — even one nobody can play with slips
+        entered against it (they are set aside, III.29, kept in the log). Returns the
+        reason recorded (``reason`` or the rules' default). Raises ``StateConflict`` only
+        once its results are published (reopen it first)."""
         with self.context.engine_lock, self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.END_GAME)
@@ -346,14 +486,10 @@ class Rounds(TaskModule):
                                       "no se puede volver a terminar", what=f"partida {game.number}", state=game.status)
             engine = self._engine(session, tournament, game)
             if engine.pending is not None:
-                # The drawn rack is not played: its round row goes with it, unless slips
-                # were already entered against it.
-                entered = session.scalar(select(func.count()).select_from(Slip).where(
-                    Slip.game_id == game.id, Slip.round_number == engine.pending.number))
-                if entered:
-                    raise StateConflict(f"la ronda {engine.pending.number} tiene {entered} papeletas: elija su "
-                                          "jugada maestra antes de terminar la partida",
-                                          what=f"ronda {engine.pending.number}", state="slips_entered")
+                # The drawn rack is not played: its round row goes with it, and the slips
+                # entered against it are set aside (III.29), kept in the log.
+                self._set_aside_slips(session, tournament, game, engine.pending.number, engine.pending.rack.text,
+                                      actor, reason or "la partida termina sin jugar este atril (III.22)")
                 session.delete(self._round(session, game, engine.pending.number))
             end = engine.end(reason or None)
             game.status = GameStatus.ENDED.value

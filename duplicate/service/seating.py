@@ -14,7 +14,9 @@ from duplicate.service.access import Action
 from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import NotFound, ResultsUnpublished, StateConflict
-from duplicate.service.events import GameCreated, TablesAssigned
+from duplicate.prepared import PreparedGame
+from duplicate.service.events import GameCreated, PreparedLoaded, TablesAssigned
+from duplicate.service.prepared_play import checked_for
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.standings import Standings
 from duplicate.service.views import EntryView, PlayerView, SeatView, view_of
@@ -50,14 +52,17 @@ class Seating(TaskModule):
     def create_game(self, *, tournament_id: int | None = None, rounds: int | None = None,
                     seconds_per_round: int | None = None, seed: int | None = None,
                     seating: SeatingMethod | None = None, seating_seed: int | None = None,
-                    unpublished_reason: str = "") -> int:
+                    unpublished_reason: str = "", prepared: PreparedGame | None = None) -> int:
         """Create the next game (number = previous + 1) and seat the active players
         (``assign_tables``); returns the game number. ``rounds`` None = full bag (III.21).
 
         IV.32: the previous game must be over, its rounds closed and its results published
         (provisional or final: the game's and the updated tournament standings). The judge
         may start anyway with ``unpublished_reason``, recorded with the new game's event.
-        Raises ``TournamentError`` saying what is missing."""
+        ``prepared``: the game plays this prepared game (III.15, «duplicada maestra»; its
+        seed and agreed rounds, ``duplicate.service.prepared_play``): it must be sealed by
+        its digest and made with the tournament's lexicon; ``seed`` and ``rounds``, if
+        given, must be its own. Raises ``TournamentError`` saying what is missing."""
         if rounds is not None:
             self._number(rounds, "las rondas pactadas")
         if seconds_per_round is not None:
@@ -69,6 +74,9 @@ class Seating(TaskModule):
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.CREATE_GAME)
             settings = TournamentSettings.from_dict(tournament.settings)
+            if prepared is not None:
+                checked_for(prepared, tournament, self.lexicon_for(tournament), seed, rounds)
+                seed, rounds = prepared.seed, prepared.agreed_rounds
             for previous in tournament.games:
                 # One game at a time, and its last round closed first: otherwise its slips
                 # could no longer be entered from the stations, which follow the newest game.
@@ -97,6 +105,9 @@ class Seating(TaskModule):
             self._log(session, tournament.id, GameCreated(number, rounds, game.seconds_per_round, seed), game_id=game.id,
                       actor=actor, reason=(f"IV.32: empieza sin publicar la partida {unpublished[-1]}: "
                                            f"{unpublished_reason.strip()}") if unpublished else "")
+            if prepared is not None:
+                self._log(session, tournament.id, PreparedLoaded(prepared.digest, prepared.to_dict()),
+                          game_id=game.id, actor=actor, reason="duplicada maestra: partida preparada (III.15)")
             tournament_id = tournament.id
         self.assign_tables(number, tournament_id=tournament_id, method=seating, seed=seating_seed)
         return number

@@ -22,11 +22,12 @@ from duplicate.service.base import (
     _read_csv,
 )
 from duplicate.service.errors import DamagedData, InvalidFile, InvalidSlip, NotFound, RoundClosed, StateConflict, TournamentError
-from duplicate.service.events import SlipChecked, SlipConflict, SlipEntered
+from duplicate.service.events import EventKind, SlipChecked, SlipConflict, SlipEntered, SlipsSetAside, read_event
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.views import (
     ConflictView,
     EntryResult,
+    SetAsideSlipView,
     SlipView,
     view_of,
 )
@@ -353,6 +354,27 @@ class SlipEntry(TaskModule):
                 query = query.where(Slip.round_number == round_number)
             return [view_of(SlipView, slip)
                     for slip in session.scalars(query.order_by(Slip.round_number, Slip.table_number))]
+
+    def set_aside_slips(self, game_number: int, round_number: int | None = None, *,
+                        tournament_id: int | None = None) -> list[SetAsideSlipView]:
+        """The slips of a game (one round when given) set aside because their rack was
+        withdrawn (III.29), read from the ``slips_set_aside`` events, oldest first, by
+        table within each event. They count for nothing; the stations entered (or will
+        enter) the round's slips again for the new rack."""
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            query = select(Event).where(Event.game_id == game.id, Event.kind == EventKind.SLIPS_SET_ASIDE.value)
+            if round_number is not None:
+                query = query.where(Event.round_number == round_number)
+            views = []
+            for event in session.scalars(query.order_by(Event.id)):
+                typed = read_event(event.kind, event.payload)
+                assert isinstance(typed, SlipsSetAside)
+                views += [SetAsideSlipView(typed.round, int(slip["table"]), int(slip["entry"]), str(slip["text"]),
+                                           str(slip["status"]), int(slip["score"]), str(slip["entered_by"]),
+                                           typed.rack, event.reason, event.id) for slip in typed.slips]
+            return views
 
     def slip_context(self, game_number: int, table: int, round_number: int | None, tournament_id: int | None,
                       *, allow_closed: bool = False) -> _SlipContext:

@@ -195,10 +195,31 @@ class SlipView:
 
 
 @dataclass(frozen=True)
+class SetAsideSlipView:
+    """A slip set aside when its round's rack was withdrawn (III.29, event
+    ``slips_set_aside``): as it was stored (text exactly as typed, ``status`` its
+    ``SlipStatus`` value when entered, ``score`` in points it no longer earns), the
+    withdrawn ``rack``, the judge's ``reason`` and the id of the event that set it aside.
+    It counts for nothing: not in the scores, the conflicts or the missing slips."""
+
+    round_number: int
+    table_number: int
+    entry_id: int
+    text: str
+    status: str
+    score: int
+    entered_by: str
+    rack: str
+    reason: str
+    event_id: int
+
+
+@dataclass(frozen=True)
 class ConflictView:
     """A second, different slip for a player and a round, for the judge to resolve:
     ``kind`` ``duplicate`` or ``double_entry``; ``text`` or ``mark`` is the new entry;
-    ``resolution`` None until resolved (``kept``/``replaced``)."""
+    ``resolution`` None until resolved (``kept``/``replaced``, or ``set_aside`` when the
+    rack its round was judged against was withdrawn, III.29)."""
 
     id: int
     game_id: int
@@ -345,6 +366,19 @@ class MasterPlaced:
 
 
 @dataclass(frozen=True)
+class PreparedView:
+    """The prepared game a game plays (III.15, «duplicada maestra»): its ``digest`` (hex
+    SHA-256), how many ``rounds`` it has, ``left_at`` the round from which the judge left it
+    by replacing a rack (III.29; None while it is followed) and ``master``, the prepared
+    master of the rack in play (None between rounds or once left)."""
+
+    digest: str
+    rounds: int
+    left_at: int | None
+    master: str | None
+
+
+@dataclass(frozen=True)
 class GameView:
     """A game of the tournament now, as plain values (``TournamentService.game_view``).
 
@@ -367,3 +401,5 @@ class GameView:
     over: bool
     end_reason: str
     clock: ClockView | None
+    prepared: PreparedView | None = None
+    """The prepared game it plays (None: an ordinary game)."""

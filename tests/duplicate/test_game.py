@@ -391,3 +391,45 @@ def test_the_last_master_can_be_taken_back_before_the_next_rack(lexicon: Lexicon
     empty = Game(lexicon, seed=31)
     with pytest.raises(GameError, match="ninguna jugada maestra"):
         empty.undo_master()
+
+
+def test_racks_of_gives_every_distinct_multiset_once(alphabet: Alphabet) -> None:
+    from itertools import combinations
+
+    from duplicate.game import racks_of
+
+    pool = parse_rack_text("AAAEBBC??", alphabet)
+    for size in (0, 3, 7, 9, 10):
+        expected = {tuple(sorted(chosen)) for chosen in combinations(pool, size)}
+        got = list(racks_of(pool, size))
+        assert len(got) == len(set(got)) == len(expected) and set(got) == expected
+
+
+def test_III_22_the_game_ends_for_want_of_a_move_only_when_no_rack_of_the_tiles_left_has_one(
+        make_lexicon: MakeLexicon, alphabet: Alphabet) -> None:
+    # Issue 25 §1: 14 tiles left (EXHAUSTIVE_TILES), only a rack holding C, A, S, A plays:
+    # 21 random racks may all miss it; every distinct rack is then tried and the first with
+    # a move is played as the judge's proposal (III.29). Without C the game ends, saying so.
+    from duplicate.game import EXHAUSTIVE_TILES
+
+    pool = "EEIIBDFGHJCASA"
+    assert len(pool) == EXHAUSTIVE_TILES
+    proposals = 0
+    for seed in range(12):
+        game = Game(make_lexicon(["CASA"]), seed=seed)
+        game.bag = Bag(alphabet, seed=seed, tiles=parse_rack_text(pool, alphabet))
+        game.set_rack("EEIIBDF")
+        record = game.play_round()
+        assert record is not None, f"semilla {seed}: la partida terminó con un atril jugable en la bolsa"
+        assert record.master.split("-")[1] == "CASA"
+        assert tiles_in_play(game) == Counter(parse_rack_text(pool, alphabet))
+        if record.arbiter_rack:
+            proposals += 1
+            assert "el juez propone" in record.redraws[-1].reason and len(record.redraws) > NO_MOVE_REDRAWS
+    assert proposals, "ninguna semilla agotó los atriles al azar: la prueba no llega al recorrido exhaustivo"
+    game = Game(make_lexicon(["CASA"]), seed=1)
+    game.bag = Bag(alphabet, seed=1, tiles=parse_rack_text("EEIIBDFGHJLASA", alphabet))
+    game.set_rack("EEIIBDF")
+    assert game.play_round() is None
+    assert game.end_reason is not None and game.end_reason.code is EndCode.NO_MOVE
+    assert "ninguno de los" in game.end_reason.text and "14 fichas que quedan" in game.end_reason.text

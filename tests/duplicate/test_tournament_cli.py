@@ -125,3 +125,28 @@ def click_params_of(*path: str) -> list[str]:
         assert found is not None
         command = found
     return [option for param in command.params for option in param.opts if option != "--pin-file"]
+
+
+def test_issue25_an_unplayable_rack_with_a_slip_is_no_dead_end_from_the_command_line(run, tmp_path: Path) -> None:
+    # III.29, III.22: with QXZVGUU (no legal move) and a slip entered, the master is refused
+    # saying why, the rack is replaced (its slip set aside, listed as such), the game ends
+    # with a rack and a slip in play, and the next game starts; the export verifies.
+    run("tournament", "create", "Callejones")
+    for name in ("Ana", "Bea", "Carmen"):
+        run("player", "add", name)
+    run("game", "start", "--rounds", "2", "--seed", "4")
+    run("rack", "set", "QXZVGUU")
+    run("slip", "enter", "1", "H8-GUZ", "--round", "1")
+    assert "no hay ninguna jugada válida" in run("master", "choose", code=1).output
+    output = run("rack", "replace", "--reason", "nadie puede jugar").output
+    assert "1 papeleta de la ronda 1 apartada" in output and "Ronda 1: atril" in output
+    listed = json.loads(run("slip", "list", "--format", "json").output)
+    assert [(row["mesa"], row["estado"]) for row in listed] == [(1, "apartada")]
+    run("rack", "replace", "QXZVGUU", "--reason", "vuelve el atril dictado")
+    run("slip", "enter", "2", "H8-VUG", "--round", "1")
+    assert "se acaba el tiempo" in run("game", "end", "--reason", "se acaba el tiempo").output
+    run("game", "publish")
+    assert "Partida 2 creada" in run("game", "start", "--rounds", "1").output
+    record = tmp_path / "registro.json"
+    run("export", str(record))
+    assert "sin diferencias" in run("verify", str(record)).output

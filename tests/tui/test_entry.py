@@ -502,3 +502,29 @@ def test_a_player_name_holding_markup_is_shown_as_typed(service: TournamentServi
         assert app.is_running and "[red]Eva[/] [/x]" in str(screen.query_one("#player").render())
 
     run(service, scenario)
+
+
+def test_a_station_is_told_when_the_judge_withdraws_a_rack_its_slips_were_entered_against(
+        service: TournamentService, tmp_path: Path, spanish_lexicon: Lexicon) -> None:
+    # Issue 25 §1, III.29: the judge replaces round 2's rack after slips were entered
+    # against it; the event reaches the station, whose feedback asks for the slips again.
+    judge = TournamentService(open_database(str(tmp_path / "entry.db")), station="mesa-arbitral",
+                              lexicon=spanish_lexicon, pin=JUDGE_PIN)
+
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        judge.draw_rack(1)
+        judge.enter_slip(1, 2, "H8-QQ", round_number=2)
+        judge.enter_slip(1, 3, "H8-ZZ", round_number=2)
+        app.check_for_changes()
+        await pilot.pause()
+        await settle(pilot, screen)
+        assert "ATRIL CAMBIADO" not in feedback(screen)
+        judge.replace_rack(1, reason="atril mal tecleado")
+        app.check_for_changes()
+        await pilot.pause()
+        await settle(pilot, screen)
+        told = feedback(screen)
+        assert "ATRIL CAMBIADO — ronda 2" in told and "Motivo: atril mal tecleado" in told
+        assert "mesas 2, 3" in told and "anote de nuevo las papeletas" in told
+
+    run(service, scenario)

@@ -65,7 +65,7 @@ def test_a_row_per_table_with_the_slip_as_typed() -> None:
     assert [cell.plain if isinstance(cell, Text) else cell for cell in row] == [
         "4", "Ana", "h8 aristE?", "H8-ARISTE?", "70", "válida", "aux1"]
     late = slip_row(5, "Luis", slip(5, "", SlipStatus.LATE.value, 0, None), in_conflict=True)
-    assert [cell.plain if isinstance(cell, Text) else cell for cell in late][4:6] == ["0", "⚠ conflicto"]
+    assert [cell.plain if isinstance(cell, Text) else cell for cell in late][4:6] == ["0", "‼ conflicto"]
     empty = slip_row(6, "Eva", None, in_conflict=False)
     assert [cell.plain if isinstance(cell, Text) else cell for cell in empty] == ["6", "Eva"] + ["—"] * 5
     # A name or slip with brackets is plain text, never markup.
@@ -77,7 +77,7 @@ def test_missing_slips_and_conflicts_lines() -> None:
     assert missing_line([1, 2, 3, 4], entered, 2) == ("Faltan 2 de 4 papeletas de la ronda 2: 2, 4", False)
     assert missing_line([1, 3], entered, 2) == ("Todas las papeletas de la ronda 2 están anotadas (2 de 2).", True)
     line = conflicts_line([conflict(3, "H8 COSA"), conflict(9, "J1 XI")], [1, 2, 3], entered)
-    assert line.plain == "⚠ Conflictos pendientes del juez árbitro: mesa 3: «H8 COSA» frente a «8H COSA»"
+    assert line.plain == "‼ Conflictos pendientes del juez árbitro: mesa 3: «H8 COSA» frente a «8H COSA»"
     assert conflicts_line([conflict(9, "J1 XI")], [1, 2, 3], entered).plain == ""
 
 
@@ -89,13 +89,13 @@ def test_the_context_line() -> None:
     assert first.startswith(" DOBLE ENTRADA (F11)  Partida 1 ·  Ronda 2 ")
     assert "atril AEIRST?" in first and "maestra H8-CASA (70 puntos)" in first
     assert "cerrada" in first and "elegida a mano" in first
-    assert second == "Mesas 1–10 de Ana (F9: todas)"
+    assert second == "Mesas 1–10 de Ana (F9: todas) · F1: reclamación (III.27)"
     waiting = context_text(1, round_view(3, None), double_entry=False, follow=True, assistant=(1, 10),
                            show_all=True, arbiter="Ana").plain
     assert "aún sin jugada maestra" in waiting and "DOBLE" not in waiting and "elegida" not in waiting
-    assert waiting.endswith("\nTodas las mesas (F9: las de Ana)")
+    assert waiting.endswith("\nTodas las mesas (F9: las de Ana) · F1: reclamación (III.27)")
     assert context_text(None, None, double_entry=False, follow=True, assistant=None, show_all=False,
-                        arbiter="").plain == "Partida None\nTodas las mesas"
+                        arbiter="").plain == "Partida None\nTodas las mesas · F1: reclamación (III.27)"
 
 
 def test_the_two_sides_of_a_conflict_and_read_problems() -> None:

@@ -474,7 +474,96 @@ def test_the_console_at_80_by_24_keeps_the_rack_and_the_clock_in_sight(service: 
             assert "crono 3:00 parado" in shown(screen, "#summary")
             await pilot.press("t")
             await pilot.pause()
-            assert "en marcha" in shown(screen, "#summary")
+            assert "crono 3:00 · TIEMPO (inicio)" in shown(screen, "#summary")      # started: the call to make (III.13)
             assert footer_beyond(screen) == []
+
+    asyncio.run(scenario())
+
+
+def test_a_wrong_replacement_rack_is_refused_before_the_reason_is_typed_III12(service: TournamentService) -> None:
+    # Issue 25 §3: the typed rack is checked (bag, III.12) as the reason dialog opens; the
+    # refusal shows while the reason is typed, and Enter does not replace anything.
+    from tui.app.widgets.judge_dialogs import CheckedReasonDialog
+
+    tournament(service, game_seed=2)
+
+    async def scenario() -> None:
+        app = console_app(service)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await open_console(app, pilot)
+            await pilot.press("d")
+            await settled(pilot, screen)
+            drawn = service.rounds(1)[0].rack
+            await pilot.press("a", *"AAAAAAA", "enter")               # six A tiles only in the bag... and III.12
+            dialog = app.screen
+            assert isinstance(dialog, CheckedReasonDialog)
+            await until(pilot, lambda: dialog.checked)
+            assert dialog.refused and "no cambia nada" in str(dialog.query_one("#dialog-error", Static).render())
+            await pilot.press(*"atril mal leído", "enter")
+            assert app.screen is dialog                                # refused: still open, nothing done
+            await pilot.press("escape")
+            await pilot.pause()
+            assert service.rounds(1)[0].rack == drawn
+            assert screen.focused is screen.query_one("#rack-input", Input)   # back to correct it
+            screen.query_one("#rack-input", Input).value = ""
+            await pilot.press(*"CASAMOS", "enter", *"el juez dicta el atril", "enter")  # at once: kept in order
+            await until(pilot, lambda: "".join(screen.state.rack_drawn) == "CASAMOS" and not screen.busy)
+            assert service.rounds(1)[0].rack == "CASAMOS"
+            assert [event.reason for event in service.history(game_number=1)
+                    if event.kind == "rack_set"] == ["el juez dicta el atril"]
+
+    asyncio.run(scenario())
+
+
+def test_enter_on_a_rack_with_no_legal_move_says_so(service: TournamentService) -> None:
+    # Issue 25 §3, III.29: QXZVGUU has no move on the empty board; Enter says why there is
+    # no master to choose, and so does the note after the rack is typed.
+    tournament(service, game_seed=3)
+
+    async def scenario() -> None:
+        app = console_app(service)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await open_console(app, pilot)
+            await pilot.press("a", *"QXZVGUU", "enter")
+            # The first rack of the process loads the move generator: slow on a loaded machine.
+            await until(pilot, lambda: screen.state.rack_round == 1 and not screen.busy, timeout=120)
+            assert "no hay ninguna jugada válida: cámbielo" in shown(screen, "#message")
+            screen.query_one("#moves", MoveChoices).focus()
+            await pilot.press("enter")
+            await pilot.pause()
+            said = shown(screen, "#message")
+            assert "no hay ninguna jugada válida" in said and "no hay maestra que elegir" in said
+            assert service.rounds(1)[0].master is None
+
+    asyncio.run(scenario())
+
+
+def test_an_unplayable_rack_with_a_slip_is_replaced_and_the_game_ended_from_the_console(
+        service: TournamentService) -> None:
+    # Issue 25 §1, III.29, III.22: with QXZVGUU in play and a slip entered against it, «x»
+    # replaces it (the slip set aside, said), and «f» ends the game with such a rack in play.
+    tournament(service, game_seed=3)
+    service.set_rack(1, "QXZVGUU")
+    service.enter_slip(1, 1, "H8-GUZ", round_number=1)
+
+    async def scenario() -> None:
+        app = console_app(service)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await open_console(app, pilot)
+            await pilot.press("x", *"nadie puede jugar", "enter")
+            await until(pilot, lambda: screen.state.top_total > 0 and not screen.busy)
+            assert "1 papeleta del atril retirado apartada" in shown(screen, "#message")
+            assert service.slips(1) == [] and len(service.set_aside_slips(1)) == 1
+            screen.query_one("#rack-input", Input).value = "QXZVGUU"
+            screen.query_one("#rack-input", Input).focus()
+            await pilot.press("enter", *"vuelve el atril dictado", "enter")
+            await until(pilot, lambda: screen.state.rack_round == 1 and screen.state.top_total == 0
+                        and not screen.busy)
+            service.enter_slip(1, 2, "H8-VUG", round_number=1)
+            screen.query_one("#moves", MoveChoices).focus()
+            await pilot.press("f", *"se acaba el tiempo", "enter")
+            await until(pilot, lambda: screen.state.over and not screen.busy)
+            assert "terminada: se acaba el tiempo" in shown(screen, "#message")
+            assert [slip.table_number for slip in service.set_aside_slips(1)] == [1, 2]
 
     asyncio.run(scenario())

@@ -12,7 +12,7 @@ from duplicate.standings import BonusMode
 from tui.app.screens.setup_presenter import (
     bonus_advice,
     games_text,
-    info_markup,
+    info_text,
     integer,
     lock_text,
     player_row,
@@ -38,10 +38,10 @@ def test_numbers_typed_in_the_forms() -> None:
 
 def test_the_tournament_its_games_and_the_lock() -> None:
     empty = info()
-    text = info_markup(empty)
-    assert text.startswith("[b]Open \\[de] Pruebas[/b] — sin lugar\n")      # stored text escaped, never markup
+    text = info_text(empty).plain
+    assert text.startswith("Open [de] Pruebas — sin lugar\n")      # stored text as typed, never markup
     assert "Léxico: 0123456789abcdef…" in text and "12 inscritos, 11 activos" in text
-    assert info_markup(info(venue="Sala [x]", path="/tmp/l.lex")).count("\\[") == 2
+    assert "Sala [x]" in info_text(info(venue="Sala [x]\\", path="/tmp/l.lex")).plain
     assert games_text(empty) == "Aún no hay partidas." and lock_text(empty) == ""
     games = (GameInfo(1, GameStatus.FINAL.value, 15, None, 180, None),
              GameInfo(2, GameStatus.SETUP.value, 0, 5, 150, None))
@@ -62,10 +62,10 @@ def test_a_player_row() -> None:
 
 def test_the_bonus_advice_of_iii_24() -> None:
     few = bonus_advice(3, BonusMode.AUTOMATIC.value, "")
-    assert few is not None and few.startswith("⚠ ") and "III.24" in few
+    assert few is not None and few.startswith("‼ ") and "III.24" in few
     assert bonus_advice(40, BonusMode.OFF.value, "") == ""
     many = bonus_advice(40, BonusMode.MANUAL.value, "50")
-    assert many is not None and many.count("⚠") == 2
+    assert many is not None and many.count("‼") == 2
     wrong = bonus_advice(40, BonusMode.MANUAL.value, "diez")
     assert wrong is not None and "diez" in wrong
     # Before the players are read: nothing yet, unless the value typed is wrong.

@@ -13,6 +13,8 @@ from pathlib import Path
 
 from textual import work
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
+from textual.screen import ModalScreen
 
 from duplicate.service import Action, Actor, TournamentService
 from tui.app.key_order import KeysInOrderApp
@@ -23,6 +25,10 @@ from tui.app.screens.start import StartScreen
 from tui.app.station import StationState
 
 POLL_SECONDS = 1.5
+
+KEY_NAMES = {"enter": "Intro", "space": "espacio", "backspace": "Retroceso", "delete": "Supr",
+             "pageup": "RePág", "pagedown": "AvPág"}
+"""How the footer names these keys (Textual: «⏎», «space», «⌫», «del», «pgup», «pgdn»)."""
 
 
 class DuplicadaApp(KeysInOrderApp[None]):
@@ -105,6 +111,27 @@ class DuplicadaApp(KeysInOrderApp[None]):
             # the screen underneath.
             for screen in self.screen_stack:
                 screen.post_message(DataChanged(last))
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Keys in the footer by their Spanish keyboard names, in glyphs every font has
+        (Textual shows Enter as «⏎» and Space as «space», issue 25 §3)."""
+        modifiers, key = binding.parse_key()
+        if not binding.key_display and not modifiers and key in KEY_NAMES:
+            return KEY_NAMES[key]
+        return super().get_key_display(binding)
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """Textual's toast, with the message and title shown as plain text unless
+        ``markup`` (a message may quote a name or what was typed: never read as markup)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    def _refresh_notifications(self) -> None:
+        """Toasts never cover a dialog (issue 25 §3): while a modal screen is on top they
+        wait (their timeout runs) and show when it closes, on the screen underneath."""
+        if self.screen_stack and isinstance(self.screen, ModalScreen):
+            return
+        super()._refresh_notifications()
 
     def action_help_quit(self) -> None:
         """Ctrl+C: say in Spanish how to quit."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from duplicate.plurals import counted
@@ -34,15 +36,29 @@ def game() -> None:
 @click.option("--seating-seed", type=SEED, default=None, help="Semilla del sorteo de mesas (--seating random).")
 @click.option("--unpublished-reason", default="",
               help="Empezar aunque la partida anterior no tenga publicados sus resultados: el motivo (IV.32).")
+@click.option("--prepared", "prepared_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Jugar esta partida preparada (duplicada maestra, III.15): sus atriles y sus maestras.")
 @common
 def game_start(context: Context, rounds: int | None, seconds: int | None, seed: int | None, seating: str | None,
-               seating_seed: int | None, unpublished_reason: str) -> None:
+               seating_seed: int | None, unpublished_reason: str, prepared_path: Path | None) -> None:
     """Crea la siguiente partida y asigna las mesas (IV.32: con los resultados de la anterior publicados)."""
+    prepared = None
+    if prepared_path is not None:
+        from duplicate.prepared import PreparedFileError, load_prepared
+
+        try:
+            prepared = load_prepared(prepared_path)[0]
+        except PreparedFileError as error:
+            raise click.ClickException(str(error)) from None
     service = context.acting
     number = service.create_game(tournament_id=context.tournament, rounds=rounds, seconds_per_round=seconds, seed=seed,
-                                 seating=SeatingMethod(seating) if seating else None, seating_seed=seating_seed, unpublished_reason=unpublished_reason)
+                                 seating=SeatingMethod(seating) if seating else None, seating_seed=seating_seed,
+                                 unpublished_reason=unpublished_reason, prepared=prepared)
     seats = service.seats(number, context.tournament)
     click.echo(f"Partida {number} creada; {counted(len(seats), 'jugador')} en sus mesas.")
+    if prepared is not None:
+        click.echo(f"Partida preparada (III.15): {len(prepared.rounds)} rondas, {prepared.total} puntos; "
+                   f"resumen {prepared.digest[:16]}…; «rack draw» saca su atril y «master choose» coloca su maestra.")
     for warning in service.bonus_warnings(context.tournament):
         click.echo(f"Aviso: {warning}")
 
@@ -52,7 +68,8 @@ def game_start(context: Context, rounds: int | None, seconds: int | None, seed: 
 @click.option("--reason", default="", help="Motivo (III.22).")
 @common
 def game_end(context: Context, game_number: int | None, reason: str) -> None:
-    """El juez árbitro termina la partida (III.22)."""
+    """El juez árbitro termina la partida (III.22), en cualquier momento del juego: un atril
+    en juego sin jugar se retira y sus papeletas se apartan (III.29; quedan en el historial)."""
     text = context.acting.end_game(context.game(game_number), tournament_id=context.tournament, reason=reason)
     click.echo(f"Partida terminada: {text}")
 

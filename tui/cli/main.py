@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "master": ("tui.cli.rack_commands:master", "Jugada maestra (III.15)."),
     "play": ("tui.cli.engine_commands:play", "Juega una partida duplicada completa con el léxico."),
     "player": ("tui.cli.player_commands:player", "Jugadores: inscribir, importar (CSV), listar, cambiar su estado."),
+    "prepared": ("tui.cli.prepared_commands:prepared", "Partidas preparadas (duplicada maestra, III.15): crear, comprobar."),
     "publish": ("tui.cli.publish_command:publish", "Publica los resultados: HTML, PDF, CSV y XLSX."),
     "rack": ("tui.cli.rack_commands:rack", "Atriles: sacar de la bolsa o introducir el del juez (III.12, III.19)."),
     "round": ("tui.cli.round_commands:round_", "Rondas: estado de las papeletas y cierre (III.24)."),

@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from duplicate.plurals import counted
 from tui.cli.listing import say
 from tui.cli.options import Context, common, game_option
 
@@ -24,7 +25,8 @@ def rack_draw(context: Context, game_number: int | None) -> None:
     number = context.game(game_number)
     view = context.acting.draw_rack(number, tournament_id=context.tournament)
     if view is None:
-        click.echo(f"La partida {number} ha terminado: no se puede formar un atril válido (III.22).")
+        reason = context.service.game_view(number, context.tournament, tops=None).end_reason
+        click.echo(f"La partida {number} ha terminado: {reason or 'no se puede formar un atril válido (III.22)'}.")
         return
     _show_round(view)
 
@@ -48,9 +50,20 @@ def rack_set(context: Context, text: str, redraw: bool, game_number: int | None)
 @common
 def rack_replace(context: Context, text: str | None, reason: str, redraw: bool, game_number: int | None) -> None:
     """Cambia el atril en juego (III.29): sin TEXT, sus fichas sacadas vuelven a la bolsa y
-    se saca otro; con TEXT, se usa el atril del juez. Solo antes de colocar la maestra."""
+    se saca otro; con TEXT, se usa el atril del juez. Hasta colocar la maestra, aunque haya
+    papeletas: se apartan (quedan en el historial, no cuentan) y se anotan de nuevo."""
     number = context.game(game_number)
+    before = len(context.service.set_aside_slips(number, tournament_id=context.tournament))
     view = context.acting.replace_rack(number, text, reason=reason, redraw=redraw, tournament_id=context.tournament)
+    aside = context.service.set_aside_slips(number, tournament_id=context.tournament)[before:]
+    if aside:
+        click.echo(f"{counted(len(aside), 'papeleta')} de la ronda {aside[0].round_number} "
+                   f"{'apartada' if len(aside) == 1 else 'apartadas'} con el atril retirado (III.29): no cuentan; "
+                   "las mesas anotan de nuevo las papeletas de la ronda con el atril nuevo.")
+    prepared = context.service.game_view(number, context.tournament, tops=None).prepared
+    if prepared is not None and view is not None and prepared.left_at == view.number:
+        click.echo(f"La partida deja de ser la partida preparada desde la ronda {prepared.left_at} (III.29); "
+                   "queda registrado con el motivo.")
     if view is None:
         click.echo(f"La partida {number} ha terminado: no se puede formar un atril válido (III.22).")
         return

@@ -140,10 +140,16 @@ def slip_import(context: Context, path: Path, game_number: int | None) -> None:
 @format_option
 @common
 def slip_list(context: Context, game_number: int | None, round_number: int | None, output: str) -> None:
-    """Lista las papeletas registradas."""
+    """Lista las papeletas registradas; después, las apartadas al cambiar el atril (III.29),
+    que no cuentan."""
+    number = context.game(game_number)
     rows = [{"ronda": item.round_number, "mesa": item.table_number, "texto": item.text, "jugada": item.move or "",
              "estado": item.status, "puntos": item.score, "motivo": item.reason, "por": item.entered_by}
-            for item in context.service.slips(context.game(game_number), round_number, tournament_id=context.tournament)]
+            for item in context.service.slips(number, round_number, tournament_id=context.tournament)]
+    rows += [{"ronda": item.round_number, "mesa": item.table_number, "texto": item.text, "jugada": "",
+              "estado": "apartada", "puntos": 0,
+              "motivo": f"atril {item.rack} retirado (III.29): {item.reason}; no cuenta", "por": item.entered_by}
+             for item in context.service.set_aside_slips(number, round_number, tournament_id=context.tournament)]
     emit_rows(rows, output)
 
 

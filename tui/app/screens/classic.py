@@ -46,8 +46,10 @@ from ranking.classic.starting_list import TITLES
 from ranking.classic.trf import is_number
 from tui.app.messages import DataChanged
 from tui.app.station import StationScreen
+from tui.app.widgets.glyphs import HEADER_ICON
 from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.plain_table import PlainTable
+from tui.app.widgets.spanish_select import SpanishSelect
 from tui.app.widgets.steady_footer import SteadyFooter
 
 SYSTEM_CHOICES = [(SYSTEM_NAMES[s], s.value) for s in PairingSystem] + [
@@ -149,12 +151,12 @@ class ClassicScreen(StationScreen[None]):
         return self.may(Action.PAIR_ROUND)
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=HEADER_ICON)
         with Vertical(id="classic-setup", classes="hidden"):
             yield Label("El torneo aún no tiene división clásica. Rondas y sistema de emparejamiento:")
             with Horizontal():
-                yield Input(placeholder="rondas, p. ej. 7", id="setup-rounds", type="integer", max_length=2)
-                yield Select(SYSTEM_CHOICES, value=PairingSystem.DUTCH.value, allow_blank=False, id="setup-system")
+                yield Input(placeholder="nº de rondas", id="setup-rounds", type="integer", max_length=2)
+                yield SpanishSelect(SYSTEM_CHOICES, value=PairingSystem.DUTCH.value, allow_blank=False, id="setup-system")
                 yield Button("Crear división", id="setup-create", variant="primary")
         with TabbedContent(initial="ronda", id="classic-tabs"):
             with TabPane("Ronda", id="ronda"):

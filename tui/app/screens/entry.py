@@ -63,12 +63,12 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Header, Input, Label, Static
 
 from duplicate.labels import SLIP_STATUS
-from duplicate.notation import LOWERCASE_HINT
 from duplicate.service import (
     ConflictView,
     EntryResult,
     RoundClosed,
     RoundView,
+    SetAsideSlipView,
     SlipView,
     StorageUnavailable,
     TournamentError,
@@ -90,11 +90,13 @@ from tui.app.screens.entry_presenter import (
     slip_row,
     tables_shown,
 )
+from tui.app.widgets.glyphs import HEADER_ICON
 from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.plain_table import PlainTable
 from tui.app.widgets.slip_feedback import (
     SlipFeedback,
     error_feedback,
+    set_aside_feedback,
 )
 from tui.app.widgets.steady_footer import SteadyFooter
 
@@ -177,6 +179,7 @@ class EntryScreen(EntryActions):
         Binding("f10", "resolve_conflict", "Conflicto"),
         Binding("f11", "toggle_double_entry", "Doble"),
         Binding("f12", "paper_board", "Tablero", show=False),     # said on the context line
+        Binding("f1", "file_claim", "Reclamación", show=False),   # said on the context line (III.27)
         Binding("escape", "back", "Volver", show=False),          # Esc: clear, else back (module doc)
         Binding("ctrl+o", "refusals_seen", "Vistas", show=False),  # said on the refused slips' list
     ]
@@ -203,6 +206,8 @@ class EntryScreen(EntryActions):
         self._last_table: int | None = None
         self._reading = 0
         self._refresh_timer: Timer | None = None
+        self._set_aside_seen: dict[int, int] = {}
+        """Per game shown, the newest ``slips_set_aside`` event already told."""
         self.double_entry = False
         """Double entry: slips typed are checked against the stored ones (a mismatch is a
         conflict for the judge), not entered."""
@@ -212,7 +217,7 @@ class EntryScreen(EntryActions):
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=HEADER_ICON)
         yield Static("", id="context")
         with Horizontal(id="entry-row"):
             yield Label("Mesa")
@@ -221,7 +226,7 @@ class EntryScreen(EntryActions):
             yield Static("", id="player")
             yield Label("Jugada")
             yield OrderedInput(handle_now=self._key_now, on_enter=self._enter, id="move",
-                               placeholder=f"H8-CASA · 8H-CASA · {LOWERCASE_HINT}")
+                               placeholder="H8-CASA · 8H-CASA")    # the hint is in the feedback box (80 columns)
         yield SlipFeedback(id="feedback")
         yield Static("", id="saving")
         yield Static("", id="refused", classes="-none")
@@ -356,24 +361,39 @@ class EntryScreen(EntryActions):
             return
         game, number = self.game, self.round_number
 
-        def read() -> tuple[list[SlipView], list[ConflictView]]:
+        def read() -> tuple[list[SlipView], list[ConflictView], list[SetAsideSlipView]]:
             slips = service.slips(game, number, tournament_id=state.tournament_id)
             conflicts = [conflict for conflict, _ in service.conflicts(game, tournament_id=state.tournament_id)
                          if conflict.round_number == number]
-            return slips, conflicts
+            return slips, conflicts, service.set_aside_slips(game, tournament_id=state.tournament_id)
 
         self._load(read, partial(self._show_round, game, number))
 
     def _show_round(self, game: int, number: int,
-                    outcome: tuple[list[SlipView], list[ConflictView]] | Exception) -> None:
+                    outcome: tuple[list[SlipView], list[ConflictView], list[SetAsideSlipView]] | Exception) -> None:
         if (game, number) != (self.game, self.round_number):
             return                                      # another round is shown now: its own read follows
         if isinstance(outcome, Exception):
             self.query_one("#feedback", SlipFeedback).feedback = error_feedback(problem(outcome))
             return
-        slips, conflicts = outcome
+        slips, conflicts, aside = outcome
         self._slips = {slip.table_number: slip for slip in slips}
         self._fill(self._tables_shown(), conflicts)
+        self._tell_set_aside(game, aside)
+
+    def _tell_set_aside(self, game: int, aside: Sequence[SetAsideSlipView]) -> None:
+        """III.29: the judge withdrew a rack that slips of the game had been entered
+        against (whatever round is shown); once per withdrawal seen while the screen is
+        open, the feedback says so and asks for the round's slips again."""
+        newest = max((slip.event_id for slip in aside), default=0)
+        seen = self._set_aside_seen.get(game)
+        self._set_aside_seen[game] = newest
+        if seen is None or newest <= seen:
+            return                     # first look at the game, or nothing new: said already or long ago
+        told = [slip for slip in aside if slip.event_id == newest]
+        feedback = set_aside_feedback(told[0].round_number, told)
+        if feedback is not None:
+            self.query_one("#feedback", SlipFeedback).feedback = feedback
 
     def _fill(self, tables: Sequence[int], conflicts: Sequence[ConflictView]) -> None:
         view = self.query_one("#slips", DataTable)

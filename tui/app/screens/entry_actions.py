@@ -23,7 +23,7 @@ from lexicon.alphabet import spanish
 from lexicon.board import Board
 from tui.app.screens.entry_presenter import conflict_sides, default_round
 from tui.app.station import StationScreen
-from tui.app.widgets.judge_dialogs import ConflictDecision, ConflictDialog
+from tui.app.widgets.judge_dialogs import ClaimDialog, ConflictDecision, ConflictDialog, NewClaim
 from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.paper_board import PaperBoardDialog
 from tui.app.widgets.slip_dialogs import Correction, CorrectionDialog, TablesDialog
@@ -290,7 +290,37 @@ class EntryActions(StationScreen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The footer shows only what the signed-in role may do: conflicts are the judge's."""
+        if action == "file_claim":
+            return self.may(Action.FILE_CLAIM)
         return not (action == "resolve_conflict" and not self.may(Action.RESOLVE_CONFLICT))
+
+    def action_file_claim(self) -> None:
+        """File a player's claim (III.27) for the round shown and the table typed (the
+        service decides whether this station may, ``Action.FILE_CLAIM``: an assistant for
+        its own tables); the judge resolves it from the standings."""
+        if self.game is None:
+            self._feedback(error_feedback("no hay ninguna partida en la que reclamar"))
+            return
+        game, typed = self.game, self.query_one("#table", Input).value.strip()
+
+        def filed(claim: NewClaim | None) -> None:
+            if claim is not None:
+                self.run_worker(partial(self._file_claim, game, claim), thread=True, group="claim",
+                                exit_on_error=False)
+
+        self.app.push_screen(ClaimDialog(game, self.round_number, int(typed) if typed.isdigit() else None), filed)
+
+    def _file_claim(self, game: int, claim: NewClaim) -> None:
+        """In a worker thread: the service call, then the answer in the feedback box."""
+        try:
+            number = self.service.file_claim(game, claim.round_number, claim.table, claim.text,
+                                             tournament_id=self.tournament_id)
+        except TournamentError as error:
+            feedback = Feedback("error", f"Reclamación no registrada: {error}")
+        else:
+            feedback = Feedback("info", f"Reclamación nº {number} registrada: ronda {claim.round_number}, mesa "
+                                        f"{claim.table}. La resuelve el juez árbitro (III.27).")
+        self.app.call_from_thread(self._feedback, feedback)
 
     def action_paper_board(self) -> None:
         """A slip written on a paper board (III.20.1.c, III.20.1.d): place the word on the
@@ -330,6 +360,8 @@ class EntryActions(StationScreen[None]):
             self._ready()
             return
         if self.pending:
-            self._feedback(error_feedback(f"espere: faltan {self.pending} papeletas por guardar"))
+            waiting = self.pending        # queued, not refused (issue 25 §3): said as such
+            self._feedback(Feedback("info", f"Guardando {waiting} {'papeleta' if waiting == 1 else 'papeletas'} "
+                                            "en cola: ninguna se pierde. Pulse Esc otra vez cuando terminen."))
             return
         self.app.pop_screen()

@@ -19,6 +19,7 @@ from duplicate.service import (
     TournamentError,
 )
 from duplicate.slips import SlipStatus
+from tui.app.widgets.glyphs import WARNING_MARK
 from tui.app.widgets.slip_feedback import status_name
 
 Cell = str | Text
@@ -125,7 +126,7 @@ def slip_row(table: int, name: str, slip: SlipView | None, in_conflict: bool) ->
         cells = [slip.text or "", slip.move or "", Text(str(slip.score), style=f"bold {style}", justify="right"),
                  Text(status_name(slip.status), style=style), slip.entered_by]
     if in_conflict:
-        cells[3] = Text("⚠ conflicto", style="bold white on dark_red")
+        cells[3] = Text(f"{WARNING_MARK} conflicto", style="bold white on dark_red")
     return [Text(str(table), justify="right"), name, *cells]
 
 
@@ -145,7 +146,7 @@ def conflicts_line(conflicts: Sequence[ConflictView], tables: Sequence[int], ent
     ours = [conflict for conflict in conflicts if conflict.table_number in listed]
     if not ours:
         return Text("")
-    return Text("⚠ Conflictos pendientes del juez árbitro: " + "; ".join(
+    return Text(f"{WARNING_MARK} Conflictos pendientes del juez árbitro: " + "; ".join(
         f"mesa {conflict.table_number}: «{conflict.text or conflict.mark}» frente a "
         f"«{entered[conflict.table_number].text if conflict.table_number in entered else ''}»"
         for conflict in ours))
@@ -179,6 +180,7 @@ def context_text(game: int | None, view: RoundView | None, *, double_entry: bool
         text.append(f"\nTodas las mesas (F9: las de {arbiter})")
     else:
         text.append("\nTodas las mesas")
+    text.append(" · F1: reclamación (III.27)", style="dim")
     return text
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -33,7 +34,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.question, id="question")
+            yield Static(Text(self.question), id="question")
             with Horizontal():
                 yield Button("Sí (s)", id="yes", variant="primary")
                 yield Button("No (n)", id="no")

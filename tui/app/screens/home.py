@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 from duplicate.service import TournamentError
 from duplicate.service.access import ROLE_NAMES, Action, Role
 from tui.app.station import StationScreen
+from tui.app.widgets.glyphs import HEADER_ICON
 
 SCREENS: dict[str, tuple[str, str, Action | None]] = {
     "setup": ("Preparación del torneo", "tui.app.screens.setup:SetupScreen", Action.CHANGE_SETTINGS),
@@ -48,7 +49,7 @@ class HomeScreen(StationScreen[None]):
     BINDINGS = [Binding("escape", "sign_out", "Cambiar de usuario"), Binding("ctrl+q", "app.quit", "Salir", priority=True)]
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=HEADER_ICON)
         with Vertical():
             yield Static(Text(self._who()), id="title", classes="title")
             yield OptionList(*(Option(title, id=key) for key, (title, _, action) in SCREENS.items()

@@ -57,8 +57,10 @@ from tui.app.screens.judge_presenter import (
     sub_title,
 )
 from tui.app.widgets.board import BoardView
+from tui.app.widgets.glyphs import HEADER_ICON
 from tui.app.widgets.moves import MoveChoices
 from tui.app.widgets.timer import RoundClock
+from tui.app.widgets.toggles import MarkedCheckbox
 
 __all__ = ["ConfirmScreen", "ConsoleState", "JudgeScreen", "NewGame", "NewGameScreen", "read_console"]
 
@@ -188,7 +190,7 @@ class JudgeScreen(JudgeActions):
 
     # --- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=HEADER_ICON)
         yield Static("Cargando la partida…", id="message")
         yield Static("", id="summary")      # narrow terminals: the rack and the clock, always in sight
         yield Static("", id="pending")      # conflicts to resolve: in sight at any size (issue 25 §2)
@@ -221,7 +223,7 @@ class JudgeScreen(JudgeActions):
                     yield Static("", id="bag-line")
                     with Horizontal(id="rack-entry"):
                         yield Input(placeholder="p. ej. AE??RST", id="rack-input")
-                        yield Checkbox("cambio de fichas", id="redraw")
+                        yield MarkedCheckbox("cambio de fichas", id="redraw")
                 clock_panel = Vertical(id="clock-panel", classes="box")
                 clock_panel.border_title = "Cronómetro (III.13)"
                 with clock_panel:
@@ -231,7 +233,9 @@ class JudgeScreen(JudgeActions):
 
     def on_mount(self) -> None:
         self.title = "Consola del juez árbitro"
-        self.watch(self.query_one("#clock", RoundClock), "text", lambda _text: self._show_summary(), init=False)
+        clock = self.query_one("#clock", RoundClock)
+        self.watch(clock, "text", lambda _text: self._show_summary(), init=False)
+        self.watch(clock, "cue", lambda _cue: self._show_summary(), init=False)
         self.query_one("#moves", MoveChoices).focus()
         self.start_action(None)
         self._warm_up()
@@ -302,8 +306,9 @@ class JudgeScreen(JudgeActions):
         self.loaded = True
         if message.note:
             self._say(message.note)
-        elif message.note == "" or situation(state) != situation(previous):
-            self._say(situation(state))
+        elif (message.note == "" or situation(state) != situation(previous)
+              or (self._error_said and (state.game, state.round_number) != (previous.game, previous.round_number))):
+            self._say(situation(state))         # a refusal of the previous round is not kept
         self.refresh_bindings()
         if self._typed_rack and message.note is not None:
             self._typed_rack = False

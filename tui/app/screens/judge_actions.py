@@ -16,13 +16,21 @@ from rich.text import Text
 from textual import on, work
 from textual.widgets import Checkbox, Input, Static
 
-from duplicate.service import RoundStatus, TournamentError
+from duplicate.plurals import counted
+from duplicate.service import RoundStatus, RoundView, TournamentError
 from tui.app.screens.game_dialogs import ConfirmScreen, NewGame, NewGameScreen
-from tui.app.screens.judge_presenter import ConsoleState, summary_text, tables_text
+from tui.app.screens.judge_presenter import ConsoleState, situation, summary_text, tables_text
 from tui.app.station import StationScreen
-from tui.app.widgets.judge_dialogs import ConflictDecision, ConflictDialog, ReasonDialog
+from tui.app.widgets.judge_dialogs import CheckedReasonDialog, ConflictDecision, ConflictDialog, ReasonDialog
 from tui.app.widgets.moves import MoveChoices
 from tui.app.widgets.timer import RoundClock
+
+
+def _no_move_note(view: RoundView) -> str:
+    """What the judge must know of a rack with no legal move (III.29), else nothing."""
+    if view.move_count:
+        return ""
+    return (" Con este atril no hay ninguna jugada válida: cámbielo («x», III.29) o termine la partida («f»).")
 
 
 class JudgeActions(StationScreen[None]):
@@ -43,7 +51,8 @@ class JudgeActions(StationScreen[None]):
         """The one line a narrow terminal keeps above the scrolling panels (80×24: the
         board, rack and clock panels are below the moves): rack, bag and clock."""
         clock = self.query_one("#clock", RoundClock)
-        self.query_one("#summary", Static).update(summary_text(self.state, clock.timer.text(), clock.timer.running))
+        self.query_one("#summary", Static).update(summary_text(self.state, clock.timer.text(), clock.timer.running,
+                                                               clock.cue_line()))
 
     def _ready(self) -> bool:
         if self.busy:
@@ -67,7 +76,7 @@ class JudgeActions(StationScreen[None]):
             if view is None:
                 return "No se puede formar un atril válido: la partida ha terminado (III.22)."
             redraws = f" ({len(view.redraws)} cambios de fichas, III.19)" if view.redraws else ""
-            return f"Atril de la ronda {view.number}: {view.rack_shown}{redraws}."
+            return f"Atril de la ronda {view.number}: {view.rack_shown}{redraws}." + _no_move_note(view)
 
         self.start_action(draw)
 
@@ -95,7 +104,7 @@ class JudgeActions(StationScreen[None]):
         def set_rack() -> str:
             view = self.service.set_rack(game, text, redraw=redraw, tournament_id=self.tournament_id)
             return f"Atril de la ronda {view.number} escrito por el juez: {view.rack_shown}" + (
-                " (cambio de fichas, III.19)." if redraw else ".")
+                " (cambio de fichas, III.19)." if redraw else ".") + _no_move_note(view)
 
         self._typed_rack = True
         self.start_action(set_rack)
@@ -118,18 +127,31 @@ class JudgeActions(StationScreen[None]):
                 return
 
             def replace() -> str:
+                before = len(self.service.set_aside_slips(game, tournament_id=self.tournament_id))
                 view = self.service.replace_rack(game, typed, reason=reason, redraw=redraw,
                                                  tournament_id=self.tournament_id)
+                aside = len(self.service.set_aside_slips(game, tournament_id=self.tournament_id)) - before
+                moved = (f" {counted(aside, 'papeleta')} del atril retirado {'apartada' if aside == 1 else 'apartadas'}"
+                         ": las mesas anotan de nuevo la ronda." if aside else "")
                 if view is None:
-                    return "No se puede formar un atril válido: la partida ha terminado (III.22)."
-                return f"Atril de la ronda {view.number} cambiado (III.29): {view.rack_shown}."
+                    return "No se puede formar un atril válido: la partida ha terminado (III.22)." + moved
+                return (f"Atril de la ronda {view.number} cambiado (III.29): {view.rack_shown}." + moved
+                        + _no_move_note(view))
 
             if typed:
                 self._typed_rack = True
             self.start_action(replace)
 
-        self.app.push_screen(ReasonDialog(f"Cambiar el atril de la ronda {self.state.rack_round} {how} (III.29)"),
-                             replaced)
+        title = f"Cambiar el atril de la ronda {self.state.rack_round} {how} (III.29)"
+        if typed:
+            # The service checks the typed rack (bag, III.12) as the dialog opens: a wrong
+            # rack is said before the judge has written the reason.
+            def check() -> str:
+                return self.service.check_rack(game, typed, redraw=redraw, tournament_id=self.tournament_id)
+
+            self.app.push_screen(CheckedReasonDialog(title, check), replaced)
+            return
+        self.app.push_screen(ReasonDialog(title), replaced)
 
     def action_choose(self) -> None:
         """Enter outside the list: choose the highlighted top move."""
@@ -143,12 +165,15 @@ class JudgeActions(StationScreen[None]):
         if game is None or not self._ready():
             return
         top = self.state.tops[message.index]
+        canonical = top.canonical
         note = "la de III.15" if message.index == 0 else f"en lugar de {self.state.tops[0].canonical} (III.15)"
-        question = f"¿Colocar {top.canonical} ({top.score} puntos) como jugada maestra, {note}?"
+        if self.state.prepared_master:            # a prepared game: its master, no choice (III.15)
+            canonical, note = self.state.prepared_master, "la de la partida preparada (III.15)"
+        question = f"¿Colocar {canonical} ({top.score} puntos) como jugada maestra, {note}?"
 
         def answer(yes: bool | None) -> None:
             if yes:
-                self._place_master(game, top.canonical)
+                self._place_master(game, canonical)
 
         self.app.push_screen(ConfirmScreen(question), answer)
 
@@ -159,6 +184,17 @@ class JudgeActions(StationScreen[None]):
 
         self.start_action(choose)
 
+    @on(MoveChoices.NothingToChoose)
+    def nothing_to_choose(self, _message: MoveChoices.NothingToChoose) -> None:
+        """Enter with no top move listed: say why there is no master to choose."""
+        if self.state.rack_round is None:
+            self._say("No hay atril en juego: sáquelo de la bolsa («d») o escríbalo («a»).", error=True)
+        elif not self.state.top_total:
+            self._say(f"Con el atril de la ronda {self.state.rack_round} no hay ninguna jugada válida: no hay "
+                      "maestra que elegir. Cambie el atril («x», III.29) o termine la partida («f»).", error=True)
+        else:
+            self._say("Las jugadas del atril aún se están leyendo: espere un momento.")
+
     @on(MoveChoices.NotATop)
     def refuse_lower(self, message: MoveChoices.NotATop) -> None:
         top = self.state.tops[0].score if self.state.tops else 0
@@ -168,14 +204,17 @@ class JudgeActions(StationScreen[None]):
     def action_clock(self) -> None:
         """Start or pause the round clock (the projection screens follow it)."""
         clock = self.query_one("#clock", RoundClock)
+        self._clear_error()
         clock.toggle()
         self._share_clock("start" if clock.timer.running else "pause", clock.timer.remaining())
         self._show_summary()
 
     def action_reset_clock(self) -> None:
         clock = self.query_one("#clock", RoundClock)
+        self._clear_error()
         clock.reset(self.state.seconds)
         self._share_clock("reset", clock.timer.remaining())
+        self._show_summary()
 
     @work(thread=True, group="timer", exit_on_error=False)
     def _share_clock(self, action: str, remaining: float) -> None:
@@ -336,5 +375,15 @@ class JudgeActions(StationScreen[None]):
     def _arbiter(self) -> str:
         return self.station.state.arbiter
 
+    _error_said = False
+    """Whether the message line shows a refusal (cleared by ``_clear_error``)."""
+
     def _say(self, text: str, *, error: bool = False) -> None:
+        self._error_said = error
         self.query_one("#message", Static).update(Text(text, style="bold red" if error else "bold"))
+
+    def _clear_error(self) -> None:
+        """A refusal is not kept once the judge acted with success or a new round began
+        (issue 25 §3): the line says the situation again."""
+        if self._error_said:
+            self._say(situation(self.state))

@@ -20,6 +20,7 @@ from duplicate.service.views import GameView, TopMove, pending_line
 from lexicon.alphabet import Alphabet
 from lexicon.board import Board
 from tui.app.widgets.board import BLANK_STYLE, TILE_STYLE
+from tui.app.widgets.glyphs import WARNING_MARK
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,10 @@ class ConsoleState:
     """The round clock as stored by the service (round, seconds left, running), III.13."""
     unpublished: int | None = None
     """The last game when it is over and its results are not published yet (IV.32)."""
+    prepared: bool = False
+    """The game follows a prepared game (III.15, «duplicada maestra»)."""
+    prepared_master: str | None = None
+    """The prepared master of the rack in play: placed with Enter, no choice (III.15)."""
 
 
 def symbol(tile: int, alphabet: Alphabet) -> str:
@@ -84,7 +89,9 @@ def console_state(info: GameInfo, view: GameView, rounds: Sequence[RoundView], t
         close_round=open_rounds[-1] if open_rounds else None,
         status_round=(open_rounds[-1] if open_rounds else rounds[-1].number) if rounds else None,
         shared_timer=None if clock is None else (clock.round_number, clock.remaining, clock.running),
-        unpublished=view.number if info.status == GameStatus.ENDED.value else None)
+        unpublished=view.number if info.status == GameStatus.ENDED.value else None,
+        prepared=view.prepared is not None and view.prepared.left_at is None,
+        prepared_master=view.prepared.master if view.prepared is not None else None)
     rack = view.rack
     if rack is None:
         return state
@@ -125,7 +132,7 @@ def status_text(status: RoundStatus, *, pending: bool = True) -> Text:
     if status.pending and pending:
         text.append(f"\nPendiente del juez ({len(status.pending)}; «r» resuelve):", style="bold red")
         for item in status.pending:
-            text.append(f"\n  ⚠ {pending_line(item)}", style="yellow")
+            text.append(f"\n  {WARNING_MARK} {pending_line(item)}", style="yellow")
     return text
 
 
@@ -161,6 +168,9 @@ def situation(state: ConsoleState) -> str:
     if state.rack_round is not None and not state.top_total:
         return (f"Ronda {state.rack_round}: el atril no tiene ninguna jugada válida: cámbielo («x», III.29); "
                 "la partida no termina por eso (III.22).")
+    if state.rack_round is not None and state.prepared_master:
+        return (f"Ronda {state.rack_round}: partida preparada: coloque su maestra {state.prepared_master} (Enter); "
+                "cambiar el atril («x», III.29) deja la partida preparada.")
     if state.rack_round is not None:
         return f"Ronda {state.rack_round}: elija la jugada maestra (Enter) o cambie el atril («x», III.29)."
     undo = " «u» deshace la última maestra." if state.last_master else ""
@@ -172,6 +182,8 @@ def sub_title(state: ConsoleState) -> str:
     if state.game is None:
         return "sin partida"
     rounds = counted(state.planned_rounds, "ronda") if state.planned_rounds else "bolsa completa"
+    if state.prepared:
+        rounds += ", partida preparada"
     return (f"Partida {state.game} ({rounds}) — terminada" if state.over
             else f"Partida {state.game} ({rounds}) — ronda {state.round_number}")
 
@@ -235,9 +247,10 @@ def reading_text(state: ConsoleState) -> Text:
     return text
 
 
-def summary_text(state: ConsoleState, clock: str, running: bool) -> Text:
+def summary_text(state: ConsoleState, clock: str, running: bool, call: str = "") -> Text:
     """The one line a narrow terminal keeps above the scrolling panels: rack, bag and
-    the clock (``clock`` as shown, ``running`` or not)."""
+    the clock (``clock`` as shown, ``running`` or not, and the ``call`` to make now,
+    III.13: «ALCEN», «TIEMPO»…)."""
     text = Text()
     if state.rack_round is not None:
         text.append("Atril ", style="bold")
@@ -245,5 +258,9 @@ def summary_text(state: ConsoleState, clock: str, running: bool) -> Text:
         text.append(f" · bolsa {state.bag[0]}")
     elif state.game is not None:
         text.append(f"Ronda {state.round_number}: sin atril", style="dim")
-    text.append(f" · crono {clock} {'en marcha' if running else 'parado'}")
+    if call:                        # the call says the clock runs (80 columns: the line is full)
+        text.append(f" · crono {clock} · ")
+        text.append(call, style="bold reverse")
+    else:
+        text.append(f" · crono {clock} {'en marcha' if running else 'parado'}")
     return text

@@ -20,7 +20,8 @@ between the board and the full standings at any size.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from rich.table import Table
@@ -147,7 +148,7 @@ def _partial_round(rounds: Sequence[RoundView], every: int, *, ended: bool) -> i
 
 def standings_table(data: ProjectionData, limit: int | None = None) -> Table:
     """The standings as a rich table (the first ``limit`` lines)."""
-    table = Table(title=data.standings_title, title_style="bold", expand=True, box=None, pad_edge=False)
+    table = Table(title=Text(data.standings_title), title_style="bold", expand=True, box=None, pad_edge=False)
     table.add_column("Pos.", justify="right", style="bold")
     table.add_column("Jugador", ratio=1, no_wrap=True, overflow="ellipsis")
     table.add_column("Puntos", justify="right", style="bold #ffd84d")
@@ -174,7 +175,7 @@ class ProjectionScreen(StationScreen[None]):
     ProjectionScreen #timer { width: auto; color: $success; }
     ProjectionScreen #timer.short { color: $warning; }
     ProjectionScreen #timer.over { color: $error; }
-    ProjectionScreen #cue { width: 1fr; padding: 1 2; color: $error; text-style: bold; }
+    ProjectionScreen #cue { width: 1fr; height: auto; color: $error; text-style: bold; }
     ProjectionScreen #scores { height: auto; }
     ProjectionScreen #scores Vertical { width: auto; min-width: 12; height: auto; margin-right: 4; }
     ProjectionScreen #score, ProjectionScreen #total { width: auto; color: #ffd84d; }
@@ -188,10 +189,11 @@ class ProjectionScreen(StationScreen[None]):
         Binding("c", "toggle_standings", "Tablero/clasificación"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, *, clock: Callable[[], float] | None = None) -> None:
+        """``clock``: the monotonic clock of the round timer (seconds; injectable for tests)."""
         super().__init__()
         self.data: ProjectionData | None = None
-        self.timer = RoundTimer()
+        self.timer = RoundTimer(clock=clock or time.monotonic)
         self._timer_round: int | None = None
 
     def compose(self) -> ComposeResult:
@@ -206,7 +208,7 @@ class ProjectionScreen(StationScreen[None]):
                 yield BigText(id="rack")
                 with Horizontal(id="timer-row"):
                     yield Digits("3:00", id="timer")
-                    yield Static("", id="cue")
+                yield Static("", id="cue")        # under the digits: a call fits the narrowest side
                 yield Static("Jugada maestra", id="master-label", classes="label")
                 yield BigText(gap=1, id="master")
                 with Horizontal(id="scores"):
@@ -244,18 +246,18 @@ class ProjectionScreen(StationScreen[None]):
     def show_data(self, data: ProjectionData) -> None:
         """Show what ``refresh_data`` read."""
         self.data = data
-        self.query_one("#title", Static).update(data.title)
+        self.query_one("#title", Static).update(Text(data.title))          # names as typed, never markup
         message = self.query_one("#message", Static)
-        message.update(data.message)
+        message.update(Text(data.message))
         message.set_class(not data.message, "-empty")
         board = self.query_one(BigBoard)
         board.board = data.board
         board.highlight = data.highlight
-        self.query_one("#rack-label", Static).update(data.rack_label)
+        self.query_one("#rack-label", Static).update(Text(data.rack_label))
         rack = self.query_one("#rack", BigText)
         rack.tokens = data.rack
         rack.placeholder = "—"
-        self.query_one("#master-label", Static).update(data.master_label)
+        self.query_one("#master-label", Static).update(Text(data.master_label))
         master = self.query_one("#master", BigText)
         master.tokens = data.master
         master.placeholder = "—"
@@ -265,7 +267,6 @@ class ProjectionScreen(StationScreen[None]):
         if data.round_number != self._timer_round:
             self._timer_round = data.round_number
             self.timer.reset(data.seconds_per_round)
-            self.query_one("#cue", Static).update("")
             self.show_timer()
         shared = data.shared_timer
         if shared is not None and data.round_number is not None and shared[0] == data.round_number:
@@ -301,7 +302,6 @@ class ProjectionScreen(StationScreen[None]):
 
     def action_reset_timer(self) -> None:
         self.timer.reset()
-        self.query_one("#cue", Static).update("")
         self.show_timer()
 
     def action_toggle_standings(self) -> None:
@@ -310,9 +310,7 @@ class ProjectionScreen(StationScreen[None]):
 
     def tick(self) -> None:
         if self.timer.running:
-            cues = self.timer.due_cues()
-            if cues:
-                self.query_one("#cue", Static).update(cues[-1].value)
+            self.timer.due_cues()          # stops the countdown at 0:00
             self.show_timer()
 
     def show_timer(self) -> None:
@@ -321,3 +319,7 @@ class ProjectionScreen(StationScreen[None]):
         left = self.timer.remaining()
         digits.set_class(0 < left <= 30, "short")
         digits.set_class(left <= 5, "over")
+        # The call due now (III.13), also when the screen joined the judge's clock late
+        # or the judge reset it.
+        cue = self.timer.current_cue()
+        self.query_one("#cue", Static).update(Text(cue.value if cue is not None else ""))

@@ -49,13 +49,15 @@ from tui.app.screens.setup_presenter import (
     SetupData,
     bonus_advice,
     games_text,
-    info_markup,
+    info_text,
     lock_text,
     player_row,
     problem,
 )
+from tui.app.widgets.glyphs import HEADER_ICON
 from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.plain_table import PlainTable
+from tui.app.widgets.spanish_select import SpanishSelect
 
 _TABS = Binding.Group("Pestañas", compact=True)
 """F2–F5 shown as one footer item: the tab names are on the tabs themselves."""
@@ -70,7 +72,7 @@ def _button(label: str, **options: Any) -> Button:
 
 
 def _select(options: list[tuple[str, str]], name: str) -> Select[str]:
-    return Select(options, compact=True, allow_blank=False, id=name)
+    return SpanishSelect(options, compact=True, allow_blank=False, id=name)
 
 
 def _show(static: Static, text: str) -> None:
@@ -141,7 +143,7 @@ class SetupScreen(SetupActions):
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=HEADER_ICON)
         with TabbedContent(initial="tab-torneo", id="tabs"):
             with TabPane("F2 Torneo", id="tab-torneo"), VerticalScroll():
                 yield Static(id="info")
@@ -195,7 +197,7 @@ class SetupScreen(SetupActions):
                 yield _row("Hasta la mesa", _input(type="integer", id="a_last"))
                 yield Horizontal(_button("Guardar rango", id="set_range", variant="primary"), classes="buttons")
                 yield _row("PIN del auxiliar", _input(password=True, id="pin_assistant",
-                                                      placeholder="el del auxiliar de arriba; 6 caracteres o más"))
+                                                      placeholder="6 caracteres o más"))
                 yield _row("PIN del juez árbitro", _input(password=True, placeholder="6 caracteres o más",
                                                          id="pin_judge"))
                 yield Static("Cada puesto entra con su PIN, distinto de los demás; vacío en el de un auxiliar: "
@@ -274,7 +276,7 @@ class SetupScreen(SetupActions):
             self.show_settings(data.settings)
         info = data.info
         self._entries, self._ranges, self._active_players = data.entries, data.ranges, info.active_players
-        self.query_one("#info", Static).update(info_markup(info))
+        self.query_one("#info", Static).update(info_text(info))
         _show(self.query_one("#lock", Static), lock_text(info))
         self.query_one("#games", Static).update(games_text(info))
         self.update_warnings()

@@ -18,6 +18,8 @@ from textual.widgets import Button, DataTable, Input, Select, Switch
 from duplicate.labels import ENTRY_STATUS
 from duplicate.plurals import counted
 from duplicate.service import (
+    InvalidNumber,
+    InvalidText,
     AssistantRangeView,
     EntryStatus,
     EntryView,
@@ -188,11 +190,12 @@ class SetupActions(StationScreen[None]):
         def form() -> Callable[[], None]:
             name = self.query_one("#a_name", Input).value.strip()
             if not name:
-                raise TournamentError("el auxiliar necesita un nombre")
+                raise InvalidText("el auxiliar necesita un nombre", what="el nombre del auxiliar", value=name)
             first = integer(self.query_one("#a_first", Input).value, "desde la mesa")
             last = integer(self.query_one("#a_last", Input).value, "hasta la mesa")
             if first is None or last is None:
-                raise TournamentError("indique la primera y la última mesa")
+                raise InvalidNumber("indique la primera y la última mesa", what="las mesas del auxiliar",
+                                    value=(first, last))
             service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
             return lambda: service.set_assistant_range(name, first, last, tournament_id=tournament_id)
 

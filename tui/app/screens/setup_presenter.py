@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.markup import escape
+from rich.text import Text
 
 from duplicate.labels import ENTRY_STATUS, GAME_STATUS, label
 from duplicate.plurals import counted
 from duplicate.service import (
+    InvalidNumber,
     AssistantRangeView,
     EntryStatus,
     EntryView,
@@ -23,6 +24,7 @@ from duplicate.service import (
     TournamentSettings,
 )
 from duplicate.standings import BonusMode, BonusPolicy, TournamentCriterion, bonus_warnings
+from tui.app.widgets.glyphs import WARNING_MARK
 
 BONUS_MODES = [
     ("Sin bonificaciones", BonusMode.OFF.value),
@@ -48,14 +50,14 @@ TABS = {"torneo": "tab-torneo", "jugadores": "tab-jugadores", "mesas": "tab-mesa
 
 
 def integer(text: str, what: str, *, blank: int | None = None) -> int | None:
-    """``text`` as an integer (``blank`` when empty); ``TournamentError`` naming ``what``."""
+    """``text`` as an integer (``blank`` when empty); ``InvalidNumber`` naming ``what``."""
     text = text.strip()
     if not text:
         return blank
     try:
         return int(text)
     except ValueError:
-        raise TournamentError(f"{what}: «{text}» no es un número entero") from None
+        raise InvalidNumber(f"{what}: «{text}» no es un número entero", what=what, value=text) from None
 
 
 def problem(error: Exception) -> str:
@@ -75,13 +77,15 @@ class SetupData:
     ranges: list[AssistantRangeView]
 
 
-def info_markup(info: TournamentInfo) -> str:
-    """The tournament's name, venue, lexicon (fixed at creation) and players, as Rich
-    markup with every stored text escaped."""
-    path = f" ({escape(info.lexicon_path)})" if info.lexicon_path else ""
-    return (f"[b]{escape(info.name)}[/b] — {escape(info.venue or 'sin lugar')}\n"
-            f"Léxico: {info.lexicon_hash[:16]}…{path} — se fija al crear el torneo; no se cambia desde aquí.\n"
-            f"Jugadores: {info.players} inscritos, {info.active_players} activos.")
+def info_text(info: TournamentInfo) -> Text:
+    """The tournament's name (bold), venue, lexicon (fixed at creation) and players, as
+    plain text: every stored text shown as typed, never read as markup."""
+    path = f" ({info.lexicon_path})" if info.lexicon_path else ""
+    text = Text(info.name, style="bold")
+    text.append(f" — {info.venue or 'sin lugar'}\n"
+                f"Léxico: {info.lexicon_hash[:16]}…{path} — se fija al crear el torneo; no se cambia desde aquí.\n"
+                f"Jugadores: {info.players} inscritos, {info.active_players} activos.")
+    return text
 
 
 def lock_text(info: TournamentInfo) -> str:
@@ -106,7 +110,7 @@ def player_row(entry: EntryView, player: PlayerView) -> tuple[str, ...]:
 
 
 def bonus_advice(active_players: int | None, mode_value: str, bonus_text: str) -> str | None:
-    """III.24's advice for the bonus in the form (not yet saved), one «⚠» line each, or
+    """III.24's advice for the bonus in the form (not yet saved), one warning line each, or
     what is wrong with the value typed; None while the players are not read yet
     (``active_players`` None) and the value is a number."""
     try:
@@ -117,4 +121,4 @@ def bonus_advice(active_players: int | None, mode_value: str, bonus_text: str) -
         advice = bonus_warnings(active_players, BonusPolicy(mode, value or 0))
     except (TournamentError, ValueError) as error:
         advice = [str(error)]
-    return "\n".join(f"⚠ {line}" for line in advice)
+    return "\n".join(f"{WARNING_MARK} {line}" for line in advice)

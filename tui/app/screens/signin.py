@@ -20,6 +20,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, Static
 from duplicate.service import TournamentError
 from tui.app.screens.home import HomeScreen
 from tui.app.station import StationScreen
+from tui.app.widgets.glyphs import HEADER_ICON
 
 
 class SignInScreen(StationScreen[None]):
@@ -28,12 +29,12 @@ class SignInScreen(StationScreen[None]):
     BINDINGS = [Binding("escape", "back", "Volver"), Binding("ctrl+q", "app.quit", "Salir", priority=True)]
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=HEADER_ICON)
         with Vertical():
             yield Static(Text("Identifíquese"), id="title", classes="title")
             with Horizontal(classes="form"):
                 yield Label("PIN   ")
-                yield Input(password=True, id="pin", placeholder="el del juez árbitro o el de su puesto de auxiliar")
+                yield Input(password=True, id="pin", placeholder="el del juez o el de su puesto")
             with Horizontal(classes="buttons"):
                 yield Button("Entrar", id="enter", variant="primary")
                 if not self.station.remote:

@@ -56,6 +56,7 @@ from tui.app.screens.standings_presenter import (
     round_cell,
     split_move,
 )
+from tui.app.widgets.glyphs import HEADER_ICON
 from tui.app.widgets.judge_dialogs import (
     FolderDialog,
 )
@@ -138,7 +139,7 @@ class StandingsScreen(StandingsActions):
         """True once the first read has been shown."""
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=HEADER_ICON)
         yield Static("", id="heading")
         with TabbedContent(initial="game"):
             with TabPane("F2 Partida", id="game"):
@@ -258,7 +259,7 @@ class StandingsScreen(StandingsActions):
         if unclosed:
             caption += f" · Rondas sin cerrar (sin bonificaciones aún): {', '.join(map(str, unclosed))}"
         caption += " · Verde: igual a la maestra. Intro: hoja de seguimiento."
-        self.query_one("#game-caption", Static).update(caption)
+        self.query_one("#game-caption", Static).update(Text(caption))      # names as typed, never markup
 
     def _fill_tournament(self, overall: Sequence[TournamentStanding[int]], criterion: str, games: int) -> None:
         table = self.query_one("#tournament-table", DataTable)
@@ -277,9 +278,9 @@ class StandingsScreen(StandingsActions):
                           Text(decimal(line.percentage), justify="right"), Text(str(line.games_played), justify="right"),
                           *places, key=str(line.player))
         self._restore(table, row)
-        self.query_one("#tournament-caption", Static).update(
+        self.query_one("#tournament-caption", Static).update(Text(
             f"Clasificación general (IV.31, IV.32) por «{label(CRITERION_HEADINGS, criterion)}»; "
-            "P1, P2…: puesto en cada partida.")
+            "P1, P2…: puesto en cada partida."))
 
     def _fill_claims(self, claims: Sequence[Any]) -> None:
         table = self.query_one("#claims-table", DataTable)

@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 from duplicate.plurals import counted
 from duplicate.service import TournamentError, TournamentInfo
 from tui.app.station import StationScreen
+from tui.app.widgets.glyphs import HEADER_ICON
 
 
 class StartScreen(StationScreen[None]):
@@ -21,7 +22,7 @@ class StartScreen(StationScreen[None]):
     BINDINGS = [Binding("ctrl+q", "app.quit", "Salir", priority=True)]
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=HEADER_ICON)
         with Vertical():
             yield Static("Torneos de esta base de datos", classes="title")
             yield OptionList(id="tournaments")
@@ -41,7 +42,7 @@ class StartScreen(StationScreen[None]):
                 yield Input(placeholder="su nombre (queda en el historial)", id="judge_name")
             with Horizontal(classes="form"):
                 yield Label("PIN del juez")
-                yield Input(password=True, placeholder="al menos 6 caracteres; lo pedirá al identificarse",
+                yield Input(password=True, placeholder="6 caracteres o más",
                             id="judge_pin")
             yield Button("Crear torneo", id="create", variant="primary")
             yield Static("", id="message")

@@ -15,6 +15,7 @@ from textual.widget import Widget
 from lexicon.alphabet import BLANK_FLAG
 from lexicon.board import ROW_NAMES, SIZE, Board
 from tui.app.widgets.board import BLANK_STYLE, LAST_BLANK_STYLE, LAST_STYLE, PREMIUM_STYLES, TILE_STYLE
+from tui.app.widgets.glyphs import CENTRE_MARK
 
 CELLS: tuple[tuple[int, int], ...] = ((9, 4), (7, 3), (5, 2), (3, 1))
 """Square sizes (columns, lines), biggest first; about square on a terminal."""
@@ -64,7 +65,7 @@ def _square(board: Board, highlight: frozenset[tuple[int, int]], row: int, colum
     if tile is None:
         mark, style = PREMIUM_STYLES[(board.layout.letter_mult[row][column], board.layout.word_mult[row][column])]
         if (row, column) == (7, 7) and board.is_empty():
-            mark = "★"
+            mark = CENTRE_MARK
         return mark, style
     blank = bool(tile & BLANK_FLAG)
     symbol = board.alphabet.symbol(tile & ~BLANK_FLAG)

@@ -10,6 +10,7 @@ from textual.widget import Widget
 
 from lexicon.alphabet import BLANK_FLAG
 from lexicon.board import ROW_NAMES, SIZE, Board
+from tui.app.widgets.glyphs import CENTRE_MARK
 
 PREMIUM_STYLES = {
     (1, 1): ("·", "grey50 on grey15"),
@@ -42,7 +43,7 @@ def board_text(board: Board, highlight: frozenset[tuple[int, int]] = frozenset()
                 mark, style = PREMIUM_STYLES[(board.layout.letter_mult[row][column],
                                               board.layout.word_mult[row][column])]
                 if (row, column) == (7, 7) and board.is_empty():
-                    mark = "★"
+                    mark = CENTRE_MARK
                 text.append(f"{mark:^{cell}}", style=style)
                 continue
             blank = bool(tile & BLANK_FLAG)

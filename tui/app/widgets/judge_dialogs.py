@@ -8,19 +8,23 @@ field); Intro in a field goes to the next one, and in the last one accepts; Esc 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, Generic, TypeVar
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import Input, Label, RadioSet, Static
 
 from duplicate.notation import LOWERCASE_HINT
+from duplicate.service import TournamentError
 from tui.app.widgets.slip_dialogs import MARK_WORDS
+from tui.app.widgets.toggles import MarkedRadioButton
 
 
 @dataclass(frozen=True)
@@ -58,7 +62,9 @@ class _JudgeDialog(ModalScreen[ResultT | None], Generic[ResultT]):
     """A judge's form: Escape cancels (None), Intro moves on then accepts (a ``ResultT``)."""
 
     DEFAULT_CSS = """
-    ReasonDialog, ClaimDialog, ClaimResolutionDialog, ConflictDialog, FolderDialog { align: center middle; }
+    ReasonDialog, CheckedReasonDialog, ClaimDialog, ClaimResolutionDialog, ConflictDialog, FolderDialog {
+        align: center middle;
+    }
     #judge-dialog {
         width: 76; max-width: 100%; height: auto;
         border: thick $accent; background: $panel; padding: 0 1;
@@ -78,7 +84,7 @@ class _JudgeDialog(ModalScreen[ResultT | None], Generic[ResultT]):
         self.dismiss(None)
 
     def _error(self, message: str) -> None:
-        self.query_one("#dialog-error", Static).update(message)
+        self.query_one("#dialog-error", Static).update(Text(message))    # may quote what was typed: never markup
 
     def _value(self, name: str) -> str:
         return self.query_one(f"#{name}", Input).value.strip()
@@ -112,8 +118,8 @@ class ReasonDialog(_JudgeDialog[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="judge-dialog"):
-            yield Static(self.title_text, classes="title")
-            yield Label(self.prompt)
+            yield Static(Text(self.title_text), classes="title")
+            yield Label(Text(self.prompt))
             yield Input(id="reason", placeholder="queda registrado")
             yield Static("", id="dialog-error")
             yield Static("Intro: aceptar · Esc: cancelar", classes="hint")
@@ -124,6 +130,54 @@ class ReasonDialog(_JudgeDialog[str]):
             self._error("Falta el motivo: queda registrado en el historial.")
             return
         self.dismiss(reason)
+
+
+class CheckedReasonDialog(ReasonDialog):
+    """A ``ReasonDialog`` for an action whose subject the service checks first: ``check``
+    (a service call, run in a worker thread as the dialog opens) raises a
+    ``TournamentError`` (or ``ValueError``) saying why the action cannot be done. The
+    refusal shows at once, above the reason being typed, and the reason is then never
+    accepted (Esc goes back to correct it); a reason given before the answer is accepted
+    when it comes, if the check passed. The keys typed meanwhile go to the reason, in
+    order. ``refused`` says what went wrong ("" while unknown or once passed)."""
+
+    def __init__(self, title: str, check: Callable[[], object], prompt: str = "Motivo:") -> None:
+        super().__init__(title, prompt)
+        self._check = check
+        self.checked = False
+        self.refused = ""
+        self._accept_wanted = False
+
+    def on_mount(self) -> None:
+        self._run_check()
+
+    @work(thread=True, exclusive=True, group="dialog-check", exit_on_error=False)
+    def _run_check(self) -> None:
+        try:
+            self._check()
+            refused = ""
+        except (TournamentError, ValueError) as error:
+            refused = str(error) or type(error).__name__
+        try:
+            self.app.call_from_thread(self._checked, refused)
+        except RuntimeError:                            # the app is closing
+            pass
+
+    def _checked(self, refused: str) -> None:
+        self.checked, self.refused = True, refused
+        if refused:
+            self.query_one("#dialog-error", Static).update(Text(f"{refused}. Esc: volver a corregirlo; no cambia nada."))
+        elif self._accept_wanted:
+            self.accept()
+
+    def accept(self) -> None:
+        if self.refused:
+            return                                      # said in the dialog: Esc goes back
+        if not self.checked:
+            self._accept_wanted = True
+            self.query_one("#dialog-error", Static).update("Comprobando…")
+            return
+        super().accept()
 
 
 class FolderDialog(_JudgeDialog[Path]):
@@ -168,9 +222,9 @@ class ClaimDialog(_JudgeDialog[NewClaim]):
 
     FIELDS = ("claim-round", "claim-table", "claim-text")
 
-    def __init__(self, game: int, round_number: int | None = None) -> None:
+    def __init__(self, game: int, round_number: int | None = None, table: int | None = None) -> None:
         super().__init__()
-        self.game, self.round_number = game, round_number
+        self.game, self.round_number, self.table = game, round_number, table
 
     def compose(self) -> ComposeResult:
         with Vertical(id="judge-dialog"):
@@ -178,14 +232,15 @@ class ClaimDialog(_JudgeDialog[NewClaim]):
             yield Label("Ronda:")
             yield Input(str(self.round_number or ""), id="claim-round", restrict=r"\d*", max_length=3)
             yield Label("Mesa del jugador:")
-            yield Input(id="claim-table", restrict=r"\d*", max_length=4)
+            yield Input(str(self.table or ""), id="claim-table", restrict=r"\d*", max_length=4)
             yield Label("Qué reclama el jugador:")
             yield Input(id="claim-text", placeholder="p. ej. anoté H8-CASAS, no H8-CASA")
             yield Static("", id="dialog-error")
             yield Static("Intro: siguiente campo / registrar · Esc: cancelar", classes="hint")
 
     def on_mount(self) -> None:
-        self.query_one("#claim-table" if self.round_number else "#claim-round", Input).focus()
+        first = "#claim-round" if not self.round_number else "#claim-table" if not self.table else "#claim-text"
+        self.query_one(first, Input).focus()
 
     def accept(self) -> None:
         names = {"claim-round": "la ronda", "claim-table": "la mesa", "claim-text": "el texto de la reclamación"}
@@ -211,10 +266,10 @@ class ClaimResolutionDialog(_JudgeDialog[ClaimDecision]):
     def compose(self) -> ComposeResult:
         with Vertical(id="judge-dialog"):
             yield Static(f"Resolver la reclamación nº {self.claim_id} (III.27)", classes="title")
-            yield Static(self.summary)
+            yield Static(Text(self.summary))                  # names and claim text as typed
             with RadioSet(id="claim-decision"):
-                yield RadioButton("Aceptada", id="upheld")
-                yield RadioButton("Rechazada", id="rejected")
+                yield MarkedRadioButton("Aceptada", id="upheld")
+                yield MarkedRadioButton("Rechazada", id="rejected")
             yield Label("Resolución:")
             yield Input(id="claim-resolution", placeholder="p. ej. error de entrada")
             yield Label("Papeleta corregida (opcional, si se acepta; jugada o «tarde», «nula», «falta»):")
@@ -257,12 +312,12 @@ class ConflictDialog(_JudgeDialog[ConflictDecision]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="judge-dialog"):
-            yield Static(self.title_text, classes="title")
+            yield Static(Text(self.title_text), classes="title")
             yield Static(Text(f"Papeleta anotada: {self.stored}"), id="conflict-stored")     # as typed, never markup
             yield Static(Text(f"Papeleta en conflicto: {self.new}"), id="conflict-new")
             with RadioSet(id="conflict-decision"):
-                yield RadioButton("Mantener la anotada", id="keep")
-                yield RadioButton("Sustituirla por la nueva", id="replace")
+                yield MarkedRadioButton("Mantener la anotada", id="keep")
+                yield MarkedRadioButton("Sustituirla por la nueva", id="replace")
             yield Label("Motivo (opcional):")
             yield Input(id="conflict-reason", placeholder="queda registrado")
             yield Static("", id="dialog-error")

@@ -18,6 +18,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from duplicate.service.views import NextScore, TopMove
+from tui.app.widgets.glyphs import MASTER_MARK
 
 __all__ = ["MoveChoices", "NextScore", "TopMove"]
 
@@ -44,6 +45,10 @@ class MoveChoices(OptionList):
             super().__init__()
             self.index = index
             self.canonical = canonical
+
+    class NothingToChoose(Message):
+        """The judge pressed Enter with no top move listed: no rack in play, or a rack
+        with no legal move (III.29)."""
 
     class NotATop(Message):
         """The judge pressed Enter on a move below the top score."""
@@ -101,10 +106,18 @@ class MoveChoices(OptionList):
             self.highlighted = highlighted if highlighted is not None and highlighted < len(options) else 0
 
     def _top_prompt(self, index: int, top: TopMove) -> Text:
-        mark = ("★ maestra (III.15)", "bold yellow") if index == 0 else ("", "")
+        mark = (f"{MASTER_MARK} maestra (III.15)", "bold yellow") if index == 0 else ("", "")
         leave = f"deja «{top.leave}»" if top.leave else "no deja fichas"
         return Text.assemble((f"{top.score:>4}  ", "bold"), (f"{top.canonical:<20}", "bold"), " ",
                              (f"{leave}  ", "dim"), mark, "\n", (f"      {top.reason}", "italic dim"))
+
+    def action_select(self) -> None:
+        """Enter: choose the highlighted move; with no top move listed, say so (the
+        screen explains why) instead of doing nothing."""
+        if not self.tops:
+            self.post_message(self.NothingToChoose())
+            return
+        super().action_select()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -28,6 +28,7 @@ from lexicon.alphabet import AlphabetError
 from lexicon.board import ROW_NAMES, SIZE, Board, Direction, letter_of
 from lexicon.move import Move
 from tui.app.widgets.board import board_text
+from tui.app.widgets.glyphs import WARNING_MARK
 
 
 def placed_word(board: Board, row: int, col: int, direction: Direction, letters: str) -> tuple[Move, list[tuple[int, int, int]]]:
@@ -128,7 +129,7 @@ class PaperBoardDialog(ModalScreen[str | None]):
                 highlight = {(r, c) for r, c, _ in placed}
                 note = f"→ {format_move(move, self.board.alphabet)}"
             except ValueError as error:
-                note = f"⚠ {error}"
+                note = f"{WARNING_MARK} {error}"
         self.query_one("#paper-board", Static).update(board_text(shown, frozenset(highlight)))
         arrow = "→" if self.direction is Direction.ACROSS else "↓"
         square = f"{ROW_NAMES[self.row]}{self.col + 1}"

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Generic, TypeVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -83,7 +84,7 @@ class _Dialog(ModalScreen[ResultT | None], Generic[ResultT]):
         self.dismiss(None)
 
     def _error(self, message: str) -> None:
-        self.query_one("#dialog-error", Static).update(message)
+        self.query_one("#dialog-error", Static).update(Text(message))    # may quote what was typed: never markup
 
 
 class TablesDialog(_Dialog[list[int]]):
@@ -95,7 +96,7 @@ class TablesDialog(_Dialog[list[int]]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(f"Ronda {self.round_number}: jugada maestra {self.master} ({self.score} puntos)",
+            yield Static(Text(f"Ronda {self.round_number}: jugada maestra {self.master} ({self.score} puntos)"),
                          classes="title")
             yield Label("Mesas que la jugaron (p. ej. 1 4 7-9):")
             yield Input(id="tables", placeholder="1 4 7-9")

@@ -16,7 +16,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from duplicate.labels import SLIP_STATUS, label
-from duplicate.service import EntryResult
+from duplicate.notation import LOWERCASE_HINT
+from duplicate.service import EntryResult, SetAsideSlipView
 from duplicate.slips import MARKED_STATUSES
 
 
@@ -85,6 +86,22 @@ def master_feedback(master: str, results: Sequence[EntryResult]) -> Feedback:
                           f"{'mesa' if len(accepted) == 1 else 'mesas'}: {_tables(accepted) or '—'}", tuple(details))
 
 
+def set_aside_feedback(round_number: int, slips: Sequence[SetAsideSlipView]) -> Feedback | None:
+    """The judge withdrew the rack of ``round_number`` (III.29) and ``slips`` (of one
+    ``slips_set_aside`` event) were set aside: they no longer count and must be entered
+    again with the new rack. None without slips."""
+    if not slips:
+        return None
+    tables = sorted({slip.table_number for slip in slips})
+    count = len(slips)
+    return Feedback("conflict", f"ATRIL CAMBIADO — ronda {round_number}: el juez árbitro ha retirado el atril "
+                                f"{slips[0].rack} (III.29)",
+                    (f"Motivo: {slips[0].reason}",
+                     f"{count} papeleta{'s' if count != 1 else ''} anotada{'s' if count != 1 else ''} con ese atril "
+                     f"(mesas {_tables(tables)}) ya no cuenta{'n' if count != 1 else ''}: anote de nuevo las papeletas "
+                     "de esta ronda, escritas con el atril nuevo."))
+
+
 def error_feedback(message: str) -> Feedback:
     """An action refused (a ``TournamentError`` message, already in Spanish)."""
     return Feedback("error", f"No anotada: {message}")
@@ -125,7 +142,7 @@ class SlipFeedback(Widget):
 
     def render(self) -> Text:
         if self.feedback is None:
-            return Text("Escriba la mesa, Intro, la jugada, Intro.", style="dim")
+            return Text(f"Escriba la mesa, Intro, la jugada, Intro.\n{LOWERCASE_HINT}.", style="dim")
         text = Text(self.feedback.headline, style=KIND_STYLES.get(self.feedback.kind, ""))
         for line in self.feedback.details:
             text.append("\n")

@@ -74,9 +74,12 @@ class RoundClock(Vertical):
         """Read the timer: update the digits and post the cues that are due."""
         self.text = self.timer.text()
         for cue in self.timer.due_cues():
-            self.cue = cue
             self.post_message(self.CueReached(cue))
+        # The call shown is the last one due, also after following another station's
+        # clock (``RoundTimer.sync``) past a call.
+        self.cue = self.timer.current_cue()
         self._show_state()
+        self._show_cue()
 
     def reset(self, seconds: float | None = None) -> None:
         """Back to the full time (stopped), clearing the cue."""
@@ -101,8 +104,22 @@ class RoundClock(Vertical):
             self.remove_class(name)
         if cue is not None:
             self.add_class(CUE_CLASSES[cue])
+        self._show_cue()
+
+    def cue_line(self) -> str:
+        """The call to make now: the last cue due, or «TIEMPO» while the round runs
+        before its first cue (III.13: the judge calls «TIEMPO» to start the 3 minutes);
+        empty while the clock is stopped at full time."""
+        if self.cue is not None:
+            return self.cue.value
+        if self.timer.running:
+            return f"{Cue.TIME.value} (inicio)"
+        return ""
+
+    def _show_cue(self) -> None:
         if self.is_mounted:
-            self.query_one("#clock-cue", Static).update(f"  {cue.value}  " if cue is not None else "")
+            line = self.cue_line()
+            self.query_one("#clock-cue", Static).update(f"  {line}  " if line else "")
 
     def _show_state(self) -> None:
         if self.timer.running:
