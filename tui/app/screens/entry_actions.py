@@ -28,7 +28,14 @@ from tui.app.widgets.judge_dialogs import ClaimDialog, ConflictDecision, Conflic
 from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.paper_board import PaperBoardDialog
 from tui.app.widgets.slip_dialogs import Correction, CorrectionDialog, TablesDialog
-from tui.app.widgets.slip_feedback import Feedback, SlipFeedback, entry_feedback, error_feedback, master_feedback
+from tui.app.widgets.slip_feedback import (
+    Feedback,
+    SlipFeedback,
+    entry_feedback,
+    error_feedback,
+    master_feedback,
+    status_name,
+)
 
 
 @dataclass(frozen=True)
@@ -41,6 +48,8 @@ class SlipJob:
     table: int | None
     text: str = ""
     """What was typed (shown again if it cannot be saved)."""
+    round_number: int | None = None
+    """The round it was typed for (a refusal says it)."""
 
 
 class EntryActions(StationScreen[None]):
@@ -123,7 +132,7 @@ class EntryActions(StationScreen[None]):
         call = service.double_check if self.double_entry else service.enter_slip
         self._enqueue(SlipJob(partial(call, game, table, text, round_number=self.round_number,
                                    tournament_id=state.tournament_id),
-                           entry_feedback, table, text))
+                           entry_feedback, table, text, self.round_number))
         self._ready()
 
     def _typed_table(self) -> tuple[int, int] | None:
@@ -147,6 +156,12 @@ class EntryActions(StationScreen[None]):
         table = self.query_one("#table", Input)
         table.value = ""
         self.set_focus(table)                       # at once: the next key typed is the next table's
+        self._follow_round()                        # a round that moved on while this slip was typed
+
+    def _follow_round(self) -> None:
+        """Show the round to follow, unless one was chosen by hand or a slip is being
+        typed (``EntryScreen``)."""
+        raise NotImplementedError
 
     def _feedback(self, feedback: Feedback) -> None:
         self.query_one("#feedback", SlipFeedback).feedback = feedback
@@ -163,7 +178,8 @@ class EntryActions(StationScreen[None]):
         text = self.query_one("#move", Input).value.strip() if mark in (SlipStatus.NULL, SlipStatus.LATE) else ""
         service, state = self.station.service, self.station.state
         self._enqueue(SlipJob(partial(service.mark_slip, game, table, mark, text=text,
-                                   round_number=self.round_number, tournament_id=state.tournament_id), entry_feedback, table))
+                                   round_number=self.round_number, tournament_id=state.tournament_id), entry_feedback, table,
+                           f"{status_name(mark.value)} {text}".strip(), self.round_number))
         self._ready()
 
     def action_master_many(self) -> None:
@@ -180,7 +196,8 @@ class EntryActions(StationScreen[None]):
             if isinstance(tables, list):
                 self._enqueue(SlipJob(partial(service.enter_master_slips, game, tables, round_number=round_number,
                                            tournament_id=state.tournament_id),
-                                   partial(master_feedback, master), None))
+                                   partial(master_feedback, master), None,
+                                   f"maestra {master}, mesas {' '.join(map(str, tables))}", round_number))
             self._ready()
 
         self.app.push_screen(TablesDialog(master, view.master_score, round_number), entered)
@@ -205,7 +222,9 @@ class EntryActions(StationScreen[None]):
                                        status=correction.status, round_number=round_number,
                                        tournament_id=state.tournament_id,
                                        reason=correction.reason),
-                               entry_feedback, correction.table))
+                               entry_feedback, correction.table,
+                               "corrección: " + (correction.text or status_name(
+                                   correction.status.value if correction.status else "")), round_number))
 
         self.app.push_screen(CorrectionDialog(table, round_number, slip.text if slip else ""), corrected)
 
