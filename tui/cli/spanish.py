@@ -65,8 +65,39 @@ SPANISH: dict[str, str] = {
     "Press any key to continue...": "Pulse una tecla para continuar…",
     "unknown error": "error desconocido",
     "Value must be an iterable.": "El valor debe ser una lista.",
+    "required": "obligatoria",
+    "{value!r} is not a valid boolean. Recognized values: {states}":
+        "«{value}» no es un valor de sí o no. Valores admitidos: {states}",
+    "DeprecationWarning: The command {name!r} is deprecated.{extra_message}":
+        "Aviso: la orden «{name}» está obsoleta.{extra_message}",
+    "DeprecationWarning: The {param_type} {name!r} is deprecated.{extra_message}":
+        "Aviso: {param_type} «{name}» está obsoleto.{extra_message}",
+    "Couldn't detect Bash version, shell completion is not supported.":
+        "No se reconoce la versión de Bash: no se puede completar en el intérprete.",
+    "Shell completion is not supported for Bash versions older than 4.4.":
+        "Completar en el intérprete necesita Bash 4.4 o posterior.",
+    "d": "d",
+    "{editor}: Editing failed": "{editor}: no se pudo editar",
+    "{editor}: Editing failed: {e}": "{editor}: no se pudo editar: {e}",
 }
-"""Click's message (as in its source) → the Spanish shown."""
+"""Click's message (as in its source) → the Spanish shown. ``"required"`` is the mark
+of a required option in the help (``[obligatoria]``)."""
+
+DECLARATION_ERRORS: frozenset[str] = frozenset({
+    "Could not determine name for option with declarations {decls!r}",
+    "No options defined but a name was passed ({name}). Did you mean to declare an argument instead? "
+    "Did you mean to pass '--{name}'?",
+    "Arguments take exactly one parameter declaration, got {length}: {decls}.",
+    "Name '{name}' defined twice",
+    "Boolean option {decl!r} cannot use the same flag for true/false.",
+    "Invalid start character for option ({option})",
+    "Choice({choices})",
+    "Unknown color {colour!r}",
+    "Unknown standard stream '{name}'",
+})
+"""Click's messages that only a mistake in declaring our commands can show (raised as
+``TypeError``/``ValueError`` while the program starts, or a ``repr``): left in English, for the
+developer. Every other message of Click is in ``SPANISH`` or ``SPANISH_PLURALS``."""
 
 SPANISH_PLURALS: dict[str, tuple[str, str]] = {
     "Got unexpected extra argument ({args})": ("Sobra un argumento ({args})", "Sobran argumentos ({args})"),
