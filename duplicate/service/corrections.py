@@ -9,8 +9,8 @@ from duplicate.service.access import Action, Actor, Role
 from duplicate.service.base import (
     TaskModule,
     ANNULLED,
-    MARK_STATUSES,
     _now,
+    checked_mark,
 )
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import InvalidSlip, NotFound, RoundClosed, StateConflict
@@ -34,7 +34,7 @@ from duplicate.service.views import (
     EntryResult,
     view_of,
 )
-from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict
+from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
 from duplicate.storage.models import (
     Claim,
     ClaimStatus,
@@ -113,14 +113,13 @@ class Corrections(TaskModule):
     def _correction_verdict(self, context: _SlipContext, text: str | None,
                             status: SlipStatus | str | None) -> SlipVerdict:
         if status is not None:
-            status = SlipStatus(status)
-            if status not in MARK_STATUSES:
-                raise InvalidSlip(f"marca {status.value!r} no válida: se espera late, null o missing",
-                                  what="la marca", value=status.value)
-            return mark_verdict(status, text or "")
+            return mark_verdict(checked_mark(status), text or "")
         if text is None:
-            raise InvalidSlip("indique el nuevo texto de la papeleta o una marca (late, null, missing)",
+            raise InvalidSlip("indique el nuevo texto de la papeleta o una marca (tarde, nula, no-entregada)",
                               what="la papeleta", value=None)
+        mark = read_mark(text)
+        if mark is not None:                    # «tarde» as the corrected slip: the mark (issue 25 §3)
+            return mark_verdict(mark)
         return judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
 
     def _correct_in(self, session: Session, context: _SlipContext, text: str, verdict: SlipVerdict, actor: Actor,

@@ -20,8 +20,9 @@ from duplicate.service.base import (
     TaskModule,
     _now,
     _read_csv,
+    checked_mark,
 )
-from duplicate.service.errors import DamagedData, InvalidFile, InvalidSlip, NotFound, RoundClosed, StateConflict, TournamentError
+from duplicate.service.errors import DamagedData, InvalidFile, NotFound, RoundClosed, StateConflict, TournamentError
 from duplicate.service.events import SlipChecked, SlipConflict, SlipEntered
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.views import (
@@ -30,7 +31,7 @@ from duplicate.service.views import (
     SlipView,
     view_of,
 )
-from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict
+from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
 from duplicate.storage.models import (
     Conflict,
     ConflictKind,
@@ -89,6 +90,8 @@ def _same_slip(stored: Slip, text: str, verdict: SlipVerdict, context: _SlipCont
     status = _stored(verdict, context)[0]
     if stored.status != status:
         return False
+    if verdict.status in MARK_STATUSES:             # «tarde» typed, the late mark stored: the same slip
+        return True
     return stored.text.strip() == text.strip() or (verdict.canonical is not None and stored.move == verdict.canonical)
 
 
@@ -134,19 +137,23 @@ class SlipEntry(TaskModule):
         entry screen does; ``TournamentError`` when there is none. The raw ``text`` is
         stored exactly as typed. A second, different slip for the same player and round
         is stored as a ``Conflict`` for the judge; the same text again changes nothing.
+        A text that names a mark («tarde», «nula», «no entregada», «falta»:
+        ``duplicate.slips.read_mark``) is that mark, as ``mark_slip`` stores it.
         """
         text = self._typed(text, "la papeleta", SLIP_MAX)
         context = self.slip_context(game_number, table, round_number, tournament_id)
+        mark = read_mark(text)
+        if mark is not None:
+            return self._store(context, text, mark_verdict(mark), Action.MARK_SLIP)
         verdict = judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
         return self._store(context, text, verdict, Action.ENTER_SLIP)
 
     def mark_slip(self, game_number: int, table: int, status: SlipStatus | str, *, text: str = "",
                   round_number: int | None = None, tournament_id: int | None = None) -> EntryResult:
-        """Record a late, null or missing slip (III.13, III.20.4, III.25): 0 points."""
-        status = SlipStatus(status)
-        if status not in MARK_STATUSES:
-            raise InvalidSlip(f"marca {status.value!r} no válida: se espera late, null o missing",
-                              what="la marca", value=status.value)
+        """Record a late, null or missing slip (III.13, III.20.4, III.25): 0 points.
+        ``status``: a ``SlipStatus`` mark or its word («tarde», «nula», «no-entregada»;
+        ``base.checked_mark``); ``InvalidSlip`` otherwise."""
+        status = checked_mark(status)
         text = self._typed(text, "la papeleta", SLIP_MAX)
         context = self.slip_context(game_number, table, round_number, tournament_id)
         return self._store(context, text, mark_verdict(status, text), Action.MARK_SLIP)
@@ -199,13 +206,14 @@ class SlipEntry(TaskModule):
                 raise NotFound(f"no hay ningún jugador en la mesa {table} en la partida {game_number}",
                                what="mesa", key=table)
             if isinstance(value, SlipStatus):
-                if value not in MARK_STATUSES:
-                    raise InvalidSlip(f"marca {value.value!r} no válida: se espera late, null o missing",
-                                      what="la marca", value=value.value)
+                value = checked_mark(value)
                 raw = self._typed(written[0] if written else "", f"la papeleta de la mesa {table}", SLIP_MAX)
                 verdict = mark_verdict(value, raw)
             else:
                 value = self._typed(value, f"la papeleta de la mesa {table}", SLIP_MAX)
+                mark = read_mark(value)
+                if mark is not None:                            # «tarde» written as the slip: the mark
+                    verdicts.setdefault(value, mark_verdict(mark))
                 if value not in verdicts:
                     verdicts[value] = judge_slip(base.board, base.rack, value, base.lexicon, oriented=base.oriented)
                 verdict, raw = verdicts[value], value
@@ -258,7 +266,8 @@ class SlipEntry(TaskModule):
     def import_slips(self, game_number: int, path: Path, *, tournament_id: int | None = None) -> list[EntryResult]:
         """Enter the slips of a CSV file with a header: ``mesa`` (table), ``jugada``
         (the text; empty with ``marca``), optional ``ronda`` (round) and ``marca``
-        (late/null/missing). Every row is checked first (syntax, table seated, round open):
+        (tarde/nula/no-entregada/falta, or late/null/missing; a ``jugada`` that is one of
+        these words is that mark too). Every row is checked first (syntax, table seated, round open):
         a bad row raises ``TournamentError`` naming its line and nothing is entered; then
         each round's slips are entered in one transaction."""
         with self._write() as session:
@@ -274,8 +283,8 @@ class SlipEntry(TaskModule):
                 raise InvalidFile(f"{path}, línea {number}: {error}",
                                   path=path, line=number, what=error.what) from error
             mark = lowered.get("marca") or lowered.get("mark") or ""
-            if mark and mark not in {status.value for status in MARK_STATUSES}:
-                raise InvalidFile(f"{path}, línea {number}: marca {shown(mark)} no válida (late, null, missing)",
+            if mark and read_mark(mark) not in MARK_STATUSES:
+                raise InvalidFile(f"{path}, línea {number}: marca {shown(mark)} no válida (tarde, nula, no-entregada)",
                                   path=path, line=number, what="la marca", value=mark)
             text = row.get("jugada") or row.get("move") or ""
             parsed.append((number, table, round_number, text, mark))
@@ -296,7 +305,7 @@ class SlipEntry(TaskModule):
             if target is None or target not in open_rounds:
                 raise InvalidFile(f"{path}, línea {line}: la ronda {target} no existe o está cerrada; "
                                       "no se ha anotado nada", path=path, line=line, what="la ronda", value=target)
-            by_round.setdefault(target, []).append((table, SlipStatus(mark), text) if mark else (table, text))
+            by_round.setdefault(target, []).append((table, checked_mark(mark), text) if mark else (table, text))
         results = []
         for number, items in sorted(by_round.items()):
             results += self._enter_slips(game_number, items, number, tournament_id, Action.IMPORT_SLIPS)
@@ -308,7 +317,9 @@ class SlipEntry(TaskModule):
         checked; a mismatch becomes a ``Conflict`` the judge resolves."""
         text = self._typed(text, "la papeleta", SLIP_MAX)
         context = self.slip_context(game_number, table, round_number, tournament_id)
-        verdict = judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
+        mark = read_mark(text)
+        verdict = (mark_verdict(mark) if mark is not None
+                   else judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented))
         with self._write() as session:
             actor = self._authorise(session, context.tournament_id, Action.CHECK_SLIP, tables=[table])
             self._writable_game(session, context.game_id)

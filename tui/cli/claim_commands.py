@@ -5,9 +5,8 @@ from __future__ import annotations
 import click
 
 from duplicate.labels import CLAIM_STATUS, label
-from duplicate.slips import SlipStatus
 from tui.cli.listing import say
-from tui.cli.options import NUMBER, Context, common, game_option
+from tui.cli.options import MARK, NUMBER, Context, common, game_option
 
 
 # --- claims ------------------------------------------------------------------------------------------------
@@ -34,8 +33,8 @@ def claim_file(context: Context, round_number: int, table: int, text: str, game_
 @click.option("--upheld/--rejected", required=True)
 @click.option("--resolution", required=True, help="Resolución del juez árbitro.")
 @click.option("--text", "corrected_text", default=None, help="Papeleta corregida (si se acepta).")
-@click.option("--status", "corrected_status", default=None,
-              type=click.Choice([s.value for s in (SlipStatus.LATE, SlipStatus.NULL, SlipStatus.MISSING)]))
+@click.option("--status", "corrected_status", default=None, type=MARK,
+              help="Marca corregida (tarde, nula, no-entregada), si se acepta.")
 @common
 def claim_resolve(context: Context, claim_id: int, upheld: bool, resolution: str, corrected_text: str | None,
                   corrected_status: str | None) -> None:

@@ -55,6 +55,38 @@ BONUS = Bounded(1, BONUS_MAX)
 SCORE = Bounded(0, DB_INT_MAX)
 """Points of a game's result or a spread (stored in ``INTEGER`` columns)."""
 
+if TYPE_CHECKING:
+    _TextType = click.ParamType[str]
+else:                                   # Click before 8.5: ParamType is not generic
+    _TextType = click.ParamType
+
+
+class MarkChoice(_TextType):
+    """A slip's mark as the judge says it: ``tarde``, ``nula`` or ``no-entregada`` (also
+    «falta», «fuera de tiempo»…, any case and accents: ``duplicate.slips.read_mark``); the
+    storage codes ``late``, ``null``, ``missing`` are still accepted but not offered. The
+    value is the code (``"late"``…)."""
+
+    name = "marca"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        from duplicate.slips import MARK_NAMES
+
+        return "{" + "|".join(MARK_NAMES.values()) + "}"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from duplicate.slips import MARK_NAMES, MARKED_STATUSES, read_mark
+
+        mark = read_mark(str(value))
+        if mark not in MARKED_STATUSES:
+            self.fail(f"«{str(value)[:40]}» no es una marca: escriba {', '.join(MARK_NAMES.values())}", param, ctx)
+        return mark.value
+
+
+MARK = MarkChoice()
+"""``slip mark``'s and ``--status``'s mark (see ``MarkChoice``)."""
+
+
 # --- the shared options, declared once -------------------------------------------------------
 def _database_url(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
     """``--db``: a URL whose password is written ``?`` gets it from a hidden prompt (issue 14 §4)."""

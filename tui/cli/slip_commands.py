@@ -6,14 +6,15 @@ from pathlib import Path
 
 import click
 
+from duplicate.labels import SLIP_STATUS, label
 from duplicate.plurals import counted
 from duplicate.service import (
     EntryResult,
     SlipView,
 )
-from duplicate.slips import SlipStatus
 from tui.cli.listing import emit_rows, say
 from tui.cli.options import (
+    MARK,
     NUMBER,
     Context,
     common,
@@ -32,7 +33,7 @@ def slip() -> None:
 def _slip_label(stored: SlipView | None) -> str:
     if stored is None:
         return ""
-    return stored.text or stored.status
+    return stored.text or label(SLIP_STATUS, stored.status)
 
 
 def _show_entry(result: EntryResult) -> None:
@@ -78,14 +79,15 @@ def slip_master(context: Context, tables: tuple[int, ...], game_number: int | No
 
 @slip.command("mark")
 @click.argument("table", type=NUMBER)
-@click.argument("status", type=click.Choice([s.value for s in (SlipStatus.LATE, SlipStatus.NULL, SlipStatus.MISSING)]))
+@click.argument("status", type=MARK)
 @click.option("--text", default="", help="Lo que ponía la papeleta, si algo.")
 @game_option
 @round_option
 @common
 def slip_mark(context: Context, table: int, status: str, text: str, game_number: int | None,
               round_number: int | None) -> None:
-    """Marca la papeleta de TABLE: late (fuera de tiempo), null (nula), missing (no entregada)."""
+    """Marca la papeleta de TABLE: tarde (fuera de tiempo, III.13), nula (III.20.4) o
+    no-entregada (también «falta»)."""
     result = context.acting.mark_slip(context.game(game_number), table, status, text=text, round_number=round_number,
                                        tournament_id=context.tournament)
     _show_entry(result)
@@ -107,8 +109,7 @@ def slip_check(context: Context, table: int, text: str, game_number: int | None,
 @slip.command("correct")
 @click.argument("table", type=NUMBER)
 @click.argument("text", required=False)
-@click.option("--status", type=click.Choice([s.value for s in (SlipStatus.LATE, SlipStatus.NULL, SlipStatus.MISSING)]),
-              default=None, help="Marca en lugar de texto.")
+@click.option("--status", type=MARK, default=None, help="Marca en lugar de texto (tarde, nula, no-entregada).")
 @click.option("--reason", required=True, help="Motivo de la corrección (queda anotado).")
 @game_option
 @round_option
@@ -142,7 +143,7 @@ def slip_import(context: Context, path: Path, game_number: int | None) -> None:
 def slip_list(context: Context, game_number: int | None, round_number: int | None, output: str) -> None:
     """Lista las papeletas registradas."""
     rows = [{"ronda": item.round_number, "mesa": item.table_number, "texto": item.text, "jugada": item.move or "",
-             "estado": item.status, "puntos": item.score, "motivo": item.reason, "por": item.entered_by}
+             "estado": label(SLIP_STATUS, item.status), "puntos": item.score, "motivo": item.reason, "por": item.entered_by}
             for item in context.service.slips(context.game(game_number), round_number, tournament_id=context.tournament)]
     emit_rows(rows, output)
 
@@ -157,7 +158,7 @@ def slip_conflicts(context: Context, game_number: int | None) -> None:
         click.echo("No hay conflictos pendientes.")
     for conflict, stored in items:
         say(f"{conflict.id:>4}  ronda {conflict.round_number}, mesa {conflict.table_number}: "
-                   f"«{conflict.mark or conflict.text}» ({conflict.entered_by}) frente a «{_slip_label(stored)}» "
+                   f"«{label(SLIP_STATUS, conflict.mark) if conflict.mark else conflict.text}» ({conflict.entered_by}) frente a «{_slip_label(stored)}» "
                    f"({stored.entered_by if stored else ''}) [{conflict.kind}]")
 
 

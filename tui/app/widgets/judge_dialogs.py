@@ -20,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, RadioButton, RadioSet, Static
 
 from duplicate.notation import LOWERCASE_HINT
-from tui.app.widgets.slip_dialogs import MARK_WORDS
+from duplicate.slips import read_mark
 
 
 @dataclass(frozen=True)
@@ -240,7 +240,7 @@ class ClaimResolutionDialog(_JudgeDialog[ClaimDecision]):
             self._error("Una reclamación rechazada no corrige la papeleta: borre la papeleta corregida.")
             self.query_one("#claim-corrected", Input).focus()
             return
-        mark = MARK_WORDS.get(corrected.casefold()) if corrected else None
+        mark = read_mark(corrected) if corrected else None
         self.dismiss(ClaimDecision(upheld, resolution, None if mark or not corrected else corrected,
                                    mark.value if mark else None))
 
