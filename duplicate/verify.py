@@ -122,6 +122,7 @@ from duplicate.record_standings import (
     tournament_standings,
 )
 from duplicate.texts import visible
+from duplicate.plurals import counted
 from lexicon.lexicon import Lexicon, LexiconError
 
 __all__ = [
@@ -192,7 +193,7 @@ def run_verify(path: Path, lexicon_path: Path | None, out: TextIO) -> int:
     games = record["games"]
     rounds = sum(len(game["rounds"]) for game in games)
     slips = sum(len(round_["slips"]) for game in games for round_ in game["rounds"])
-    counts = f"{len(games)} partidas, {rounds} rondas, {slips} papeletas comprobadas"
+    counts = f"{counted(len(games), 'partida')}, {counted(rounds, 'ronda')}, {counted(slips, 'papeleta comprobada')}"
     if not differences:
         print(f"{path}: sin diferencias: {counts}", file=out)
         return 0

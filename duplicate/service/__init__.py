@@ -37,6 +37,7 @@ from duplicate.service.settings import DamagedSettings, TournamentSettings
 from duplicate.service.views import (
     AssistantRangeView,
     ClaimView,
+    ClosedRound,
     ConflictView,
     EntryResult,
     EntryView,
@@ -62,6 +63,7 @@ __all__ = [
     "AssistantRangeView",
     "ClaimStatus",
     "ClaimView",
+    "ClosedRound",
     "ConcurrentChange",
     "ConflictKind",
     "ConflictView",

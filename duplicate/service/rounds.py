@@ -57,6 +57,7 @@ from duplicate.storage.models import (
     Tournament,
 )
 from duplicate.timer import shared_remaining
+from duplicate.plurals import counted
 from lexicon.alphabet import spanish
 
 
@@ -134,7 +135,7 @@ class Rounds(TaskModule):
         entered = session.scalar(select(func.count()).select_from(Slip).where(
             Slip.game_id == game.id, Slip.round_number == pending.number))
         if entered:
-            raise StateConflict(f"ya hay {entered} papeletas de la ronda {pending.number}: el atril no se cambia",
+            raise StateConflict(f"ya hay {counted(entered, 'papeleta')} de la ronda {pending.number}: el atril no se cambia",
                                 what=f"ronda {pending.number}", state="slips_entered")
         session.delete(self._round(session, game, pending.number))
         session.flush()
@@ -351,7 +352,7 @@ class Rounds(TaskModule):
                 entered = session.scalar(select(func.count()).select_from(Slip).where(
                     Slip.game_id == game.id, Slip.round_number == engine.pending.number))
                 if entered:
-                    raise StateConflict(f"la ronda {engine.pending.number} tiene {entered} papeletas: elija su "
+                    raise StateConflict(f"la ronda {engine.pending.number} tiene {counted(entered, 'papeleta')}: elija su "
                                           "jugada maestra antes de terminar la partida",
                                           what=f"ronda {engine.pending.number}", state="slips_entered")
                 session.delete(self._round(session, game, engine.pending.number))

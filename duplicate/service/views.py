@@ -132,6 +132,17 @@ class RoundStatus:
     pending: tuple[PendingSlip, ...] = ()
 
 
+@dataclass(frozen=True)
+class ClosedRound:
+    """What closing a round did (III.24): its ``round_number``, the ``missing_tables``
+    whose players handed in no slip (marked ``missing``, 0 points) and the ``bonuses``
+    awarded, ``{table: points}``."""
+
+    round_number: int
+    missing_tables: tuple[int, ...]
+    bonuses: dict[int, int]
+
+
 def _round_view(row: RoundRow, alphabet: Alphabet) -> RoundView:
     return RoundView(row.number, row.rack, row.board_before, row.top_score,
                      tuple((top[0], top[1], top[2]) for top in row.top_moves), row.move_count, row.master,

@@ -107,3 +107,56 @@ def test_marks_typed_as_slips_and_marks_in_spanish(run, tmp_path: Path) -> None:
     assert rows[1]["texto"] == "Tarde"                                           # stored as typed
     # Double entry of a mark typed as a word agrees with the mark.
     assert "coincide" in run("slip", "check", "3", "falta").output
+
+
+def test_round_close_closes_the_round_with_its_master_and_says_who_had_no_slip(run) -> None:  # type: ignore[no-untyped-def]
+    # III.24: without --round, the round closed is the newest with its master placed and
+    # still open — not the newer one whose rack is drawn but has no master; the tables
+    # marked missing are reported.
+    _round_with_master(run, players=4)
+    slips = json.loads(run("slip", "list", "--format", "json").output)
+    assert slips == []
+    run("slip", "enter", "2", "tarde")
+    run("slip", "enter", "4", "nula")
+    closed = run("round", "close").output
+    assert "Ronda 1 cerrada" in closed
+    assert "2 papeletas marcadas como no entregadas" in closed and "mesas 1, 3" in closed
+    run("rack", "draw")                                     # round 2: a rack, no master yet
+    refused = run("round", "close", code=1).output
+    assert "ninguna ronda con jugada maestra sin cerrar" in refused
+    assert all(not row["ronda"] == 2 for row in json.loads(run("slip", "list", "--format", "json").output))
+    run("master", "choose")
+    for table in (1, 2, 3):
+        run("slip", "mark", str(table), "tarde")
+    closed = run("round", "close").output
+    assert "Ronda 2 cerrada" in closed and "1 papeleta marcada como no entregada" in closed and "mesa 4." in closed
+
+
+def test_slip_enter_help_describes_the_round_it_enters() -> None:
+    shown = CliRunner().invoke(main, ["slip", "enter", "--help"], prog_name="duplicada").output
+    flat = " ".join(shown.split())
+    assert "la última con atril" not in flat
+    assert "la última con la jugada maestra ya anunciada" in flat
+    close = " ".join(CliRunner().invoke(main, ["round", "close", "--help"]).output.split())
+    assert "la última con jugada maestra aún abierta" in close
+
+
+def test_counts_agree_with_their_nouns(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # «1 conflictos», «1 papeletas»: every count said with its noun in agreement.
+    from duplicate.plurals import agreeing, counted
+    from tui.app.screens.entry_presenter import missing_line
+
+    assert [counted(1, "conflicto"), counted(2, "conflicto"), counted(0, "papeleta")] == [
+        "1 conflicto", "2 conflictos", "0 papeletas"]
+    assert [agreeing(1, "mesa"), agreeing(3, "mesa"), counted(1, "reclamación"), counted(2, "reclamación")] == [
+        "mesa", "mesas", "1 reclamación", "2 reclamaciones"]
+    assert missing_line([1, 2], {}, 1)[0] == "Faltan 2 de 2 papeletas de la ronda 1: 1, 2"
+    assert missing_line([1], {}, 1)[0] == "Falta 1 de 1 papeleta de la ronda 1: 1"
+    run("tournament", "create", "T")
+    run("player", "add", "Ana")
+    run("game", "start", "--rounds", "1", "--seed", "1")
+    assert "1 mesa asignada." in run("tables", "assign", "--seating", "alphabetical").output
+    assert "jugadores activos" not in run("tournament", "show").output
+    assert "(1 activo)" in run("tournament", "show").output
+    record = tmp_path / "registro.json"
+    assert "(1 partida, " in run("export", str(record)).output

@@ -8,6 +8,8 @@ Berger round-robin schedule. The pairing itself is the engines' (``ranking.class
 
 from __future__ import annotations
 
+from duplicate.plurals import counted
+
 from pathlib import Path
 
 import click
@@ -63,7 +65,7 @@ def classic_pair(trf: Path, system: str, output: Path | None) -> None:
         click.echo(text, nl=False)
     else:
         output.write_text(text, encoding="utf-8")
-        click.echo(f"Ronda {tournament.rounds_played + 1}: {len(pairs)} emparejamientos en {output}.", err=True)
+        click.echo(f"Ronda {tournament.rounds_played + 1}: {counted(len(pairs), 'emparejamiento')} en {output}.", err=True)
 
 
 @classic.command("check")

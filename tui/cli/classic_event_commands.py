@@ -5,6 +5,8 @@ duplicate commands)."""
 
 from __future__ import annotations
 
+from duplicate.plurals import counted
+
 import csv
 import json
 import sys
@@ -58,7 +60,7 @@ def classic_division(context: Context, rounds: int, system: str, name: str, bye_
                                 club_rounds, gibson)
     view = _classic(context, acting=True).create_division(rounds=rounds, system=system, name=name, settings=settings,
                                                            tournament_id=context.tournament)
-    click.echo(f"División «{view.name or 'única'}»: {view.rounds} rondas, sistema {view.system}.")
+    click.echo(f"División «{view.name or 'única'}»: {counted(view.rounds, 'ronda')}, sistema {view.system}.")
 
 
 @click.command("players")
@@ -248,7 +250,7 @@ def classic_publish(context: Context, division: str, out: Path) -> None:
         files = publish_classic(snapshot, out)
     except OSError as error:
         raise click.ClickException(f"no se puede escribir en {out}: {error.strerror}") from None
-    click.echo(f"Publicado en {out}: {len(files)} archivos (ronda {snapshot.played} de {snapshot.rounds}).")
+    click.echo(f"Publicado en {out}: {counted(len(files), 'archivo')} (ronda {snapshot.played} de {snapshot.rounds}).")
 
 
 EVENT_COMMANDS = [classic_publish, classic_division, classic_players, classic_round_pair, classic_boards, classic_result,

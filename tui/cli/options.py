@@ -113,8 +113,13 @@ pin_file_option = click.option("--pin-file", type=click.Path(dir_okay=False, pat
                                     "se pregunta sin mostrarlo).")
 game_option = click.option("--game", "game_number", type=NUMBER, default=None,
                            help="Número de partida (por defecto, la que está en juego).")
-round_option = click.option("--round", "round_number", type=NUMBER, default=None,
-                            help="Ronda (por defecto, la última con atril).")
+def round_choice(default: str) -> Callable[[F], F]:
+    """``--round N``, its help saying what the command does without it (``default``)."""
+    return click.option("--round", "round_number", type=NUMBER, default=None, help=f"Ronda (por defecto, {default}).")
+
+
+round_option = round_choice("la última con la jugada maestra ya anunciada, III.16: en ella se anotan las papeletas")
+"""``--round`` of the slip commands (``TournamentService.enter_slip``'s default round)."""
 format_option = click.option("--format", "output", type=click.Choice(["table", "csv", "json"]), default="table",
                              show_default=True, help="Formato de salida.")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from duplicate.plurals import counted
+
 from typing import Any
 
 import click
@@ -60,7 +62,7 @@ def rack_replace(context: Context, text: str | None, reason: str, redraw: bool, 
 def _show_round(view: Any) -> None:
     for redraw in view.redraws:
         say(f"Cambio de fichas (III.19): {redraw['rack']} — {redraw['reason']}")
-    click.echo(f"Ronda {view.number}: atril {view.rack_shown}; {view.move_count} jugadas válidas, "
+    click.echo(f"Ronda {view.number}: atril {view.rack_shown}; {counted(view.move_count, 'jugada válida')}, "
                f"máxima puntuación {view.top_score}.")
     for index, (text, score, reason) in enumerate(view.top_moves):
         say(f"  {index}. {text:<24} {score:>4}  {reason}")

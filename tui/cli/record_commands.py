@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from duplicate.plurals import counted
+
 import json
 import sys
 from pathlib import Path
@@ -59,8 +61,8 @@ def export(context: Context, out: Path) -> None:
     """Escribe el registro completo del torneo (JSON) en OUT."""
     record = context.service.export(context.tournament)
     out.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
-    click.echo(f"Registro del torneo escrito en {out} ({len(record['games'])} partidas, "
-               f"{len(record['events'])} eventos).")
+    click.echo(f"Registro del torneo escrito en {out} ({counted(len(record['games']), 'partida')}, "
+               f"{counted(len(record['events']), 'evento')}).")
 
 
 @click.command()

@@ -20,6 +20,7 @@ from tui.cli.options import (
     common,
     format_option,
     game_option,
+    round_choice,
     round_option,
 )
 
@@ -59,7 +60,9 @@ def _show_entry(result: EntryResult) -> None:
 @round_option
 @common
 def slip_enter(context: Context, table: int, text: str, game_number: int | None, round_number: int | None) -> None:
-    """Introduce la papeleta TEXT de la mesa TABLE (p. ej. 12 "H8-CASA")."""
+    """Introduce la papeleta TEXT de la mesa TABLE (p. ej. 12 "H8-CASA"; «tarde», «nula» o
+    «no entregada» la marcan). Sin --round, va a la última ronda con la jugada maestra ya
+    anunciada (III.16)."""
     result = context.acting.enter_slip(context.game(game_number), table, text, round_number=round_number,
                                         tournament_id=context.tournament)
     _show_entry(result)
@@ -137,7 +140,7 @@ def slip_import(context: Context, path: Path, game_number: int | None) -> None:
 
 @slip.command("list")
 @game_option
-@round_option
+@round_choice("todas")
 @format_option
 @common
 def slip_list(context: Context, game_number: int | None, round_number: int | None, output: str) -> None:

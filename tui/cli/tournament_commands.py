@@ -84,7 +84,7 @@ def tournament_show(context: Context) -> None:
                f"notación orientada: {'sí' if settings.oriented_notation else 'no'}")
     for warning in service.bonus_warnings(item.id):
         click.echo(f"Aviso: {warning}")
-    click.echo(f"Jugadores: {item.players} ({item.active_players} activos); partidas: {len(item.games)}")
+    click.echo(f"Jugadores: {item.players} ({counted(item.active_players, 'activo')}); partidas: {len(item.games)}")
     for game_info in item.games:
         click.echo(f"  partida {game_info.number}: {label(GAME_STATUS, game_info.status)}, {counted(game_info.rounds, 'ronda')}"
                    f"{', ' + game_info.end_reason if game_info.end_reason else ''}")

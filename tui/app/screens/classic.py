@@ -33,6 +33,7 @@ from textual.widgets import Button, Header, Input, Label, Select, Static, Tabbed
 from textual.widgets.data_table import ColumnKey
 
 from duplicate.service import Action, TournamentError
+from duplicate.plurals import counted
 from ranking.classic.engines import SYSTEM_NAMES, PairingError, PairingSystem
 from ranking.classic.pairing_rules import parse_pairs
 from ranking.classic.service import MANUAL, ROUND_ROBIN, BoardView, ClassicService, DivisionView, system_name
@@ -277,7 +278,7 @@ class ClassicScreen(StationScreen[None]):
             return
         number = boards[0].round if boards else None
         self.shown_round = number
-        self.app.call_from_thread(self.say, f"Ronda {number} emparejada: {len(boards)} mesas")
+        self.app.call_from_thread(self.say, f"Ronda {number} emparejada: {counted(len(boards), 'mesa')}")
         self.refresh_data()
 
     def result_typed(self, field: OrderedInput) -> None:
@@ -373,7 +374,7 @@ class ClassicScreen(StationScreen[None]):
         except (TournamentError, OSError) as error:
             self.app.call_from_thread(self.say, f"No se pudo publicar: {error}", error=True)
             return
-        self.app.call_from_thread(self.say, f"Publicado: {len(files)} archivos en {folder}")
+        self.app.call_from_thread(self.say, f"Publicado: {counted(len(files), 'archivo')} en {folder}")
 
     @on(Button.Pressed, "#setup-create")
     @on(Input.Submitted, "#setup-rounds")
@@ -393,6 +394,6 @@ class ClassicScreen(StationScreen[None]):
         except TournamentError as error:
             self.app.call_from_thread(self.say, str(error), error=True)
             return
-        self.app.call_from_thread(self.say, f"División creada: {rounds} rondas. F5 empareja la ronda 1.")
+        self.app.call_from_thread(self.say, f"División creada: {counted(rounds, 'ronda')}. F5 empareja la ronda 1.")
         self.app.call_from_thread(self.query_one("#result", Input).focus)
         self.refresh_data()

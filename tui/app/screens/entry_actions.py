@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Input, Static
 
 from duplicate.service import Action, RoundView, SlipView, TournamentError
 from duplicate.slips import SlipStatus
+from duplicate.plurals import counted
 from lexicon.alphabet import spanish
 from lexicon.board import Board
 from tui.app.screens.entry_presenter import conflict_sides, default_round
@@ -311,6 +312,6 @@ class EntryActions(StationScreen[None]):
             self._ready()
             return
         if self.pending:
-            self._feedback(error_feedback(f"espere: faltan {self.pending} papeletas por guardar"))
+            self._feedback(error_feedback(f"espere: {'falta' if self.pending == 1 else 'faltan'} {counted(self.pending, 'papeleta')} por guardar"))
             return
         self.app.pop_screen()

@@ -81,7 +81,7 @@ def info_markup(info: TournamentInfo) -> str:
     path = f" ({escape(info.lexicon_path)})" if info.lexicon_path else ""
     return (f"[b]{escape(info.name)}[/b] — {escape(info.venue or 'sin lugar')}\n"
             f"Léxico: {info.lexicon_hash[:16]}…{path} — se fija al crear el torneo; no se cambia desde aquí.\n"
-            f"Jugadores: {info.players} inscritos, {info.active_players} activos.")
+            f"Jugadores: {info.players} inscritos, {counted(info.active_players, 'activo')}.")
 
 
 def lock_text(info: TournamentInfo) -> str:

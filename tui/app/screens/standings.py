@@ -203,7 +203,7 @@ class StandingsScreen(StandingsActions):
         heading.append(f" · {counted(len(rounds), 'ronda')} con maestra · {counted(len(standings), 'jugador')}")
         open_claims = sum(1 for claim in claims if claim.status == ClaimStatus.OPEN.value)
         if claims:
-            heading.append(f" · reclamaciones: {len(claims)} ({open_claims} abiertas)",
+            heading.append(f" · reclamaciones: {len(claims)} ({counted(open_claims, 'abierta')})",
                            style="bold red" if open_claims else "")
         self.query_one("#heading", Static).update(heading)
         self._fill_game(standings, results, rounds, settings.bonus_mode != "off")
@@ -407,7 +407,7 @@ class StandingsScreen(StandingsActions):
                                               markup=False))
             return
         self.app.call_from_thread(partial(
-            self.notify, f"Publicado en {publication.out}: {publication.count('.html')} páginas, "
+            self.notify, f"Publicado en {publication.out}: {counted(publication.count('.html'), 'página')}, "
             f"{publication.count('.pdf')} PDF ({publication.seconds:.1f} s)", timeout=15, markup=False))
 
     def action_game(self, delta: int) -> None:
