@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import asdict
 from datetime import date
 from pathlib import Path
@@ -59,6 +60,17 @@ from duplicate.storage.models import (
 )
 from duplicate.texts import COUNTRY_MAX, FEDERATION_ID_MAX, NAME_MAX, PERSON_MAX
 from lexicon.lexicon import Lexicon
+
+
+def same_name(first: str, second: str) -> bool:
+    """Whether two players' names are the same name as an arbiter reads them: case,
+    accents and spaces aside («Ana  Pérez» and «ana perez» are; «Ana Pérez» and «Ana
+    Pérez Gil» are not)."""
+    def folded(name: str) -> str:
+        return " ".join("".join(char for char in unicodedata.normalize("NFD", name.casefold())
+                                if not unicodedata.combining(char)).split())
+
+    return folded(first) == folded(second)
 
 
 class Registration(TaskModule):
@@ -147,7 +159,10 @@ class Registration(TaskModule):
 
         The PIN needs at least 6 characters and must differ from every other PIN of the
         tournament (a PIN alone says who is acting); only its scrypt digest is stored. An
-        empty ``pin`` revokes the assistant's credential. Raises ``TournamentError``,
+        empty ``pin`` revokes the assistant's credential. An assistant's PIN needs its
+        tables first (``set_assistant_range``): a station that may enter no slip is of no use
+        at the event, and a name mistyped here would create it silently (``StateConflict``
+        naming the assistants that have tables). Raises ``TournamentError``,
         ``NotAuthorised``, ``CredentialRefused``.
         """
         if role not in (Role.JUDGE.value, Role.ASSISTANT.value):
@@ -188,6 +203,8 @@ class Registration(TaskModule):
                                                                 Credential.digest == digest))
                 if taken is not None and taken is not current:
                     raise InvalidPin("ese PIN ya lo usa otro puesto del torneo: elija otro")
+                if role == Role.ASSISTANT.value:
+                    self._refuse_assistant_without_tables(session, tournament, label)
                 if current is None:
                     current = Credential(tournament_id=tournament.id, role=role, created_at=_now(),
                                          name=label if role == Role.ASSISTANT.value else actor.name)
@@ -199,6 +216,19 @@ class Registration(TaskModule):
                 self.context.forget(tournament.id)
             self._log(session, tournament.id, PinChanged(role, bool(pin), label if role == Role.ASSISTANT.value else None),
                       actor=actor)
+
+    @staticmethod
+    def _refuse_assistant_without_tables(session: Session, tournament: Tournament, name: str) -> None:
+        """``StateConflict`` when the assistant ``name`` has no tables (II.4.c) in ``tournament``."""
+        ranges = list(session.scalars(select(AssistantRange).where(AssistantRange.tournament_id == tournament.id)
+                                      .order_by(AssistantRange.first_table)))
+        if any(row.assistant == name for row in ranges):
+            return
+        known = ", ".join(f"«{row.assistant}» (mesas {row.first_table}–{row.last_table})" for row in ranges)
+        raise StateConflict(f"el auxiliar «{name}» no tiene mesas asignadas: asígnele primero su tramo de mesas "
+                            "(II.4.c) y después su PIN"
+                            + (f"; auxiliares con mesas: {known}" if known else "; aún no hay ningún auxiliar con mesas"),
+                            what=f"el auxiliar «{name}»", state="no_tables")
 
     def credentials(self, tournament_id: int | None = None) -> list[tuple[str, str]]:
         """The stations that have a credential, as ``(role, name)`` (never the PIN)."""
@@ -218,7 +248,14 @@ class Registration(TaskModule):
     def add_player(self, name: str, *, club: str = "", country: str = "", federation_id: str | None = None,
                    tournament_id: int | None = None) -> int:
         """Register a player in the tournament (reusing the player with the same
-        federation id if there is one); returns the entry id."""
+        federation id if there is one); returns the entry id.
+
+        A name already entered in the tournament (``same_name``: case, accents and spaces
+        aside) is refused (``StateConflict`` naming the entry there) unless the two are told
+        apart: another club, or another federation id, on both entries. Homonyms exist (two
+        «José García» from two clubs), but a name typed twice by mistake would give one
+        person two tables and two lines in the standings; the arbiter distinguishes
+        homonyms by club or federation id, as the lists show them."""
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.ADD_PLAYER)
@@ -245,11 +282,34 @@ class Registration(TaskModule):
                                                       Entry.player_id == player.id))
         if existing is not None:
             raise StateConflict(f"{player.name} ya está inscrito en el torneo", what=player.name, state="entered")
+        self._refuse_homonym(session, tournament, player)
         entry = Entry(tournament_id=tournament.id, player_id=player.id, status=EntryStatus.ACTIVE.value)
         session.add(entry)
         session.flush()
         self._log(session, tournament.id, PlayerAdded(entry.id, player.id, player.name, player.club, player.country, federation_id), actor=actor)
         return entry.id
+
+    @staticmethod
+    def _refuse_homonym(session: Session, tournament: Tournament, player: Player) -> None:
+        """``StateConflict`` when another entry of ``tournament`` has ``player``'s name
+        (``same_name``) and neither the club nor the federation id tells them apart."""
+        session.flush()                                     # the rows of this import so far, too
+        for entry, other in session.execute(select(Entry, Player).join(Player, Entry.player_id == Player.id)
+                                            .where(Entry.tournament_id == tournament.id)):
+            if other.id == player.id or not same_name(other.name, player.name):
+                continue
+            clubs = (other.club or "").strip().casefold(), (player.club or "").strip().casefold()
+            ids = other.federation_id, player.federation_id
+            if (all(clubs) and clubs[0] != clubs[1]) or (all(ids) and ids[0] != ids[1]):
+                continue                                        # homonyms told apart by club or federation id
+            known = ", ".join(part for part in (f"club {other.club}" if other.club else "",
+                                                f"federado {other.federation_id}" if other.federation_id else "")
+                              if part)
+            raise StateConflict(
+                f"ya hay un jugador inscrito como «{other.name}» (inscripción {entry.id}"
+                + (f", {known}" if known else "") + "): no se inscribe dos veces; si es otra persona con el mismo "
+                "nombre, inscríbala con su club o su número de federado (distintos de los de la inscripción "
+                f"{entry.id})", what=player.name, state="same_name")
 
     def import_players(self, path: Path, *, tournament_id: int | None = None) -> list[int]:
         """Add the players of a CSV file with a header row: ``nombre`` (or ``name``), and

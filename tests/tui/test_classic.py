@@ -36,8 +36,8 @@ def new_tournament(path: Path, players: int) -> TournamentService:
     service.create_tournament("Open clásico de [b]Peñíscola[/b]")
     for index in range(1, players + 1):
         service.add_player(f"Jugador {index:02d}" if index != 7 else "[red]Eva[/red] Núñez")
-    service.set_pin("assistant", ASSISTANT_PINS["aux1"], name="aux1")
     service.set_assistant_range("aux1", 1, 10)
+    service.set_pin("assistant", ASSISTANT_PINS["aux1"], name="aux1")
     return service
 
 

@@ -160,3 +160,30 @@ def test_counts_agree_with_their_nouns(run, tmp_path: Path) -> None:  # type: ig
     assert "(1 activo)" in run("tournament", "show").output
     record = tmp_path / "registro.json"
     assert "(1 partida, " in run("export", str(record)).output
+
+
+def test_a_name_entered_twice_is_refused_unless_club_or_federation_tells_them_apart(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run("tournament", "create", "T")
+    run("player", "add", "Ana Pérez", "--club", "Club A")
+    refused = run("player", "add", "ana  perez", code=1).output
+    assert "«Ana Pérez» (inscripción 1, club Club A)" in refused and "club o su número de federado" in refused
+    run("player", "add", "Ana Pérez", "--club", "Club B")                # a homonym from another club
+    run("player", "add", "José García", "--federation-id", "100")
+    run("player", "add", "José García", "--federation-id", "200")       # told apart by federation id
+    run("player", "add", "José García", code=1)
+    players = tmp_path / "jugadores.csv"
+    players.write_text("nombre;club\nLuis Gil;X\nLuis Gil;X\n", encoding="utf-8")
+    assert "línea 3" in run("player", "import", str(players), code=1).output
+    assert run("player", "list").output.count("\n") == 4                  # nothing of the import entered
+
+
+def test_an_assistant_pin_needs_the_assistants_tables_first(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run("tournament", "create", "T")
+    pin = tmp_path / "pin.txt"
+    pin.write_text(ASSISTANT_PINS["aux1"] + "\n", encoding="utf-8")
+    refused = run("tournament", "pin", "assistant", "--name", "aux1", "--new-pin-file", str(pin), code=1).output
+    assert "«aux1» no tiene mesas asignadas" in refused and "tramo de mesas" in refused
+    run("assistant", "set", "aux1", "1", "10")
+    refused = run("tournament", "pin", "assistant", "--name", "aux 1", "--new-pin-file", str(pin), code=1).output
+    assert "auxiliares con mesas: «aux1» (mesas 1–10)" in refused                 # a mistyped name
+    run("tournament", "pin", "assistant", "--name", "aux1", "--new-pin-file", str(pin))
