@@ -32,7 +32,6 @@ from duplicate.service.slip_entry import (
 from duplicate.service.views import (
     ClaimView,
     EntryResult,
-    view_of,
 )
 from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
 from duplicate.storage.models import (
@@ -225,5 +224,8 @@ class Corrections(TaskModule):
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
-            return [view_of(ClaimView, claim)
+            seats = {seat.entry_id: (seat.table_number, seat.entry.player.name if seat.entry and seat.entry.player
+                                     else "") for seat in game.seats}
+            return [ClaimView(claim.id, claim.game_id, claim.round_number, claim.entry_id, claim.text, claim.status,
+                              claim.resolution, claim.created_at, *seats.get(claim.entry_id, (0, "")))
                     for claim in session.scalars(select(Claim).where(Claim.game_id == game.id).order_by(Claim.id))]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import func, select
@@ -15,8 +16,10 @@ from duplicate.service.errors import DamagedData
 from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
 from duplicate.service.standings import Standings
+from duplicate.rack import shown_rack
 from duplicate.service.views import EventView, view_of
 from duplicate.storage.models import Event, Slip
+from lexicon.alphabet import Alphabet
 
 RECORD_FORMAT = "duplicada-tournament-1"
 """The record's format name (docs/tournament-record.md); ``verify`` reads this format."""
@@ -29,6 +32,23 @@ masters without generating moves; issue 12; version 4 adds ``replaces`` — the 
 replaced, III.29 — to ``rack_drawn`` and ``rack_set`` payloads; version 5 adds the event
 kind ``master_undone``; issue 13; version 6 adds the EloDI event kinds ``ratings_updated``
 and ``ratings_recomputed``; issue 24)."""
+
+
+RACK_KEYS = ("rack", "replaces", "leftover")
+"""Keys of an event's payload that hold a stored rack text (``rack_drawn``, ``rack_set``,
+``rack_withdrawn``; their ``redraws`` too)."""
+
+
+def _racks_shown(payload: dict[str, Any], alphabet: Alphabet) -> dict[str, Any]:
+    """``payload`` with each stored rack (``RACK_KEYS``, and each redraw's ``rack``) as
+    people read it: digraph tiles in brackets (``duplicate.rack.shown_rack``)."""
+    shown = {key: shown_rack(value, alphabet) if key in RACK_KEYS and isinstance(value, str) else value
+             for key, value in payload.items()}
+    if isinstance(shown.get("redraws"), list):
+        shown["redraws"] = [{**redraw, "rack": shown_rack(redraw["rack"], alphabet)}
+                            if isinstance(redraw, dict) and isinstance(redraw.get("rack"), str) else redraw
+                            for redraw in shown["redraws"]]
+    return shown
 
 
 class Record(TaskModule):
@@ -105,14 +125,19 @@ class Record(TaskModule):
             }
 
     def history(self, tournament_id: int | None = None, game_number: int | None = None) -> list[EventView]:
-        """The event log, oldest first (one game's when ``game_number`` is given)."""
+        """The event log, oldest first (one game's when ``game_number`` is given); each
+        view's ``shown`` has the racks as people read them (``_racks_shown``)."""
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             query = select(Event).where(Event.tournament_id == tournament.id)
             if game_number is not None:
                 game = self._game(session, tournament, game_number)
                 query = query.where(Event.game_id == game.id)
-            return [view_of(EventView, event) for event in session.scalars(query.order_by(Event.id))]
+            views = [view_of(EventView, event) for event in session.scalars(query.order_by(Event.id))]
+            alphabet = (self.lexicon_for(tournament).alphabet
+                        if any(key in view.payload for view in views for key in RACK_KEYS) else None)
+        return [replace(view, shown=_racks_shown(view.payload, alphabet) if alphabet is not None else view.payload)
+                for view in views]
 
     def last_event_id(self, tournament_id: int | None = None) -> int:
         """Id of the newest event of the tournament (0 if none): a station polls it to see

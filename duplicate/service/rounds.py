@@ -14,7 +14,7 @@ from duplicate.master import ranked_moves
 from duplicate.bounds import NumberError, whole_number
 from duplicate.next_scores import next_score_groups, warm_up_generator
 from duplicate.notation import SlipError, format_move, parse_move
-from duplicate.rack import RackError
+from duplicate.rack import RackError, shown_rack
 from duplicate.service.access import Action, Actor
 from duplicate.service.base import (
     REASONS_KEPT,
@@ -159,7 +159,7 @@ class Rounds(TaskModule):
             replaced: str | None = None
             if engine.pending is not None:
                 if not replace:
-                    raise StateConflict(f"la ronda {engine.pending.number} ya tiene atril ({engine.pending.rack.text}): "
+                    raise StateConflict(f"la ronda {engine.pending.number} ya tiene atril ({shown_rack(engine.pending.rack.text, engine.alphabet)}): "
                                           "elija la jugada maestra antes de sacar otro, o cámbielo (III.29)",
                                           what=f"ronda {engine.pending.number}", state="rack_pending")
                 replaced = engine.pending.rack.text

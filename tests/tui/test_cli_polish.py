@@ -187,3 +187,21 @@ def test_an_assistant_pin_needs_the_assistants_tables_first(run, tmp_path: Path)
     refused = run("tournament", "pin", "assistant", "--name", "aux 1", "--new-pin-file", str(pin), code=1).output
     assert "auxiliares con mesas: «aux1» (mesas 1–10)" in refused                 # a mistyped name
     run("tournament", "pin", "assistant", "--name", "aux1", "--new-pin-file", str(pin))
+
+
+def test_claim_list_shows_table_and_player(run) -> None:  # type: ignore[no-untyped-def]
+    _round_with_master(run, players=3)
+    run("claim", "file", "1", "2", "mi jugada valía más")
+    listed = run("claim", "list").output
+    assert "mesa   2" in listed and "Jugador 2" in listed and "mi jugada valía más" in listed
+
+
+def test_history_shows_racks_with_digraphs_in_brackets(run) -> None:  # type: ignore[no-untyped-def]
+    # IDLLTAAR reads as I D LL T A A R or I D L L T A A R: the history prints ID[LL]TAAR.
+    run("tournament", "create", "T")
+    run("player", "add", "Ana")
+    run("game", "start", "--rounds", "1", "--seed", "1")
+    run("rack", "set", "IDLLTAAR")
+    history = run("history").output
+    assert '"rack": "ID[LL]TAAR"' in history and '"rack": "IDLLTAAR"' not in history
+    assert "ID[LL]TAAR" in run("rack", "set", "EEEEAAA", code=1).output           # the rack in play, unambiguous

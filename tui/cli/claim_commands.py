@@ -48,7 +48,7 @@ def claim_resolve(context: Context, claim_id: int, upheld: bool, resolution: str
 @game_option
 @common
 def claim_list(context: Context, game_number: int | None) -> None:
-    """Lista las reclamaciones de la partida."""
+    """Lista las reclamaciones de la partida: número, ronda, mesa, jugador, estado, texto y resolución."""
     for item in context.service.claims(context.game(game_number), tournament_id=context.tournament):
-        say(f"{item.id:>4}  ronda {item.round_number}  {label(CLAIM_STATUS, item.status):<9} {item.text}"
-                   f"{' → ' + item.resolution if item.resolution else ''}")
+        say(f"{item.id:>4}  ronda {item.round_number}  mesa {item.table:>3}  {item.player:<24} "
+            f"{label(CLAIM_STATUS, item.status):<9} {item.text}{' → ' + item.resolution if item.resolution else ''}")

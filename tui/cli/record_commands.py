@@ -88,4 +88,4 @@ def history(context: Context, game_number: int | None, everything: bool) -> None
         who = event.station + (f"/{event.arbiter}" if event.arbiter else "")
         why = f" — {event.reason}" if event.reason else ""
         say(f"{event.id:>6} {event.created_at:%Y-%m-%d %H:%M:%S} {where:>4} {event.kind:<18} {who:<16} "
-                   f"{json.dumps(event.payload, ensure_ascii=False)[:120]}{why}")
+                   f"{json.dumps(event.shown or event.payload, ensure_ascii=False)[:120]}{why}")
