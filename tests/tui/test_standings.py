@@ -261,7 +261,7 @@ def test_the_judge_publishes_from_the_standings_in_a_worker(service: TournamentS
     import tui.app.screens.standings as standings_module
 
     folder = tmp_path / "publicacion"
-    monkeypatch.setattr(standings_module, "publication_folder", lambda tournament_id: folder)
+    monkeypatch.setattr(standings_module, "publication_folder", lambda tournament_id, database: folder)
 
     async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
         await pilot.press("f9")                                    # where? the default is shown

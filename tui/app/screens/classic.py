@@ -366,7 +366,7 @@ class ClassicScreen(StationScreen[None]):
             self.app.call_from_thread(self.say, "No hay ningún torneo abierto que publicar.", error=True)
             return
         name = self.division.name if self.division else ""
-        folder = publication_folder(tournament) / ("clasico-" + "".join(c if c.isalnum() else "-" for c in name)
+        folder = publication_folder(tournament, self.station.service.database_folder) / ("clasico-" + "".join(c if c.isalnum() else "-" for c in name)
                                                    if name else "clasico")
         try:
             files = publish_classic(self.classic.snapshot(division=self.division.name if self.division else "",

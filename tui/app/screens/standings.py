@@ -64,11 +64,14 @@ from tui.app.widgets.slip_feedback import status_name
 from tui.app.widgets.steady_footer import SteadyFooter
 
 
-def publication_folder(tournament_id: int) -> Path:
-    """Where the app publishes a tournament: ``publicaciones/torneo-N`` in the user's data directory."""
+def publication_folder(tournament_id: int, database: str) -> Path:
+    """Where the app publishes a tournament: ``publicaciones/BASE/torneo-N`` in the user's
+    data directory, ``BASE`` the database's own folder name
+    (``TournamentService.database_folder``): tournament 1 of two databases are two folders."""
     import platformdirs
 
-    return Path(platformdirs.user_data_dir("duplicada", appauthor=False)) / "publicaciones" / f"torneo-{tournament_id}"
+    return (Path(platformdirs.user_data_dir("duplicada", appauthor=False)) / "publicaciones" / database
+            / f"torneo-{tournament_id}")
 
 
 
@@ -381,7 +384,8 @@ class StandingsScreen(StandingsActions):
             self.notify("Solo el juez árbitro publica los resultados.", severity="warning")
             return
         tournament_id = self.station.state.tournament_id
-        default = publication_folder(tournament_id if tournament_id is not None else self._newest_tournament_id())
+        default = publication_folder(tournament_id if tournament_id is not None else self._newest_tournament_id(),
+                                     self.station.service.database_folder)
 
         def chosen(folder: object) -> None:
             if isinstance(folder, Path):
