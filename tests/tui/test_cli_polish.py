@@ -36,6 +36,10 @@ def test_every_message_of_click_a_user_can_see_is_spanish() -> None:
     assert not untranslated
     shown = CliRunner().invoke(main, ["claim", "resolve", "--help"], prog_name="duplicada").output
     assert "[obligatoria]" in shown and "required" not in shown
+    # The arguments' placeholders too: «MESA TEXTO», not «TABLE TEXT».
+    usage = CliRunner().invoke(main, ["slip", "enter", "--help"], prog_name="duplicada").output
+    assert usage.startswith("Uso: duplicada slip enter [OPCIONES] MESA TEXTO") and "TABLE" not in usage
+    assert "Falta el argumento 'MESA'" in CliRunner().invoke(main, ["slip", "enter"]).output
 
 
 def test_the_serve_banner_is_spanish() -> None:

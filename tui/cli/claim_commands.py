@@ -22,7 +22,7 @@ def claim() -> None:
 @game_option
 @common
 def claim_file(context: Context, round_number: int, table: int, text: str, game_number: int | None) -> None:
-    """Anota la reclamación TEXT de la mesa TABLE sobre la ronda ROUND."""
+    """Anota la reclamación TEXTO de la mesa MESA sobre la ronda RONDA."""
     claim_id = context.acting.file_claim(context.game(game_number), round_number, table, text,
                                           tournament_id=context.tournament)
     click.echo(f"Reclamación {claim_id} anotada.")

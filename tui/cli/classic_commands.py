@@ -95,7 +95,7 @@ def classic_check(trf: Path, system: str) -> None:
 @classic.command("berger")
 @click.argument("players", type=click.IntRange(2, 500))
 def classic_berger(players: int) -> None:
-    """Calendario Berger (FIDE C.05, anexo 1) para PLAYERS jugadores: una ronda por línea,
+    """Calendario Berger (FIDE C.05, anexo 1) para JUGADORES jugadores: una ronda por línea,
     «RONDA: a-b c-d …», el primero de cada pareja empieza; «n-0» es el descanso de n."""
     for number, pairs in enumerate(berger_schedule(players), start=1):
         click.echo(f"{number}: " + " ".join(f"{p.first}-{p.second}" for p in pairs))

@@ -93,7 +93,7 @@ def game_reopen(context: Context, game_number: int | None, reason: str) -> None:
 @click.option("--reason", required=True)
 @common
 def game_annul_master(context: Context, round_number: int, game_number: int | None, reason: str) -> None:
-    """III.29: la jugada maestra de ROUND era incorrecta; sigue en el tablero y quien la jugó tiene 0."""
+    """III.29: la jugada maestra de RONDA era incorrecta; sigue en el tablero y quien la jugó tiene 0."""
     count = context.acting.annul_master(context.game(game_number), round_number, tournament_id=context.tournament, reason=reason)
     click.echo(f"Ronda {round_number}: jugada maestra anulada; {counted(count, 'papeleta')} a 0.")
 

@@ -58,7 +58,7 @@ def standings(context: Context, game_number: int | None, overall: bool, per_roun
 @click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
 @common
 def export(context: Context, out: Path) -> None:
-    """Escribe el registro completo del torneo (JSON) en OUT."""
+    """Escribe el registro completo del torneo (JSON) en SALIDA."""
     record = context.service.export(context.tournament)
     out.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
     click.echo(f"Registro del torneo escrito en {out} ({counted(len(record['games']), 'partida')}, "
@@ -69,7 +69,7 @@ def export(context: Context, out: Path) -> None:
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 @lexicon_option
 def verify(path: Path, lexicon_path: Path | None) -> None:
-    """Comprobador independiente: recalcula todo el registro PATH y lista las diferencias."""
+    """Comprobador independiente: recalcula todo el registro ARCHIVO y lista las diferencias."""
     from duplicate.verify import run_verify
 
     sys.exit(run_verify(path, lexicon_path, sys.stdout))

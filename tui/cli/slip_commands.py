@@ -60,7 +60,7 @@ def _show_entry(result: EntryResult) -> None:
 @round_option
 @common
 def slip_enter(context: Context, table: int, text: str, game_number: int | None, round_number: int | None) -> None:
-    """Introduce la papeleta TEXT de la mesa TABLE (p. ej. 12 "H8-CASA"; «tarde», «nula» o
+    """Introduce la papeleta TEXTO de la mesa MESA (p. ej. 12 "H8-CASA"; «tarde», «nula» o
     «no entregada» la marcan). Sin --round, va a la última ronda con la jugada maestra ya
     anunciada (III.16)."""
     result = context.acting.enter_slip(context.game(game_number), table, text, round_number=round_number,
@@ -74,7 +74,7 @@ def slip_enter(context: Context, table: int, text: str, game_number: int | None,
 @round_option
 @common
 def slip_master(context: Context, tables: tuple[int, ...], game_number: int | None, round_number: int | None) -> None:
-    """Anota la jugada maestra a todas las mesas TABLES que la jugaron, de una vez."""
+    """Anota la jugada maestra a todas las mesas MESAS que la jugaron, de una vez."""
     for result in context.acting.enter_master_slips(context.game(game_number), tables, round_number=round_number,
                                                      tournament_id=context.tournament):
         _show_entry(result)
@@ -89,7 +89,7 @@ def slip_master(context: Context, tables: tuple[int, ...], game_number: int | No
 @common
 def slip_mark(context: Context, table: int, status: str, text: str, game_number: int | None,
               round_number: int | None) -> None:
-    """Marca la papeleta de TABLE: tarde (fuera de tiempo, III.13), nula (III.20.4) o
+    """Marca la papeleta de MESA: tarde (fuera de tiempo, III.13), nula (III.20.4) o
     no-entregada (también «falta»)."""
     result = context.acting.mark_slip(context.game(game_number), table, status, text=text, round_number=round_number,
                                        tournament_id=context.tournament)
@@ -103,7 +103,7 @@ def slip_mark(context: Context, table: int, status: str, text: str, game_number:
 @round_option
 @common
 def slip_check(context: Context, table: int, text: str, game_number: int | None, round_number: int | None) -> None:
-    """Doble entrada: vuelve a teclear la papeleta de TABLE; si no coincide, conflicto."""
+    """Doble entrada: vuelve a teclear la papeleta de MESA; si no coincide, conflicto."""
     result = context.acting.double_check(context.game(game_number), table, text, round_number=round_number,
                                           tournament_id=context.tournament)
     _show_entry(result)
@@ -119,7 +119,7 @@ def slip_check(context: Context, table: int, text: str, game_number: int | None,
 @common
 def slip_correct(context: Context, table: int, text: str | None, status: str | None, reason: str,
                  game_number: int | None, round_number: int | None) -> None:
-    """Corrección del juez árbitro (III.27): nueva papeleta TEXT o marca --status."""
+    """Corrección del juez árbitro (III.27): nueva papeleta TEXTO o marca --status."""
     result = context.acting.correct_slip(context.game(game_number), table, text, status=status,
                                           round_number=round_number, tournament_id=context.tournament, reason=reason)
     _show_entry(result)

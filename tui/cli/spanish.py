@@ -152,6 +152,18 @@ TYPE_METAVARS: dict[str, str] = {"integer": "ENTERO", "integer range": "ENTERO",
 """Click's type names (its ``INTEGER``, ``TEXT``… placeholders) → the Spanish placeholder."""
 
 
+ARGUMENT_METAVARS: dict[str, str] = {
+    "table": "MESA", "tables": "MESAS", "text": "TEXTO", "round_number": "RONDA", "path": "ARCHIVO",
+    "name": "NOMBRE", "entry_id": "INSCRIPCIÓN", "first": "PRIMERA", "last": "ÚLTIMA",
+    "first_score": "PUNTOS1", "second_score": "PUNTOS2", "number": "NÚMERO", "out": "SALIDA",
+    "player": "JUGADOR", "players": "JUGADORES", "claim_id": "RECLAMACIÓN", "conflict_id": "CONFLICTO",
+    "trf": "TRF", "choice": "ELECCIÓN", "words": "PALABRAS", "status": "ESTADO", "role": "PAPEL",
+}
+"""An argument's name (as declared) → its Spanish placeholder in the usage line, the help
+and the errors (``MESA`` where Click would write ``TABLE``). The commands' help texts
+name their arguments by these placeholders."""
+
+
 def spanish_metavars(command: click.Command) -> click.Command:
     """``command`` (and its subcommands) with the usage line's placeholders in Spanish:
     ``[OPCIONES]``, ``ORDEN [ARGUMENTOS]...`` and each option's value (``ENTERO``,
@@ -159,6 +171,9 @@ def spanish_metavars(command: click.Command) -> click.Command:
     if command.options_metavar == "[OPTIONS]":
         command.options_metavar = "[OPCIONES]"
     for param in command.params:
+        if (isinstance(param, click.Argument) and param.metavar is None and param.name in ARGUMENT_METAVARS
+                and type(param.type).get_metavar is click.ParamType.get_metavar):   # choices keep {a|b}
+            param.metavar = ARGUMENT_METAVARS[param.name]
         if isinstance(param, click.Option) and param.metavar is None and not param.is_flag:
             spanish = TYPE_METAVARS.get(param.type.name.lower())
             if spanish is not None:

@@ -49,7 +49,7 @@ def tournament() -> None:
 def tournament_create(context: Context, name: str, venue: str, start_date: Any, end_date: Any, bonus: str,
                       bonus_value: int, criterion: str, tie_breaks: bool, oriented: bool, seconds: int,
                       partial_every: int, judge_name: str) -> None:
-    """Crea un torneo NAME con sus criterios (fijados antes de empezar)."""
+    """Crea un torneo NOMBRE con sus criterios (fijados antes de empezar)."""
     settings = TournamentSettings(bonus_mode=bonus, bonus_value=bonus_value, criterion=criterion,
                                   tie_breaks=tie_breaks, oriented_notation=oriented, seconds_per_round=seconds,
                                   partial_every=partial_every)
