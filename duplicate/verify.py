@@ -12,7 +12,7 @@ Public API:
   raises ``RecordError`` (Spanish message naming the file) — never a traceback.
 * ``verify_record(record, lexicon) -> list[Difference]`` the differences, in
   record order (the lexicon hash first).
-* ``run_verify(path, lexicon_path, out) -> int`` the command: prints a Spanish
+* ``run_verify(path, lexicon_path, out, head=None) -> int`` the command: prints a Spanish
   report to ``out`` and returns the exit code (0 no difference, 1 differences,
   2 unreadable record or lexicon).
 * The reference computations, usable to *build* a consistent record (the
@@ -28,6 +28,8 @@ The checker's modules, each read on its own:
   (``rule_differences``), with ``duplicate.record_slips`` (the slips re-judged:
   ``RoundJudge``, ``Verdict``) and ``duplicate.record_standings`` (bonuses and standings);
 * ``duplicate.record_events``: the stored figures against the record's own event log;
+* ``duplicate.record_log``: the rest of the record (players, tournament, games, rounds)
+  against the log, the log's order and its chain of hashes (``duplicate.event_chain``);
 * ``duplicate.record_difference``: the ``Difference`` both checks report;
 * this module: ``verify_record`` (both checks) and the command's report (``run_verify``).
 
@@ -101,6 +103,7 @@ from typing import Any, TextIO
 
 from duplicate.record_difference import Difference
 from duplicate.record_events import event_differences
+from duplicate.record_log import chain_state, log_differences
 from duplicate.record_reading import (
     BONUS_MODES,
     CRITERIA,
@@ -156,17 +159,20 @@ def verify_record(record: dict[str, Any], lexicon: Lexicon) -> list[Difference]:
     game standings), then the tournament standings; empty when the record is
     consistent; then the stored figures against the record's own event log
     (``duplicate.record_events``: racks, also drawn again from the seed, masters,
-    slips, bonuses). Raises ``RecordError`` if the record lacks a key it needs.
+    slips, bonuses); then players, tournament, games and rounds against the log, the
+    log's order and its chain (``duplicate.record_log``). Raises ``RecordError`` if the record lacks a key it needs.
     See the module docstring for what is checked and the decisions taken.
     """
     check_shape(record)
-    return rule_differences(record, lexicon) + event_differences(record, lexicon)
+    return rule_differences(record, lexicon) + event_differences(record, lexicon) + log_differences(record)
 
 
-def run_verify(path: Path, lexicon_path: Path | None, out: TextIO) -> int:
+def run_verify(path: Path, lexicon_path: Path | None, out: TextIO, *, head: str | None = None) -> int:
     """``duplicada verify``: check the record at ``path`` with the lexicon at
     ``lexicon_path`` (None: the default lexicon, ``lexicon.default``) and print a
-    Spanish report to ``out``.
+    Spanish report to ``out``. ``head``: the head of the chain of events noted when the
+    record was exported (``duplicada export`` prints it); the record must end in it
+    (``--head``; any other value, or a record without a chain, is a difference).
 
     Returns the exit code: 0 no difference, 1 differences found, 2 the record
     (or the lexicon) cannot be read — the message says why; never a traceback.
@@ -190,10 +196,19 @@ def run_verify(path: Path, lexicon_path: Path | None, out: TextIO) -> int:
         print(f"Error: {error}", file=out)
         return 2
     differences = verify_record(record, lexicon)
+    if head is not None and record.get("events_head") != head.strip().lower():
+        differences.append(Difference("historial", "events_head", record.get("events_head"), head.strip().lower(),
+                                      "el registro no acaba en la cabeza de la cadena anotada (--head): no es el "
+                                      "historial que se exportó, o se reescribió desde algún evento"))
     games = record["games"]
     rounds = sum(len(game["rounds"]) for game in games)
     slips = sum(len(round_["slips"]) for game in games for round_ in game["rounds"])
     counts = f"{counted(len(games), 'partida')}, {counted(rounds, 'ronda')}, {counted(slips, 'papeleta comprobada')}"
+    if chain_state(record) == "chained":
+        counts += f"; cadena de {counted(len(record.get('events') or []), 'evento')}, cabeza {str(record.get('events_head'))[:16]}…"
+    else:
+        counts += (f"; sin cadena de eventos (formato {record.get('format_version', 1)}, anterior a la cadena: "
+                   "no se puede saber si se quitó o cambió un evento)")
     if not differences:
         print(f"{path}: sin diferencias: {counts}", file=out)
         return 0

@@ -22,10 +22,9 @@ import os
 import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 from enum import StrEnum
 
-from duplicate.service.errors import CredentialRefused, InvalidInput, InvalidPin, NotAuthorised
+from duplicate.service.errors import InvalidInput, InvalidPin, NotAuthorised
 
 
 class Role(StrEnum):
@@ -134,7 +133,7 @@ MIN_PIN_LENGTH = 6
 """Characters a PIN or passphrase needs at least."""
 
 MAX_FAILURES = 5
-"""Wrong sign-in tries in a row before sign-in is locked."""
+"""Wrong sign-in tries from one source before that source is locked (``lockout``)."""
 
 FIRST_LOCK_SECONDS = 2.0
 """The lock after ``MAX_FAILURES`` wrong tries; each further wrong try doubles it."""
@@ -265,22 +264,8 @@ def pin_digest(pin: str, salt: str) -> str:
 
 
 def lock_seconds(failures: int) -> float:
-    """Seconds sign-in stays locked after ``failures`` wrong tries in a row (0 below
+    """Seconds a source stays locked after ``failures`` wrong tries (0 below
     ``MAX_FAILURES``; then 2, 4, 8… up to ``LONGEST_LOCK_SECONDS``)."""
     if failures < MAX_FAILURES:
         return 0.0
     return float(min(FIRST_LOCK_SECONDS * 2.0 ** (failures - MAX_FAILURES), LONGEST_LOCK_SECONDS))
-
-
-def check_not_locked(locked_until: datetime | None, now: datetime) -> None:
-    """Raise ``CredentialRefused`` with the seconds left while sign-in is locked."""
-    if locked_until is not None and locked_until > now:
-        wait = (locked_until - now).total_seconds()
-        raise CredentialRefused(f"demasiados intentos fallidos: espere {max(1, round(wait))} s antes de "
-                                "volver a intentarlo", retry_after=wait)
-
-
-def lock_until(failures: int, now: datetime) -> datetime | None:
-    """When the lock after ``failures`` wrong tries ends (``None``: no lock)."""
-    seconds = lock_seconds(failures)
-    return now + timedelta(seconds=seconds) if seconds else None

@@ -7,7 +7,7 @@ from contextlib import AbstractContextManager
 from datetime import date, datetime
 from pathlib import Path
 
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session
 
 from duplicate.bounds import DB_INT_MAX, NumberError, checked_int
@@ -26,6 +26,8 @@ from duplicate.service.errors import (
     NotFound,
 )
 from duplicate.service.events import EventKind, TournamentEvent
+from duplicate.service import lockout
+from duplicate.service.lockout import SOURCE_MAX, WrongPin, check_pin, count_late_failure, station_source
 from duplicate.service.replay import _apply
 from duplicate.service.views import TournamentInfo
 from duplicate.slips import MARK_NAMES, SlipStatus, read_mark

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from sqlalchemy import select
+from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
 from duplicate.bounds import DB_INT_MAX, NumberError, checked_int
@@ -31,9 +31,6 @@ from duplicate.service.access import (
     Actor,
     Role,
     authorise,
-    check_not_locked,
-    lock_seconds,
-    lock_until,
     permits,
     pin_digest,
 )
@@ -45,7 +42,9 @@ from duplicate.service.errors import (
     NotFound,
     StorageUnavailable,
 )
+from duplicate.service import lockout
 from duplicate.service.events import TournamentEvent
+from duplicate.service.lockout import SOURCE_MAX, WrongPin, check_pin, count_late_failure, station_source
 from duplicate.service.views import TournamentInfo
 from duplicate.storage.database import Database, DatabaseUnavailable
 from duplicate.storage.models import (
@@ -53,7 +52,6 @@ from duplicate.storage.models import (
     Credential,
     Event,
     Tournament,
-    TournamentAccess,
     find_tournament,
 )
 from duplicate.texts import PERSON_MAX, REASON_MAX, TextError, checked_text
@@ -66,13 +64,12 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-class _WrongPin(Exception):
-    """Internal: the handle's PIN opens no credential of ``tournament_id``; ``write``
-    counts the failure once the action is rolled back and raises ``CredentialRefused``."""
+_CHANGED = "changed"
+"""Key of ``Session.info`` set once the session has flushed a change (``_note_flush``)."""
 
-    def __init__(self, tournament_id: int) -> None:
-        super().__init__(tournament_id)
-        self.tournament_id = tournament_id
+
+def _note_flush(session: Session, _context: object) -> None:
+    session.info[_CHANGED] = True
 
 
 @dataclass(frozen=True)
@@ -104,14 +101,20 @@ class ServiceContext:
     ``database``: the storage; ``station``: the name of this terminal (recorded with every
     event); ``lexicon``: the lexicon to judge with (default: each tournament's own, else
     the built-in default); ``pin``: the station's credential (``None``: read-only);
-    ``hooks``: what higher layers do after a decision. The caches (lexicons, the replayed
+    ``hooks``: what higher layers do after a decision; ``source``: where this handle's
+    sign-in attempts come from, the key wrong PINs are counted against (``lockout``;
+    default: the station's name; under ``serve``, the browser's address). The caches (lexicons, the replayed
     game engines and their lock) are shared by every context made with ``with_pin``.
     """
 
     def __init__(self, database: Database, *, station: str = "principal", lexicon: Lexicon | None = None,
-                 pin: str | None = None, hooks: ServiceHooks | None = None) -> None:
+                 pin: str | None = None, hooks: ServiceHooks | None = None, source: str | None = None) -> None:
         self.db = database
         self.station = typed_text(station, "el nombre del puesto", PERSON_MAX)   # stored with every event
+        # Where this handle's sign-in attempts come from (lockout): given by the front end
+        # (the browser's address under «serve»), else the station's name.
+        self.source = (typed_text(source, "el origen del puesto", SOURCE_MAX) if source is not None
+                       else station_source(self.station))
         self.hooks = hooks or ServiceHooks()
         self.lexicon = lexicon
         self.lexicons: dict[str, Lexicon] = {}
@@ -157,27 +160,29 @@ class ServiceContext:
     # --- transactions -----------------------------------------------------------------------
     @contextmanager
     def write(self) -> Iterator[Session]:
-        """``Database.write`` that also counts a wrong PIN (in its own transaction, after
-        the refused action was rolled back) and locks sign-in after too many. Raises
+        """``Database.write`` that also counts a wrong PIN and locks its source after too
+        many (``lockout``): in the action's own transaction, committed with nothing else,
+        when the PIN was checked before anything changed; else after the rollback. Raises
         ``StorageUnavailable`` when the database stops answering, ``CredentialRefused``
-        for a wrong PIN."""
+        (``SignInLocked``) for a wrong PIN."""
+        refused: CredentialRefused | None = None
         try:
             with self.db.write() as session:
-                yield session
+                event.listen(session, "after_flush", _note_flush)
+                try:
+                    yield session
+                except WrongPin as wrong:
+                    if not wrong.counted:
+                        raise
+                    refused = wrong.refusal()          # the count is committed, nothing else
         except DatabaseUnavailable as error:
             raise StorageUnavailable(str(error)) from error
-        except _WrongPin as wrong:
+        except WrongPin as wrong:
             with self.db.write() as session:
-                access = session.get(TournamentAccess, wrong.tournament_id, with_for_update=True)
-                wait = 0.0
-                if access is not None:
-                    access.failures += 1
-                    access.locked_until = lock_until(access.failures, now())
-                    wait = lock_seconds(access.failures)
-            message = "PIN incorrecto: no corresponde a ningún puesto de este torneo"
-            if wait:
-                message += f"; demasiados intentos fallidos, espere {round(wait)} s"
-            raise CredentialRefused(message, retry_after=wait) from None
+                wait = count_late_failure(session, wrong.tournament_id, self.source, lockout.now())
+            refused = wrong.refusal(wait)
+        if refused is not None:
+            raise refused
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -194,27 +199,15 @@ class ServiceContext:
         Inside ``write``: a wrong PIN is counted and refused with ``CredentialRefused``."""
         if self._pin is None:
             return VIEWER
+        credential = None
         digest = self._digests.get(tournament_id)
-        if digest is None:
-            access = session.get(TournamentAccess, tournament_id)
-            if access is None:
-                raise CredentialRefused("este torneo aún no tiene PIN de juez árbitro: el juez debe asignarlo "
-                                        "(duplicada tournament pin judge)")
-            moment = now()
-            locked_until = access.locked_until
-            if locked_until is not None and locked_until.tzinfo is None:
-                locked_until = locked_until.replace(tzinfo=UTC)
-            check_not_locked(locked_until, moment)
-            digest = pin_digest(self._pin, access.salt)
-        credential = session.scalar(select(Credential).where(Credential.tournament_id == tournament_id,
-                                                             Credential.digest == digest))
-        if credential is None:
+        if digest is not None:          # checked before by this handle: no new attempt
+            credential = session.scalar(select(Credential).where(Credential.tournament_id == tournament_id,
+                                                                 Credential.digest == digest))
+        if credential is None:          # a new attempt, counted where it comes from (lockout)
             self._digests.pop(tournament_id, None)
-            raise _WrongPin(tournament_id)
-        if tournament_id not in self._digests:
-            access = session.get(TournamentAccess, tournament_id)
-            if access is not None and (access.failures or access.locked_until is not None):
-                access.failures, access.locked_until = 0, None
+            clean = not (session.new or session.dirty or session.deleted or session.info.get(_CHANGED))
+            credential, digest = check_pin(session, tournament_id, self._pin, self.source, clean=clean)
             self._digests[tournament_id] = digest
         tables = None
         if credential.role == Role.ASSISTANT.value:

@@ -126,6 +126,17 @@ class CredentialRefused(TournamentError):
         self.retry_after = retry_after
 
 
+class SignInLocked(CredentialRefused):
+    """A PIN refused without being compared (issue 26 §1): its source is locked after too
+    many wrong tries (``scope`` ``"source"``), or the tournament has had too many wrong
+    tries from everywhere and this station must wait its turn (``scope`` ``"tournament"``);
+    ``retry_after`` is the seconds to wait."""
+
+    def __init__(self, message: str, *, retry_after: float, scope: str) -> None:
+        super().__init__(message, retry_after=retry_after)
+        self.scope = scope
+
+
 class StateConflict(TournamentError):
     """The action is not possible in the record's present state: ``what`` it was about
     (``"partida 2"``, ``"ronda 5"``, ``"conflicto 3"``…) and the ``state`` that stops it

@@ -89,16 +89,19 @@ class TournamentService(OnContext):
     lexicon to judge with (default: each tournament's own, else the built-in default);
     ``pin``: the station's credential (the judge's or an assistant's PIN), ``None`` for a
     read-only station; ``hooks``: what higher layers do after a decision (EloDI,
-    ``ServiceHooks``). Methods take a tournament id where it matters (``None``: the most
-    recently created one) and game numbers within it; each is its task module's (see the
+    ``ServiceHooks``); ``source``: where its sign-in attempts come from (wrong PINs are
+    counted against it, ``lockout``; default: the station's name). Methods take a
+    tournament id where it matters (``None``: the most recently created one) and game
+    numbers within it; each is its task module's (see the
     module docstring). Every method that changes the record checks first what the
     credential may do and refuses with ``NotAuthorised`` or ``CredentialRefused``,
     changing nothing.
     """
 
     def __init__(self, database: Database, *, station: str = "principal", lexicon: Lexicon | None = None,
-                 pin: str | None = None, hooks: ServiceHooks | None = None) -> None:
-        self.context = ServiceContext(database, station=station, lexicon=lexicon, pin=pin, hooks=hooks)
+                 pin: str | None = None, hooks: ServiceHooks | None = None, source: str | None = None) -> None:
+        self.context = ServiceContext(database, station=station, lexicon=lexicon, pin=pin, hooks=hooks,
+                                      source=source)
         self.modules = TaskModules.on(self.context)
 
     @classmethod
@@ -213,5 +216,6 @@ class TournamentService(OnContext):
 
     # --- the record and the event log ---------------------------------------------------------
     export = _Delegate("record", Record.export)
+    write_export = _Delegate("record", Record.write_export)
     history = _Delegate("record", Record.history)
     last_event_id = _Delegate("record", Record.last_event_id)

@@ -2,36 +2,47 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
+from typing import Any, TextIO
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
+from duplicate.event_chain import GENESIS, event_hash
+from duplicate.rack import shown_rack
 from duplicate.service.base import (
     ACCESS_KEY,
     _iso,
     _now,
 )
-from duplicate.service.errors import DamagedData
 from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
+from duplicate.service.errors import DamagedData
+from duplicate.service.events import EventKind
 from duplicate.service.standings import Standings
-from duplicate.rack import shown_rack
 from duplicate.service.views import EventView, view_of
-from duplicate.storage.models import Event, Slip
+from duplicate.storage.models import (
+    Event,
+    GameRow,
+    Slip,
+    Tournament,
+)
 from lexicon.alphabet import Alphabet
 
 RECORD_FORMAT = "duplicada-tournament-1"
 """The record's format name (docs/tournament-record.md); ``verify`` reads this format."""
 
-RECORD_VERSION = 6
+RECORD_VERSION = 7
 """Revision of the format: fields are only ever added (version 2 adds ``format_version``
 and each event's ``role``: the role of the credential that acted; version 3 adds
 ``equal_tops`` to the payload of ``master_chosen`` events, so that replay places recorded
 masters without generating moves; issue 12; version 4 adds ``replaces`` — the rack
 replaced, III.29 — to ``rack_drawn`` and ``rack_set`` payloads; version 5 adds the event
 kind ``master_undone``; issue 13; version 6 adds the EloDI event kinds ``ratings_updated``
-and ``ratings_recomputed``; issue 24)."""
+and ``ratings_recomputed``; issue 24; version 7 chains the events: each carries
+``previous_hash``, the record ``events_head``, ``duplicate.event_chain``; issue 26 §2)."""
 
 
 RACK_KEYS = ("rack", "replaces", "leftover")
@@ -60,69 +71,133 @@ class Record(TaskModule):
 
     def export(self, tournament_id: int | None = None) -> dict[str, Any]:
         """The complete tournament record (format ``duplicada-tournament-1``,
-        ``docs/tournament-record.md``): everything needed to recompute every result."""
+        ``docs/tournament-record.md``): everything needed to recompute every result. The
+        same content ``write_export`` streams, held whole in memory."""
+        with self._read() as session:
+            return {key: list(value) if isinstance(value, Iterator) else value
+                    for key, value in self._record_parts(session, self._tournament(session, tournament_id))}
+
+    def write_export(self, out: TextIO, tournament_id: int | None = None) -> tuple[int, int, str]:
+        """Write the record of ``export`` to ``out`` as JSON (UTF-8 text, ``indent=1``,
+        non-ASCII kept: the same text as ``json.dumps(export(), ensure_ascii=False,
+        indent=1)``), game by game and event by event, so that memory does not grow with
+        the record (issue 26 §3). Returns the numbers of games and events written and the
+        head of the chain of events (``events_head``)."""
+        counts = {"games": 0, "events": 0}
+        head = ""
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
-            games = []
-            for game in tournament.games:
-                results = {result.number: result for result in self.standings.round_results_in(session, tournament, game)}
-                slips: dict[int, list[Slip]] = {}
-                for slip in session.scalars(select(Slip).where(Slip.game_id == game.id)
-                                            .order_by(Slip.round_number, Slip.table_number)):
-                    slips.setdefault(slip.round_number, []).append(slip)
-                rounds = []
-                for row in game.rounds:
-                    if row.master is None:
-                        continue     # a rack still waiting for its master: not a played round yet
-                    result = results.get(row.number)
-                    rounds.append({
-                        "number": row.number, "rack": row.rack, "board_before": row.board_before,
-                        "top_score": row.top_score, "top_moves": [top[0] for top in row.top_moves],
-                        "master": row.master, "master_score": row.master_score, "cumulative": row.cumulative,
-                        "annulled": row.annulled, "closed": row.closed,
-                        "slips": [{"player": slip.entry_id, "table": slip.table_number, "text": slip.text,
-                                   "status": slip.status, "score": slip.score, "move": slip.move,
-                                   "reason": slip.reason, "entered_by": slip.entered_by,
-                                   "entered_at": _iso(slip.entered_at)} for slip in slips.get(row.number, [])],
-                        "bonuses": {str(entry): points for entry, points in (result.bonuses if result else {}).items()
-                                    if points},
-                    })
-                standings = self.standings.game_standings_in(session, tournament, game)
-                games.append({
-                    "number": game.number, "planned_rounds": game.planned_rounds,
-                    "seconds_per_round": game.seconds_per_round, "seed": game.seed, "status": game.status,
-                    "end_reason": game.end_reason,
-                    "tables": {str(seat.entry_id): seat.table_number for seat in game.seats},
-                    "rounds": rounds,
-                    "standings": [{"player": s.player, "position": s.position, "total": s.total,
-                                   "bonus": s.bonus_total, "percentage": s.percentage} for s in standings],
-                })
-            overall = self.standings.tournament_standings_in(session, tournament)
-            if any(entry.player is None for entry in tournament.entries):
-                raise DamagedData("una inscripción guardada remite a un jugador que no existe: la base de datos está "
-                                  "dañada; restaure una copia")
-            events = session.scalars(select(Event).where(Event.tournament_id == tournament.id).order_by(Event.id))
-            game_numbers = {game.id: game.number for game in tournament.games}
-            return {
-                "format": RECORD_FORMAT,
-                "format_version": RECORD_VERSION,
-                "exported_at": _now().isoformat(),
-                "tournament": {"name": tournament.name, "venue": tournament.venue,
-                               "start_date": _iso(tournament.start_date), "end_date": _iso(tournament.end_date),
-                               "lexicon_hash": tournament.lexicon_hash,
-                               "settings": {key: value for key, value in tournament.settings.items()
-                                            if key != ACCESS_KEY}},
-                "players": [{"id": entry.id, "name": entry.player.name, "club": entry.player.club,
-                             "country": entry.player.country, "federation_id": entry.player.federation_id,
-                             "status": entry.status} for entry in tournament.entries],
-                "games": games,
-                "standings": [{"player": s.player, "position": s.position, "value": s.value, "total": s.total}
-                              for s in overall],
-                "events": [{"id": event.id, "kind": event.kind, "game": game_numbers.get(event.game_id) if event.game_id is not None else None,
-                            "round": event.round_number, "station": event.station, "arbiter": event.arbiter,
-                            "role": event.role, "reason": event.reason, "created_at": _iso(event.created_at), "payload": event.payload}
-                           for event in events],
-            }
+            out.write("{")
+            for index, (key, value) in enumerate(self._record_parts(session, tournament)):
+                out.write(f"{',' if index else ''}\n {json.dumps(key)}: ")
+                if not isinstance(value, Iterator):
+                    out.write(_dumps(value).replace("\n", "\n "))
+                    head = value if key == "events_head" else head
+                    continue
+                out.write("[")
+                for number, item in enumerate(value):
+                    out.write(f"{',' if number else ''}\n  " + _dumps(item).replace("\n", "\n  "))
+                    counts[key] = number + 1
+                out.write("\n ]" if counts.get(key) else "]")
+            out.write("\n}")
+        return counts["games"], counts["events"], head
+
+    def _record_parts(self, session: Session, tournament: Tournament) -> Iterator[tuple[str, Any]]:
+        """The record's keys in order with their values; ``games`` and ``events`` are
+        iterators (one game, one event at a time), to be consumed before the next key."""
+        yield "format", RECORD_FORMAT
+        yield "format_version", RECORD_VERSION
+        yield "exported_at", _now().isoformat()
+        yield "tournament", {"name": tournament.name, "venue": tournament.venue,
+                             "start_date": _iso(tournament.start_date), "end_date": _iso(tournament.end_date),
+                             "lexicon_hash": tournament.lexicon_hash,
+                             "settings": {key: value for key, value in tournament.settings.items()
+                                          if key != ACCESS_KEY}}
+        if any(entry.player is None for entry in tournament.entries):
+            raise DamagedData("una inscripción guardada remite a un jugador que no existe: la base de datos está "
+                              "dañada; restaure una copia")
+        registered = self._registered_details(session, tournament)
+        yield "players", [{"id": entry.id, **registered.get(entry.id, {
+                               "name": entry.player.name, "club": entry.player.club, "country": entry.player.country,
+                               "federation_id": entry.player.federation_id}),
+                           "status": entry.status} for entry in tournament.entries]
+        yield "games", (self._game_record(session, tournament, game) for game in tournament.games)
+        overall = self.standings.tournament_standings_in(session, tournament)
+        yield "standings", [{"player": s.player, "position": s.position, "value": s.value, "total": s.total}
+                            for s in overall]
+        last: list[dict[str, Any]] = []
+        yield "events", self._event_records(session, tournament, last)
+        yield "events_head", event_hash(str(last[0]["previous_hash"] or GENESIS), last[0]) if last else GENESIS
+
+    @staticmethod
+    def _registered_details(session: Session, tournament: Tournament) -> dict[int, dict[str, Any]]:
+        """Each entry's name, club, country and federation id as this tournament registered
+        and corrected them (its ``player_added`` and ``player_updated`` events): a player is
+        shared by tournaments (one federation id, one person), and a correction made in a
+        later tournament does not rewrite an earlier one's record (issue 26 §2)."""
+        details: dict[int, dict[str, Any]] = {}
+        query = (select(Event.kind, Event.payload).where(
+            Event.tournament_id == tournament.id,
+            Event.kind.in_((EventKind.PLAYER_ADDED.value, EventKind.PLAYER_UPDATED.value))).order_by(Event.id))
+        for kind, payload in session.execute(query):
+            entry = payload.get("entry")
+            if kind == EventKind.PLAYER_ADDED.value:
+                details[entry] = {key: payload.get(key) for key in _PLAYER_DETAILS}
+            elif entry in details and isinstance(payload.get("after"), dict):
+                details[entry].update({key: payload["after"][key] for key in _PLAYER_DETAILS
+                                       if key in payload["after"]})
+        return details
+
+    def _game_record(self, session: Session, tournament: Tournament, game: GameRow) -> dict[str, Any]:
+        results = {result.number: result for result in self.standings.round_results_in(session, tournament, game)}
+        slips: dict[int, list[dict[str, Any]]] = {}
+        query = (select(Slip).where(Slip.game_id == game.id).order_by(Slip.round_number, Slip.table_number)
+                 .execution_options(yield_per=_BATCH))
+        for slip in session.scalars(query):
+            slips.setdefault(slip.round_number, []).append({
+                "player": slip.entry_id, "table": slip.table_number, "text": slip.text, "status": slip.status,
+                "score": slip.score, "move": slip.move, "reason": slip.reason, "entered_by": slip.entered_by,
+                "entered_at": _iso(slip.entered_at)})
+        rounds = []
+        for row in game.rounds:
+            if row.master is None:
+                continue     # a rack still waiting for its master: not a played round yet
+            result = results.get(row.number)
+            rounds.append({
+                "number": row.number, "rack": row.rack, "board_before": row.board_before,
+                "top_score": row.top_score, "top_moves": [top[0] for top in row.top_moves],
+                "master": row.master, "master_score": row.master_score, "cumulative": row.cumulative,
+                "annulled": row.annulled, "closed": row.closed,
+                "slips": slips.get(row.number, []),
+                "bonuses": {str(entry): points for entry, points in (result.bonuses if result else {}).items()
+                            if points},
+            })
+        standings = self.standings.game_standings_in(session, tournament, game)
+        return {
+            "number": game.number, "planned_rounds": game.planned_rounds,
+            "seconds_per_round": game.seconds_per_round, "seed": game.seed, "status": game.status,
+            "end_reason": game.end_reason,
+            "tables": {str(seat.entry_id): seat.table_number for seat in game.seats},
+            "rounds": rounds,
+            "standings": [{"player": s.player, "position": s.position, "total": s.total,
+                           "bonus": s.bonus_total, "percentage": s.percentage} for s in standings],
+        }
+
+    @staticmethod
+    def _event_records(session: Session, tournament: Tournament,
+                       last: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+        """The tournament's events, oldest first, read in batches; the last one is left in ``last``."""
+        game_numbers = {game.id: game.number for game in tournament.games}
+        query = (select(Event).where(Event.tournament_id == tournament.id).order_by(Event.id)
+                 .execution_options(yield_per=_BATCH))
+        for event in session.scalars(query):
+            logged = {"id": event.id, "kind": event.kind,
+                      "game": game_numbers.get(event.game_id) if event.game_id is not None else None,
+                      "round": event.round_number, "station": event.station, "arbiter": event.arbiter,
+                      "role": event.role, "reason": event.reason, "created_at": _iso(event.created_at),
+                      "payload": event.payload, "previous_hash": event.previous_hash}
+            last[:] = [logged]
+            yield logged
 
     def history(self, tournament_id: int | None = None, game_number: int | None = None) -> list[EventView]:
         """The event log, oldest first (one game's when ``game_number`` is given); each
@@ -145,3 +220,14 @@ class Record(TaskModule):
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             return session.scalar(select(func.max(Event.id)).where(Event.tournament_id == tournament.id)) or 0
+
+
+_PLAYER_DETAILS = ("name", "club", "country", "federation_id")
+
+_BATCH = 1000
+"""Rows read at a time while exporting (``yield_per``)."""
+
+
+def _dumps(value: Any) -> str:
+    """``value`` as the record file writes it (``indent=1``, non-ASCII kept)."""
+    return json.dumps(value, ensure_ascii=False, indent=1)

@@ -113,7 +113,7 @@ class Registration(TaskModule):
                                     settings=asdict(settings), created_at=_now())
             session.add(tournament)
             session.flush()
-            session.add(TournamentAccess(tournament_id=tournament.id, salt=salt, failures=0))
+            session.add(TournamentAccess(tournament_id=tournament.id, salt=salt))
             session.add(Credential(tournament_id=tournament.id, role=Role.JUDGE.value, name=judge_name, digest=digest,
                                    created_at=_now()))
             judge = Actor(Role.JUDGE, judge_name, tournament.id)
@@ -184,7 +184,7 @@ class Registration(TaskModule):
                                         what="el PIN del juez árbitro", state="no_judge_pin")
                 actor = Actor(Role.JUDGE, (name or "juez").strip(), tournament.id)
                 if access is None:
-                    access = TournamentAccess(tournament_id=tournament.id, salt=new_salt(), failures=0)
+                    access = TournamentAccess(tournament_id=tournament.id, salt=new_salt())
                     session.add(access)
                     session.flush()
             else:

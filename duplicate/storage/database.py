@@ -26,6 +26,8 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, InterfaceError, Operat
 from sqlalchemy.exc import DatabaseError as SQLAlchemyDatabaseError
 from sqlalchemy.orm import Session, sessionmaker
 
+from duplicate.storage.event_chain import install as install_event_chain
+
 if TYPE_CHECKING:
     from alembic.config import Config
 
@@ -37,7 +39,7 @@ BUSY_TIMEOUT_MS = 30_000
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
-SCHEMA_HEAD = "0005"
+SCHEMA_HEAD = "0007"
 """The newest migration (``migrations/versions``). A database already at it opens without
 loading Alembic (a read-only command starts faster); a test keeps it equal to Alembic's head."""
 
@@ -203,6 +205,7 @@ class Database:
         """This database's own folder name (``folder_name``)."""
         writer = engine.execution_options(immediate_transaction=True) if self.is_sqlite else engine
         self._write = sessionmaker(writer, expire_on_commit=False)
+        install_event_chain(self._write)      # each appended event chained to the one before (issue 26 §2)
         self._read = sessionmaker(engine, expire_on_commit=False)
 
     @contextmanager

@@ -18,7 +18,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Date, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, select
+from sqlalchemy import JSON, Boolean, Date, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint, select
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
 
 from data.rules import ROUND_SECONDS
@@ -218,7 +218,8 @@ class Claim(Base):
 
 
 class Event(Base):
-    """One append-only entry of the history (issue 3 §2)."""
+    """One append-only entry of the history (issue 3 §2), chained to the one before it by
+    ``previous_hash`` (issue 26 §2)."""
 
     __tablename__ = "events"
 
@@ -233,18 +234,42 @@ class Event(Base):
     role: Mapped[str] = mapped_column(String(20), default="")
     reason: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    previous_hash: Mapped[str | None] = mapped_column(String(64))
+    """The hash of the tournament's event before this one (``duplicate.event_chain``;
+    written as the event is stored, ``duplicate.storage.event_chain``)."""
 
 
 class TournamentAccess(Base):
-    """A tournament's sign-in state: the salt of its credentials' digests and the
-    wrong tries in a row with the lock they caused (issue 12 §1)."""
+    """A tournament's sign-in state (issue 12 §1, issue 26 §1): the salt of its credentials'
+    digests and the tournament-wide count of wrong PINs (``duplicate.service.lockout``):
+    ``guess_level``, wrong tries from every source, leaking away with time, as it stood at
+    ``guess_level_at``; ``paced_until``, before which no station the judge has not signed
+    in at may try a PIN while the level is above the ceiling."""
 
     __tablename__ = "tournament_access"
 
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
     salt: Mapped[str] = mapped_column(String(64))
+    guess_level: Mapped[float] = mapped_column(Float, default=0.0)
+    guess_level_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    paced_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class SignInSource(Base):
+    """Wrong PINs counted against where they come from (issue 26 §1): one row per
+    tournament and source (the station's name, or the browser's address under ``serve``).
+    ``failures``: wrong tries not yet forgotten (no success clears them); ``locked_until``:
+    the lock they caused; ``judge_vouched``: the judge signed in from here and no wrong
+    try came from here since (such a source is never paced by the tournament's ceiling)."""
+
+    __tablename__ = "sign_in_sources"
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    source: Mapped[str] = mapped_column(String(200), primary_key=True)
     failures: Mapped[int] = mapped_column(Integer, default=0)
+    last_failure_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     locked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    judge_vouched: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class Credential(Base):

@@ -153,3 +153,26 @@ def test_consistent_forgeries_are_caught_by_the_event_log(tmp_path: Path, spanis
     forged = copy.deepcopy(record)
     forged["events"] = []
     assert [difference.where for difference in verify_record(forged, spanish_lexicon)] == ["historial"]
+
+
+def test_streamed_export_is_the_same_text_as_the_whole_record(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
+    # Issue 26 §3: ``write_export`` writes game by game and event by event; the text is the
+    # one json.dumps gives of the whole record (the export time aside), with no game too.
+    import io
+    import re
+
+    service = TournamentService(open_database(str(tmp_path / "t.db")), lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    service.create_tournament("Vacío")
+    service.add_player("Único")
+
+    def without_time(text: str) -> str:
+        return re.sub(r'\n "exported_at": "[^"]*",', "", text)
+
+    for _ in range(2):
+        whole = json.dumps(service.export(), ensure_ascii=False, indent=1)
+        streamed = io.StringIO()
+        games, events, head = service.write_export(streamed)
+        assert without_time(streamed.getvalue()) == without_time(whole)
+        record = json.loads(whole)
+        assert (games, events, head) == (len(record["games"]), len(record["events"]), record["events_head"])
+        run_tournament(service, TournamentSettings(bonus_mode="automatic"))

@@ -125,22 +125,27 @@ def test_a_database_hiccup_does_not_close_the_station(service: TournamentService
 
 def test_a_browser_session_signs_in_and_never_creates_a_tournament(service: TournamentService) -> None:
     # Issue 14 §3: under «duplicada serve» (remote) there is no tournament form and no
-    # read-only entry without a PIN; the PIN is the only way in.
-    service.create_tournament("Open de la Sala", judge_name="Lucía")
+    # read-only entry without a PIN; the PIN is the only way in. Issue 26 §1: nothing of
+    # the tournaments (list, name, venue, counts) is shown before it.
+    service.create_tournament("Torneo Anterior", venue="Alcorcón")
+    service.create_tournament("Open de la Sala", venue="Villanueva", judge_name="Lucía")
 
     async def scenario() -> None:
         app = DuplicadaApp(service.with_pin(None), poll=False, remote=True)
         async with app.run_test(size=(80, 24)) as pilot:
             await checked(pilot)
-            assert not app.screen.query("#name") and not app.screen.query("#create")
-            await pilot.press("enter")                        # the tournament
-            await checked(pilot)
             assert isinstance(app.screen, SignInScreen) and not app.screen.query("#viewer")
+            assert not app.screen.query(OptionList) and not app.screen.query("#name")
+            before = app.export_screenshot()
+            assert not any(word in before for word in ("Open", "Villanueva", "Anterior", "Alcorc", "jugador"))
+            await pilot.press("escape")                       # nowhere to go back to
             await pilot.press("enter")                        # an empty PIN: refused
             await checked(pilot)
             assert isinstance(app.screen, SignInScreen) and app.state.role is None
+            assert "Villanueva" not in app.export_screenshot()
             await pilot.press(*JUDGE_PIN, "enter")
             await checked(pilot)
             assert isinstance(app.screen, HomeScreen) and app.state.role == "judge"
+            assert app.state.tournament_id == service.tournaments()[-1].id       # the newest one is served
 
     asyncio.run(scenario())

@@ -18,7 +18,7 @@ import tui.cli.app_commands
 def test_no_arguments_opens_the_app_on_the_default_database(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
     monkeypatch.setattr(tui.cli.app_commands, "run_app",
-                        lambda db, station, remote=False: calls.append((db, station)))
+                        lambda db, station, remote=False, tournament_id=None: calls.append((db, station)))
     result = CliRunner().invoke(tui.cli.main, [])
     assert result.exit_code == 0, result.output
     assert calls == [(None, None)]

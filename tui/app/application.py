@@ -38,12 +38,15 @@ class DuplicadaApp(App[None]):
     BINDINGS = [Binding("ctrl+q", "quit", "Salir", priority=True, show=False)]
 
     def __init__(self, service: TournamentService, *, station: str = "principal", poll: bool = True,
-                 remote: bool = False) -> None:
+                 remote: bool = False, tournament_id: int | None = None) -> None:
         super().__init__()
         # ``remote``: a browser's session through ``duplicada serve`` (issue 14 §3): it
         # signs in with a station's PIN before any screen — no read-only entry without a
         # PIN, and tournaments are created at the judge's own machine, not from a browser.
+        # Its first screen is the PIN, for the served tournament (``tournament_id``; None:
+        # the newest): no list of tournaments, no name, before a PIN (issue 26 §1).
         self.remote = remote
+        self._served = tournament_id
         # ``base_service`` reads (no credential); ``service`` acts with the signed-in
         # station's credential, so the service decides what this station may do.
         self.base_service = service
@@ -56,7 +59,13 @@ class DuplicadaApp(App[None]):
         self._offline = False
 
     def on_mount(self) -> None:
-        self.push_screen(StartScreen())
+        if self.remote:
+            self.state.tournament_id = self._served
+            self.push_screen(SignInScreen())
+        else:
+            self.push_screen(StartScreen())
+            if self._served is not None:
+                self.open_tournament(self._served)
         if self._poll:
             self.set_interval(POLL_SECONDS, self.poll_for_changes)
 
@@ -133,6 +142,8 @@ class DuplicadaApp(App[None]):
         """Act from now on through ``acting``, as ``actor`` (from ``check_pin``)."""
         self._may.clear()
         self.service = acting
+        if self.state.tournament_id is None:        # a browser signed in to the newest one
+            self.state.tournament_id = actor.tournament_id
         self.state.role = actor.role.value
         self.state.arbiter = actor.name
 

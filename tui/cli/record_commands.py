@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from duplicate.plurals import counted
-
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
+from duplicate.plurals import counted
 from tui.cli.listing import emit_rows, say
 from tui.cli.options import (
     Context,
@@ -59,20 +59,42 @@ def standings(context: Context, game_number: int | None, overall: bool, per_roun
 @common
 def export(context: Context, out: Path) -> None:
     """Escribe el registro completo del torneo (JSON) en SALIDA."""
-    record = context.service.export(context.tournament)
-    out.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
-    click.echo(f"Registro del torneo escrito en {out} ({counted(len(record['games']), 'partida')}, "
-               f"{counted(len(record['events']), 'evento')}).")
+    # Streamed game by game and event by event (issue 26 §3), into a file beside OUT renamed
+    # over it at the end: a failed export leaves no half-written record.
+    partial = out.with_name(f".{out.name}.{os.getpid()}.parcial")
+    try:
+        with partial.open("w", encoding="utf-8") as handle:
+            games, events, head = context.service.write_export(handle, context.tournament)
+        os.replace(partial, out)
+    finally:
+        partial.unlink(missing_ok=True)
+    click.echo(f"Registro del torneo escrito en {out} ({counted(games, 'partida')}, {counted(events, 'evento')}).")
+    # The head of the chain of events (issue 26 §2): noted at the venue, it shows later that
+    # a record is this one, not a log rewritten from some event on.
+    click.echo(f"Cabeza de la cadena de eventos: {head}")
 
 
 @click.command()
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 @lexicon_option
-def verify(path: Path, lexicon_path: Path | None) -> None:
+@click.option("--head", "head", metavar="RESUMEN", callback=lambda _c, _p, value: _chain_head(value),
+              help="Cabeza de la cadena de eventos anotada al exportar: el registro debe acabar en ella.")
+def verify(path: Path, lexicon_path: Path | None, head: str | None) -> None:
     """Comprobador independiente: recalcula todo el registro ARCHIVO y lista las diferencias."""
     from duplicate.verify import run_verify
 
-    sys.exit(run_verify(path, lexicon_path, sys.stdout))
+    sys.exit(run_verify(path, lexicon_path, sys.stdout, head=head))
+
+
+def _chain_head(value: str | None) -> str | None:
+    """``--head``: 64 hexadecimal digits (SHA-256), in either case; exit 2 otherwise."""
+    if value is None:
+        return None
+    text = value.strip().lower()
+    if len(text) != 64 or any(digit not in "0123456789abcdef" for digit in text):
+        raise click.BadParameter("se esperaban los 64 dígitos hexadecimales que imprime «duplicada export»",
+                                 param_hint="--head")
+    return text
 
 
 @click.command()

@@ -8,7 +8,14 @@ other end. ``VenueServer`` adds, around it:
   constant time; never logged;
 * a **limit of sessions** at once (each costs an app process, about 93 MiB): beyond it
   the page says, in Spanish, that the room is full;
-* **idle sessions dropped** after ``idle_seconds`` without a key, click or resize.
+* **idle sessions dropped** after ``idle_seconds`` without a key, click or resize;
+* **wrong passwords counted per client address** and the address locked after five
+  (``venue_door.DoorGuard``; issue 26 §1);
+* **TLS** when given a certificate and its key (``ssl_context``): then browsers reach it
+  with ``https://`` and ``wss://``, and neither the password nor the PINs cross the
+  network in clear;
+* each app process told its browser's address (``$DUPLICADA_SOURCE``), the key its wrong
+  PINs count against in the service (``duplicate.service.lockout``).
 
 Inside each session the app itself asks for the station's PIN before any screen
 (``tui.app``): the password lets a browser into the venue's server, the PIN says which
@@ -22,12 +29,21 @@ import base64
 import binascii
 import hmac
 import ipaddress
+import math
+import ssl
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, cast
 
 from aiohttp import web
+from textual_serve.app_service import AppService
 from textual_serve.server import Server
+
+from duplicate.service.lockout import address_source
+from tui.cli.venue_door import DoorGuard
+
+SOURCE_ENV = "DUPLICADA_SOURCE"
+"""Environment variable through which a browser's app process learns its source key."""
 
 
 def is_loopback(host: str) -> bool:
@@ -68,16 +84,50 @@ class _Watched:
             yield message
 
 
+class _AddressedAppService(AppService):
+    """textual-serve's app process, with its browser's source key in the environment."""
+
+    def __init__(self, command: str, *, source: str, **options: Any) -> None:
+        super().__init__(command, **options)
+        self.source = source
+
+    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+        environment = super()._build_environment(width=width, height=height)
+        environment[SOURCE_ENV] = self.source
+        return environment
+
+
+def _size(text: str | None, default: int) -> int:
+    """A terminal dimension from the page's query (1 to 1000), else ``default``."""
+    return int(text) if text is not None and text.isdigit() and 1 <= int(text) <= 1000 else default
+
+
 class VenueServer(Server):
-    """textual-serve's ``Server`` with a venue password, a session limit and idle drop."""
+    """textual-serve's ``Server`` with a venue password (rate-limited per address), a
+    session limit, idle drop and, given ``ssl_context``, TLS."""
 
     def __init__(self, command: str, *, password: str | None, max_sessions: int, idle_seconds: float,
-                 **options: Any) -> None:
+                 ssl_context: ssl.SSLContext | None = None, **options: Any) -> None:
         super().__init__(command, **options)
         self.password = password
         self.max_sessions = max_sessions
         self.idle_seconds = idle_seconds
+        self.ssl_context = ssl_context
         self.sessions = 0
+        self.door = DoorGuard()
+
+    def serve(self, debug: bool = False) -> None:
+        """Listen until interrupted (Ctrl+C), over TLS when given a certificate."""
+        self.debug = debug
+        self.initialize_logging()
+        web.run_app(self._make_app(), host=self.host, port=self.port, ssl_context=self.ssl_context, print=None)
+
+    async def start_site(self) -> web.AppRunner:
+        """Listen without blocking (for the tests): the runner, to ``cleanup()`` at the end."""
+        runner = web.AppRunner(await self._make_app())
+        await runner.setup()
+        await web.TCPSite(runner, self.host, self.port, ssl_context=self.ssl_context).start()
+        return runner
 
     async def on_startup(self, app: web.Application) -> None:
         """The banner on the judge's terminal, in Spanish (textual-serve's own is English and
@@ -98,21 +148,54 @@ class VenueServer(Server):
     @web.middleware
     async def _door(self, request: web.Request,
                     handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
-        if self.password and not password_matches(request.headers.get("Authorization"), self.password):
-            return web.Response(status=401, text="Falta la contraseña de la sala (la da el juez árbitro).",
-                                headers={"WWW-Authenticate": 'Basic realm="duplicada", charset="UTF-8"'})
+        if self.password:
+            address = request.remote or "desconocida"
+            wait = self.door.wait(address)
+            given = request.headers.get("Authorization")
+            if not wait and given is not None and not password_matches(given, self.password):
+                wait = self.door.failed(address)
+                if not wait:
+                    return self._ask_password("Contraseña de la sala incorrecta.")
+            if wait:
+                seconds = max(1, math.ceil(wait))
+                return web.Response(status=429, content_type="text/plain", charset="utf-8",
+                                    headers={"Retry-After": str(seconds)},
+                                    text=f"Demasiadas contraseñas incorrectas desde esta dirección: espere {seconds} s "
+                                         "y vuelva a intentarlo.")
+            if given is None:
+                return self._ask_password("Falta la contraseña de la sala (la da el juez árbitro).")
         if request.path in ("/", "/ws") and self.sessions >= self.max_sessions:
             return web.Response(status=503, content_type="text/plain", charset="utf-8",
                                 text=f"Sala completa: ya hay {self.sessions} puestos conectados (máximo "
                                      f"{self.max_sessions}). Cierre uno que no se use y vuelva a intentarlo.")
         return await handler(request)
 
+    @staticmethod
+    def _ask_password(text: str) -> web.Response:
+        return web.Response(status=401, text=text,
+                            headers={"WWW-Authenticate": 'Basic realm="duplicada", charset="UTF-8"'})
+
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """One browser's session: an app process told its browser's address, fed the
+        browser's keys until either side closes."""
         self.sessions += 1
+        websocket = web.WebSocketResponse(heartbeat=15)
+        app_service: AppService | None = None
         try:
-            return await super().handle_websocket(request)
+            await websocket.prepare(request)
+            app_service = _AddressedAppService(
+                self.command, source=address_source(request.remote or "desconocida"),
+                write_bytes=websocket.send_bytes, write_str=websocket.send_str, close=websocket.close,
+                download_manager=self.download_manager, debug=self.debug)
+            await app_service.start(_size(request.query.get("width"), 80), _size(request.query.get("height"), 24))
+            await self._process_messages(websocket, app_service)
+        except asyncio.CancelledError:
+            await websocket.close()
         finally:
+            if app_service is not None:
+                await app_service.stop()
             self.sessions -= 1
+        return websocket
 
     async def _process_messages(self, websocket: web.WebSocketResponse, app_service: Any) -> None:
         watched = _Watched(websocket)

@@ -25,7 +25,7 @@ from tui.app.station import StationScreen
 class SignInScreen(StationScreen[None]):
     """Type the PIN, Enter; or open the read-only screens."""
 
-    BINDINGS = [Binding("escape", "app.pop_screen", "Volver"), Binding("ctrl+q", "app.quit", "Salir", priority=True)]
+    BINDINGS = [Binding("escape", "back", "Volver"), Binding("ctrl+q", "app.quit", "Salir", priority=True)]
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -43,7 +43,13 @@ class SignInScreen(StationScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#pin", Input).focus()
-        self.read_title()
+        if not self.station.remote:        # under «serve» nothing of the tournament before a PIN
+            self.read_title()
+
+    def action_back(self) -> None:
+        """Back to the tournament list; a browser under «serve» has none (issue 26 §1)."""
+        if not self.station.remote:
+            self.app.pop_screen()
 
     @property
     def busy(self) -> bool:

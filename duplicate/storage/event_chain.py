@@ -1,0 +1,136 @@
+"""Filling the chain of event hashes as events are stored (issue 26 §2; the hash:
+``duplicate.event_chain``).
+
+``install(sessionmaker)`` hooks the write sessions of a ``Database``: before a flush that
+adds events, the tournament's appends are serialised (PostgreSQL: a transaction-level
+advisory lock per tournament; SQLite: every write transaction already holds the
+database's lock, ``BEGIN IMMEDIATE``; other servers: the tournament row locked ``FOR
+UPDATE``) and each new event's ``created_at`` is made no earlier than the event before it
+(stations' clocks differ); after the flush, when the new events have their ids,
+``extend_chain`` writes each one's ``previous_hash`` in the same transaction. So the chain
+follows the ids, whatever the number of stations appending at once.
+
+``extend_chain`` is also what migration 0007 runs for the events stored before the chain.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, event, text
+from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.base import instance_state
+
+from duplicate.event_chain import GENESIS, event_hash
+
+__all__ = ["LOCK_CLASS", "extend_chain", "install"]
+
+LOCK_CLASS = 0x64757063
+"""First key of the PostgreSQL advisory lock that serialises a tournament's appends (the
+second is the tournament id)."""
+
+_ROWS = text(
+    "SELECT events.id, events.kind, games.number, events.round_number, events.station, events.arbiter, "
+    "events.role, events.reason, events.created_at, events.payload, events.previous_hash "
+    "FROM events LEFT OUTER JOIN games ON games.id = events.game_id "
+    "WHERE events.tournament_id = :tournament AND events.id >= :first ORDER BY events.id")
+_BEFORE = text("SELECT id FROM events WHERE tournament_id = :tournament AND id < :first "
+               "ORDER BY id DESC LIMIT 1")
+_UPDATE = text("UPDATE events SET previous_hash = :hash WHERE id = :id")
+
+
+def _document(row: Any) -> dict[str, Any]:
+    payload = row[9]
+    if isinstance(payload, (str, bytes)):
+        payload = json.loads(payload)
+    return {"id": row[0], "kind": row[1], "game": row[2], "round": row[3], "station": row[4],
+            "arbiter": row[5], "role": row[6], "reason": row[7], "created_at": row[8], "payload": payload}
+
+
+def extend_chain(connection: Connection, tournament_id: int, first_id: int = 0) -> dict[int, str]:
+    """Write ``previous_hash`` for the events of ``tournament_id`` from id ``first_id`` on
+    (in id order), chained after the event before them; returns id → previous hash written.
+    An event before them without its hash (a database not yet migrated) is chained first."""
+    before = connection.execute(_BEFORE, {"tournament": tournament_id, "first": first_id}).scalar()
+    previous = GENESIS
+    start = first_id
+    if before is not None:
+        rows = connection.execute(_ROWS, {"tournament": tournament_id, "first": before}).all()
+        if rows[0][10] is None:                       # unchained history: chain it all
+            start = 0
+        else:
+            previous, start = event_hash(rows[0][10], _document(rows[0])), first_id
+    written: dict[int, str] = {}
+    for row in connection.execute(_ROWS, {"tournament": tournament_id, "first": start}).all():
+        if row[10] != previous:
+            connection.execute(_UPDATE, {"hash": previous, "id": row[0]})
+        written[row[0]] = previous
+        previous = event_hash(previous, _document(row))
+    return written
+
+
+def _new_events(session: Session) -> dict[int, list[Any]]:
+    from duplicate.storage.models import Event
+
+    found: dict[int, list[Any]] = defaultdict(list)
+    for item in session.new:
+        if isinstance(item, Event):
+            found[item.tournament_id].append(item)
+    for items in found.values():
+        items.sort(key=lambda item: instance_state(item).insert_order or 0)
+    return found
+
+
+def _lock(connection: Connection, tournament_id: int) -> None:
+    dialect = connection.dialect.name
+    if dialect == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:class, :key)"),
+                           {"class": LOCK_CLASS, "key": tournament_id})
+    elif dialect != "sqlite":
+        connection.execute(text("SELECT id FROM tournaments WHERE id = :id FOR UPDATE"), {"id": tournament_id})
+
+
+def _as_utc(moment: Any) -> datetime | None:
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    if not isinstance(moment, datetime):
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+def _before_flush(session: Session, _context: Any, _instances: Iterable[Any] | None) -> None:
+    pending = _new_events(session)
+    if not pending:
+        return
+    connection = session.connection()
+    for tournament_id, items in sorted(pending.items()):
+        _lock(connection, tournament_id)
+        latest = _as_utc(connection.execute(
+            text("SELECT created_at FROM events WHERE tournament_id = :t ORDER BY id DESC LIMIT 1"),
+            {"t": tournament_id}).scalar())
+        for item in items:
+            moment = _as_utc(item.created_at)
+            if moment is not None and latest is not None and moment < latest:
+                item.created_at = latest
+            latest = _as_utc(item.created_at) or latest
+    session.info["chain_pending"] = {tournament_id: list(items) for tournament_id, items in pending.items()}
+
+
+def _after_flush(session: Session, _context: Any) -> None:
+    pending: dict[int, list[Any]] = session.info.pop("chain_pending", {})
+    connection = session.connection()
+    for tournament_id, items in sorted(pending.items()):
+        written = extend_chain(connection, tournament_id, min(item.id for item in items))
+        for item in items:
+            set_committed_value(item, "previous_hash", written.get(item.id))
+
+
+def install(factory: sessionmaker[Session]) -> None:
+    """Fill the chain in every session ``factory`` makes (``Database``'s write sessions)."""
+    event.listen(factory, "before_flush", _before_flush)
+    event.listen(factory, "after_flush", _after_flush)

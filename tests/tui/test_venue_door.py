@@ -1,0 +1,157 @@
+"""``duplicada serve``'s door (issue 26 §1): wrong venue passwords are counted per client
+address and lock it (the right password too, until the lock ends); ``--certfile`` and
+``--keyfile`` serve over TLS (a self-signed certificate made here with ``openssl``); each
+browser's app process learns its address, the key its wrong PINs count against.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import shutil
+import ssl
+import subprocess
+from pathlib import Path
+
+import aiohttp
+import pytest
+from click.testing import CliRunner
+
+from duplicate.service.access import MAX_FAILURES
+from tui.cli.venue_door import FORGET_SECONDS, DoorGuard
+
+PASSWORD = "sala-de-juego-2026"
+
+
+def basic(password: str) -> dict[str, str]:
+    return {"Authorization": "Basic " + base64.b64encode(f"auxiliar:{password}".encode()).decode()}
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_wrong_passwords_lock_their_address_only_and_no_success_clears_them() -> None:
+    clock = Clock()
+    door = DoorGuard(clock)
+    waits = [door.failed("10.0.0.7") for _ in range(MAX_FAILURES)]
+    assert waits[:-1] == [0.0] * (MAX_FAILURES - 1) and waits[-1] > 0
+    assert door.wait("10.0.0.7") == waits[-1] and door.wait("10.0.0.8") == 0
+    clock.now += waits[-1] + 0.1
+    assert door.wait("10.0.0.7") == 0
+    assert door.failed("10.0.0.7") > waits[-1]                     # the next wrong one locks longer
+    clock.now += FORGET_SECONDS + 3600
+    assert door.wait("10.0.0.7") == 0 and door.failed("10.0.0.7") == 0       # forgotten with time
+
+
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    if shutil.which("openssl") is None:
+        pytest.skip("no hay openssl en esta máquina: no se puede hacer un certificado de prueba")
+    cert, key = folder / "sala.pem", folder / "sala.key"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "1", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+    return cert, key
+
+
+def test_the_venue_server_speaks_tls_and_locks_a_guessing_address(tmp_path: Path) -> None:
+    from tui.cli.app_commands import tls_context
+    from tui.cli.venue_server import VenueServer
+
+    cert, key = self_signed(tmp_path)
+    server = VenueServer("true", password=PASSWORD, max_sessions=2, idle_seconds=60, host="127.0.0.1", port=0,
+                         ssl_context=tls_context(str(cert), str(key)), public_url="https://127.0.0.1")
+    trusting = ssl.create_default_context(cafile=str(cert))
+
+    async def visit() -> tuple[list[int], list[int], str, str | None, bool]:
+        runner = await server.start_site()
+        try:
+            port = runner.addresses[0][1]
+            address = f"https://127.0.0.1:{port}/"
+            async with aiohttp.ClientSession() as client:
+                async with client.get(address, ssl=trusting, headers=basic(PASSWORD)) as page:
+                    first = [page.status]
+                    body = await page.text()
+                async with client.get(address, ssl=trusting) as page:
+                    first.append(page.status)                      # no password: asked, not counted
+                statuses = []
+                for attempt in range(MAX_FAILURES + 2):
+                    async with client.get(address, ssl=trusting, headers=basic(f"otra-{attempt}")) as page:
+                        statuses.append(page.status)
+                async with client.get(address, ssl=trusting, headers=basic(PASSWORD)) as page:
+                    statuses.append(page.status)                   # the right one waits out the lock
+                    retry = page.headers.get("Retry-After")
+                try:                                                # nothing in clear on that port
+                    async with client.get(f"http://127.0.0.1:{port}/", headers=basic(PASSWORD)) as page:
+                        plain = page.status == 200
+                except aiohttp.ClientError:
+                    plain = False
+            return first, statuses, body, retry, plain
+        finally:
+            await runner.cleanup()
+
+    first, statuses, body, retry, plain = asyncio.run(visit())
+    assert first == [200, 401] and "wss://" in body                  # the page's websocket is encrypted too
+    assert statuses == [401] * (MAX_FAILURES - 1) + [429] * 4       # the 5th wrong one locks; then all wait
+    assert retry is not None and int(retry) >= 1 and not plain
+
+
+def test_tls_files_are_checked_before_serving(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tui.cli.venue_server as venue_server
+    from tui.cli import main
+
+    started: list[dict[str, object]] = []
+
+    class Recorder:
+        def __init__(self, command: str, **options: object) -> None:
+            started.append({"command": command, **options})
+
+        def serve(self) -> None:
+            pass
+
+    monkeypatch.setattr(venue_server, "VenueServer", Recorder)
+    monkeypatch.setenv("DUPLICADA_DB", "sqlite:///ninguna.db")
+    garbage = tmp_path / "basura.pem"
+    garbage.write_text("no es un certificado\n")
+    for arguments, code in ((["--keyfile", str(garbage)], 2), (["--certfile", str(tmp_path / "no-hay.pem")], 1),
+                            (["--certfile", str(garbage)], 1)):
+        result = CliRunner().invoke(main, ["serve", *arguments])
+        assert result.exit_code == code and "Traceback" not in result.output and not started, result.output
+    cert, key = self_signed(tmp_path)
+    result = CliRunner().invoke(main, ["serve", "--certfile", str(cert), "--keyfile", str(key), "--tournament", "3"])
+    assert result.exit_code == 0, result.output
+    assert isinstance(started[-1]["ssl_context"], ssl.SSLContext)
+    assert str(started[-1]["public_url"]).startswith("https://")
+    assert str(started[-1]["command"]).endswith("tui --remote --tournament 3")
+
+
+def test_each_browsers_app_learns_its_address_and_counts_its_wrong_pins_there(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tui.app
+    import tui.cli.app_commands as app_commands
+    from duplicate.service.lockout import address_source
+    from tui.cli.venue_server import SOURCE_ENV, _AddressedAppService
+
+    service = _AddressedAppService("true", source=address_source("192.168.1.20"), write_bytes=None,
+                                   write_str=None, close=None, download_manager=None)
+    assert service._build_environment()[SOURCE_ENV] == "dirección:192.168.1.20"
+    ran = []
+
+    class App:
+        def __init__(self, service: object, **options: object) -> None:
+            ran.append((service, options))
+
+        def run(self) -> None:
+            pass
+
+    monkeypatch.setattr(tui.app, "DuplicadaApp", App)
+    monkeypatch.setenv(SOURCE_ENV, "dirección:192.168.1.20")
+    app_commands.run_app(f"sqlite:///{tmp_path / 't.db'}", "sala", remote=True, tournament_id=2)
+    app_commands.run_app(f"sqlite:///{tmp_path / 't.db'}", "sala")       # at a terminal: the station
+    (remote, options), (local, _) = ran
+    assert remote.context.source == "dirección:192.168.1.20" and options["tournament_id"] == 2  # type: ignore[attr-defined]
+    assert local.context.source == "puesto:sala"  # type: ignore[attr-defined]
