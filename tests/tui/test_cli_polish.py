@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from tui.cli import main
-from tui.cli.spanish import _CLICK_MODULES, DECLARATION_ERRORS, SPANISH, SPANISH_PLURALS
+from tui.cli.spanish import _CLICK_MODULES, SPANISH, SPANISH_PLURALS
 
 
 def _click_messages() -> set[tuple[str, str]]:
@@ -30,6 +30,8 @@ def _click_messages() -> set[tuple[str, str]]:
 
 
 def test_every_message_of_click_a_user_can_see_is_spanish() -> None:
+    from tui.cli.spanish import DECLARATION_ERRORS
+
     untranslated = {message for kind, message in _click_messages()
                     if message not in (SPANISH if kind == "_" else SPANISH_PLURALS)
                     and message not in DECLARATION_ERRORS}

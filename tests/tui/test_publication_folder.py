@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from duplicate.service import TournamentService
-from duplicate.storage.database import folder_name, open_database
+from duplicate.storage.database import open_database
 from sqlalchemy.engine import make_url
 from tui.app.screens.standings import publication_folder
 
@@ -24,6 +24,8 @@ def test_tournament_1_of_two_databases_is_published_in_two_folders(tmp_path: Pat
 
 
 def test_a_server_database_is_named_without_its_password() -> None:
+    from duplicate.storage.database import folder_name
+
     with_password = folder_name(make_url("postgresql+psycopg://juez:secreto@servidor:5432/open_valencia"))
     other_password = folder_name(make_url("postgresql+psycopg://juez:otro@servidor:5432/open_valencia"))
     other_server = folder_name(make_url("postgresql+psycopg://juez:secreto@otro:5432/open_valencia"))
