@@ -373,7 +373,8 @@ class RoundPaired(TournamentEvent):
 
 @dataclass(frozen=True)
 class ResultEntered(TournamentEvent):
-    """Both scores of a classic board; ``forfeit`` names the side that lost by forfeit."""
+    """Both scores of a classic board; ``forfeit`` names the side that lost by forfeit
+    (``both``: a double forfeit)."""
 
     KIND = EventKind.RESULT_ENTERED
     division: str
@@ -411,7 +412,9 @@ class ResultResolved(TournamentEvent):
 @dataclass(frozen=True)
 class ClassicEntryChanged(TournamentEvent):
     """A player's status in a classic division from ``round`` on: ``joined`` (late entry),
-    ``withdrawn``, or a bye asked for that round (``half-bye``, ``zero-bye``)."""
+    ``withdrawn``, a bye asked for that round (``half-bye``, ``zero-bye``), ``entered`` (put
+    in the division before round 1) or ``rating`` (corrected); the reason names the player
+    and rating."""
 
     KIND = EventKind.CLASSIC_ENTRY
     division: str

@@ -5,8 +5,8 @@ shared with duplicate games) holds one or more *divisions*, each a classic event
 
 * ``ClassicDivision``: name, pairing system, rounds and settings (bye and forfeit scores,
   tie-breaks);
-* ``ClassicSeed``: a player's starting number in the division, rating, status and the round
-  from which they play (late entries);
+* ``ClassicSeed``: a player's starting number in the division, rating, title, status and the
+  round from which they play (late entries);
 * ``ClassicBoard``: one board of one round — the two players (``second`` empty: the
   pairing-allocated bye), both scores once entered, a forfeit, how it was paired;
 * ``ClassicAbsence``: a bye asked for (half or zero points) for one round;
@@ -14,7 +14,7 @@ shared with duplicate games) holds one or more *divisions*, each a classic event
   a conflict (two stations, two different results) for the judge.
 
 The event log records every change with who made it (``duplicate.service.events``).
-Created by the Alembic revision ``0004`` in ``duplicate/storage/migrations/versions``.
+Created by the Alembic revisions ``0004`` and ``0005`` (the seed's title) in ``duplicate/storage/migrations/versions``.
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ class ClassicSeed(Base):
     entry_id: Mapped[int] = mapped_column(ForeignKey("entries.id"))
     number: Mapped[int] = mapped_column(Integer)
     rating: Mapped[int] = mapped_column(Integer, default=0)
+    title: Mapped[str] = mapped_column(String(3), default="", server_default="")
     first_round: Mapped[int] = mapped_column(Integer, default=1)
     withdrawn_round: Mapped[int | None] = mapped_column(Integer)
 

@@ -70,9 +70,11 @@ def to_be_paired(trf: Trf) -> list[int]:
             if p.number not in trf.absent and not (len(p.rounds) > played and p.rounds[played].unpaired)]
 
 
-def check_pairing(trf: Trf, pairs: Sequence[Pair], *, byes_allowed: int = 1) -> list[str]:
+def check_pairing(trf: Trf, pairs: Sequence[Pair], *, byes_allowed: int = 1, partial: bool = False) -> list[str]:
     """The rules ``pairs`` (the next round of ``trf``) break, as Spanish sentences; empty when
-    it keeps them all. ``byes_allowed``: how many pairing-allocated byes a player may get."""
+    it keeps them all. ``byes_allowed``: how many pairing-allocated byes a player may get;
+    ``partial``: ``pairs`` are some boards of the round (a Gibson board): players left out
+    are not a problem."""
     problems: list[str] = []
     due = set(to_be_paired(trf))
     seen: dict[int, int] = {}
@@ -88,7 +90,7 @@ def check_pairing(trf: Trf, pairs: Sequence[Pair], *, byes_allowed: int = 1) -> 
             problems.append(f"el jugador {number} no debía emparejarse esta ronda (descanso pedido o retirado)")
         if seen[number] > 1:
             problems.append(f"el jugador {number} aparece {seen[number]} veces")
-    for number in sorted(due - seen.keys()):
+    for number in sorted(due - seen.keys()) if not partial else ():
         problems.append(f"el jugador {number} se ha quedado sin emparejar")
     met = {(p.number, cell.opponent) for p in trf.players for cell in p.rounds
            if cell.opponent and cell.result in PLAYED}

@@ -61,7 +61,9 @@ class ScorecardRow:
     spread: int
 
 
-def _card_rows(snapshot: EventSnapshot, number: int) -> list[ScorecardRow]:
+def scorecard_rows(snapshot: EventSnapshot, number: int) -> list[ScorecardRow]:
+    """Player ``number``'s scorecard: one row per round played, with the running wins and
+    spread; a game of a player whose results are annulled (C.06 11) is shown, not counted."""
     settings = snapshot.settings
     rows = []
     wins = 0.0
@@ -83,11 +85,16 @@ def _card_rows(snapshot: EventSnapshot, number: int) -> list[ScorecardRow]:
         first = board.first == number
         opponent = f"{board.second}. {board.second_name}" if first else f"{board.first}. {board.first_name}"
         turn = "empieza" if first else "segundo"
+        if {board.first, board.second} & snapshot.annulled:       # kept in the record, not counted (C.06 11)
+            rows.append(ScorecardRow(board.round, "—" if board.table is None else str(board.table), opponent, turn,
+                                     "", "", "anulada (retirado antes del 50 %)", wins, spread))
+            continue
         if board.forfeit is not None:
-            lost = board.forfeit == ("first" if first else "second")
+            lost = board.forfeit in ("both", "first" if first else "second")
             wins += 0 if lost else 1
             spread += -settings.forfeit_spread if lost else settings.forfeit_spread
-            rows.append(ScorecardRow(board.round, str(board.table), opponent, turn, "", "",
+            table = "—" if board.table is None else str(board.table)          # a game not played: no table
+            rows.append(ScorecardRow(board.round, table, opponent, turn, "", "",
                                      "incomparecencia" + (" (perdida)" if lost else " (ganada)"), wins, spread))
             continue
         mine, theirs = (board.first_score, board.second_score) if first else (board.second_score, board.first_score)
@@ -109,7 +116,7 @@ def _cross_cell(board: BoardView | None, number: int, asked: str | None) -> str:
     opponent = board.second if first else board.first
     turn = "e" if first else "s"
     if board.forfeit is not None:
-        lost = board.forfeit == ("first" if first else "second")
+        lost = board.forfeit in ("both", "first" if first else "second")
         return f"{opponent}{turn} {'−' if lost else '+'}"
     mine, theirs = (board.first_score, board.second_score) if first else (board.second_score, board.first_score)
     if mine is None or theirs is None:
@@ -179,7 +186,7 @@ def publish_classic(snapshot: EventSnapshot, out: Path, *, generated_at: datetim
         line = places.get(player.number)
         card = {"number": player.number, "name": player.name, "place": line.place if line else "",
                 "wins": line.wins if line else 0, "spread": line.spread if line else 0,
-                "rows": _card_rows(snapshot, player.number)}
+                "rows": scorecard_rows(snapshot, player.number)}
         html(f"jugadores/jugador-{player.number}.html", "jugador.html", root="../", card=card)
     shutil.copyfile(DUPLICATE_TEMPLATES / "estilo.css", out / "estilo.css")
     written.append(out / "estilo.css")
@@ -224,13 +231,14 @@ def _pdfs(snapshot: EventSnapshot, out: Path) -> list[Path]:
         doc.heading(f"Ronda {number} — emparejamientos", 14)
         rows = []
         for b in boards:
-            if b.table is None:
+            if b.second == 0:
                 rows.append(["—", f"{b.first}. {b.first_name}", "", "", "descansa"])
                 continue
             scores = (["incomp.", ""] if b.forfeit else
                       ["" if b.first_score is None else str(b.first_score),
                        "" if b.second_score is None else str(b.second_score)])
-            rows.append([str(b.table), f"{b.first}. {b.first_name}", *scores, f"{b.second}. {b.second_name}"])
+            rows.append(["—" if b.table is None else str(b.table), f"{b.first}. {b.first_name}", *scores,
+                         f"{b.second}. {b.second_name}"])
         draw_table(doc, [Column("Mesa", 34, "right"), Column("Empieza", 190), Column("Puntos", 44, "right"),
                          Column("Puntos", 44, "right"), Column("Segundo", 190)], rows, size=9)
         absent = not_playing(snapshot, boards)

@@ -1,14 +1,15 @@
 """Re-pairing a whole tournament round by round: is each round the one the system gives?
 
-``check_tournament`` cuts the history before each completed round (``Trf.cut``: later cells
-dropped, byes asked for in that round kept), pairs it with the chosen system and compares
+``check_tournament`` cuts the history before each completed round (``Trf.for_round``: later
+cells dropped, byes asked for in that round kept, the same-club pairs kept apart only in the
+rounds that kept them apart, a Gibson board fixed), pairs it with the chosen system and compares
 with the round the file holds. It stops at the first round that differs and says why: the
 pairs that differ and any absolute rule the file's round breaks (``pairing_rules``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ranking.classic.engines import PairingError, PairingSystem, pair_next_round
 from ranking.classic.pairing_rules import Pair, check_pairing
@@ -51,11 +52,13 @@ def check_tournament(trf: Trf, system: PairingSystem) -> tuple[int, RoundDiffere
     Returns (rounds checked, the first difference or None). Raises ``EngineUnavailable``
     when the system's engine is not installed."""
     for number in range(1, trf.rounds_played + 1):
-        before = trf.cut(number - 1)
+        before = trf.for_round(number)
         found = pairs_of_round(trf, number)
-        reasons = check_pairing(before, found)
+        board = trf.gibson_board(number)
+        fixed = [Pair(*board)] if board else []
+        reasons = check_pairing(replace(before, absent=trf.cut(number - 1).absent), found)
         try:
-            expected = sorted(pair_next_round(before, system))
+            expected = sorted(fixed + pair_next_round(before, system))
         except PairingError as error:
             if type(error) is not PairingError:
                 raise

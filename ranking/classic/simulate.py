@@ -52,7 +52,7 @@ def simulate_classic(service: TournamentService, *, players: int, rounds: int, s
     classic = ClassicService.like(judge)
     assistant = ClassicService.like(service.with_pin(assistant_pin))
     classic.create_division(rounds=rounds, system=system, settings=settings, tournament_id=tournament_id)
-    numbers = {name: number for number, name, _ in classic.starting_list(tournament_id=tournament_id)}
+    numbers = {name: number for number, name, *_ in classic.starting_list(tournament_id=tournament_id)}
     boards_entered = confirmations = byes = 0
     withdrawn = False
     for round_number in range(1, rounds + 1):
@@ -65,7 +65,7 @@ def simulate_classic(service: TournamentService, *, players: int, rounds: int, s
                 pass
         boards = classic.pair_round(tournament_id=tournament_id)
         for board in boards:
-            if board.table is None:
+            if board.table is None or board.forfeit is not None:
                 continue
             first = 380 + 35 * strength[board.first_name] + rng.gauss(0, 55)
             second = 380 + 35 * strength[board.second_name] + rng.gauss(0, 55) - 8   # moving second costs a little

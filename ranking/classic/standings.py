@@ -23,7 +23,8 @@ from ranking.classic.trf import RoundCell, Trf, TrfPlayer, write_trf
 @dataclass(frozen=True)
 class Board:
     """One board of one round: ``first`` moves first; ``second`` 0 for the bye; scores
-    None until entered; ``forfeit`` ``"first"``/``"second"``: who lost by forfeit."""
+    None until entered; ``forfeit`` ``"first"``/``"second"``: who lost by forfeit, ``"both"``:
+    neither came (a double forfeit, both lose: C.06 11, "—" for both)."""
 
     round: int
     first: int
@@ -41,7 +42,7 @@ class Board:
 @dataclass(frozen=True)
 class Seeded:
     """A player of the division: starting ``number``, ``name``, ``rating``, ``club``, the
-    ``first_round`` they play and the round they withdrew from (None)."""
+    ``first_round`` they play, the round they withdrew from (None) and FIDE ``title``."""
 
     number: int
     name: str
@@ -49,6 +50,7 @@ class Seeded:
     club: str = ""
     first_round: int = 1
     withdrawn_round: int | None = None
+    title: str = ""
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,7 @@ def _cell(board: Board, number: int) -> tuple[RoundCell, int, int]:
     opponent = board.second if first else board.first
     colour = "w" if first else "b"
     if board.forfeit is not None:
-        lost = board.forfeit == ("first" if first else "second")
+        lost = board.forfeit in ("both", "first" if first else "second")
         return RoundCell(opponent, colour, "-" if lost else "+"), 0, 0
     mine, theirs = (board.first_score, board.second_score) if first else (board.second_score, board.first_score)
     assert mine is not None and theirs is not None

@@ -9,7 +9,13 @@ needs is read; every other line is kept as text and ignored:
   opponent (4 digits, ``0000`` for none), colour (``w``, ``b`` or ``-``), result;
 * ``XXR n`` the number of rounds; ``XXC white1``/``black1`` the first player's colour in
   round 1 (the rest by the usual alternation); ``XXZ a b …`` players absent from the next
-  round (JaVaFo's extension, read by both engines).
+  round (JaVaFo's extension, read by both engines); ``XXP a b`` two players not to be paired
+  together (JaVaFo's, read by py4swiss: same-club players in early rounds).
+
+duplicada's own records, so that a third party can re-check an exported event
+(``replay.check_tournament``; other readers skip them): ``XXK r …`` the rounds in which the
+``XXP`` pairs were kept apart (without it, every round); ``XXG r first second`` the Gibson
+board of round ``r``, fixed before the system paired the rest (``ranking.classic.gibson``).
 
 Result codes (TRF-16, C.04 annex): ``1 = 0`` played; ``+ -`` won/lost by forfeit; ``W D L``
 played, unrated; ``H`` half-point bye, ``F`` full-point bye, ``U`` the pairing-allocated
@@ -96,6 +102,26 @@ class Trf:
     absent: frozenset[int] = frozenset()
     forbidden: frozenset[tuple[int, int]] = frozenset()
     ignored: tuple[str, ...] = field(default=(), compare=False)
+    restricted_rounds: frozenset[int] | None = None
+    gibson: tuple[tuple[int, int, int], ...] = ()
+
+    def for_round(self, number: int) -> Trf:
+        """What the system read when it paired round ``number`` (1-based), before the round:
+        the history cut (``cut``), the ``XXP`` pairs only if that round kept them apart, and
+        the Gibson board's players absent (its board is ``gibson_board(number)``)."""
+        before = self.cut(number - 1)
+        restricted = self.restricted_rounds is None or number in self.restricted_rounds
+        board = self.gibson_board(number)
+        absent = before.absent | ({board[0], board[1]} if board else set())
+        return replace(before, forbidden=self.forbidden if restricted else frozenset(), absent=frozenset(absent),
+                       restricted_rounds=None, gibson=())
+
+    def gibson_board(self, number: int) -> tuple[int, int] | None:
+        """The Gibson board (first, second) of round ``number``, or None."""
+        for round_number, first, second in self.gibson:
+            if round_number == number:
+                return first, second
+        return None
 
     @property
     def rounds_played(self) -> int:
@@ -187,6 +213,8 @@ def read_trf(text: str) -> Trf:
     name = ""
     absent: set[int] = set()
     forbidden: set[tuple[int, int]] = set()
+    restricted: set[int] | None = None
+    gibson: list[tuple[int, int, int]] = []
     ignored = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip("\r\n")
@@ -223,6 +251,16 @@ def read_trf(text: str) -> Trf:
             if len(tokens) != 2 or not all(is_number(token) for token in tokens):
                 raise TrfError(f"línea {number}: XXP debe ir seguida de dos números iniciales")
             forbidden.add((int(tokens[0]), int(tokens[1])))
+        elif code == "XXK":
+            tokens = line[3:].split()
+            if not all(is_number(token) for token in tokens):
+                raise TrfError(f"línea {number}: XXK debe ir seguida de números de ronda")
+            restricted = (restricted or set()) | {int(token) for token in tokens}
+        elif code == "XXG":
+            tokens = line[3:].split()
+            if len(tokens) != 3 or not all(is_number(token) for token in tokens):
+                raise TrfError(f"línea {number}: XXG debe ir seguida de RONDA PRIMERO SEGUNDO")
+            gibson.append((int(tokens[0]), int(tokens[1]), int(tokens[2])))
         elif code == "012":
             name = line[4:].strip()
         else:
@@ -230,7 +268,8 @@ def read_trf(text: str) -> Trf:
     if not players:
         raise TrfError("el archivo no tiene ninguna línea de jugador (001)")
     trf = Trf(tuple(sorted(players, key=lambda p: p.number)), total_rounds, first_colour, name,
-              frozenset(absent), frozenset(forbidden), tuple(ignored))
+              frozenset(absent), frozenset(forbidden), tuple(ignored),
+              frozenset(restricted) if restricted is not None else None, tuple(gibson))
     _check_consistency(trf)
     return trf
 
@@ -295,6 +334,10 @@ def write_trf(trf: Trf, *, rank_by_points: bool = True, colour_record: bool = Fa
         lines.append("XXZ " + " ".join(str(n) for n in sorted(trf.absent)))
     for first, second in sorted(trf.forbidden):
         lines.append(f"XXP {first} {second}")
+    if trf.forbidden and trf.restricted_rounds is not None:
+        lines.append("XXK " + " ".join(str(n) for n in sorted(trf.restricted_rounds)))
+    for round_number, first, second in trf.gibson:
+        lines.append(f"XXG {round_number} {first} {second}")
     return "\n".join(lines) + "\n"
 
 

@@ -217,11 +217,13 @@ def test_same_club_players_are_kept_apart_in_the_early_rounds(tmp_path: Path) ->
     database = open_database(str(tmp_path / "clubes.db"))
     service = TournamentService(database, pin=JUDGE_PIN)
     service.create_tournament("Clubes")
-    for index in range(1, 9):                     # 1&5, 2&6, 3&7, 4&8 share a club: the Dutch round 1 pairs
-        service.add_player(f"Jugador {index:02d}", club=f"Club {index % 4}")   # exactly those
     plain, apart = ClassicService.like(service), ClassicService.like(service)
     plain.create_division(rounds=3, name="A")
     apart.create_division(rounds=3, name="B", settings=DivisionSettings(club_rounds=1))
+    for division, offset in (("A", 0), ("B", 8)):    # each division holds its own eight players:
+        for index in range(1, 9):                 # 1&5, 2&6, 3&7, 4&8 share a club: the Dutch round 1 pairs
+            service.add_player(f"Jugador {index + offset:02d}", club=f"Club {index % 4}")   # exactly those
+            plain.enter_player(f"Jugador {index + offset:02d}", division=division)
     club = {n: n % 4 for n in range(1, 9)}
     same = [b for b in plain.pair_round("A") if b.second and club[b.first] == club[b.second]]
     assert len(same) == 4                          # what the option prevents

@@ -21,7 +21,7 @@ from duplicate.service import TournamentService
 from duplicate.storage.database import open_database
 from ranking.classic.engines import py4swiss_installed
 from ranking.classic.replay import check_tournament
-from ranking.classic.service import ClassicService
+from ranking.classic.service import ClassicService, DivisionSettings
 from ranking.classic.trf import read_trf
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 from tests.tui.keys import footer_beyond, send_without_pauses
@@ -184,6 +184,8 @@ def test_f6_moves_between_divisions(tmp_path: Path) -> None:
     classic = ClassicService.like(service)
     classic.create_division(rounds=3, system="dutch-2026", name="A")
     classic.create_division(rounds=5, system="round-robin", name="B")
+    for index in range(1, 7):                      # division B holds the six players, A none yet
+        classic.enter_player(f"Jugador {index:02d}", division="B")
     classic.pair_round("B")
 
     async def main() -> None:
@@ -222,3 +224,111 @@ def test_the_judge_pairs_a_round_by_hand_from_the_result_field(tmp_path: Path) -
     asyncio.run(main())
     assert [(b.first, b.second, b.method) for b in classic.boards(2)][0] == (first.first, first.second, "manual")
     assert service.history()[-1].reason == "lo acuerdan los jugadores"
+
+
+def test_the_judge_enters_players_with_ratings_corrects_with_a_reason_and_records_a_double_forfeit(
+        tmp_path: Path) -> None:
+    """Issue 25 §5 from the app: «e Nombre RATING TÍTULO» puts a player in the division and
+    F4 shows the starting list in FIDE order (rating, title, Spanish name order); a result
+    typed over a counted one is refused without «: motivo» and taken with it; «3 ii» is a
+    double forfeit."""
+    service = TournamentService(open_database(str(tmp_path / "clasico.db")), station="mesa-arbitral", pin=JUDGE_PIN)
+    service.create_tournament("Lista")
+    names = ["Ximena Ruiz", "Úrsula Díaz", "Ulises Bo", "Ana Mora", "Nuria Vela", "Ñaki Soto"]
+    for name in names:
+        service.add_player(name)
+    classic = ClassicService.like(service)
+    classic.create_division(rounds=3, system="dutch-2026", name="A")
+    classic.create_division(rounds=3, system="dutch-2026", name="B")
+
+    async def main() -> None:
+        async with classic_screen(service, JUDGE_PIN, size=(100, 30)) as (app, pilot, screen):
+            await until(pilot, lambda: screen.division is not None and screen.division.name == "A")
+            for order in ("e Ximena Ruiz 1500", "e Úrsula Díaz 1500", "e Ulises Bo 1500", "e Ana Mora 1500 fm",
+                          "e Nuria Vela", "e Ñaki Soto 0"):
+                await pilot.press(*order, "enter")
+                await until(pilot, lambda: "de la lista inicial" in feedback(screen))
+                screen.say("")
+            await pilot.press("f4")
+            starting = screen.query_one("#starting", PlainTable)
+            await until(pilot, lambda: starting.row_count == 6)
+            assert [str(starting.get_row_at(i)[1]) for i in range(6)] == [
+                "Ana Mora", "Ulises Bo", "Úrsula Díaz", "Ximena Ruiz", "Nuria Vela", "Ñaki Soto"]
+            await pilot.press("f2", "f5")
+            await until(pilot, lambda: screen.query_one("#boards", PlainTable).row_count == 3)
+            for typed, said in (("1 400 300", "anotada"), ("1 300 400", "motivo"),
+                                ("1 300 400: acta firmada", "corregida"), ("2 ii", "incomparecencia de los dos")):
+                screen.say("")
+                await pilot.press(*typed, "enter")
+                await until(pilot, lambda: said in feedback(screen))
+
+    asyncio.run(main())
+    boards = classic.boards(1, division="A")
+    assert (boards[0].first_score, boards[0].second_score) == (300, 400) and boards[1].forfeit == "both"
+    assert not classic.players(division="B")                      # division B holds nobody of A's
+    assert [e.reason for e in service.history() if e.kind == "result_entered"][-2] == "acta firmada"
+
+
+def test_round_robin_withdrawal_bye_and_double_round_robin_from_the_app(tmp_path: Path) -> None:
+    """Issue 25 §5 from the app: the judge creates a double round robin from the setup
+    form (the initial colour drawn by lot is said); «r 6» withdraws player 6 and «d 2» gives player 2 the bye asked for: F5 pairs
+    neither — 6's game is shown without a table, lost by forfeit, 2's opponent rests."""
+    service = new_tournament(tmp_path / "clasico.db", 6)
+
+    async def main() -> None:
+        async with classic_screen(service, JUDGE_PIN, size=(100, 30)) as (app, pilot, screen):
+            await until(pilot, lambda: not screen.query_one("#classic-setup").has_class("hidden"))
+            await pilot.press(*"10")
+            await pilot.press("tab", "enter")                              # the system list
+            await idle(pilot)
+            await pilot.press(*["down"] * 5, "enter")
+            await idle(pilot)
+            await pilot.click("#setup-create")
+            await until(pilot, lambda: "color inicial sorteado" in feedback(screen))     # C.04.3 E, said
+            await until(pilot, lambda: screen.division is not None and screen.division.rounds == 10)
+            assert screen.division is not None and screen.division.system == "double-round-robin"
+            await pilot.press("f5")
+            await until(pilot, lambda: "Ronda 1 emparejada" in feedback(screen))
+            await until(pilot, lambda: screen.query_one("#boards", PlainTable).row_count == 3)
+            screen.query_one("#result").focus()
+            for table in (1, 2, 3):
+                await pilot.press(*f"{table} 400 300", "enter")
+                await until(pilot, lambda: f"Mesa {table}: 400-300 anotada" in feedback(screen))
+            for order, said in (("r 6", "queda retirado"), ("d 2", "descansa en la ronda 2")):
+                await pilot.press(*order, "enter")
+                await until(pilot, lambda: said in feedback(screen))
+            await pilot.press("f5")
+            await until(pilot, lambda: "Ronda 2 emparejada: 1 mesas" in feedback(screen))
+            boards = screen.query_one("#boards", PlainTable)
+            await until(pilot, lambda: boards.row_count == 3)
+            rows = [[str(cell) for cell in boards.get_row_at(index)] for index in range(3)]
+            assert ["—", "no vino el 1.º", "6 Jugador 06", "4 Jugador 04"] in rows     # Berger round 2: 6-4
+            assert ["—", "", "1 Jugador 01", "descansa"] in rows                       # 1-2: 2 asked the bye
+
+    asyncio.run(main())
+    classic = ClassicService.like(service)
+    assert [b.table for b in classic.boards(2) if b.table is not None] == [1]
+
+
+def test_a_gibson_round_that_falls_back_says_so_in_the_app(tmp_path: Path) -> None:
+    """The Gibson board is impossible (issue 25 §5): F5 pairs the round without it and the
+    judge reads why."""
+    service = new_tournament(tmp_path / "clasico.db", 6)
+    classic = ClassicService.like(service)
+    classic.create_division(rounds=4, system="dutch-2026",
+                            settings=DivisionSettings(gibson=True, tie_breaks=(), first_colour="w"))
+    for boards in ([(2, 1, 2), (4, 3, 0), (5, 6, 2)], [(3, 1, 2), (5, 2, 2), (6, 4, 2)],
+                   [(1, 4, 1), (6, 2, 0), (3, 5, 1)]):
+        paired = classic.pair_round(manual=[(first, second) for first, second, _ in boards])
+        for board, (_, _, winner) in zip(paired, boards):
+            classic.enter_result(board.round, board.table or 0, *{1: (420, 300), 2: (300, 420), 0: (350, 350)}[winner])
+
+    async def main() -> None:
+        async with classic_screen(service, JUDGE_PIN, size=(100, 30)) as (app, pilot, screen):
+            await until(pilot, lambda: screen.query_one("#boards", PlainTable).row_count == 3)
+            await pilot.press("f5")
+            await until(pilot, lambda: "Ronda 4 emparejada" in feedback(screen))
+            assert "Gibson" in feedback(screen)
+
+    asyncio.run(main())
+    assert not any(b.method == "gibson" for b in classic.boards(4))

@@ -57,7 +57,8 @@ def classic_pair(trf: Path, system: str, output: Path | None) -> None:
     """Empareja la ronda siguiente del torneo del archivo TRF-16."""
     tournament = _read(trf)
     try:
-        pairs = pair_next_round(tournament, PairingSystem(system))
+        # XXP pairs apply only in the rounds XXK names, when it is there (duplicada's exports).
+        pairs = pair_next_round(tournament.for_round(tournament.rounds_played + 1), PairingSystem(system))
     except PairingError as error:
         raise click.ClickException(f"{trf}: {error}") from None
     text = f"{len(pairs)}\n" + "".join(f"{pair.text()}\n" for pair in pairs)

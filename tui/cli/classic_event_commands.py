@@ -1,4 +1,4 @@
-"""``duplicada classic division|players|pair-round|boards|result|forfeit|resolve|bye|withdraw|standings|trf``:
+"""``duplicada classic division|players|enter|rating|pair-round|boards|result|forfeit|resolve|bye|withdraw|standings|trf``:
 running a classic event stored in the tournament database, through ``ClassicService``
 with this station's credential (the same ``--db``, ``--tournament``, ``--pin-file`` as the
 duplicate commands)."""
@@ -39,7 +39,7 @@ def _pairing_errors(call: Any) -> Any:
 @click.command("division")
 @click.option("--rounds", type=click.IntRange(1, 50), required=True, help="Número de rondas.")
 @click.option("--system", default="dutch", show_default=True,
-              help="dutch, dutch-2026, dubov, burstein, round-robin o manual.")
+              help="dutch, dutch-2026, dubov, burstein, round-robin, double-round-robin (a doble vuelta) o manual.")
 @click.option("--name", default="", help="Nombre de la división (A, B, …).")
 @click.option("--bye-spread", type=SCORE, default=50, show_default=True, help="Diferencia que suma el descanso.")
 @click.option("--forfeit-spread", type=SCORE, default=50, show_default=True,
@@ -50,27 +50,63 @@ def _pairing_errors(call: Any) -> Any:
               help="En las rondas 1 a N no se enfrentan jugadores del mismo club si el sistema puede evitarlo.")
 @click.option("--gibson", is_flag=True, help="Regla Gibson: quien tiene asegurado el primer puesto juega con "
                                              "el mejor clasificado que ya no puede ser segundo.")
+@click.option("--first-colour", type=click.Choice(["sorteo", "w", "b"]), default="sorteo", show_default=True,
+              help="Color inicial (C.04.3 E): sorteo, o el del sorteo ya hecho en la sala: w (el número 1 "
+                   "empieza en la ronda 1) o b.")
 @common
 def classic_division(context: Context, rounds: int, system: str, name: str, bye_spread: int, forfeit_spread: int,
-                     tie_breaks: str, club_rounds: int, gibson: bool) -> None:
+                     tie_breaks: str, club_rounds: int, gibson: bool, first_colour: str) -> None:
     """Crea una división clásica en el torneo (solo el juez árbitro)."""
-    from ranking.classic.service import DivisionSettings
+    from ranking.classic.service import FIRST_COLOUR_TEXT, DivisionSettings
 
     settings = DivisionSettings(bye_spread, forfeit_spread, tuple(t.strip() for t in tie_breaks.split(",") if t.strip()),
-                                club_rounds, gibson)
+                                club_rounds, gibson, "" if first_colour == "sorteo" else first_colour)
     view = _classic(context, acting=True).create_division(rounds=rounds, system=system, name=name, settings=settings,
                                                            tournament_id=context.tournament)
-    click.echo(f"División «{view.name or 'única'}»: {counted(view.rounds, 'ronda')}, sistema {view.system}.")
+    drawn = "sorteado: " if first_colour == "sorteo" else ""
+    click.echo(f"División «{view.name or 'única'}»: {counted(view.rounds, 'ronda')}, sistema {view.system}; color inicial "
+               f"{drawn}{FIRST_COLOUR_TEXT[view.settings.first_colour]}.")
 
 
 @click.command("players")
 @division_option
 @common
 def classic_players(context: Context, division: str) -> None:
-    """Fija y muestra la lista inicial (número, nombre, rating)."""
-    for number, name, rating in _classic(context, acting=True).starting_list(division=division,
-                                                                              tournament_id=context.tournament):
-        say(f"{number:4d}  {name}" + (f"  ({rating})" if rating else ""))
+    """Fija y muestra la lista inicial (número, nombre, rating, título), en el orden FIDE:
+    rating, título, nombre (C.04.2 B)."""
+    for number, name, rating, title in _classic(context, acting=True).starting_list(
+            division=division, tournament_id=context.tournament):
+        say(f"{number:4d}  {name}" + (f"  ({rating})" if rating else "") + (f"  {title}" if title else ""))
+
+
+title_option = click.option("--title", default=None, help="Título FIDE (GM, IM, WGM, FM, WIM, CM, WFM, WCM).")
+
+
+@click.command("enter")
+@division_option
+@click.argument("name")
+@click.option("--rating", type=click.IntRange(0, 4000), default=None,
+              help="Rating del jugador (por defecto, su EloDI si lo tiene; si no, 0).")
+@title_option
+@common
+def classic_enter(context: Context, division: str, name: str, rating: int | None, title: str | None) -> None:
+    """Inscribe en la división a un jugador del torneo (cada jugador, en una sola división)."""
+    number = _classic(context, acting=True).enter_player(name, division=division, rating=rating, title=title or "",
+                                                         tournament_id=context.tournament)
+    click.echo(f"{' '.join(name.split())}: número {number} en la lista inicial.")
+
+
+@click.command("rating")
+@division_option
+@click.argument("number", type=NUMBER)
+@click.argument("rating", type=click.IntRange(0, 4000))
+@title_option
+@common
+def classic_rating(context: Context, division: str, number: int, rating: int, title: str | None) -> None:
+    """Corrige el rating (y el título) de un jugador; antes de la ronda 1 la lista inicial se reordena."""
+    new = _classic(context, acting=True).set_rating(number, rating, title=title, division=division,
+                                                    tournament_id=context.tournament)
+    click.echo(f"Rating {rating} anotado" + (f"; ahora es el número {new}." if new != number else "."))
 
 
 def _parse_manual(text: str) -> list[tuple[int, int]]:
@@ -84,16 +120,17 @@ def _parse_manual(text: str) -> list[tuple[int, int]]:
 
 def _show_boards(boards: list[Any]) -> None:
     for board in boards:
-        if board.table is None:
+        if board.second == 0:
             say(f"  descansa  {board.first:3d} {board.first_name}")
             continue
         result = ""
         if board.forfeit:
-            result = f"  incomparecencia de {'primero' if board.forfeit == 'first' else 'segundo'}"
+            result = "  incomparecencia de " + {"first": "primero", "second": "segundo"}.get(board.forfeit, "los dos")
         elif board.first_score is not None:
             result = f"  {board.first_score}-{board.second_score}"
         flag = "  ¡conflicto!" if board.conflict else ""
-        say(f"  mesa {board.table:3d}  {board.first:3d} {board.first_name} – {board.second:3d} "
+        where = f"mesa {board.table:3d}" if board.table is not None else "sin mesa"   # a game not played
+        say(f"  {where}  {board.first:3d} {board.first_name} – {board.second:3d} "
                    f"{board.second_name}{result}{flag}")
 
 
@@ -105,10 +142,14 @@ def _show_boards(boards: list[Any]) -> None:
 def classic_round_pair(context: Context, division: str, manual: str | None, reason: str) -> None:
     """Empareja la ronda siguiente con el sistema de la división (o a mano)."""
     pairs = _parse_manual(manual) if manual is not None else None
-    boards = _pairing_errors(lambda: _classic(context, acting=True).pair_round(
-        division, manual=pairs, reason=reason, tournament_id=context.tournament))
+    classic = _classic(context, acting=True)
+    boards = _pairing_errors(lambda: classic.pair_round(division, manual=pairs, reason=reason,
+                                                        tournament_id=context.tournament))
     click.echo(f"Ronda {boards[0].round if boards else '?'}:")
     _show_boards(boards)
+    note = classic.round_note(division=division, tournament_id=context.tournament)
+    if note:
+        say(f"Notas: {note}")
 
 
 @click.command("boards")
@@ -131,12 +172,14 @@ def classic_boards(context: Context, division: str, round_number: int | None) ->
 @click.argument("table", type=NUMBER)
 @click.argument("first_score", type=SCORE)
 @click.argument("second_score", type=SCORE)
+@click.option("--reason", default="", help="Motivo (obligatorio si el juez árbitro cambia un resultado anotado).")
 @common
 def classic_result(context: Context, division: str, round_number: int, table: int, first_score: int,
-                   second_score: int) -> None:
+                   second_score: int, reason: str) -> None:
     """Anota las dos puntuaciones de una mesa (primero en jugar, segundo)."""
     outcome = _classic(context, acting=True).enter_result(round_number, table, first_score, second_score,
-                                                          division=division, tournament_id=context.tournament)
+                                                          division=division, reason=reason,
+                                                          tournament_id=context.tournament)
     click.echo({"stored": "Anotado.", "confirmed": "Confirmado (coincide con la anotación anterior).",
                 "conflict": "CONFLICTO: otra anotación dice otra cosa; lo resuelve el juez árbitro.",
                 "corrected": "Corregido por el juez árbitro."}[outcome])
@@ -146,9 +189,9 @@ def classic_result(context: Context, division: str, round_number: int, table: in
 @division_option
 @click.argument("round_number", type=NUMBER)
 @click.argument("table", type=NUMBER)
-@click.option("--loser", type=click.Choice(["first", "second"]), required=True,
-              help="Quién no se presentó: first (el que empezaba) o second.")
-@click.option("--reason", default="", help="Motivo.")
+@click.option("--loser", type=click.Choice(["first", "second", "both"]), required=True,
+              help="Quién no se presentó: first (el que empezaba), second o both (ninguno de los dos).")
+@click.option("--reason", default="", help="Motivo (obligatorio si la mesa ya tenía resultado).")
 @common
 def classic_forfeit(context: Context, division: str, round_number: int, table: int, loser: str, reason: str) -> None:
     """Registra una incomparecencia (solo el juez árbitro)."""
@@ -163,7 +206,7 @@ def classic_forfeit(context: Context, division: str, round_number: int, table: i
 @click.argument("table", type=NUMBER)
 @click.argument("first_score", type=SCORE)
 @click.argument("second_score", type=SCORE)
-@click.option("--reason", default="", help="Motivo.")
+@click.option("--reason", default="", help="Motivo (obligatorio si la mesa ya tenía resultado).")
 @common
 def classic_resolve(context: Context, division: str, round_number: int, table: int, first_score: int,
                     second_score: int, reason: str) -> None:
@@ -253,5 +296,5 @@ def classic_publish(context: Context, division: str, out: Path) -> None:
     click.echo(f"Publicado en {out}: {counted(len(files), 'archivo')} (ronda {snapshot.played} de {snapshot.rounds}).")
 
 
-EVENT_COMMANDS = [classic_publish, classic_division, classic_players, classic_round_pair, classic_boards, classic_result,
+EVENT_COMMANDS = [classic_publish, classic_division, classic_players, classic_enter, classic_rating, classic_round_pair, classic_boards, classic_result,
                   classic_forfeit, classic_resolve, classic_bye, classic_withdraw, classic_standings, classic_trf]

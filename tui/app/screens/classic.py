@@ -1,7 +1,8 @@
 """Classic event (issue 16): the round's boards with result entry, and the standings.
 
 Tabs: F2 the round (its boards, who moves first, both scores, conflicts), F3 the standings
-(wins, spread, tie-breaks, first/second balance). In the round tab the result field takes
+(wins, spread, tie-breaks, first/second balance), F4 the starting list (number, rating,
+title, withdrawn or late). In the round tab the result field takes
 ``MESA PUNTOS1 PUNTOS2`` and Enter (``3 420 385``): the scores of the player who moved first,
 then the second's; the field clears at once for the next board, and the line below says
 what the service did (stored, confirmed, conflict for the judge, refused). F7/F8 show the
@@ -15,8 +16,11 @@ division yet the screen offers to create one (rounds, system). Assistants enter 
 of their tables only (the service refuses others, II.4.c). The judge also types short orders
 in the same field (shown under it): ``3 i2`` the second player of table 3 did not show
 (forfeit), ``d 5`` / ``d0 5`` player 5 asks for a bye next round (½ / nothing), ``r 5``
-withdraws player 5, ``m 1-8,2-7,…: motivo`` pairs the next round by hand (the reason is
-needed when the pairing breaks a rule, and kept in the log). Every service call runs in a
+withdraws player 5, ``3 ii`` neither player of table 3 came (double forfeit), ``e Nombre 1850
+FM`` puts a tournament player in the division with a rating and title, ``v 5 1900`` corrects
+player 5's rating, ``m 1-8,2-7,…: motivo`` pairs the next round by hand (the reason is needed
+when the pairing breaks a rule, and kept in the log). ``: motivo`` after an order or a result
+gives the judge's reason, which overwriting a result already counted needs. Every service call runs in a
 worker thread; a refusal is a Spanish line, never a traceback. Refreshed on ``DataChanged``.
 """
 
@@ -36,8 +40,10 @@ from duplicate.service import Action, TournamentError
 from duplicate.plurals import counted
 from ranking.classic.engines import SYSTEM_NAMES, PairingError, PairingSystem
 from ranking.classic.pairing_rules import parse_pairs
-from ranking.classic.service import MANUAL, ROUND_ROBIN, BoardView, ClassicService, DivisionView, system_name
-from ranking.classic.standings import StandingLine
+from ranking.classic.errors import ReasonRequired
+from ranking.classic.service import DOUBLE_ROUND_ROBIN, FIRST_COLOUR_TEXT, MANUAL, ROUND_ROBIN, BoardView, ClassicService, DivisionView, system_name
+from ranking.classic.standings import Seeded, StandingLine
+from ranking.classic.starting_list import TITLES
 from ranking.classic.trf import is_number
 from tui.app.messages import DataChanged
 from tui.app.station import StationScreen
@@ -45,8 +51,9 @@ from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.plain_table import PlainTable
 from tui.app.widgets.steady_footer import SteadyFooter
 
-SYSTEM_CHOICES = [(SYSTEM_NAMES[s], s.value) for s in PairingSystem] + [("Todos contra todos (Berger)", ROUND_ROBIN),
-                                                                        ("A mano (el juez)", MANUAL)]
+SYSTEM_CHOICES = [(SYSTEM_NAMES[s], s.value) for s in PairingSystem] + [
+    ("Todos contra todos (Berger)", ROUND_ROBIN), ("Todos contra todos a doble vuelta", DOUBLE_ROUND_ROBIN),
+    ("A mano (el juez)", MANUAL)]
 _TABS = Binding.Group("Pestañas", compact=True)
 _ROUNDS = Binding.Group("Ronda −/+", compact=True)
 
@@ -61,25 +68,38 @@ def parse_result(text: str) -> tuple[int, int, int]:
     return table, first, second
 
 
-JUDGE_HINT = ("Juez: «3 i1»/«3 i2» incomparecencia de quien empieza/del segundo en la mesa 3; "
+JUDGE_HINT = ("Juez: «3 i1»/«3 i2»/«3 ii» incomparecencia de quien empieza/del segundo/de los dos en la mesa 3; "
               "«d 5» descanso pedido (½) del 5 en la ronda siguiente, «d0 5» sin puntos; «r 5» retira al 5; "
-              "«m 1-8,2-7,…: motivo» empareja la ronda siguiente a mano")
+              "«e Nombre 1850 FM» inscribe en la división con rating y título; «v 5 1900» corrige el rating del 5; "
+              "«m 1-8,2-7,…: motivo» empareja a mano; «: motivo» tras una orden o un resultado que cambia otro")
 
 
-def parse_judge_order(text: str) -> tuple[str, tuple[int, ...]] | None:
+def parse_judge_order(text: str) -> tuple[str, tuple[Any, ...]] | None:
     """The judge's short orders typed in the result field, or None when ``text`` is not one:
-    ``MESA i1|i2`` (forfeit: who did not show), ``d N`` / ``d0 N`` (a bye asked for the next
-    round, half a win or none), ``r N`` (withdraw). Raises ``ValueError`` (Spanish) for an
-    order with a bad number. The manual pairing order is ``parse_manual_order``'s."""
-    parts = text.lower().split()
-    if len(parts) == 2 and parts[1] in ("i1", "i2"):
+    ``MESA i1|i2|ii`` (forfeit: who did not show, ``ii`` neither), ``d N`` / ``d0 N`` (a bye
+    asked for the next round, half a win or none), ``r N`` (withdraw), ``e NOMBRE [RATING]
+    [TÍTULO]`` (a player put in the division), ``v N RATING [TÍTULO]`` (a rating corrected).
+    Raises ``ValueError`` (Spanish) for an order with a bad number. The manual pairing order
+    is ``parse_manual_order``'s."""
+    parts = text.split()
+    lower = [part.lower() for part in parts]
+    if len(parts) == 2 and lower[1] in ("i1", "i2", "ii"):
         if not is_number(parts[0]):
-            raise ValueError(f"«{text}»: se esperaba MESA i1 o MESA i2")
-        return ("forfeit", (int(parts[0]), int(parts[1][1])))
-    if len(parts) == 2 and parts[0] in ("d", "d0", "r"):
+            raise ValueError(f"«{text}»: se esperaba MESA i1, MESA i2 o MESA ii")
+        return ("forfeit", (int(parts[0]), {"i1": "first", "i2": "second", "ii": "both"}[lower[1]]))
+    if len(parts) == 2 and lower[0] in ("d", "d0", "r"):
         if not is_number(parts[1]):
             raise ValueError(f"«{text}»: se esperaba «{parts[0]} NÚMERO» (número inicial del jugador)")
-        return ({"d": "half-bye", "d0": "zero-bye", "r": "withdraw"}[parts[0]], (int(parts[1]),))
+        return ({"d": "half-bye", "d0": "zero-bye", "r": "withdraw"}[lower[0]], (int(parts[1]),))
+    if len(parts) >= 2 and lower[0] == "e":
+        words = parts[1:]
+        title = words.pop().upper() if len(words) > 1 and words[-1].upper() in TITLES else ""
+        rating = int(words.pop()) if len(words) > 1 and is_number(words[-1]) else None
+        return ("enter", (" ".join(words), rating, title))
+    if len(parts) in (3, 4) and lower[0] == "v":
+        if not (is_number(parts[1]) and is_number(parts[2])):
+            raise ValueError(f"«{text}»: se esperaba «v NÚMERO RATING [TÍTULO]»")
+        return ("rating", (int(parts[1]), int(parts[2]), parts[3] if len(parts) == 4 else None))
     return None
 
 
@@ -100,6 +120,7 @@ class ClassicScreen(StationScreen[None]):
         Binding("escape", "app.pop_screen", "Volver"),
         Binding("f2", "tab('ronda')", "Ronda", group=_TABS),
         Binding("f3", "tab('clasificacion')", "Clasificación", group=_TABS),
+        Binding("f4", "tab('lista')", "Lista inicial", group=_TABS),
         Binding("f7", "round(-1)", "anterior", group=_ROUNDS),
         Binding("f8", "round(1)", "siguiente", group=_ROUNDS),
         Binding("f5", "pair", "Emparejar ronda"),
@@ -147,6 +168,9 @@ class ClassicScreen(StationScreen[None]):
             with TabPane("Clasificación", id="clasificacion"):
                 yield Static("", id="standings-title")
                 yield PlainTable(id="standings", cursor_type="row", zebra_stripes=True)
+            with TabPane("Lista inicial", id="lista"):
+                yield Static("Lista inicial (C.04.2 B): rating, título, nombre", id="starting-title")
+                yield PlainTable(id="starting", cursor_type="row", zebra_stripes=True)
         yield SteadyFooter()
 
     def on_mount(self) -> None:
@@ -160,6 +184,7 @@ class ClassicScreen(StationScreen[None]):
         boards.add_column("Segundo", key="segundo", width=20)
         standings = self.query_one("#standings", PlainTable)
         standings.add_columns("Puesto", "Jugador", "V", "Dif.", "1.º/2.º", "Desempates")
+        self.query_one("#starting", PlainTable).add_columns("N.º", "Jugador", "Rating", "Título", "Estado")
         self.query_one("#result", Input).focus()
         self.refresh_data()
 
@@ -182,10 +207,20 @@ class ClassicScreen(StationScreen[None]):
             boards = service.boards(number, division=division.name, tournament_id=tournament) if number else []
             lines = service.standings(division=division.name, tournament_id=tournament)
             played = service.rounds_complete(division=division.name, tournament_id=tournament)
+            players = service.players(division=division.name, tournament_id=tournament)
         except (TournamentError, ValueError) as error:
             self.app.call_from_thread(self.say, str(error), error=True)
             return
         self.app.call_from_thread(self.show_data, division, number, boards, lines, played)
+        self.app.call_from_thread(self.show_players, players)
+
+    def show_players(self, players: list[Seeded]) -> None:
+        table = self.query_one("#starting", PlainTable)
+        table.clear()
+        for player in players:
+            state = (f"retirado desde la ronda {player.withdrawn_round}" if player.withdrawn_round is not None else
+                     f"entra en la ronda {player.first_round}" if player.first_round > 1 else "")
+            table.add_row(str(player.number), player.name, str(player.rating or ""), player.title, state)
 
     def show_no_division(self) -> None:
         self.division = None
@@ -215,16 +250,16 @@ class ClassicScreen(StationScreen[None]):
             table.columns[ColumnKey(key)].width = min(longest, room)
             table.columns[ColumnKey(key)].auto_width = False
         for board in boards:
-            if board.table is None:
+            if board.second == 0:
                 table.add_row("—", "", f"{board.first} {board.first_name}", "descansa")
                 continue
             result = ""
             if board.forfeit:
-                result = "no vino el 1.º" if board.forfeit == "first" else "no vino el 2.º"
+                result = {"first": "no vino el 1.º", "second": "no vino el 2.º"}.get(board.forfeit, "no vino nadie")
             elif board.first_score is not None:
                 result = f"{board.first_score}-{board.second_score}"
             cell: Any = Text(result + "  ¡conflicto!", style="bold red") if board.conflict else result
-            table.add_row(str(board.table), cell, f"{board.first} {board.first_name}",
+            table.add_row("—" if board.table is None else str(board.table), cell, f"{board.first} {board.first_name}",
                           f"{board.second} {board.second_name}")
         self.query_one("#standings-title", Static).update(Text(
             f"Clasificación tras la ronda {played} de {division.rounds}: victorias, diferencia, desempates"
@@ -244,7 +279,7 @@ class ClassicScreen(StationScreen[None]):
         # The focus moves into the new pane too: left in the hidden one, it would bring that
         # pane back (TabbedContent follows the focus).
         self.query_one("#classic-tabs", TabbedContent).active = tab
-        self.query_one("#result" if tab == "ronda" else "#standings").focus()
+        self.query_one({"ronda": "#result", "clasificacion": "#standings", "lista": "#starting"}[tab]).focus()
 
     def action_division(self) -> None:
         """F6: the next division of the tournament (A, B, …), its last round."""
@@ -278,7 +313,13 @@ class ClassicScreen(StationScreen[None]):
             return
         number = boards[0].round if boards else None
         self.shown_round = number
-        self.app.call_from_thread(self.say, f"Ronda {number} emparejada: {counted(len(boards), 'mesa')}")
+        division = self.division.name if self.division else ""
+        try:
+            note = self.classic.round_note(number, division=division, tournament_id=self.station.state.tournament_id)
+        except TournamentError:
+            note = ""
+        tables = sum(1 for board in boards if board.table is not None)
+        self.app.call_from_thread(self.say, f"Ronda {number} emparejada: {counted(tables, 'mesa')}" + (f". {note}" if note else ""))
         self.refresh_data()
 
     def result_typed(self, field: OrderedInput) -> None:
@@ -297,24 +338,25 @@ class ClassicScreen(StationScreen[None]):
                     self.say("Emparejando a mano…")
                     self.pair_round(*manual)
                 return
-            order = parse_judge_order(text)
+            body, _, reason = text.partition(":")
+            order = parse_judge_order(body)
             if order is not None:
                 if not self.is_judge:
                     self.say("Esa orden es del juez árbitro", error=True)
                 else:
-                    self.judge_order(*order)
+                    self.judge_order(*order, reason=reason.strip())
                 return
-            table, first, second = parse_result(text)
+            table, first, second = parse_result(body)
         except ValueError as error:
             self.say(str(error), error=True)
             return
         if self.division is None or not self.division.rounds_paired:
             self.say("Aún no hay ninguna ronda emparejada", error=True)
             return
-        self.enter_result(self.shown_round or self.division.rounds_paired, table, first, second)
+        self.enter_result(self.shown_round or self.division.rounds_paired, table, first, second, reason.strip())
 
     @work(thread=True, group="classic-write", exit_on_error=False)
-    def judge_order(self, kind: str, numbers: tuple[int, ...]) -> None:
+    def judge_order(self, kind: str, numbers: tuple[Any, ...], *, reason: str = "") -> None:
         classic = self.classic
         tournament = self.station.state.tournament_id
         division = self.division.name if self.division else ""
@@ -322,16 +364,29 @@ class ClassicScreen(StationScreen[None]):
         try:
             if kind == "forfeit":
                 table, side = numbers
-                classic.record_forfeit(self.shown_round or paired, table, "first" if side == 1 else "second",
-                                       division=division, reason="no se presentó", tournament_id=tournament)
-                text = f"Mesa {table}: incomparecencia {'de quien empieza' if side == 1 else 'del segundo'}"
+                classic.record_forfeit(self.shown_round or paired, table, side, division=division, reason=reason,
+                                       tournament_id=tournament)
+                who = {"first": "de quien empieza", "second": "del segundo", "both": "de los dos"}[side]
+                text = f"Mesa {table}: incomparecencia {who}"
+            elif kind == "enter":
+                name, rating, title = numbers
+                number = classic.enter_player(name, division=division, rating=rating, title=title,
+                                              tournament_id=tournament)
+                text = f"{' '.join(name.split())}: número {number} de la lista inicial"
+            elif kind == "rating":
+                number, rating, title = numbers
+                new = classic.set_rating(number, rating, title=title, division=division, tournament_id=tournament)
+                text = f"Rating {rating} anotado" + (f"; ahora es el número {new}" if new != number else "")
             elif kind == "withdraw":
-                classic.withdraw(numbers[0], division=division, tournament_id=tournament)
+                classic.withdraw(numbers[0], division=division, reason=reason, tournament_id=tournament)
                 text = f"El jugador {numbers[0]} queda retirado desde la ronda {paired + 1}"
             else:
                 classic.request_bye(numbers[0], paired + 1, "H" if kind == "half-bye" else "Z", division=division,
                                     tournament_id=tournament)
                 text = f"El jugador {numbers[0]} descansa en la ronda {paired + 1}"
+        except ReasonRequired as error:
+            self.app.call_from_thread(self.say, f"{error} (añada «: motivo» a la orden)", error=True)
+            return
         except TournamentError as error:
             self.app.call_from_thread(self.say, str(error), error=True)
             return
@@ -339,11 +394,15 @@ class ClassicScreen(StationScreen[None]):
         self.refresh_data()
 
     @work(thread=True, group="classic-write", exit_on_error=False)
-    def enter_result(self, number: int, table: int, first: int, second: int) -> None:
+    def enter_result(self, number: int, table: int, first: int, second: int, reason: str = "") -> None:
         try:
             outcome = self.classic.enter_result(number, table, first, second,
-                                                division=self.division.name if self.division else "",
+                                                division=self.division.name if self.division else "", reason=reason,
                                                 tournament_id=self.station.state.tournament_id)
+        except ReasonRequired as error:
+            self.app.call_from_thread(self.say, f"Mesa {table}: {error}: «{table} {first} {second}: motivo»",
+                                      error=True)
+            return
         except TournamentError as error:
             self.app.call_from_thread(self.say, f"Mesa {table}: {error}", error=True)
             return
@@ -389,11 +448,12 @@ class ClassicScreen(StationScreen[None]):
     @work(thread=True, group="classic-write", exit_on_error=False)
     def create(self, rounds: int, system: str) -> None:
         try:
-            self.classic.create_division(rounds=rounds, system=system,
-                                         tournament_id=self.station.state.tournament_id)
+            view = self.classic.create_division(rounds=rounds, system=system,
+                                                tournament_id=self.station.state.tournament_id)
         except TournamentError as error:
             self.app.call_from_thread(self.say, str(error), error=True)
             return
-        self.app.call_from_thread(self.say, f"División creada: {counted(rounds, 'ronda')}. F5 empareja la ronda 1.")
+        self.app.call_from_thread(self.say, f"División creada: {counted(rounds, 'ronda')}; color inicial sorteado: "
+                                            f"{FIRST_COLOUR_TEXT[view.settings.first_colour]}. F5 empareja la ronda 1.")
         self.app.call_from_thread(self.query_one("#result", Input).focus)
         self.refresh_data()
