@@ -152,6 +152,7 @@ class TournamentService(OnContext):
     settings = _Delegate("registration", Registration.settings)
     change_settings = _Delegate("registration", Registration.change_settings)
     set_pin = _Delegate("registration", Registration.set_pin)
+    assistant_without_tables = _Delegate("registration", Registration.assistant_without_tables)
     credentials = _Delegate("registration", Registration.credentials)
     bonus_warnings = _Delegate("registration", Registration.bonus_warnings)
     add_player = _Delegate("registration", Registration.add_player)

@@ -159,10 +159,9 @@ class Registration(TaskModule):
 
         The PIN needs at least 6 characters and must differ from every other PIN of the
         tournament (a PIN alone says who is acting); only its scrypt digest is stored. An
-        empty ``pin`` revokes the assistant's credential. An assistant's PIN needs its
-        tables first (``set_assistant_range``): a station that may enter no slip is of no use
-        at the event, and a name mistyped here would create it silently (``StateConflict``
-        naming the assistants that have tables). Raises ``TournamentError``,
+        empty ``pin`` revokes the assistant's credential. An assistant may get its PIN before
+        its tables (stations are often prepared first); ``assistant_without_tables`` says
+        what the front ends warn about. Raises ``TournamentError``,
         ``NotAuthorised``, ``CredentialRefused``.
         """
         if role not in (Role.JUDGE.value, Role.ASSISTANT.value):
@@ -203,8 +202,6 @@ class Registration(TaskModule):
                                                                 Credential.digest == digest))
                 if taken is not None and taken is not current:
                     raise InvalidPin("ese PIN ya lo usa otro puesto del torneo: elija otro")
-                if role == Role.ASSISTANT.value:
-                    self._refuse_assistant_without_tables(session, tournament, label)
                 if current is None:
                     current = Credential(tournament_id=tournament.id, role=role, created_at=_now(),
                                          name=label if role == Role.ASSISTANT.value else actor.name)
@@ -217,18 +214,17 @@ class Registration(TaskModule):
             self._log(session, tournament.id, PinChanged(role, bool(pin), label if role == Role.ASSISTANT.value else None),
                       actor=actor)
 
-    @staticmethod
-    def _refuse_assistant_without_tables(session: Session, tournament: Tournament, name: str) -> None:
-        """``StateConflict`` when the assistant ``name`` has no tables (II.4.c) in ``tournament``."""
-        ranges = list(session.scalars(select(AssistantRange).where(AssistantRange.tournament_id == tournament.id)
-                                      .order_by(AssistantRange.first_table)))
-        if any(row.assistant == name for row in ranges):
-            return
+    def assistant_without_tables(self, name: str, tournament_id: int | None = None) -> str | None:
+        """A Spanish warning when the assistant ``name`` has no tables (II.4.c): its PIN
+        lets it in, but it may enter no slip until it gets some (the warning names the
+        assistants that have tables: a mistyped name shows). None when it has tables."""
+        ranges = self.assistant_ranges(tournament_id)
+        if any(row.assistant == name.strip() for row in ranges):
+            return None
         known = ", ".join(f"«{row.assistant}» (mesas {row.first_table}–{row.last_table})" for row in ranges)
-        raise StateConflict(f"el auxiliar «{name}» no tiene mesas asignadas: asígnele primero su tramo de mesas "
-                            "(II.4.c) y después su PIN"
-                            + (f"; auxiliares con mesas: {known}" if known else "; aún no hay ningún auxiliar con mesas"),
-                            what=f"el auxiliar «{name}»", state="no_tables")
+        return (f"el auxiliar «{name.strip()}» aún no tiene mesas asignadas: no podrá anotar ninguna papeleta hasta "
+                "que se le asigne su tramo de mesas (II.4.c)"
+                + (f"; auxiliares con mesas: {known}" if known else "; aún no hay ningún auxiliar con mesas"))
 
     def credentials(self, tournament_id: int | None = None) -> list[tuple[str, str]]:
         """The stations that have a credential, as ``(role, name)`` (never the PIN)."""

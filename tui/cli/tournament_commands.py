@@ -113,3 +113,7 @@ def tournament_pin(context: Context, role: str, name: str | None, new_pin_file: 
     context.acting.set_pin(role, new, name=name, tournament_id=context.tournament)
     who = "del juez árbitro" if role == "judge" else f"del auxiliar «{name}»"
     click.echo(f"PIN {who} {'quitado' if revoke else 'guardado'}.")
+    warning = (context.service.assistant_without_tables(name, context.tournament)
+               if role == "assistant" and name and not revoke else None)
+    if warning:
+        click.echo(f"Aviso: {warning}.")
