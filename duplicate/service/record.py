@@ -209,9 +209,12 @@ class Record(TaskModule):
                 game = self._game(session, tournament, game_number)
                 query = query.where(Event.game_id == game.id)
             views = [view_of(EventView, event) for event in session.scalars(query.order_by(Event.id))]
+            # A damaged payload (not a JSON object) is shown as it is, never interpreted.
             alphabet = (self.lexicon_for(tournament).alphabet
-                        if any(key in view.payload for view in views for key in RACK_KEYS) else None)
-        return [replace(view, shown=_racks_shown(view.payload, alphabet) if alphabet is not None else view.payload)
+                        if any(isinstance(view.payload, dict) and key in view.payload
+                               for view in views for key in RACK_KEYS) else None)
+        return [replace(view, shown=_racks_shown(view.payload, alphabet)
+                        if alphabet is not None and isinstance(view.payload, dict) else view.payload)
                 for view in views]
 
     def last_event_id(self, tournament_id: int | None = None) -> int:
