@@ -338,7 +338,7 @@ def test_the_judge_files_and_resolves_a_claim_before_the_final_results(service: 
         await pilot.press("d")
         await done(app, pilot)
         assert status(service, 1) == GameStatus.PROVISIONAL.value
-        assert any("quedan 1 reclamaciones" in message for message in notifications(app))
+        assert any("quedan 1 reclamación y 0 conflictos" in message for message in notifications(app))
         await pilot.press("f5")
         claims = screen.query_one("#claims-table", DataTable)
         claims.move_cursor(row=claims.get_row_index(str(claim.id)))
