@@ -298,7 +298,7 @@ def test_round_robin_withdrawal_bye_and_double_round_robin_from_the_app(tmp_path
                 await pilot.press(*order, "enter")
                 await until(pilot, lambda: said in feedback(screen))
             await pilot.press("f5")
-            await until(pilot, lambda: "Ronda 2 emparejada: 1 mesas" in feedback(screen))
+            await until(pilot, lambda: "Ronda 2 emparejada: 1 mesa." in feedback(screen) or feedback(screen).endswith("Ronda 2 emparejada: 1 mesa"))
             boards = screen.query_one("#boards", PlainTable)
             await until(pilot, lambda: boards.row_count == 3)
             rows = [[str(cell) for cell in boards.get_row_at(index)] for index in range(3)]
