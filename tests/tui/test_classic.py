@@ -103,7 +103,8 @@ def test_a_40_player_7_round_swiss_event_from_the_app(tmp_path: Path, monkeypatc
                     keys += list(f"{board.table} {scores[0]} {scores[1]}") + ["enter"]
                 screen.query_one("#result").focus()
                 send_without_pauses(app, keys)                  # 20 boards typed with no pause
-                await until(pilot, lambda: all(b.first_score is not None for b in classic.boards(number)))
+                await until(pilot, lambda: all(b.first_score is not None for b in classic.boards(number)),
+                            timeout=300)           # 220 keys, each applied in order: slow on a loaded machine
                 await idle(pilot)
             await pilot.press("f5")
             await until(pilot, lambda: "ya se han emparejado las 7 rondas" in feedback(screen))
