@@ -224,7 +224,7 @@ def test_an_event_day_through_the_app(tmp_path: Path, spanish_lexicon: Lexicon,
                     await until(pilot, lambda: day.console.status is not None and bool(day.console.status.pending))
                     await pilot.press("c")                              # refused: a conflict is pending
                     await pilot.pause()
-                    assert "conflictos pendientes" in said(day.console) and app.screen is day.console
+                    assert "1 conflicto pendiente" in said(day.console) and app.screen is day.console
                     await pilot.press("r", "enter", *"la papeleta dice la maestra", "enter")
                     await day.settled()
                     assert "resuelto" in said(day.console) and service.conflicts(1) == []
