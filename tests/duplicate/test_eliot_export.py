@@ -53,6 +53,8 @@ def test_the_file_parses_strictly_and_holds_every_turn(exported, spanish_lexicon
     names = {entry.id: person.name for entry, person in service.entries(tournament)}
     by_name = {player.findtext("Name"): player.get("id") for player in players}
     statuses_seen = set()
+    racks = [element.text or "" for element in root.iter("GameRack")]
+    assert any("?" in rack or any(pair in rack for pair in ("CH", "LL", "RR")) for rack in racks)  # mapping exercised
     alphabet = spanish_lexicon.alphabet
     for view, turn in zip(rounds, turns, strict=True):
         rack = [element.text or "" for element in turn.findall("GameRack") if not (element.text or "").startswith("-")]
