@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from duplicate.plurals import counted
 from tui.cli.listing import emit_rows, say
 from tui.cli.options import (
     Context,
@@ -70,7 +71,7 @@ def standings(context: Context, game_number: int | None, overall: bool, per_roun
 @game_option
 @common
 def export(context: Context, out: Path, kind: str, game_number: int | None) -> None:
-    """Escribe el registro completo del torneo (JSON) en OUT, o con --format eliot una partida en XML de Eliot."""
+    """Escribe el registro completo del torneo (JSON) en SALIDA, o con --format eliot una partida en XML de Eliot."""
     if kind == "eliot":
         _export_eliot(context, out, game_number)
         return
@@ -85,7 +86,7 @@ def export(context: Context, out: Path, kind: str, game_number: int | None) -> N
         os.replace(partial, out)
     finally:
         partial.unlink(missing_ok=True)
-    click.echo(f"Registro del torneo escrito en {out} ({games} partidas, {events} eventos).")
+    click.echo(f"Registro del torneo escrito en {out} ({counted(games, 'partida')}, {counted(events, 'evento')}).")
     # The head of the chain of events (issue 26 §2): noted at the venue, it shows later that
     # a record is this one, not a log rewritten from some event on.
     click.echo(f"Cabeza de la cadena de eventos: {head}")
@@ -113,7 +114,7 @@ def _export_eliot(context: Context, out: Path, game_number: int | None) -> None:
 @click.option("--head", "head", metavar="RESUMEN", callback=lambda _c, _p, value: _chain_head(value),
               help="Cabeza de la cadena de eventos anotada al exportar: el registro debe acabar en ella.")
 def verify(path: Path, lexicon_path: Path | None, head: str | None) -> None:
-    """Comprobador independiente: recalcula todo el registro PATH y lista las diferencias."""
+    """Comprobador independiente: recalcula todo el registro ARCHIVO y lista las diferencias."""
     from duplicate.verify import run_verify
 
     sys.exit(run_verify(path, lexicon_path, sys.stdout, head=head))
@@ -143,4 +144,4 @@ def history(context: Context, game_number: int | None, everything: bool) -> None
         who = event.station + (f"/{event.arbiter}" if event.arbiter else "")
         why = f" — {event.reason}" if event.reason else ""
         say(f"{event.id:>6} {event.created_at:%Y-%m-%d %H:%M:%S} {where:>4} {event.kind:<18} {who:<16} "
-                   f"{json.dumps(event.payload, ensure_ascii=False)[:120]}{why}")
+                   f"{json.dumps(event.shown or event.payload, ensure_ascii=False)[:120]}{why}")
