@@ -13,6 +13,8 @@ file                                            what
                                                 III.25), % of the master, provisional/final (III.26); racks and
                                                 master moves; the final board (an HTML table); EloDI changes
 ``partida-N-parciales.html``                    partial standings every ``partial_every`` rounds (FISE: 3)
+``partida-N-repeticion.html``                   the game round by round (``duplicate.replay``): each round's board
+                                                after the master, rack, master, points, equal tops, every move
 ``jugadores/jugador-ID.html``                   a player: overall line and one follow-up sheet per game (II.9)
 ``estilo.css``                                  the one stylesheet (screen and print; no JavaScript anywhere)
 ``pdf/partida-N.pdf``                           the game for the noticeboard (standings, partials, record, board)
@@ -55,12 +57,15 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from duplicate import printing, spreadsheets
+from duplicate.prepared import PreparedGame
+from duplicate.replay import ReplayRound, replay_of_prepared, replay_of_results, replay_page_name
 from duplicate.results import (
     GAME_STATUS_LABELS,
     GameResults,
@@ -72,8 +77,9 @@ from duplicate.results import (
 )
 from duplicate.service import GameInfo, TournamentService
 from duplicate.service.errors import InvalidFile, NotFound, StateConflict
+from lexicon.alphabet import Alphabet, spanish
 
-__all__ = ["FORMATS", "Publication", "publish_results", "render_environment"]
+__all__ = ["FORMATS", "PREPARED_REPLAY_PAGE", "Publication", "publish_prepared", "publish_results", "render_environment"]
 
 FORMATS = ("html", "pdf", "csv", "xlsx")
 """Every output format, in the order ``--formats`` lists them."""
@@ -120,6 +126,7 @@ class _Plan:
     formats: tuple[str, ...]
     seats: dict[int, tuple[tuple[int, str], ...]]
     slips_per_pad: int
+    replays: dict[int, tuple[ReplayRound, ...]]
 
 
 _PLAN: _Plan | None = None
@@ -127,7 +134,11 @@ Job = tuple[str, Any]
 
 
 def _game(plan: _Plan, number: int) -> GameResults:
-    return next(game for game in plan.results.games if game.number == number)
+    return _game_of(plan.results, number)
+
+
+def _game_of(results: TournamentResults, number: int) -> GameResults:
+    return next(game for game in results.games if game.number == number)
 
 
 def _documents(plan: _Plan, number: int, root: str = "") -> list[tuple[str, str]]:
@@ -174,7 +185,11 @@ def _job_index(plan: _Plan, _arg: None) -> list[Path]:
 def _job_game_html(plan: _Plan, number: int) -> list[Path]:
     game = _game(plan, number)
     written = [_write_html(plan, f"partida-{number}.html", "game.html", root="", g=game,
-                           documents=_documents(plan, number))]
+                           documents=_documents(plan, number), replay=replay_page_name(number))]
+    written.append(_write_html(plan, replay_page_name(number), "replay.html", root="", standalone=False,
+                               heading=f"Partida {number}", game_link=f"partida-{number}.html",
+                               rounds=plan.replays[number], players=True,
+                               summary=f"{len(game.masters)} rondas · jugada maestra {game.master_total} puntos"))
     if game.partials:
         written.append(_write_html(plan, f"partida-{number}-parciales.html", "partials.html", root="", g=game))
     return written
@@ -358,7 +373,10 @@ def publish_results(service: TournamentService, out: Path, *, game: int | None =
     for folder in (PLAYER_FOLDER, PDF_FOLDER, DATA_FOLDER):
         (out / folder).mkdir(exist_ok=True)
     shutil.copyfile(TEMPLATES / "estilo.css", out / "estilo.css")
-    plan = _Plan(out, results, info.games, detailed, chosen, seats, slips_per_pad)
+    alphabet = spanish()     # the tile set of the boards, as collect_results (I.2)
+    replays = {number: replay_of_results(_game_of(results, number), service.rounds(number, info.id), alphabet)
+               for number in detailed} if "html" in chosen else {}
+    plan = _Plan(out, results, info.games, detailed, chosen, seats, slips_per_pad, replays)
     jobs = _jobs(plan)
     _PLAN = plan
     try:
@@ -379,3 +397,41 @@ def publish_results(service: TournamentService, out: Path, *, game: int | None =
         if not any((out / folder).iterdir()):
             (out / folder).rmdir()
     return Publication(out, tuple(sorted(files)), time.perf_counter() - started)
+
+
+# --- a prepared game's replay page ---------------------------------------------------------------------
+PREPARED_REPLAY_PAGE = "repeticion.html"
+"""File name of a prepared game's replay page in its folder."""
+
+
+@dataclass(frozen=True)
+class _Heading:
+    """What the page heading shows for a prepared game (the templates' ``t``)."""
+
+    name: str
+    generated_at: datetime
+    venue: str = ""
+    start_date: None = None
+    end_date: None = None
+    all_games: tuple[int, ...] = ()
+
+
+def publish_prepared(prepared: PreparedGame, out: Path, alphabet: Alphabet | None = None, *,
+                     title: str = "") -> Path:
+    """Write the replay page of a prepared game (III.15; no players) into the folder ``out``
+    (``repeticion.html``, created if needed, with ``estilo.css`` beside it); ``alphabet``:
+    the tile set (default: the Spanish set, I.2). A symbolic link or hard-linked file in
+    ``out`` is refused as ``publish_results`` does (``InvalidFile``); ``OSError`` when it
+    cannot be written. Returns the page's path."""
+    refuse_links(out)
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(TEMPLATES / "estilo.css", out / "estilo.css")
+    name = title or f"Partida preparada {prepared.digest[:12]}"
+    page = render_environment().get_template("replay.html").render(
+        t=_Heading(name, datetime.now()), root="", standalone=True, heading=name, game_link="",
+        rounds=replay_of_prepared(prepared, alphabet or spanish()), players=False,
+        summary=f"Semilla {prepared.seed} · {len(prepared.rounds)} rondas · {prepared.total} puntos · "
+                f"{prepared.bingos} scrabbles · resumen SHA-256 {prepared.digest}")
+    path = out / PREPARED_REPLAY_PAGE
+    path.write_text(page, encoding="utf-8")
+    return path

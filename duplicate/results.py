@@ -63,6 +63,7 @@ __all__ = [
     "SheetLine",
     "StandingLine",
     "TournamentResults",
+    "board_rows",
     "collect_results",
     "spanish_date",
     "spanish_number",
@@ -232,6 +233,10 @@ class BoardCell:
     tile: str
     blank: bool
     premium: str
+    new: bool = False
+    """Placed by the round's master (the replay pages mark it)."""
+    digraph: bool = False
+    """A digraph tile (CH, LL, RR): one tile written with two letters."""
 
 
 @dataclass(frozen=True)
@@ -468,6 +473,14 @@ def _final_board(rounds: Sequence[RoundView], alphabet: Alphabet) -> tuple[tuple
                 board.place(placed_tiles(board, parse_move(last.master, alphabet)))
         except (BoardError, SlipError, PlacementError, ValueError):
             pass  # a record that does not read back: show the board before the last move
+    return board_rows(board, alphabet)
+
+
+def board_rows(board: Board, alphabet: Alphabet,
+               new: frozenset[tuple[int, int]] = frozenset()) -> tuple[tuple[BoardCell, ...], ...]:
+    """``board`` as 15 rows of 15 ``BoardCell`` (premium squares of the standard layout, I.2);
+    the squares ``(row, col)`` in ``new`` marked as placed by the round's master."""
+    layout = board.layout
     rows = []
     for r in range(SIZE):
         cells = []
@@ -479,7 +492,7 @@ def _final_board(rounds: Sequence[RoundView], alphabet: Alphabet) -> tuple[tuple
                 cells.append(BoardCell("", False, premium))
             else:
                 symbol = alphabet.symbol(tile)
-                cells.append(BoardCell(symbol, symbol != symbol.upper(), premium))
+                cells.append(BoardCell(symbol, symbol != symbol.upper(), premium, (r, c) in new, len(symbol) > 1))
         rows.append(tuple(cells))
     return tuple(rows)
 

@@ -347,7 +347,7 @@ def test_follow_up_sheets_on_the_player_pages(large: tuple[TournamentService, in
 def test_no_javascript_and_every_link_resolves(large: tuple[TournamentService, int, Publication]) -> None:
     _service, _tournament, publication = large
     pages = [publication.out / path for path in publication.files if path.suffix == ".html"]
-    assert len(pages) == 1 + 3 + 3 + 60
+    assert len(pages) == 1 + 3 + 3 + 3 + 60     # index, games, partials, replays (issue 27 §3), players
     for page in pages:
         text = page.read_text(encoding="utf-8")
         assert "<script" not in text.lower() and "javascript:" not in text.lower()

@@ -22,7 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "classic": ("tui.cli.classic_commands:classic", "Torneos clásicos: emparejar (suizo FIDE), comprobar, Berger."),
     "claim": ("tui.cli.claim_commands:claim", "Reclamaciones (III.27): registrar, resolver, listar."),
     "elodi": ("tui.cli.elodi_commands:elodi", "EloDI: valorar partidas, recalcular, lista e informes (V)."),
-    "export": ("tui.cli.record_commands:export", "Escribe el registro completo del torneo (JSON)."),
+    "export": ("tui.cli.record_commands:export", "Escribe el registro completo del torneo (JSON) o una partida en XML de Eliot."),
     "game": ("tui.cli.game_commands:game", "Partidas: empezar, terminar, publicar resultados, reabrir."),
     "history": ("tui.cli.record_commands:history", "Historial: quién cambió qué, cuándo y por qué."),
     "lexicon": ("tui.cli.lexicon_commands:lexicon", "Léxicos: compilar una lista de palabras, consultar uno."),

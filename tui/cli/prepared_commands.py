@@ -141,6 +141,28 @@ def _from_record(record_path: Path, game_number: int, out: Path, lexicon_path: P
     _write(game, out)
 
 
+@prepared.command("publish")
+@click.argument("path", metavar="ARCHIVO", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--out", "out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Carpeta donde escribir la página (repeticion.html y estilo.css).")
+@click.option("--title", default="", help="Título de la página (por defecto, el resumen de la partida).")
+def prepared_publish(path: Path, out: Path, title: str) -> None:
+    """Página estática de repetición de una partida preparada: cada ronda con su atril, su
+    jugada maestra, sus puntos y el tablero tras ella; sin JavaScript, enlaces relativos."""
+    from duplicate.prepared import PreparedFileError, load_prepared
+    from duplicate.publish import publish_prepared
+
+    try:
+        game, _data = load_prepared(path)
+    except PreparedFileError as error:
+        raise click.ClickException(str(error)) from None
+    try:
+        page = publish_prepared(game, out, title=title)
+    except OSError as error:
+        raise click.ClickException(f"no se puede escribir en {out}: {error.strerror or error}") from None
+    click.echo(f"Página de repetición escrita en {page} ({len(game.rounds)} rondas).")
+
+
 @prepared.command("check")
 @click.argument("path", metavar="ARCHIVO", type=click.Path(dir_okay=False, path_type=Path))
 @lexicon_option

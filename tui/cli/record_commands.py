@@ -65,9 +65,18 @@ def standings(context: Context, game_number: int | None, overall: bool, per_roun
 
 @click.command()
 @click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--format", "kind", type=click.Choice(["record", "eliot"]), default="record", show_default=True,
+              help="record: el registro completo del torneo (JSON); eliot: una partida como partida guardada de "
+                   "Eliot (XML, modo arbitration; con --game).")
+@game_option
 @common
-def export(context: Context, out: Path) -> None:
-    """Escribe el registro completo del torneo (JSON) en SALIDA."""
+def export(context: Context, out: Path, kind: str, game_number: int | None) -> None:
+    """Escribe el registro completo del torneo (JSON) en SALIDA, o con --format eliot una partida en XML de Eliot."""
+    if kind == "eliot":
+        _export_eliot(context, out, game_number)
+        return
+    if game_number is not None:
+        raise click.UsageError("--game solo se usa con --format eliot: el registro (JSON) lleva todo el torneo")
     # Streamed game by game and event by event (issue 26 §3), into a file beside OUT renamed
     # over it at the end: a failed export leaves no half-written record.
     partial = out.with_name(f".{out.name}.{os.getpid()}.parcial")
@@ -81,6 +90,22 @@ def export(context: Context, out: Path) -> None:
     # The head of the chain of events (issue 26 §2): noted at the venue, it shows later that
     # a record is this one, not a log rewritten from some event on.
     click.echo(f"Cabeza de la cadena de eventos: {head}")
+
+
+def _export_eliot(context: Context, out: Path, game_number: int | None) -> None:
+    """``export --format eliot``: game ``--game`` (default: the one in play) as Eliot XML,
+    written beside OUT and renamed over it (no half-written file)."""
+    from duplicate.eliot_export import eliot_game
+
+    number = context.game(game_number)
+    data = eliot_game(context.service, number, context.tournament)
+    partial = out.with_name(f".{out.name}.{os.getpid()}.parcial")
+    try:
+        partial.write_bytes(data)
+        os.replace(partial, out)
+    finally:
+        partial.unlink(missing_ok=True)
+    click.echo(f"Partida {number} escrita en {out} (XML de Eliot, formato 2, modo arbitration).")
 
 
 @click.command()
