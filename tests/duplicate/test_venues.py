@@ -200,3 +200,51 @@ def test_the_organisers_own_room_is_a_venue(tmp_path: Path, spanish_lexicon: Lex
     assert lines[0].player[0] == "Barcelona" and lines[0].round_total == prepared.total
     assert {line.player[0] for line in lines} == {"Barcelona", "El Vendrell"}
     assert [line.player for line in service.venue_tournament_standings("Barcelona")] == [lines[0].player]
+
+
+def test_venue_commands_import_and_rank_the_whole_field(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        prepared: PreparedGame,
+                                                        records: dict[str, dict[str, Any]]) -> None:
+    import json
+
+    from click.testing import CliRunner, Result
+
+    from tui.cli import main
+
+    monkeypatch.setenv("DUPLICADA_DB", str(tmp_path / "organizador.db"))
+    monkeypatch.setenv("DUPLICADA_STATION", "organizador")
+    monkeypatch.setenv("DUPLICADA_PIN", JUDGE_PIN)
+    runner = CliRunner()
+
+    def run(*args: str, code: int = 0) -> Result:
+        result = runner.invoke(main, list(args))
+        assert result.exit_code == code, result.output
+        return result
+
+    game_file = tmp_path / "maestra.json"
+    game_file.write_text(prepared.to_json(), encoding="utf-8")
+    files = {}
+    for venue, record in records.items():
+        files[venue] = tmp_path / f"{venue}.json"
+        files[venue].write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    run("tournament", "create", "Mundial duplicado", "--venue", "Barcelona", "--bonus", "automatic")
+    run("game", "start", "--prepared", str(game_file))
+    changed = copy.deepcopy(records["El Vendrell"])
+    changed["games"][0]["rounds"][0]["rack"] = "AEIOUUU"
+    bad = tmp_path / "cambiado.json"
+    bad.write_text(json.dumps(changed, ensure_ascii=False), encoding="utf-8")
+    refused = run("venue", "import", str(bad), "--venue", "El Vendrell", code=1).output
+    assert "no se importa la sede" in refused
+    assert "Lloret" not in run("venue", "list").output
+    for venue, path in files.items():
+        assert f"Sede «{venue}» importada" in run("venue", "import", str(path), "--venue", venue).output
+    assert "sustituye" in run("venue", "import", str(files["Lloret"]), "--venue", "Lloret").output
+    rows = json.loads(run("standings", "--format", "json").output)
+    expected = plain_standings(records)
+    assert len(rows) == 11 and {row["sede"] for row in rows} == {"Lloret", "El Vendrell"}
+    assert sorted((row["total"] for row in rows), reverse=True) == [row["total"] for row in rows]
+    assert sorted(row["total"] for row in rows) == sorted(sum(value) for value in expected.values())
+    assert run("standings", "--format", "csv").output.splitlines()[0].startswith("puesto,sede,jugador")
+    overall = json.loads(run("standings", "--overall", "--venue", "El Vendrell", "--format", "json").output)
+    assert len(overall) == 5 and overall[0]["puesto"] == 1 and {row["sede"] for row in overall} == {"El Vendrell"}
+    assert "Girona" in run("standings", "--venue", "Girona", code=1).output
