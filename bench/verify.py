@@ -158,7 +158,7 @@ def make_record(lexicon: Lexicon, players: int, games: int, rounds: int, seed: i
         game_records.append(record)
         computed.append((results, standings))
         print(f"  partida {number}: {len(results)} rondas", file=sys.stderr)
-    overall = tournament_standings(computed, SETTINGS["criterion"])
+    overall = tournament_standings(computed, SETTINGS["criterion"], SETTINGS["tie_breaks"])
     return {
         "format": RECORD_FORMAT, "exported_at": "2026-11-21T18:00:00+00:00",
         "tournament": {"name": "Torneo sintético", "venue": "bench", "start_date": "2026-11-21",

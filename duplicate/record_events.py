@@ -11,8 +11,8 @@ as it was taken; ``event_differences`` folds it into the state it leads to and c
   bag gives again from the game's ``seed`` (III.12, III.17, III.19: the engine replays
   the draws, the typed racks and the recorded masters, as the service does on restart);
 * each round's master and its score with the last ``master_chosen`` not undone;
-* each slip (text, status, score) with its ``slip_entered`` event, or the last
-  ``slip_corrected``; a slip with no event, or an event with no slip — a
+* each slip (text, board form — II.8 —, status, score) with its ``slip_entered`` event, or
+  the last ``slip_corrected``; a slip with no event, or an event with no slip — a
   ``slips_set_aside`` event (III.29: the rack was withdrawn) takes its slips out, so the
   round's slips are those entered after it;
 * each round's bonuses with its last ``bonuses_awarded``.
@@ -134,7 +134,7 @@ class _GameCheck:
                 if logged is None:
                     self.add(place, "slip", slip.get("text"), None, "papeleta sin ningún evento en el historial")
                     continue
-                fields = ("text",) if number in self.annulled else ("text", "status", "score")
+                fields = ("text", "board") if number in self.annulled else ("text", "board", "status", "score")
                 for field in fields:
                     if slip.get(field) != logged.get(field):
                         self.add(place, field, slip.get(field), logged.get(field),
@@ -189,4 +189,5 @@ class _GameCheck:
 def _slip_state(payload: Any) -> dict[str, Any]:
     if not isinstance(payload, dict):
         raise TypeError("se esperaba un objeto")
-    return {"text": payload.get("text"), "status": payload.get("status"), "score": payload.get("score")}
+    return {"text": payload.get("text"), "status": payload.get("status"), "score": payload.get("score"),
+            "board": payload.get("board")}

@@ -99,6 +99,9 @@ def check_shape(record: object) -> None:
     _require(record["tournament"], _TOURNAMENT, "tournament")
     settings = record["tournament"]["settings"]
     _require(settings, _SETTINGS, "tournament.settings")
+    if not isinstance(settings.get("board_notation", False), bool):    # optional: format version 8
+        raise RecordError(f"en tournament.settings, «board_notation» debe ser true o false, "
+                          f"no {show_value(settings['board_notation'])[:60]}")
     for key, allowed in (("bonus_mode", BONUS_MODES), ("criterion", CRITERIA)):
         if settings[key] not in allowed:
             raise RecordError(f"tournament.settings.{key} = {settings[key]!r}: se esperaba uno de {sorted(allowed)}")
@@ -119,6 +122,9 @@ def check_shape(record: object) -> None:
                 raise RecordError(f"en {place}.top_moves se esperaba una lista de textos")
             for s, slip in enumerate(round_["slips"]):
                 _require(slip, _SLIP, f"{place}.slips[{s}]")
+                if "board" in slip and not isinstance(slip["board"], str):
+                    raise RecordError(f"en {place}.slips[{s}], «board» debe ser un texto (la papeleta en tablero "
+                                      f"tal como se anotó, II.8), no {show_value(slip['board'])[:60]}")
 
 
 RECORD_MAX_BYTES = 2**30

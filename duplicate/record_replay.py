@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from data.rules import RACK_SIZE
+from duplicate.board_notation import BoardNotationError, board_slip_notation
 from duplicate.notation import SlipError, check_move, format_move, parse_move
 from duplicate.rack import RackError, beyond_tile_set, parse_rack_text
 from duplicate.record_difference import Difference
@@ -79,9 +80,11 @@ class _RuleCheck:
                 self.add("jugadores", "id", player, None, f"el id {player} aparece {count} veces en «players»")
         games = [self.check_game(game) for game in self.record["games"]]
         # A game with no round played yet classifies nobody (IV.31 counts played games).
-        expected = tournament_standings([game for game in games if game[0]], self.settings["criterion"])
+        expected = tournament_standings([game for game in games if game[0]], self.settings["criterion"],
+                                        self.settings["tie_breaks"])
         self.compare_standings("clasificación del torneo", self.record["standings"], expected,
-                               ("position", "value", "total"), "IV.31")
+                               ("position", "value", "total"),
+                               "IV.31, III.28" if self.settings["tie_breaks"] else "IV.31")
         return self.differences
 
     # --- a game ---------------------------------------------------------------------------
@@ -261,6 +264,8 @@ class _RuleCheck:
             return 0
         if judge is None:
             return cast("int", score)
+        if "board" in slip:
+            self.check_board_slip(place, slip, judge)
         verdict = judge.judge(text or "")
         if verdict.status != status:
             known = "" if status in SLIP_STATUSES else f"«{status}» no es un estado de papeleta; "
@@ -273,6 +278,21 @@ class _RuleCheck:
             if move is None or judge.placed_of(move) != verdict.placed:
                 self.add(place, "move", move, None, f"«{text}» no es la jugada registrada")
         return verdict.score
+
+    def check_board_slip(self, place: str, slip: dict[str, Any], judge: RoundJudge) -> None:
+        """A slip written on a paper board (II.8, III.20.1.c–d): the tournament admits the
+        board notation, and the board form as typed (``board``) gives the slip's ``text``."""
+        if not self.settings.get("board_notation", False):
+            self.add(place, "board", slip["board"], None, "papeleta en notación de tablero, que el torneo no "
+                     "admite (II.8: solo si el organizador lo decide, ajuste «board_notation»)")
+        try:
+            derived: str | None = board_slip_notation(judge.board, slip["board"])
+            why = ""
+        except BoardNotationError as error:
+            derived, why = None, str(error)
+        if derived != slip["text"]:
+            self.add(place, "text", slip["text"], derived,
+                     f"la papeleta en tablero «{slip['board']}» no da ese texto (III.20.1.c–d){': ' + why if why else ''}")
 
     def check_bonuses(self, where: str, round_: dict[str, Any], seated: Mapping[int, int],
                       scores: Mapping[int, int], top_score: int, expected: Mapping[int, int]) -> None:

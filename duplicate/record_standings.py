@@ -152,7 +152,7 @@ def game_standings(rounds: Sequence[RoundResult], players: Iterable[int], tie_br
 
 
 def tournament_standings(games: Sequence[tuple[Sequence[RoundResult], Mapping[int, GameStanding]]],
-                         criterion: str) -> dict[int, TournamentStanding]:
+                         criterion: str, tie_breaks: bool = False) -> dict[int, TournamentStanding]:
     """Tournament standings (IV.31): player id → ``TournamentStanding``.
 
     ``games``: per game, its rounds and its standings (the seated players are the
@@ -161,13 +161,15 @@ def tournament_standings(games: Sequence[tuple[Sequence[RoundResult], Mapping[in
     and 0 in each of its rounds. ``criterion``:
 
     * ``"total"`` — sum of game totals, descending;
-    * ``"average_place"`` — mean game position, ascending;
+    * ``"average_place"`` — mean game position by total (tied players sharing it:
+      a game's III.28 tie-breaks are for that game's prizes), ascending;
     * ``"average_percentage"`` — 100 × mean over all rounds with master > 0 of
       score/master, descending;
     * ``"deviation"`` — sqrt(sum over all rounds of (master − score)²) / number of
       rounds, ascending.
 
-    Remaining ties: III.28 over all rounds; then the position is shared. Ranking
+    Remaining ties: with ``tie_breaks`` (IV.31: announced because prizes cannot be
+    shared) III.28 over all rounds; then, or without it, the position is shared. Ranking
     keys are exact (integers and fractions), so float rounding never splits a tie.
     Raises ``ValueError`` for an unknown criterion.
     """
@@ -178,10 +180,10 @@ def tournament_standings(games: Sequence[tuple[Sequence[RoundResult], Mapping[in
     counted = [result for result in all_rounds if result.master_score > 0]
     keys: dict[int, Any] = {}
     values: dict[int, tuple[float, int]] = {}
+    places = [game_standings(rounds, standings, tie_breaks=False) for rounds, standings in games]
     for player in players:
         total = sum(standings[player].total for _rounds, standings in games if player in standings)
-        place_sum = sum(standings[player].position if player in standings else len(standings)
-                        for _rounds, standings in games)
+        place_sum = sum(by_total[player].position if player in by_total else len(by_total) for by_total in places)
         share = sum((Fraction(result.scores.get(player, 0), result.master_score) for result in counted), Fraction(0))
         squares = sum((result.master_score - result.scores.get(player, 0)) ** 2 for result in all_rounds)
         key: Any
@@ -193,7 +195,7 @@ def tournament_standings(games: Sequence[tuple[Sequence[RoundResult], Mapping[in
             key, value = -share, float(100 * share / len(counted)) if counted else 0.0
         else:
             key, value = squares, math.sqrt(squares) / len(all_rounds) if all_rounds else 0.0
-        keys[player] = (key, *_tie_break_key(player, all_rounds))
+        keys[player] = (key, *_tie_break_key(player, all_rounds)) if tie_breaks else (key,)
         values[player] = (value, total)
     positions = _competition_positions(keys)
     return {player: TournamentStanding(positions[player], *values[player]) for player in players}

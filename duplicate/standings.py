@@ -8,8 +8,18 @@ bonuses already awarded); players are opaque hashable keys (ids).
   ``bonus_warnings`` says, in Spanish, when a policy goes against III.24's advice.
 * ``game_standings`` classifies one game (III.23, III.26), optionally breaking ties
   with the three criteria of III.28.
-* ``tournament_standings`` classifies a tournament by one of the criteria of IV.31,
-  then breaks the remaining ties with III.28 over all its rounds as if one game.
+* ``tournament_standings`` classifies a tournament by one of the criteria of IV.31;
+  only when asked (``tie_breaks``: "en caso de que exista la necesidad de deshacer los
+  empates … debido a que se entreguen premios que no puedan ser compartidos") it breaks
+  the ties that remain with III.28 over all its rounds as if one game.
+
+**Tie-breaks decide only what a tie leaves undecided** (III.28 "generalmente no se
+utilizan"; IV.31 "en caso de que exista la necesidad"): they order players equal on the
+total (a game) or on the criterion (the tournament) and never move a player who is not
+tied; without them tied players share the position. A game's III.28 tie-breaks decide
+that game's prizes only: the places a tournament averages (IV.31 criterion 1) are the
+places by total, shared by tied players, so a game's tie-break data cannot reorder the
+tournament's untied players.
 
 **Positions.** Players equal on every criterion in use share a position and the next
 position skips (1, 2, 2, 4: "competition ranking"); tied players are listed in the
@@ -54,6 +64,7 @@ __all__ = [
     "partial_standings",
     "round_bonuses",
     "running_totals",
+    "tied_on_total",
     "tournament_standings",
 ]
 
@@ -310,6 +321,14 @@ def game_standings(players: Sequence[K], rounds: Sequence[RoundResult[K]], *,
     return [replace(line, position=position) for position, line in _ranked(lines, key)]
 
 
+def tied_on_total(lines: Sequence[GameStanding[K]]) -> frozenset[K]:
+    """The players of ``lines`` whose total another player shares: the only ones whose
+    III.28 counts a tie-break can use (issue 25 §5: a screen or sheet shows the tie
+    criteria for them only; an untied player's place owes them nothing)."""
+    counts = Counter(line.total for line in lines)
+    return frozenset(line.player for line in lines if counts[line.total] > 1)
+
+
 _NOBODY = object()
 
 
@@ -437,15 +456,18 @@ class _Tally:
 
 
 def tournament_standings(players: Sequence[K], games: Sequence[GameInput[K]], criterion: TournamentCriterion, *,
-                         tie_breaks: bool = True, game_tie_breaks: bool = False) -> list[TournamentStanding[K]]:
+                         tie_breaks: bool = False) -> list[TournamentStanding[K]]:
     """Tournament standings by ``criterion`` (IV.31), best first.
 
     ``players``: everybody classified; ``games``: per game, ``(players who played it,
-    its rounds)``, in game order. Each game's places come from ``game_standings``
-    (with ``game_tie_breaks``, III.28, off by default: "generalmente no se utilizan").
-    With ``tie_breaks`` (IV.31) players equal on the criterion are separated by
-    III.28 over all the rounds as one game; players still equal share a position and
-    keep the order of ``players``. Criterion values are compared exactly (integer
+    its rounds)``, in game order. Each game's places are its places by total
+    (``game_standings`` without III.28: tied players share the place; a game's
+    tie-breaks decide that game's prizes, not the tournament's, module doc).
+    Only with ``tie_breaks`` — the organiser announced that prizes cannot be shared
+    (IV.31, "en caso de que exista la necesidad") — players equal on the criterion are
+    separated by III.28 over all the rounds as one game; a player not tied on the
+    criterion keeps the position the criterion gives. Players still equal share a
+    position and keep the order of ``players``. Criterion values are compared exactly (integer
     arithmetic), so equal values tie although their floats may print alike or not.
 
     Raises ``ValueError`` for a repeated player, a game player not in ``players``,
@@ -468,7 +490,7 @@ def tournament_standings(players: Sequence[K], games: Sequence[GameInput[K]], cr
         weights = [common // master if master > 0 else 0 for master in masters]
         master_total += sum(masters)
         round_count += len(rounds)
-        for line in game_standings(members, rounds, tie_breaks=game_tie_breaks):
+        for line in game_standings(members, rounds):
             tally = tallies[line.player]
             tally.round_total += line.round_total
             tally.bonus_total += line.bonus_total

@@ -81,13 +81,18 @@ Decisions where the rules or the record format leave room (reported, not guessed
   the round's best score, provided it is above 0 (as for the bonus of III.24);
   "at the master" is a score ≥ ``master_score`` (above it only after a lower
   master, III.29); the gap is ``master_score − score``, the worst gap at least 0.
-* The game places used by ``average_place`` are the game standings' positions
-  (with III.28 when the ``tie_breaks`` setting is on).
+* The game places used by ``average_place`` are the places by total, shared by
+  tied players (a game's III.28 tie-breaks decide that game's prizes, not the
+  tournament's; issue 25 §5).
 * A game with master total 0 has percentage 0.
 * Tournament standings (IV.31) list every player seated in at least one game;
   every game of the record counts, whatever its ``status``; the III.28 tie-break
-  over all rounds is always applied to the tournament's remaining ties (the
-  ``tie_breaks`` setting is for game standings, as the format says).
+  over all rounds separates players equal on the criterion only when the
+  ``tie_breaks`` setting is on ("en caso de que exista la necesidad": prizes that
+  cannot be shared); otherwise they share the position.
+* A slip with ``board`` (written on a paper board, II.8, format version 8) needs the
+  ``board_notation`` setting, and its board form laid on the round's board must give
+  its ``text`` (``duplicate.board_notation``).
 * ``average_percentage`` is a percentage (0–100), like every percentage of the
   format: 100 × mean over the rounds with ``master_score`` > 0 of score/master.
 * The ``events`` log is checked against the stored figures by

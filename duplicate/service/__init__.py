@@ -35,6 +35,7 @@ from duplicate.service.errors import (
 from duplicate.service.events import EventKind
 from duplicate.service.facade import TournamentService
 from duplicate.service.settings import DamagedSettings, TournamentSettings
+from duplicate.service.slip_entry import BOARD_REFUSED, BoardWritten
 from duplicate.service.views import (
     AssistantRangeView,
     ClaimView,
@@ -63,6 +64,8 @@ __all__ = [
     "Actor",
     "ANNULLED",
     "AssistantRangeView",
+    "BOARD_REFUSED",
+    "BoardWritten",
     "ClaimStatus",
     "ClaimView",
     "ConcurrentChange",

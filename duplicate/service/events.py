@@ -292,7 +292,9 @@ class TimerChanged(TournamentEvent):
 @dataclass(frozen=True)
 class SlipEntered(TournamentEvent):
     """A slip judged and stored: the ``text`` as written, its ``status``, ``score``, the
-    ``move`` read (canonical) and the ``reason`` (III.20, III.23, III.25)."""
+    ``move`` read (canonical) and the ``reason`` (III.20, III.23, III.25); ``board``: the
+    board form as typed when the slip was written on a paper board (II.8, III.20.1.c–d;
+    ``text`` is then the canonical notation derived from it), left out otherwise."""
 
     KIND = EventKind.SLIP_ENTERED
     table: int
@@ -302,6 +304,7 @@ class SlipEntered(TournamentEvent):
     score: int
     move: str | None
     reason: str
+    board: str | None = field(default=None, metadata=_OMIT_NONE)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import DamagedData
 from duplicate.service.events import EventKind
-from duplicate.service.settings import DamagedSettings
+from duplicate.service.settings import DamagedSettings, TournamentSettings
 from duplicate.service.prepared_play import plan_of
 from duplicate.service.standings import Standings
 from duplicate.service.views import EventView, view_of
@@ -33,7 +33,7 @@ from duplicate.storage.models import (
 RECORD_FORMAT = "duplicada-tournament-1"
 """The record's format name (docs/tournament-record.md); ``verify`` reads this format."""
 
-RECORD_VERSION = 9
+RECORD_VERSION = 10
 """Revision of the format: fields are only ever added (version 2 adds ``format_version``
 and each event's ``role``: the role of the credential that acted; version 3 adds
 ``equal_tops`` to the payload of ``master_chosen`` events, so that replay places recorded
@@ -46,7 +46,21 @@ version 8 adds the event kind ``slips_set_aside`` and each round's ``set_aside``
 slips of a withdrawn rack, III.29, which count for nothing; issue 25;
 version 9 adds each game's ``prepared`` — the digest of the prepared game it plays and the
 round from which it left it, III.15 — and the event kinds ``prepared_game_loaded`` and
-``prepared_game_left``; issue 27)."""
+``prepared_game_left``; issue 27;
+version 10 adds ``board_notation`` to the settings and ``board`` — the board form as typed
+of a slip written on a paper board, II.8 — to such slips and to their ``slip_entered``
+payloads; issue 25 §4)."""
+
+
+def _slip_record(slip: Slip) -> dict[str, Any]:
+    """A slip as the record writes it; ``board`` only for a slip written on a paper board (II.8)."""
+    written: dict[str, Any] = {"player": slip.entry_id, "table": slip.table_number, "text": slip.text,
+                               "status": slip.status, "score": slip.score, "move": slip.move,
+                               "reason": slip.reason, "entered_by": slip.entered_by,
+                               "entered_at": _iso(slip.entered_at)}
+    if slip.board is not None:
+        written["board"] = slip.board
+    return written
 
 
 class Record(TaskModule):
@@ -92,6 +106,7 @@ class Record(TaskModule):
     def _record_parts(self, session: Session, tournament: Tournament) -> Iterator[tuple[str, Any]]:
         """The record's keys in order with their values; ``games`` and ``events`` are
         iterators (one game, one event at a time), to be consumed before the next key."""
+        TournamentSettings.from_dict(tournament.settings)     # damaged settings: said (DamagedSettings), first
         yield "format", RECORD_FORMAT
         yield "format_version", RECORD_VERSION
         yield "exported_at", _now().isoformat()
@@ -144,10 +159,7 @@ class Record(TaskModule):
         query = (select(Slip).where(Slip.game_id == game.id).order_by(Slip.round_number, Slip.table_number)
                  .execution_options(yield_per=_BATCH))
         for slip in session.scalars(query):
-            slips.setdefault(slip.round_number, []).append({
-                "player": slip.entry_id, "table": slip.table_number, "text": slip.text, "status": slip.status,
-                "score": slip.score, "move": slip.move, "reason": slip.reason, "entered_by": slip.entered_by,
-                "entered_at": _iso(slip.entered_at)})
+            slips.setdefault(slip.round_number, []).append(_slip_record(slip))
         set_aside: dict[int, list[dict[str, Any]]] = {}
         for event in session.scalars(select(Event).where(
                 Event.game_id == game.id, Event.kind == EventKind.SLIPS_SET_ASIDE.value).order_by(Event.id)):

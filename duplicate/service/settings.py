@@ -1,4 +1,4 @@
-"""The rule settings of a tournament, fixed before play (III.24, III.28, IV.31)."""
+"""The rule settings of a tournament, fixed before play (III.24, III.28, IV.31, II.8)."""
 
 from __future__ import annotations
 
@@ -22,12 +22,16 @@ class DamagedSettings(DamagedData):
 
 @dataclass(frozen=True)
 class TournamentSettings:
-    """Rule settings fixed before the event (III.24, III.28, IV.31, III.20.1.b).
+    """Rule settings fixed before the event (III.24, III.28, IV.31, III.20.1.b, II.8).
 
     ``bonus_mode``/``bonus_value``: III.24 (value used in manual mode; 5 or 10 advised,
     ``bonus_warnings`` says so otherwise);
     ``criterion``: IV.31 ranking of the tournament; ``tie_breaks``: III.28 in game
-    standings; ``oriented_notation``: slips in oriented notation accepted;
+    standings (and, IV.31, in the tournament's: prizes that cannot be shared);
+    ``oriented_notation``: slips in oriented notation accepted;
+    ``board_notation``: slips written on a paper board accepted (II.8: only when the
+    organiser admits it, as an addition to the canonical notation; III.20.1.c–d; off by
+    default, and off for tournaments stored before the setting existed);
     ``partial_every``: rounds between partial standings (FISE: 3);
     ``seconds_per_round``: default round time (III.13: 180).
     """
@@ -37,6 +41,7 @@ class TournamentSettings:
     criterion: str = TournamentCriterion.TOTAL.value
     tie_breaks: bool = False
     oriented_notation: bool = True
+    board_notation: bool = False
     partial_every: int = PARTIAL_STANDINGS_EVERY
     seconds_per_round: int = ROUND_SECONDS
 

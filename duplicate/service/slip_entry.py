@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from duplicate.board_notation import BoardNotationError, board_slip_notation
 from duplicate.bounds import NumberError, whole_number
 from duplicate.rack import RackError, parse_rack_text
 from duplicate.service.access import Action, Actor
@@ -62,6 +63,35 @@ class _SlipContext:
     oriented: bool
     master: str | None
     annulled: bool
+    board_allowed: bool = False
+
+
+@dataclass(frozen=True)
+class BoardWritten:
+    """A slip written on a paper board (II.8, III.20.1.c–d), in a batch of
+    ``enter_slips``: ``text`` is the board form as typed (``duplicate.board_notation``)."""
+
+    text: str
+
+
+BOARD_REFUSED = ("la notación de tablero no está admitida en este torneo: II.8 solo admite notaciones "
+                 "alternativas a la canónica si el organizador lo decide (ajuste «notación de tablero»); "
+                 "anote la papeleta en notación canónica, p. ej. H8-CASA")
+"""Why a board form is refused when the tournament does not admit it (II.8)."""
+
+
+def board_canonical(context: _SlipContext, text: str, where: str = "") -> str:
+    """The canonical notation of the board form ``text`` on the round's board (II.8,
+    III.20.1.c–d; ``duplicate.board_notation``). Raises ``InvalidSlip`` (Spanish) when
+    the tournament does not admit the board notation (II.8) or the form cannot be laid on
+    the board; nothing is stored then."""
+    prefix = f"{where}: " if where else ""
+    if not context.board_allowed:
+        raise InvalidSlip(prefix + BOARD_REFUSED, what=where or "la papeleta", value=text)
+    try:
+        return board_slip_notation(context.board, text)
+    except BoardNotationError as error:
+        raise InvalidSlip(f"{prefix}{error}", what=where or "la papeleta", value=text) from None
 
 
 def _board(cgp: str, lexicon: Lexicon) -> Board:
@@ -102,9 +132,13 @@ def _stored(verdict: SlipVerdict, context: _SlipContext | None) -> tuple[str, in
     return verdict.status.value, verdict.score, verdict.reason
 
 
-def _verdict_payload(text: str, verdict: SlipVerdict, context: _SlipContext | None) -> dict[str, Any]:
+def _verdict_payload(text: str, verdict: SlipVerdict, context: _SlipContext | None,
+                     board: str | None = None) -> dict[str, Any]:
     status, score, reason = _stored(verdict, context)
-    return {"text": text, "status": status, "score": score, "move": verdict.canonical, "reason": reason}
+    payload = {"text": text, "status": status, "score": score, "move": verdict.canonical, "reason": reason}
+    if board is not None:        # only slips written on a paper board carry it (II.8): the format only grows
+        payload["board"] = board
+    return payload
 
 
 def _slip_payload(slip: Slip) -> dict[str, Any]:
@@ -113,8 +147,9 @@ def _slip_payload(slip: Slip) -> dict[str, Any]:
 
 
 def _fill_slip(slip: Slip, text: str, verdict: SlipVerdict, context: _SlipContext | None, who: str,
-               event_id: int) -> None:
+               event_id: int, board: str | None = None) -> None:
     slip.text = text
+    slip.board = board
     slip.move = verdict.canonical
     slip.status, slip.score, slip.reason = _stored(verdict, context)
     slip.hint = verdict.hint
@@ -127,8 +162,15 @@ class SlipEntry(TaskModule):
     """Slip entry: judged at once, marks, the master for many tables, import, double entry, conflicts (II.8, III.20, III.25)."""
 
     def enter_slip(self, game_number: int, table: int, text: str, *, round_number: int | None = None,
-                   tournament_id: int | None = None) -> EntryResult:
+                   tournament_id: int | None = None, board: bool = False) -> EntryResult:
         """Judge and store the slip of the player at ``table`` (III.20, III.23, III.25).
+
+        With ``board`` the ``text`` is a slip written on a paper board (II.8,
+        III.20.1.c–d), in the board form of ``duplicate.board_notation`` (``H8 → CASA``):
+        the service lays it on the round's board, judges the canonical notation it gives
+        and stores that as the slip's text, with the board form kept as typed (``board``
+        of the slip, its event and the record). ``InvalidSlip`` when the tournament does
+        not admit the board notation (II.8) or the form cannot be laid on the board.
 
         ``round_number`` defaults to the round open for slips: the newest round whose
         master has been placed (III.16: slips are typed once it is announced), as the app's
@@ -138,8 +180,11 @@ class SlipEntry(TaskModule):
         """
         text = self._typed(text, "la papeleta", SLIP_MAX)
         context = self.slip_context(game_number, table, round_number, tournament_id)
+        written = None
+        if board:
+            written, text = text, board_canonical(context, text)
         verdict = judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
-        return self._store(context, text, verdict, Action.ENTER_SLIP)
+        return self._store(context, text, verdict, Action.ENTER_SLIP, written)
 
     def mark_slip(self, game_number: int, table: int, status: SlipStatus | str, *, text: str = "",
                   round_number: int | None = None, tournament_id: int | None = None) -> EntryResult:
@@ -176,8 +221,10 @@ class SlipEntry(TaskModule):
 
     def enter_slips(self, game_number: int, slips: Iterable[tuple[Any, ...]], *,
                     round_number: int | None = None, tournament_id: int | None = None) -> list[EntryResult]:
-        """Enter many slips of one round in one transaction: ``(table, text)`` pairs, or
-        ``(table, SlipStatus.LATE/NULL/MISSING[, text])`` for a mark. Same rules as
+        """Enter many slips of one round in one transaction: ``(table, text)`` pairs,
+        ``(table, BoardWritten(text))`` for a slip written on a paper board (II.8, as
+        ``enter_slip(board=True)``), or ``(table, SlipStatus.LATE/NULL/MISSING[, text])``
+        for a mark. Same rules as
         ``enter_slip``/``mark_slip``; identical texts are judged once. For imports and
         the simulator; the assistants' stations use ``enter_slip`` (one commit each).
         If another station stores one of these players' slips meanwhile, the batch is
@@ -196,6 +243,7 @@ class SlipEntry(TaskModule):
         verdicts: dict[str, SlipVerdict] = {}
         prepared = []
         for table, value, *written in items:
+            board: str | None = None
             if table not in seated:
                 raise NotFound(f"no hay ningún jugador en la mesa {table} en la partida {game_number}",
                                what="mesa", key=table)
@@ -206,65 +254,73 @@ class SlipEntry(TaskModule):
                 raw = self._typed(written[0] if written else "", f"la papeleta de la mesa {table}", SLIP_MAX)
                 verdict = mark_verdict(value, raw)
             else:
-                value = self._typed(value, f"la papeleta de la mesa {table}", SLIP_MAX)
+                where = f"la papeleta de la mesa {table}"
+                if isinstance(value, BoardWritten):
+                    board = self._typed(value.text, where, SLIP_MAX)
+                    value = board_canonical(base, board, where)
+                value = self._typed(value, where, SLIP_MAX)
                 if value not in verdicts:
                     verdicts[value] = judge_slip(base.board, base.rack, value, base.lexicon, oriented=base.oriented)
                 verdict, raw = verdicts[value], value
             entry_id, name = seated[table]
             context = _SlipContext(base.tournament_id, base.game_id, base.round_number, entry_id, name, table,
-                                   base.board, base.rack, base.lexicon, base.oriented, base.master, base.annulled)
-            prepared.append((context, raw, verdict))
+                                   base.board, base.rack, base.lexicon, base.oriented, base.master, base.annulled,
+                                   base.board_allowed)
+            prepared.append((context, raw, verdict, board))
         try:
             return self._store_batch(prepared, action)
         except IntegrityError:
             return self._store_batch(prepared, action)
 
-    def _store_batch(self, prepared: list[tuple[_SlipContext, str, SlipVerdict]], action: Action) -> list[EntryResult]:
+    def _store_batch(self, prepared: list[tuple[_SlipContext, str, SlipVerdict, str | None]],
+                     action: Action) -> list[EntryResult]:
         """Store a batch in one transaction: the round's existing slips are read once and
         the new events and slips are written together."""
         with self._write() as session:
             first = prepared[0][0]
             actor = self._authorise(session, first.tournament_id, action,
-                                    tables=[context.table for context, _, _ in prepared])
+                                    tables=[context.table for context, _, _, _ in prepared])
             self._writable_game(session, first.game_id)
             existing = {slip.entry_id: slip for slip in session.scalars(select(Slip).where(
                 Slip.game_id == first.game_id, Slip.round_number == first.round_number))}
             results: list[EntryResult | None] = []
-            fresh: list[tuple[int, _SlipContext, str, SlipVerdict, Event]] = []
-            for context, raw, verdict in prepared:
+            fresh: list[tuple[int, _SlipContext, str, SlipVerdict, Event, str | None]] = []
+            for context, raw, verdict, board in prepared:
                 if context.entry_id in existing or any(item[1].entry_id == context.entry_id for item in fresh):
                     results.append(None)
                     continue
-                entered = SlipEntered(context.table, context.entry_id, **_verdict_payload(raw, verdict, context))
+                entered = SlipEntered(context.table, context.entry_id, **_verdict_payload(raw, verdict, context, board))
                 event = Event(tournament_id=context.tournament_id, game_id=context.game_id,
                               round_number=context.round_number, kind=entered.KIND.value, payload=entered.payload(),
                               station=self.station, arbiter=actor.name, role=actor.role.value, reason="",
                               created_at=_now())
                 session.add(event)
-                fresh.append((len(results), context, raw, verdict, event))
+                fresh.append((len(results), context, raw, verdict, event, board))
                 results.append(EntryResult("accepted", verdict, context.table, context.player, context.round_number))
             session.flush()
-            for _, context, raw, verdict, event in fresh:
+            for _, context, raw, verdict, event, board in fresh:
                 slip = Slip(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
                             table_number=context.table)
-                _fill_slip(slip, raw, verdict, context, actor.name, event.id)
+                _fill_slip(slip, raw, verdict, context, actor.name, event.id, board)
                 session.add(slip)
             session.flush()
             # Second slips for a player (already stored, or twice in this batch): repeat or conflict.
-            for index, (context, raw, verdict) in enumerate(prepared):
+            for index, (context, raw, verdict, board) in enumerate(prepared):
                 if results[index] is None:
-                    results[index] = self._store_in(session, context, raw, verdict, actor)
+                    results[index] = self._store_in(session, context, raw, verdict, actor, board)
             return [result for result in results if result is not None]
 
     def import_slips(self, game_number: int, path: Path, *, tournament_id: int | None = None) -> list[EntryResult]:
         """Enter the slips of a CSV file with a header: ``mesa`` (table), ``jugada``
-        (the text; empty with ``marca``), optional ``ronda`` (round) and ``marca``
-        (late/null/missing). Every row is checked first (syntax, table seated, round open):
+        (the text; empty with ``marca``), optional ``ronda`` (round), ``marca``
+        (late/null/missing) and ``tablero`` (a slip written on a paper board, II.8, in the
+        board form of ``duplicate.board_notation``, e.g. ``H8 → CASA``; ``jugada`` empty
+        then: a row with both is refused, III.20.2). Every row is checked first (syntax, table seated, round open):
         a bad row raises ``TournamentError`` naming its line and nothing is entered; then
         each round's slips are entered in one transaction."""
         with self._write() as session:
             self._authorise(session, self._tournament(session, tournament_id).id, Action.IMPORT_SLIPS)
-        parsed = []
+        parsed: list[tuple[int, int, int | None, str | BoardWritten, str]] = []
         for number, row in _read_csv(path):
             lowered = {(key or "").strip().lower(): (value or "").strip() for key, value in row.items()}
             round_text = lowered.get("ronda") or lowered.get("round") or ""
@@ -279,16 +335,23 @@ class SlipEntry(TaskModule):
                 raise InvalidFile(f"{path}, línea {number}: marca {shown(mark)} no válida (late, null, missing)",
                                   path=path, line=number, what="la marca", value=mark)
             text = row.get("jugada") or row.get("move") or ""
-            parsed.append((number, table, round_number, text, mark))
+            board = (lowered.get("tablero") or lowered.get("board") or "") if not mark else ""
+            if board and text.strip():
+                raise InvalidFile(f"{path}, línea {number}: la papeleta trae «jugada» y «tablero»; anote solo una de "
+                                  "las dos (III.20.2: una única jugada por papeleta)", path=path, line=number,
+                                  what="la papeleta", value=text)
+            written: str | BoardWritten = BoardWritten(board) if board else text
+            parsed.append((number, table, round_number, written, mark))
         # Every table and round is checked before anything is stored.
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             tables = {seat.table_number for seat in game.seats}
             open_rounds = {row.number for row in game.rounds if not row.closed}
+            allowed = TournamentSettings.from_dict(tournament.settings).board_notation
             latest = max((row.number for row in game.rounds), default=None)
         by_round: dict[int, list[tuple[Any, ...]]] = {}
-        for line, table, round_number, text, mark in parsed:
+        for line, table, round_number, written, mark in parsed:
             target = round_number if round_number is not None else latest
             if table not in tables:
                 raise InvalidFile(f"{path}, línea {line}: no hay ningún jugador en la mesa {table} "
@@ -297,18 +360,24 @@ class SlipEntry(TaskModule):
             if target is None or target not in open_rounds:
                 raise InvalidFile(f"{path}, línea {line}: la ronda {target} no existe o está cerrada; "
                                       "no se ha anotado nada", path=path, line=line, what="la ronda", value=target)
-            by_round.setdefault(target, []).append((table, SlipStatus(mark), text) if mark else (table, text))
+            if isinstance(written, BoardWritten) and not allowed:
+                raise InvalidFile(f"{path}, línea {line}: {BOARD_REFUSED}; no se ha anotado nada",
+                                  path=path, line=line, what="la columna «tablero»", value=written.text)
+            by_round.setdefault(target, []).append((table, SlipStatus(mark), written) if mark else (table, written))
         results = []
         for number, items in sorted(by_round.items()):
             results += self._enter_slips(game_number, items, number, tournament_id, Action.IMPORT_SLIPS)
         return results
 
     def double_check(self, game_number: int, table: int, text: str, *, round_number: int | None = None,
-                     tournament_id: int | None = None) -> EntryResult:
+                     tournament_id: int | None = None, board: bool = False) -> EntryResult:
         """Double entry: a second assistant re-types a slip. A match is recorded as
-        checked; a mismatch becomes a ``Conflict`` the judge resolves."""
+        checked; a mismatch becomes a ``Conflict`` the judge resolves. ``board``: ``text``
+        is a board form (II.8), compared by the canonical notation it gives (``enter_slip``)."""
         text = self._typed(text, "la papeleta", SLIP_MAX)
         context = self.slip_context(game_number, table, round_number, tournament_id)
+        if board:
+            text = board_canonical(context, text)
         verdict = judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
         with self._write() as session:
             actor = self._authorise(session, context.tournament_id, Action.CHECK_SLIP, tables=[table])
@@ -400,7 +469,7 @@ class SlipEntry(TaskModule):
                                   "está dañada; restaure una copia")
             return _SlipContext(tournament.id, game.id, number, seat.entry_id, seat.entry.player.name, table,
                                 _board(row.board_before, lexicon), rack, lexicon, settings.oriented_notation,
-                                row.master, row.annulled)
+                                row.master, row.annulled, settings.board_notation)
 
     @staticmethod
     def _slip_round_number(session: Session, game: GameRow) -> int:
@@ -418,14 +487,15 @@ class SlipEntry(TaskModule):
                                                  Slip.round_number == context.round_number,
                                                  Slip.entry_id == context.entry_id))
 
-    def _store(self, context: _SlipContext, text: str, verdict: SlipVerdict, action: Action) -> EntryResult:
+    def _store(self, context: _SlipContext, text: str, verdict: SlipVerdict, action: Action,
+               board: str | None = None) -> EntryResult:
         with self._write() as session:
             actor = self._authorise(session, context.tournament_id, action, tables=[context.table])
             self._writable_game(session, context.game_id)
-            return self._store_in(session, context, text, verdict, actor)
+            return self._store_in(session, context, text, verdict, actor, board)
 
     def _store_in(self, session: Session, context: _SlipContext, text: str, verdict: SlipVerdict,
-                  actor: Actor) -> EntryResult:
+                  actor: Actor, board: str | None = None) -> EntryResult:
         """Insert the slip, or record a repeat/conflict when the player already has one.
 
         The unique constraint on (game, round, entry) decides which of two stations
@@ -437,11 +507,11 @@ class SlipEntry(TaskModule):
             try:
                 with session.begin_nested():
                     event = self._log(session, context.tournament_id, SlipEntered(context.table, context.entry_id,
-                                                  **_verdict_payload(text, verdict, context)),
+                                                  **_verdict_payload(text, verdict, context, board)),
                                       game_id=context.game_id, round_number=context.round_number, actor=actor)
                     slip = Slip(game_id=context.game_id, round_number=context.round_number,
                                 entry_id=context.entry_id, table_number=context.table)
-                    _fill_slip(slip, text, verdict, context, actor.name, event.id)
+                    _fill_slip(slip, text, verdict, context, actor.name, event.id, board)
                     session.add(slip)
                     session.flush()
                 return EntryResult("accepted", verdict, context.table, context.player, context.round_number)

@@ -91,8 +91,10 @@ class Standings(TaskModule):
         seated_anywhere = {player for members, _ in games for player in members}
         players = [entry.id for entry in tournament.entries if entry.id in seated_anywhere]
         try:
-            return tournament_standings(players, games, TournamentCriterion(settings.criterion), tie_breaks=True,
-                                        game_tie_breaks=settings.tie_breaks)
+            # IV.31: III.28 over all the rounds only when the organiser announced tie-breaks
+            # (prizes that cannot be shared); otherwise tied players share the position.
+            return tournament_standings(players, games, TournamentCriterion(settings.criterion),
+                                        tie_breaks=settings.tie_breaks)
         except ValueError as error:     # seats of entries that are gone: the stored rows disagree
             raise DamagedData(f"las mesas guardadas no casan con las inscripciones ({error}): la base de datos "
                               "está dañada; restaure una copia") from None

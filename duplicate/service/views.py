@@ -175,7 +175,9 @@ class SeatView:
 class SlipView:
     """The slip that counts for a player and a round (II.8): the text exactly as typed,
     the move read from it (canonical), its ``SlipStatus`` value, points, the reason and
-    hint given, who entered and double-checked it (credential names) and when."""
+    hint given, who entered and double-checked it (credential names) and when; ``board``:
+    the board form as typed when the slip was written on a paper board (II.8,
+    III.20.1.c–d; ``text`` is then the canonical notation derived from it), else None."""
 
     id: int
     game_id: int
@@ -192,6 +194,7 @@ class SlipView:
     entered_at: datetime
     checked_by: str | None
     event_id: int | None
+    board: str | None = None
 
 
 @dataclass(frozen=True)

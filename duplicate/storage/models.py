@@ -157,8 +157,10 @@ class RoundRow(Base):
 class Slip(Base):
     """The slip that counts now for one player in one round (II.8, III.20).
 
-    ``text`` is the raw text exactly as the assistant typed it; ``move`` its canonical
-    form when it could be read; ``status`` a ``duplicate.slips.SlipStatus`` code (or
+    ``text`` is the raw text exactly as the assistant typed it — for a slip written on a
+    paper board (II.8, III.20.1.c–d) the canonical notation the service derived from the
+    board form, which ``board`` keeps as typed (None for every other slip); ``move`` its
+    canonical form when it could be read; ``status`` a ``duplicate.slips.SlipStatus`` code (or
     ``annulled``); ``score`` the points it earns. Unique per (game, round, entry): a
     second entry is a conflict, never an overwrite.
     """
@@ -177,6 +179,7 @@ class Slip(Base):
     score: Mapped[int] = mapped_column(Integer)
     reason: Mapped[str] = mapped_column(Text, default="")
     hint: Mapped[str | None] = mapped_column(Text)
+    board: Mapped[str | None] = mapped_column(Text)
     entered_by: Mapped[str] = mapped_column(String(100))
     entered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     checked_by: Mapped[str | None] = mapped_column(String(100))

@@ -237,7 +237,7 @@ def test_average_place_criterion_1_missed_game_is_its_last_place_IV31():
 
 def test_average_place_tie_broken_by_III28_over_all_rounds_IV31():
     # Over the 4 rounds A equals the master 3 times (20, 10, 40), B once (30).
-    lines = tournament_standings(*HAND, TournamentCriterion.AVERAGE_PLACE)
+    lines = tournament_standings(*HAND, TournamentCriterion.AVERAGE_PLACE, tie_breaks=True)
     assert summary(lines) == [(A, 1, 1.5), (B, 2, 1.5), (C, 3, 2.5)]
     assert [line.equal_master for line in lines] == [3, 1, 1]
 
@@ -279,8 +279,12 @@ def test_criteria_can_disagree_IV31():
 @pytest.mark.parametrize("criterion", list(TournamentCriterion))
 def test_a_player_who_missed_every_game_is_last_under_each_criterion_IV31(criterion):
     lines = tournament_standings([D, A, B, C], HAND[1], criterion)
-    assert lines[-1].player == D
-    assert lines[-1].places == (None, None) and lines[-1].games_played == 0 and lines[-1].total == 0
+    # Last, or sharing the last place (average place: C has 3 + 2 as well; IV.31 breaks
+    # that tie only when asked, issue 25 §5).
+    d = next(line for line in lines if line.player == D)
+    assert d.position == max(line.position for line in lines)
+    assert d.places == (None, None) and d.games_played == 0 and d.total == 0
+    assert tournament_standings([D, A, B, C], HAND[1], criterion, tie_breaks=True)[-1].player == D
 
 
 def test_missed_game_counts_0_in_the_tie_break_counts_IV31():
@@ -289,13 +293,47 @@ def test_missed_game_counts_0_in_the_tie_break_counts_IV31():
     assert (c.equal_master, c.sole_top, c.max_deficit) == (1, 0, 40)
 
 
-def test_tournament_positions_use_game_tie_breaks_only_when_asked_III28():
+def test_game_tie_breaks_never_reach_the_tournament_places_IV31():
+    # Issue 25 §5: a game's III.28 tie-breaks decide that game's prizes; the places the
+    # tournament averages are the places by total, shared by tied players.
     game = ([A, B], [RoundResult(1, 20, 20, {A: 20, B: 10}), RoundResult(2, 20, 20, {A: 0, B: 10})])
-    plain = tournament_standings([A, B], [game], TournamentCriterion.AVERAGE_PLACE, tie_breaks=False)
-    assert [line.places for line in plain] == [(1,), (1,)]
-    broken = tournament_standings([A, B], [game], TournamentCriterion.AVERAGE_PLACE, tie_breaks=False,
-                                  game_tie_breaks=True)
-    assert [(line.player, line.places) for line in broken] == [(A, (1,)), (B, (2,))]
+    assert [line.position for line in game_standings(*game, tie_breaks=True)] == [1, 2]
+    lines = tournament_standings([A, B], [game], TournamentCriterion.AVERAGE_PLACE)
+    assert [(line.places, line.position) for line in lines] == [((1,), 1), ((1,), 1)]
+    # Announced for the tournament (IV.31), III.28 over all the rounds decides the tie there.
+    lines = tournament_standings([A, B], [game], TournamentCriterion.AVERAGE_PLACE, tie_breaks=True)
+    assert [(line.player, line.places, line.position) for line in lines] == [(A, (1,), 1), (B, (1,), 2)]
+
+
+# Issue 25 §5 — tie-break data that would reorder untied players if misapplied.
+# Game 1: round 1 (master 20) A 20, B 10, C 0; round 2 (master 20) A 0, B 10, C 10:
+#   A and B tie on 20 (III.28 would put A first: one master equalled, B none), C 10.
+# Game 2: one round (master 30): C 30, B 20, A 10.
+TIE_GAME_1 = ([A, B, C], [RoundResult(1, 20, 20, {A: 20, B: 10, C: 0}), RoundResult(2, 20, 20, {A: 0, B: 10, C: 10})])
+TIE_GAME_2 = ([A, B, C], [RoundResult(1, 30, 30, {A: 10, B: 20, C: 30})])
+TIED = ([A, B, C], [TIE_GAME_1, TIE_GAME_2])
+
+
+@pytest.mark.parametrize("tie_breaks", [False, True])
+def test_tie_break_data_does_not_reorder_untied_players_IV31(tie_breaks):
+    # Places by total: A 1 + 3 = 4, B 1 + 2 = 3, C 3 + 1 = 4: B alone in front, A and C
+    # tied. Had game 1's tie-break places (A 1, B 2) been averaged, all three would have 4
+    # and III.28 over all the rounds would put B (no master equalled) last.
+    lines = tournament_standings(*TIED, TournamentCriterion.AVERAGE_PLACE, tie_breaks=tie_breaks)
+    assert [(line.player, line.position, line.value) for line in lines][0] == (B, 1, 1.5)
+    # A and C: one master equalled each, one sole top each, largest deficit 20 each: III.28
+    # leaves them tied, with or without it, and they share the place.
+    assert sorted((line.player, line.position) for line in lines[1:]) == [(A, 2), (C, 2)]
+
+
+def test_total_ties_are_shared_unless_the_need_is_announced_IV31():
+    # Game 1 alone: A and B 20, C 10. IV.31: tie-breaks only "en caso de que exista la
+    # necesidad" (prizes that cannot be shared): by default A and B share the first place.
+    lines = tournament_standings([A, B, C], [TIE_GAME_1], TournamentCriterion.TOTAL)
+    assert [(line.player, line.position) for line in lines] == [(A, 1), (B, 1), (C, 3)]
+    broken = tournament_standings([A, B, C], [TIE_GAME_1], TournamentCriterion.TOTAL, tie_breaks=True)
+    # III.28 over all the rounds: A equalled the master once, B never; C stays third.
+    assert [(line.player, line.position) for line in broken] == [(A, 1), (B, 2), (C, 3)]
 
 
 def test_tournament_refuses_inconsistent_input():
@@ -345,9 +383,10 @@ def slow_game(players, rounds, tie_breaks):
     return {p: (1 + sum(keys[q] < keys[p] for q in players), -keys[p][0]) for p in players}
 
 
-def slow_tournament(players, games, criterion, tie_breaks, game_tie_breaks=False):
-    """{player: (position, exact value)} with fractions, straight from IV.31's formulas."""
-    places = [slow_game(members, rounds, game_tie_breaks) for members, rounds in games]
+def slow_tournament(players, games, criterion, tie_breaks):
+    """{player: (position, exact value)} with fractions, straight from IV.31's formulas
+    (the places averaged are the places by total, issue 25 §5)."""
+    places = [slow_game(members, rounds, False) for members, rounds in games]
     all_rounds = [(members, r) for members, rounds in games for r in rounds]
     exact = {}
     for player in players:
@@ -436,12 +475,11 @@ def test_input_order_does_not_change_the_game_standings(data, tie_breaks):
 
 
 @settings(max_examples=200, deadline=None)
-@given(setup=games_for(), criterion=st.sampled_from(list(TournamentCriterion)), tie_breaks=st.booleans(),
-       game_tie_breaks=st.booleans())
-def test_tournament_standings_match_the_slow_version_IV31(setup, criterion, tie_breaks, game_tie_breaks):
+@given(setup=games_for(), criterion=st.sampled_from(list(TournamentCriterion)), tie_breaks=st.booleans())
+def test_tournament_standings_match_the_slow_version_IV31(setup, criterion, tie_breaks):
     players, games = setup
-    lines = tournament_standings(players, games, criterion, tie_breaks=tie_breaks, game_tie_breaks=game_tie_breaks)
-    slow = slow_tournament(players, games, criterion, tie_breaks, game_tie_breaks)
+    lines = tournament_standings(players, games, criterion, tie_breaks=tie_breaks)
+    slow = slow_tournament(players, games, criterion, tie_breaks)
     assert {line.player: line.position for line in lines} == {player: slow[player][0] for player in players}
     round_count = sum(len(rounds) for _members, rounds in games)
     for line in lines:
@@ -477,7 +515,7 @@ def test_large_tournament_matches_the_slow_version():
             rounds.append(RoundResult(number, master, master, scores, round_bonuses(master, scores, AUTO)))
         games.append((members, rounds))
     for criterion in TournamentCriterion:
-        lines = tournament_standings(players, games, criterion)
+        lines = tournament_standings(players, games, criterion, tie_breaks=True)
         slow = slow_tournament(players, games, criterion, tie_breaks=True)
         assert {line.player: line.position for line in lines} == {p: slow[p][0] for p in players}
 

@@ -396,10 +396,18 @@ def test_missing_player_in_tournament_standings_is_found(record: Record, lexicon
 
 
 def test_without_tie_breaks_tied_players_share_the_position_III_28(record: Record, lexicon: Lexicon) -> None:
-    # Game standings are unchanged (no tie there was broken); the tournament still breaks
-    # Ana–Bea by III.28 over all rounds (IV.31), so the record stays consistent.
+    # Game standings are unchanged (no tie there was broken). The tournament breaks Ana–Bea
+    # by III.28 over all rounds only when the need is announced (IV.31, issue 25 §5):
+    # without it they share the first place, and Ana's stored 2nd is a difference.
     bad = tampered(record, lambda r: r["tournament"]["settings"].update(tie_breaks=False))
-    assert verify_record(bad, lexicon) == []
+    assert [(d.where, d.field, d.recorded, d.expected) for d in verify_record(bad, lexicon)] == [
+        ("clasificación del torneo, jugador 1 (Ana)", "position", 2, 1)]
+
+    def shared(r: Record) -> None:
+        r["tournament"]["settings"]["tie_breaks"] = False
+        r["standings"][1]["position"] = 1
+
+    assert verify_record(tampered(record, shared), lexicon) == []
 
 
 @pytest.mark.parametrize(
@@ -453,8 +461,10 @@ def test_sole_top_tie_break_III_28() -> None:
               RoundResult(10, 10, {1: 5, 2: 4, 3: 0}, {})]
     standings = game_standings(rounds, [1, 2, 3], tie_breaks=True)
     assert {p: s.position for p, s in standings.items()} == {1: 1, 2: 2, 3: 3}
-    # The tournament applies the same III.28 order over all its rounds (IV.31).
-    tournament = tournament_standings([(rounds, standings)], "total")
+    # The tournament applies the same III.28 order over all its rounds when announced (IV.31).
+    tournament = tournament_standings([(rounds, standings)], "total", tie_breaks=True)
+    shared = tournament_standings([(rounds, standings)], "total")
+    assert {p: s.position for p, s in shared.items()} == {1: 1, 2: 1, 3: 3}
     assert {p: (s.position, s.value, s.total) for p, s in tournament.items()} == {
         1: (1, 20.0, 20), 2: (2, 20.0, 20), 3: (3, 10.0, 10)}
 

@@ -10,7 +10,9 @@ come from ``check_move`` on the stored board and rack, not from the screen.
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -42,7 +44,8 @@ def seeded_file(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexic
     path = tmp_path_factory.mktemp("entry") / "seeded.db"
     database = open_database(str(path))
     service = TournamentService(database, station="mesa-arbitral", lexicon=spanish_lexicon, pin=JUDGE_PIN)
-    service.create_tournament("Open de Pruebas", venue="Madrid", settings=TournamentSettings(bonus_mode="automatic"),
+    service.create_tournament("Open de Pruebas", venue="Madrid",
+                              settings=TournamentSettings(bonus_mode="automatic", board_notation=True),
                               judge_name="Lucía")
     for index, name in enumerate(NAMES):
         service.add_player(name, club="Club", federation_id=f"F{index}")
@@ -474,21 +477,43 @@ def test_double_entry_from_the_app(service: TournamentService) -> None:
 
 def test_a_paper_board_slip_is_placed_on_the_board_and_entered(service: TournamentService) -> None:
     # Issue 13 §2, III.20.1.c: F12 opens the round's board; the word typed from the cursor
-    # (H8, across) gives the canonical notation in the move field; Intro enters it.
+    # (H8, across) is shown with the canonical notation it gives; Intro sends the board
+    # form to the service, which converts, judges and stores it as a board slip (issue 25 §4, II.8).
     async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        assert "F12" in str(screen.query_one("#context").render())
         await pilot.press("3", "enter", "f12")
         await pilot.pause()
         await pilot.press("up", "down", *"CASAMOs")
         assert "H8-CASAMOs" in str(app.screen.query_one("#paper-result").render())
         await pilot.press("enter")
-        await pilot.pause()
-        assert app.screen is screen and screen.query_one("#move", Input).value == "H8-CASAMOs"
-        await pilot.press("enter")
         await settle(pilot, screen)
+        assert app.screen is screen and "H8-CASAMOs" in feedback(screen)
 
     run(service, scenario)
     slip = {slip.table_number: slip for slip in service.slips(1, 1)}[3]
-    assert (slip.text, slip.status) == ("H8-CASAMOs", "valid") and slip.score > 0
+    assert (slip.text, slip.board, slip.status) == ("H8-CASAMOs", "H8 → CASAMOs", "valid") and slip.score > 0
+    [event] = [event for event in service.history() if event.kind == "slip_entered"]
+    assert event.payload["board"] == "H8 → CASAMOs"
+
+
+def test_f12_says_why_when_the_tournament_does_not_admit_board_slips(service: TournamentService,
+                                                                     tmp_path: Path) -> None:
+    # Issue 25 §4, II.8: alternative notations only when the organiser admits them. The
+    # tournament's stored settings are changed under the running game (as a damaged or
+    # older database could hold them): F12 is not offered and says why; nothing is stored.
+    with sqlite3.connect(tmp_path / "entry.db") as connection:
+        [(settings,)] = connection.execute("SELECT settings FROM tournaments").fetchall()
+        connection.execute("UPDATE tournaments SET settings = ?",
+                           (json.dumps({**json.loads(settings), "board_notation": False}),))
+
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
+        assert "F12" not in str(screen.query_one("#context").render())
+        await pilot.press("3", "enter", "f12")
+        await pilot.pause()
+        assert app.screen is screen and "II.8" in feedback(screen)
+
+    run(service, scenario)
+    assert service.slips(1, 1) == []
 
 
 def test_a_player_name_holding_markup_is_shown_as_typed(service: TournamentService) -> None:

@@ -360,7 +360,7 @@ def test_the_console_lists_pending_conflicts_and_resolves_them(service: Tourname
             screen.refresh_status()
             await until(pilot, lambda: screen.status is not None and bool(screen.status.pending))
             await pilot.pause()
-            status = shown(screen, "#status")
+            status = shown(screen, "#pending")                  # in sight above the panels (issue 25 §2)
             assert "Pendiente del juez (1" in status and "H8-QZQZ" in status and master.master in status
             await pilot.press("c")
             await pilot.pause()

@@ -216,3 +216,57 @@ def test_beyond_the_session_limit_the_room_is_full(tmp_path: Path, spanish_lexic
                 assert "Sala completa" in second.content()
             finally:
                 browser.close()
+
+
+def test_editing_keys_typed_in_a_burst_in_the_browser_apply_in_order(served: tuple[str, Path, str]) -> None:
+    # Issue 25 §2: «8⏎3H-ACALLAES ←← R⏎» stored «3H-ACALLAESR»: in a burst, arrows,
+    # Home/End, Backspace after a move and Ctrl+U were applied after the letters typed
+    # after them. Every slip here is the master, typed with a correction on the way.
+    address, path, master = served
+    head, tail = master[:3], master[3:]
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1100, "height": 700})
+            screen = Screen(page)
+            page.goto(address)
+            mark = screen.wait_for("Identifíquese")                       # the PIN first (issue 26 §1)
+            page.locator(".xterm-helper-textarea").focus()
+            page.keyboard.type(pin_of("assistant", "Marta") or "")
+            page.keyboard.press("Enter")
+            mark = screen.wait_for("Entrada de papeletas", since=mark)
+            page.keyboard.press("Enter")
+            screen.wait_for("Jugada", since=mark)
+            page.wait_for_timeout(500)                                     # the round is read in a worker
+            keyboard = page.keyboard
+            keyboard.type("1")                                             # no waiting between keys
+            keyboard.press("Enter")
+            keyboard.type(master[:-2] + master[-1])
+            keyboard.press("ArrowLeft")
+            keyboard.type(master[-2])
+            keyboard.press("Enter")
+            keyboard.type("2")
+            keyboard.press("Enter")
+            keyboard.type(master[1:])
+            keyboard.press("Home")
+            keyboard.type(master[0])
+            keyboard.press("End")
+            keyboard.press("Enter")
+            keyboard.type("3")
+            keyboard.press("Enter")
+            keyboard.type(head + "X" + tail)
+            for _ in tail:
+                keyboard.press("ArrowLeft")
+            keyboard.press("Backspace")
+            keyboard.press("Enter")
+            keyboard.type("4")
+            keyboard.press("Enter")
+            keyboard.type("ZZZ")
+            keyboard.press("Control+u")
+            keyboard.type(master)
+            keyboard.press("Enter")
+            screen.until(lambda: len(stored_slips(path)) >= 4, "no se guardaron las 4 papeletas")
+            page.wait_for_timeout(300)
+            assert stored_slips(path) == [(table, master) for table in (1, 2, 3, 4)]
+        finally:
+            browser.close()

@@ -180,7 +180,7 @@ def test_claims_with_their_resolution_and_the_final_status(service: TournamentSe
                         ["2", "5", "David Sanz", "rechazada", "el corremesas no la recogió a tiempo"]]
         service.publish(1, final=True)
         app.check_for_changes()
-        await pilot.pause()
+        await done(app, pilot)                                  # the screen reads again in a worker
         assert "resultados definitivos" in str(screen.query_one("#heading").render())
 
     run(service, scenario)
@@ -192,6 +192,7 @@ def test_tournament_standings_and_game_keys(service: TournamentService) -> None:
     async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
         assert "Partida 2 de 2" in str(screen.query_one("#heading").render())     # the current game
         await pilot.press("f7")
+        await done(app, pilot)                                  # the game is read in a worker
         assert "Partida 1 de 2" in str(screen.query_one("#heading").render())
         await pilot.press("f3")
         table = screen.query_one("#tournament-table", DataTable)

@@ -12,12 +12,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual import work
-from textual.app import App
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen
 
 from duplicate.service import Action, Actor, TournamentService
+from tui.app.key_order import KeysInOrderApp
 from tui.app.messages import DataChanged
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.signin import SignInScreen
@@ -31,8 +31,9 @@ KEY_NAMES = {"enter": "Intro", "space": "espacio", "backspace": "Retroceso", "de
 """How the footer names these keys (Textual: «⏎», «space», «⌫», «del», «pgup», «pgdn»)."""
 
 
-class DuplicadaApp(App[None]):
-    """The arbitration app. See the module docstring."""
+class DuplicadaApp(KeysInOrderApp[None]):
+    """The arbitration app. See the module docstring; keys are applied in the order typed
+    (``tui.app.key_order``)."""
 
     TITLE = "duplicada"
     # The command palette and its texts are English: off (everything the user reads is Spanish).

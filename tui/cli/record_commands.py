@@ -49,12 +49,21 @@ def standings(context: Context, game_number: int | None, overall: bool, per_roun
                          "porcentaje": round(line.percentage, 2), "partidas": line.games_played,
                          "puestos": " ".join("-" if place is None else str(place) for place in line.places)})
     else:
+        from duplicate.standings import tied_on_total
+
         number = context.game(game_number)
-        for standing in service.game_standings(number, context.tournament):
+        lines = service.game_standings(number, context.tournament)
+        # III.28's counts only where a tie-break was announced and a tie leaves the place to
+        # them (issue 25 §5); the columns stay, empty for the others.
+        tied = tied_on_total(lines) if service.settings(context.tournament).tie_breaks else frozenset()
+        for standing in lines:
+            shown = standing.player in tied
             row = {"puesto": standing.position, "jugador": names[standing.player], "total": standing.total,
                    "puntos": standing.round_total, "bonificaciones": standing.bonus_total,
-                   "porcentaje": round(standing.percentage, 2), "iguala_maestra": standing.equal_master,
-                   "unico_maximo": standing.sole_top, "mayor_diferencia": standing.max_deficit}
+                   "porcentaje": round(standing.percentage, 2),
+                   "iguala_maestra": standing.equal_master if shown else "",
+                   "unico_maximo": standing.sole_top if shown else "",
+                   "mayor_diferencia": standing.max_deficit if shown else ""}
             if per_round:
                 for index, (points, bonus) in enumerate(zip(standing.per_round, standing.bonuses_per_round,
                                                             strict=True), start=1):

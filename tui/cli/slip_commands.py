@@ -51,16 +51,22 @@ def _show_entry(result: EntryResult) -> None:
     say(f"{head} {text}{f' ({verdict.hint})' if verdict.hint else ''}")
 
 
+BOARD_HELP = ("TEXT es una papeleta en tablero (II.8, III.20.1.c–d), si el torneo la admite: casilla de la "
+              "primera ficha nueva, flecha (> horizontal, v vertical) y fichas nuevas, p. ej. \"H12 > S\".")
+
+
 @slip.command("enter")
 @click.argument("table", type=NUMBER)
 @click.argument("text")
+@click.option("--board", is_flag=True, help=BOARD_HELP)
 @game_option
 @round_option
 @common
-def slip_enter(context: Context, table: int, text: str, game_number: int | None, round_number: int | None) -> None:
+def slip_enter(context: Context, table: int, text: str, board: bool, game_number: int | None,
+               round_number: int | None) -> None:
     """Introduce la papeleta TEXT de la mesa TABLE (p. ej. 12 "H8-CASA")."""
     result = context.acting.enter_slip(context.game(game_number), table, text, round_number=round_number,
-                                        tournament_id=context.tournament)
+                                        tournament_id=context.tournament, board=board)
     _show_entry(result)
 
 
@@ -94,13 +100,15 @@ def slip_mark(context: Context, table: int, status: str, text: str, game_number:
 @slip.command("check")
 @click.argument("table", type=NUMBER)
 @click.argument("text")
+@click.option("--board", is_flag=True, help=BOARD_HELP)
 @game_option
 @round_option
 @common
-def slip_check(context: Context, table: int, text: str, game_number: int | None, round_number: int | None) -> None:
+def slip_check(context: Context, table: int, text: str, board: bool, game_number: int | None,
+               round_number: int | None) -> None:
     """Doble entrada: vuelve a teclear la papeleta de TABLE; si no coincide, conflicto."""
     result = context.acting.double_check(context.game(game_number), table, text, round_number=round_number,
-                                          tournament_id=context.tournament)
+                                          tournament_id=context.tournament, board=board)
     _show_entry(result)
 
 
@@ -126,7 +134,8 @@ def slip_correct(context: Context, table: int, text: str | None, status: str | N
 @game_option
 @common
 def slip_import(context: Context, path: Path, game_number: int | None) -> None:
-    """Importa papeletas de un CSV con cabecera: mesa, jugada, ronda (opcional), marca (opcional)."""
+    """Importa papeletas de un CSV con cabecera: mesa, jugada, ronda (opcional), marca (opcional), tablero
+    (opcional: papeleta en tablero, II.8, p. ej. "H12 > S", con la jugada vacía)."""
     results = context.acting.import_slips(context.game(game_number), path, tournament_id=context.tournament)
     for result in results:
         _show_entry(result)
@@ -144,11 +153,13 @@ def slip_list(context: Context, game_number: int | None, round_number: int | Non
     que no cuentan."""
     number = context.game(game_number)
     rows = [{"ronda": item.round_number, "mesa": item.table_number, "texto": item.text, "jugada": item.move or "",
-             "estado": item.status, "puntos": item.score, "motivo": item.reason, "por": item.entered_by}
+             "estado": item.status, "puntos": item.score, "motivo": item.reason, "por": item.entered_by,
+             "tablero": item.board or ""}
             for item in context.service.slips(number, round_number, tournament_id=context.tournament)]
     rows += [{"ronda": item.round_number, "mesa": item.table_number, "texto": item.text, "jugada": "",
               "estado": "apartada", "puntos": 0,
-              "motivo": f"atril {item.rack} retirado (III.29): {item.reason}; no cuenta", "por": item.entered_by}
+              "motivo": f"atril {item.rack} retirado (III.29): {item.reason}; no cuenta", "por": item.entered_by,
+              "tablero": ""}
              for item in context.service.set_aside_slips(number, round_number, tournament_id=context.tournament)]
     emit_rows(rows, output)
 

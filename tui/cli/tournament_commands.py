@@ -37,9 +37,13 @@ def tournament() -> None:
 @click.option("--criterion", type=click.Choice([c.value for c in TournamentCriterion]),
               default=TournamentCriterion.TOTAL.value, show_default=True, help="Clasificación del torneo (IV.31).")
 @click.option("--tie-breaks/--no-tie-breaks", default=False, show_default=True,
-              help="Desempates III.28 en la clasificación de cada partida.")
+              help="Premios que no se pueden compartir: desempates III.28 en cada partida y, en la "
+                   "clasificación del torneo, III.28 sobre todas las rondas (IV.31); sin ellos, los empatados "
+                   "comparten puesto.")
 @click.option("--oriented/--no-oriented", default=True, show_default=True,
               help="Admitir la notación canónica orientada (III.20.1.b).")
+@click.option("--board/--no-board", default=False, show_default=True,
+              help="Admitir papeletas en notación de tablero (II.8, III.20.1.c–d), además de la canónica.")
 @click.option("--seconds", type=SECONDS, default=ROUND_SECONDS, show_default=True, help="Segundos por ronda (III.13).")
 @click.option("--partial-every", type=NUMBER, default=3, show_default=True,
               help="Rondas entre clasificaciones parciales.")
@@ -47,11 +51,12 @@ def tournament() -> None:
               help="Nombre del juez árbitro (queda en el historial de cada decisión).")
 @common
 def tournament_create(context: Context, name: str, venue: str, start_date: Any, end_date: Any, bonus: str,
-                      bonus_value: int, criterion: str, tie_breaks: bool, oriented: bool, seconds: int,
+                      bonus_value: int, criterion: str, tie_breaks: bool, oriented: bool, board: bool, seconds: int,
                       partial_every: int, judge_name: str) -> None:
     """Crea un torneo NAME con sus criterios (fijados antes de empezar)."""
     settings = TournamentSettings(bonus_mode=bonus, bonus_value=bonus_value, criterion=criterion,
-                                  tie_breaks=tie_breaks, oriented_notation=oriented, seconds_per_round=seconds,
+                                  tie_breaks=tie_breaks, oriented_notation=oriented, board_notation=board,
+                                  seconds_per_round=seconds,
                                   partial_every=partial_every)
     service = context.service.with_pin(context.new_pin("PIN o contraseña del juez árbitro del nuevo torneo"))
     tournament_id = service.create_tournament(
@@ -81,7 +86,8 @@ def tournament_show(context: Context) -> None:
     click.echo(f"Bonificación: {settings.bonus_mode}"
                f"{f' ({settings.bonus_value})' if settings.bonus_mode == 'manual' else ''}; "
                f"clasificación: {settings.criterion}; desempates III.28: {'sí' if settings.tie_breaks else 'no'}; "
-               f"notación orientada: {'sí' if settings.oriented_notation else 'no'}")
+               f"notación orientada: {'sí' if settings.oriented_notation else 'no'}; "
+               f"notación de tablero (II.8): {'sí' if settings.board_notation else 'no'}")
     for warning in service.bonus_warnings(item.id):
         click.echo(f"Aviso: {warning}")
     click.echo(f"Jugadores: {item.players} ({item.active_players} activos); partidas: {len(item.games)}")

@@ -16,11 +16,21 @@ the table field, cleared. Keys (Spanish in the footer):
   optional reason (``resolve_conflict``);
 * Esc clears the fields, or goes back when they are empty.
 
-**Round.** The screen follows the newest round that has a master: assistants type a
-round's slips once its master is announced (III.16), while the next rack is played.
-Before the first master it shows the newest round with a rack. Choosing another round
-with F7/F8 stops the following until the newest round with a master is chosen again.
-Every action carries the round shown when it was typed, never the service's default.
+**Round.** The screen follows the round whose slips are being typed (``default_round``,
+issue 25 §2): the newest open round with a master — assistants type a round's slips once
+its master is announced (III.16), while the next rack is played — else the open round
+being played; never a closed round while another is open. When that round changes (the
+judge closes the round shown, or draws the next rack after closing it) the screen moves
+on at once, unless a slip is half-typed: that slip belongs to the round shown and the
+screen moves on right after it is entered. A slip refused because its round closed makes
+the screen read the rounds again. Choosing another round with F7/F8 stops the following
+until the round to follow is chosen again. Every action carries the round shown when it
+was typed, never the service's default.
+
+**Refused slips.** Every slip (or action) the service refuses is listed under the
+feedback with the table, what was typed, its round and the reason, until the assistant
+has seen it (Ctrl+O empties the list) or the same table is entered in that round: with
+slips typed ahead, the feedback shows only the last one.
 
 **Tables.** By default the range of the signed-in assistant's name
 (``assistant_ranges()``, II.4.c), else every table; the list shows each table's stored
@@ -55,6 +65,8 @@ from textual.widgets import DataTable, Header, Input, Label, Static
 from duplicate.labels import SLIP_STATUS
 from duplicate.service import (
     ConflictView,
+    EntryResult,
+    RoundClosed,
     RoundView,
     SetAsideSlipView,
     SlipView,
@@ -67,12 +79,14 @@ from tui.app.messages import DataChanged
 from tui.app.screens.entry_actions import EntryActions, SlipJob
 from tui.app.screens.entry_presenter import (
     GameData,
+    Refusal,
     assistant_range,
     conflicts_line,
     context_text,
     default_round,
     missing_line,
     problem,
+    refusals_text,
     slip_row,
     tables_shown,
 )
@@ -148,6 +162,8 @@ class EntryScreen(EntryActions):
     EntryScreen #missing.-complete { color: $success; }
     EntryScreen #missing.-pending { color: $warning; }
     EntryScreen #conflicts { height: auto; padding: 0 1; color: $error; text-style: bold; }
+    EntryScreen #refused { height: auto; max-height: 5; padding: 0 1; color: $error; background: $error 10%; }
+    EntryScreen #refused.-none { display: none; }
     EntryScreen #slips { height: 1fr; }
     """
 
@@ -165,6 +181,7 @@ class EntryScreen(EntryActions):
         Binding("f12", "paper_board", "Tablero", show=False),     # said on the context line
         Binding("f1", "file_claim", "Reclamación", show=False),   # said on the context line (III.27)
         Binding("escape", "back", "Volver", show=False),          # Esc: clear, else back (module doc)
+        Binding("ctrl+o", "refusals_seen", "Vistas", show=False),  # said on the refused slips' list
     ]
 
     def __init__(self, *, threaded: bool = True) -> None:
@@ -191,9 +208,14 @@ class EntryScreen(EntryActions):
         self._refresh_timer: Timer | None = None
         self._set_aside_seen: dict[int, int] = {}
         """Per game shown, the newest ``slips_set_aside`` event already told."""
+        self.board_notation = False
+        """The tournament admits slips written on a paper board (II.8): F12 is offered."""
         self.double_entry = False
         """Double entry: slips typed are checked against the stored ones (a mismatch is a
         conflict for the judge), not entered."""
+        self.refusals: list[Refusal] = []
+        """The slips the service refused, oldest first, listed until the assistant has
+        seen them (Ctrl+O) or the same table is entered in the same round."""
 
     # --- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -209,6 +231,7 @@ class EntryScreen(EntryActions):
                                placeholder="H8-CASA · 8H-CASA")    # the hint is in the feedback box (80 columns)
         yield SlipFeedback(id="feedback")
         yield Static("", id="saving")
+        yield Static("", id="refused", classes="-none")
         yield Static("", id="missing")
         yield PlainTable(id="slips", cursor_type="row", zebra_stripes=True)
         yield Static("", id="conflicts")
@@ -254,7 +277,8 @@ class EntryScreen(EntryActions):
         def read() -> GameData:
             game = service.current_game(state.tournament_id)
             return GameData(game, service.rounds(game, state.tournament_id), service.seats(game, state.tournament_id),
-                             service.assistant_ranges(state.tournament_id))
+                             service.assistant_ranges(state.tournament_id),
+                             service.settings(state.tournament_id).board_notation)
 
         self._load(read, self._show_data)
 
@@ -268,18 +292,34 @@ class EntryScreen(EntryActions):
         self._rounds = {view.number: view for view in outcome.rounds}
         self._seats = {table: (entry.id, player.name) for table, entry, player in outcome.seats}
         self._range = assistant_range(outcome.ranges, state.arbiter)
-        default = default_round(self._rounds)
-        typing = any(self.query_one(name, Input).value for name in ("#table", "#move"))
-        if typing and self.round_number in self._rounds:
-            # A slip being typed belongs to the round shown: switch after it is entered.
-            self.refresh_round()
-            return
-        if self.follow or self.round_number not in self._rounds:
-            if self.round_number is not None and default != self.round_number and self.follow:
-                self.notify(f"Ahora se anota la ronda {default}", title="Ronda")
-            self.round_number = default
+        self.board_notation = outcome.board_notation
+        if self.round_number not in self._rounds:          # none shown yet, or its rack was withdrawn
+            self.round_number = default_round(self._rounds)
             self.follow = True
+            self.refresh_round()
+        elif not self._switch_round():
+            self.refresh_round()
+
+    def _typing(self) -> bool:
+        """Whether a slip is half-typed (the table or the move field holds something)."""
+        return any(self.query_one(name, Input).value for name in ("#table", "#move"))
+
+    def _follow_round(self) -> None:
+        self._switch_round()
+
+    def _switch_round(self) -> bool:
+        """Move on to the round to follow (``default_round``: the one being typed, issue 25
+        §2) unless a round was chosen by hand (F7/F8) or a slip is half-typed — that slip
+        belongs to the round shown; ``_ready`` calls this again right after it is entered.
+        True when the round changed (and is being read)."""
+        default = default_round(self._rounds)
+        if not self.follow or default == self.round_number or self._typing():
+            return False
+        if self.round_number is not None:
+            self.notify(f"Ahora se anota la ronda {default}", title="Ronda")
+        self.round_number = default
         self.refresh_round()
+        return True
 
     # --- reads off the event loop ---------------------------------------------------------------
     @property
@@ -389,7 +429,7 @@ class EntryScreen(EntryActions):
         view = self._rounds.get(self.round_number) if self.round_number is not None else None
         self._set_context(context_text(self.game, view, double_entry=self.double_entry, follow=self.follow,
                                        assistant=self._range, show_all=self.show_all,
-                                       arbiter=self.station.state.arbiter))
+                                       arbiter=self.station.state.arbiter, board=self.board_notation))
 
     def _set_context(self, text: Text) -> None:
         self.query_one("#context", Static).update(text)
@@ -466,17 +506,49 @@ class EntryScreen(EntryActions):
         if isinstance(outcome, StorageUnavailable):
             typed = f" «{job.text}»" if job.text else ""
             where = f"mesa {job.table}" if job.table is not None else "la acción"
-            feedback = error_feedback(f"NO GUARDADA: {where}{typed}: {outcome}; vuelva a anotarla")
+            reason = f"NO GUARDADA: {where}{typed}: {outcome}; vuelva a anotarla"
+            feedback = error_feedback(reason)
         elif isinstance(outcome, TournamentError):
-            feedback = error_feedback(str(outcome))
+            reason = str(outcome)
+            feedback = error_feedback(reason)
         elif isinstance(outcome, Exception):
-            feedback = error_feedback(f"error inesperado ({type(outcome).__name__}): {outcome}")
+            reason = f"error inesperado ({type(outcome).__name__}): {outcome}"
+            feedback = error_feedback(reason)
         else:
             feedback = job.report(outcome)
         self._feedback(feedback)
+        if isinstance(outcome, Exception):
+            self._refused(Refusal(job.table, job.text, job.round_number, reason))
+            if isinstance(outcome, RoundClosed):
+                self.refresh_data()                     # the round shown closed: move on (issue 25 §2)
+        elif job.table is not None and isinstance(outcome, EntryResult):
+            self._entered(job.table, outcome.round_number)
         self.handled += 1
         if job.table is not None:
             self._last_table = job.table
+
+    # --- refused slips, listed until seen (issue 25 §2) ------------------------------------------
+    def _refused(self, refusal: Refusal) -> None:
+        self.refusals.append(refusal)
+        self._show_refusals()
+
+    def _entered(self, table: int, round_number: int) -> None:
+        """A slip of ``table`` was stored in ``round_number``: its refusals there are done."""
+        kept = [item for item in self.refusals if (item.table, item.round_number) != (table, round_number)]
+        if len(kept) != len(self.refusals):
+            self.refusals = kept
+            self._show_refusals()
+
+    def action_refusals_seen(self) -> None:
+        """Ctrl+O: the refused slips listed have been seen; the list empties."""
+        if self.refusals:
+            self.refusals = []
+            self._show_refusals()
+
+    def _show_refusals(self) -> None:
+        listing = self.query_one("#refused", Static)
+        listing.update(refusals_text(self.refusals))
+        listing.set_class(not self.refusals, "-none")
 
 
 def _call(job: SlipJob) -> Any:

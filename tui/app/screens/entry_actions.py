@@ -17,7 +17,8 @@ from rich.text import Text
 from textual import events, on
 from textual.widgets import DataTable, Input, Static
 
-from duplicate.service import Action, RoundView, SlipView, TournamentError
+from duplicate.board_notation import BoardSlip
+from duplicate.service import BOARD_REFUSED, Action, RoundView, SlipView, TournamentError
 from duplicate.slips import SlipStatus
 from lexicon.alphabet import spanish
 from lexicon.board import Board
@@ -27,7 +28,14 @@ from tui.app.widgets.judge_dialogs import ClaimDialog, ConflictDecision, Conflic
 from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.paper_board import PaperBoardDialog
 from tui.app.widgets.slip_dialogs import Correction, CorrectionDialog, TablesDialog
-from tui.app.widgets.slip_feedback import Feedback, SlipFeedback, entry_feedback, error_feedback, master_feedback
+from tui.app.widgets.slip_feedback import (
+    Feedback,
+    SlipFeedback,
+    entry_feedback,
+    error_feedback,
+    master_feedback,
+    status_name,
+)
 
 
 @dataclass(frozen=True)
@@ -40,6 +48,8 @@ class SlipJob:
     table: int | None
     text: str = ""
     """What was typed (shown again if it cannot be saved)."""
+    round_number: int | None = None
+    """The round it was typed for (a refusal says it)."""
 
 
 class EntryActions(StationScreen[None]):
@@ -51,6 +61,7 @@ class EntryActions(StationScreen[None]):
     follow: bool
     show_all: bool
     double_entry: bool
+    board_notation: bool
     _seats: dict[int, tuple[int, str]]
     _rounds: dict[int, RoundView]
     _slips: dict[int, SlipView]
@@ -121,7 +132,7 @@ class EntryActions(StationScreen[None]):
         call = service.double_check if self.double_entry else service.enter_slip
         self._enqueue(SlipJob(partial(call, game, table, text, round_number=self.round_number,
                                    tournament_id=state.tournament_id),
-                           entry_feedback, table, text))
+                           entry_feedback, table, text, self.round_number))
         self._ready()
 
     def _typed_table(self) -> tuple[int, int] | None:
@@ -145,6 +156,12 @@ class EntryActions(StationScreen[None]):
         table = self.query_one("#table", Input)
         table.value = ""
         self.set_focus(table)                       # at once: the next key typed is the next table's
+        self._follow_round()                        # a round that moved on while this slip was typed
+
+    def _follow_round(self) -> None:
+        """Show the round to follow, unless one was chosen by hand or a slip is being
+        typed (``EntryScreen``)."""
+        raise NotImplementedError
 
     def _feedback(self, feedback: Feedback) -> None:
         self.query_one("#feedback", SlipFeedback).feedback = feedback
@@ -161,7 +178,8 @@ class EntryActions(StationScreen[None]):
         text = self.query_one("#move", Input).value.strip() if mark in (SlipStatus.NULL, SlipStatus.LATE) else ""
         service, state = self.station.service, self.station.state
         self._enqueue(SlipJob(partial(service.mark_slip, game, table, mark, text=text,
-                                   round_number=self.round_number, tournament_id=state.tournament_id), entry_feedback, table))
+                                   round_number=self.round_number, tournament_id=state.tournament_id), entry_feedback, table,
+                           f"{status_name(mark.value)} {text}".strip(), self.round_number))
         self._ready()
 
     def action_master_many(self) -> None:
@@ -178,7 +196,8 @@ class EntryActions(StationScreen[None]):
             if isinstance(tables, list):
                 self._enqueue(SlipJob(partial(service.enter_master_slips, game, tables, round_number=round_number,
                                            tournament_id=state.tournament_id),
-                                   partial(master_feedback, master), None))
+                                   partial(master_feedback, master), None,
+                                   f"maestra {master}, mesas {' '.join(map(str, tables))}", round_number))
             self._ready()
 
         self.app.push_screen(TablesDialog(master, view.master_score, round_number), entered)
@@ -203,7 +222,9 @@ class EntryActions(StationScreen[None]):
                                        status=correction.status, round_number=round_number,
                                        tournament_id=state.tournament_id,
                                        reason=correction.reason),
-                               entry_feedback, correction.table))
+                               entry_feedback, correction.table,
+                               "corrección: " + (correction.text or status_name(
+                                   correction.status.value if correction.status else "")), round_number))
 
         self.app.push_screen(CorrectionDialog(table, round_number, slip.text if slip else ""), corrected)
 
@@ -304,22 +325,34 @@ class EntryActions(StationScreen[None]):
         self.app.call_from_thread(self._feedback, feedback)
 
     def action_paper_board(self) -> None:
-        """A slip written on a paper board (III.20.1.c, III.20.1.d): place the word on the
-        round's board; its canonical notation goes to the move field."""
-        view = self._rounds.get(self.round_number) if self.round_number is not None else None
-        if view is None:
-            self._feedback(error_feedback("no hay ninguna ronda en la que anotar"))
+        """A slip written on a paper board (II.8, III.20.1.c, III.20.1.d), when the
+        tournament admits them: place the word on the round's board; the board form goes
+        to the service, which converts it to the canonical notation, judges and stores it
+        (recording that the board notation was used)."""
+        if not self.board_notation:
+            self._feedback(error_feedback(BOARD_REFUSED))
             return
+        typed = self._typed_table()
+        view = self._rounds.get(self.round_number) if self.round_number is not None else None
+        if typed is None or view is None:
+            return
+        game, table = typed
         board = Board.from_cgp(view.board_before, spanish())
-        table = self.query_one("#table", Input).value
+        number = view.number
 
-        def placed(text: str | None) -> None:
-            if text:
-                self.query_one("#move", Input).value = text
-            self.set_focus(self.query_one("#move" if table else "#table", Input))
+        def placed(slip: BoardSlip | None) -> None:
+            if slip is None:
+                self.set_focus(self.query_one("#move", Input))
+                return
+            service, state = self.station.service, self.station.state
+            call = service.double_check if self.double_entry else service.enter_slip
+            self._enqueue(SlipJob(partial(call, game, table, slip.text, round_number=number,
+                                          tournament_id=state.tournament_id, board=True),
+                                  entry_feedback, table, slip.text))
+            self._ready()
 
-        self.app.push_screen(PaperBoardDialog(board, f"Mesa {table or '?'}, ronda {view.number}: papeleta en "
-                                                     "tablero (III.20.1.c, III.20.1.d)"), placed)
+        self.app.push_screen(PaperBoardDialog(board, f"Mesa {table}, ronda {number}: papeleta en "
+                                                     "tablero (II.8, III.20.1.c–d)"), placed)
 
     def action_toggle_double_entry(self) -> None:
         """Double entry on or off: a second assistant re-types the slips, which are checked

@@ -28,12 +28,53 @@ Cell = str | Text
 
 @dataclass(frozen=True)
 class GameData:
-    """What the screen reads of the game: its number, rounds and seats, the ranges."""
+    """What the screen reads of the game: its number, rounds and seats, the ranges, and
+    whether the tournament admits slips written on a paper board (II.8)."""
 
     game: int
     rounds: Sequence[RoundView]
     seats: Sequence[tuple[int, EntryView, PlayerView]]
     ranges: Sequence[AssistantRangeView]
+    board_notation: bool = False
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A slip (or action) the service refused, kept on screen until the assistant has
+    seen it (issue 25 §2): the ``table`` (None: an action for many tables), what was
+    ``typed``, the ``round_number`` it was typed for and the service's ``reason``."""
+
+    table: int | None
+    typed: str
+    round_number: int | None
+    reason: str
+
+
+REFUSALS_SHOWN = 4
+"""Refused slips listed one a line; older ones are counted on the title line."""
+
+
+def refusals_text(refusals: Sequence[Refusal], shown: int = REFUSALS_SHOWN) -> Text:
+    """The list of refused slips, newest last, under a title that says how many there are
+    and how to dismiss them (Ctrl+O); empty text when there are none. What was typed is
+    plain text, never markup."""
+    if not refusals:
+        return Text("")
+    count = len(refusals)
+    text = Text(f"⚠ {count} {'papeleta' if count == 1 else 'papeletas'} NO "
+                f"{'anotada' if count == 1 else 'anotadas'}: vuelva a teclearlas o avise al juez árbitro "
+                "(Ctrl+O: vistas)", style="bold")
+    hidden = count - shown
+    if hidden > 0:
+        text.append(f" · {hidden} más antiguas no caben aquí", style="dim")
+    for refusal in refusals[-shown:]:
+        where = f"mesa {refusal.table}" if refusal.table is not None else "acción"
+        in_round = f", ronda {refusal.round_number}" if refusal.round_number is not None else ""
+        text.append(f"\n{where}{in_round}", style="bold")
+        if refusal.typed:
+            text.append(f" «{refusal.typed}»")
+        text.append(f": {refusal.reason}")
+    return text
 
 
 def problem(error: Exception) -> str:
@@ -43,11 +84,21 @@ def problem(error: Exception) -> str:
 
 
 def default_round(rounds: Mapping[int, RoundView]) -> int | None:
-    """The round the screen follows: the newest with a master (its slips are typed
-    while the next rack is played, III.16), else the newest (None: no round)."""
-    with_master = [number for number, view in rounds.items() if view.master is not None]
+    """The round the screen follows: the round whose slips are being typed (issue 25 §2).
+
+    The newest round with a master that is still open (its slips are typed while the
+    next rack is played, III.16); with none, the oldest open round (its rack is being
+    played: its slips come next); when every round is closed, the newest (nothing is
+    typed there, but it is what there is to see). None: no round. A closed round is never
+    followed while another is open: the service refuses its slips (only the judge
+    corrects a closed round).
+    """
+    open_rounds = [number for number, view in rounds.items() if not view.closed]
+    with_master = [number for number in open_rounds if rounds[number].master is not None]
     if with_master:
         return max(with_master)
+    if open_rounds:
+        return min(open_rounds)
     return max(rounds) if rounds else None
 
 
@@ -104,9 +155,10 @@ def conflicts_line(conflicts: Sequence[ConflictView], tables: Sequence[int], ent
 
 
 def context_text(game: int | None, view: RoundView | None, *, double_entry: bool, follow: bool,
-                 assistant: tuple[int, int] | None, show_all: bool, arbiter: str) -> Text:
+                 assistant: tuple[int, int] | None, show_all: bool, arbiter: str, board: bool = True) -> Text:
     """The context line: double entry, the game, the round with its rack and master,
-    and which tables are listed."""
+    and which tables are listed; F12 is offered only when ``board`` (the tournament
+    admits slips written on a paper board, II.8)."""
     text = Text()
     if double_entry:
         text.append(" DOBLE ENTRADA (F11) ", style="bold white on dark_blue")
@@ -115,7 +167,7 @@ def context_text(game: int | None, view: RoundView | None, *, double_entry: bool
     if view is not None:
         text.append(" · ")
         text.append(f" Ronda {view.number} ", style="bold reverse")
-        text.append(" (F7/F8; F12: papeleta en tablero)", style="dim")
+        text.append(" (F7/F8; F12: papeleta en tablero)" if board else " (F7/F8)", style="dim")
         text.append(f" · atril {view.rack_shown}")
         if view.master is not None:
             text.append(f" · maestra {view.master} ({view.master_score} puntos)")

@@ -11,7 +11,9 @@
 * the round clock (III.13): ``t`` start/pause, ``0`` reset; cues ring the bell;
 * the slips entered versus expected per assistant, who is missing; ``c`` closes the
   round (missing slips marked, bonuses awarded, III.24); ``f`` ends the game; ``p``
-  creates a game when there is none in play.
+  creates a game when there is none in play;
+* what the judge must resolve (conflicts, double-entry mismatches, II.4.a; ``r``) in a
+  block above the panels, in sight without scrolling at any size (80×24 included).
 
 Every action goes through ``TournamentService``, in a worker thread (the move search
 runs when a rack is set), and comes back as a message: the interface never waits.
@@ -47,6 +49,7 @@ from tui.app.screens.judge_presenter import (
     console_state,
     empty_moves_text,
     moves_subtitle,
+    pending_text,
     rack_text,
     reading_text,
     situation,
@@ -117,6 +120,8 @@ class JudgeScreen(JudgeActions):
     JudgeScreen.-narrow #right { width: 100%; height: auto; }
     JudgeScreen.-narrow #moves-panel { height: 14; }
     JudgeScreen #summary { display: none; height: 1; padding: 0 1; }
+    JudgeScreen #pending { display: none; height: auto; max-height: 6; padding: 0 1; background: $error 10%; }
+    JudgeScreen #pending.-some { display: block; }
     JudgeScreen.-narrow #summary { display: block; }
     """
 
@@ -188,6 +193,7 @@ class JudgeScreen(JudgeActions):
         yield Header(icon=HEADER_ICON)
         yield Static("Cargando la partida…", id="message")
         yield Static("", id="summary")      # narrow terminals: the rack and the clock, always in sight
+        yield Static("", id="pending")      # conflicts to resolve: in sight at any size (issue 25 §2)
         # The moves come first so that they lead when the panels stack (narrow
         # terminals); on wide ones the board column is docked on the left.
         with VerticalScroll(id="body"), Horizontal(id="columns"):
@@ -288,8 +294,7 @@ class JudgeScreen(JudgeActions):
         if self.state.game is not None and self.state.status_round is not None:
             self._read_status(self.state.game, self.state.status_round)
         else:
-            self.status = None
-            self.query_one("#status", Static).update("Aún no hay ninguna ronda.")
+            self.show_status(self.StatusReady(None))
 
     # --- answers from the workers -------------------------------------------------------------
     @on(Loaded)
@@ -368,7 +373,11 @@ class JudgeScreen(JudgeActions):
     @on(StatusReady)
     def show_status(self, message: StatusReady) -> None:
         self.status = message.status
-        text = status_text(message.status) if message.status is not None else Text("Aún no hay ninguna ronda.")
+        pending = self.query_one("#pending", Static)
+        pending.update(pending_text(message.status))
+        pending.set_class(bool(message.status is not None and message.status.pending), "-some")
+        text = (status_text(message.status, pending=False) if message.status is not None
+                else Text("Aún no hay ninguna ronda."))
         if self.state.close_round is not None:
             text.append(f"\nRonda {self.state.close_round} con maestra: «c» la cierra.", style="dim")
         self.query_one("#status", Static).update(text)

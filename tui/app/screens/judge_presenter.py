@@ -108,8 +108,10 @@ def tables_text(tables: Sequence[int], shown: int = 12) -> str:
     return head + (f" y {len(tables) - shown} más" if len(tables) > shown else "")
 
 
-def status_text(status: RoundStatus) -> Text:
-    """Slips entered versus expected, per assistant range, and the tables missing."""
+def status_text(status: RoundStatus, *, pending: bool = True) -> Text:
+    """Slips entered versus expected, per assistant range, and the tables missing; then,
+    unless ``pending`` is false (the console shows them above its panels, ``pending_text``),
+    what the judge must resolve."""
     text = Text()
     text.append(f"Ronda {status.round_number}: {status.entered}/{counted(status.expected, 'papeleta')}", style="bold")
     text.append("\n")
@@ -127,10 +129,33 @@ def status_text(status: RoundStatus) -> Text:
         text.append(f"  {label}: {tables_text(loose)}", style="yellow")
     elif not status.missing_tables and status.expected:
         text.append("  todas entregadas", style="green")
-    if status.pending:
+    if status.pending and pending:
         text.append(f"\nPendiente del juez ({len(status.pending)}; «r» resuelve):", style="bold red")
         for item in status.pending:
             text.append(f"\n  {WARNING_MARK} {pending_line(item)}", style="yellow")
+    return text
+
+
+PENDING_SHOWN = 2
+"""Pending conflicts listed in full above the console's panels (each may take two lines
+at 80 columns); the others are counted."""
+
+
+def pending_text(status: RoundStatus | None, shown: int = PENDING_SHOWN) -> Text:
+    """What the judge must resolve before closing the round (conflicts between two slips,
+    double-entry mismatches, II.4.a), for the block the console keeps in sight above its
+    panels (issue 25 §2: at 80×24 the slips panel is below the fold): a title with how
+    many and the key, the first ``shown`` in full, the rest counted. Empty when nothing
+    is pending."""
+    if status is None or not status.pending:
+        return Text("")
+    items = status.pending
+    text = Text(f"⚠ Pendiente del juez ({len(items)}; «r» resuelve): la ronda {status.round_number} "
+                "no se cierra antes", style="bold red")
+    for item in items[:shown]:
+        text.append(f"\n  {pending_line(item)}", style="yellow")
+    if len(items) > shown:
+        text.append(f"\n  y {len(items) - shown} más («r» los resuelve uno a uno)", style="yellow")
     return text
 
 

@@ -64,6 +64,7 @@ class SetupActions(StationScreen[None]):
                 criterion=str(self.query_one("#criterion", Select).value),
                 tie_breaks=self.query_one("#tie_breaks", Switch).value,
                 oriented_notation=self.query_one("#oriented", Switch).value,
+                board_notation=self.query_one("#board_notation", Switch).value,
                 partial_every=integer(self.query_one("#partial_every", Input).value, "clasificación parcial") or 0,
                 seconds_per_round=integer(self.query_one("#seconds", Input).value, "segundos por ronda") or 0)
             service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter

@@ -1,6 +1,8 @@
-"""Slips written on a paper board (III.20.1.c absolute, III.20.1.d relative): the
-assistant places the word on an on-screen copy of the round's board and gets the
-canonical notation (III.20.1.a) to enter.
+"""Slips written on a paper board (II.8; III.20.1.c absolute, III.20.1.d relative): the
+assistant places the word on an on-screen copy of the round's board, sees the canonical
+notation (III.20.1.a) it gives, and the dialog returns the board form (``BoardSlip``) that
+the service converts and judges (``duplicate.board_notation``: the rules convert, the
+screen only shows).
 
 Arrows move the cursor to the square of the word's first new tile; Space turns the
 direction (→ / ↓); the letters are typed as in the canonical notation (a lowercase
@@ -8,7 +10,7 @@ letter is a blank, III.20.3; ``[C]H`` two tiles, ``CH`` the digraph tile) and ar
 from the cursor along the direction, over the squares already occupied; Backspace takes
 the last letter back; Intro gives the canonical notation of the main word — extended
 over the tiles already on the board before and after it — and Esc cancels.
-``placed_word`` does the arithmetic and is tested on its own.
+``duplicate.board_notation.placed_word`` does the arithmetic and is tested on its own.
 """
 
 from __future__ import annotations
@@ -23,58 +25,18 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from duplicate.board_notation import BoardNotationError, BoardSlip, placed_word
 from duplicate.notation import LOWERCASE_HINT, format_move
-from lexicon.alphabet import AlphabetError
-from lexicon.board import ROW_NAMES, SIZE, Board, Direction, letter_of
-from lexicon.move import Move
+from lexicon.board import ROW_NAMES, SIZE, Board, Direction
 from tui.app.widgets.board import board_text
 from tui.app.widgets.glyphs import WARNING_MARK
 
-
-def placed_word(board: Board, row: int, col: int, direction: Direction, letters: str) -> tuple[Move, list[tuple[int, int, int]]]:
-    """The main word made by laying ``letters`` (notation text: lowercase = blank) from
-    ``(row, col)`` along ``direction``, stepping over occupied squares, and the tiles
-    placed as ``(row, col, tile)``. The word runs over the tiles already on the board
-    before the first new tile and after the last. Raises ``ValueError`` (Spanish) when a
-    letter is not of the alphabet, there are none, or the word leaves the board."""
-    alphabet = board.alphabet
-    try:
-        tiles = alphabet.tokenize(letters)
-    except AlphabetError as error:
-        raise ValueError(str(error)) from None
-    if not tiles:
-        raise ValueError("escriba las letras de la palabra")
-    dr, dc = direction.step
-    placed: list[tuple[int, int, int]] = []
-    r, c = row, col
-    for tile in tiles:
-        while 0 <= r < SIZE and 0 <= c < SIZE and board.tiles[r][c] is not None:
-            r, c = r + dr, c + dc
-        if not (0 <= r < SIZE and 0 <= c < SIZE):
-            raise ValueError("la palabra se sale del tablero")
-        placed.append((r, c, tile))
-        r, c = r + dr, c + dc
-    new = {(pr, pc): tile for pr, pc, tile in placed}
-
-    def at(r: int, c: int) -> int | None:
-        if not (0 <= r < SIZE and 0 <= c < SIZE):
-            return None
-        return new.get((r, c), board.tiles[r][c])
-
-    r, c = placed[0][0], placed[0][1]
-    while at(r - dr, c - dc) is not None:
-        r, c = r - dr, c - dc
-    start = (r, c)
-    word: list[int] = []
-    while (square := at(r, c)) is not None:
-        # Tiles already on the board are written as plain letters (III.20.1.a).
-        word.append(square if (r, c) in new else letter_of(square))
-        r, c = r + dr, c + dc
-    return Move(start[0], start[1], direction, tuple(word)), placed
+__all__ = ["PaperBoardDialog", "placed_word"]
 
 
-class PaperBoardDialog(ModalScreen[str | None]):
-    """Place a paper board's word on the round's board; returns its canonical notation."""
+class PaperBoardDialog(ModalScreen[BoardSlip | None]):
+    """Place a paper board's word on the round's board; returns the board form placed
+    (``BoardSlip``; its ``text`` goes to the service), or None when cancelled."""
 
     DEFAULT_CSS = """
     PaperBoardDialog { align: center middle; }
@@ -110,13 +72,13 @@ class PaperBoardDialog(ModalScreen[str | None]):
     def on_mount(self) -> None:
         self.show()
 
-    def result(self) -> str | None:
-        """The canonical notation of what is placed, or None (the reason shown)."""
+    def result(self) -> BoardSlip | None:
+        """The board form of what is placed, or None when it does not fit (the reason shown)."""
         try:
-            move, _ = placed_word(self.board, self.row, self.col, self.direction, self.letters)
-        except ValueError:
+            placed_word(self.board, self.row, self.col, self.direction, self.letters)
+        except BoardNotationError:
             return None
-        return format_move(move, self.board.alphabet)
+        return BoardSlip(self.row, self.col, self.direction, self.letters)
 
     def show(self) -> None:
         shown = self.board.copy()
@@ -128,7 +90,7 @@ class PaperBoardDialog(ModalScreen[str | None]):
                 shown.place(placed)
                 highlight = {(r, c) for r, c, _ in placed}
                 note = f"→ {format_move(move, self.board.alphabet)}"
-            except ValueError as error:
+            except BoardNotationError as error:
                 note = f"{WARNING_MARK} {error}"
         self.query_one("#paper-board", Static).update(board_text(shown, frozenset(highlight)))
         arrow = "→" if self.direction is Direction.ACROSS else "↓"
@@ -147,9 +109,9 @@ class PaperBoardDialog(ModalScreen[str | None]):
         elif event.key == "backspace":
             self.letters = self.letters[:-1]
         elif event.key == "enter":
-            text = self.result()
-            if text is not None:
-                self.dismiss(text)
+            slip = self.result()
+            if slip is not None:
+                self.dismiss(slip)
             return
         elif event.is_printable and event.character is not None:
             self.letters += event.character
