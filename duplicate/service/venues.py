@@ -278,7 +278,7 @@ class Venues(TaskModule):
                     games.append((players, results))
             classified = list(dict.fromkeys(player for players, _results in games for player in players))
             return tournament_standings(classified, games, TournamentCriterion(settings.criterion),
-                                        tie_breaks=True, game_tie_breaks=settings.tie_breaks)
+                                        tie_breaks=settings.tie_breaks)
 
     def _check_venue(self, tournament: Tournament, sources: dict[int, list[_Source]], venue: str | None) -> None:
         if venue is None:
