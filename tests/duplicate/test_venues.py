@@ -16,6 +16,7 @@ from duplicate.prepared import PreparedGame, generate
 from duplicate.service import EventKind, InvalidInput, NotAuthorised, NotFound, TournamentService
 from duplicate.service.settings import TournamentSettings
 from duplicate.storage.database import open_database
+from duplicate.verify import verify_record
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
 
@@ -172,6 +173,9 @@ def test_importing_a_venue_again_replaces_it_as_an_event(organiser: TournamentSe
     imported = [event for event in organiser.history() if event.kind == EventKind.VENUE_IMPORTED.value]
     assert len(imported) == 2                      # the log keeps both imports
     assert len(organiser.venue_game_standings(1)) == 6
+    record = organiser.export()                    # the organiser's record still verifies
+    assert record["format_version"] == 11
+    assert verify_record(record, organiser.lexicon_for(organiser.tournament())) == []
 
 
 def test_only_the_judge_imports_and_not_under_the_own_venue(organiser: TournamentService,
