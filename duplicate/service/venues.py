@@ -40,7 +40,7 @@ from duplicate.record_reading import RecordError, check_shape
 from duplicate.service.access import Action
 from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
-from duplicate.service.errors import InvalidFile, NotFound
+from duplicate.service.errors import DamagedData, InvalidFile, NotFound
 from duplicate.service.events import EventKind, VenueImported
 from duplicate.service.prepared_play import plan_of
 from duplicate.service.settings import TournamentSettings
@@ -203,7 +203,8 @@ class Venues(TaskModule):
                                 "las sedes deben jugar la misma partida preparada")
                 continue
             problems.extend(played_differences(plan.game, game))
-            left_at = (game.get("prepared") or {}).get("left_at")
+            played = game.get("prepared")
+            left_at = played.get("left_at") if isinstance(played, dict) else None
             if left_at is not None:
                 problems.append(f"la partida {number} dejó la partida preparada en la ronda {left_at} (III.29): "
                                 "no se puede clasificar con las demás sedes")
@@ -290,6 +291,13 @@ class Venues(TaskModule):
 
     def _sources(self, session: Session, tournament: Tournament) -> dict[int, list[_Source]]:
         """Each imported venue's games, by game number, in order of first import."""
+        try:
+            return self._read_sources(session, tournament)
+        except (AttributeError, KeyError, TypeError, ValueError) as error:
+            raise DamagedData(f"el registro importado de una sede guardado no se lee ({type(error).__name__}: "
+                              f"{error}): la base de datos está dañada; restaure una copia") from None
+
+    def _read_sources(self, session: Session, tournament: Tournament) -> dict[int, list[_Source]]:
         sources: dict[int, list[_Source]] = {}
         for name, event in self._latest(session, tournament.id).items():
             for game in event.payload["record"]["games"]:
