@@ -20,8 +20,9 @@ venue is the tournament's ``venue``, or ``OWN_VENUE`` when it has none) ranked t
 each player keyed ``(venue, entry id in that venue's record)``. Each round's master and top
 scores are the prepared game's (the same in every room); bonuses (III.24) are computed
 over the whole field — a round's bonus goes to the only player of *all* venues with the
-best score — and only for rounds closed in every room that played them. Per venue
-standings rank that venue's players among themselves, with the bonuses of the whole field.
+best score — and only for rounds closed in every room that played them; with the setting
+``venue_bonuses`` each venue's bonuses are awarded among its own players instead. Per venue
+standings rank that venue's players among themselves, with those same bonuses.
 """
 
 from __future__ import annotations
@@ -325,7 +326,8 @@ class Venues(TaskModule):
         sources.extend(imported)
         players = [(source.venue, player) for source in sources for player in source.players]
         numbers = sorted({number for source in sources for number in source.rounds})
-        policy = TournamentSettings.from_dict(tournament.settings).bonus_policy
+        settings = TournamentSettings.from_dict(tournament.settings)
+        policy = settings.bonus_policy
         results = []
         for number in numbers:
             playing = [source for source in sources if number in source.rounds]
@@ -334,7 +336,13 @@ class Venues(TaskModule):
                                                else 0)
                       for source in sources for player in source.players}
             all_closed = all(source.rounds[number][2] for source in playing)
-            bonuses = round_bonuses(top_score, scores, policy) if all_closed else {}
+            bonuses: dict[VenueKey, int] = {}
+            if all_closed and settings.venue_bonuses:       # each venue's among its own players
+                for source in sources:
+                    bonuses.update(round_bonuses(top_score, {key: score for key, score in scores.items()
+                                                             if key[0] == source.venue}, policy))
+            elif all_closed:                                # over the whole field (III.24; the default)
+                bonuses = round_bonuses(top_score, scores, policy)
             results.append(RoundResult(number=number, master_score=master_score, top_score=top_score,
                                        scores=scores, bonuses=bonuses))
         return players, results

@@ -252,3 +252,21 @@ def test_venue_commands_import_and_rank_the_whole_field(tmp_path: Path, monkeypa
     overall = json.loads(run("standings", "--overall", "--venue", "El Vendrell", "--format", "json").output)
     assert len(overall) == 5 and overall[0]["puesto"] == 1 and {row["sede"] for row in overall} == {"El Vendrell"}
     assert "Girona" in run("standings", "--venue", "Girona", code=1).output
+
+
+def test_per_venue_bonuses_as_a_setting(tmp_path: Path, spanish_lexicon: Lexicon, prepared: PreparedGame,
+                                        records: dict[str, dict[str, Any]]) -> None:
+    # III.24 with venue_bonuses: round 2's top was reached by one player in each room, so
+    # each room's bonus goes to its player (none over the whole field, the default).
+    service = TournamentService(open_database(str(tmp_path / "org3.db")), station="organizador",
+                                lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    service.create_tournament("Mundial duplicado", venue="Barcelona",
+                              settings=TournamentSettings(bonus_mode="automatic", venue_bonuses=True))
+    service.create_game(prepared=prepared)
+    for venue, record in records.items():
+        service.import_venue(record, venue)
+    lines = service.venue_game_standings(1)
+    assert sorted(line.bonuses_per_round[1] for line in lines if line.bonuses_per_round[1]) == [10, 10]
+    local = {(venue, int(player)): points for venue, record in records.items()
+             for player, points in record["games"][0]["rounds"][1]["bonuses"].items()}
+    assert {line.player: line.bonuses_per_round[1] for line in lines if line.bonuses_per_round[1]} == local
