@@ -252,6 +252,10 @@ def test_venue_commands_import_and_rank_the_whole_field(tmp_path: Path, monkeypa
     overall = json.loads(run("standings", "--overall", "--venue", "El Vendrell", "--format", "json").output)
     assert len(overall) == 5 and overall[0]["puesto"] == 1 and {row["sede"] for row in overall} == {"El Vendrell"}
     assert "Girona" in run("standings", "--venue", "Girona", code=1).output
+    table = run("standings", "--venue", "El Vendrell").output
+    assert "sede" in table and "El Vendrell 1" in table and "Lloret" not in table
+    listed = run("venue", "list", "--format", "json").output
+    assert [row["sede"] for row in json.loads(listed)] == ["Lloret", "El Vendrell"]
 
 
 def test_per_venue_bonuses_as_a_setting(tmp_path: Path, spanish_lexicon: Lexicon, prepared: PreparedGame,
