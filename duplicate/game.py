@@ -50,6 +50,7 @@ from duplicate.rack import (
     rack_text,
     rule_for_round,
 )
+from duplicate.plurals import counted
 from lexicon.alphabet import Alphabet, spanish
 from lexicon.board import Board, Layout
 from lexicon.lexicon import Lexicon
@@ -715,8 +716,8 @@ class Game:
                     return index
             raise GameError(
                 f"la jugada {format_move(choice, self.alphabet)} no está entre las "
-                f"{len(pending.ranked)} jugadas de máxima puntuación ({pending.ranked[0].score} puntos)"
+                f"{counted(len(pending.ranked), 'jugada')} de máxima puntuación ({counted(pending.ranked[0].score, 'punto')})"
             )
         if isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < len(pending.ranked):
             return choice
-        raise GameError(f"elección {choice!r} no válida: hay {len(pending.ranked)} jugadas de máxima puntuación")
+        raise GameError(f"elección {choice!r} no válida: hay {counted(len(pending.ranked), 'jugada')} de máxima puntuación")

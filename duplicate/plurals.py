@@ -11,10 +11,22 @@ PLURALS: Mapping[str, str] = {
     "conflicto": "conflictos", "mesa": "mesas", "punto": "puntos", "jugada": "jugadas",
     "partida valorada": "partidas valoradas", "papeleta leída": "papeletas leídas",
     "jugador sentado": "jugadores sentados", "rondas con maestra": "rondas con maestra",
+    "conflicto pendiente": "conflictos pendientes", "reclamación": "reclamaciones", "evento": "eventos",
+    "papeleta pendiente": "papeletas pendientes", "jugada válida": "jugadas válidas", "atril": "atriles",
+    "papeleta marcada como no entregada": "papeletas marcadas como no entregadas",
+    "versión": "versiones", "activo": "activos", "abierta": "abiertas", "cambio": "cambios", "ficha": "fichas",
+    "vocal": "vocales", "consonante": "consonantes", "comodín": "comodines", "mesa asignada": "mesas asignadas",
+    "emparejamiento": "emparejamientos", "papeleta comprobada": "papeletas comprobadas", "inscripción": "inscripciones", "página": "páginas", "archivo": "archivos",
 }
 """The plural of the nouns counted in messages."""
 
 
+def agreeing(count: int, noun: str) -> str:
+    """``noun`` in agreement with ``count``, without the number: «mesa» for 1, «mesas»
+    otherwise (``PLURALS``, else ``noun`` + «s»)."""
+    return noun if count == 1 else PLURALS.get(noun, noun + "s")
+
+
 def counted(count: int, noun: str) -> str:
     """``count`` and ``noun`` in agreement: «1 partida», «2 partidas», «0 partidas»."""
-    return f"{count} {noun if count == 1 else PLURALS.get(noun, noun + 's')}"
+    return f"{count} {agreeing(count, noun)}"

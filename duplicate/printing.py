@@ -55,6 +55,7 @@ from duplicate.results import (
     TournamentResults,
     spanish_number,
 )
+from duplicate.plurals import counted
 from lexicon.board import ROW_NAMES, SIZE
 
 __all__ = [
@@ -321,7 +322,7 @@ def write_game_pdf(results: TournamentResults, game: GameResults, path: Path) ->
                     header=f"{results.name} · Partida {game.number}", banner=_banner(game), final=game.final)
     doc.heading(f"{results.name} — Clasificación de la partida {game.number}", 14)
     doc.paragraph(f"{_banner(game).capitalize()} (III.26). Puntos de la jugada maestra: {game.master_total} en "
-                  f"{len(game.masters)} rondas. En cada ronda, «+N» (fondo amarillo) es una bonificación (III.24); "
+                  f"{counted(len(game.masters), 'ronda')}. En cada ronda, «+N» (fondo amarillo) es una bonificación (III.24); "
                   "«p» (fondo gris) una jugada puntuada con cero, con el motivo al final (III.23, III.25).")
     rounds = [master.number for master in game.masters]
     columns = [Column("Pos.", 26, "right"), Column("Mesa", 26, "right"), Column("Jugador", 120),

@@ -30,7 +30,8 @@ advice for the assistant and the player: the slip still scores 0 (III.25.c).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -55,7 +56,7 @@ from lexicon.board import SIZE, Board, Direction, letter_of
 from lexicon.lexicon import Lexicon
 from lexicon.move import Move
 
-__all__ = ["SlipStatus", "SlipVerdict", "judge_slip", "mark_verdict"]
+__all__ = ["MARK_NAMES", "MARK_WORDS", "SlipStatus", "SlipVerdict", "judge_slip", "mark_verdict", "read_mark"]
 
 
 class SlipStatus(StrEnum):
@@ -86,6 +87,33 @@ class SlipStatus(StrEnum):
 
 MARKED_STATUSES = frozenset({SlipStatus.LATE, SlipStatus.NULL, SlipStatus.MISSING})
 """Statuses set by the assistant, not read from a slip's text (see ``mark_verdict``)."""
+
+MARK_NAMES: Mapping[SlipStatus, str] = {
+    SlipStatus.LATE: "tarde",
+    SlipStatus.NULL: "nula",
+    SlipStatus.MISSING: "no-entregada",
+}
+"""The word a station types for each mark (``slip mark 12 tarde``), in the order offered."""
+
+MARK_WORDS: Mapping[str, SlipStatus] = {
+    "tarde": SlipStatus.LATE, "fuera de tiempo": SlipStatus.LATE,
+    "nula": SlipStatus.NULL, "nulo": SlipStatus.NULL,
+    "no entregada": SlipStatus.MISSING, "no entregado": SlipStatus.MISSING, "sin papeleta": SlipStatus.MISSING,
+    "falta": SlipStatus.MISSING,
+    # The storage codes, still accepted (scripts written before the Spanish words).
+    "late": SlipStatus.LATE, "null": SlipStatus.NULL, "missing": SlipStatus.MISSING,
+}
+"""Words taken as a mark wherever a slip or a mark is typed (``read_mark``): lowercase,
+without accents, words separated by one space. No move notation looks like them (a move
+has a coordinate), so a slip typed «tarde» is the late mark, never an unreadable move."""
+
+
+def read_mark(text: str) -> SlipStatus | None:
+    """The mark ``text`` names (``MARK_WORDS``), or None. Case, accents, hyphens and
+    spaces do not matter: «Tarde», « NULA », «No-Entregada» are marks; «H8-CASA» is not."""
+    folded = "".join(char for char in unicodedata.normalize("NFD", text.casefold())
+                     if not unicodedata.combining(char))
+    return MARK_WORDS.get(" ".join(folded.replace("-", " ").replace("_", " ").split()))
 
 
 @dataclass(frozen=True)

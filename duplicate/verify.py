@@ -131,6 +131,7 @@ from duplicate.record_standings import (
     tournament_standings,
 )
 from duplicate.texts import visible
+from duplicate.plurals import counted
 from lexicon.lexicon import Lexicon, LexiconError
 
 __all__ = [
@@ -210,9 +211,9 @@ def run_verify(path: Path, lexicon_path: Path | None, out: TextIO, *, head: str 
     games = record["games"]
     rounds = sum(len(game["rounds"]) for game in games)
     slips = sum(len(round_["slips"]) for game in games for round_ in game["rounds"])
-    counts = f"{len(games)} partidas, {rounds} rondas, {slips} papeletas comprobadas"
+    counts = f"{counted(len(games), 'partida')}, {counted(rounds, 'ronda')}, {counted(slips, 'papeleta comprobada')}"
     if chain_state(record) == "chained":
-        counts += f"; cadena de {len(record.get('events') or [])} eventos, cabeza {str(record.get('events_head'))[:16]}…"
+        counts += f"; cadena de {counted(len(record.get('events') or []), 'evento')}, cabeza {str(record.get('events_head'))[:16]}…"
     else:
         counts += (f"; sin cadena de eventos (formato {record.get('format_version', 1)}, anterior a la cadena: "
                    "no se puede saber si se quitó o cambió un evento)")

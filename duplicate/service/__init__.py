@@ -39,6 +39,7 @@ from duplicate.service.slip_entry import BOARD_REFUSED, BoardWritten
 from duplicate.service.views import (
     AssistantRangeView,
     ClaimView,
+    ClosedRound,
     ConflictView,
     EntryResult,
     EntryView,
@@ -68,6 +69,7 @@ __all__ = [
     "BoardWritten",
     "ClaimStatus",
     "ClaimView",
+    "ClosedRound",
     "ConcurrentChange",
     "ConflictKind",
     "ConflictView",

@@ -20,6 +20,7 @@ from duplicate.service.context import OnContext, ServiceContext, ServiceHooks, n
 from duplicate.service.errors import (
     InconsistentHistory,
     InvalidFile,
+    InvalidSlip,
     InvalidNumber,
     LockedGameError,
     NotFound,
@@ -29,7 +30,7 @@ from duplicate.service import lockout
 from duplicate.service.lockout import SOURCE_MAX, WrongPin, check_pin, count_late_failure, station_source
 from duplicate.service.replay import _apply
 from duplicate.service.views import TournamentInfo
-from duplicate.slips import SlipStatus
+from duplicate.slips import MARK_NAMES, SlipStatus, read_mark
 from duplicate.storage.models import (
     Event,
     GameRow,
@@ -39,13 +40,25 @@ from duplicate.storage.models import (
 )
 from lexicon.lexicon import Lexicon
 
-__all__ = ["ACCESS_KEY", "ANNULLED", "MARK_STATUSES", "REASONS_KEPT", "ROLES", "ServiceHooks", "TaskModule"]
+__all__ = ["ACCESS_KEY", "ANNULLED", "MARK_STATUSES", "REASONS_KEPT", "ROLES", "ServiceHooks", "TaskModule",
+           "checked_mark"]
 
 ANNULLED = "annulled"
 """Slip status of a move equal to a master found wrong later (III.29)."""
 
 
 MARK_STATUSES = (SlipStatus.LATE, SlipStatus.NULL, SlipStatus.MISSING)
+
+
+def checked_mark(status: SlipStatus | str) -> SlipStatus:
+    """The mark ``status`` names: a ``SlipStatus`` among ``MARK_STATUSES`` or a word of
+    ``duplicate.slips.MARK_WORDS`` («tarde», «nula», «no-entregada», «falta»; the codes
+    ``late``/``null``/``missing`` too). ``InvalidSlip`` (Spanish) for anything else."""
+    mark = status if isinstance(status, SlipStatus) else read_mark(str(status))
+    if mark not in MARK_STATUSES:
+        expected = ", ".join(MARK_NAMES.values())
+        raise InvalidSlip(f"marca «{status}» no válida: se espera {expected}", what="la marca", value=str(status))
+    return mark
 
 
 ROLES = ("judge", "assistant")

@@ -9,8 +9,8 @@ from duplicate.service.access import Action, Actor, Role
 from duplicate.service.base import (
     TaskModule,
     ANNULLED,
-    MARK_STATUSES,
     _now,
+    checked_mark,
 )
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import InvalidSlip, NotFound, RoundClosed, StateConflict
@@ -32,9 +32,8 @@ from duplicate.service.slip_entry import (
 from duplicate.service.views import (
     ClaimView,
     EntryResult,
-    view_of,
 )
-from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict
+from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
 from duplicate.storage.models import (
     Claim,
     ClaimStatus,
@@ -113,14 +112,13 @@ class Corrections(TaskModule):
     def _correction_verdict(self, context: _SlipContext, text: str | None,
                             status: SlipStatus | str | None) -> SlipVerdict:
         if status is not None:
-            status = SlipStatus(status)
-            if status not in MARK_STATUSES:
-                raise InvalidSlip(f"marca {status.value!r} no válida: se espera late, null o missing",
-                                  what="la marca", value=status.value)
-            return mark_verdict(status, text or "")
+            return mark_verdict(checked_mark(status), text or "")
         if text is None:
-            raise InvalidSlip("indique el nuevo texto de la papeleta o una marca (late, null, missing)",
+            raise InvalidSlip("indique el nuevo texto de la papeleta o una marca (tarde, nula, no-entregada)",
                               what="la papeleta", value=None)
+        mark = read_mark(text)
+        if mark is not None:                    # «tarde» as the corrected slip: the mark (issue 25 §3)
+            return mark_verdict(mark)
         return judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
 
     def _correct_in(self, session: Session, context: _SlipContext, text: str, verdict: SlipVerdict, actor: Actor,
@@ -226,5 +224,8 @@ class Corrections(TaskModule):
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
-            return [view_of(ClaimView, claim)
+            seats = {seat.entry_id: (seat.table_number, seat.entry.player.name if seat.entry and seat.entry.player
+                                     else "") for seat in game.seats}
+            return [ClaimView(claim.id, claim.game_id, claim.round_number, claim.entry_id, claim.text, claim.status,
+                              claim.resolution, claim.created_at, *seats.get(claim.entry_id, (0, "")))
                     for claim in session.scalars(select(Claim).where(Claim.game_id == game.id).order_by(Claim.id))]

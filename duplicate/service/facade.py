@@ -135,6 +135,13 @@ class TournamentService(OnContext):
         newest). Screens and commands ask it instead of repeating the permission table."""
         return self.context.may(action, table, tournament_id=tournament_id)
 
+    @property
+    def database_folder(self) -> str:
+        """A folder name of this service's database alone (``storage.database.folder_name``:
+        the file's name and a digest of its location), for what the front ends keep per
+        database, such as the app's publications."""
+        return self.context.db.folder_name
+
     def lexicon_for(self, tournament: Tournament | TournamentInfo) -> Lexicon:
         """The lexicon of ``tournament`` (``ServiceContext.lexicon_for``); ``TournamentError``
         when none available has its hash."""
@@ -147,6 +154,7 @@ class TournamentService(OnContext):
     settings = _Delegate("registration", Registration.settings)
     change_settings = _Delegate("registration", Registration.change_settings)
     set_pin = _Delegate("registration", Registration.set_pin)
+    assistant_without_tables = _Delegate("registration", Registration.assistant_without_tables)
     credentials = _Delegate("registration", Registration.credentials)
     bonus_warnings = _Delegate("registration", Registration.bonus_warnings)
     add_player = _Delegate("registration", Registration.add_player)

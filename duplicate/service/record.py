@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any, TextIO
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from duplicate.event_chain import GENESIS, event_hash
+from duplicate.rack import shown_rack
 from duplicate.service.base import (
     ACCESS_KEY,
     _iso,
@@ -29,6 +31,7 @@ from duplicate.storage.models import (
     Slip,
     Tournament,
 )
+from lexicon.alphabet import Alphabet
 
 RECORD_FORMAT = "duplicada-tournament-1"
 """The record's format name (docs/tournament-record.md); ``verify`` reads this format."""
@@ -62,6 +65,23 @@ def _slip_record(slip: Slip) -> dict[str, Any]:
     if slip.board is not None:
         written["board"] = slip.board
     return written
+
+
+RACK_KEYS = ("rack", "replaces", "leftover")
+"""Keys of an event's payload that hold a stored rack text (``rack_drawn``, ``rack_set``,
+``rack_withdrawn``; their ``redraws`` too)."""
+
+
+def _racks_shown(payload: dict[str, Any], alphabet: Alphabet) -> dict[str, Any]:
+    """``payload`` with each stored rack (``RACK_KEYS``, and each redraw's ``rack``) as
+    people read it: digraph tiles in brackets (``duplicate.rack.shown_rack``)."""
+    shown = {key: shown_rack(value, alphabet) if key in RACK_KEYS and isinstance(value, str) else value
+             for key, value in payload.items()}
+    if isinstance(shown.get("redraws"), list):
+        shown["redraws"] = [{**redraw, "rack": shown_rack(redraw["rack"], alphabet)}
+                            if isinstance(redraw, dict) and isinstance(redraw.get("rack"), str) else redraw
+                            for redraw in shown["redraws"]]
+    return shown
 
 
 class Record(TaskModule):
@@ -212,14 +232,22 @@ class Record(TaskModule):
             yield logged
 
     def history(self, tournament_id: int | None = None, game_number: int | None = None) -> list[EventView]:
-        """The event log, oldest first (one game's when ``game_number`` is given)."""
+        """The event log, oldest first (one game's when ``game_number`` is given); each
+        view's ``shown`` has the racks as people read them (``_racks_shown``)."""
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             query = select(Event).where(Event.tournament_id == tournament.id)
             if game_number is not None:
                 game = self._game(session, tournament, game_number)
                 query = query.where(Event.game_id == game.id)
-            return [view_of(EventView, event) for event in session.scalars(query.order_by(Event.id))]
+            views = [view_of(EventView, event) for event in session.scalars(query.order_by(Event.id))]
+            # A damaged payload (not a JSON object) is shown as it is, never interpreted.
+            alphabet = (self.lexicon_for(tournament).alphabet
+                        if any(isinstance(view.payload, dict) and key in view.payload
+                               for view in views for key in RACK_KEYS) else None)
+        return [replace(view, shown=_racks_shown(view.payload, alphabet)
+                        if alphabet is not None and isinstance(view.payload, dict) else view.payload)
+                for view in views]
 
     def last_event_id(self, tournament_id: int | None = None) -> int:
         """Id of the newest event of the tournament (0 if none): a station polls it to see

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import asdict
 from datetime import date
 from pathlib import Path
@@ -59,6 +60,17 @@ from duplicate.storage.models import (
 )
 from duplicate.texts import COUNTRY_MAX, FEDERATION_ID_MAX, NAME_MAX, PERSON_MAX
 from lexicon.lexicon import Lexicon
+
+
+def same_name(first: str, second: str) -> bool:
+    """Whether two players' names are the same name as an arbiter reads them: case,
+    accents and spaces aside («Ana  Pérez» and «ana perez» are; «Ana Pérez» and «Ana
+    Pérez Gil» are not)."""
+    def folded(name: str) -> str:
+        return " ".join("".join(char for char in unicodedata.normalize("NFD", name.casefold())
+                                if not unicodedata.combining(char)).split())
+
+    return folded(first) == folded(second)
 
 
 class Registration(TaskModule):
@@ -147,7 +159,9 @@ class Registration(TaskModule):
 
         The PIN needs at least 6 characters and must differ from every other PIN of the
         tournament (a PIN alone says who is acting); only its scrypt digest is stored. An
-        empty ``pin`` revokes the assistant's credential. Raises ``TournamentError``,
+        empty ``pin`` revokes the assistant's credential. An assistant may get its PIN before
+        its tables (stations are often prepared first); ``assistant_without_tables`` says
+        what the front ends warn about. Raises ``TournamentError``,
         ``NotAuthorised``, ``CredentialRefused``.
         """
         if role not in (Role.JUDGE.value, Role.ASSISTANT.value):
@@ -200,6 +214,18 @@ class Registration(TaskModule):
             self._log(session, tournament.id, PinChanged(role, bool(pin), label if role == Role.ASSISTANT.value else None),
                       actor=actor)
 
+    def assistant_without_tables(self, name: str, tournament_id: int | None = None) -> str | None:
+        """A Spanish warning when the assistant ``name`` has no tables (II.4.c): its PIN
+        lets it in, but it may enter no slip until it gets some (the warning names the
+        assistants that have tables: a mistyped name shows). None when it has tables."""
+        ranges = self.assistant_ranges(tournament_id)
+        if any(row.assistant == name.strip() for row in ranges):
+            return None
+        known = ", ".join(f"«{row.assistant}» (mesas {row.first_table}–{row.last_table})" for row in ranges)
+        return (f"el auxiliar «{name.strip()}» aún no tiene mesas asignadas: no podrá anotar ninguna papeleta hasta "
+                "que se le asigne su tramo de mesas (II.4.c)"
+                + (f"; auxiliares con mesas: {known}" if known else "; aún no hay ningún auxiliar con mesas"))
+
     def credentials(self, tournament_id: int | None = None) -> list[tuple[str, str]]:
         """The stations that have a credential, as ``(role, name)`` (never the PIN)."""
         with self._read() as session:
@@ -218,7 +244,14 @@ class Registration(TaskModule):
     def add_player(self, name: str, *, club: str = "", country: str = "", federation_id: str | None = None,
                    tournament_id: int | None = None) -> int:
         """Register a player in the tournament (reusing the player with the same
-        federation id if there is one); returns the entry id."""
+        federation id if there is one); returns the entry id.
+
+        A name already entered in the tournament (``same_name``: case, accents and spaces
+        aside) is refused (``StateConflict`` naming the entry there) unless the two are told
+        apart: another club, or another federation id, on both entries. Homonyms exist (two
+        «José García» from two clubs), but a name typed twice by mistake would give one
+        person two tables and two lines in the standings; the arbiter distinguishes
+        homonyms by club or federation id, as the lists show them."""
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.ADD_PLAYER)
@@ -245,11 +278,34 @@ class Registration(TaskModule):
                                                       Entry.player_id == player.id))
         if existing is not None:
             raise StateConflict(f"{player.name} ya está inscrito en el torneo", what=player.name, state="entered")
+        self._refuse_homonym(session, tournament, player)
         entry = Entry(tournament_id=tournament.id, player_id=player.id, status=EntryStatus.ACTIVE.value)
         session.add(entry)
         session.flush()
         self._log(session, tournament.id, PlayerAdded(entry.id, player.id, player.name, player.club, player.country, federation_id), actor=actor)
         return entry.id
+
+    @staticmethod
+    def _refuse_homonym(session: Session, tournament: Tournament, player: Player) -> None:
+        """``StateConflict`` when another entry of ``tournament`` has ``player``'s name
+        (``same_name``) and neither the club nor the federation id tells them apart."""
+        session.flush()                                     # the rows of this import so far, too
+        for entry, other in session.execute(select(Entry, Player).join(Player, Entry.player_id == Player.id)
+                                            .where(Entry.tournament_id == tournament.id)):
+            if other.id == player.id or not same_name(other.name, player.name):
+                continue
+            clubs = (other.club or "").strip().casefold(), (player.club or "").strip().casefold()
+            ids = other.federation_id, player.federation_id
+            if (all(clubs) and clubs[0] != clubs[1]) or (all(ids) and ids[0] != ids[1]):
+                continue                                        # homonyms told apart by club or federation id
+            known = ", ".join(part for part in (f"club {other.club}" if other.club else "",
+                                                f"federado {other.federation_id}" if other.federation_id else "")
+                              if part)
+            raise StateConflict(
+                f"ya hay un jugador inscrito como «{other.name}» (inscripción {entry.id}"
+                + (f", {known}" if known else "") + "): no se inscribe dos veces; si es otra persona con el mismo "
+                "nombre, inscríbala con su club o su número de federado (distintos de los de la inscripción "
+                f"{entry.id})", what=player.name, state="same_name")
 
     def import_players(self, path: Path, *, tournament_id: int | None = None) -> list[int]:
         """Add the players of a CSV file with a header row: ``nombre`` (or ``name``), and

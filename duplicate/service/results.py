@@ -21,6 +21,7 @@ from duplicate.service.slip_entry import (
     _verdict_payload,
 )
 from duplicate.service.views import (
+    ClosedRound,
     PendingSlip,
     RoundStatus,
     pending_line,
@@ -39,6 +40,7 @@ from duplicate.storage.models import (
     Slip,
     Tournament,
 )
+from duplicate.plurals import counted
 
 
 class Results(TaskModule):
@@ -49,16 +51,19 @@ class Results(TaskModule):
         self.standings = standings
 
     def close_round(self, game_number: int, round_number: int | None = None,
-                    *, tournament_id: int | None = None) -> dict[int, int]:
+                    *, tournament_id: int | None = None) -> ClosedRound:
         """Close a round: every seated player without a slip gets ``missing`` (0 points),
-        bonuses are awarded (III.24). Returns the bonuses ``{table: points}``. Refused
-        (``RoundHasConflicts``) while the round has conflicts the judge has not resolved."""
+        bonuses are awarded (III.24). Returns a ``ClosedRound``: the round, the tables
+        marked missing and the bonuses ``{table: points}``. ``round_number`` defaults to
+        the round waiting to be closed: the newest with its master placed and not closed
+        (``StateConflict`` when there is none). Refused (``RoundHasConflicts``) while the
+        round has conflicts the judge has not resolved."""
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.CLOSE_ROUND)
             game = self._game(session, tournament, game_number, lock=True)
             self._check_unlocked(game)
-            number = round_number if round_number is not None else self._latest_round_number(session, game)
+            number = round_number if round_number is not None else self._round_to_close(game)
             row = self._round(session, game, number)
             if row.master is None:
                 raise StateConflict(f"la ronda {number} aún no tiene jugada maestra: no se puede cerrar",
@@ -74,8 +79,10 @@ class Results(TaskModule):
             present = set(session.scalars(select(Slip.entry_id).where(Slip.game_id == game.id,
                                                                       Slip.round_number == number)))
             missing_verdict = mark_verdict(SlipStatus.MISSING)
-            for seat in game.seats:
+            missing = []
+            for seat in sorted(game.seats, key=lambda seat: seat.table_number):
                 if seat.entry_id not in present:
+                    missing.append(seat.table_number)
                     event = self._log(session, tournament.id, SlipEntered(seat.table_number, seat.entry_id,
                                                   **_verdict_payload("", missing_verdict, None)),
                                       game_id=game.id, round_number=number, actor=actor)
@@ -91,7 +98,18 @@ class Results(TaskModule):
             self._log(session, tournament.id, BonusesAwarded(number, {str(entry): points for entry, points in bonuses.items()}),
                       game_id=game.id, round_number=number, actor=actor)
             tables = {seat.entry_id: seat.table_number for seat in game.seats}
-            return {tables[entry]: points for entry, points in bonuses.items()}
+            return ClosedRound(number, tuple(missing), {tables[entry]: points for entry, points in bonuses.items()})
+
+    @staticmethod
+    def _round_to_close(game: GameRow) -> int:
+        """The round ``close_round`` closes when none is named: the newest whose master is
+        placed and that is still open (III.24: closed once its slips are in). A newer round
+        with its rack drawn but no master yet is not it."""
+        waiting = [row.number for row in game.rounds if row.master is not None and not row.closed]
+        if not waiting:
+            raise StateConflict(f"la partida {game.number} no tiene ninguna ronda con jugada maestra sin cerrar",
+                                what=f"partida {game.number}", state="nothing_to_close")
+        return max(waiting)
 
     def round_status(self, game_number: int, round_number: int | None = None, *,
                      tournament_id: int | None = None) -> RoundStatus:
@@ -167,7 +185,7 @@ class Results(TaskModule):
                 open_conflicts = session.scalar(select(func.count()).select_from(Conflict).where(
                     Conflict.game_id == game.id, Conflict.resolution.is_(None)))
                 if open_claims or open_conflicts:
-                    raise StateConflict(f"quedan {open_claims} reclamaciones y {open_conflicts} conflictos "
+                    raise StateConflict(f"quedan {counted(open_claims or 0, 'reclamación')} y {counted(open_conflicts or 0, 'conflicto')} "
                                           "por resolver antes de publicar los resultados definitivos",
                                           what=f"partida {game.number}", state="open_claims")
             standings = self.standings.game_standings_in(session, tournament, game)

@@ -65,6 +65,7 @@ from duplicate.storage.models import (
     Tournament,
 )
 from duplicate.timer import shared_remaining
+from duplicate.plurals import counted
 from lexicon.alphabet import spanish
 
 
@@ -230,7 +231,7 @@ class Rounds(TaskModule):
                               reason=reason or "el juez árbitro cambia el atril (III.29)")
                     plan = None
                 if not replace:
-                    raise StateConflict(f"la ronda {engine.pending.number} ya tiene atril ({engine.pending.rack.text}): "
+                    raise StateConflict(f"la ronda {engine.pending.number} ya tiene atril ({shown_rack(engine.pending.rack.text, engine.alphabet)}): "
                                           "elija la jugada maestra antes de sacar otro, o cámbielo (III.29)",
                                           what=f"ronda {engine.pending.number}", state="rack_pending")
                 replaced = engine.pending.rack.text

@@ -21,6 +21,7 @@ from duplicate.service.base import (
     TaskModule,
     _now,
     _read_csv,
+    checked_mark,
 )
 from duplicate.service.errors import DamagedData, InvalidFile, InvalidSlip, NotFound, RoundClosed, StateConflict, TournamentError
 from duplicate.service.events import EventKind, SlipChecked, SlipConflict, SlipEntered, SlipsSetAside, read_event
@@ -32,7 +33,7 @@ from duplicate.service.views import (
     SlipView,
     view_of,
 )
-from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict
+from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
 from duplicate.storage.models import (
     Conflict,
     ConflictKind,
@@ -120,6 +121,8 @@ def _same_slip(stored: Slip, text: str, verdict: SlipVerdict, context: _SlipCont
     status = _stored(verdict, context)[0]
     if stored.status != status:
         return False
+    if verdict.status in MARK_STATUSES:             # «tarde» typed, the late mark stored: the same slip
+        return True
     return stored.text.strip() == text.strip() or (verdict.canonical is not None and stored.move == verdict.canonical)
 
 
@@ -177,22 +180,27 @@ class SlipEntry(TaskModule):
         entry screen does; ``TournamentError`` when there is none. The raw ``text`` is
         stored exactly as typed. A second, different slip for the same player and round
         is stored as a ``Conflict`` for the judge; the same text again changes nothing.
+        A text that names a mark («tarde», «nula», «no entregada», «falta»:
+        ``duplicate.slips.read_mark``) is that mark, as ``mark_slip`` stores it.
         """
         text = self._typed(text, "la papeleta", SLIP_MAX)
         context = self.slip_context(game_number, table, round_number, tournament_id)
         written = None
         if board:
             written, text = text, board_canonical(context, text)
+        else:
+            mark = read_mark(text)
+            if mark is not None:
+                return self._store(context, text, mark_verdict(mark), Action.MARK_SLIP)
         verdict = judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
         return self._store(context, text, verdict, Action.ENTER_SLIP, written)
 
     def mark_slip(self, game_number: int, table: int, status: SlipStatus | str, *, text: str = "",
                   round_number: int | None = None, tournament_id: int | None = None) -> EntryResult:
-        """Record a late, null or missing slip (III.13, III.20.4, III.25): 0 points."""
-        status = SlipStatus(status)
-        if status not in MARK_STATUSES:
-            raise InvalidSlip(f"marca {status.value!r} no válida: se espera late, null o missing",
-                              what="la marca", value=status.value)
+        """Record a late, null or missing slip (III.13, III.20.4, III.25): 0 points.
+        ``status``: a ``SlipStatus`` mark or its word («tarde», «nula», «no-entregada»;
+        ``base.checked_mark``); ``InvalidSlip`` otherwise."""
+        status = checked_mark(status)
         text = self._typed(text, "la papeleta", SLIP_MAX)
         context = self.slip_context(game_number, table, round_number, tournament_id)
         return self._store(context, text, mark_verdict(status, text), Action.MARK_SLIP)
@@ -248,9 +256,7 @@ class SlipEntry(TaskModule):
                 raise NotFound(f"no hay ningún jugador en la mesa {table} en la partida {game_number}",
                                what="mesa", key=table)
             if isinstance(value, SlipStatus):
-                if value not in MARK_STATUSES:
-                    raise InvalidSlip(f"marca {value.value!r} no válida: se espera late, null o missing",
-                                      what="la marca", value=value.value)
+                value = checked_mark(value)
                 raw = self._typed(written[0] if written else "", f"la papeleta de la mesa {table}", SLIP_MAX)
                 verdict = mark_verdict(value, raw)
             else:
@@ -259,6 +265,9 @@ class SlipEntry(TaskModule):
                     board = self._typed(value.text, where, SLIP_MAX)
                     value = board_canonical(base, board, where)
                 value = self._typed(value, where, SLIP_MAX)
+                mark = read_mark(value)
+                if mark is not None:                            # «tarde» written as the slip: the mark
+                    verdicts.setdefault(value, mark_verdict(mark))
                 if value not in verdicts:
                     verdicts[value] = judge_slip(base.board, base.rack, value, base.lexicon, oriented=base.oriented)
                 verdict, raw = verdicts[value], value
@@ -313,9 +322,10 @@ class SlipEntry(TaskModule):
     def import_slips(self, game_number: int, path: Path, *, tournament_id: int | None = None) -> list[EntryResult]:
         """Enter the slips of a CSV file with a header: ``mesa`` (table), ``jugada``
         (the text; empty with ``marca``), optional ``ronda`` (round), ``marca``
-        (late/null/missing) and ``tablero`` (a slip written on a paper board, II.8, in the
-        board form of ``duplicate.board_notation``, e.g. ``H8 → CASA``; ``jugada`` empty
-        then: a row with both is refused, III.20.2). Every row is checked first (syntax, table seated, round open):
+        (tarde/nula/no-entregada/falta, or late/null/missing; a ``jugada`` that is one of
+        these words is that mark too) and ``tablero`` (a slip written on a paper board, II.8,
+        in the board form of ``duplicate.board_notation``, e.g. ``H8 → CASA``; ``jugada``
+        empty then: a row with both is refused, III.20.2). Every row is checked first (syntax, table seated, round open):
         a bad row raises ``TournamentError`` naming its line and nothing is entered; then
         each round's slips are entered in one transaction."""
         with self._write() as session:
@@ -331,8 +341,8 @@ class SlipEntry(TaskModule):
                 raise InvalidFile(f"{path}, línea {number}: {error}",
                                   path=path, line=number, what=error.what) from error
             mark = lowered.get("marca") or lowered.get("mark") or ""
-            if mark and mark not in {status.value for status in MARK_STATUSES}:
-                raise InvalidFile(f"{path}, línea {number}: marca {shown(mark)} no válida (late, null, missing)",
+            if mark and read_mark(mark) not in MARK_STATUSES:
+                raise InvalidFile(f"{path}, línea {number}: marca {shown(mark)} no válida (tarde, nula, no-entregada)",
                                   path=path, line=number, what="la marca", value=mark)
             text = row.get("jugada") or row.get("move") or ""
             board = (lowered.get("tablero") or lowered.get("board") or "") if not mark else ""
@@ -363,7 +373,7 @@ class SlipEntry(TaskModule):
             if isinstance(written, BoardWritten) and not allowed:
                 raise InvalidFile(f"{path}, línea {line}: {BOARD_REFUSED}; no se ha anotado nada",
                                   path=path, line=line, what="la columna «tablero»", value=written.text)
-            by_round.setdefault(target, []).append((table, SlipStatus(mark), written) if mark else (table, written))
+            by_round.setdefault(target, []).append((table, checked_mark(mark), written) if mark else (table, written))
         results = []
         for number, items in sorted(by_round.items()):
             results += self._enter_slips(game_number, items, number, tournament_id, Action.IMPORT_SLIPS)
@@ -378,7 +388,9 @@ class SlipEntry(TaskModule):
         context = self.slip_context(game_number, table, round_number, tournament_id)
         if board:
             text = board_canonical(context, text)
-        verdict = judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
+        mark = read_mark(text)
+        verdict = (mark_verdict(mark) if mark is not None
+                   else judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented))
         with self._write() as session:
             actor = self._authorise(session, context.tournament_id, Action.CHECK_SLIP, tables=[table])
             self._writable_game(session, context.game_id)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from datetime import date, datetime
 from typing import Any, TypeVar
 
@@ -132,6 +132,17 @@ class RoundStatus:
     pending: tuple[PendingSlip, ...] = ()
 
 
+@dataclass(frozen=True)
+class ClosedRound:
+    """What closing a round did (III.24): its ``round_number``, the ``missing_tables``
+    whose players handed in no slip (marked ``missing``, 0 points) and the ``bonuses``
+    awarded, ``{table: points}``."""
+
+    round_number: int
+    missing_tables: tuple[int, ...]
+    bonuses: dict[int, int]
+
+
 def _round_view(row: RoundRow, alphabet: Alphabet) -> RoundView:
     return RoundView(row.number, row.rack, row.board_before, row.top_score,
                      tuple((top[0], top[1], top[2]) for top in row.top_moves), row.move_count, row.master,
@@ -240,7 +251,9 @@ class ConflictView:
 
 @dataclass(frozen=True)
 class ClaimView:
-    """A player's claim (III.27); ``status`` a ``ClaimStatus`` value."""
+    """A player's claim (III.27); ``status`` a ``ClaimStatus`` value; ``table`` and
+    ``player``: where the claimant sits in the game and their name (0 and "" when not
+    read, e.g. a view made from the row alone)."""
 
     id: int
     game_id: int
@@ -250,12 +263,17 @@ class ClaimView:
     status: str
     resolution: str | None
     created_at: datetime
+    table: int = 0
+    player: str = ""
 
 
 @dataclass(frozen=True)
 class EventView:
     """One event of the log as stored: its kind, the station, who acted (the credential's
-    name and role), why, when, and its data (``payload``, the JSON of the record)."""
+    name and role), why, when, and its data (``payload``, the JSON of the record);
+    ``shown``: the same data as people read it — racks with their digraph tiles in
+    brackets (``IDLLTAAR`` is ambiguous; ``ID[LL]TAAR`` is not) — or ``payload`` itself
+    when nothing in it reads differently; empty when not filled (``view_of``)."""
 
     id: int
     tournament_id: int
@@ -268,6 +286,7 @@ class EventView:
     role: str
     reason: str
     created_at: datetime
+    shown: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -284,11 +303,13 @@ ViewT = TypeVar("ViewT")
 
 def view_of(kind: type[ViewT], row: object) -> ViewT:
     """The ``kind`` view of a stored ``row``: its fields read from the row's attributes of
-    the same names (the row must be loaded; the view outlives the session)."""
+    the same names (the row must be loaded; the view outlives the session); a field with a
+    default that the row does not have keeps its default."""
     if row is None:              # a stored reference to a row that is not there (issue 26 §3)
         raise DamagedData(f"falta un registro guardado ({kind.__name__}) al que otro remite: la base de datos "
                           "está dañada; restaure una copia")
-    names = [item.name for item in fields(kind)]  # type: ignore[arg-type]
+    names = [item.name for item in fields(kind)  # type: ignore[arg-type]
+             if hasattr(row, item.name) or (item.default is MISSING and item.default_factory is MISSING)]
     return kind(**{name: getattr(row, name) for name in names})
 
 

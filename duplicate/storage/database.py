@@ -11,6 +11,7 @@ acknowledges is on disk.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Iterator
@@ -175,12 +176,33 @@ def database_url(text: str) -> str:
     return text
 
 
+def folder_name(url: URL) -> str:
+    """A name for folders that belong to the database at ``url`` (the app's publications:
+    tournament 1 of two databases must not share one): the file's name, or the database's,
+    and 10 hex digits of the SHA-256 of where it is — the resolved file path, or the URL
+    without its password (the user, server, port and database) — e.g.
+    ``torneo-3f2a9c01b7``. Letters other than ASCII letters, digits, ``-`` and ``_``
+    become ``-``; an in-memory SQLite database is ``memoria``."""
+    database = url.database or ""
+    if url.get_backend_name() == "sqlite":
+        if database in ("", ":memory:") or database.startswith("file::memory:"):
+            return "memoria"
+        path = Path(database).expanduser().resolve()
+        stem, where = path.stem, str(path)
+    else:
+        stem, where = Path(database).name or url.get_backend_name(), url.set(password=None).render_as_string()
+    digest = hashlib.sha256(where.encode("utf-8")).hexdigest()[:10]
+    return f"{re.sub(r'[^A-Za-z0-9_-]+', '-', stem).strip('-') or 'base'}-{digest}"
+
+
 class Database:
     """An opened, migrated database. ``write()``/``read()`` yield sessions."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.is_sqlite = engine.dialect.name == "sqlite"
+        self.folder_name = folder_name(engine.url)
+        """This database's own folder name (``folder_name``)."""
         writer = engine.execution_options(immediate_transaction=True) if self.is_sqlite else engine
         self._write = sessionmaker(writer, expire_on_commit=False)
         install_event_chain(self._write)      # each appended event chained to the one before (issue 26 §2)

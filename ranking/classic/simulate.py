@@ -47,8 +47,8 @@ def simulate_classic(service: TournamentService, *, players: int, rounds: int, s
         judge.add_player(f"Jugador {index:03d}", club=f"Club {rng.randint(1, max(1, players // 8))}",
                          tournament_id=tournament_id)
         strength[f"Jugador {index:03d}"] = rng.gauss(0, 1)
-    judge.set_pin("assistant", assistant_pin, name="auxiliar", tournament_id=tournament_id)
     judge.set_assistant_range("auxiliar", 1, players, tournament_id=tournament_id)
+    judge.set_pin("assistant", assistant_pin, name="auxiliar", tournament_id=tournament_id)
     classic = ClassicService.like(judge)
     assistant = ClassicService.like(service.with_pin(assistant_pin))
     classic.create_division(rounds=rounds, system=system, settings=settings, tournament_id=tournament_id)

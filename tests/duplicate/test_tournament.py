@@ -156,10 +156,10 @@ def test_automatic_bonus_goes_to_the_only_player_at_the_master(service: Tourname
     seats = tables(service, game)
     _, master, score = play_round(service, game)
     service.enter_slip(game, seats["Ana Pérez"], master)
-    assert service.close_round(game) == {seats["Ana Pérez"]: 10}
+    assert service.close_round(game).bonuses == {seats["Ana Pérez"]: 10}
     _, master, score = play_round(service, game)
     service.enter_master_slips(game, [seats["Ana Pérez"], seats["Zoe Ruiz"]])
-    assert service.close_round(game) == {}
+    assert service.close_round(game).bonuses == {}
     ana = next(entry.id for entry, player in service.entries() if player.name == "Ana Pérez")
     line = next(line for line in service.game_standings(game) if line.player == ana)
     assert line.bonus_total == 10 and line.bonuses_per_round == (10, 0)
@@ -499,7 +499,7 @@ def test_annulling_a_master_recomputes_and_logs_the_bonuses_III29(service: Tourn
     game = service.create_game(rounds=2, seed=5)
     number, master, _ = play_round(service, game)
     service.enter_slip(game, 1, master)
-    assert service.close_round(game) == {1: 10}
+    assert service.close_round(game).bonuses == {1: 10}
     service.annul_master(game, number, reason="palabra no válida")
     awarded = [event.payload["bonuses"] for event in service.history(game_number=game)
                if event.kind == "bonuses_awarded"]

@@ -35,8 +35,8 @@ def services(tmp_path: Path) -> tuple[TournamentService, ClassicService]:
     tournament.create_tournament("Open clásico de Añón")
     for index in range(12):
         tournament.add_player(f"Jugador {index:02d}", club="Club A" if index % 3 == 0 else "Club B")
-    tournament.set_pin("assistant", ASSISTANT_PINS["aux1"], name="aux1")
     tournament.set_assistant_range("aux1", 1, 3)
+    tournament.set_pin("assistant", ASSISTANT_PINS["aux1"], name="aux1")
     return tournament, ClassicService(database, station="mesa", pin=JUDGE_PIN)
 
 

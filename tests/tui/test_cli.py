@@ -65,7 +65,7 @@ def test_click_speaks_spanish() -> None:
     assert "Opciones:" in shown and "Muestra esta ayuda y termina." in shown and "Muestra la versión" in shown
     missing = runner.invoke(tui.cli.main, ["slip", "enter"], prog_name="duplicada")
     assert missing.exit_code == 2
-    assert "Falta el argumento 'TABLE'" in missing.output and "Pruebe «duplicada slip enter --help»" in missing.output
+    assert "Falta el argumento 'MESA'" in missing.output and "Pruebe «duplicada slip enter --help»" in missing.output
     unknown = runner.invoke(tui.cli.main, ["nosuch"])
     assert "No existe la orden «nosuch»." in unknown.output
     bad = runner.invoke(tui.cli.main, ["play", "--seed", "x"])

@@ -364,7 +364,7 @@ def test_the_console_lists_pending_conflicts_and_resolves_them(service: Tourname
             assert "Pendiente del juez (1" in status and "H8-QZQZ" in status and master.master in status
             await pilot.press("c")
             await pilot.pause()
-            assert "conflictos pendientes" in shown(screen, "#message") and app.screen is screen
+            assert "tiene 1 conflicto pendiente:" in shown(screen, "#message") and app.screen is screen
             await pilot.press("r")
             await pilot.pause()
             assert "H8-QZQZ (0 puntos" in str(app.screen.query_one("#conflict-new").render())

@@ -262,7 +262,7 @@ def test_the_judge_publishes_from_the_standings_in_a_worker(service: TournamentS
     import tui.app.screens.standings as standings_module
 
     folder = tmp_path / "publicacion"
-    monkeypatch.setattr(standings_module, "publication_folder", lambda tournament_id: folder)
+    monkeypatch.setattr(standings_module, "publication_folder", lambda tournament_id, database: folder)
 
     async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
         await pilot.press("f9")                                    # where? the default is shown
@@ -339,7 +339,7 @@ def test_the_judge_files_and_resolves_a_claim_before_the_final_results(service: 
         await pilot.press("d")
         await done(app, pilot)
         assert status(service, 1) == GameStatus.PROVISIONAL.value
-        assert any("quedan 1 reclamaciones" in message for message in notifications(app))
+        assert any("quedan 1 reclamación y 0 conflictos" in message for message in notifications(app))
         await pilot.press("f5")
         claims = screen.query_one("#claims-table", DataTable)
         claims.move_cursor(row=claims.get_row_index(str(claim.id)))

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from textual.pilot import Pilot
 
 
-async def until(pilot: Pilot, condition: Callable[[], bool], timeout: float = 30.0) -> None:  # type: ignore[type-arg]
+async def until(pilot: Pilot, condition: Callable[[], bool], timeout: float = 90.0) -> None:  # type: ignore[type-arg]
     """Let the app run until ``condition`` holds (workers included); fail after ``timeout`` s."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout

@@ -5,9 +5,8 @@ from __future__ import annotations
 import click
 
 from duplicate.labels import CLAIM_STATUS, label
-from duplicate.slips import SlipStatus
 from tui.cli.listing import say
-from tui.cli.options import NUMBER, Context, common, game_option
+from tui.cli.options import MARK, NUMBER, Context, common, game_option
 
 
 # --- claims ------------------------------------------------------------------------------------------------
@@ -23,7 +22,7 @@ def claim() -> None:
 @game_option
 @common
 def claim_file(context: Context, round_number: int, table: int, text: str, game_number: int | None) -> None:
-    """Anota la reclamación TEXT de la mesa TABLE sobre la ronda ROUND."""
+    """Anota la reclamación TEXTO de la mesa MESA sobre la ronda RONDA."""
     claim_id = context.acting.file_claim(context.game(game_number), round_number, table, text,
                                           tournament_id=context.tournament)
     click.echo(f"Reclamación {claim_id} anotada.")
@@ -34,8 +33,8 @@ def claim_file(context: Context, round_number: int, table: int, text: str, game_
 @click.option("--upheld/--rejected", required=True)
 @click.option("--resolution", required=True, help="Resolución del juez árbitro.")
 @click.option("--text", "corrected_text", default=None, help="Papeleta corregida (si se acepta).")
-@click.option("--status", "corrected_status", default=None,
-              type=click.Choice([s.value for s in (SlipStatus.LATE, SlipStatus.NULL, SlipStatus.MISSING)]))
+@click.option("--status", "corrected_status", default=None, type=MARK,
+              help="Marca corregida (tarde, nula, no-entregada), si se acepta.")
 @common
 def claim_resolve(context: Context, claim_id: int, upheld: bool, resolution: str, corrected_text: str | None,
                   corrected_status: str | None) -> None:
@@ -49,7 +48,7 @@ def claim_resolve(context: Context, claim_id: int, upheld: bool, resolution: str
 @game_option
 @common
 def claim_list(context: Context, game_number: int | None) -> None:
-    """Lista las reclamaciones de la partida."""
+    """Lista las reclamaciones de la partida: número, ronda, mesa, jugador, estado, texto y resolución."""
     for item in context.service.claims(context.game(game_number), tournament_id=context.tournament):
-        say(f"{item.id:>4}  ronda {item.round_number}  {label(CLAIM_STATUS, item.status):<9} {item.text}"
-                   f"{' → ' + item.resolution if item.resolution else ''}")
+        say(f"{item.id:>4}  ronda {item.round_number}  mesa {item.table:>3}  {item.player:<24} "
+            f"{label(CLAIM_STATUS, item.status):<9} {item.text}{' → ' + item.resolution if item.resolution else ''}")

@@ -8,6 +8,8 @@ Berger round-robin schedule. The pairing itself is the engines' (``ranking.class
 
 from __future__ import annotations
 
+from duplicate.plurals import counted
+
 from pathlib import Path
 
 import click
@@ -64,7 +66,7 @@ def classic_pair(trf: Path, system: str, output: Path | None) -> None:
         click.echo(text, nl=False)
     else:
         output.write_text(text, encoding="utf-8")
-        click.echo(f"Ronda {tournament.rounds_played + 1}: {len(pairs)} emparejamientos en {output}.", err=True)
+        click.echo(f"Ronda {tournament.rounds_played + 1}: {counted(len(pairs), 'emparejamiento')} en {output}.", err=True)
 
 
 @classic.command("check")
@@ -94,7 +96,7 @@ def classic_check(trf: Path, system: str) -> None:
 @classic.command("berger")
 @click.argument("players", type=click.IntRange(2, 500))
 def classic_berger(players: int) -> None:
-    """Calendario Berger (FIDE C.05, anexo 1) para PLAYERS jugadores: una ronda por línea,
+    """Calendario Berger (FIDE C.05, anexo 1) para JUGADORES jugadores: una ronda por línea,
     «RONDA: a-b c-d …», el primero de cada pareja empieza; «n-0» es el descanso de n."""
     for number, pairs in enumerate(berger_schedule(players), start=1):
         click.echo(f"{number}: " + " ".join(f"{p.first}-{p.second}" for p in pairs))

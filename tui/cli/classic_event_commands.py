@@ -5,6 +5,8 @@ duplicate commands)."""
 
 from __future__ import annotations
 
+from duplicate.plurals import counted
+
 import csv
 import json
 import sys
@@ -62,7 +64,7 @@ def classic_division(context: Context, rounds: int, system: str, name: str, bye_
     view = _classic(context, acting=True).create_division(rounds=rounds, system=system, name=name, settings=settings,
                                                            tournament_id=context.tournament)
     drawn = "sorteado: " if first_colour == "sorteo" else ""
-    click.echo(f"División «{view.name or 'única'}»: {view.rounds} rondas, sistema {view.system}; color inicial "
+    click.echo(f"División «{view.name or 'única'}»: {counted(view.rounds, 'ronda')}, sistema {view.system}; color inicial "
                f"{drawn}{FIRST_COLOUR_TEXT[view.settings.first_colour]}.")
 
 
@@ -291,7 +293,7 @@ def classic_publish(context: Context, division: str, out: Path) -> None:
         files = publish_classic(snapshot, out)
     except OSError as error:
         raise click.ClickException(f"no se puede escribir en {out}: {error.strerror}") from None
-    click.echo(f"Publicado en {out}: {len(files)} archivos (ronda {snapshot.played} de {snapshot.rounds}).")
+    click.echo(f"Publicado en {out}: {counted(len(files), 'archivo')} (ronda {snapshot.played} de {snapshot.rounds}).")
 
 
 EVENT_COMMANDS = [classic_publish, classic_division, classic_players, classic_enter, classic_rating, classic_round_pair, classic_boards, classic_result,

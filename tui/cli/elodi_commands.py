@@ -6,7 +6,7 @@
 * ``elodi recompute`` — replay every valid game in date order from the start values, into
   a new version of the history (the older ones stay readable);
 * ``elodi list`` — the rating list; ``elodi report --game N`` — one game's report;
-  ``elodi history PLAYER`` — a player's history and peak (table, CSV or JSON); each with
+  ``elodi history JUGADOR`` — a player's history and peak (table, CSV or JSON); each with
   ``--version N`` to read an older version; ``elodi versions`` — the versions.
 
 Database commands take ``--db URL`` (default: ``$DUPLICADA_DB`` or the SQLite file in the
@@ -301,7 +301,7 @@ def report(db: str | None, tournament_id: int | None, game_number: int, output: 
 @format_option
 @version_option
 def history(db: str | None, player: str, output: str, version: int | None) -> None:
-    """Historial EloDI de PLAYER (id, número de federación o nombre) y su máximo."""
+    """Historial EloDI de JUGADOR (id, número de federación o nombre) y su máximo."""
     service = _service(db)
     try:
         player_id, name = service.find_player(player)

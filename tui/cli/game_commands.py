@@ -83,7 +83,7 @@ def game_publish(context: Context, game_number: int | None, final: bool) -> None
     number = context.game(game_number)
     standings_ = context.acting.publish(number, final=final, tournament_id=context.tournament)
     click.echo(f"Partida {number}: resultados {'definitivos' if final else 'provisionales'} "
-               f"publicados ({len(standings_)} jugadores).")
+               f"publicados ({counted(len(standings_), 'jugador')}).")
     update = context.elodi.last_update if context.elodi is not None else None
     if final and update is not None:
         # V: the service rated the game once (or recomputed after a reopen).
@@ -110,9 +110,9 @@ def game_reopen(context: Context, game_number: int | None, reason: str) -> None:
 @click.option("--reason", required=True)
 @common
 def game_annul_master(context: Context, round_number: int, game_number: int | None, reason: str) -> None:
-    """III.29: la jugada maestra de ROUND era incorrecta; sigue en el tablero y quien la jugó tiene 0."""
+    """III.29: la jugada maestra de RONDA era incorrecta; sigue en el tablero y quien la jugó tiene 0."""
     count = context.acting.annul_master(context.game(game_number), round_number, tournament_id=context.tournament, reason=reason)
-    click.echo(f"Ronda {round_number}: jugada maestra anulada; {count} papeletas a 0.")
+    click.echo(f"Ronda {round_number}: jugada maestra anulada; {counted(count, 'papeleta')} a 0.")
 
 
 @game.command("board")
@@ -123,8 +123,8 @@ def game_board(context: Context, game_number: int | None) -> None:
     view = context.service.game_view(context.game(game_number), context.tournament, tops=None)
     click.echo(Board.from_cgp(view.board, view.alphabet).render())
     bag = view.bag
-    click.echo(f"Bolsa: {bag.total} fichas ({bag.vowels} vocales, {bag.consonants} consonantes, "
-               f"{bag.blanks} comodines)")
+    click.echo(f"Bolsa: {counted(bag.total, 'ficha')} ({counted(bag.vowels, 'vocal')}, {counted(bag.consonants, 'consonante')}, "
+               f"{counted(bag.blanks, 'comodín')})")
 
 
 @click.group()
@@ -153,4 +153,4 @@ def tables_assign(context: Context, game_number: int | None, seating: str | None
     number = context.game(game_number)
     seats = context.acting.assign_tables(number, tournament_id=context.tournament,
                                           method=SeatingMethod(seating) if seating else None, seed=seed)
-    click.echo(f"Partida {number}: {len(seats)} mesas asignadas.")
+    click.echo(f"Partida {number}: {counted(len(seats), 'mesa asignada')}.")

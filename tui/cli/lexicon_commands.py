@@ -22,7 +22,7 @@ def lexicon() -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="Archivo del léxico compilado que se crea.")
 def lexicon_build(words: Path, output: Path) -> None:
-    """Compila WORDS (una palabra por línea, UTF-8; .xz/.gz/.bz2 admitidos)."""
+    """Compila PALABRAS (una palabra por línea, UTF-8; .xz/.gz/.bz2 admitidos)."""
     started = time.perf_counter()
     try:
         report = build(read_lines(words), output, source=words.name)

@@ -55,6 +55,38 @@ BONUS = Bounded(1, BONUS_MAX)
 SCORE = Bounded(0, DB_INT_MAX)
 """Points of a game's result or a spread (stored in ``INTEGER`` columns)."""
 
+if TYPE_CHECKING:
+    _TextType = click.ParamType[str]
+else:                                   # Click before 8.5: ParamType is not generic
+    _TextType = click.ParamType
+
+
+class MarkChoice(_TextType):
+    """A slip's mark as the judge says it: ``tarde``, ``nula`` or ``no-entregada`` (also
+    «falta», «fuera de tiempo»…, any case and accents: ``duplicate.slips.read_mark``); the
+    storage codes ``late``, ``null``, ``missing`` are still accepted but not offered. The
+    value is the code (``"late"``…)."""
+
+    name = "marca"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        from duplicate.slips import MARK_NAMES
+
+        return "{" + "|".join(MARK_NAMES.values()) + "}"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from duplicate.slips import MARK_NAMES, MARKED_STATUSES, read_mark
+
+        mark = read_mark(str(value))
+        if mark not in MARKED_STATUSES:
+            self.fail(f"«{str(value)[:40]}» no es una marca: escriba {', '.join(MARK_NAMES.values())}", param, ctx)
+        return mark.value
+
+
+MARK = MarkChoice()
+"""``slip mark``'s and ``--status``'s mark (see ``MarkChoice``)."""
+
+
 # --- the shared options, declared once -------------------------------------------------------
 def _database_url(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
     """``--db``: a URL whose password is written ``?`` gets it from a hidden prompt (issue 14 §4)."""
@@ -81,8 +113,13 @@ pin_file_option = click.option("--pin-file", type=click.Path(dir_okay=False, pat
                                     "se pregunta sin mostrarlo).")
 game_option = click.option("--game", "game_number", type=NUMBER, default=None,
                            help="Número de partida (por defecto, la que está en juego).")
-round_option = click.option("--round", "round_number", type=NUMBER, default=None,
-                            help="Ronda (por defecto, la última con atril).")
+def round_choice(default: str) -> Callable[[F], F]:
+    """``--round N``, its help saying what the command does without it (``default``)."""
+    return click.option("--round", "round_number", type=NUMBER, default=None, help=f"Ronda (por defecto, {default}).")
+
+
+round_option = round_choice("la última con la jugada maestra ya anunciada, III.16: en ella se anotan las papeletas")
+"""``--round`` of the slip commands (``TournamentService.enter_slip``'s default round)."""
 format_option = click.option("--format", "output", type=click.Choice(["table", "csv", "json"]), default="table",
                              show_default=True, help="Formato de salida.")
 

@@ -26,7 +26,7 @@ def player() -> None:
 @click.option("--federation-id", default=None, help="Identificador federativo.")
 @common
 def player_add(context: Context, name: str, club: str, country: str, federation_id: str | None) -> None:
-    """Inscribe al jugador NAME en el torneo."""
+    """Inscribe al jugador NOMBRE en el torneo."""
     entry = context.acting.add_player(name, club=club, country=country, federation_id=federation_id,
                                        tournament_id=context.tournament)
     click.echo(f"Inscrito: {name} (inscripción {entry}).")
@@ -72,7 +72,7 @@ def assistant() -> None:
 @click.argument("last", type=NUMBER)
 @common
 def assistant_set(context: Context, name: str, first: int, last: int) -> None:
-    """Asigna al auxiliar NAME las mesas FIRST a LAST."""
+    """Asigna al auxiliar NOMBRE las mesas PRIMERA a ÚLTIMA."""
     context.acting.set_assistant_range(name, first, last, tournament_id=context.tournament)
     click.echo(f"{name}: mesas {first}–{last}.")
 

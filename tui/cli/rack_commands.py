@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from duplicate.plurals import counted
+
 from typing import Any
 
 import click
@@ -37,7 +39,7 @@ def rack_draw(context: Context, game_number: int | None) -> None:
 @game_option
 @common
 def rack_set(context: Context, text: str, redraw: bool, game_number: int | None) -> None:
-    """Usa el atril TEXT introducido por el juez (comodín: ?)."""
+    """Usa el atril TEXTO introducido por el juez (comodín: ?)."""
     view = context.acting.set_rack(context.game(game_number), text, redraw=redraw, tournament_id=context.tournament)
     _show_round(view)
 
@@ -45,12 +47,12 @@ def rack_set(context: Context, text: str, redraw: bool, game_number: int | None)
 @rack.command("replace")
 @click.argument("text", required=False)
 @click.option("--reason", required=True, help="Por qué se cambia (queda registrado).")
-@click.option("--redraw", is_flag=True, help="Con TEXT: las fichas que quedaban también vuelven a la bolsa (III.19).")
+@click.option("--redraw", is_flag=True, help="Con TEXTO: las fichas que quedaban también vuelven a la bolsa (III.19).")
 @game_option
 @common
 def rack_replace(context: Context, text: str | None, reason: str, redraw: bool, game_number: int | None) -> None:
-    """Cambia el atril en juego (III.29): sin TEXT, sus fichas sacadas vuelven a la bolsa y
-    se saca otro; con TEXT, se usa el atril del juez. Hasta colocar la maestra, aunque haya
+    """Cambia el atril en juego (III.29): sin TEXTO, sus fichas sacadas vuelven a la bolsa y
+    se saca otro; con TEXTO, se usa el atril del juez. Hasta colocar la maestra, aunque haya
     papeletas: se apartan (quedan en el historial, no cuentan) y se anotan de nuevo."""
     number = context.game(game_number)
     before = len(context.service.set_aside_slips(number, tournament_id=context.tournament))
@@ -73,7 +75,7 @@ def rack_replace(context: Context, text: str | None, reason: str, redraw: bool, 
 def _show_round(view: Any) -> None:
     for redraw in view.redraws:
         say(f"Cambio de fichas (III.19): {redraw['rack']} — {redraw['reason']}")
-    click.echo(f"Ronda {view.number}: atril {view.rack_shown}; {view.move_count} jugadas válidas, "
+    click.echo(f"Ronda {view.number}: atril {view.rack_shown}; {counted(view.move_count, 'jugada válida')}, "
                f"máxima puntuación {view.top_score}.")
     for index, (text, score, reason) in enumerate(view.top_moves):
         say(f"  {index}. {text:<24} {score:>4}  {reason}")
@@ -90,7 +92,7 @@ def master() -> None:
 @click.option("--reason", default="")
 @common
 def master_choose(context: Context, choice: str, game_number: int | None, reason: str) -> None:
-    """Coloca la jugada maestra: CHOICE es el número en la lista de empates (0 = la del
+    """Coloca la jugada maestra: ELECCIÓN es el número en la lista de empates (0 = la del
     reglamento) o su notación canónica."""
     view = context.acting.choose_master(context.game(game_number), choice, tournament_id=context.tournament, reason=reason)
     click.echo(f"Ronda {view.number}: {view.master} — {view.master_score} puntos; acumulado {view.cumulative}.")

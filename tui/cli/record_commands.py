@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from duplicate.plurals import counted
 from tui.cli.listing import emit_rows, say
 from tui.cli.options import (
     Context,
@@ -104,7 +105,7 @@ def _venue_standings(context: Context, game_number: int | None, overall: bool, p
 @click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
 @common
 def export(context: Context, out: Path) -> None:
-    """Escribe el registro completo del torneo (JSON) en OUT."""
+    """Escribe el registro completo del torneo (JSON) en SALIDA."""
     # Streamed game by game and event by event (issue 26 §3), into a file beside OUT renamed
     # over it at the end: a failed export leaves no half-written record.
     partial = out.with_name(f".{out.name}.{os.getpid()}.parcial")
@@ -114,7 +115,7 @@ def export(context: Context, out: Path) -> None:
         os.replace(partial, out)
     finally:
         partial.unlink(missing_ok=True)
-    click.echo(f"Registro del torneo escrito en {out} ({games} partidas, {events} eventos).")
+    click.echo(f"Registro del torneo escrito en {out} ({counted(games, 'partida')}, {counted(events, 'evento')}).")
     # The head of the chain of events (issue 26 §2): noted at the venue, it shows later that
     # a record is this one, not a log rewritten from some event on.
     click.echo(f"Cabeza de la cadena de eventos: {head}")
@@ -126,7 +127,7 @@ def export(context: Context, out: Path) -> None:
 @click.option("--head", "head", metavar="RESUMEN", callback=lambda _c, _p, value: _chain_head(value),
               help="Cabeza de la cadena de eventos anotada al exportar: el registro debe acabar en ella.")
 def verify(path: Path, lexicon_path: Path | None, head: str | None) -> None:
-    """Comprobador independiente: recalcula todo el registro PATH y lista las diferencias."""
+    """Comprobador independiente: recalcula todo el registro ARCHIVO y lista las diferencias."""
     from duplicate.verify import run_verify
 
     sys.exit(run_verify(path, lexicon_path, sys.stdout, head=head))
@@ -156,4 +157,4 @@ def history(context: Context, game_number: int | None, everything: bool) -> None
         who = event.station + (f"/{event.arbiter}" if event.arbiter else "")
         why = f" — {event.reason}" if event.reason else ""
         say(f"{event.id:>6} {event.created_at:%Y-%m-%d %H:%M:%S} {where:>4} {event.kind:<18} {who:<16} "
-                   f"{json.dumps(event.payload, ensure_ascii=False)[:120]}{why}")
+                   f"{json.dumps(event.shown or event.payload, ensure_ascii=False)[:120]}{why}")

@@ -6,19 +6,21 @@ from pathlib import Path
 
 import click
 
+from duplicate.labels import SLIP_STATUS, label
 from duplicate.plurals import counted
 from duplicate.service import (
     EntryResult,
     SlipView,
 )
-from duplicate.slips import SlipStatus
 from tui.cli.listing import emit_rows, say
 from tui.cli.options import (
+    MARK,
     NUMBER,
     Context,
     common,
     format_option,
     game_option,
+    round_choice,
     round_option,
 )
 
@@ -32,7 +34,7 @@ def slip() -> None:
 def _slip_label(stored: SlipView | None) -> str:
     if stored is None:
         return ""
-    return stored.text or stored.status
+    return stored.text or label(SLIP_STATUS, stored.status)
 
 
 def _show_entry(result: EntryResult) -> None:
@@ -51,7 +53,7 @@ def _show_entry(result: EntryResult) -> None:
     say(f"{head} {text}{f' ({verdict.hint})' if verdict.hint else ''}")
 
 
-BOARD_HELP = ("TEXT es una papeleta en tablero (II.8, III.20.1.c–d), si el torneo la admite: casilla de la "
+BOARD_HELP = ("TEXTO es una papeleta en tablero (II.8, III.20.1.c–d), si el torneo la admite: casilla de la "
               "primera ficha nueva, flecha (> horizontal, v vertical) y fichas nuevas, p. ej. \"H12 > S\".")
 
 
@@ -64,7 +66,9 @@ BOARD_HELP = ("TEXT es una papeleta en tablero (II.8, III.20.1.c–d), si el tor
 @common
 def slip_enter(context: Context, table: int, text: str, board: bool, game_number: int | None,
                round_number: int | None) -> None:
-    """Introduce la papeleta TEXT de la mesa TABLE (p. ej. 12 "H8-CASA")."""
+    """Introduce la papeleta TEXTO de la mesa MESA (p. ej. 12 "H8-CASA"; «tarde», «nula» o
+    «no entregada» la marcan). Sin --round, va a la última ronda con la jugada maestra ya
+    anunciada (III.16)."""
     result = context.acting.enter_slip(context.game(game_number), table, text, round_number=round_number,
                                         tournament_id=context.tournament, board=board)
     _show_entry(result)
@@ -76,7 +80,7 @@ def slip_enter(context: Context, table: int, text: str, board: bool, game_number
 @round_option
 @common
 def slip_master(context: Context, tables: tuple[int, ...], game_number: int | None, round_number: int | None) -> None:
-    """Anota la jugada maestra a todas las mesas TABLES que la jugaron, de una vez."""
+    """Anota la jugada maestra a todas las mesas MESAS que la jugaron, de una vez."""
     for result in context.acting.enter_master_slips(context.game(game_number), tables, round_number=round_number,
                                                      tournament_id=context.tournament):
         _show_entry(result)
@@ -84,14 +88,15 @@ def slip_master(context: Context, tables: tuple[int, ...], game_number: int | No
 
 @slip.command("mark")
 @click.argument("table", type=NUMBER)
-@click.argument("status", type=click.Choice([s.value for s in (SlipStatus.LATE, SlipStatus.NULL, SlipStatus.MISSING)]))
+@click.argument("status", type=MARK)
 @click.option("--text", default="", help="Lo que ponía la papeleta, si algo.")
 @game_option
 @round_option
 @common
 def slip_mark(context: Context, table: int, status: str, text: str, game_number: int | None,
               round_number: int | None) -> None:
-    """Marca la papeleta de TABLE: late (fuera de tiempo), null (nula), missing (no entregada)."""
+    """Marca la papeleta de MESA: tarde (fuera de tiempo, III.13), nula (III.20.4) o
+    no-entregada (también «falta»)."""
     result = context.acting.mark_slip(context.game(game_number), table, status, text=text, round_number=round_number,
                                        tournament_id=context.tournament)
     _show_entry(result)
@@ -106,7 +111,7 @@ def slip_mark(context: Context, table: int, status: str, text: str, game_number:
 @common
 def slip_check(context: Context, table: int, text: str, board: bool, game_number: int | None,
                round_number: int | None) -> None:
-    """Doble entrada: vuelve a teclear la papeleta de TABLE; si no coincide, conflicto."""
+    """Doble entrada: vuelve a teclear la papeleta de MESA; si no coincide, conflicto."""
     result = context.acting.double_check(context.game(game_number), table, text, round_number=round_number,
                                           tournament_id=context.tournament, board=board)
     _show_entry(result)
@@ -115,15 +120,14 @@ def slip_check(context: Context, table: int, text: str, board: bool, game_number
 @slip.command("correct")
 @click.argument("table", type=NUMBER)
 @click.argument("text", required=False)
-@click.option("--status", type=click.Choice([s.value for s in (SlipStatus.LATE, SlipStatus.NULL, SlipStatus.MISSING)]),
-              default=None, help="Marca en lugar de texto.")
+@click.option("--status", type=MARK, default=None, help="Marca en lugar de texto (tarde, nula, no-entregada).")
 @click.option("--reason", required=True, help="Motivo de la corrección (queda anotado).")
 @game_option
 @round_option
 @common
 def slip_correct(context: Context, table: int, text: str | None, status: str | None, reason: str,
                  game_number: int | None, round_number: int | None) -> None:
-    """Corrección del juez árbitro (III.27): nueva papeleta TEXT o marca --status."""
+    """Corrección del juez árbitro (III.27): nueva papeleta TEXTO o marca --status."""
     result = context.acting.correct_slip(context.game(game_number), table, text, status=status,
                                           round_number=round_number, tournament_id=context.tournament, reason=reason)
     _show_entry(result)
@@ -145,7 +149,7 @@ def slip_import(context: Context, path: Path, game_number: int | None) -> None:
 
 @slip.command("list")
 @game_option
-@round_option
+@round_choice("todas")
 @format_option
 @common
 def slip_list(context: Context, game_number: int | None, round_number: int | None, output: str) -> None:
@@ -153,7 +157,7 @@ def slip_list(context: Context, game_number: int | None, round_number: int | Non
     que no cuentan."""
     number = context.game(game_number)
     rows = [{"ronda": item.round_number, "mesa": item.table_number, "texto": item.text, "jugada": item.move or "",
-             "estado": item.status, "puntos": item.score, "motivo": item.reason, "por": item.entered_by,
+             "estado": label(SLIP_STATUS, item.status), "puntos": item.score, "motivo": item.reason, "por": item.entered_by,
              "tablero": item.board or ""}
             for item in context.service.slips(number, round_number, tournament_id=context.tournament)]
     rows += [{"ronda": item.round_number, "mesa": item.table_number, "texto": item.text, "jugada": "",
@@ -174,7 +178,7 @@ def slip_conflicts(context: Context, game_number: int | None) -> None:
         click.echo("No hay conflictos pendientes.")
     for conflict, stored in items:
         say(f"{conflict.id:>4}  ronda {conflict.round_number}, mesa {conflict.table_number}: "
-                   f"«{conflict.mark or conflict.text}» ({conflict.entered_by}) frente a «{_slip_label(stored)}» "
+                   f"«{label(SLIP_STATUS, conflict.mark) if conflict.mark else conflict.text}» ({conflict.entered_by}) frente a «{_slip_label(stored)}» "
                    f"({stored.entered_by if stored else ''}) [{conflict.kind}]")
 
 

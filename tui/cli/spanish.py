@@ -65,8 +65,39 @@ SPANISH: dict[str, str] = {
     "Press any key to continue...": "Pulse una tecla para continuar…",
     "unknown error": "error desconocido",
     "Value must be an iterable.": "El valor debe ser una lista.",
+    "required": "obligatoria",
+    "{value!r} is not a valid boolean. Recognized values: {states}":
+        "«{value}» no es un valor de sí o no. Valores admitidos: {states}",
+    "DeprecationWarning: The command {name!r} is deprecated.{extra_message}":
+        "Aviso: la orden «{name}» está obsoleta.{extra_message}",
+    "DeprecationWarning: The {param_type} {name!r} is deprecated.{extra_message}":
+        "Aviso: {param_type} «{name}» está obsoleto.{extra_message}",
+    "Couldn't detect Bash version, shell completion is not supported.":
+        "No se reconoce la versión de Bash: no se puede completar en el intérprete.",
+    "Shell completion is not supported for Bash versions older than 4.4.":
+        "Completar en el intérprete necesita Bash 4.4 o posterior.",
+    "d": "d",
+    "{editor}: Editing failed": "{editor}: no se pudo editar",
+    "{editor}: Editing failed: {e}": "{editor}: no se pudo editar: {e}",
 }
-"""Click's message (as in its source) → the Spanish shown."""
+"""Click's message (as in its source) → the Spanish shown. ``"required"`` is the mark
+of a required option in the help (``[obligatoria]``)."""
+
+DECLARATION_ERRORS: frozenset[str] = frozenset({
+    "Could not determine name for option with declarations {decls!r}",
+    "No options defined but a name was passed ({name}). Did you mean to declare an argument instead? "
+    "Did you mean to pass '--{name}'?",
+    "Arguments take exactly one parameter declaration, got {length}: {decls}.",
+    "Name '{name}' defined twice",
+    "Boolean option {decl!r} cannot use the same flag for true/false.",
+    "Invalid start character for option ({option})",
+    "Choice({choices})",
+    "Unknown color {colour!r}",
+    "Unknown standard stream '{name}'",
+})
+"""Click's messages that only a mistake in declaring our commands can show (raised as
+``TypeError``/``ValueError`` while the program starts, or a ``repr``): left in English, for the
+developer. Every other message of Click is in ``SPANISH`` or ``SPANISH_PLURALS``."""
 
 SPANISH_PLURALS: dict[str, tuple[str, str]] = {
     "Got unexpected extra argument ({args})": ("Sobra un argumento ({args})", "Sobran argumentos ({args})"),
@@ -121,6 +152,18 @@ TYPE_METAVARS: dict[str, str] = {"integer": "ENTERO", "integer range": "ENTERO",
 """Click's type names (its ``INTEGER``, ``TEXT``… placeholders) → the Spanish placeholder."""
 
 
+ARGUMENT_METAVARS: dict[str, str] = {
+    "table": "MESA", "tables": "MESAS", "text": "TEXTO", "round_number": "RONDA", "path": "ARCHIVO",
+    "name": "NOMBRE", "entry_id": "INSCRIPCIÓN", "first": "PRIMERA", "last": "ÚLTIMA",
+    "first_score": "PUNTOS1", "second_score": "PUNTOS2", "number": "NÚMERO", "out": "SALIDA",
+    "player": "JUGADOR", "players": "JUGADORES", "claim_id": "RECLAMACIÓN", "conflict_id": "CONFLICTO",
+    "trf": "TRF", "choice": "ELECCIÓN", "words": "PALABRAS", "status": "ESTADO", "role": "PAPEL",
+}
+"""An argument's name (as declared) → its Spanish placeholder in the usage line, the help
+and the errors (``MESA`` where Click would write ``TABLE``). The commands' help texts
+name their arguments by these placeholders."""
+
+
 def spanish_metavars(command: click.Command) -> click.Command:
     """``command`` (and its subcommands) with the usage line's placeholders in Spanish:
     ``[OPCIONES]``, ``ORDEN [ARGUMENTOS]...`` and each option's value (``ENTERO``,
@@ -128,6 +171,9 @@ def spanish_metavars(command: click.Command) -> click.Command:
     if command.options_metavar == "[OPTIONS]":
         command.options_metavar = "[OPCIONES]"
     for param in command.params:
+        if (isinstance(param, click.Argument) and param.metavar is None and param.name in ARGUMENT_METAVARS
+                and type(param.type).get_metavar is click.ParamType.get_metavar):   # choices keep {a|b}
+            param.metavar = ARGUMENT_METAVARS[param.name]
         if isinstance(param, click.Option) and param.metavar is None and not param.is_flag:
             spanish = TYPE_METAVARS.get(param.type.name.lower())
             if spanish is not None:

@@ -56,7 +56,7 @@ def tournament() -> None:
 def tournament_create(context: Context, name: str, venue: str, start_date: Any, end_date: Any, bonus: str,
                       bonus_value: int, criterion: str, tie_breaks: bool, oriented: bool, board: bool, seconds: int,
                       partial_every: int, judge_name: str, venue_bonuses: bool) -> None:
-    """Crea un torneo NAME con sus criterios (fijados antes de empezar)."""
+    """Crea un torneo NOMBRE con sus criterios (fijados antes de empezar)."""
     settings = TournamentSettings(bonus_mode=bonus, bonus_value=bonus_value, criterion=criterion,
                                   tie_breaks=tie_breaks, oriented_notation=oriented, board_notation=board,
                                   seconds_per_round=seconds,
@@ -93,7 +93,7 @@ def tournament_show(context: Context) -> None:
                f"notación de tablero (II.8): {'sí' if settings.board_notation else 'no'}")
     for warning in service.bonus_warnings(item.id):
         click.echo(f"Aviso: {warning}")
-    click.echo(f"Jugadores: {item.players} ({item.active_players} activos); partidas: {len(item.games)}")
+    click.echo(f"Jugadores: {item.players} ({counted(item.active_players, 'activo')}); partidas: {len(item.games)}")
     for game_info in item.games:
         click.echo(f"  partida {game_info.number}: {label(GAME_STATUS, game_info.status)}, {counted(game_info.rounds, 'ronda')}"
                    f"{', ' + game_info.end_reason if game_info.end_reason else ''}")
@@ -122,3 +122,7 @@ def tournament_pin(context: Context, role: str, name: str | None, new_pin_file: 
     context.acting.set_pin(role, new, name=name, tournament_id=context.tournament)
     who = "del juez árbitro" if role == "judge" else f"del auxiliar «{name}»"
     click.echo(f"PIN {who} {'quitado' if revoke else 'guardado'}.")
+    warning = (context.service.assistant_without_tables(name, context.tournament)
+               if role == "assistant" and name and not revoke else None)
+    if warning:
+        click.echo(f"Aviso: {warning}.")

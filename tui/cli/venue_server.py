@@ -129,6 +129,17 @@ class VenueServer(Server):
         await web.TCPSite(runner, self.host, self.port, ssl_context=self.ssl_context).start()
         return runner
 
+    async def on_startup(self, app: web.Application) -> None:
+        """The banner on the judge's terminal, in Spanish (textual-serve's own is English and
+        shows the app's command line): where the browsers go and how to stop."""
+        self.console.print("duplicada: aplicación de arbitraje para los navegadores de la sala", highlight=False,
+                           markup=False)
+        self.console.print(f"Los puestos abren {self.public_url} en su navegador"
+                           + (" (con la contraseña de la sala)." if self.password else "."),
+                           highlight=False, markup=False)
+        self.console.print(f"Hasta {self.max_sessions} puestos a la vez. Pulse Ctrl+C para terminar.",
+                           highlight=False, markup=False)
+
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
         app.middlewares.append(self._door)

@@ -37,6 +37,7 @@ from textual.widgets import Button, Header, Input, Label, Select, Static, Tabbed
 from textual.widgets.data_table import ColumnKey
 
 from duplicate.service import Action, TournamentError
+from duplicate.plurals import counted
 from ranking.classic.engines import SYSTEM_NAMES, PairingError, PairingSystem
 from ranking.classic.pairing_rules import parse_pairs
 from ranking.classic.errors import ReasonRequired
@@ -320,7 +321,7 @@ class ClassicScreen(StationScreen[None]):
         except TournamentError:
             note = ""
         tables = sum(1 for board in boards if board.table is not None)
-        self.app.call_from_thread(self.say, f"Ronda {number} emparejada: {tables} mesas" + (f". {note}" if note else ""))
+        self.app.call_from_thread(self.say, f"Ronda {number} emparejada: {counted(tables, 'mesa')}" + (f". {note}" if note else ""))
         self.refresh_data()
 
     def result_typed(self, field: OrderedInput) -> None:
@@ -426,7 +427,7 @@ class ClassicScreen(StationScreen[None]):
             self.app.call_from_thread(self.say, "No hay ningún torneo abierto que publicar.", error=True)
             return
         name = self.division.name if self.division else ""
-        folder = publication_folder(tournament) / ("clasico-" + "".join(c if c.isalnum() else "-" for c in name)
+        folder = publication_folder(tournament, self.station.service.database_folder) / ("clasico-" + "".join(c if c.isalnum() else "-" for c in name)
                                                    if name else "clasico")
         try:
             files = publish_classic(self.classic.snapshot(division=self.division.name if self.division else "",
@@ -434,7 +435,7 @@ class ClassicScreen(StationScreen[None]):
         except (TournamentError, OSError) as error:
             self.app.call_from_thread(self.say, f"No se pudo publicar: {error}", error=True)
             return
-        self.app.call_from_thread(self.say, f"Publicado: {len(files)} archivos en {folder}")
+        self.app.call_from_thread(self.say, f"Publicado: {counted(len(files), 'archivo')} en {folder}")
 
     @on(Button.Pressed, "#setup-create")
     @on(Input.Submitted, "#setup-rounds")
@@ -454,7 +455,7 @@ class ClassicScreen(StationScreen[None]):
         except TournamentError as error:
             self.app.call_from_thread(self.say, str(error), error=True)
             return
-        self.app.call_from_thread(self.say, f"División creada: {rounds} rondas; color inicial sorteado: "
+        self.app.call_from_thread(self.say, f"División creada: {counted(rounds, 'ronda')}; color inicial sorteado: "
                                             f"{FIRST_COLOUR_TEXT[view.settings.first_colour]}. F5 empareja la ronda 1.")
         self.app.call_from_thread(self.query_one("#result", Input).focus)
         self.refresh_data()

@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Input, Static
 from duplicate.board_notation import BoardSlip
 from duplicate.service import BOARD_REFUSED, Action, RoundView, SlipView, TournamentError
 from duplicate.slips import SlipStatus
+from duplicate.plurals import counted
 from lexicon.alphabet import spanish
 from lexicon.board import Board
 from tui.app.screens.entry_presenter import conflict_sides, default_round
@@ -375,7 +376,7 @@ class EntryActions(StationScreen[None]):
             return
         if self.pending:
             waiting = self.pending        # queued, not refused (issue 25 §3): said as such
-            self._feedback(Feedback("info", f"Guardando {waiting} {'papeleta' if waiting == 1 else 'papeletas'} "
-                                            "en cola: ninguna se pierde. Pulse Esc otra vez cuando terminen."))
+            self._feedback(Feedback("info", f"Guardando {counted(waiting, 'papeleta')} en cola: ninguna se pierde. "
+                                            "Pulse Esc otra vez cuando terminen."))
             return
         self.app.pop_screen()

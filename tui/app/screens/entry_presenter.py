@@ -20,6 +20,7 @@ from duplicate.service import (
 )
 from duplicate.slips import SlipStatus
 from tui.app.widgets.glyphs import WARNING_MARK
+from duplicate.plurals import counted
 from tui.app.widgets.slip_feedback import status_name
 
 Cell = str | Text
@@ -137,7 +138,7 @@ def missing_line(tables: Sequence[int], entered: Mapping[int, SlipView], round_n
     missing = [table for table in tables if table not in entered]
     round_text = f"ronda {round_number}"
     if missing:
-        return (f"Faltan {len(missing)} de {len(tables)} papeletas de la {round_text}: "
+        return (f"{'Falta' if len(missing) == 1 else 'Faltan'} {len(missing)} de {counted(len(tables), 'papeleta')} de la {round_text}: "
                 + ", ".join(map(str, missing))), False
     return f"Todas las papeletas de la {round_text} están anotadas ({len(tables)} de {len(tables)}).", True
 

@@ -16,7 +16,7 @@ from rich.text import Text
 from textual import on, work
 from textual.widgets import Checkbox, Input, Static
 
-from duplicate.plurals import counted
+from duplicate.plurals import agreeing, counted
 from duplicate.service import RoundStatus, RoundView, TournamentError
 from tui.app.screens.game_dialogs import ConfirmScreen, NewGame, NewGameScreen
 from tui.app.screens.judge_presenter import ConsoleState, situation, summary_text, tables_text
@@ -75,7 +75,7 @@ class JudgeActions(StationScreen[None]):
             view = self.service.draw_rack(game, tournament_id=self.tournament_id)
             if view is None:
                 return "No se puede formar un atril válido: la partida ha terminado (III.22)."
-            redraws = f" ({len(view.redraws)} cambios de fichas, III.19)" if view.redraws else ""
+            redraws = f" ({counted(len(view.redraws), 'cambio')} de fichas, III.19)" if view.redraws else ""
             return f"Atril de la ronda {view.number}: {view.rack_shown}{redraws}." + _no_move_note(view)
 
         self.start_action(draw)
@@ -240,19 +240,23 @@ class JudgeActions(StationScreen[None]):
             return
         current = self.status if self.status and self.status.round_number == number else None
         if current is not None and current.pending:
-            self._say(f"La ronda {number} tiene {len(current.pending)} conflictos pendientes: resuélvalos antes de "
-                      "cerrarla («r»).", error=True)
+            self._say(f"La ronda {number} tiene {counted(len(current.pending), 'conflicto pendiente')}: "
+                      "resuélvalos antes de cerrarla («r»).", error=True)
             return
         missing = current.missing_tables if current is not None else ()
-        detail = (f"Faltan {len(missing)} papeletas (mesas {tables_text(missing)}): se marcarán como no entregadas, "
+        detail = (f"{'Falta' if len(missing) == 1 else 'Faltan'} {counted(len(missing), 'papeleta')} "
+                  f"({agreeing(len(missing), 'mesa')} {tables_text(missing)}): "
+                  f"{'se marcará como no entregada' if len(missing) == 1 else 'se marcarán como no entregadas'}, "
                   "0 puntos.") if missing else "Todas las papeletas están entregadas."
         question = f"¿Cerrar la ronda {number}? {detail}"
 
         def close() -> str:
-            before = self.service.round_status(game, number, tournament_id=self.tournament_id)
-            bonuses = self.service.close_round(game, number, tournament_id=self.tournament_id)
-            marked = f"{len(before.missing_tables)} papeletas marcadas como no entregadas"
-            awarded = ", ".join(f"mesa {table} +{points}" for table, points in sorted(bonuses.items()))
+            closed = self.service.close_round(game, number, tournament_id=self.tournament_id)
+            missing = closed.missing_tables
+            marked = (f"{counted(len(missing), 'papeleta marcada como no entregada')} "
+                      f"({agreeing(len(missing), 'mesa')} {tables_text(missing)})"
+                      if missing else "todas las papeletas entregadas")
+            awarded = ", ".join(f"mesa {table} +{points}" for table, points in sorted(closed.bonuses.items()))
             return f"Ronda {number} cerrada: {marked}; bonificaciones: {awarded or 'ninguna'}."
 
         self.app.push_screen(ConfirmScreen(question), lambda yes: self.start_action(close) if yes else None)

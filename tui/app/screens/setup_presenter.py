@@ -84,7 +84,7 @@ def info_text(info: TournamentInfo) -> Text:
     text = Text(info.name, style="bold")
     text.append(f" — {info.venue or 'sin lugar'}\n"
                 f"Léxico: {info.lexicon_hash[:16]}…{path} — se fija al crear el torneo; no se cambia desde aquí.\n"
-                f"Jugadores: {info.players} inscritos, {info.active_players} activos.")
+                f"Jugadores: {info.players} inscritos, {counted(info.active_players, 'activo')}.")
     return text
 
 

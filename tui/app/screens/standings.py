@@ -65,11 +65,14 @@ from tui.app.widgets.slip_feedback import status_name
 from tui.app.widgets.steady_footer import SteadyFooter
 
 
-def publication_folder(tournament_id: int) -> Path:
-    """Where the app publishes a tournament: ``publicaciones/torneo-N`` in the user's data directory."""
+def publication_folder(tournament_id: int, database: str) -> Path:
+    """Where the app publishes a tournament: ``publicaciones/BASE/torneo-N`` in the user's
+    data directory, ``BASE`` the database's own folder name
+    (``TournamentService.database_folder``): tournament 1 of two databases are two folders."""
     import platformdirs
 
-    return Path(platformdirs.user_data_dir("duplicada", appauthor=False)) / "publicaciones" / f"torneo-{tournament_id}"
+    return (Path(platformdirs.user_data_dir("duplicada", appauthor=False)) / "publicaciones" / database
+            / f"torneo-{tournament_id}")
 
 
 
@@ -204,7 +207,7 @@ class StandingsScreen(StandingsActions):
         heading.append(f" · {counted(len(rounds), 'ronda')} con maestra · {counted(len(standings), 'jugador')}")
         open_claims = sum(1 for claim in claims if claim.status == ClaimStatus.OPEN.value)
         if claims:
-            heading.append(f" · reclamaciones: {len(claims)} ({open_claims} abiertas)",
+            heading.append(f" · reclamaciones: {len(claims)} ({counted(open_claims, 'abierta')})",
                            style="bold red" if open_claims else "")
         self.query_one("#heading", Static).update(heading)
         self._fill_game(standings, results, rounds, settings.bonus_mode != "off")
@@ -382,7 +385,8 @@ class StandingsScreen(StandingsActions):
             self.notify("Solo el juez árbitro publica los resultados.", severity="warning")
             return
         tournament_id = self.station.state.tournament_id
-        default = publication_folder(tournament_id if tournament_id is not None else self._newest_tournament_id())
+        default = publication_folder(tournament_id if tournament_id is not None else self._newest_tournament_id(),
+                                     self.station.service.database_folder)
 
         def chosen(folder: object) -> None:
             if isinstance(folder, Path):
@@ -408,7 +412,7 @@ class StandingsScreen(StandingsActions):
                                               markup=False))
             return
         self.app.call_from_thread(partial(
-            self.notify, f"Publicado en {publication.out}: {publication.count('.html')} páginas, "
+            self.notify, f"Publicado en {publication.out}: {counted(publication.count('.html'), 'página')}, "
             f"{publication.count('.pdf')} PDF ({publication.seconds:.1f} s)", timeout=15, markup=False))
 
     def action_game(self, delta: int) -> None:

@@ -23,8 +23,8 @@ from textual.widgets import Input, Label, RadioSet, Static
 
 from duplicate.notation import LOWERCASE_HINT
 from duplicate.service import TournamentError
-from tui.app.widgets.slip_dialogs import MARK_WORDS
 from tui.app.widgets.toggles import MarkedRadioButton
+from duplicate.slips import read_mark
 
 
 @dataclass(frozen=True)
@@ -295,7 +295,7 @@ class ClaimResolutionDialog(_JudgeDialog[ClaimDecision]):
             self._error("Una reclamación rechazada no corrige la papeleta: borre la papeleta corregida.")
             self.query_one("#claim-corrected", Input).focus()
             return
-        mark = MARK_WORDS.get(corrected.casefold()) if corrected else None
+        mark = read_mark(corrected) if corrected else None
         self.dismiss(ClaimDecision(upheld, resolution, None if mark or not corrected else corrected,
                                    mark.value if mark else None))
 

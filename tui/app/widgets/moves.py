@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 
 from duplicate.service.views import NextScore, TopMove
 from tui.app.widgets.glyphs import MASTER_MARK
+from duplicate.plurals import counted
 
 __all__ = ["MoveChoices", "NextScore", "TopMove"]
 
@@ -92,7 +93,7 @@ class MoveChoices(OptionList):
                                  for index, top in enumerate(self.tops)]
         if self.hidden:
             score = self.tops[0].score if self.tops else 0
-            options.append(Option(Text(f"… y {self.hidden} jugadas más de {score} puntos (no se muestran)",
+            options.append(Option(Text(f"… y {counted(self.hidden, 'jugada')} más de {counted(score, 'punto')} (no se muestran)",
                                        style="dim"), id="hidden", disabled=True))
         if self.tops and (self.others or self.searching):
             title = "Siguientes puntuaciones" + (" (calculando…)" if self.searching and not self.others else "")

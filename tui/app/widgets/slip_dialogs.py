@@ -18,16 +18,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from duplicate.notation import LOWERCASE_HINT
-from duplicate.slips import SlipStatus
+from duplicate.slips import SlipStatus, read_mark
 
-MARK_WORDS: dict[str, SlipStatus] = {
-    "tarde": SlipStatus.LATE,
-    "fuera de tiempo": SlipStatus.LATE,
-    "nula": SlipStatus.NULL,
-    "falta": SlipStatus.MISSING,
-    "no entregada": SlipStatus.MISSING,
-}
-"""Words accepted instead of a move in a correction (no move notation looks like them)."""
 
 _RANGE = re.compile(r"^(\d+)(?:-(\d+))?$")
 
@@ -150,6 +142,6 @@ class CorrectionDialog(_Dialog[Correction]):
             self._error(f"Falta {names[missing]}: una corrección se registra con su motivo.")
             self.query_one(f"#{missing}", Input).focus()
             return
-        mark = MARK_WORDS.get(values["fix-text"].casefold())
+        mark = read_mark(values["fix-text"])
         self.dismiss(Correction(int(values["fix-table"]), None if mark else values["fix-text"], mark,
                                 values["fix-reason"]))
