@@ -78,6 +78,7 @@ class Action(StrEnum):
     OVERRIDE_PAIRING = "override_pairing"
     ENTER_RESULT = "enter_result"
     RESOLVE_RESULT = "resolve_result"
+    IMPORT_VENUE = "import_venue"
 
 
 ACTION_NAMES: Mapping[Action, str] = {
@@ -113,6 +114,7 @@ ACTION_NAMES: Mapping[Action, str] = {
     Action.OVERRIDE_PAIRING: "cambiar un emparejamiento",
     Action.ENTER_RESULT: "anotar resultados",
     Action.RESOLVE_RESULT: "resolver conflictos de resultados",
+    Action.IMPORT_VENUE: "importar el registro de una sede",
 }
 """Spanish names of the actions, as refusals name them."""
 

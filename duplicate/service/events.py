@@ -57,6 +57,7 @@ class EventKind(StrEnum):
     SLIPS_SET_ASIDE = "slips_set_aside"
     PREPARED_LOADED = "prepared_game_loaded"
     PREPARED_LEFT = "prepared_game_left"
+    VENUE_IMPORTED = "venue_imported"
 
 
 _OMIT_NONE = {"omit_none": True}
@@ -260,6 +261,22 @@ class PreparedLeft(TournamentEvent):
     KIND = EventKind.PREPARED_LEFT
     round: int
     digest: str
+
+
+@dataclass(frozen=True)
+class VenueImported(TournamentEvent):
+    """Issue 27 §2 (offline venues): the record of the venue ``venue``, which played the
+    tournament's prepared games in its own room, brought in: ``record`` is the venue's
+    tournament record without its event log (players, games with every round's slips,
+    standings, ``events_head``), ``digest`` the SHA-256 of the whole record as imported
+    (canonical JSON); ``replaces`` the id of the earlier import of the same venue that this
+    one replaces (None for the first)."""
+
+    KIND = EventKind.VENUE_IMPORTED
+    venue: str
+    digest: str
+    record: dict[str, Any]
+    replaces: int | None = field(default=None, metadata=_OMIT_NONE)
 
 
 @dataclass(frozen=True)

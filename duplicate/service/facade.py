@@ -25,6 +25,7 @@ from duplicate.service.rounds import Rounds
 from duplicate.service.seating import Seating
 from duplicate.service.slip_entry import SlipEntry
 from duplicate.service.standings import Standings
+from duplicate.service.venues import Venues
 from duplicate.service.views import TournamentInfo
 from duplicate.storage.database import Database
 from duplicate.storage.models import Tournament
@@ -47,6 +48,7 @@ class TaskModules:
     corrections: Corrections
     results: Results
     record: Record
+    venues: Venues
 
     @classmethod
     def on(cls, context: ServiceContext) -> TaskModules:
@@ -55,7 +57,7 @@ class TaskModules:
         return cls(registration=Registration(context), standings=standings, seating=Seating(context, standings),
                    rounds=Rounds(context), slip_entry=slip_entry,
                    corrections=Corrections(context, slip_entry, standings), results=Results(context, standings),
-                   record=Record(context, standings))
+                   record=Record(context, standings), venues=Venues(context, standings))
 
 
 class _Delegate(Generic[M, P, R]):
@@ -222,3 +224,10 @@ class TournamentService(OnContext):
     write_export = _Delegate("record", Record.write_export)
     history = _Delegate("record", Record.history)
     last_event_id = _Delegate("record", Record.last_event_id)
+
+    # --- offline venues (issue 27 §2: one event, several rooms, prepared games) -----------------
+    import_venue = _Delegate("venues", Venues.import_venue)
+    venues = _Delegate("venues", Venues.venues)
+    venue_field = _Delegate("venues", Venues.venue_field)
+    venue_game_standings = _Delegate("venues", Venues.venue_game_standings)
+    venue_tournament_standings = _Delegate("venues", Venues.venue_tournament_standings)

@@ -36,7 +36,7 @@ from lexicon.alphabet import Alphabet
 RECORD_FORMAT = "duplicada-tournament-1"
 """The record's format name (docs/tournament-record.md); ``verify`` reads this format."""
 
-RECORD_VERSION = 10
+RECORD_VERSION = 11
 """Revision of the format: fields are only ever added (version 2 adds ``format_version``
 and each event's ``role``: the role of the credential that acted; version 3 adds
 ``equal_tops`` to the payload of ``master_chosen`` events, so that replay places recorded
@@ -52,7 +52,8 @@ round from which it left it, III.15 — and the event kinds ``prepared_game_load
 ``prepared_game_left``; issue 27;
 version 10 adds ``board_notation`` to the settings and ``board`` — the board form as typed
 of a slip written on a paper board, II.8 — to such slips and to their ``slip_entered``
-payloads; issue 25 §4)."""
+payloads; issue 25 §4; version 11 adds the event kind ``venue_imported``: an offline venue's
+record brought into an organiser's tournament, ``duplicate.service.venues``; issue 27 §2)."""
 
 
 def _slip_record(slip: Slip) -> dict[str, Any]:

@@ -33,7 +33,10 @@ class TournamentSettings:
     organiser admits it, as an addition to the canonical notation; III.20.1.c–d; off by
     default, and off for tournaments stored before the setting existed);
     ``partial_every``: rounds between partial standings (FISE: 3);
-    ``seconds_per_round``: default round time (III.13: 180).
+    ``seconds_per_round``: default round time (III.13: 180);
+    ``venue_bonuses``: in an event played in several venues (issue 27 §2,
+    ``duplicate.service.venues``), each venue's bonuses (III.24) awarded among its own
+    players instead of over the whole field (the default).
     """
 
     bonus_mode: str = BonusMode.OFF.value
@@ -44,6 +47,7 @@ class TournamentSettings:
     board_notation: bool = False
     partial_every: int = PARTIAL_STANDINGS_EVERY
     seconds_per_round: int = ROUND_SECONDS
+    venue_bonuses: bool = False
 
     def __post_init__(self) -> None:
         try:

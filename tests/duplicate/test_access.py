@@ -64,6 +64,8 @@ ACTIONS: dict[Action, tuple[Call, bool]] = {
     Action.RESOLVE_CLAIM: (lambda s: s.resolve_claim(1, upheld=False, resolution="no"), False),
     Action.PUBLISH_RESULTS: (lambda s: s.publish(1), False),
     Action.REOPEN_RESULTS: (lambda s: s.reopen(1, reason="x"), False),
+    # Offline venues (issue 27 §2): the organiser's judge only.
+    Action.IMPORT_VENUE: (lambda s: s.import_venue({}, "Sede"), False),
     # Classic events (issue 16): the same credentials through ranking.classic.service.
     Action.PAIR_ROUND: (lambda s: ClassicService.like(s).pair_round(), False),
     Action.OVERRIDE_PAIRING: (lambda s: ClassicService.like(s).pair_round(manual=[(1, 2)]), False),

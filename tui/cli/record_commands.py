@@ -26,11 +26,21 @@ from tui.cli.options import (
 @game_option
 @click.option("--overall", is_flag=True, help="Clasificación del torneo (IV.31) en lugar de la de una partida.")
 @click.option("--rounds", "per_round", is_flag=True, help="Con el detalle por ronda.")
+@click.option("--venue", "venue", default=None,
+              help="Solo los jugadores de esta sede (torneo jugado en varias sedes, con las importadas).")
 @format_option
 @common
-def standings(context: Context, game_number: int | None, overall: bool, per_round: bool, output: str) -> None:
-    """Clasificación de una partida (III.23) o del torneo (--overall, IV.31)."""
+def standings(context: Context, game_number: int | None, overall: bool, per_round: bool, venue: str | None,
+              output: str) -> None:
+    """Clasificación de una partida (III.23) o del torneo (--overall, IV.31).
+
+    Con sedes importadas (``duplicada venue import``), la de todos los jugadores de todas
+    las sedes juntos, con la columna «sede» (bonificaciones, III.24, sobre todo el campo);
+    con --venue, la de esa sede."""
     service = context.service
+    if venue is not None or service.venues(context.tournament):
+        _venue_standings(context, game_number, overall, per_round, venue, output)
+        return
     names = {entry.id: person.name for entry, person in service.entries(context.tournament)}
     rows: list[dict[str, Any]] = []
     if overall:
@@ -55,6 +65,34 @@ def standings(context: Context, game_number: int | None, overall: bool, per_roun
                    "iguala_maestra": standing.equal_master if shown else "",
                    "unico_maximo": standing.sole_top if shown else "",
                    "mayor_diferencia": standing.max_deficit if shown else ""}
+            if per_round:
+                for index, (points, bonus) in enumerate(zip(standing.per_round, standing.bonuses_per_round,
+                                                            strict=True), start=1):
+                    row[f"r{index}"] = f"{points}+{bonus}" if bonus else points
+            rows.append(row)
+    emit_rows(rows, output)
+
+
+def _venue_standings(context: Context, game_number: int | None, overall: bool, per_round: bool,
+                     venue: str | None, output: str) -> None:
+    """``standings`` of the whole field of a tournament played in several venues (issue 27 §2)."""
+    service = context.service
+    names = {player.key: player.name for player in service.venue_field(context.tournament)}
+    rows: list[dict[str, Any]] = []
+    if overall:
+        for line in service.venue_tournament_standings(venue, context.tournament):
+            rows.append({"puesto": line.position, "sede": line.player[0], "jugador": names.get(line.player, ""),
+                         "valor": round(line.value, 4), "total": line.total, "bonificaciones": line.bonus_total,
+                         "porcentaje": round(line.percentage, 2), "partidas": line.games_played,
+                         "puestos": " ".join("-" if place is None else str(place) for place in line.places)})
+    else:
+        number = context.game(game_number)
+        for standing in service.venue_game_standings(number, venue, context.tournament):
+            row = {"puesto": standing.position, "sede": standing.player[0],
+                   "jugador": names.get(standing.player, ""), "total": standing.total,
+                   "puntos": standing.round_total, "bonificaciones": standing.bonus_total,
+                   "porcentaje": round(standing.percentage, 2), "iguala_maestra": standing.equal_master,
+                   "unico_maximo": standing.sole_top, "mayor_diferencia": standing.max_deficit}
             if per_round:
                 for index, (points, bonus) in enumerate(zip(standing.per_round, standing.bonuses_per_round,
                                                             strict=True), start=1):

@@ -44,6 +44,9 @@ def tournament() -> None:
               help="Admitir la notación canónica orientada (III.20.1.b).")
 @click.option("--board/--no-board", default=False, show_default=True,
               help="Admitir papeletas en notación de tablero (II.8, III.20.1.c–d), además de la canónica.")
+@click.option("--venue-bonuses/--field-bonuses", default=False, show_default=True,
+              help="Torneo en varias sedes: bonificaciones (III.24) de cada sede entre sus jugadores, en lugar "
+                   "de sobre todos los jugadores de todas las sedes.")
 @click.option("--seconds", type=SECONDS, default=ROUND_SECONDS, show_default=True, help="Segundos por ronda (III.13).")
 @click.option("--partial-every", type=NUMBER, default=3, show_default=True,
               help="Rondas entre clasificaciones parciales.")
@@ -52,12 +55,12 @@ def tournament() -> None:
 @common
 def tournament_create(context: Context, name: str, venue: str, start_date: Any, end_date: Any, bonus: str,
                       bonus_value: int, criterion: str, tie_breaks: bool, oriented: bool, board: bool, seconds: int,
-                      partial_every: int, judge_name: str) -> None:
+                      partial_every: int, judge_name: str, venue_bonuses: bool) -> None:
     """Crea un torneo NOMBRE con sus criterios (fijados antes de empezar)."""
     settings = TournamentSettings(bonus_mode=bonus, bonus_value=bonus_value, criterion=criterion,
                                   tie_breaks=tie_breaks, oriented_notation=oriented, board_notation=board,
                                   seconds_per_round=seconds,
-                                  partial_every=partial_every)
+                                  partial_every=partial_every, venue_bonuses=venue_bonuses)
     service = context.service.with_pin(context.new_pin("PIN o contraseña del juez árbitro del nuevo torneo"))
     tournament_id = service.create_tournament(
         name, venue=venue, start_date=start_date.date() if start_date else None,

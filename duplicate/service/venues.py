@@ -1,0 +1,370 @@
+"""Offline venues (sedes) of one event played in several rooms at once (issue 27 §2).
+
+Each venue runs its own tournament on its own machine with the organiser's prepared games
+(III.15, last paragraph: «duplicada maestra»), exports its record (``duplicada export``)
+and the organiser imports it (``Venues.import_venue``, ``duplicada venue import RECORD
+--venue NAME``). The import is refused, nothing stored, unless the record verifies
+(``duplicate.verify.verify_record`` with the tournament's lexicon) and every game of it
+plays, round by round, the prepared game of the organiser's game of the same number (same
+digest, seed, racks, masters and scores, ``duplicate.prepared.played_differences``),
+without having left it (III.29).
+
+Storage: no table of its own. An import is one ``venue_imported`` event whose payload holds
+the venue's record without its event log (players, games with every slip, standings, the
+head of its chain of events) and the SHA-256 of the record as imported. Importing a venue
+again logs a new event naming the one it replaces: the log keeps both, the standings read
+the latest of each venue.
+
+Standings across venues: every player of every venue and of the organiser's own room (whose
+venue is the tournament's ``venue``, or ``OWN_VENUE`` when it has none) ranked together,
+each player keyed ``(venue, entry id in that venue's record)``. Each round's master and top
+scores are the prepared game's (the same in every room); bonuses (III.24) are computed
+over the whole field — a round's bonus goes to the only player of *all* venues with the
+best score — and only for rounds closed in every room that played them; with the setting
+``venue_bonuses`` each venue's bonuses are awarded among its own players instead. Per venue
+standings rank that venue's players among themselves, with those same bonuses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from duplicate.prepared import played_differences
+from duplicate.record_reading import RecordError, check_shape
+from duplicate.service.access import Action
+from duplicate.service.base import TaskModule
+from duplicate.service.context import ServiceContext
+from duplicate.service.errors import DamagedData, InvalidFile, NotFound
+from duplicate.service.events import EventKind, VenueImported
+from duplicate.service.prepared_play import plan_of
+from duplicate.service.settings import TournamentSettings
+from duplicate.service.standings import Standings
+from duplicate.standings import (
+    GameStanding,
+    RoundResult,
+    TournamentCriterion,
+    TournamentStanding,
+    game_standings,
+    round_bonuses,
+    tournament_standings,
+)
+from duplicate.storage.models import Event, GameRow, Tournament
+from duplicate.verify import verify_record
+
+__all__ = ["OWN_VENUE", "VENUE_NAME_LIMIT", "FieldPlayer", "VenueKey", "VenueView", "Venues"]
+
+VenueKey = tuple[str, int]
+"""A player of the whole field: ``(venue name, entry id in that venue's record)``."""
+
+OWN_VENUE = "sede del organizador"
+"""The venue name of the organiser's own room when the tournament names no venue."""
+
+VENUE_NAME_LIMIT = 100
+"""Characters a venue's name may have."""
+
+_SHOWN_DIFFERENCES = 3
+"""Differences named in a refusal (the rest are counted)."""
+
+
+@dataclass(frozen=True)
+class VenueView:
+    """One imported venue: ``name``; ``players`` and ``games`` in its record; ``digest``
+    the SHA-256 of the record as imported; ``event_id`` the import's event; ``replaces``
+    the earlier import it replaced (None for the first); ``events_head`` the head of the
+    venue's chain of events; ``imported_at`` ISO time."""
+
+    name: str
+    players: int
+    games: int
+    digest: str
+    event_id: int
+    replaces: int | None
+    events_head: str | None
+    imported_at: str
+
+
+@dataclass(frozen=True)
+class FieldPlayer:
+    """A player of the whole field: ``venue``, ``player`` (entry id in that venue's record
+    or, for the organiser's own room, in this tournament), ``name`` and ``club``."""
+
+    venue: str
+    player: int
+    name: str
+    club: str
+
+    @property
+    def key(self) -> VenueKey:
+        return (self.venue, self.player)
+
+
+def record_digest(record: dict[str, Any]) -> str:
+    """SHA-256 (hex) of ``record`` as canonical JSON (sorted keys, no spaces, UTF-8)."""
+    return hashlib.sha256(json.dumps(record, sort_keys=True, separators=(",", ":"),
+                                     ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def own_venue(tournament: Tournament) -> str:
+    """The venue name of the organiser's own room: the tournament's venue, else ``OWN_VENUE``."""
+    return (tournament.venue or "").strip() or OWN_VENUE
+
+
+@dataclass(frozen=True)
+class _Source:
+    """One room's game: its venue, seated players (entry ids) and rounds by number
+    (master and top scores, closed, scores by entry id)."""
+
+    venue: str
+    players: tuple[int, ...]
+    rounds: dict[int, tuple[int, int, bool, dict[int, int]]]
+
+
+class Venues(TaskModule):
+    """Offline venues: import their records, standings of the whole field (module docstring)."""
+
+    def __init__(self, context: ServiceContext, standings: Standings) -> None:
+        super().__init__(context)
+        self.standings = standings
+
+    # --- import -------------------------------------------------------------------------------------
+    def import_venue(self, record: dict[str, Any], venue: str, tournament_id: int | None = None, *,
+                     source: str = "el registro") -> VenueView:
+        """Bring in the record of the venue ``venue`` (a parsed ``duplicada-tournament-1``
+        record, ``duplicate.record_reading.load_record``; ``source`` names it in errors,
+        e.g. its path). Judge (organiser) only: ``NotAuthorised``/``CredentialRefused``.
+        Refused with ``InvalidFile`` (Spanish, the first differences named), nothing
+        stored, when the record has the wrong shape or lexicon, does not verify, has no
+        game, or a game of it does not play the prepared game of this tournament's game of
+        the same number (digest, seed, racks, masters, scores) or left it (III.29);
+        ``InvalidText`` for a bad venue name or the organiser's own venue's. Importing a
+        venue again replaces its earlier import (a new event naming it; the log keeps both).
+        Returns the import."""
+        name = self._typed(venue, "el nombre de la sede", VENUE_NAME_LIMIT)
+        if not name.strip():
+            raise InvalidFile("falta el nombre de la sede (--venue)", path=source, what="el nombre de la sede")
+        with self._write() as session:
+            tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.IMPORT_VENUE)
+            if name.casefold() == own_venue(tournament).casefold():
+                raise InvalidFile(f"«{name}» es la sede del propio torneo: dé otro nombre a la sede importada",
+                                  path=source, what="el nombre de la sede", value=name)
+            self._check_record(session, tournament, record, source)
+            previous = self._latest(session, tournament.id).get(name)
+            kept = {key: value for key, value in record.items() if key != "events"}
+            event = self._log(session, tournament.id,
+                              VenueImported(name, record_digest(record), kept,
+                                            previous.id if previous is not None else None),
+                              actor=actor, reason=("sustituye la importación anterior de la sede"
+                                                   if previous is not None else "importación de la sede"))
+            session.flush()
+            return _view(event)
+
+    def _check_record(self, session: Session, tournament: Tournament, record: dict[str, Any], source: str) -> None:
+        def refuse(problems: Sequence[object]) -> None:
+            shown = "; ".join(str(problem) for problem in problems[:_SHOWN_DIFFERENCES])
+            more = len(problems) - _SHOWN_DIFFERENCES
+            raise InvalidFile(f"{source}: no se importa la sede: {shown}"
+                              + (f" (y {more} más)" if more > 0 else ""), path=source)
+
+        if not isinstance(record, dict):
+            refuse(["no es un registro de torneo (se esperaba un objeto JSON)"])
+        try:
+            check_shape(record)
+        except RecordError as error:
+            refuse([error])
+        if record["tournament"].get("lexicon_hash") != tournament.lexicon_hash:
+            refuse([f"se jugó con otro léxico ({str(record['tournament'].get('lexicon_hash'))[:12]}…, "
+                    f"el torneo usa {str(tournament.lexicon_hash)[:12]}…)"])
+        try:
+            differences = verify_record(record, self.lexicon_for(tournament))
+        except RecordError as error:
+            refuse([error])
+        if differences:
+            refuse([f"el registro no se verifica ({len(differences)} diferencias): {differences[0]}"])
+        games = record["games"]
+        if not games:
+            refuse(["el registro no tiene ninguna partida"])
+        problems: list[str] = []
+        for game in games:
+            number = game.get("number")
+            row = next((row for row in tournament.games if row.number == number), None)
+            if row is None:
+                problems.append(f"la partida {number} no existe en este torneo")
+                continue
+            plan = plan_of(session, row.id)
+            if plan is None:
+                problems.append(f"la partida {number} de este torneo no es una partida preparada (III.15): "
+                                "las sedes deben jugar la misma partida preparada")
+                continue
+            problems.extend(played_differences(plan.game, game))
+            played = game.get("prepared")
+            left_at = played.get("left_at") if isinstance(played, dict) else None
+            if left_at is not None:
+                problems.append(f"la partida {number} dejó la partida preparada en la ronda {left_at} (III.29): "
+                                "no se puede clasificar con las demás sedes")
+        if problems:
+            refuse(problems)
+
+    # --- what was imported --------------------------------------------------------------------------
+    @staticmethod
+    def _latest(session: Session, tournament_id: int) -> dict[str, Event]:
+        """Each venue's latest import event, by venue name, in order of first import."""
+        latest: dict[str, Event] = {}
+        for event in session.scalars(select(Event).where(Event.tournament_id == tournament_id,
+                                                         Event.kind == EventKind.VENUE_IMPORTED.value)
+                                     .order_by(Event.id)):
+            latest[str(event.payload.get("venue"))] = event
+        return latest
+
+    def venues(self, tournament_id: int | None = None) -> list[VenueView]:
+        """The imported venues (each one's latest import), in order of first import."""
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            return [_view(event) for event in self._latest(session, tournament.id).values()]
+
+    def venue_field(self, tournament_id: int | None = None) -> list[FieldPlayer]:
+        """Every player of the whole field: the organiser's own room's entries first (its
+        venue ``own_venue``), then each imported venue's players."""
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            here = own_venue(tournament)
+            players = [FieldPlayer(here, entry.id, entry.player.name, entry.player.club or "")
+                       for entry in tournament.entries]
+            for name, event in self._latest(session, tournament.id).items():
+                players.extend(FieldPlayer(name, int(player["id"]), str(player.get("name") or ""),
+                                           str(player.get("club") or ""))
+                               for player in event.payload["record"]["players"])
+            return players
+
+    # --- standings ----------------------------------------------------------------------------------
+    def venue_game_standings(self, game_number: int, venue: str | None = None,
+                             tournament_id: int | None = None) -> list[GameStanding[VenueKey]]:
+        """Game standings of the whole field (III.23, III.24, III.28; module docstring):
+        ``player`` is ``(venue, entry id)``. With ``venue``, only that venue's players,
+        ranked among themselves (bonuses still those of the whole field). ``NotFound`` for
+        an unknown game or venue."""
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            sources = self._sources(session, tournament)
+            self._check_venue(tournament, sources, venue)
+            players, results = self._combined(session, tournament, game, sources.get(game.number, []))
+            settings = TournamentSettings.from_dict(tournament.settings)
+            if venue is not None:
+                players, results = _only(venue, players, results)
+            return game_standings(players, results, tie_breaks=settings.tie_breaks)
+
+    def venue_tournament_standings(self, venue: str | None = None,
+                                   tournament_id: int | None = None) -> list[TournamentStanding[VenueKey]]:
+        """Tournament standings of the whole field by the tournament's criterion (IV.31);
+        ``player`` is ``(venue, entry id)``; with ``venue``, only that venue's players,
+        ranked among themselves. ``NotFound`` for an unknown venue."""
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            sources = self._sources(session, tournament)
+            self._check_venue(tournament, sources, venue)
+            settings = TournamentSettings.from_dict(tournament.settings)
+            games = []
+            for game in tournament.games:
+                players, results = self._combined(session, tournament, game, sources.get(game.number, []))
+                if venue is not None:
+                    players, results = _only(venue, players, results)
+                if players and results:
+                    games.append((players, results))
+            classified = list(dict.fromkeys(player for players, _results in games for player in players))
+            return tournament_standings(classified, games, TournamentCriterion(settings.criterion),
+                                        tie_breaks=settings.tie_breaks)
+
+    def _check_venue(self, tournament: Tournament, sources: dict[int, list[_Source]], venue: str | None) -> None:
+        if venue is None:
+            return
+        known = {own_venue(tournament)} | {source.venue for listed in sources.values() for source in listed}
+        if venue not in known:
+            raise NotFound(f"no hay ninguna sede «{venue}» en este torneo (sedes: {', '.join(sorted(known))})",
+                           what="la sede", key=venue)
+
+    def _sources(self, session: Session, tournament: Tournament) -> dict[int, list[_Source]]:
+        """Each imported venue's games, by game number, in order of first import."""
+        try:
+            return self._read_sources(session, tournament)
+        except (AttributeError, KeyError, TypeError, ValueError) as error:
+            raise DamagedData(f"el registro importado de una sede guardado no se lee ({type(error).__name__}: "
+                              f"{error}): la base de datos está dañada; restaure una copia") from None
+
+    def _read_sources(self, session: Session, tournament: Tournament) -> dict[int, list[_Source]]:
+        sources: dict[int, list[_Source]] = {}
+        for name, event in self._latest(session, tournament.id).items():
+            for game in event.payload["record"]["games"]:
+                rounds: dict[int, tuple[int, int, bool, dict[int, int]]] = {}
+                for item in game["rounds"]:
+                    scores = {int(slip["player"]): int(slip["score"] or 0) for slip in item["slips"]}
+                    rounds[int(item["number"])] = (int(item["master_score"]), int(item["top_score"]),
+                                                   bool(item["closed"]), scores)
+                players = tuple(int(player) for player in game["tables"])
+                sources.setdefault(int(game["number"]), []).append(_Source(name, players, rounds))
+        return sources
+
+    def _combined(self, session: Session, tournament: Tournament, game: GameRow,
+                  imported: list[_Source]) -> tuple[list[VenueKey], list[RoundResult[VenueKey]]]:
+        """The whole field of ``game``: its players and its rounds with bonuses over everybody."""
+        own = self.standings.round_results_in(session, tournament, game)
+        closed = {row.number: row.closed for row in game.rounds}
+        here = own_venue(tournament)
+        sources = []
+        seated = tuple(seat.entry_id for seat in game.seats)
+        if seated:
+            sources.append(_Source(here, seated, {result.number: (result.master_score, result.top_score,
+                                                                  closed.get(result.number, False),
+                                                                  dict(result.scores)) for result in own}))
+        sources.extend(imported)
+        players = [(source.venue, player) for source in sources for player in source.players]
+        numbers = sorted({number for source in sources for number in source.rounds})
+        settings = TournamentSettings.from_dict(tournament.settings)
+        policy = settings.bonus_policy
+        results = []
+        for number in numbers:
+            playing = [source for source in sources if number in source.rounds]
+            master_score, top_score = playing[0].rounds[number][:2]
+            scores = {(source.venue, player): (source.rounds[number][3].get(player, 0) if number in source.rounds
+                                               else 0)
+                      for source in sources for player in source.players}
+            all_closed = all(source.rounds[number][2] for source in playing)
+            bonuses: dict[VenueKey, int] = {}
+            if all_closed and settings.venue_bonuses:       # each venue's among its own players
+                for source in sources:
+                    bonuses.update(round_bonuses(top_score, {key: score for key, score in scores.items()
+                                                             if key[0] == source.venue}, policy))
+            elif all_closed:                                # over the whole field (III.24; the default)
+                bonuses = round_bonuses(top_score, scores, policy)
+            results.append(RoundResult(number=number, master_score=master_score, top_score=top_score,
+                                       scores=scores, bonuses=bonuses))
+        return players, results
+
+
+def _only(venue: str, players: list[VenueKey],
+          results: list[RoundResult[VenueKey]]) -> tuple[list[VenueKey], list[RoundResult[VenueKey]]]:
+    """The players of ``venue`` and the rounds restricted to them (bonuses kept as awarded
+    over the whole field)."""
+    members = [player for player in players if player[0] == venue]
+    chosen = set(members)
+    return members, [RoundResult(number=result.number, master_score=result.master_score,
+                                 top_score=result.top_score,
+                                 scores={key: value for key, value in result.scores.items() if key in chosen},
+                                 bonuses={key: value for key, value in result.bonuses.items() if key in chosen})
+                     for result in results]
+
+
+def _view(event: Event) -> VenueView:
+    record = event.payload.get("record") or {}
+    return VenueView(str(event.payload.get("venue")), len(record.get("players") or []),
+                     len(record.get("games") or []), str(event.payload.get("digest")), event.id,
+                     event.payload.get("replaces"), record.get("events_head"),
+                     event.created_at.isoformat() if event.created_at is not None else "")
+

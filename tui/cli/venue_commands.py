@@ -1,0 +1,52 @@
+"""Offline venues (sedes) of one event (issue 27 §2): ``duplicada venue import RECORD.json
+--venue NAME`` brings in a venue's exported record (judge/organiser PIN), ``venue list``
+shows the imported venues. The work is the service's (``duplicate.service.venues``);
+``duplicada standings --venue NAME`` ranks one venue, and every standings list gains a
+``sede`` column once a venue is imported (``tui.cli.record_commands``).
+
+Not ``tui.cli.venue_server``/``venue_door``: those serve the app to a room's browsers.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from tui.cli.listing import emit_rows, say
+from tui.cli.options import Context, common, format_option
+
+
+@click.group()
+def venue() -> None:
+    """Sedes de un torneo jugado en varias salas con la misma partida preparada (III.15)."""
+
+
+@venue.command("import")
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--venue", "name", required=True, help="Nombre de la sede cuyo registro se importa.")
+@common
+def venue_import(context: Context, path: Path, name: str) -> None:
+    """Importa el registro de torneo (JSON) de una sede: se rechaza sin guardar nada si no se
+    verifica o no juega las partidas preparadas del torneo; importar otra vez la misma sede
+    sustituye la importación anterior (queda en el historial)."""
+    from duplicate.record_reading import RecordError, load_record
+
+    try:
+        record = load_record(path)
+    except RecordError as error:
+        raise click.ClickException(str(error)) from None
+    view = context.acting.import_venue(record, name, context.tournament, source=str(path))
+    replaced = " (sustituye la importación anterior)" if view.replaces is not None else ""
+    say(f"Sede «{view.name}» importada{replaced}: {view.players} jugadores, {view.games} "
+        f"partida{'s' if view.games != 1 else ''}; resumen {view.digest[:16]}…")
+
+
+@venue.command("list")
+@format_option
+@common
+def venue_list(context: Context, output: str) -> None:
+    """Lista las sedes importadas (la última importación de cada una)."""
+    emit_rows([{"sede": view.name, "jugadores": view.players, "partidas": view.games,
+                "importada": view.imported_at, "resumen": view.digest[:16]}
+               for view in context.service.venues(context.tournament)], output)
