@@ -375,9 +375,6 @@ class JudgeActions(StationScreen[None]):
         self.app.pop_screen()
 
     # --- helpers ----------------------------------------------------------------------------
-    @property
-    def _arbiter(self) -> str:
-        return self.station.state.arbiter
 
     _error_said = False
     """Whether the message line shows a refusal (cleared by ``_clear_error``)."""

@@ -42,11 +42,6 @@ class SetupActions(StationScreen[None]):
     _entries: list[tuple[EntryView, PlayerView]]
     _ranges: list[AssistantRangeView]
 
-    @property
-    def arbiter(self) -> str:
-        """The name the signed-in station records."""
-        return self.station.state.arbiter
-
     def run(self, form: Callable[[], Callable[[], Any]], done: str | Callable[[Any], str],
             then: Callable[[], None] | None = None, failed: Callable[[Exception], None] | None = None) -> None:
         """Do one of the judge's actions (``SetupScreen`` runs it in a worker)."""
@@ -67,7 +62,7 @@ class SetupActions(StationScreen[None]):
                 board_notation=self.query_one("#board_notation", Switch).value,
                 partial_every=integer(self.query_one("#partial_every", Input).value, "clasificación parcial") or 0,
                 seconds_per_round=integer(self.query_one("#seconds", Input).value, "segundos por ronda") or 0)
-            service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
+            service, tournament_id = self.service, self.tournament_id
             return lambda: service.change_settings(tournament_id, settings)
 
         self.run(form, "Ajustes guardados.")
@@ -100,7 +95,7 @@ class SetupActions(StationScreen[None]):
         typed = self.player_form()
         form = dict(typed)
         name = form.pop("name")
-        service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
+        service, tournament_id = self.service, self.tournament_id
         self._focus_name()
 
         def restore(_error: Exception) -> None:
@@ -115,7 +110,7 @@ class SetupActions(StationScreen[None]):
         if self.editing is None:
             self.say("Elija antes un jugador de la lista (Enter sobre su fila).", error=True)
             return
-        entry, form, service, arbiter = self.editing, self.player_form(), self.service, self.arbiter
+        entry, form, service = self.editing, self.player_form(), self.service
         self.run(lambda: lambda: service.update_player(entry, **form),
                  "Datos del jugador corregidos.", then=self.clear_player_form)
 
@@ -124,7 +119,7 @@ class SetupActions(StationScreen[None]):
         if entry is None:
             self.say("No hay jugadores.", error=True)
             return
-        service, arbiter = self.service, self.arbiter
+        service = self.service
         self.run(lambda: lambda: service.set_entry_status(entry, status),
                  f"Jugador nº {entry}: {ENTRY_STATUS[status.value]}.")
 
@@ -133,7 +128,7 @@ class SetupActions(StationScreen[None]):
         if not path:
             self.say("Escriba la ruta del archivo CSV.", error=True)
             return
-        service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
+        service, tournament_id = self.service, self.tournament_id
         self.run(lambda: lambda: service.import_players(Path(path).expanduser(), tournament_id=tournament_id),
                  lambda imported: f"Importados: {counted(len(imported), 'jugador')} de {path}.")
 
@@ -148,7 +143,7 @@ class SetupActions(StationScreen[None]):
             rounds = integer(self.query_one("#rounds", Input).value, "rondas pactadas")
             seed = integer(self.query_one("#seed", Input).value, "semilla de la bolsa")
             seating_seed = integer(self.query_one("#seating_seed", Input).value, "semilla del sorteo")
-            service, tournament_id, arbiter, method = self.service, self.tournament_id, self.arbiter, self.seating_method()
+            service, tournament_id, method = self.service, self.tournament_id, self.seating_method()
 
             def create() -> tuple[int, int]:
                 number = service.create_game(tournament_id=tournament_id, rounds=rounds, seed=seed, seating=method,
@@ -177,7 +172,7 @@ class SetupActions(StationScreen[None]):
     def reseat(self) -> None:
         def form() -> Callable[[], None]:
             seed = integer(self.query_one("#seating_seed", Input).value, "semilla del sorteo")
-            service, tournament_id, arbiter, method = self.service, self.tournament_id, self.arbiter, self.seating_method()
+            service, tournament_id, method = self.service, self.tournament_id, self.seating_method()
 
             def seat() -> None:
                 game = service.current_game(tournament_id)
@@ -197,7 +192,7 @@ class SetupActions(StationScreen[None]):
             if first is None or last is None:
                 raise InvalidNumber("indique la primera y la última mesa", what="las mesas del auxiliar",
                                     value=(first, last))
-            service, tournament_id, arbiter = self.service, self.tournament_id, self.arbiter
+            service, tournament_id = self.service, self.tournament_id
             return lambda: service.set_assistant_range(name, first, last, tournament_id=tournament_id)
 
         self.run(form, "Rango de mesas guardado.")
