@@ -1,0 +1,123 @@
+"""``publish`` of an event played in several venues (issue 27 §2): the whole field's page
+(every player, a venue column) and one page per venue (its players, ranked among
+themselves), linked from the index; venue names with markup stay text and give safe,
+distinct file names.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from duplicate.prepared import PreparedGame, generate
+from duplicate.publish import publish_results
+from duplicate.publish_venues import venue_slugs
+from duplicate.service import TournamentService
+from duplicate.storage.database import open_database
+from lexicon.lexicon import Lexicon
+from tests.credentials import JUDGE_PIN
+from tests.duplicate.test_publish import CHROMIUM, chromium, needs_chromium, tables_of
+from tests.duplicate.test_venues import BONUSES, plain_standings, play_venue
+
+# Two venue names whose slugs collide ("lloret-de-mar"), one with markup and «=».
+FIRST, SECOND = "Lloret de Mar", "<b>Lloret de Mar</b>="
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory: pytest.TempPathFactory,
+              spanish_lexicon: Lexicon) -> tuple[Path, dict[str, dict[str, Any]]]:
+    folder = tmp_path_factory.mktemp("sedes-web")
+    prepared: PreparedGame = generate(spanish_lexicon, 41, 4)
+    records = {FIRST: play_venue(folder / "a.db", spanish_lexicon, prepared, FIRST, 4, slips_at_end=False),
+               SECOND: play_venue(folder / "b.db", spanish_lexicon, prepared, SECOND, 3, slips_at_end=True)}
+    organiser = TournamentService(open_database(str(folder / "org.db")), station="organizador",
+                                  lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    organiser.create_tournament("Simultáneo nacional", venue="Barcelona", settings=BONUSES)
+    organiser.create_game(prepared=prepared)
+    for venue, record in records.items():
+        organiser.import_venue(record, venue)
+    publish_results(organiser, folder / "web", formats=["html"], workers=1)
+    return folder / "web", records
+
+
+def rows(path: Path, table_class: str) -> list[list[str]]:
+    """Texts of the cells of each body row of the first table of class ``table_class``."""
+    for attrs, table_rows in tables_of(path).tables:
+        if table_class in (attrs.get("class") or "").split():
+            return [[text for _classes, text in cells] for row_attrs, cells in table_rows if "data-player" in row_attrs]
+    raise AssertionError(f"{path.name}: no table of class {table_class}")
+
+
+def test_slugs_are_safe_and_distinct() -> None:
+    slugs = venue_slugs(["Lloret de Mar", "<b>Lloret de Mar</b>=", "../../etc", "", "Àvila", "lloret-de-mar"])
+    assert slugs == {"Lloret de Mar": "lloret-de-mar", "<b>Lloret de Mar</b>=": "b-lloret-de-mar-b",
+                     "../../etc": "etc", "": "sede", "Àvila": "avila", "lloret-de-mar": "lloret-de-mar-2"}
+    assert venue_slugs(["Sant Cugat", "Sant-Cugat", "SANT CUGAT"]) == {
+        "Sant Cugat": "sant-cugat", "Sant-Cugat": "sant-cugat-2", "SANT CUGAT": "sant-cugat-3"}
+    assert all(re.fullmatch(r"[a-z0-9-]+", slug) for slug in venue_slugs(["a/b\\c:d*e?f", "x" * 300]).values())
+
+
+def test_the_whole_field_page_ranks_every_player_with_a_venue_column(
+        published: tuple[Path, dict[str, dict[str, Any]]]) -> None:
+    web, records = published
+    expected = plain_standings(records)
+    names = {(venue, player["id"]): player["name"] for venue, record in records.items() for player in record["players"]}
+    lines = rows(web / "sedes.html", "sedes-general")
+    assert len(lines) == 7
+    # Pos., Jugador, Sede, Club, Puestos, Partidas, Bonif., Total…: every player once, its venue named as typed.
+    shown = {(line[2], line[1]): int(line[7]) for line in lines}
+    assert shown == {(venue, names[(venue, player)]): sum(points) for (venue, player), points in expected.items()}
+    totals = [int(line[7]) for line in lines]
+    assert totals == sorted(totals, reverse=True) and lines[0][0] == "1"
+    game = rows(web / "sedes.html", "sedes-partida")
+    assert {(line[2], line[1]): int(line[5]) for line in game} == shown
+    text = (web / "sedes.html").read_text(encoding="utf-8")
+    assert "<b>Lloret" not in text and "&lt;b&gt;Lloret de Mar&lt;/b&gt;=" in text and "<script" not in text
+
+
+def test_each_venue_has_its_own_page_ranked_within_it(published: tuple[Path, dict[str, dict[str, Any]]]) -> None:
+    web, records = published
+    expected = plain_standings(records)
+    first, second = web / "sede-lloret-de-mar.html", web / "sede-b-lloret-de-mar-b.html"
+    for page, venue, count in ((first, FIRST, 4), (second, SECOND, 3)):
+        lines = rows(page, "sedes-general")
+        assert len(lines) == count and {line[2] for line in lines} == {venue}
+        totals = sorted((sum(points) for key, points in expected.items() if key[0] == venue), reverse=True)
+        assert [int(line[7]) for line in lines] == totals
+        assert lines[0][0] == "1"           # ranked within the venue
+        assert [int(line[5]) for line in rows(page, "sedes-partida")] == totals
+
+
+def test_the_index_links_every_venue_page_and_every_link_resolves(
+        published: tuple[Path, dict[str, dict[str, Any]]]) -> None:
+    web, _records = published
+    index = (web / "index.html").read_text(encoding="utf-8")
+    for name in ("sedes.html", "sede-lloret-de-mar.html", "sede-b-lloret-de-mar-b.html"):
+        assert f'href="{name}"' in index
+        for link in re.findall(r'href="([^"#]+)', (web / name).read_text(encoding="utf-8")):
+            assert (web / link).is_file(), (name, link)
+
+
+def test_without_venues_no_venue_page(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
+    from duplicate.simulate import simulate_tournament
+
+    service = TournamentService(open_database(str(tmp_path / "t.db")), station="pruebas", lexicon=spanish_lexicon,
+                                pin=JUDGE_PIN)
+    simulate_tournament(service, players=4, games=1, seed=5, rounds=3)
+    publish_results(service, tmp_path / "web", formats=["html"], workers=1)
+    assert not list((tmp_path / "web").glob("sede*.html"))
+    assert "Sedes" not in (tmp_path / "web" / "index.html").read_text(encoding="utf-8")
+
+
+@needs_chromium
+def test_the_venue_page_opens_in_a_headless_browser(published: tuple[Path, dict[str, dict[str, Any]]],
+                                                    tmp_path: Path) -> None:
+    web, _records = published
+    assert CHROMIUM is not None
+    result = chromium("--dump-dom", (web / "sedes.html").as_uri(), profile=tmp_path / "perfil")
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert len(re.findall(r"<tr data-player=", result.stdout.split('class="clasificacion sedes-partida"')[0])) == 7
+    assert "Clasificación de todas las sedes" in result.stdout
