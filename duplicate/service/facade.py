@@ -231,3 +231,4 @@ class TournamentService(OnContext):
     venue_field = _Delegate("venues", Venues.venue_field)
     venue_game_standings = _Delegate("venues", Venues.venue_game_standings)
     venue_tournament_standings = _Delegate("venues", Venues.venue_tournament_standings)
+    venue_record_players = _Delegate("venues", Venues.venue_record_players)

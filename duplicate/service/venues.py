@@ -243,6 +243,19 @@ class Venues(TaskModule):
                                for player in event.payload["record"]["players"])
             return players
 
+    def venue_record_players(self, tournament_id: int | None = None) -> dict[str, list[dict[str, Any]]]:
+        """Each imported venue's players as its record gives them (``id``, ``name``, ``club``,
+        ``country``, ``federation_id``, ``status``; copies), by venue name, in order of first
+        import. ``DamagedData`` when a stored import cannot be read."""
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            try:
+                return {name: [dict(player) for player in event.payload["record"]["players"]]
+                        for name, event in self._latest(session, tournament.id).items()}
+            except (KeyError, TypeError, ValueError) as error:
+                raise DamagedData(f"el registro importado de una sede guardado no se lee ({type(error).__name__}): "
+                                  "la base de datos está dañada; restaure una copia") from None
+
     # --- standings ----------------------------------------------------------------------------------
     def venue_game_standings(self, game_number: int, venue: str | None = None,
                              tournament_id: int | None = None) -> list[GameStanding[VenueKey]]:
