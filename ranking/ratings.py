@@ -291,7 +291,7 @@ class RatingService(OnContext):
     def _why_not(self, session: Session, game: GameRow) -> str | None:
         if game.status != GameStatus.FINAL.value:
             return "sus resultados no son definitivos"
-        rounds = self._rounds(session, game.id)
+        rounds = self._rounds_of(session, game)
         if rounds < self.settings.min_rounds:
             return f"solo tiene {rounds} rondas (el mínimo para EloDI es {self.settings.min_rounds})"
         return None
@@ -301,15 +301,26 @@ class RatingService(OnContext):
         return session.scalar(select(func.count()).select_from(RoundRow).where(
             RoundRow.game_id == game_id, RoundRow.master_score.is_not(None))) or 0
 
+    def _rounds_of(self, session: Session, game: GameRow) -> int:
+        """The rounds a game played: its own, or with imported venues the most any room
+        played of it (an organiser may have no room of its own, ``ranking.venue_field``)."""
+        rounds = self._rounds(session, game.id)
+        if venue_marker(session, game.tournament_id) is None:
+            return rounds
+        lines = self._tournaments.venue_game_standings(game.number, None, game.tournament_id)
+        return max(rounds, max((len(line.per_round) for line in lines), default=0))
+
     def valid_games(self) -> list[GameRef]:
         """Every game that counts for EloDI now, in date order."""
         with self.context.read() as session:
             rounds = dict(session.execute(select(RoundRow.game_id, func.count()).where(
                 RoundRow.master_score.is_not(None)).group_by(RoundRow.game_id)).all())
+            with_venues = venue_markers(session)
             rows = session.execute(select(GameRow, Tournament).join(Tournament)
                                    .where(GameRow.status == GameStatus.FINAL.value)).all()
             return sorted(_ref(game, tournament) for game, tournament in rows
-                          if rounds.get(game.id, 0) >= self.settings.min_rounds)
+                          if (self._rounds_of(session, game) if tournament.id in with_venues
+                              else rounds.get(game.id, 0)) >= self.settings.min_rounds)
 
     def rated_games(self) -> list[GameRef]:
         """The games rated so far, in date order."""
@@ -356,7 +367,8 @@ class RatingService(OnContext):
         standings = [] if venues else self._tournaments.game_standings(ref.number, ref.tournament_id)
         with self.context.read() as session:
             published = self._marker(session, ref.game_id, ref.tournament_id)
-            rounds = self._rounds(session, ref.game_id)
+            game_row = session.get(GameRow, ref.game_id)
+            rounds = self._rounds_of(session, game_row) if game_row is not None else 0
             entries = {entry.id: entry for entry in session.scalars(
                 select(Entry).where(Entry.tournament_id == ref.tournament_id))}
             status = {entry_id: EntryStatus.ACTIVE.value for entry_id in entries}

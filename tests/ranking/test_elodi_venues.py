@@ -148,3 +148,24 @@ def test_importing_a_venue_again_makes_the_ratings_stale(organiser: tuple[Databa
     with database.read() as session:
         players = session.scalar(select(func.count(func.distinct(RatingChange.player_id))))
     assert players == sum(ROOMS.values())
+
+
+def test_an_organiser_without_a_room_of_its_own_rates_the_venues(tmp_path: Path, spanish_lexicon: Lexicon,
+                                                                 prepared: PreparedGame,
+                                                                 records: dict[str, dict[str, Any]]) -> None:
+    """The organiser's game has no round of its own: its rounds are the venues' (V: at
+    least ``min_rounds``), and its final publication rates every venue player once."""
+    database = open_database(str(tmp_path / "org.db"))
+    service = TournamentService(database, station="organizador", lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    service.create_tournament("Simultáneo", venue="Federación", settings=SETTINGS)
+    service.create_game(prepared=prepared)
+    for venue, record in records.items():
+        service.import_venue(record, venue)
+    service.end_game(1, reason="jugada en las sedes")
+    service.publish(1, final=True)
+    ratings = acting(database)
+    assert ratings.why_not_rated(ratings.game_ref(1)) is None
+    assert [ref.number for ref in ratings.update().rated] == [1]
+    assert sorted(ratings_by_name(database, ratings)) == sorted(names_of("Lloret") + names_of("El Vendrell"))
+    assert RatingService(database, EloDISettings(min_rounds=ROUNDS + 1)).why_not_rated(ratings.game_ref(1)) == (
+        f"solo tiene {ROUNDS} rondas (el mínimo para EloDI es {ROUNDS + 1})")
