@@ -105,13 +105,15 @@ class VenuePages:
 
 
 def collect_venue_pages(service: TournamentService, tournament_id: int, game_numbers: Sequence[int]) -> VenuePages | None:
-    """The venue pages of the tournament, or None when it holds no imported venue.
+    """The venue pages of the tournament, or None when it is played in one room (no
+    imported venue and every player of one venue).
     ``game_numbers``: the games to show (those with no player in any venue are left out)."""
-    if not service.venues(tournament_id):
-        return None
+    imported = service.venues(tournament_id)
     field = service.venue_field(tournament_id)
     players = {player.key: player for player in field}
     venues = list(dict.fromkeys(player.venue for player in field))
+    if not imported and len(venues) < 2:        # one room: no venue pages
+        return None
     slugs = venue_slugs(venues)
     pages = []
     for venue in (None, *venues):

@@ -44,12 +44,14 @@ class VenueData:
 
 def read_venues(service: TournamentService, tournament_id: int | None, game: int,
                 venue: str | None) -> VenueData | None:
-    """The venue tab's data, or None when the tournament holds no venue. A venue no
+    """The venue tab's data, or None when the tournament is played in one room (no
+    imported venue and every player of one venue). A venue no
     longer in the field falls back to all of them. Raises ``TournamentError``."""
-    if not service.venues(tournament_id):
-        return None
+    imported = service.venues(tournament_id)
     field = service.venue_field(tournament_id)
     venues = tuple(dict.fromkeys(player.venue for player in field))
+    if not imported and len(venues) < 2:        # one room: no venue view
+        return None
     chosen = venue if venue in venues else None
     return VenueData(venues, chosen, {player.key: player.name for player in field}, game,
                      service.venue_game_standings(game, chosen, tournament_id),
@@ -90,6 +92,7 @@ class VenueStandings(Vertical):
             select.value = data.venue if data is not None and data.venue is not None else ALL
         game_table = self.query_one("#venues-table", DataTable)
         overall_table = self.query_one("#venues-tournament-table", DataTable)
+        rows = game_table.cursor_row, overall_table.cursor_row
         game_table.clear(columns=True)
         overall_table.clear(columns=True)
         if data is None:
@@ -100,6 +103,9 @@ class VenueStandings(Vertical):
         _fill(overall_table, [("pos", "Pos."), ("player", "Jugador"), ("venue", "Sede"), ("value", criterion_heading),
                               ("total", "Total"), ("bonus", "Bonif."), ("played", "Partidas"), ("places", "Puestos")],
               venue_tournament_rows(data.overall, data.names, decimals))
+        for table, row in zip((game_table, overall_table), rows, strict=True):
+            if table.row_count:
+                table.move_cursor(row=min(row, table.row_count - 1), animate=False)
         which = "todas las sedes juntas" if data.venue is None else f"la sede {data.venue}, entre sus jugadores"
         self.query_one("#venues-caption", Static).update(Text(
             f"Partida {data.game} (arriba) y torneo (abajo): {which}. Bonificaciones (III.24) como las concede "
