@@ -36,7 +36,7 @@ def records(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexicon,
             prepared: PreparedGame) -> dict[str, dict[str, Any]]:
     folder = tmp_path_factory.mktemp("sedes-app")
     return {"Lloret": play_venue(folder / "a.db", spanish_lexicon, prepared, "Lloret", 4, slips_at_end=False),
-            "[b]Vendrell[/b]": play_venue(folder / "b.db", spanish_lexicon, prepared, "[b]Vendrell[/b]", 3,
+            "[b]Vendrell[/x]": play_venue(folder / "b.db", spanish_lexicon, prepared, "[b]Vendrell[/x]", 3,
                                           slips_at_end=True)}
 
 
@@ -75,7 +75,7 @@ def test_the_venue_tab_ranks_the_whole_field_and_each_venue(tmp_path: Path, span
     service = organiser(tmp_path / "org.db", spanish_lexicon, prepared, records)
     names = {player.key: player.name for player in service.venue_field()}
     field = service.venue_game_standings(1)
-    vendrell = service.venue_game_standings(1, "[b]Vendrell[/b]")
+    vendrell = service.venue_game_standings(1, "[b]Vendrell[/x]")
 
     async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:  # type: ignore[type-arg]
         await pilot.press("f6")
@@ -92,8 +92,8 @@ def test_the_venue_tab_ranks_the_whole_field_and_each_venue(tmp_path: Path, span
         select.focus()
         await pilot.press("enter", "down", "down", "enter")
         await until(pilot, lambda: table.row_count == 3)
-        assert screen.venue == "[b]Vendrell[/b]"
-        assert texts(table, "venue") == ["[b]Vendrell[/b]"] * 3
+        assert screen.venue == "[b]Vendrell[/x]"
+        assert texts(table, "venue") == ["[b]Vendrell[/x]"] * 3
         assert texts(table, "pos") == [str(line.position) for line in vendrell] and texts(table, "pos")[0] == "1"
         assert texts(table, "total") == [str(line.total) for line in vendrell]
         assert screen.query_one("#venues-tournament-table", DataTable).row_count == 3

@@ -144,7 +144,7 @@ class NewGameScreen(ModalScreen[NewGame | None]):
         self._refuse("Comprobando la partida preparada…", error=False)
         self._create(request)
 
-    @work(thread=True, exclusive=True, group="new-game")
+    @work(thread=True, exclusive=True, group="new-game", exit_on_error=False)
     def _create(self, request: NewGame) -> None:
         """Create the prepared game (``attempt``); stay open with the refusal if refused."""
         from duplicate.service import TournamentError
@@ -154,6 +154,9 @@ class NewGameScreen(ModalScreen[NewGame | None]):
             note = self.attempt(request)
         except (TournamentError, ValueError, OSError) as error:
             self.app.call_from_thread(self._refused, str(error))
+            return
+        except Exception as error:  # noqa: BLE001 — the form must never stay stuck nor stop the app
+            self.app.call_from_thread(self._refused, f"error inesperado ({type(error).__name__}); no se ha creado")
             return
         self.app.call_from_thread(self.dismiss, NewGame(request.rounds, request.seed, request.seconds,
                                                         request.prepared, note))

@@ -83,7 +83,9 @@ class VenueStandings(Vertical):
         """Fill the selector and both tables from ``data`` (None: no venues)."""
         self.has_venues = data is not None
         select: Select[str] = self.query_one("#venue-select", Select)
-        options = [("Todas las sedes", ALL)] + [(f"Sede {name}", name) for name in (data.venues if data else ())]
+        # Names as typed, never markup («[b]…», «[/x]»): Text prompts.
+        options: list[tuple[Text, str]] = [(Text("Todas las sedes"), ALL)] + [
+            (Text(f"Sede {name}"), name) for name in (data.venues if data else ())]
         if [value for _label, value in options] != [value for _label, value in getattr(self, "_options", [])]:
             self._options = options
             with self.prevent(Select.Changed):
