@@ -92,10 +92,12 @@ class VenuePage:
 
 @dataclass(frozen=True)
 class VenuePages:
-    """Every venue page of a publication and the field's players by key."""
+    """Every venue page of a publication, the field's players by key and, for the players
+    of this tournament's own entries (not an imported venue's), their player page's name."""
 
     pages: tuple[VenuePage, ...]
     players: dict[VenueKey, FieldPlayer]
+    player_pages: dict[VenueKey, str]
 
     @property
     def links(self) -> tuple[tuple[str, str], ...]:
@@ -115,6 +117,8 @@ def collect_venue_pages(service: TournamentService, tournament_id: int, game_num
     if not imported and len(venues) < 2:        # one room: no venue pages
         return None
     slugs = venue_slugs(venues)
+    from_records = set(service.venue_record_players(tournament_id))
+    player_pages = {player.key: f"jugador-{player.player}" for player in field if player.venue not in from_records}
     pages = []
     for venue in (None, *venues):
         games = []
@@ -125,7 +129,7 @@ def collect_venue_pages(service: TournamentService, tournament_id: int, game_num
         overall = tuple(service.venue_tournament_standings(venue, tournament_id))
         name = ALL_VENUES_PAGE if venue is None else f"sede-{slugs[venue]}.html"
         pages.append(VenuePage(venue, name, overall, tuple(games)))
-    return VenuePages(tuple(pages), players)
+    return VenuePages(tuple(pages), players, player_pages)
 
 
 def write_venue_pages(environment: Environment, results: TournamentResults, out: Path,
@@ -134,7 +138,10 @@ def write_venue_pages(environment: Environment, results: TournamentResults, out:
     template = environment.get_template("venues.html")
     written = []
     for page in venue_pages.pages:
+        player_pages = {key: slug for key, slug in venue_pages.player_pages.items()
+                        if key[1] in results.players}          # only pages this publication writes
         (out / page.name).write_text(template.render(t=results, root="", page=page, players=venue_pages.players,
-                                                     links=venue_pages.links, **context), encoding="utf-8")
+                                                     player_pages=player_pages, links=venue_pages.links, **context),
+                                     encoding="utf-8")
         written.append(Path(page.name))
     return written

@@ -121,3 +121,25 @@ def test_the_venue_page_opens_in_a_headless_browser(published: tuple[Path, dict[
     assert result.returncode == 0, result.stderr[-2000:]
     assert len(re.findall(r"<tr data-player=", result.stdout.split('class="clasificacion sedes-partida"')[0])) == 7
     assert "Clasificación de todas las sedes" in result.stdout
+
+
+def test_only_the_own_rooms_players_link_to_their_pages(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
+    """The organiser's room's players link to their player pages; an imported venue's
+    player never does, though its id in its record is an entry id here too."""
+    from tests.ranking.test_elodi_venues import play
+
+    prepared = generate(spanish_lexicon, 43, 3)
+    record = play_venue(tmp_path / "a.db", spanish_lexicon, prepared, "Lloret", 2, slips_at_end=False)
+    organiser = TournamentService(open_database(str(tmp_path / "org.db")), station="organizador",
+                                  lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    organiser.create_tournament("Simultáneo", venue="Barcelona", settings=BONUSES)
+    play(organiser, prepared, ["Barcelona 1", "Barcelona 2"], final=False)
+    organiser.import_venue(record, "Lloret")
+    publish_results(organiser, tmp_path / "web", formats=["html"], workers=1)
+    page = (tmp_path / "web" / "sedes.html").read_text(encoding="utf-8")
+    own = {entry.id for entry, _person in organiser.entries()}
+    linked = set(re.findall(r'<a href="jugadores/(jugador-\d+)\.html">([^<]+)</a>', page))
+    assert {name for _slug, name in linked} == {"Barcelona 1", "Barcelona 2"}
+    assert {slug for slug, _name in linked} == {f"jugador-{entry}" for entry in own}
+    assert all((tmp_path / "web" / "jugadores" / f"{slug}.html").is_file() for slug, _name in linked)
+    assert "Lloret 1" in page and "Lloret 1</a>" not in page
