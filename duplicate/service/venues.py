@@ -145,7 +145,8 @@ class Venues(TaskModule):
         the same number (digest, seed, racks, masters, scores) or left it (III.29);
         ``InvalidText`` for a bad venue name or the organiser's own venue's. Importing a
         venue again replaces its earlier import (a new event naming it; the log keeps both).
-        Returns the import."""
+        Then the ``venue_imported`` hook (EloDI: a game already rated is rated again with
+        this import). Returns the import."""
         name = self._typed(venue, "el nombre de la sede", VENUE_NAME_LIMIT)
         if not name.strip():
             raise InvalidFile("falta el nombre de la sede (--venue)", path=source, what="el nombre de la sede")
@@ -164,7 +165,10 @@ class Venues(TaskModule):
                               actor=actor, reason=("sustituye la importación anterior de la sede"
                                                    if previous is not None else "importación de la sede"))
             session.flush()
-            return _view(event)
+            view, tournament_id = _view(event), tournament.id
+        if self.hooks.venue_imported is not None:       # EloDI: a rated game is rated again (V)
+            self.hooks.venue_imported(self.context, tournament_id)
+        return view
 
     def _check_record(self, session: Session, tournament: Tournament, record: dict[str, Any], source: str) -> None:
         def refuse(problems: Sequence[object]) -> None:

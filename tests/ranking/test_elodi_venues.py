@@ -169,3 +169,40 @@ def test_an_organiser_without_a_room_of_its_own_rates_the_venues(tmp_path: Path,
     assert sorted(ratings_by_name(database, ratings)) == sorted(names_of("Lloret") + names_of("El Vendrell"))
     assert RatingService(database, EloDISettings(min_rounds=ROUNDS + 1)).why_not_rated(ratings.game_ref(1)) == (
         f"solo tiene {ROUNDS} rondas (el mínimo para EloDI es {ROUNDS + 1})")
+
+
+def test_importing_a_venue_again_recomputes_through_the_service(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
+    """With the EloDI hooks (as every front end builds the service): the final publication
+    rates the whole field; a corrected venue record imported afterwards recomputes at once,
+    as a reopened game's next final publication does, and the ratings are the new field's."""
+    from ranking.service import tournament_service
+
+    prepared = generate(spanish_lexicon, 71, 12)                  # EloDI's 12 rounds (V)
+    first = room(tmp_path / "a.db", spanish_lexicon, prepared, "Lloret", names_of("Lloret"), final=False).export()
+    database = open_database(str(tmp_path / "org.db"))
+    service = tournament_service(database, station="organizador", lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    service.create_tournament("Mundial duplicado", venue="Barcelona", settings=SETTINGS)
+    play(service, prepared, names_of("Barcelona"), final=False)
+    service.import_venue(first, "Lloret")
+    service.end_game(1)
+    service.publish(1, final=True)                                 # rates the whole field once
+    ratings = RatingService(database)
+    before = ratings_by_name(database, ratings)
+    assert len(before) == 9 and ratings.current_version() == 1
+
+    # The venue's judge corrects a slip (the master for «Lloret 6» in round 3) and exports again.
+    corrected = room(tmp_path / "b.db", spanish_lexicon, prepared, "Lloret", names_of("Lloret"), final=False)
+    table = next(table for table, _entry, person in corrected.seats(1) if person.name == "Lloret 6")
+    if not finds("Lloret 6", 3):
+        corrected.correct_slip(1, table, prepared.rounds[2].master, round_number=3, reason="error de anotación")
+    else:
+        corrected.correct_slip(1, table, "H8-QZQZ", round_number=3, reason="error de anotación")
+    service.import_venue(corrected.export(), "Lloret")
+    assert ratings.stale_games() == [] and ratings.current_version() == 2     # recomputed at once
+    after = ratings_by_name(database, ratings)
+    assert after != before and sorted(after) == sorted(before)
+    field = {player.key: player.name for player in service.venue_field()}
+    totals = {field[line.player]: line.total for line in service.venue_game_standings(1)}
+    positions = {name: 1 + sum(other > total for other in totals.values()) for name, total in totals.items()}
+    assert after == {outcome.key: (outcome.rating_after, outcome.volatility_after) for outcome in
+                     rate_game([Contestant(name, float(place)) for name, place in positions.items()], EloDISettings())}

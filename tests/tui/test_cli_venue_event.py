@@ -91,3 +91,7 @@ def test_a_venue_event_through_the_fixed_forms(run, tmp_path: Path) -> None:
     run("publish", "--out", str(web), "--formats", "html", db=org)
     assert {path.name for path in web.glob("sede*.html")} == {"sedes.html", "sede-lloret.html",
                                                               "sede-el-vendrell.html"}
+    # The same venue imported again after the rating: EloDI recomputed at once (V).
+    again = run("venue", "import", str(tmp_path / "Lloret.json"), "--venue", "Lloret", db=org).output
+    assert "sustituye la importación anterior" in again and "EloDI recalculado" in again
+    assert "ha cambiado" not in run("elodi", "update", db=org).output
