@@ -14,6 +14,7 @@ against a plain recomputation from the exported record.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -297,3 +298,80 @@ def test_names_of_venues_are_checked(tmp_path: Path, spanish_lexicon: Lexicon) -
     with pytest.raises(Exception, match="sede en línea"):
         service.import_venue({}, "Lloret")
     assert service.online_venues() == ["Lloret"]
+
+
+def test_the_record_carries_each_players_venue_and_verify_checks_it(tmp_path: Path, spanish_lexicon: Lexicon,
+                                                                    prepared: PreparedGame) -> None:
+    service = machine(f"sqlite:///{tmp_path / 'r.db'}", "org", spanish_lexicon, JUDGE_PIN)
+    service.create_tournament("Registro", settings=BONUSES)
+    service.add_venue("Lloret")
+    service.add_player("Ana", venue="Lloret")
+    service.add_player("Beto")                                     # the organiser's room
+    game = service.create_game(prepared=prepared)
+    service.draw_rack(game)
+    service.choose_master(game)
+    service.enter_slip(game, 1, prepared.rounds[0].master)
+    record = service.export()
+    assert [(player["name"], player["venue"]) for player in record["players"]] == [("Ana", "Lloret"), ("Beto", None)]
+    assert verify_record(record, spanish_lexicon) == []
+    moved = json.loads(json.dumps(record))
+    moved["players"][0]["venue"] = "Reus" if moved["players"][0]["venue"] else "Lloret"
+    assert any(difference.field == "venue" for difference in verify_record(moved, spanish_lexicon))
+    hidden = json.loads(json.dumps(record))
+    hidden["tournament"]["venues"] = []
+    assert any(difference.field == "venues" for difference in verify_record(hidden, spanish_lexicon))
+
+
+def test_a_record_of_format_11_still_verifies(tmp_path: Path, spanish_lexicon: Lexicon,
+                                              prepared: PreparedGame) -> None:
+    service = machine(f"sqlite:///{tmp_path / 'v11.db'}", "org", spanish_lexicon, JUDGE_PIN)
+    service.create_tournament("Antes de las sedes en línea")
+    service.add_player("Ana")
+    game = service.create_game(prepared=prepared)
+    service.draw_rack(game)
+    service.choose_master(game)
+    service.enter_slip(game, 1, prepared.rounds[0].master)
+    older = service.export()
+    older["format_version"] = 11                       # what format 11 wrote: no venue anywhere
+    del older["tournament"]["venues"]
+    for player in older["players"]:
+        del player["venue"]
+    assert verify_record(older, spanish_lexicon) == []
+
+
+def test_online_and_imported_venues_in_one_event(tmp_path: Path, spanish_lexicon: Lexicon,
+                                                 prepared: PreparedGame) -> None:
+    # Lloret plays on the organiser's database (online), El Vendrell in its own room
+    # (offline, its record imported): one field, one ranking, bonuses over all (III.24).
+    from tests.duplicate.test_venues import play_venue
+
+    short = prepared
+    vendrell = play_venue(tmp_path / "vendrell.db", spanish_lexicon, short, "El Vendrell", 3, slips_at_end=True)
+    organiser = machine(f"sqlite:///{tmp_path / 'org.db'}", "organizador", spanish_lexicon, JUDGE_PIN)
+    organiser.create_tournament("Mixto", venue="Barcelona", settings=BONUSES)
+    organiser.add_venue("Lloret")
+    organiser.add_player("Bruna", venue=None)                      # the organiser's own room
+    for index in range(2):
+        organiser.add_player(f"Lloret {index + 1}", venue="Lloret")
+    game = organiser.create_game(prepared=short)
+    for round_ in short.rounds:
+        organiser.draw_rack(game)
+        organiser.choose_master(game)
+        for table in (1, 2, 3):
+            organiser.enter_slip(game, table, round_.master if table == 2 else "H8-QZQZ")
+        organiser.close_round(game, round_.number)
+    with pytest.raises(Exception, match="sede en línea"):
+        organiser.import_venue(vendrell, "Lloret")
+    organiser.import_venue(vendrell, "El Vendrell")
+    assert [(view.name, view.online) for view in organiser.venues()] == [("Lloret", True), ("El Vendrell", False)]
+    lines = organiser.venue_game_standings(game)
+    assert {line.player[0] for line in lines} == {"Barcelona", "Lloret", "El Vendrell"} and len(lines) == 6
+    field = {player.key: player.name for player in organiser.venue_field()}
+    assert field[lines[0].player] == "Lloret 1" and lines[0].round_total == short.total
+    scores = {line.player: line.round_total for line in lines}
+    for player in vendrell["players"]:
+        key = ("El Vendrell", player["id"])
+        assert scores[key] == sum(slip["score"] for round_ in vendrell["games"][0]["rounds"]
+                                  for slip in round_["slips"] if slip["player"] == player["id"])
+    assert [line.player[0] for line in organiser.venue_game_standings(game, "Lloret")] == ["Lloret", "Lloret"]
+    assert len(organiser.venue_tournament_standings("Barcelona")) == 1
