@@ -22,6 +22,7 @@ from duplicate.service.errors import (
     InvalidInput,
     InvalidPin,
     InvalidText,
+    NotAuthorised,
     NotFound,
     StateConflict,
     TournamentError,
@@ -374,6 +375,9 @@ class Registration(TaskModule):
                     entries.append(self._add_player(session, tournament, record.get("name", ""),
                                                     record.get("club", ""), record.get("country", ""),
                                                     record.get("federation_id"), actor, record.get("venue")))
+                except NotAuthorised as error:          # another venue's player: refused as such
+                    raise NotAuthorised(f"{path}, línea {number}: {error}; no se ha inscrito a nadie",
+                                        role=error.role, action=error.action, venue=error.venue) from error
                 except TournamentError as error:
                     raise InvalidFile(f"{path}, línea {number}: {error}; no se ha inscrito a nadie",
                                       path=path, line=number, value=getattr(error, "value", None)) from error

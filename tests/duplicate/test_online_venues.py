@@ -375,3 +375,25 @@ def test_online_and_imported_venues_in_one_event(tmp_path: Path, spanish_lexicon
                                   for slip in round_["slips"] if slip["player"] == player["id"])
     assert [line.player[0] for line in organiser.venue_game_standings(game, "Lloret")] == ["Lloret", "Lloret"]
     assert len(organiser.venue_tournament_standings("Barcelona")) == 1
+
+
+def test_players_imported_with_their_venue(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
+    service = machine(f"sqlite:///{tmp_path / 'i.db'}", "org", spanish_lexicon, JUDGE_PIN)
+    service.create_tournament("Importados")
+    service.add_venue("Lloret")
+    service.add_venue("Reus")
+    service.set_pin("judge", "lloret-juez-pin", venue="Lloret")
+    players = tmp_path / "jugadores.csv"
+    players.write_text("nombre;club;sede\nAna;A;Lloret\nBeto;B;\nCarla;C;reus\n", encoding="utf-8")
+    service.import_players(players)
+    assert [(person.name, entry.venue) for entry, person in service.entries()] == [
+        ("Ana", "Lloret"), ("Beto", None), ("Carla", "Reus")]
+    others = tmp_path / "otros.csv"
+    others.write_text("nombre;sede\nDora;Lloret\nEloy;Reus\n", encoding="utf-8")
+    with pytest.raises(NotAuthorised, match="línea 3.*Reus.*no se ha inscrito a nadie"):
+        service.with_pin("lloret-juez-pin").import_players(others)
+    assert len(service.entries()) == 3
+    unknown = tmp_path / "desconocida.csv"
+    unknown.write_text("nombre;sede\nFidel;Girona\n", encoding="utf-8")
+    with pytest.raises(Exception, match="línea 2.*Girona"):
+        service.import_players(unknown)
