@@ -433,11 +433,15 @@ class Registration(TaskModule):
                                                .order_by(AssistantRange.first_table))]
 
     def update_player(self, entry_id: int, *, name: str | None = None, club: str | None = None,
-                      country: str | None = None, federation_id: str | None = None, reason: str = "") -> None:
+                      country: str | None = None, federation_id: str | None = None, reason: str = "",
+                      venue: str | None = None) -> None:
         """Correct the details of the player of entry ``entry_id`` (the arguments left at
         None are kept; an empty ``federation_id`` removes it). Logs ``player_updated``
         with the values before and after. Raises ``TournamentError`` for an unknown entry,
-        an empty name or a federation id that belongs to another player."""
+        an empty name or a federation id that belongs to another player. ``venue`` moves
+        the player to that online venue (issue 27 §2; empty: the organiser's room; its
+        ``before``/``after`` then carry ``venue``): only a credential of both venues may
+        (the organiser's), ``NotFound`` for a venue the tournament has not named."""
         with self._write() as session:
             entry = session.get(Entry, self._number(entry_id, "la inscripción"))
             if entry is None:
@@ -446,6 +450,11 @@ class Registration(TaskModule):
             player = entry.player
             before = {"name": player.name, "club": player.club, "country": player.country,
                       "federation_id": player.federation_id}
+            moved = venue is not None
+            if venue is not None:
+                venue = checked_venue(session, entry.tournament, venue)
+                authorise(actor, Action.UPDATE_PLAYER, venues=[venue])
+                before["venue"], entry.venue = entry.venue, venue
             if name is not None:
                 name = " ".join(self._typed(name, "el nombre del jugador", NAME_MAX).split())
                 if not name:
@@ -464,6 +473,6 @@ class Registration(TaskModule):
                                             what=f"federación {new_id}", state="taken")
                 player.federation_id = new_id
             after = {"name": player.name, "club": player.club, "country": player.country,
-                     "federation_id": player.federation_id}
+                     "federation_id": player.federation_id, **({"venue": entry.venue} if moved else {})}
             self._log(session, entry.tournament_id, PlayerUpdated(entry.id, player.id, before, after),
                       actor=actor, reason=reason)

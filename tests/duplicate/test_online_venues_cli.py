@@ -117,3 +117,26 @@ def test_setting_up_and_playing_with_online_venues(run, tmp_path: Path, prepared
     pin_events = [event for event in record["events"] if event["kind"] == "pin_changed"]
     assert {event["payload"].get("venue") for event in pin_events} == {"Lloret", "Reus"}
     assert all(pin not in out.read_text(encoding="utf-8") for pin in PINS.values())
+
+
+def test_a_player_moved_to_another_venue(run, tmp_path: Path) -> None:
+    run("tournament", "create", "Cambios")
+    run("venue", "add", "Lloret")
+    run("venue", "add", "Reus")
+    run("tournament", "pin", "judge", "--venue", "Lloret", "--new-pin-file", str(run.files["juez Lloret"]))
+    run("player", "add", "Ana", "--venue", "Lloret")
+    assert "Girona" in run("player", "venue", "1", "Girona", code=1).output
+    assert "Denegado" in run("player", "venue", "1", "Reus", who="juez Lloret", code=3).output
+    assert "sede «Reus»" in run("player", "venue", "1", "Reus", "--reason", "se inscribió en otra sala").output
+    assert "sede: Reus" in run("player", "list").output
+    assert "sala del organizador" in run("player", "venue", "1").output
+    out = tmp_path / "registro.json"
+    run("export", str(out))
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert record["players"][0]["venue"] is None
+    verified = CliRunner().invoke(main, ["verify", str(out)])
+    assert verified.exit_code == 0, verified.output
+    moved = json.loads(out.read_text(encoding="utf-8"))
+    moved["players"][0]["venue"] = "Reus"                    # the last move undone in the record alone
+    out.write_text(json.dumps(moved, ensure_ascii=False), encoding="utf-8")
+    assert CliRunner().invoke(main, ["verify", str(out)]).exit_code != 0

@@ -66,6 +66,18 @@ def player_status(context: Context, entry_id: int, status: str, reason: str) -> 
     click.echo(f"Inscripción {entry_id}: {label(ENTRY_STATUS, status)}.")
 
 
+@player.command("venue")
+@click.argument("entry_id", type=NUMBER)
+@click.argument("name", required=False, default="")
+@click.option("--reason", default="")
+@common
+def player_venue(context: Context, entry_id: int, name: str, reason: str) -> None:
+    """Cambia la sede en línea de una inscripción (sin NOMBRE: la sala del organizador);
+    el juez árbitro del torneo."""
+    context.acting.update_player(entry_id, venue=name, reason=reason)
+    click.echo(f"Inscripción {entry_id}: {f'sede «{name}»' if name.strip() else 'sala del organizador'}.")
+
+
 @click.group()
 def assistant() -> None:
     """Árbitros auxiliares y sus rangos de mesas (II.4.c)."""
