@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from duplicate.prepared import PreparedGame, generate
-from duplicate.service import NotAuthorised, NotFound, TournamentService
+from duplicate.service import InvalidText, NotAuthorised, NotFound, TournamentService
 from duplicate.service.access import Action
 from duplicate.service.settings import TournamentSettings
 from duplicate.storage.database import open_database
@@ -290,6 +290,11 @@ def test_names_of_venues_are_checked(tmp_path: Path, spanish_lexicon: Lexicon) -
             service.add_venue(taken)
     with pytest.raises(Exception, match="necesita un nombre"):
         service.add_venue("   ")
+    for hostile in ("Sede\x00oculta", "S" * 101, "Lloret\u202e"):          # control characters, too long
+        with pytest.raises(InvalidText, match="el nombre de la sede"):
+            service.add_venue(hostile)
+        with pytest.raises(InvalidText, match="el nombre de la sede"):
+            service.add_player("Nadie", venue=hostile)
     with pytest.raises(NotFound, match="ninguna sede en línea «Girona».*«Lloret»"):
         service.add_player("Ana", venue="Girona")
     with pytest.raises(NotFound, match="Girona"):
