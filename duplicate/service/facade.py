@@ -238,3 +238,4 @@ class TournamentService(OnContext):
     # --- online venues (issue 27 §2: every room's stations on this database) --------------------
     add_venue = _Delegate("venues", Venues.add_venue)
     online_venues = _Delegate("venues", Venues.online_venues)
+    venue_stations = _Delegate("venues", Venues.venue_stations)

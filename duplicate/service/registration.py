@@ -414,6 +414,12 @@ class Registration(TaskModule):
             station = session.scalar(select(Credential).where(Credential.tournament_id == tournament.id,
                                                               Credential.role == Role.ASSISTANT.value,
                                                               Credential.name == assistant.strip()))
+            actor = self.context.actor(session, tournament.id)
+            if station is None and actor.venue is not None:
+                raise NotAuthorised(f"el auxiliar «{assistant.strip()}» aún no tiene PIN de la sede «{actor.venue}»: "
+                                    "el " + actor.describe() + " le asigna antes su PIN («tournament pin assistant "
+                                    "--name …»), y luego sus mesas", role=actor.role.value,
+                                    action=Action.SET_ASSISTANT_RANGE.value, venue=actor.venue)
             actor = self._authorise(session, tournament.id, Action.SET_ASSISTANT_RANGE,
                                     venues=[station.venue if station is not None else None])
             current = session.scalar(select(AssistantRange).where(AssistantRange.tournament_id == tournament.id,

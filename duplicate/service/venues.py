@@ -62,7 +62,7 @@ from duplicate.standings import (
     round_bonuses,
     tournament_standings,
 )
-from duplicate.storage.models import Entry, Event, GameRow, OnlineVenue, Seat, Tournament
+from duplicate.storage.models import Credential, Entry, Event, GameRow, OnlineVenue, Seat, Tournament
 from duplicate.verify import verify_record
 
 __all__ = ["OWN_VENUE", "VENUE_NAME_LIMIT", "FieldPlayer", "VenueKey", "VenueView", "Venues"]
@@ -278,6 +278,15 @@ class Venues(TaskModule):
                                     "propio organizador): elija otro nombre", what="la sede", state="taken")
             session.add(OnlineVenue(tournament_id=tournament.id, name=name, created_at=now()))
             self._log(session, tournament.id, VenueAdded(name), actor=actor, reason="sede en línea")
+
+    def venue_stations(self, tournament_id: int | None = None) -> list[tuple[str, str, str | None]]:
+        """Every station credential as ``(role, name, venue)`` (``venue`` None: the
+        organiser's), in the order they were made; never a PIN nor its digest."""
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            return [(role, name, venue) for role, name, venue in session.execute(
+                select(Credential.role, Credential.name, Credential.venue)
+                .where(Credential.tournament_id == tournament.id).order_by(Credential.id))]
 
     def online_venues(self, tournament_id: int | None = None) -> list[str]:
         """The names of the tournament's online venues, in the order they were named."""

@@ -71,6 +71,8 @@ def test_setting_up_and_playing_with_online_venues(run, tmp_path: Path, prepared
         run("player", "add", f"Reus {index + 1}", who="juez Reus")          # its venue by default
     denied = run("player", "add", "Intruso", "--venue", "Reus", who="juez Lloret", code=3).output
     assert "Denegado" in denied and "sede «Lloret»" in denied and "Reus" in denied
+    early = run("assistant", "set", "aux Lloret", "1", "3", who="juez Lloret", code=3).output
+    assert "aún no tiene PIN de la sede «Lloret»" in early
     bad = run("tournament", "pin", "assistant", "--name", "aux Lloret", "--tables", "siete",
               "--new-pin-file", str(files["aux Lloret"]), who="juez Lloret", code=2).output
     assert "tramo de mesas" in bad
@@ -82,8 +84,8 @@ def test_setting_up_and_playing_with_online_venues(run, tmp_path: Path, prepared
     listed = run("player", "list").output
     assert "sede: Lloret" in listed and "sede: Reus" in listed
     venues = json.loads(run("venue", "list", "--format", "json").output)
-    assert [(row["sede"], row["tipo"], row["jugadores"]) for row in venues] == [("Lloret", "en línea", 3),
-                                                                                ("Reus", "en línea", 3)]
+    assert [(row["sede"], row["tipo"], row["jugadores"], row["juez"], row["auxiliares"]) for row in venues] == [
+        ("Lloret", "en línea", 3, "juez de Lloret", "aux Lloret"), ("Reus", "en línea", 3, "juez de Reus", "")]
     # The whole game is the organiser's.
     game_file = tmp_path / "maestra.json"
     game_file.write_text(prepared.to_json(), encoding="utf-8")

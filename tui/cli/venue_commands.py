@@ -58,7 +58,15 @@ def venue_add(context: Context, name: str) -> None:
 @format_option
 @common
 def venue_list(context: Context, output: str) -> None:
-    """Lista las sedes: las en línea y las importadas (la última importación de cada una)."""
+    """Lista las sedes: las en línea (con los puestos de su juez y sus auxiliares) y las
+    importadas (la última importación de cada una)."""
+    stations = context.service.venue_stations(context.tournament)
+
+    def named(view_name: str, role: str) -> str:
+        return ", ".join(name for kind, name, venue in stations if venue == view_name and kind == role)
+
     emit_rows([{"sede": view.name, "tipo": "en línea" if view.online else "importada", "jugadores": view.players,
-                "partidas": view.games, "alta": view.imported_at, "resumen": view.digest[:16]}
+                "partidas": view.games, "juez": named(view.name, "judge") if view.online else "",
+                "auxiliares": named(view.name, "assistant") if view.online else "",
+                "alta": view.imported_at, "resumen": view.digest[:16]}
                for view in context.service.venues(context.tournament)], output)
