@@ -138,7 +138,7 @@ VENUE_JUDGE_ACTIONS = frozenset({Action.ENTER_SLIP, Action.MARK_SLIP, Action.CHE
                                  Action.RESOLVE_CLAIM, Action.ADD_PLAYER, Action.UPDATE_PLAYER,
                                  Action.SET_ENTRY_STATUS, Action.SET_CREDENTIAL, Action.SET_ASSISTANT_RANGE})
 """What the judge of an online venue may do, and only on its own venue's players, tables
-and stations (issue 27 §2; docs/venues.md, "Derechos"): the slips and their corrections,
+and stations (issue 27 §2; docs/venues.md, "Rights"): the slips and their corrections,
 conflicts and claims of its room (II.4.a within its room), its players' registration and
 status, its assistants' PINs and tables. Everything that acts on the whole game — settings,
 seating, racks, masters, the clock, closing rounds (bonuses are the whole field's, III.24),

@@ -199,7 +199,7 @@ class Registration(TaskModule):
                     session.add(access)
                     session.flush()
             else:
-                actor = self.context.actor(session, tournament.id)
+                actor = self._authorise(session, tournament.id, Action.SET_CREDENTIAL)   # the role, first
             venue = checked_venue(session, tournament, venue)
             if venue is None and actor.venue is not None:
                 venue = actor.venue                      # a venue's judge acts within its venue
