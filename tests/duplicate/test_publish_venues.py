@@ -143,3 +143,28 @@ def test_only_the_own_rooms_players_link_to_their_pages(tmp_path: Path, spanish_
     assert {slug for slug, _name in linked} == {f"jugador-{entry}" for entry in own}
     assert all((tmp_path / "web" / "jugadores" / f"{slug}.html").is_file() for slug, _name in linked)
     assert "Lloret 1" in page and "Lloret 1</a>" not in page
+
+
+def test_online_venues_get_their_pages_too(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
+    """Venues on this database (online, no import): the same pages, every player linked."""
+    organiser = TournamentService(open_database(str(tmp_path / "org.db")), station="organizador",
+                                  lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    organiser.create_tournament("En línea", venue="Barcelona", settings=BONUSES)
+    organiser.add_venue("Lloret")
+    for name, venue in (("Ana", "Lloret"), ("Blas", "Lloret"), ("Carla", None)):
+        organiser.add_player(name, venue=venue)
+    game = organiser.create_game(rounds=2, seed=4)
+    tables = sorted(table for table, _entry, _player in organiser.seats(game))
+    for _ in range(2):
+        organiser.draw_rack(game)
+        view = organiser.choose_master(game)
+        assert view.master is not None
+        for table in tables:
+            organiser.enter_slip(game, table, view.master if table % 2 else "H8-QZQZ")
+        organiser.close_round(game)
+    publish_results(organiser, tmp_path / "web", formats=["html"], workers=1)
+    web = tmp_path / "web"
+    assert {path.name for path in web.glob("sede*.html")} == {"sedes.html", "sede-lloret.html", "sede-barcelona.html"}
+    assert sorted(line[1] for line in rows(web / "sede-lloret.html", "sedes-general")) == ["Ana", "Blas"]
+    page = (web / "sedes.html").read_text(encoding="utf-8")
+    assert len(re.findall(r'<a href="jugadores/jugador-\d+\.html">', page.split("sedes-partida")[0])) == 3
