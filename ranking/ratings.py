@@ -381,7 +381,7 @@ class RatingService(OnContext):
                     status[int(payload["entry"])] = str(payload["after"])
         field = [line for line in standings if status.get(line.player) == EntryStatus.ACTIVE.value]
         totals = {entries[line.player].player_id: line.total for line in field}
-        if venues:    # every venue's players ranked together, by total (tie-breaks are the venues' own)
+        if venues:    # every venue's players ranked together, by total (``use_tie_breaks`` is not applied)
             totals = field_totals(self._tournaments, self.context, ref.tournament_id, ref.number,
                                   {entry_id: entry.player_id for entry_id, entry in entries.items()
                                    if status.get(entry_id) == EntryStatus.ACTIVE.value})
