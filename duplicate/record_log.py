@@ -13,10 +13,11 @@ bonuses) with the log. This module covers the rest of the record and the log its
   station, arbiter, role, reason, data — breaks it where it happened; a record of an
   earlier version carries no chain (``chain_state`` says so; it is not a difference);
 * **the players** (``players``) against ``player_added``, ``player_updated`` and
-  ``entry_status``: the same entries, each with the name, club, country, federation id and
-  status the log leads to;
+  ``entry_status``: the same entries, each with the name, club, country, federation id,
+  online venue (format 12) and status the log leads to;
 * **the tournament**: name, lexicon hash and settings against ``tournament_created`` and
-  ``settings_changed``;
+  ``settings_changed``; its online venues (``venues``, format 12) against ``venue_added``,
+  and every player's venue is one of them;
 * **the games**: the same games as ``game_created`` (with its rounds planned, seconds and
   seed), the seating of the last ``tables_assigned``, the ``end_reason`` of the last
   ``game_ended``, the status of the last publication or reopening;
@@ -40,7 +41,9 @@ __all__ = ["CHAIN_VERSION", "chain_state", "log_differences"]
 CHAIN_VERSION = 7
 """The first ``format_version`` whose events are chained (``previous_hash``, ``events_head``)."""
 
-_PLAYER_FIELDS = ("name", "club", "country", "federation_id")
+_PLAYER_FIELDS = ("name", "club", "country", "federation_id", "venue")
+"""A player's details the log sets; ``venue`` (an online venue, issue 27 §2) from format
+version 12: a player of an earlier record has no ``venue`` key, which is not checked."""
 
 
 def chain_state(record: dict[str, Any]) -> str:
@@ -182,6 +185,25 @@ class _LogCheck:
             if key in settings and settings[key] != value:
                 self.add("torneo", f"settings.{key}", value, settings[key],
                          "el ajuste no es el que dejó el historial (creación y cambios de ajustes)")
+        self.online_venues()
+
+    def online_venues(self) -> None:
+        """Format 12 (issue 27 §2): the tournament's online venues are those ``venue_added``
+        names, in order, and every player's venue is one of them."""
+        named = [payload.get("venue") for _, payload in self.of_kind("venue_added")]
+        venues = self.record["tournament"].get("venues")
+        if venues is None:
+            if named:
+                self.add("torneo", "venues", None, named, "el historial da de alta sedes en línea que el registro "
+                         "no tiene")
+            return
+        if venues != named:
+            self.add("torneo", "venues", venues, named, "las sedes en línea no son las dadas de alta en el historial")
+        for player in self.record["players"]:
+            venue = player.get("venue")
+            if venue is not None and venue not in named:
+                self.add(f"jugadores, jugador {player['id']}", "venue", venue, None,
+                         "el jugador es de una sede en línea que el historial no da de alta")
 
     # --- games and rounds -----------------------------------------------------------------
     def games(self) -> None:

@@ -79,6 +79,7 @@ class Action(StrEnum):
     ENTER_RESULT = "enter_result"
     RESOLVE_RESULT = "resolve_result"
     IMPORT_VENUE = "import_venue"
+    ADD_VENUE = "add_venue"
 
 
 ACTION_NAMES: Mapping[Action, str] = {
@@ -115,6 +116,7 @@ ACTION_NAMES: Mapping[Action, str] = {
     Action.ENTER_RESULT: "anotar resultados",
     Action.RESOLVE_RESULT: "resolver conflictos de resultados",
     Action.IMPORT_VENUE: "importar el registro de una sede",
+    Action.ADD_VENUE: "dar de alta una sede en línea",
 }
 """Spanish names of the actions, as refusals name them."""
 
@@ -130,6 +132,17 @@ classic events the results of their tables)."""
 TABLE_ACTIONS = frozenset({Action.ENTER_SLIP, Action.MARK_SLIP, Action.CHECK_SLIP, Action.CORRECT_SLIP,
                            Action.FILE_CLAIM, Action.ENTER_RESULT})
 """Actions an assistant may do only for the tables of its range (II.4.c)."""
+
+VENUE_JUDGE_ACTIONS = frozenset({Action.ENTER_SLIP, Action.MARK_SLIP, Action.CHECK_SLIP, Action.CORRECT_SLIP,
+                                 Action.IMPORT_SLIPS, Action.RESOLVE_CONFLICT, Action.FILE_CLAIM,
+                                 Action.RESOLVE_CLAIM, Action.ADD_PLAYER, Action.UPDATE_PLAYER,
+                                 Action.SET_ENTRY_STATUS, Action.SET_CREDENTIAL, Action.SET_ASSISTANT_RANGE})
+"""What the judge of an online venue may do, and only on its own venue's players, tables
+and stations (issue 27 §2; docs/venues.md, "Rights"): the slips and their corrections,
+conflicts and claims of its room (II.4.a within its room), its players' registration and
+status, its assistants' PINs and tables. Everything that acts on the whole game — settings,
+seating, racks, masters, the clock, closing rounds (bonuses are the whole field's, III.24),
+publishing — stays with the organiser's judge, whose credential has no venue."""
 
 MIN_PIN_LENGTH = 6
 """Characters a PIN or passphrase needs at least."""
@@ -162,48 +175,58 @@ class Actor:
 
     ``tournament_id``: the tournament the credential belongs to (``None`` for the
     anonymous viewer); ``tables``: an assistant's range of tables ``(first, last)``,
-    inclusive (II.4.c), ``None`` for every other role and for an assistant without one.
+    inclusive (II.4.c), ``None`` for every other role and for an assistant without one;
+    ``venue``: the online venue (sede) whose judge or assistant this is (issue 27 §2),
+    ``None`` for the organiser's credentials, which cover every venue.
     """
 
     role: Role
     name: str
     tournament_id: int | None = None
     tables: tuple[int, int] | None = None
+    venue: str | None = None
 
     def describe(self) -> str:
-        """Spanish: the role and the name (``árbitro auxiliar «aux1»``)."""
-        return f"{ROLE_NAMES[self.role]} «{self.name}»" if self.name else ROLE_NAMES[self.role]
+        """Spanish: the role, the name and the venue (``árbitro auxiliar «aux1» de la sede «Lloret»``)."""
+        said = f"{ROLE_NAMES[self.role]} «{self.name}»" if self.name else ROLE_NAMES[self.role]
+        return f"{said} de la sede «{self.venue}»" if self.venue is not None else said
 
 
 VIEWER = Actor(Role.VIEWER, "")
 """The anonymous, read-only station (projection screens, published pages)."""
 
 
-def permits(actor: Actor, action: Action, table: int | None = None) -> bool:
+def permits(actor: Actor, action: Action, table: int | None = None, venue: str | None = None) -> bool:
     """Whether ``actor``'s role allows ``action`` (for ``table`` when it is a table's
-    action and a table is given): the table ``authorise`` applies, as a yes or no —
-    II.4.a, II.4.c."""
-    if action not in ALLOWED[actor.role]:
+    action and a table is given; ``venue``: the venue of that table or player, for a
+    venue's credential): the table ``authorise`` applies, as a yes or no — II.4.a, II.4.c,
+    issue 27 §2."""
+    try:
+        authorise(actor, action, tables=() if table is None else (table,),
+                  venues=() if table is None and venue is None else (venue,))
+    except NotAuthorised:
         return False
-    if actor.role is Role.ASSISTANT and action in TABLE_ACTIONS and table is not None:
-        if actor.tables is None:
-            return False
-        first, last = actor.tables
-        return first <= table <= last
     return True
 
 
-def authorise(actor: Actor, action: Action, *, tables: Iterable[int] = ()) -> None:
-    """Refuse ``action`` unless ``actor``'s role allows it for every table of ``tables``.
+def authorise(actor: Actor, action: Action, *, tables: Iterable[int] = (),
+              venues: Iterable[str | None] = ()) -> None:
+    """Refuse ``action`` unless ``actor``'s role allows it for every table of ``tables``
+    and, for a venue's credential (``Actor.venue``), every venue of ``venues`` — the
+    venues of the tables or players acted on (``None``: the organiser's own room, or
+    not known) — is its own.
 
     Raises ``NotAuthorised`` (Spanish, naming the role, the action and, for an assistant,
-    the table outside its range) — II.4.a, II.4.c.
+    the table outside its range; for a venue's credential, the venue) — II.4.a, II.4.c,
+    issue 27 §2 (``VENUE_JUDGE_ACTIONS``).
     """
     if action not in ALLOWED[actor.role]:
         raise NotAuthorised(f"el {actor.describe()} no puede {ACTION_NAMES[action]}: solo lo hace el juez árbitro"
                             if actor.role is not Role.VIEWER else
                             f"un puesto de solo lectura no puede {ACTION_NAMES[action]}: identifíquese con un PIN",
                             role=actor.role.value, action=action.value)
+    if actor.venue is not None:
+        _authorise_venue(actor, action, venues)
     if actor.role is Role.ASSISTANT and action in TABLE_ACTIONS:
         for table in tables:
             if actor.tables is None:
@@ -214,6 +237,21 @@ def authorise(actor: Actor, action: Action, *, tables: Iterable[int] = ()) -> No
                 raise NotAuthorised(f"la mesa {table} no es del {actor.describe()} (mesas {first}–{last}): "
                                     f"no puede {ACTION_NAMES[action]} de esa mesa", role=actor.role.value,
                                     action=action.value)
+
+
+def _authorise_venue(actor: Actor, action: Action, venues: Iterable[str | None]) -> None:
+    """A venue's credential: a judge only ``VENUE_JUDGE_ACTIONS``; both only on their own venue."""
+    if actor.role is Role.JUDGE and action not in VENUE_JUDGE_ACTIONS:
+        raise NotAuthorised(f"el {actor.describe()} no puede {ACTION_NAMES[action]}: actúa sobre toda la partida y "
+                            "lo hace el juez árbitro del torneo (el organizador)", role=actor.role.value,
+                            action=action.value, venue=actor.venue or "")
+    for venue in venues:
+        if venue != actor.venue:
+            where = (f"es de la sede «{venue}»" if venue is not None
+                     else "no es de ninguna sede en línea (la sala del organizador)")
+            raise NotAuthorised(f"el {actor.describe()} no puede {ACTION_NAMES[action]} de otra sede: "
+                                f"{where}; solo el juez árbitro del torneo actúa en todas las sedes",
+                                role=actor.role.value, action=action.value, venue=actor.venue or "")
 
 
 def check_new_pin(pin: str) -> None:

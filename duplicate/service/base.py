@@ -104,8 +104,10 @@ class TaskModule(OnContext):
         self.context = context
 
     def _authorise(self, session: Session, tournament_id: int, action: Action, *,
-                   tables: Iterable[int] = ()) -> Actor:
-        return self.context.authorise(session, tournament_id, action, tables=tables)
+                   tables: Iterable[int] = (), game_id: int | None = None, entries: Iterable[int] = (),
+                   venues: Iterable[str | None] = ()) -> Actor:
+        return self.context.authorise(session, tournament_id, action, tables=tables, game_id=game_id,
+                                      entries=entries, venues=venues)
 
     def _write(self) -> AbstractContextManager[Session]:
         return self.context.write()

@@ -50,7 +50,10 @@ from duplicate.storage.database import Database, DatabaseUnavailable
 from duplicate.storage.models import (
     AssistantRange,
     Credential,
+    Entry,
     Event,
+    GameRow,
+    Seat,
     Tournament,
     find_tournament,
 )
@@ -81,6 +84,9 @@ class ServiceHooks:
     ``results_final(context, tournament_id, game_number)``: called once after a game's
     results become final, with the acting context (the judge's credential that published),
     so the EloDI update is authorised and logged like any action (V);
+    ``venue_imported(context, tournament_id)``: called once after a venue's record was
+    imported (issue 27 §2), with the importing judge's context: a game already rated is
+    rated again with the new import (EloDI's recomputation);
     ``game_ratings(tournament_id, game_number)``: the EloDI changes of a rated game, for
     the published sheets (objects with ``name``, ``player_id``, ``rating_before``,
     ``change``, ``rating_after``, ``target_position``, ``actual_position``, ``phase``;
@@ -92,6 +98,7 @@ class ServiceHooks:
 
     ratings: Callable[[Sequence[int]], dict[int, int]] | None = None
     results_final: Callable[[ServiceContext, int, int], None] | None = None
+    venue_imported: Callable[[ServiceContext, int], None] | None = None
     game_ratings: Callable[[int, int], Sequence[Any]] | None = None
 
 
@@ -214,15 +221,44 @@ class ServiceContext:
             span = session.execute(select(AssistantRange.first_table, AssistantRange.last_table).where(
                 AssistantRange.tournament_id == tournament_id, AssistantRange.assistant == credential.name)).first()
             tables = (span[0], span[1]) if span is not None else None
-        return Actor(Role(credential.role), credential.name, tournament_id, tables)
+        return Actor(Role(credential.role), credential.name, tournament_id, tables, credential.venue)
 
     def authorise(self, session: Session, tournament_id: int, action: Action, *,
-                  tables: Iterable[int] = ()) -> Actor:
-        """Who is acting, if its role may do ``action`` on ``tables``; raises
-        ``NotAuthorised`` or ``CredentialRefused`` otherwise (II.4)."""
+                  tables: Iterable[int] = (), game_id: int | None = None, entries: Iterable[int] = (),
+                  venues: Iterable[str | None] = ()) -> Actor:
+        """Who is acting, if its role may do ``action`` on ``tables`` (of the game
+        ``game_id``), on the players of ``entries`` (entry ids) and in ``venues``; raises
+        ``NotAuthorised`` or ``CredentialRefused`` otherwise (II.4). A venue's credential
+        (issue 27 §2) may act only where every table's player and every entry is of its
+        venue: tables without ``game_id`` cannot be placed, and are refused to it."""
         actor = self.actor(session, tournament_id)
-        authorise(actor, action, tables=tables)
+        tables = list(tables)
+        acted_on: list[str | None] = list(venues)
+        if actor.venue is not None:
+            acted_on.extend(self.venues_of(session, game_id, tables, entries))
+        authorise(actor, action, tables=tables, venues=acted_on)
         return actor
+
+    @staticmethod
+    def venues_of(session: Session, game_id: int | None, tables: Iterable[int],
+                  entries: Iterable[int] = ()) -> list[str | None]:
+        """The online venue (``None``: the organiser's room, or nobody seated there, or no
+        game to place the table in) of the player at each of ``tables`` in the game
+        ``game_id``, then of each entry of ``entries`` (issue 27 §2)."""
+        tables, entries = list(tables), list(entries)
+        found: list[str | None] = []
+        if tables:
+            seated: dict[int, str | None] = {}
+            if game_id is not None:
+                seated = {table: venue for table, venue in session.execute(
+                    select(Seat.table_number, Entry.venue).join(Entry, Seat.entry_id == Entry.id)
+                    .where(Seat.game_id == game_id, Seat.table_number.in_(tables)))}
+            found.extend(seated.get(table) for table in tables)
+        if entries:
+            known = {entry: venue for entry, venue in session.execute(
+                select(Entry.id, Entry.venue).where(Entry.id.in_(entries)))}
+            found.extend(known.get(entry) for entry in entries)
+        return found
 
     def sign_in(self, tournament_id: int | None = None) -> Actor:
         """Check this handle's PIN against the tournament's credentials and return who it
@@ -232,17 +268,28 @@ class ServiceContext:
             tournament = self.tournament(session, tournament_id)
             return self.actor(session, tournament.id)
 
-    def may(self, action: Action | str, table: int | None = None, *, tournament_id: int | None = None) -> bool:
+    def may(self, action: Action | str, table: int | None = None, *, tournament_id: int | None = None,
+            game_number: int | None = None) -> bool:
         """Whether this handle may do ``action`` (an ``Action`` or its code name) in the
         tournament (``None``: the newest), for ``table`` when the action is a table's
-        (II.4.a, II.4.c): the same table ``access.authorise`` applies. A credential that
-        opens nothing may do nothing (``False``; the failed sign-in is counted as any)."""
+        (II.4.a, II.4.c): the same table ``access.authorise`` applies. For a venue's
+        credential (issue 27 §2) the table is placed in the game ``game_number`` (default:
+        the newest game of the tournament) and must be one of its venue's. A credential
+        that opens nothing may do nothing (``False``; the failed sign-in is counted as any)."""
         action = Action(action)
         try:
-            actor = self.sign_in(tournament_id)
+            with self.write() as session:
+                tournament = self.tournament(session, tournament_id)
+                actor = self.actor(session, tournament.id)
+                venue: str | None = None
+                if actor.venue is not None and table is not None:
+                    query = select(GameRow.id).where(GameRow.tournament_id == tournament.id)
+                    query = (query.where(GameRow.number == game_number) if game_number is not None
+                             else query.order_by(GameRow.number.desc()).limit(1))
+                    venue = self.venues_of(session, session.scalar(query), [table])[0]
         except CredentialRefused:
             return False
-        return permits(actor, action, table)
+        return permits(actor, action, table, venue)
 
     # --- the event log ----------------------------------------------------------------------
     def log(self, session: Session, tournament_id: int, typed: TournamentEvent, *,

@@ -72,7 +72,7 @@ class Corrections(TaskModule):
             conflict = session.scalar(select(Conflict).where(Conflict.id == conflict_id).with_for_update()
                                       .execution_options(populate_existing=True))
             assert conflict is not None
-            actor = self._authorise(session, tournament_id, Action.RESOLVE_CONFLICT)
+            actor = self._authorise(session, tournament_id, Action.RESOLVE_CONFLICT, entries=[conflict.entry_id])
             if conflict.resolution is not None:
                 raise StateConflict(f"el conflicto {conflict_id} ya está resuelto ({conflict.resolution}, "
                                       f"{conflict.resolved_by})", what=f"conflicto {conflict_id}", state="resolved")
@@ -100,7 +100,8 @@ class Corrections(TaskModule):
         context = self.slip_entry.slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
         verdict = self._correction_verdict(context, text, status)
         with self._write() as session:
-            actor = self._authorise(session, context.tournament_id, Action.CORRECT_SLIP, tables=[table])
+            actor = self._authorise(session, context.tournament_id, Action.CORRECT_SLIP, tables=[table],
+                                    game_id=context.game_id)
             if not judge or actor.role is not Role.JUDGE:
                 closed = session.scalar(select(RoundRow.closed).where(RoundRow.game_id == context.game_id,
                                                                       RoundRow.number == context.round_number))
@@ -171,7 +172,8 @@ class Corrections(TaskModule):
         text = self._typed(text, "la reclamación", REASON_MAX, lines=True)
         context = self.slip_entry.slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
         with self._write() as session:
-            actor = self._authorise(session, context.tournament_id, Action.FILE_CLAIM, tables=[table])
+            actor = self._authorise(session, context.tournament_id, Action.FILE_CLAIM, tables=[table],
+                                    game_id=context.game_id)
             self._writable_game(session, context.game_id)
             claim = Claim(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
                           text=text, status=ClaimStatus.OPEN.value, created_at=_now())
@@ -205,7 +207,7 @@ class Corrections(TaskModule):
             claim = session.scalar(select(Claim).where(Claim.id == claim_id).with_for_update()
                                    .execution_options(populate_existing=True))
             assert claim is not None
-            actor = self._authorise(session, tournament_id, Action.RESOLVE_CLAIM)
+            actor = self._authorise(session, tournament_id, Action.RESOLVE_CLAIM, entries=[claim.entry_id])
             if claim.status != ClaimStatus.OPEN.value:
                 raise StateConflict(f"la reclamación {claim_id} ya está resuelta ({claim.status})",
                                     what=f"reclamación {claim_id}", state="resolved")

@@ -109,12 +109,14 @@ class MissingReason(InvalidInput):
 class NotAuthorised(TournamentError):
     """The acting credential's role may not do this action (II.4): nothing changed.
 
-    ``role`` and ``action`` are the refused role and action (their code names)."""
+    ``role`` and ``action`` are the refused role and action (their code names);
+    ``venue`` the venue of the refused credential (issue 27 §2; empty for the organiser's)."""
 
-    def __init__(self, message: str, *, role: str = "", action: str = "") -> None:
+    def __init__(self, message: str, *, role: str = "", action: str = "", venue: str = "") -> None:
         super().__init__(message)
         self.role = role
         self.action = action
+        self.venue = venue
 
 
 class CredentialRefused(TournamentError):

@@ -58,6 +58,7 @@ class EventKind(StrEnum):
     PREPARED_LOADED = "prepared_game_loaded"
     PREPARED_LEFT = "prepared_game_left"
     VENUE_IMPORTED = "venue_imported"
+    VENUE_ADDED = "venue_added"
 
 
 _OMIT_NONE = {"omit_none": True}
@@ -99,6 +100,8 @@ class PinChanged(TournamentEvent):
     role: str
     set: bool
     name: str | None = field(default=None, metadata=_OMIT_NONE)
+    venue: str | None = field(default=None, metadata=_OMIT_NONE)
+    """The online venue of the credential (issue 27 §2); left out for the organiser's."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,8 @@ class PlayerAdded(TournamentEvent):
     club: str
     country: str
     federation_id: str | None
+    venue: str | None = field(default=None, metadata=_OMIT_NONE)
+    """The online venue the player plays in (issue 27 §2); left out for the organiser's room."""
 
 
 @dataclass(frozen=True)
@@ -277,6 +282,15 @@ class VenueImported(TournamentEvent):
     digest: str
     record: dict[str, Any]
     replaces: int | None = field(default=None, metadata=_OMIT_NONE)
+
+
+@dataclass(frozen=True)
+class VenueAdded(TournamentEvent):
+    """Issue 27 §2 (online venues): the tournament names the venue ``venue``, a room whose
+    stations play on this same database; its players and stations are named by it."""
+
+    KIND = EventKind.VENUE_ADDED
+    venue: str
 
 
 @dataclass(frozen=True)

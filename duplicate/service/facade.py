@@ -129,11 +129,14 @@ class TournamentService(OnContext):
         with the seconds to wait). The anonymous handle signs in as ``VIEWER``."""
         return self.context.sign_in(tournament_id)
 
-    def may(self, action: Action | str, table: int | None = None, *, tournament_id: int | None = None) -> bool:
+    def may(self, action: Action | str, table: int | None = None, *, tournament_id: int | None = None,
+            game_number: int | None = None) -> bool:
         """Whether this handle may do ``action`` (an ``Action`` or its code name; for
         ``table`` when it is a table's action, II.4.c) in the tournament (``None``: the
-        newest). Screens and commands ask it instead of repeating the permission table."""
-        return self.context.may(action, table, tournament_id=tournament_id)
+        newest); a venue's credential (issue 27 §2) only for its venue's tables of the game
+        ``game_number`` (default: the newest). Screens and commands ask it instead of
+        repeating the permission table."""
+        return self.context.may(action, table, tournament_id=tournament_id, game_number=game_number)
 
     @property
     def database_folder(self) -> str:
@@ -227,7 +230,13 @@ class TournamentService(OnContext):
 
     # --- offline venues (issue 27 §2: one event, several rooms, prepared games) -----------------
     import_venue = _Delegate("venues", Venues.import_venue)
+    venue_record_players = _Delegate("venues", Venues.venue_record_players)
     venues = _Delegate("venues", Venues.venues)
     venue_field = _Delegate("venues", Venues.venue_field)
     venue_game_standings = _Delegate("venues", Venues.venue_game_standings)
     venue_tournament_standings = _Delegate("venues", Venues.venue_tournament_standings)
+
+    # --- online venues (issue 27 §2: every room's stations on this database) --------------------
+    add_venue = _Delegate("venues", Venues.add_venue)
+    online_venues = _Delegate("venues", Venues.online_venues)
+    venue_stations = _Delegate("venues", Venues.venue_stations)

@@ -21,6 +21,7 @@ from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import DamagedData
 from duplicate.service.events import EventKind
+from duplicate.service.online_venues import venue_names
 from duplicate.service.settings import DamagedSettings, TournamentSettings
 from duplicate.service.prepared_play import plan_of
 from duplicate.service.standings import Standings
@@ -36,7 +37,7 @@ from lexicon.alphabet import Alphabet
 RECORD_FORMAT = "duplicada-tournament-1"
 """The record's format name (docs/tournament-record.md); ``verify`` reads this format."""
 
-RECORD_VERSION = 11
+RECORD_VERSION = 12
 """Revision of the format: fields are only ever added (version 2 adds ``format_version``
 and each event's ``role``: the role of the credential that acted; version 3 adds
 ``equal_tops`` to the payload of ``master_chosen`` events, so that replay places recorded
@@ -53,7 +54,10 @@ round from which it left it, III.15 — and the event kinds ``prepared_game_load
 version 10 adds ``board_notation`` to the settings and ``board`` — the board form as typed
 of a slip written on a paper board, II.8 — to such slips and to their ``slip_entered``
 payloads; issue 25 §4; version 11 adds the event kind ``venue_imported``: an offline venue's
-record brought into an organiser's tournament, ``duplicate.service.venues``; issue 27 §2)."""
+record brought into an organiser's tournament, ``duplicate.service.venues``; issue 27 §2;
+version 12 adds online venues: each player's ``venue`` (null: the organiser's own room), the
+tournament's ``venues`` (the online venues' names), the event kind ``venue_added`` and the
+``venue`` of ``player_added`` and ``pin_changed`` payloads; issue 27 §2)."""
 
 
 def _slip_record(slip: Slip) -> dict[str, Any]:
@@ -138,14 +142,15 @@ class Record(TaskModule):
                              "start_date": _iso(tournament.start_date), "end_date": _iso(tournament.end_date),
                              "lexicon_hash": tournament.lexicon_hash,
                              "settings": {key: value for key, value in tournament.settings.items()
-                                          if key != ACCESS_KEY}}
+                                          if key != ACCESS_KEY},
+                             "venues": venue_names(session, tournament.id)}
         if any(entry.player is None for entry in tournament.entries):
             raise DamagedData("una inscripción guardada remite a un jugador que no existe: la base de datos está "
                               "dañada; restaure una copia")
         registered = self._registered_details(session, tournament)
         yield "players", [{"id": entry.id, **registered.get(entry.id, {
                                "name": entry.player.name, "club": entry.player.club, "country": entry.player.country,
-                               "federation_id": entry.player.federation_id}),
+                               "federation_id": entry.player.federation_id, "venue": entry.venue}),
                            "status": entry.status} for entry in tournament.entries]
         yield "games", (self._game_record(session, tournament, game) for game in tournament.games)
         overall = self.standings.tournament_standings_in(session, tournament)
@@ -257,7 +262,7 @@ class Record(TaskModule):
             return session.scalar(select(func.max(Event.id)).where(Event.tournament_id == tournament.id)) or 0
 
 
-_PLAYER_DETAILS = ("name", "club", "country", "federation_id")
+_PLAYER_DETAILS = ("name", "club", "country", "federation_id", "venue")
 
 _BATCH = 1000
 """Rows read at a time while exporting (``yield_per``)."""

@@ -10,7 +10,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from duplicate.service.access import Action, Actor, Role, check_new_pin, new_salt, pin_digest
+from duplicate.service.access import Action, Actor, Role, authorise, check_new_pin, new_salt, pin_digest
 from duplicate.service.base import (
     ACCESS_KEY,
     TaskModule,
@@ -22,6 +22,7 @@ from duplicate.service.errors import (
     InvalidInput,
     InvalidPin,
     InvalidText,
+    NotAuthorised,
     NotFound,
     StateConflict,
     TournamentError,
@@ -35,6 +36,7 @@ from duplicate.service.events import (
     SettingsChanged,
     TournamentCreated,
 )
+from duplicate.service.online_venues import checked_venue
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.views import (
     AssistantRangeView,
@@ -152,7 +154,8 @@ class Registration(TaskModule):
             self._log(session, tournament.id, SettingsChanged(before, asdict(settings)),
                       actor=actor, reason=reason)
 
-    def set_pin(self, role: str, pin: str, *, name: str | None = None, tournament_id: int | None = None) -> None:
+    def set_pin(self, role: str, pin: str, *, name: str | None = None, tournament_id: int | None = None,
+                venue: str | None = None) -> None:
         """Set the PIN of a station: the judge's (``role="judge"``) or the assistant
         ``name``'s (``role="assistant"``, II.4.c). Only the judge may; the first judge PIN
         of a tournament created before credentials existed may be set by anyone.
@@ -163,6 +166,14 @@ class Registration(TaskModule):
         its tables (stations are often prepared first); ``assistant_without_tables`` says
         what the front ends warn about. Raises ``TournamentError``,
         ``NotAuthorised``, ``CredentialRefused``.
+
+        ``venue`` (issue 27 §2, online venues): the credential is that venue's judge's or
+        assistant's, whose rights stop at the venue (``NotFound`` for a venue the tournament
+        has not named). The organiser's judge sets any; a venue's judge only its own PIN and
+        its venue's assistants' (its venue is the default when it gives none); the
+        organiser's judge PIN is the organiser's alone. A venue judge's ``name`` defaults
+        to «juez de VENUE». An assistant's name is unique in the tournament: giving it
+        another venue moves it there (the organiser only).
         """
         if role not in (Role.JUDGE.value, Role.ASSISTANT.value):
             raise InvalidInput(f"papel {role!r} desconocido: se espera judge o assistant", what="el papel", value=role)
@@ -175,7 +186,8 @@ class Registration(TaskModule):
             tournament = self._tournament(session, tournament_id)
             access = session.get(TournamentAccess, tournament.id)
             judge = session.scalar(select(Credential).where(Credential.tournament_id == tournament.id,
-                                                            Credential.role == Role.JUDGE.value))
+                                                            Credential.role == Role.JUDGE.value,
+                                                            Credential.venue.is_(None)))
             if access is None or judge is None:
                 # A tournament from before credentials: its first judge PIN opens it.
                 if role != Role.JUDGE.value:
@@ -187,12 +199,23 @@ class Registration(TaskModule):
                     session.add(access)
                     session.flush()
             else:
-                actor = self._authorise(session, tournament.id, Action.SET_CREDENTIAL)
+                actor = self._authorise(session, tournament.id, Action.SET_CREDENTIAL)   # the role, first
+            venue = checked_venue(session, tournament, venue)
+            if venue is None and actor.venue is not None:
+                venue = actor.venue                      # a venue's judge acts within its venue
             label = "juez" if role == Role.JUDGE.value else (name or "").strip()
             query = select(Credential).where(Credential.tournament_id == tournament.id, Credential.role == role)
             if role == Role.ASSISTANT.value:
                 query = query.where(Credential.name == label)
+            else:
+                query = query.where(Credential.venue.is_(None) if venue is None else Credential.venue == venue)
             current = session.scalar(query)
+            if access is not None and judge is not None:
+                authorise(actor, Action.SET_CREDENTIAL,
+                          venues=[venue] + ([current.venue] if current is not None else []))
+            if role == Role.JUDGE.value and venue is not None:
+                label = self._typed((name or "").strip() or f"juez de {venue}", "el nombre del juez de la sede",
+                                    PERSON_MAX).strip()
             if not pin:
                 if current is not None:
                     session.delete(current)
@@ -202,17 +225,27 @@ class Registration(TaskModule):
                                                                 Credential.digest == digest))
                 if taken is not None and taken is not current:
                     raise InvalidPin("ese PIN ya lo usa otro puesto del torneo: elija otro")
+                called = (label if role == Role.ASSISTANT.value or venue is not None
+                          else current.name if current is not None else actor.name)
+                same = session.scalar(select(Credential).where(Credential.tournament_id == tournament.id,
+                                                               Credential.role == role, Credential.name == called))
+                if same is not None and same is not current:
+                    raise InvalidText(f"ya hay otro puesto con el nombre «{called}» en el torneo: elija otro nombre "
+                                      "con --name", what="el nombre del puesto", value=called)
                 if current is None:
-                    current = Credential(tournament_id=tournament.id, role=role, created_at=_now(),
-                                         name=label if role == Role.ASSISTANT.value else actor.name)
+                    current = Credential(tournament_id=tournament.id, role=role, name=called, digest=digest,
+                                         created_at=_now(), venue=venue)
                     session.add(current)
+                current.name = called
                 current.digest = digest
                 current.created_at = _now()
+                current.venue = venue
             session.flush()
             if role == Role.JUDGE.value and self.context.has_credential and not self.context.holds(pin):
                 self.context.forget(tournament.id)
-            self._log(session, tournament.id, PinChanged(role, bool(pin), label if role == Role.ASSISTANT.value else None),
-                      actor=actor)
+            self._log(session, tournament.id,
+                      PinChanged(role, bool(pin), label if role == Role.ASSISTANT.value or venue is not None else None,
+                                 venue), actor=actor)
 
     def assistant_without_tables(self, name: str, tournament_id: int | None = None) -> str | None:
         """A Spanish warning when the assistant ``name`` has no tables (II.4.c): its PIN
@@ -242,7 +275,7 @@ class Registration(TaskModule):
         return bonus_warnings(players, settings.bonus_policy)
 
     def add_player(self, name: str, *, club: str = "", country: str = "", federation_id: str | None = None,
-                   tournament_id: int | None = None) -> int:
+                   tournament_id: int | None = None, venue: str | None = None) -> int:
         """Register a player in the tournament (reusing the player with the same
         federation id if there is one); returns the entry id.
 
@@ -251,14 +284,22 @@ class Registration(TaskModule):
         apart: another club, or another federation id, on both entries. Homonyms exist (two
         «José García» from two clubs), but a name typed twice by mistake would give one
         person two tables and two lines in the standings; the arbiter distinguishes
-        homonyms by club or federation id, as the lists show them."""
+        homonyms by club or federation id, as the lists show them.
+
+        ``venue``: the online venue the player plays in (issue 27 §2; ``NotFound`` for a
+        venue the tournament has not named; None: the organiser's own room). A venue's judge
+        enters players in its own venue only (the default when it gives none)."""
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.ADD_PLAYER)
-            return self._add_player(session, tournament, name, club, country, federation_id, actor)
+            return self._add_player(session, tournament, name, club, country, federation_id, actor, venue)
 
     def _add_player(self, session: Session, tournament: Tournament, name: str, club: str, country: str,
-                    federation_id: str | None, actor: Actor) -> int:
+                    federation_id: str | None, actor: Actor, venue: str | None = None) -> int:
+        venue = checked_venue(session, tournament, venue)
+        if venue is None and actor.venue is not None:
+            venue = actor.venue
+        authorise(actor, Action.ADD_PLAYER, venues=[venue])
         name = " ".join(self._typed(name, "el nombre del jugador", NAME_MAX).split())
         club = self._typed(club, f"el club de {name}", NAME_MAX)
         country = self._typed(country, f"el país de {name}", COUNTRY_MAX)
@@ -279,10 +320,11 @@ class Registration(TaskModule):
         if existing is not None:
             raise StateConflict(f"{player.name} ya está inscrito en el torneo", what=player.name, state="entered")
         self._refuse_homonym(session, tournament, player)
-        entry = Entry(tournament_id=tournament.id, player_id=player.id, status=EntryStatus.ACTIVE.value)
+        entry = Entry(tournament_id=tournament.id, player_id=player.id, status=EntryStatus.ACTIVE.value, venue=venue)
         session.add(entry)
         session.flush()
-        self._log(session, tournament.id, PlayerAdded(entry.id, player.id, player.name, player.club, player.country, federation_id), actor=actor)
+        self._log(session, tournament.id, PlayerAdded(entry.id, player.id, player.name, player.club, player.country,
+                                                      federation_id, venue), actor=actor)
         return entry.id
 
     @staticmethod
@@ -309,14 +351,15 @@ class Registration(TaskModule):
 
     def import_players(self, path: Path, *, tournament_id: int | None = None) -> list[int]:
         """Add the players of a CSV file with a header row: ``nombre`` (or ``name``), and
-        optionally ``club``, ``pais``/``country``, ``federacion``/``federation_id``.
+        optionally ``club``, ``pais``/``country``, ``federacion``/``federation_id`` and
+        ``sede``/``venue`` (an online venue, issue 27 §2; empty: the organiser's room).
 
         All or nothing: a bad row raises ``TournamentError`` naming the line and no
         player is added.
         """
         aliases = {"nombre": "name", "name": "name", "club": "club", "pais": "country", "país": "country",
                    "country": "country", "federacion": "federation_id", "federación": "federation_id",
-                   "federation_id": "federation_id"}
+                   "federation_id": "federation_id", "sede": "venue", "venue": "venue"}
         rows = _read_csv(path)
         if rows and not any((key or "").strip().lower() in ("nombre", "name") for key in rows[0][1]):
             raise InvalidFile(f"{path}: falta la columna «nombre» en la cabecera",
@@ -331,7 +374,10 @@ class Registration(TaskModule):
                 try:
                     entries.append(self._add_player(session, tournament, record.get("name", ""),
                                                     record.get("club", ""), record.get("country", ""),
-                                                    record.get("federation_id"), actor))
+                                                    record.get("federation_id"), actor, record.get("venue")))
+                except NotAuthorised as error:          # another venue's player: refused as such
+                    raise NotAuthorised(f"{path}, línea {number}: {error}; no se ha inscrito a nadie",
+                                        role=error.role, action=error.action, venue=error.venue) from error
                 except TournamentError as error:
                     raise InvalidFile(f"{path}, línea {number}: {error}; no se ha inscrito a nadie",
                                       path=path, line=number, value=getattr(error, "value", None)) from error
@@ -348,21 +394,34 @@ class Registration(TaskModule):
             entry = session.get(Entry, self._number(entry_id, "la inscripción"))
             if entry is None:
                 raise NotFound(f"no existe la inscripción {entry_id}", what="inscripción", key=entry_id)
-            actor = self._authorise(session, entry.tournament_id, Action.SET_ENTRY_STATUS)
+            actor = self._authorise(session, entry.tournament_id, Action.SET_ENTRY_STATUS, entries=[entry.id])
             before = entry.status
             entry.status = EntryStatus(status).value
             self._log(session, entry.tournament_id, EntryStatusChanged(entry.id, before, entry.status), actor=actor, reason=reason)
 
     def set_assistant_range(self, assistant: str, first_table: int, last_table: int, *,
                             tournament_id: int | None = None) -> None:
-        """The tables ``assistant`` enters slips for (II.4.c), inclusive."""
+        """The tables ``assistant`` enters slips for (II.4.c), inclusive. A venue's judge
+        (issue 27 §2) sets only its venue's assistants' tables (the assistant's PIN given
+        first, ``set_pin``, says its venue); a venue's assistant enters slips only for the
+        tables of its range where its venue's players sit."""
         assistant = self._typed(assistant, "el nombre del auxiliar", PERSON_MAX)
         if first_table < 1 or last_table < first_table:
             raise InvalidInput(f"rango de mesas {first_table}–{last_table} no válido",
                                what="el rango de mesas", value=(first_table, last_table))
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
-            actor = self._authorise(session, tournament.id, Action.SET_ASSISTANT_RANGE)
+            station = session.scalar(select(Credential).where(Credential.tournament_id == tournament.id,
+                                                              Credential.role == Role.ASSISTANT.value,
+                                                              Credential.name == assistant.strip()))
+            actor = self.context.actor(session, tournament.id)
+            if station is None and actor.venue is not None:
+                raise NotAuthorised(f"el auxiliar «{assistant.strip()}» aún no tiene PIN de la sede «{actor.venue}»: "
+                                    "el " + actor.describe() + " le asigna antes su PIN («tournament pin assistant "
+                                    "--name …»), y luego sus mesas", role=actor.role.value,
+                                    action=Action.SET_ASSISTANT_RANGE.value, venue=actor.venue)
+            actor = self._authorise(session, tournament.id, Action.SET_ASSISTANT_RANGE,
+                                    venues=[station.venue if station is not None else None])
             current = session.scalar(select(AssistantRange).where(AssistantRange.tournament_id == tournament.id,
                                                                   AssistantRange.assistant == assistant))
             if current is None:
@@ -380,19 +439,28 @@ class Registration(TaskModule):
                                                .order_by(AssistantRange.first_table))]
 
     def update_player(self, entry_id: int, *, name: str | None = None, club: str | None = None,
-                      country: str | None = None, federation_id: str | None = None, reason: str = "") -> None:
+                      country: str | None = None, federation_id: str | None = None, reason: str = "",
+                      venue: str | None = None) -> None:
         """Correct the details of the player of entry ``entry_id`` (the arguments left at
         None are kept; an empty ``federation_id`` removes it). Logs ``player_updated``
         with the values before and after. Raises ``TournamentError`` for an unknown entry,
-        an empty name or a federation id that belongs to another player."""
+        an empty name or a federation id that belongs to another player. ``venue`` moves
+        the player to that online venue (issue 27 §2; empty: the organiser's room; its
+        ``before``/``after`` then carry ``venue``): only a credential of both venues may
+        (the organiser's), ``NotFound`` for a venue the tournament has not named."""
         with self._write() as session:
             entry = session.get(Entry, self._number(entry_id, "la inscripción"))
             if entry is None:
                 raise NotFound(f"no existe la inscripción {entry_id}", what="inscripción", key=entry_id)
-            actor = self._authorise(session, entry.tournament_id, Action.UPDATE_PLAYER)
+            actor = self._authorise(session, entry.tournament_id, Action.UPDATE_PLAYER, entries=[entry.id])
             player = entry.player
             before = {"name": player.name, "club": player.club, "country": player.country,
                       "federation_id": player.federation_id}
+            moved = venue is not None
+            if venue is not None:
+                venue = checked_venue(session, entry.tournament, venue)
+                authorise(actor, Action.UPDATE_PLAYER, venues=[venue])
+                before["venue"], entry.venue = entry.venue, venue
             if name is not None:
                 name = " ".join(self._typed(name, "el nombre del jugador", NAME_MAX).split())
                 if not name:
@@ -411,6 +479,6 @@ class Registration(TaskModule):
                                             what=f"federación {new_id}", state="taken")
                 player.federation_id = new_id
             after = {"name": player.name, "club": player.club, "country": player.country,
-                     "federation_id": player.federation_id}
+                     "federation_id": player.federation_id, **({"venue": entry.venue} if moved else {})}
             self._log(session, entry.tournament_id, PlayerUpdated(entry.id, player.id, before, after),
                       actor=actor, reason=reason)

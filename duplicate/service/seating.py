@@ -16,6 +16,7 @@ from duplicate.service.context import ServiceContext
 from duplicate.service.errors import NotFound, ResultsUnpublished, StateConflict
 from duplicate.prepared import PreparedGame
 from duplicate.service.events import GameCreated, PreparedLoaded, TablesAssigned
+from duplicate.service.online_venues import venue_names
 from duplicate.service.prepared_play import checked_for
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.standings import Standings
@@ -117,7 +118,9 @@ class Seating(TaskModule):
         """Seat the active players at tables 1..N (II.6): by partial tournament
         standings when a game has results, else by rating (when ratings exist), else
         alphabetically; ``random`` on request. Never free choice. Only before the
-        first rack is drawn."""
+        first rack is drawn. With online venues (issue 27 §2) each room's players sit at a
+        block of consecutive tables: the organiser's room first, then each venue in the
+        order they were named."""
         if seed is not None:
             self._number(seed, "la semilla del sorteo de mesas", minimum=0, maximum=SEED_MAX)
         with self._write() as session:
@@ -137,6 +140,11 @@ class Seating(TaskModule):
                 else:
                     method = SeatingMethod.ALPHABETICAL
             ordered = self._seating_order(session, tournament, active, method, seed, game.number)
+            # Online venues (issue 27 §2): each room's players at a block of consecutive tables,
+            # the organiser's room first, then the venues as they were named; the order
+            # within each room is the method's.
+            rank = {name: index for index, name in enumerate(venue_names(session, tournament.id), start=1)}
+            ordered.sort(key=lambda entry: 0 if entry.venue is None else rank.get(entry.venue, len(rank) + 1))
             for seat in list(game.seats):
                 session.delete(seat)
             session.flush()

@@ -221,7 +221,8 @@ class SlipEntry(TaskModule):
                              oriented=contexts[0].oriented)
         results = []
         with self._write() as session:
-            actor = self._authorise(session, contexts[0].tournament_id, Action.ENTER_SLIP, tables=tables)
+            actor = self._authorise(session, contexts[0].tournament_id, Action.ENTER_SLIP, tables=tables,
+                                    game_id=contexts[0].game_id)
             self._writable_game(session, contexts[0].game_id)
             for context in contexts:
                 results.append(self._store_in(session, context, master, verdict, actor))
@@ -288,7 +289,7 @@ class SlipEntry(TaskModule):
         with self._write() as session:
             first = prepared[0][0]
             actor = self._authorise(session, first.tournament_id, action,
-                                    tables=[context.table for context, _, _, _ in prepared])
+                                    tables=[context.table for context, _, _, _ in prepared], game_id=first.game_id)
             self._writable_game(session, first.game_id)
             existing = {slip.entry_id: slip for slip in session.scalars(select(Slip).where(
                 Slip.game_id == first.game_id, Slip.round_number == first.round_number))}
@@ -392,7 +393,8 @@ class SlipEntry(TaskModule):
         verdict = (mark_verdict(mark) if mark is not None
                    else judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented))
         with self._write() as session:
-            actor = self._authorise(session, context.tournament_id, Action.CHECK_SLIP, tables=[table])
+            actor = self._authorise(session, context.tournament_id, Action.CHECK_SLIP, tables=[table],
+                                    game_id=context.game_id)
             self._writable_game(session, context.game_id)
             slip = self.slip_in(session, context)
             if slip is None:
@@ -502,7 +504,8 @@ class SlipEntry(TaskModule):
     def _store(self, context: _SlipContext, text: str, verdict: SlipVerdict, action: Action,
                board: str | None = None) -> EntryResult:
         with self._write() as session:
-            actor = self._authorise(session, context.tournament_id, action, tables=[context.table])
+            actor = self._authorise(session, context.tournament_id, action, tables=[context.table],
+                                    game_id=context.game_id)
             self._writable_game(session, context.game_id)
             return self._store_in(session, context, text, verdict, actor, board)
 

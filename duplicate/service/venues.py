@@ -15,6 +15,12 @@ head of its chain of events) and the SHA-256 of the record as imported. Importin
 again logs a new event naming the one it replaces: the log keeps both, the standings read
 the latest of each venue.
 
+Online venues (``duplicate.service.online_venues``): rooms whose stations play on this same
+database; the tournament names them (``add_venue``) and each of its entries may belong to one
+(``Entry.venue``). They are listed with the imported ones (``venues``, ``online`` set) and
+their players ranked exactly like an imported venue's, keyed ``(venue, entry id)``; an event
+may mix both kinds.
+
 Standings across venues: every player of every venue and of the organiser's own room (whose
 venue is the tournament's ``venue``, or ``OWN_VENUE`` when it has none) ranked together,
 each player keyed ``(venue, entry id in that venue's record)``. Each round's master and top
@@ -40,9 +46,10 @@ from duplicate.prepared import played_differences
 from duplicate.record_reading import RecordError, check_shape
 from duplicate.service.access import Action
 from duplicate.service.base import TaskModule
-from duplicate.service.context import ServiceContext
-from duplicate.service.errors import DamagedData, InvalidFile, NotFound
-from duplicate.service.events import EventKind, VenueImported
+from duplicate.service.context import ServiceContext, now
+from duplicate.service.errors import DamagedData, InvalidFile, InvalidText, NotFound, StateConflict
+from duplicate.service.events import EventKind, VenueAdded, VenueImported
+from duplicate.service.online_venues import VENUE_NAME_LIMIT, venue_names
 from duplicate.service.prepared_play import plan_of
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.standings import Standings
@@ -55,7 +62,7 @@ from duplicate.standings import (
     round_bonuses,
     tournament_standings,
 )
-from duplicate.storage.models import Event, GameRow, Tournament
+from duplicate.storage.models import Credential, Entry, Event, GameRow, OnlineVenue, Seat, Tournament
 from duplicate.verify import verify_record
 
 __all__ = ["OWN_VENUE", "VENUE_NAME_LIMIT", "FieldPlayer", "VenueKey", "VenueView", "Venues"]
@@ -66,8 +73,6 @@ VenueKey = tuple[str, int]
 OWN_VENUE = "sede del organizador"
 """The venue name of the organiser's own room when the tournament names no venue."""
 
-VENUE_NAME_LIMIT = 100
-"""Characters a venue's name may have."""
 
 _SHOWN_DIFFERENCES = 3
 """Differences named in a refusal (the rest are counted)."""
@@ -78,7 +83,10 @@ class VenueView:
     """One imported venue: ``name``; ``players`` and ``games`` in its record; ``digest``
     the SHA-256 of the record as imported; ``event_id`` the import's event; ``replaces``
     the earlier import it replaced (None for the first); ``events_head`` the head of the
-    venue's chain of events; ``imported_at`` ISO time."""
+    venue's chain of events; ``imported_at`` ISO time. ``online``: an online venue (issue
+    27 §2, its stations on this database): ``players`` its entries, ``games`` the games
+    its players are seated in, ``digest`` empty, ``event_id`` and ``imported_at`` those of
+    its ``venue_added`` event."""
 
     name: str
     players: int
@@ -88,6 +96,7 @@ class VenueView:
     replaces: int | None
     events_head: str | None
     imported_at: str
+    online: bool = False
 
 
 @dataclass(frozen=True)
@@ -145,7 +154,8 @@ class Venues(TaskModule):
         the same number (digest, seed, racks, masters, scores) or left it (III.29);
         ``InvalidText`` for a bad venue name or the organiser's own venue's. Importing a
         venue again replaces its earlier import (a new event naming it; the log keeps both).
-        Returns the import."""
+        Then the ``venue_imported`` hook (EloDI: a game already rated is rated again with
+        this import). Returns the import."""
         name = self._typed(venue, "el nombre de la sede", VENUE_NAME_LIMIT)
         if not name.strip():
             raise InvalidFile("falta el nombre de la sede (--venue)", path=source, what="el nombre de la sede")
@@ -155,6 +165,10 @@ class Venues(TaskModule):
             if name.casefold() == own_venue(tournament).casefold():
                 raise InvalidFile(f"«{name}» es la sede del propio torneo: dé otro nombre a la sede importada",
                                   path=source, what="el nombre de la sede", value=name)
+            if any(online.casefold() == name.casefold() for online in venue_names(session, tournament.id)):
+                raise InvalidFile(f"«{name}» es una sede en línea de este torneo (juega en esta misma base de datos): "
+                                  "dé otro nombre a la sede importada", path=source, what="el nombre de la sede",
+                                  value=name)
             self._check_record(session, tournament, record, source)
             previous = self._latest(session, tournament.id).get(name)
             kept = {key: value for key, value in record.items() if key != "events"}
@@ -164,7 +178,10 @@ class Venues(TaskModule):
                               actor=actor, reason=("sustituye la importación anterior de la sede"
                                                    if previous is not None else "importación de la sede"))
             session.flush()
-            return _view(event)
+            view, tournament_id = _view(event), tournament.id
+        if self.hooks.venue_imported is not None:       # EloDI: a rated game is rated again (V)
+            self.hooks.venue_imported(self.context, tournament_id)
+        return view
 
     def _check_record(self, session: Session, tournament: Tournament, record: dict[str, Any], source: str) -> None:
         def refuse(problems: Sequence[object]) -> None:
@@ -224,24 +241,89 @@ class Venues(TaskModule):
         return latest
 
     def venues(self, tournament_id: int | None = None) -> list[VenueView]:
-        """The imported venues (each one's latest import), in order of first import."""
+        """The venues of the event: the online ones (``online``, in the order they were
+        named), then the imported ones (each one's latest import, in order of first import)."""
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
-            return [_view(event) for event in self._latest(session, tournament.id).values()]
+            return ([*self._online_views(session, tournament)]
+                    + [_view(event) for event in self._latest(session, tournament.id).values()])
+
+    def _online_views(self, session: Session, tournament: Tournament) -> list[VenueView]:
+        added = {str(event.payload.get("venue")): event for event in session.scalars(
+            select(Event).where(Event.tournament_id == tournament.id, Event.kind == EventKind.VENUE_ADDED.value))}
+        views = []
+        for name in venue_names(session, tournament.id):
+            players = sum(1 for entry in tournament.entries if entry.venue == name)
+            games = len(set(session.scalars(select(Seat.game_id).join(Entry, Seat.entry_id == Entry.id)
+                                            .where(Entry.tournament_id == tournament.id, Entry.venue == name))))
+            event = added.get(name)
+            views.append(VenueView(name, players, games, "", event.id if event is not None else 0, None, None,
+                                   event.created_at.isoformat() if event is not None else "", online=True))
+        return views
+
+    # --- online venues ------------------------------------------------------------------------------
+    def add_venue(self, name: str, tournament_id: int | None = None) -> None:
+        """Name the online venue ``name`` of the tournament (issue 27 §2): a room whose
+        stations play on this same database; then its players (``add_player(venue=…)``)
+        and its judge's and assistants' PINs (``set_pin(venue=…)``). The organiser's judge
+        only (``NotAuthorised``). ``InvalidText`` for an empty or bad name;
+        ``StateConflict`` for a name already taken by a venue, online or imported, or by the
+        organiser's own room."""
+        name = " ".join(self._typed(name, "el nombre de la sede", VENUE_NAME_LIMIT).split())
+        if not name:
+            raise InvalidText("la sede necesita un nombre", what="el nombre de la sede", value=name)
+        with self._write() as session:
+            tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.ADD_VENUE)
+            taken = [own_venue(tournament), *venue_names(session, tournament.id), *self._latest(session, tournament.id)]
+            clash = next((other for other in taken if other.casefold() == name.casefold()), None)
+            if clash is not None:
+                raise StateConflict(f"ya hay una sede «{clash}» en el torneo «{tournament.name}» (o es la sala del "
+                                    "propio organizador): elija otro nombre", what="la sede", state="taken")
+            session.add(OnlineVenue(tournament_id=tournament.id, name=name, created_at=now()))
+            self._log(session, tournament.id, VenueAdded(name), actor=actor, reason="sede en línea")
+
+    def venue_stations(self, tournament_id: int | None = None) -> list[tuple[str, str, str | None]]:
+        """Every station credential as ``(role, name, venue)`` (``venue`` None: the
+        organiser's), in the order they were made; never a PIN nor its digest."""
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            return [(role, name, venue) for role, name, venue in session.execute(
+                select(Credential.role, Credential.name, Credential.venue)
+                .where(Credential.tournament_id == tournament.id).order_by(Credential.id))]
+
+    def online_venues(self, tournament_id: int | None = None) -> list[str]:
+        """The names of the tournament's online venues, in the order they were named."""
+        with self._read() as session:
+            return venue_names(session, self._tournament(session, tournament_id).id)
 
     def venue_field(self, tournament_id: int | None = None) -> list[FieldPlayer]:
-        """Every player of the whole field: the organiser's own room's entries first (its
-        venue ``own_venue``), then each imported venue's players."""
+        """Every player of the whole field: this tournament's entries first (each in its
+        online venue, else in the organiser's room ``own_venue``), then each imported
+        venue's players."""
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             here = own_venue(tournament)
-            players = [FieldPlayer(here, entry.id, entry.player.name, entry.player.club or "")
+            players = [FieldPlayer(entry.venue or here, entry.id, entry.player.name, entry.player.club or "")
                        for entry in tournament.entries]
             for name, event in self._latest(session, tournament.id).items():
                 players.extend(FieldPlayer(name, int(player["id"]), str(player.get("name") or ""),
                                            str(player.get("club") or ""))
                                for player in event.payload["record"]["players"])
             return players
+
+    def venue_record_players(self, tournament_id: int | None = None) -> dict[str, list[dict[str, Any]]]:
+        """Each imported venue's players as its record gives them (``id``, ``name``, ``club``,
+        ``country``, ``federation_id``, ``status``; copies), by venue name, in order of first
+        import. ``DamagedData`` when a stored import cannot be read."""
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            try:
+                return {name: [dict(player) for player in event.payload["record"]["players"]]
+                        for name, event in self._latest(session, tournament.id).items()}
+            except (KeyError, TypeError, ValueError) as error:
+                raise DamagedData(f"el registro importado de una sede guardado no se lee ({type(error).__name__}): "
+                                  "la base de datos está dañada; restaure una copia") from None
 
     # --- standings ----------------------------------------------------------------------------------
     def venue_game_standings(self, game_number: int, venue: str | None = None,
@@ -254,7 +336,7 @@ class Venues(TaskModule):
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             sources = self._sources(session, tournament)
-            self._check_venue(tournament, sources, venue)
+            self._check_venue(session, tournament, sources, venue)
             players, results = self._combined(session, tournament, game, sources.get(game.number, []))
             settings = TournamentSettings.from_dict(tournament.settings)
             if venue is not None:
@@ -269,7 +351,7 @@ class Venues(TaskModule):
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             sources = self._sources(session, tournament)
-            self._check_venue(tournament, sources, venue)
+            self._check_venue(session, tournament, sources, venue)
             settings = TournamentSettings.from_dict(tournament.settings)
             games = []
             for game in tournament.games:
@@ -282,10 +364,12 @@ class Venues(TaskModule):
             return tournament_standings(classified, games, TournamentCriterion(settings.criterion),
                                         tie_breaks=settings.tie_breaks)
 
-    def _check_venue(self, tournament: Tournament, sources: dict[int, list[_Source]], venue: str | None) -> None:
+    def _check_venue(self, session: Session, tournament: Tournament, sources: dict[int, list[_Source]],
+                     venue: str | None) -> None:
         if venue is None:
             return
-        known = {own_venue(tournament)} | {source.venue for listed in sources.values() for source in listed}
+        known = ({own_venue(tournament)} | set(venue_names(session, tournament.id))
+                 | {source.venue for listed in sources.values() for source in listed})
         if venue not in known:
             raise NotFound(f"no hay ninguna sede «{venue}» en este torneo (sedes: {', '.join(sorted(known))})",
                            what="la sede", key=venue)
@@ -318,11 +402,15 @@ class Venues(TaskModule):
         closed = {row.number: row.closed for row in game.rounds}
         here = own_venue(tournament)
         sources = []
-        seated = tuple(seat.entry_id for seat in game.seats)
-        if seated:
-            sources.append(_Source(here, seated, {result.number: (result.master_score, result.top_score,
-                                                                  closed.get(result.number, False),
-                                                                  dict(result.scores)) for result in own}))
+        rounds = {result.number: (result.master_score, result.top_score, closed.get(result.number, False),
+                                  dict(result.scores)) for result in own}
+        rooms: dict[str | None, list[int]] = {None: []}           # the organiser's room, then each online venue
+        rooms.update((name, []) for name in venue_names(session, tournament.id))
+        for seat in game.seats:
+            rooms.setdefault(seat.entry.venue, []).append(seat.entry_id)
+        for name, seated in rooms.items():
+            if seated:
+                sources.append(_Source(name or here, tuple(seated), rounds))
         sources.extend(imported)
         players = [(source.venue, player) for source in sources for player in source.players]
         numbers = sorted({number for source in sources for number in source.rounds})

@@ -165,12 +165,14 @@ class PlayerView:
 
 @dataclass(frozen=True)
 class EntryView:
-    """A player's entry in a tournament; ``status`` is an ``EntryStatus`` value."""
+    """A player's entry in a tournament; ``status`` is an ``EntryStatus`` value; ``venue``
+    the online venue the player plays in (issue 27 §2), None for the organiser's room."""
 
     id: int
     tournament_id: int
     player_id: int
     status: str
+    venue: str | None = None
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,9 @@ class Entry(Base):
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     status: Mapped[str] = mapped_column(String(20), default=EntryStatus.ACTIVE.value)
+    venue: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    """The online venue (sede) the player plays in (issue 27 §2; ``OnlineVenue.name``), None
+    for the organiser's own room."""
 
     tournament: Mapped[Tournament] = relationship(back_populates="entries")
     player: Mapped[Player] = relationship()
@@ -288,6 +291,23 @@ class Credential(Base):
     role: Mapped[str] = mapped_column(String(20))
     name: Mapped[str] = mapped_column(String(100))
     digest: Mapped[str] = mapped_column(String(128))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    venue: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    """The online venue whose judge or assistant this is (issue 27 §2): its rights stop at
+    that venue; None for the organiser's credentials, which cover all."""
+
+
+class OnlineVenue(Base):
+    """A venue (sede) of an event whose rooms all play on this database (issue 27 §2,
+    «sedes en línea»): its players (``Entry.venue``) and its stations (``Credential.venue``)
+    are named by it."""
+
+    __tablename__ = "online_venues"
+    __table_args__ = (UniqueConstraint("tournament_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    name: Mapped[str] = mapped_column(String(100))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 

@@ -66,6 +66,8 @@ ACTIONS: dict[Action, tuple[Call, bool]] = {
     Action.REOPEN_RESULTS: (lambda s: s.reopen(1, reason="x"), False),
     # Offline venues (issue 27 §2): the organiser's judge only.
     Action.IMPORT_VENUE: (lambda s: s.import_venue({}, "Sede"), False),
+    # Online venues (issue 27 §2): naming one is the organiser's judge's.
+    Action.ADD_VENUE: (lambda s: s.add_venue("Sede nueva"), False),
     # Classic events (issue 16): the same credentials through ranking.classic.service.
     Action.PAIR_ROUND: (lambda s: ClassicService.like(s).pair_round(), False),
     Action.OVERRIDE_PAIRING: (lambda s: ClassicService.like(s).pair_round(manual=[(1, 2)]), False),

@@ -174,6 +174,7 @@ class DuplicadaApp(KeysInOrderApp[None]):
             self.state.tournament_id = actor.tournament_id
         self.state.role = actor.role.value
         self.state.arbiter = actor.name
+        self.state.venue = actor.venue
 
     def sign_in(self, pin: str | None) -> None:
         """``authenticate`` and show the home menu of the credential's role."""
@@ -186,4 +187,5 @@ class DuplicadaApp(KeysInOrderApp[None]):
         self.service = self.base_service
         self.state.role = None
         self.state.arbiter = ""
+        self.state.venue = None
         self.switch_screen(SignInScreen())

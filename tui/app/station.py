@@ -19,12 +19,14 @@ from duplicate.service import Action, Actor, TournamentService
 
 @dataclass
 class StationState:
-    """Who this station is: the tournament open, the role signed in, the name recorded."""
+    """Who this station is: the tournament open, the role signed in, the name recorded and,
+    for a venue's judge or assistant (issue 27 §2, online venues), its venue."""
 
     tournament_id: int | None = None
     role: str | None = None
     station: str = "principal"
     arbiter: str = ""
+    venue: str | None = None
 
 
 @runtime_checkable

@@ -40,7 +40,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tables": ("tui.cli.game_commands:tables", "Mesas de una partida (II.6)."),
     "tournament": ("tui.cli.tournament_commands:tournament", "Torneos: crear, listar, ver, PIN de los puestos."),
     "tui": ("tui.cli.app_commands:tui", "Abre la aplicación de arbitraje."),
-    "venue": ("tui.cli.venue_commands:venue", "Sedes: importar el registro de otra sala (partida preparada)."),
+    "venue": ("tui.cli.venue_commands:venue", "Sedes: dar de alta las sedes en línea, importar el registro de otra sala."),
     "verify": ("tui.cli.record_commands:verify", "Comprueba un registro de torneo recalculándolo todo."),
 }
 """Command name → ("module:attribute", short help shown by ``duplicada --help``)."""

@@ -24,19 +24,21 @@ def player() -> None:
 @click.option("--club", default="")
 @click.option("--country", default="")
 @click.option("--federation-id", default=None, help="Identificador federativo.")
+@click.option("--venue", default=None, help="Sede en línea donde juega («venue add»); sin ella, la del organizador.")
 @common
-def player_add(context: Context, name: str, club: str, country: str, federation_id: str | None) -> None:
+def player_add(context: Context, name: str, club: str, country: str, federation_id: str | None,
+               venue: str | None) -> None:
     """Inscribe al jugador NOMBRE en el torneo."""
     entry = context.acting.add_player(name, club=club, country=country, federation_id=federation_id,
-                                       tournament_id=context.tournament)
-    click.echo(f"Inscrito: {name} (inscripción {entry}).")
+                                       tournament_id=context.tournament, venue=venue)
+    click.echo(f"Inscrito: {name} (inscripción {entry}{f', sede «{venue}»' if venue else ''}).")
 
 
 @player.command("import")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @common
 def player_import(context: Context, path: Path) -> None:
-    """Importa jugadores de un CSV con cabecera: nombre, club, pais, federacion."""
+    """Importa jugadores de un CSV con cabecera: nombre, club, pais, federacion, sede."""
     entries = context.acting.import_players(path, tournament_id=context.tournament)
     click.echo(f"Inscritos: {counted(len(entries), 'jugador')} desde {path}.")
 
@@ -44,10 +46,13 @@ def player_import(context: Context, path: Path) -> None:
 @player.command("list")
 @common
 def player_list(context: Context) -> None:
-    """Lista los jugadores inscritos."""
-    for entry, person in context.service.entries(context.tournament):
+    """Lista los jugadores inscritos (con su sede cuando el torneo tiene sedes en línea)."""
+    entries = context.service.entries(context.tournament)
+    venues = any(entry.venue is not None for entry, _person in entries)
+    for entry, person in entries:
         say(f"{entry.id:>4}  {person.name:<30} {person.club:<20} {person.country:<4} "
-                   f"{person.federation_id or '':<10} {label(ENTRY_STATUS, entry.status)}")
+            f"{person.federation_id or '':<10} {label(ENTRY_STATUS, entry.status)}"
+            + (f"  sede: {entry.venue or '(organizador)'}" if venues else ""))
 
 
 @player.command("status")
@@ -59,6 +64,18 @@ def player_status(context: Context, entry_id: int, status: str, reason: str) -> 
     """Cambia el estado de una inscripción (active, withdrawn, absent, disqualified)."""
     context.acting.set_entry_status(entry_id, EntryStatus(status), reason=reason)
     click.echo(f"Inscripción {entry_id}: {label(ENTRY_STATUS, status)}.")
+
+
+@player.command("venue")
+@click.argument("entry_id", type=NUMBER)
+@click.argument("name", required=False, default="")
+@click.option("--reason", default="")
+@common
+def player_venue(context: Context, entry_id: int, name: str, reason: str) -> None:
+    """Cambia la sede en línea de una inscripción (sin NOMBRE: la sala del organizador);
+    el juez árbitro del torneo."""
+    context.acting.update_player(entry_id, venue=name, reason=reason)
+    click.echo(f"Inscripción {entry_id}: {f'sede «{name}»' if name.strip() else 'sala del organizador'}.")
 
 
 @click.group()

@@ -1,6 +1,6 @@
 """Offline venues (sedes) of one event (issue 27 §2): ``duplicada venue import RECORD.json
---venue NAME`` brings in a venue's exported record (judge/organiser PIN), ``venue list``
-shows the imported venues. The work is the service's (``duplicate.service.venues``);
+--venue NAME`` brings in a venue's exported record (judge/organiser PIN), ``venue add NAME``
+names an online venue (its stations on this database), ``venue list`` shows both kinds. The work is the service's (``duplicate.service.venues``);
 ``duplicada standings --venue NAME`` ranks one venue, and every standings list gains a
 ``sede`` column once a venue is imported (``tui.cli.record_commands``).
 
@@ -40,13 +40,37 @@ def venue_import(context: Context, path: Path, name: str) -> None:
     replaced = " (sustituye la importación anterior)" if view.replaces is not None else ""
     say(f"Sede «{view.name}» importada{replaced}: {view.players} jugadores, {view.games} "
         f"partida{'s' if view.games != 1 else ''}; resumen {view.digest[:16]}…")
+    update = context.elodi.last_update if context.elodi is not None else None
+    if update is not None and update.recomputed:         # the field of a rated game changed (V)
+        say(f"EloDI recalculado con esta importación: {len(update.rated)} partida"
+            f"{'s' if len(update.rated) != 1 else ''} valorada{'s' if len(update.rated) != 1 else ''}.")
+
+
+@venue.command("add")
+@click.argument("name")
+@common
+def venue_add(context: Context, name: str) -> None:
+    """Da de alta la sede en línea NOMBRE (el juez árbitro del torneo): una sala cuyos puestos
+    juegan en esta misma base de datos, con su juez y sus auxiliares («tournament pin
+    judge|assistant --venue NOMBRE») y sus jugadores («player add --venue NOMBRE»)."""
+    context.acting.add_venue(name, context.tournament)
+    say(f"Sede en línea «{' '.join(name.split())}» dada de alta: asigne el PIN de su juez con "
+        f"«duplicada tournament pin judge --venue …» e inscriba a sus jugadores con «player add … --venue …».")
 
 
 @venue.command("list")
 @format_option
 @common
 def venue_list(context: Context, output: str) -> None:
-    """Lista las sedes importadas (la última importación de cada una)."""
-    emit_rows([{"sede": view.name, "jugadores": view.players, "partidas": view.games,
-                "importada": view.imported_at, "resumen": view.digest[:16]}
+    """Lista las sedes: las en línea (con los puestos de su juez y sus auxiliares) y las
+    importadas (la última importación de cada una)."""
+    stations = context.service.venue_stations(context.tournament)
+
+    def named(view_name: str, role: str) -> str:
+        return ", ".join(name for kind, name, venue in stations if venue == view_name and kind == role)
+
+    emit_rows([{"sede": view.name, "tipo": "en línea" if view.online else "importada", "jugadores": view.players,
+                "partidas": view.games, "juez": named(view.name, "judge") if view.online else "",
+                "auxiliares": named(view.name, "assistant") if view.online else "",
+                "alta": view.imported_at, "resumen": view.digest[:16]}
                for view in context.service.venues(context.tournament)], output)

@@ -59,7 +59,8 @@ class HomeScreen(StationScreen[None]):
     def _who(self, tournament: str = "") -> str:
         state = self.station.state
         role = ROLE_NAMES[Role(state.role)] if state.role is not None else "sin identificar"
-        return f"{tournament + ' — ' if tournament else ''}{role}{': ' + state.arbiter if state.arbiter else ''}"
+        venue = f" (sede «{state.venue}»)" if state.venue is not None else ""
+        return f"{tournament + ' — ' if tournament else ''}{role}{': ' + state.arbiter if state.arbiter else ''}{venue}"
 
     def on_mount(self) -> None:
         self.query_one("#menu", OptionList).focus()
