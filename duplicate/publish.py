@@ -15,6 +15,8 @@ file                                            what
 ``partida-N-parciales.html``                    partial standings every ``partial_every`` rounds (FISE: 3)
 ``partida-N-repeticion.html``                   the game round by round (``duplicate.replay``): each round's board
                                                 after the master, rack, master, points, equal tops, every move
+``sedes.html``, ``sede-SLUG.html``              with imported venues (issue 27 §2): the whole field's standings with a
+                                                venue column, and each venue's (``duplicate.publish_venues``)
 ``jugadores/jugador-ID.html``                   a player: overall line and one follow-up sheet per game (II.9)
 ``estilo.css``                                  the one stylesheet (screen and print; no JavaScript anywhere)
 ``pdf/partida-N.pdf``                           the game for the noticeboard (standings, partials, record, board)
@@ -65,6 +67,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from duplicate import printing, spreadsheets
 from duplicate.prepared import PreparedGame
+from duplicate.publish_venues import ALL_VENUES_PAGE, VenuePages, collect_venue_pages, write_venue_pages
 from duplicate.replay import ReplayRound, replay_of_prepared, replay_of_results, replay_page_name
 from duplicate.results import (
     GAME_STATUS_LABELS,
@@ -127,6 +130,12 @@ class _Plan:
     seats: dict[int, tuple[tuple[int, str], ...]]
     slips_per_pad: int
     replays: dict[int, tuple[ReplayRound, ...]]
+    venue_pages: VenuePages | None = None
+
+    @property
+    def venue_links(self) -> tuple[tuple[str, str], ...]:
+        """(label, file) of the venue pages; empty without venues."""
+        return self.venue_pages.links if self.venue_pages is not None else ()
 
 
 _PLAN: _Plan | None = None
@@ -179,13 +188,14 @@ def _job_index(plan: _Plan, _arg: None) -> list[Path]:
     return [_write_html(plan, "index.html", "index.html", root="", games_info=plan.games_info,
                         published=set(plan.detailed), status_labels=GAME_STATUS_LABELS,
                         documents={game.number: _documents(plan, game.number) for game in plan.games_info},
-                        general_documents=_general_documents(plan))]
+                        general_documents=_general_documents(plan), venue_links=plan.venue_links)]
 
 
 def _job_game_html(plan: _Plan, number: int) -> list[Path]:
     game = _game(plan, number)
     written = [_write_html(plan, f"partida-{number}.html", "game.html", root="", g=game,
-                           documents=_documents(plan, number), replay=replay_page_name(number))]
+                           documents=_documents(plan, number), replay=replay_page_name(number),
+                           venue_link=f"{ALL_VENUES_PAGE}#partida-{number}" if plan.venue_pages else "")]
     written.append(_write_html(plan, replay_page_name(number), "replay.html", root="", standalone=False,
                                heading=f"Partida {number}", game_link=f"partida-{number}.html",
                                rounds=plan.replays[number], players=True,
@@ -260,8 +270,13 @@ def _job_tables(plan: _Plan, _arg: None) -> list[Path]:
     return written
 
 
+def _job_venues_html(plan: _Plan, _arg: None) -> list[Path]:
+    assert plan.venue_pages is not None
+    return write_venue_pages(render_environment(), plan.results, plan.out, plan.venue_pages)
+
+
 _JOBS: dict[str, Callable[[_Plan, Any], list[Path]]] = {
-    "index": _job_index, "game_html": _job_game_html, "players_html": _job_players_html,
+    "venues_html": _job_venues_html, "index": _job_index, "game_html": _job_game_html, "players_html": _job_players_html,
     "game_pdf": _job_game_pdf, "sheets_pdf": _job_sheets_pdf, "slips_pdf": _job_slips_pdf,
     "general_pdf": _job_general_pdf, "tables": _job_tables,
 }
@@ -287,6 +302,8 @@ def _jobs(plan: _Plan) -> list[Job]:
         jobs += [("players_html", entries[start:start + chunk]) for start in range(0, len(entries), chunk)]
         jobs += [("game_html", number) for number in plan.detailed]
         jobs.append(("index", None))
+        if plan.venue_pages is not None:
+            jobs.append(("venues_html", None))
     if "csv" in plan.formats or "xlsx" in plan.formats:
         jobs.append(("tables", None))
     return jobs
@@ -376,7 +393,8 @@ def publish_results(service: TournamentService, out: Path, *, game: int | None =
     alphabet = spanish()     # the tile set of the boards, as collect_results (I.2)
     replays = {number: replay_of_results(_game_of(results, number), service.rounds(number, info.id), alphabet)
                for number in detailed} if "html" in chosen else {}
-    plan = _Plan(out, results, info.games, detailed, chosen, seats, slips_per_pad, replays)
+    venue_pages = collect_venue_pages(service, info.id, numbers) if "html" in chosen else None
+    plan = _Plan(out, results, info.games, detailed, chosen, seats, slips_per_pad, replays, venue_pages)
     jobs = _jobs(plan)
     _PLAN = plan
     try:

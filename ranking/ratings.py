@@ -56,6 +56,7 @@ from duplicate.storage.models import (
 from duplicate.storage.rating_models import RatedGame, Rating, RatingChange, RatingVersion
 from duplicate.texts import shown
 from ranking.elodi import Contestant, EloDISettings, Outcome, rate_game
+from ranking.venue_field import field_totals, venue_marker, venue_markers
 
 __all__ = [
     "GameRef",
@@ -290,7 +291,7 @@ class RatingService(OnContext):
     def _why_not(self, session: Session, game: GameRow) -> str | None:
         if game.status != GameStatus.FINAL.value:
             return "sus resultados no son definitivos"
-        rounds = self._rounds(session, game.id)
+        rounds = self._rounds_of(session, game)
         if rounds < self.settings.min_rounds:
             return f"solo tiene {rounds} rondas (el mínimo para EloDI es {self.settings.min_rounds})"
         return None
@@ -300,15 +301,26 @@ class RatingService(OnContext):
         return session.scalar(select(func.count()).select_from(RoundRow).where(
             RoundRow.game_id == game_id, RoundRow.master_score.is_not(None))) or 0
 
+    def _rounds_of(self, session: Session, game: GameRow) -> int:
+        """The rounds a game played: its own, or with imported venues the most any room
+        played of it (an organiser may have no room of its own, ``ranking.venue_field``)."""
+        rounds = self._rounds(session, game.id)
+        if venue_marker(session, game.tournament_id) is None:
+            return rounds
+        lines = self._tournaments.venue_game_standings(game.number, None, game.tournament_id)
+        return max(rounds, max((len(line.per_round) for line in lines), default=0))
+
     def valid_games(self) -> list[GameRef]:
         """Every game that counts for EloDI now, in date order."""
         with self.context.read() as session:
             rounds = dict(session.execute(select(RoundRow.game_id, func.count()).where(
                 RoundRow.master_score.is_not(None)).group_by(RoundRow.game_id)).all())
+            with_venues = venue_markers(session)
             rows = session.execute(select(GameRow, Tournament).join(Tournament)
                                    .where(GameRow.status == GameStatus.FINAL.value)).all()
             return sorted(_ref(game, tournament) for game, tournament in rows
-                          if rounds.get(game.id, 0) >= self.settings.min_rounds)
+                          if (self._rounds_of(session, game) if tournament.id in with_venues
+                              else rounds.get(game.id, 0)) >= self.settings.min_rounds)
 
     def rated_games(self) -> list[GameRef]:
         """The games rated so far, in date order."""
@@ -326,7 +338,7 @@ class RatingService(OnContext):
                     select(RatedGame, GameRow, Tournament).join(GameRow, RatedGame.game_id == GameRow.id)
                     .join(Tournament).where(RatedGame.version == self._current_version(session))).all():
                 if game.status != GameStatus.FINAL.value or \
-                        self._final_publication(session, game.id) != rated.published_event_id:
+                        self._marker(session, game.id, tournament.id) != rated.published_event_id:
                     stale.append(_ref(game, tournament))
         return sorted(stale)
 
@@ -339,12 +351,24 @@ class RatingService(OnContext):
                 return int(event_id)
         return None
 
+    @classmethod
+    def _marker(cls, session: Session, game_id: int, tournament_id: int) -> int | None:
+        """The event a game's rating is of: its final publication, or the tournament's
+        latest venue import when later (``ranking.venue_field``); None if not published final."""
+        published = cls._final_publication(session, game_id)
+        imported = venue_marker(session, tournament_id)
+        return published if published is None or imported is None else max(published, imported)
+
     def _prepare(self, ref: GameRef) -> _Prepared:
-        """Read a valid game's standings and the players active at its final publication."""
-        standings = self._tournaments.game_standings(ref.number, ref.tournament_id)
+        """Read a valid game's standings and the players active at its final publication;
+        with imported venues, the whole field's (``ranking.venue_field``)."""
         with self.context.read() as session:
-            published = self._final_publication(session, ref.game_id)
-            rounds = self._rounds(session, ref.game_id)
+            venues = venue_marker(session, ref.tournament_id) is not None
+        standings = [] if venues else self._tournaments.game_standings(ref.number, ref.tournament_id)
+        with self.context.read() as session:
+            published = self._marker(session, ref.game_id, ref.tournament_id)
+            game_row = session.get(GameRow, ref.game_id)
+            rounds = self._rounds_of(session, game_row) if game_row is not None else 0
             entries = {entry.id: entry for entry in session.scalars(
                 select(Entry).where(Entry.tournament_id == ref.tournament_id))}
             status = {entry_id: EntryStatus.ACTIVE.value for entry_id in entries}
@@ -357,7 +381,11 @@ class RatingService(OnContext):
                     status[int(payload["entry"])] = str(payload["after"])
         field = [line for line in standings if status.get(line.player) == EntryStatus.ACTIVE.value]
         totals = {entries[line.player].player_id: line.total for line in field}
-        if self.settings.use_tie_breaks:
+        if venues:    # every venue's players ranked together, by total (``use_tie_breaks`` is not applied)
+            totals = field_totals(self._tournaments, self.context, ref.tournament_id, ref.number,
+                                  {entry_id: entry.player_id for entry_id, entry in entries.items()
+                                   if status.get(entry_id) == EntryStatus.ACTIVE.value})
+        if self.settings.use_tie_breaks and not venues:
             positions = {entries[line.player].player_id: float(line.position) for line in field}
         else:
             ordered = sorted(totals.values(), reverse=True)
@@ -377,6 +405,10 @@ class RatingService(OnContext):
             if payload.get("status") == GameStatus.FINAL.value:
                 published[game_id] = event_id
         refs = self._refs(session)
+        imported = venue_markers(session)
+        for game_id, event_id in list(published.items()):
+            if game_id in refs and refs[game_id].tournament_id in imported:
+                published[game_id] = max(event_id, imported[refs[game_id].tournament_id])
         cached: dict[int, _Prepared] = {}
         current = self._current_version(session)
         games = {rated.id: rated for rated in session.scalars(select(RatedGame).where(RatedGame.version == current))}
@@ -444,7 +476,7 @@ class RatingService(OnContext):
                     if session.scalar(select(RatedGame.id).where(RatedGame.game_id == ref.game_id,
                                                                  RatedGame.version == version)) is not None:
                         return False
-                    if self._final_publication(session, ref.game_id) != prepared.published_event_id:
+                    if self._marker(session, ref.game_id, ref.tournament_id) != prepared.published_event_id:
                         raise RatingError(f"la partida {ref.label} ha cambiado mientras se calculaba: repita la orden",
                                           what="partida", value=ref.number)
                     sequence = (session.scalar(select(func.max(RatedGame.sequence))

@@ -7,6 +7,8 @@
 * a game reopened after final publication no longer counts (``RatingService.stale_games``
   sees it) and its final re-publication recomputes every rating in date order
   (``elodi.md``, "Recomputation");
+* importing a venue's record again after its game was rated (issue 27 §2) recomputes, the
+  same way (``ranking.venue_field``);
 * seating by rating (II.6) reads the stored EloDI ratings.
 """
 
@@ -50,13 +52,26 @@ class EloDIHooks:
         else:
             self.last_update = ratings.update(ref)
 
+    def venue_imported(self, context: ServiceContext, tournament_id: int) -> None:
+        """A venue's record was imported (issue 27 §2): when it changed the field of a game
+        already rated (``ranking.venue_field``: the rating is stale), recompute, as a
+        reopened game's next final publication does; else nothing. ``context``: the
+        importing judge's, so the recomputation is authorised and logged."""
+        ratings = RatingService(context)
+        if any(ref.tournament_id == tournament_id for ref in ratings.stale_games()):
+            recomputed = tuple(ratings.recompute(tournament_id=tournament_id))
+            self.last_update = UpdateResult(recomputed, (), True, ())
+        else:
+            self.last_update = None
+
     def game_ratings(self, tournament_id: int, game_number: int) -> list[ReportLine]:
         """The EloDI report of a rated game (raises ``RatingError`` otherwise)."""
         ratings = RatingService(self.db)
         return ratings.game_report(ratings.game_ref(game_number, tournament_id))
 
     def hooks(self) -> ServiceHooks:
-        return ServiceHooks(ratings=self.ratings, results_final=self.results_final, game_ratings=self.game_ratings)
+        return ServiceHooks(ratings=self.ratings, results_final=self.results_final, game_ratings=self.game_ratings,
+                            venue_imported=self.venue_imported)
 
 
 def tournament_service(database: Database, **options: Any) -> TournamentService:

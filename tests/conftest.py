@@ -50,7 +50,8 @@ def spanish_lexicon() -> Lexicon:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Files holding a ``slow`` test run first, the app's (``tests/tui``, the longest) before
     the others; every file keeps its tests in their order (a stable sort). Under xdist
-    (``--dist loadfile``) the longest files then start at once instead of last, and the two
+    (``--dist loadfile --no-loadscope-reorder``: files handed out in this order, not by
+    their number of tests) the longest files then start at once instead of last, and the
     workers finish together (issue 24 §3); a serial run only changes the order of files."""
     slow = {item.path for item in items if item.get_closest_marker("slow")}
     app = Path(__file__).resolve().parent / "tui"

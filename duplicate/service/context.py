@@ -84,6 +84,9 @@ class ServiceHooks:
     ``results_final(context, tournament_id, game_number)``: called once after a game's
     results become final, with the acting context (the judge's credential that published),
     so the EloDI update is authorised and logged like any action (V);
+    ``venue_imported(context, tournament_id)``: called once after a venue's record was
+    imported (issue 27 §2), with the importing judge's context: a game already rated is
+    rated again with the new import (EloDI's recomputation);
     ``game_ratings(tournament_id, game_number)``: the EloDI changes of a rated game, for
     the published sheets (objects with ``name``, ``player_id``, ``rating_before``,
     ``change``, ``rating_after``, ``target_position``, ``actual_position``, ``phase``;
@@ -95,6 +98,7 @@ class ServiceHooks:
 
     ratings: Callable[[Sequence[int]], dict[int, int]] | None = None
     results_final: Callable[[ServiceContext, int, int], None] | None = None
+    venue_imported: Callable[[ServiceContext, int], None] | None = None
     game_ratings: Callable[[int, int], Sequence[Any]] | None = None
 
 

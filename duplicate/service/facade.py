@@ -230,6 +230,7 @@ class TournamentService(OnContext):
 
     # --- offline venues (issue 27 §2: one event, several rooms, prepared games) -----------------
     import_venue = _Delegate("venues", Venues.import_venue)
+    venue_record_players = _Delegate("venues", Venues.venue_record_players)
     venues = _Delegate("venues", Venues.venues)
     venue_field = _Delegate("venues", Venues.venue_field)
     venue_game_standings = _Delegate("venues", Venues.venue_game_standings)

@@ -154,7 +154,8 @@ class Venues(TaskModule):
         the same number (digest, seed, racks, masters, scores) or left it (III.29);
         ``InvalidText`` for a bad venue name or the organiser's own venue's. Importing a
         venue again replaces its earlier import (a new event naming it; the log keeps both).
-        Returns the import."""
+        Then the ``venue_imported`` hook (EloDI: a game already rated is rated again with
+        this import). Returns the import."""
         name = self._typed(venue, "el nombre de la sede", VENUE_NAME_LIMIT)
         if not name.strip():
             raise InvalidFile("falta el nombre de la sede (--venue)", path=source, what="el nombre de la sede")
@@ -177,7 +178,10 @@ class Venues(TaskModule):
                               actor=actor, reason=("sustituye la importación anterior de la sede"
                                                    if previous is not None else "importación de la sede"))
             session.flush()
-            return _view(event)
+            view, tournament_id = _view(event), tournament.id
+        if self.hooks.venue_imported is not None:       # EloDI: a rated game is rated again (V)
+            self.hooks.venue_imported(self.context, tournament_id)
+        return view
 
     def _check_record(self, session: Session, tournament: Tournament, record: dict[str, Any], source: str) -> None:
         def refuse(problems: Sequence[object]) -> None:
@@ -307,6 +311,19 @@ class Venues(TaskModule):
                                            str(player.get("club") or ""))
                                for player in event.payload["record"]["players"])
             return players
+
+    def venue_record_players(self, tournament_id: int | None = None) -> dict[str, list[dict[str, Any]]]:
+        """Each imported venue's players as its record gives them (``id``, ``name``, ``club``,
+        ``country``, ``federation_id``, ``status``; copies), by venue name, in order of first
+        import. ``DamagedData`` when a stored import cannot be read."""
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            try:
+                return {name: [dict(player) for player in event.payload["record"]["players"]]
+                        for name, event in self._latest(session, tournament.id).items()}
+            except (KeyError, TypeError, ValueError) as error:
+                raise DamagedData(f"el registro importado de una sede guardado no se lee ({type(error).__name__}): "
+                                  "la base de datos está dañada; restaure una copia") from None
 
     # --- standings ----------------------------------------------------------------------------------
     def venue_game_standings(self, game_number: int, venue: str | None = None,

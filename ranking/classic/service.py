@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from duplicate.service.access import Action, Actor, Role
 from duplicate.service.context import HasContext, OnContext, ServiceContext, ServiceHooks, typed_text
@@ -777,7 +777,10 @@ class ClassicService(OnContext):
 
     @staticmethod
     def _seeds(session: Session, row: ClassicDivision) -> list[ClassicSeed]:
+        # Each seed's entry and player in the same query: read one by one (lazily), the 80
+        # queries of a 40-player division made every board list and standings read slow.
         return list(session.scalars(select(ClassicSeed).where(ClassicSeed.division_id == row.id)
+                                    .options(joinedload(ClassicSeed.entry).joinedload(Entry.player))
                                     .order_by(ClassicSeed.number)))
 
     def _seed(self, session: Session, row: ClassicDivision, number: int) -> ClassicSeed:

@@ -8,9 +8,20 @@ from datetime import datetime
 from rich.text import Text
 
 from duplicate.labels import SLIP_STATUS
-from duplicate.service import AssistantRangeView, ConflictView, RoundView, SlipView, TournamentError
+from duplicate.service import (
+    AssistantRangeView,
+    ConflictView,
+    RoundClosed,
+    RoundView,
+    SetAsideSlipView,
+    SlipView,
+    StorageUnavailable,
+    TournamentError,
+)
 from duplicate.slips import SlipStatus
 from tui.app.screens.entry_presenter import (
+    Refusal,
+    RoundToShow,
     assistant_range,
     conflict_sides,
     conflicts_line,
@@ -18,8 +29,13 @@ from tui.app.screens.entry_presenter import (
     default_round,
     missing_line,
     problem,
+    refusal_reason,
+    refusals_text,
+    round_to_show,
+    set_aside_notice,
     slip_row,
     tables_shown,
+    without_entered,
 )
 
 WHEN = datetime(2026, 5, 1, 10, 0)
@@ -106,3 +122,59 @@ def test_the_two_sides_of_a_conflict_and_read_problems() -> None:
     assert stored == "ninguna" and new == f"{SLIP_STATUS['missing']} (anotó aux2)"     # the mark by its name
     assert problem(TournamentError("no hay partida")) == "no hay partida"
     assert problem(KeyError("x")).startswith("error inesperado (KeyError)")
+
+
+def test_the_round_shown_moves_on_only_when_followed_and_nothing_is_half_typed() -> None:
+    """Issue 25 §2: the screen follows the round being typed; a half-typed slip keeps its
+    round, a round chosen by hand (F7/F8) stays, a withdrawn round gives way silently."""
+    rounds = {1: round_view(1, "H8-CASA", closed=True), 2: round_view(2, "8H-COSA"), 3: round_view(3, None)}
+    assert round_to_show(rounds, 1, follow=True, typing=False) == RoundToShow(2, True, "Ahora se anota la ronda 2")
+    assert round_to_show(rounds, 1, follow=True, typing=True) == RoundToShow(1, True)      # moves on after Intro
+    assert round_to_show(rounds, 1, follow=False, typing=False) == RoundToShow(1, False)   # chosen by hand
+    assert round_to_show(rounds, 2, follow=True, typing=False) == RoundToShow(2, True)     # already there
+    # None shown yet, or its rack withdrawn (III.29): the default round, followed again, without a notice,
+    # whether or not a slip is half-typed or a round was chosen by hand.
+    assert round_to_show(rounds, None, follow=False, typing=True) == RoundToShow(2, True)
+    assert round_to_show(rounds, 4, follow=False, typing=False) == RoundToShow(2, True)
+    assert round_to_show({}, None, follow=True, typing=False) == RoundToShow(None, True)
+    # Every round closed: the newest is shown; a round closing under the screen moves it on to the next one.
+    closed = {1: round_view(1, "H8-CASA", closed=True), 2: round_view(2, "8H-COSA", closed=True)}
+    assert round_to_show(closed, 1, follow=True, typing=False).number == 2
+    assert round_to_show({**closed, 3: round_view(3, None)}, 2, follow=True, typing=False).notice == \
+        "Ahora se anota la ronda 3"
+
+
+def aside(table: int, round_number: int, event_id: int) -> SetAsideSlipView:
+    return SetAsideSlipView(round_number=round_number, table_number=table, entry_id=table, text="H8 CASA",
+                            status=SlipStatus.VALID.value, score=12, entered_by="aux1", rack="CASAXYZ",
+                            reason="atril mal sacado", event_id=event_id)
+
+
+def test_a_withdrawn_rack_is_told_once_and_only_when_new_III29() -> None:
+    assert set_aside_notice([], None) == (0, None) and set_aside_notice([], 0) == (0, None)
+    old = [aside(1, 2, 5), aside(3, 2, 5)]
+    assert set_aside_notice(old, None) == (5, None)       # the first look: said already, or long ago
+    assert set_aside_notice(old, 5) == (5, None)          # nothing new
+    newest, feedback = set_aside_notice([*old, aside(4, 3, 9), aside(2, 3, 9)], 5)
+    assert newest == 9 and feedback is not None
+    assert feedback.kind == "conflict"
+    assert "ronda 3" in feedback.headline and "CASAXYZ" in feedback.headline and "III.29" in feedback.headline
+    details = " ".join(feedback.details)
+    assert "atril mal sacado" in details and "2 papeletas" in details and "mesas 2, 4" in details
+    assert "mesa 1" not in details and "mesas 1" not in details            # only the newest withdrawal's slips
+
+
+def test_why_a_slip_was_refused_and_when_the_refusal_is_done() -> None:
+    assert refusal_reason(object(), 4, "H8 CASA") is None
+    assert refusal_reason(RoundClosed("la ronda 2 está cerrada", round=2), 4, "H8 CASA") == "la ronda 2 está cerrada"
+    lost = refusal_reason(StorageUnavailable("la base de datos no responde"), 4, "H8 CASA")
+    assert lost == "NO GUARDADA: mesa 4 «H8 CASA»: la base de datos no responde; vuelva a anotarla"
+    assert refusal_reason(StorageUnavailable("sin disco"), None, "") == "NO GUARDADA: la acción: sin disco; vuelva a anotarla"
+    assert (refusal_reason(ValueError("x"), 4, "") or "").startswith("error inesperado (ValueError)")
+    refusals = [Refusal(4, "H8 CASA", 2, "a"), Refusal(4, "8H COSA", 3, "b"), Refusal(None, "maestra", 2, "c"),
+                Refusal(5, "J1 XI", 2, "d")]
+    assert without_entered(refusals, 4, 2) == refusals[1:]
+    assert without_entered(refusals, 6, 2) == refusals
+    text = refusals_text(refusals, shown=2).plain
+    assert text.startswith("⚠ 4 papeletas NO anotadas") and "2 más antiguas" in text
+    assert text.endswith("acción, ronda 2 «maestra»: c\nmesa 5, ronda 2 «J1 XI»: d")

@@ -40,6 +40,10 @@ def venue_import(context: Context, path: Path, name: str) -> None:
     replaced = " (sustituye la importación anterior)" if view.replaces is not None else ""
     say(f"Sede «{view.name}» importada{replaced}: {view.players} jugadores, {view.games} "
         f"partida{'s' if view.games != 1 else ''}; resumen {view.digest[:16]}…")
+    update = context.elodi.last_update if context.elodi is not None else None
+    if update is not None and update.recomputed:         # the field of a rated game changed (V)
+        say(f"EloDI recalculado con esta importación: {len(update.rated)} partida"
+            f"{'s' if len(update.rated) != 1 else ''} valorada{'s' if len(update.rated) != 1 else ''}.")
 
 
 @venue.command("add")

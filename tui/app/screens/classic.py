@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
+from textual.worker import get_current_worker
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -196,8 +197,13 @@ class ClassicScreen(StationScreen[None]):
     # --- reading -----------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="classic-read", exit_on_error=False)
     def refresh_data(self) -> None:
+        """Read the division, the round shown, the standings and the players (in a worker
+        thread) and show them. A newer read cancels this one (``exclusive``): it stops at
+        the next step instead of reading and showing what the newer one will show — with
+        results typed in a burst, each result's read overlapped the next ones'."""
         service = self.classic
         tournament = self.station.state.tournament_id
+        worker = get_current_worker()
         try:
             divisions = service.divisions(tournament)
             if not divisions:
@@ -207,11 +213,17 @@ class ClassicScreen(StationScreen[None]):
             self.division_count = len(divisions)
             number = self.shown_round or division.rounds_paired or None
             boards = service.boards(number, division=division.name, tournament_id=tournament) if number else []
+            if worker.is_cancelled:
+                return
             lines = service.standings(division=division.name, tournament_id=tournament)
             played = service.rounds_complete(division=division.name, tournament_id=tournament)
+            if worker.is_cancelled:
+                return
             players = service.players(division=division.name, tournament_id=tournament)
         except (TournamentError, ValueError) as error:
             self.app.call_from_thread(self.say, str(error), error=True)
+            return
+        if worker.is_cancelled:
             return
         self.app.call_from_thread(self.show_data, division, number, boards, lines, played)
         self.app.call_from_thread(self.show_players, players)

@@ -65,8 +65,6 @@ from textual.widgets import DataTable, Header, Input, Label, Static
 from duplicate.labels import SLIP_STATUS
 from duplicate.service import (
     ConflictView,
-    EntryResult,
-    RoundClosed,
     RoundView,
     SetAsideSlipView,
     SlipView,
@@ -83,10 +81,8 @@ from tui.app.screens.entry_presenter import (
     assistant_range,
     conflicts_line,
     context_text,
-    default_round,
     missing_line,
     problem,
-    refusals_text,
     slip_row,
     tables_shown,
 )
@@ -96,7 +92,6 @@ from tui.app.widgets.plain_table import PlainTable
 from tui.app.widgets.slip_feedback import (
     SlipFeedback,
     error_feedback,
-    set_aside_feedback,
 )
 from tui.app.widgets.steady_footer import SteadyFooter
 
@@ -293,33 +288,7 @@ class EntryScreen(EntryActions):
         self._seats = {table: (entry.id, player.name) for table, entry, player in outcome.seats}
         self._range = assistant_range(outcome.ranges, state.arbiter)
         self.board_notation = outcome.board_notation
-        if self.round_number not in self._rounds:          # none shown yet, or its rack was withdrawn
-            self.round_number = default_round(self._rounds)
-            self.follow = True
-            self.refresh_round()
-        elif not self._switch_round():
-            self.refresh_round()
-
-    def _typing(self) -> bool:
-        """Whether a slip is half-typed (the table or the move field holds something)."""
-        return any(self.query_one(name, Input).value for name in ("#table", "#move"))
-
-    def _follow_round(self) -> None:
-        self._switch_round()
-
-    def _switch_round(self) -> bool:
-        """Move on to the round to follow (``default_round``: the one being typed, issue 25
-        §2) unless a round was chosen by hand (F7/F8) or a slip is half-typed — that slip
-        belongs to the round shown; ``_ready`` calls this again right after it is entered.
-        True when the round changed (and is being read)."""
-        default = default_round(self._rounds)
-        if not self.follow or default == self.round_number or self._typing():
-            return False
-        if self.round_number is not None:
-            self.notify(f"Ahora se anota la ronda {default}", title="Ronda")
-        self.round_number = default
-        self.refresh_round()
-        return True
+        self._follow_round(read_again=True)
 
     # --- reads off the event loop ---------------------------------------------------------------
     @property
@@ -384,20 +353,6 @@ class EntryScreen(EntryActions):
         self._slips = {slip.table_number: slip for slip in slips}
         self._fill(self._tables_shown(), conflicts)
         self._tell_set_aside(game, aside)
-
-    def _tell_set_aside(self, game: int, aside: Sequence[SetAsideSlipView]) -> None:
-        """III.29: the judge withdrew a rack that slips of the game had been entered
-        against (whatever round is shown); once per withdrawal seen while the screen is
-        open, the feedback says so and asks for the round's slips again."""
-        newest = max((slip.event_id for slip in aside), default=0)
-        seen = self._set_aside_seen.get(game)
-        self._set_aside_seen[game] = newest
-        if seen is None or newest <= seen:
-            return                     # first look at the game, or nothing new: said already or long ago
-        told = [slip for slip in aside if slip.event_id == newest]
-        feedback = set_aside_feedback(told[0].round_number, told)
-        if feedback is not None:
-            self.query_one("#feedback", SlipFeedback).feedback = feedback
 
     def _fill(self, tables: Sequence[int], conflicts: Sequence[ConflictView]) -> None:
         view = self.query_one("#slips", DataTable)
@@ -502,58 +457,7 @@ class EntryScreen(EntryActions):
         self._pump()
         self._show_saving()
 
-    def _report(self, job: SlipJob, outcome: Any) -> None:
-        if isinstance(outcome, StorageUnavailable):
-            typed = f" «{job.text}»" if job.text else ""
-            where = f"mesa {job.table}" if job.table is not None else "la acción"
-            reason = f"NO GUARDADA: {where}{typed}: {outcome}; vuelva a anotarla"
-            feedback = error_feedback(reason)
-        elif isinstance(outcome, TournamentError):
-            reason = str(outcome)
-            feedback = error_feedback(reason)
-        elif isinstance(outcome, Exception):
-            reason = f"error inesperado ({type(outcome).__name__}): {outcome}"
-            feedback = error_feedback(reason)
-        else:
-            feedback = job.report(outcome)
-        self._feedback(feedback)
-        if isinstance(outcome, Exception):
-            self._refused(Refusal(job.table, job.text, job.round_number, reason))
-            if isinstance(outcome, RoundClosed):
-                self.refresh_data()                     # the round shown closed: move on (issue 25 §2)
-        elif job.table is not None and isinstance(outcome, EntryResult):
-            self._entered(job.table, outcome.round_number)
-        self.handled += 1
-        if job.table is not None:
-            self._last_table = job.table
-
-    # --- refused slips, listed until seen (issue 25 §2) ------------------------------------------
-    def _refused(self, refusal: Refusal) -> None:
-        self.refusals.append(refusal)
-        self._show_refusals()
-
-    def _entered(self, table: int, round_number: int) -> None:
-        """A slip of ``table`` was stored in ``round_number``: its refusals there are done."""
-        kept = [item for item in self.refusals if (item.table, item.round_number) != (table, round_number)]
-        if len(kept) != len(self.refusals):
-            self.refusals = kept
-            self._show_refusals()
-
-    def action_refusals_seen(self) -> None:
-        """Ctrl+O: the refused slips listed have been seen; the list empties."""
-        if self.refusals:
-            self.refusals = []
-            self._show_refusals()
-
-    def _show_refusals(self) -> None:
-        listing = self.query_one("#refused", Static)
-        listing.update(refusals_text(self.refusals))
-        listing.set_class(not self.refusals, "-none")
-
 
 def _call(job: SlipJob) -> Any:
     """Run ``job``'s service call; an exception is returned, to be shown, never raised."""
-    try:
-        return job.call()
-    except Exception as error:  # noqa: BLE001 — reported to the assistant, never a traceback
-        return error
+    return _outcome(job.call)

@@ -1,6 +1,9 @@
 """What the assistant (or the judge) does on the slip entry screen (issue 4 §2, II.4.c):
 the keys of the slip form, marks (III.13, III.20.4, III.25), the master for many tables,
-corrections, conflicts (II.4.a), rounds, the paper board (III.20.1.c–d), double entry.
+corrections, conflicts (II.4.a), rounds, the paper board (III.20.1.c–d), double entry;
+and what follows the service's answers (issue 25 §2): the round followed, the refused
+slips listed until seen, the notice of slips set aside by a withdrawn rack (III.29) —
+decided by the pure functions of ``entry_presenter``.
 
 ``EntryActions`` is the base of ``EntryScreen`` (``tui.app.screens.entry``), which lays
 the screen out, reads the round and runs the queued service calls (``SlipJob``) in order.
@@ -8,7 +11,7 @@ the screen out, reads the round and runs the queued service calls (``SlipJob``) 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, ClassVar
@@ -18,12 +21,30 @@ from textual import events, on
 from textual.widgets import DataTable, Input, Static
 
 from duplicate.board_notation import BoardSlip
-from duplicate.service import BOARD_REFUSED, Action, RoundView, SlipView, TournamentError
+from duplicate.service import (
+    BOARD_REFUSED,
+    Action,
+    EntryResult,
+    RoundClosed,
+    RoundView,
+    SetAsideSlipView,
+    SlipView,
+    TournamentError,
+)
 from duplicate.slips import SlipStatus
 from duplicate.plurals import counted
 from lexicon.alphabet import spanish
 from lexicon.board import Board
-from tui.app.screens.entry_presenter import conflict_sides, default_round
+from tui.app.screens.entry_presenter import (
+    Refusal,
+    conflict_sides,
+    default_round,
+    refusal_reason,
+    refusals_text,
+    round_to_show,
+    set_aside_notice,
+    without_entered,
+)
 from tui.app.station import StationScreen
 from tui.app.widgets.judge_dialogs import ClaimDialog, ConflictDecision, ConflictDialog, NewClaim
 from tui.app.widgets.ordered_input import OrderedInput
@@ -66,6 +87,10 @@ class EntryActions(StationScreen[None]):
     _seats: dict[int, tuple[int, str]]
     _rounds: dict[int, RoundView]
     _slips: dict[int, SlipView]
+    _set_aside_seen: dict[int, int]
+    _last_table: int | None
+    refusals: list[Refusal]
+    handled: int
 
     def _enqueue(self, job: SlipJob) -> None:
         """Queue ``job`` for the service (``EntryScreen`` runs the queue in order)."""
@@ -73,6 +98,10 @@ class EntryActions(StationScreen[None]):
 
     def refresh_round(self) -> None:
         """Read the round shown again (``EntryScreen``)."""
+        raise NotImplementedError
+
+    def refresh_data(self) -> None:
+        """Read the game, its rounds and seats again (``EntryScreen``)."""
         raise NotImplementedError
 
     def _show_context(self) -> None:
@@ -159,10 +188,70 @@ class EntryActions(StationScreen[None]):
         self.set_focus(table)                       # at once: the next key typed is the next table's
         self._follow_round()                        # a round that moved on while this slip was typed
 
-    def _follow_round(self) -> None:
-        """Show the round to follow, unless one was chosen by hand or a slip is being
-        typed (``EntryScreen``)."""
-        raise NotImplementedError
+    # --- the round followed (issue 25 §2) -----------------------------------------------------
+    def _typing(self) -> bool:
+        """Whether a slip is half-typed (the table or the move field holds something)."""
+        return any(self.query_one(name, Input).value for name in ("#table", "#move"))
+
+    def _follow_round(self, *, read_again: bool = False) -> None:
+        """Show the round to follow (``round_to_show``: the one being typed, unless a
+        round was chosen by hand with F7/F8 or a slip is half-typed — ``_ready`` calls this
+        again right after it is entered). The round's list is read when the round changed,
+        or always with ``read_again`` (the rounds were just read)."""
+        choice = round_to_show(self._rounds, self.round_number, follow=self.follow, typing=self._typing())
+        if choice.number == self.round_number and not read_again:
+            return
+        if choice.notice is not None:
+            self.notify(choice.notice, title="Ronda")
+        self.round_number, self.follow = choice.number, choice.follow
+        self.refresh_round()
+
+    def _tell_set_aside(self, game: int, aside: Sequence[SetAsideSlipView]) -> None:
+        """III.29: the judge withdrew a rack that slips of the game had been entered
+        against (whatever round is shown); once per withdrawal seen while the screen is
+        open, the feedback says so and asks for the round's slips again (``set_aside_notice``)."""
+        self._set_aside_seen[game], feedback = set_aside_notice(aside, self._set_aside_seen.get(game))
+        if feedback is not None:
+            self._feedback(feedback)
+
+    # --- what the service answered, refused slips listed until seen (issue 25 §2) ------------------
+    def _report(self, job: SlipJob, outcome: Any) -> None:
+        """Show what the service answered to ``job`` (the value, or the exception raised):
+        the feedback, a refusal listed, the list cleared of the table's refusals once its
+        slip is stored; a round that closed under the slip makes the rounds read again."""
+        reason = refusal_reason(outcome, job.table, job.text)
+        self._feedback(job.report(outcome) if reason is None else error_feedback(reason))
+        if reason is not None:
+            self._refused(Refusal(job.table, job.text, job.round_number, reason))
+            if isinstance(outcome, RoundClosed):
+                self.refresh_data()                     # the round shown closed: move on (issue 25 §2)
+        elif job.table is not None and isinstance(outcome, EntryResult):
+            self._entered(job.table, outcome.round_number)
+        self.handled += 1
+        if job.table is not None:
+            self._last_table = job.table
+
+    def _refused(self, refusal: Refusal) -> None:
+        self.refusals.append(refusal)
+        self._show_refusals()
+
+    def _entered(self, table: int, round_number: int) -> None:
+        """A slip of ``table`` was stored in ``round_number``: its refusals there are done."""
+        kept = without_entered(self.refusals, table, round_number)
+        if len(kept) != len(self.refusals):
+            self.refusals = kept
+            self._show_refusals()
+
+    def action_refusals_seen(self) -> None:
+        """Ctrl+O: the refused slips listed have been seen; the list empties."""
+        if self.refusals:
+            self.refusals = []
+            self._show_refusals()
+
+    def _show_refusals(self) -> None:
+        listing = self.query_one("#refused", Static)
+        listing.update(refusals_text(self.refusals))
+        listing.set_class(not self.refusals, "-none")
 
     def _feedback(self, feedback: Feedback) -> None:
         self.query_one("#feedback", SlipFeedback).feedback = feedback

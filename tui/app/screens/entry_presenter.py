@@ -15,13 +15,15 @@ from duplicate.service import (
     EntryView,
     PlayerView,
     RoundView,
+    SetAsideSlipView,
     SlipView,
+    StorageUnavailable,
     TournamentError,
 )
 from duplicate.slips import SlipStatus
 from tui.app.widgets.glyphs import WARNING_MARK
 from duplicate.plurals import counted
-from tui.app.widgets.slip_feedback import status_name
+from tui.app.widgets.slip_feedback import Feedback, set_aside_feedback, status_name
 
 Cell = str | Text
 """A cell of the slips table: plain text (as typed, never markup) or styled text."""
@@ -78,6 +80,26 @@ def refusals_text(refusals: Sequence[Refusal], shown: int = REFUSALS_SHOWN) -> T
     return text
 
 
+def refusal_reason(outcome: object, table: int | None, typed: str) -> str | None:
+    """Why the service refused an action — the feedback and the refused slips' list say
+    it (issue 25 §2) — or None when ``outcome`` (what the call returned, or the exception
+    it raised) is not a refusal. A database that does not answer (``StorageUnavailable``)
+    names the ``table`` (None: an action for many tables) and what was ``typed``, to be
+    typed again; any other error than a ``TournamentError`` is named as unexpected."""
+    if isinstance(outcome, StorageUnavailable):
+        where = f"mesa {table}" if table is not None else "la acción"
+        return f"NO GUARDADA: {where}{f' «{typed}»' if typed else ''}: {outcome}; vuelva a anotarla"
+    if isinstance(outcome, Exception):
+        return problem(outcome)
+    return None
+
+
+def without_entered(refusals: Sequence[Refusal], table: int, round_number: int) -> list[Refusal]:
+    """The refusals still to show once a slip of ``table`` was stored in ``round_number``:
+    that table's refusals in that round are done, every other one stays (issue 25 §2)."""
+    return [item for item in refusals if (item.table, item.round_number) != (table, round_number)]
+
+
 def problem(error: Exception) -> str:
     """The Spanish text of a failed read (a ``TournamentError`` says it; anything else is
     named as unexpected)."""
@@ -101,6 +123,48 @@ def default_round(rounds: Mapping[int, RoundView]) -> int | None:
     if open_rounds:
         return min(open_rounds)
     return max(rounds) if rounds else None
+
+
+@dataclass(frozen=True)
+class RoundToShow:
+    """The round the entry screen shows after reading the rounds (``round_to_show``):
+    its ``number`` (None: the game has no round), whether it ``follow``s the round being
+    typed, and the ``notice`` shown when the screen moves on by itself (None: it does not)."""
+
+    number: int | None
+    follow: bool
+    notice: str | None = None
+
+
+def round_to_show(rounds: Mapping[int, RoundView], shown: int | None, *, follow: bool, typing: bool) -> RoundToShow:
+    """Which round the screen shows, given the ``rounds`` read and the round ``shown``
+    (issue 25 §2). A round shown that is not in ``rounds`` (none shown yet, or its rack
+    was withdrawn, III.29) gives way to ``default_round``, followed again, silently.
+    Otherwise the screen moves on to ``default_round`` — saying so — only when it
+    ``follow``s and no slip is half-typed (``typing``: that slip belongs to the round
+    shown, the screen moves on right after it is entered); a round chosen by hand (F7/F8,
+    not ``follow``) stays."""
+    default = default_round(rounds)
+    if shown not in rounds:
+        return RoundToShow(default, True)
+    if not follow or typing or default == shown:
+        return RoundToShow(shown, follow)
+    return RoundToShow(default, True, f"Ahora se anota la ronda {default}")
+
+
+def set_aside_notice(aside: Sequence[SetAsideSlipView], seen: int | None) -> tuple[int, Feedback | None]:
+    """III.29: what to tell about the slips set aside when the judge withdrew a rack they
+    had been entered against. ``aside`` are the game's set-aside slips (any round), each
+    with the ``event_id`` of its withdrawal; ``seen`` is the newest withdrawal already
+    looked at on this screen (None: the game was not looked at yet). Returns the newest
+    withdrawal (the next ``seen``) and the feedback asking for the round's slips again —
+    only for a withdrawal newer than ``seen``, once; None on the first look (said long
+    ago, or by another station) or when nothing is new."""
+    newest = max((slip.event_id for slip in aside), default=0)
+    if seen is None or newest <= seen:
+        return newest, None
+    told = [slip for slip in aside if slip.event_id == newest]
+    return newest, set_aside_feedback(told[0].round_number, told)
 
 
 def assistant_range(ranges: Sequence[AssistantRangeView], arbiter: str) -> tuple[int, int] | None:

@@ -2,14 +2,23 @@
 
 Modal screens; each returns its answer with ``dismiss`` (``ConfirmScreen``: a bool;
 ``NewGameScreen``: a ``NewGame`` or None).
+
+The new game form may name a prepared game file (III.15, last paragraph: «duplicada
+maestra»; issue 27 §1, as ``duplicada game start --prepared FILE``): the form then asks
+the console to create the game itself (``attempt``, in a worker) and stays open with the
+refusal, in Spanish, when the file cannot be read or the service refuses it — nothing is
+created then.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -49,15 +58,26 @@ class ConfirmScreen(ModalScreen[bool]):
 @dataclass(frozen=True)
 class NewGame:
     """What the judge asked for a new game: ``rounds`` (None: full bag, III.21),
-    ``seed`` (None: at random), ``seconds`` per round (None: the tournament's)."""
+    ``seed`` (None: at random), ``seconds`` per round (None: the tournament's),
+    ``prepared`` the prepared game file (None: none); ``created`` the console's note when
+    the form already created the game (a prepared one), else empty."""
 
     rounds: int | None
     seed: int | None
     seconds: int | None
+    prepared: Path | None = None
+    created: str = ""
+
+
+Attempt = Callable[[NewGame], str]
+"""Creates the game asked for and returns the note for the judge; raises ``ValueError``
+(``duplicate.prepared.PreparedFileError``) or ``TournamentError`` with the refusal."""
 
 
 class NewGameScreen(ModalScreen[NewGame | None]):
-    """Form for a new game: agreed rounds or full bag, seed, seconds per round."""
+    """Form for a new game: agreed rounds or full bag, seed, seconds per round and,
+    reached with Tab, a prepared game file. ``attempt``: how the console creates a
+    prepared game (module docstring); without it the form only returns the answer."""
 
     DEFAULT_CSS = """
     NewGameScreen { align: center middle; }
@@ -68,6 +88,11 @@ class NewGameScreen(ModalScreen[NewGame | None]):
     NewGameScreen Input { width: 1fr; }
     """
     BINDINGS: ClassVar = [Binding("escape", "cancel", "Cancelar")]
+
+    def __init__(self, attempt: Attempt | None = None) -> None:
+        super().__init__()
+        self.attempt = attempt
+        self.trying = False
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -81,12 +106,19 @@ class NewGameScreen(ModalScreen[NewGame | None]):
             with Horizontal():
                 yield Label("Segundos por ronda")
                 yield Input(placeholder="vacío: los del torneo", type="integer", id="seconds")
-            yield Static("Enter en el último campo crea la partida; Escape cancela.", classes="hint")
+            with Horizontal():
+                yield Label("Partida preparada")
+                yield Input(placeholder="vacío: ninguna; o el archivo .json", id="prepared")
+            yield Static("", id="refusal")
+            yield Static("Enter en «Segundos por ronda» o en «Partida preparada» crea la partida; Tab pasa de un "
+                         "campo a otro; Escape cancela.", classes="hint")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        if event.input.id != "seconds":
+        if event.input.id not in ("seconds", "prepared"):
             self.focus_next()
+            return
+        if self.trying:
             return
         numbers: list[int | None] = []
         for name, label in (("rounds", "Rondas"), ("seed", "Semilla"), ("seconds", "Segundos por ronda")):
@@ -103,7 +135,40 @@ class NewGameScreen(ModalScreen[NewGame | None]):
                 return
             numbers.append(number)
         rounds, seed, seconds = numbers
-        self.dismiss(NewGame(rounds, seed, seconds))
+        typed = self.query_one("#prepared", Input).value.strip()
+        request = NewGame(rounds, seed, seconds, Path(typed).expanduser() if typed else None)
+        if request.prepared is None or self.attempt is None:
+            self.dismiss(request)
+            return
+        self.trying = True
+        self._refuse("Comprobando la partida preparada…", error=False)
+        self._create(request)
+
+    @work(thread=True, exclusive=True, group="new-game", exit_on_error=False)
+    def _create(self, request: NewGame) -> None:
+        """Create the prepared game (``attempt``); stay open with the refusal if refused."""
+        from duplicate.service import TournamentError
+
+        assert self.attempt is not None
+        try:
+            note = self.attempt(request)
+        except (TournamentError, ValueError, OSError) as error:
+            self.app.call_from_thread(self._refused, str(error))
+            return
+        except Exception as error:  # noqa: BLE001 — the form must never stay stuck nor stop the app
+            self.app.call_from_thread(self._refused, f"error inesperado ({type(error).__name__}); no se ha creado")
+            return
+        self.app.call_from_thread(self.dismiss, NewGame(request.rounds, request.seed, request.seconds,
+                                                        request.prepared, note))
+
+    def _refused(self, text: str) -> None:
+        self.trying = False
+        self._refuse(f"No se crea la partida: {text}")
+        self.query_one("#prepared", Input).focus()
+
+    def _refuse(self, text: str, *, error: bool = True) -> None:
+        self.query_one("#refusal", Static).update(Text(text, style="bold red" if error else "bold"))
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        if not self.trying:
+            self.dismiss(None)

@@ -355,6 +355,9 @@ class JudgeActions(StationScreen[None]):
         def create(request: NewGame | None, unpublished_reason: str = "") -> None:
             if request is None:
                 return
+            if request.created:                 # a prepared game, created by the form (III.15)
+                self.start_action(lambda: request.created)
+                return
 
             def new_game() -> str:
                 number = self.service.create_game(tournament_id=self.tournament_id, rounds=request.rounds,
@@ -365,12 +368,13 @@ class JudgeActions(StationScreen[None]):
 
         unpublished = self.state.unpublished
         if unpublished is None:
-            self.app.push_screen(NewGameScreen(), create)
+            self.app.push_screen(NewGameScreen(self._prepared_game_maker("")), create)
             return
 
         def why(reason: str | None) -> None:
             if reason:
-                self.app.push_screen(NewGameScreen(), lambda request: create(request, reason))
+                self.app.push_screen(NewGameScreen(self._prepared_game_maker(reason)),
+                                     lambda request: create(request, reason))
 
         # IV.32: the results come first (Clasificaciones publishes them); the judge may
         # start anyway, saying why.
@@ -378,6 +382,24 @@ class JudgeActions(StationScreen[None]):
                                           "clasificación del torneo (IV.32). Publíquelos en «Clasificaciones», "
                                           "o escriba por qué se empieza la siguiente igualmente (Esc: volver)",
                                           "Motivo:"), why)
+
+    def _prepared_game_maker(self, unpublished_reason: str) -> Callable[[NewGame], str]:
+        """How the new game form creates a prepared game (III.15; the service call of
+        ``duplicada game start --prepared``): read the file, create the game; the form
+        shows a refusal (``PreparedFileError``, ``TournamentError``) and nothing is created."""
+
+        def make(request: NewGame) -> str:
+            from duplicate.prepared import load_prepared
+
+            assert request.prepared is not None
+            prepared = load_prepared(request.prepared)[0]
+            number = self.service.create_game(tournament_id=self.tournament_id, rounds=request.rounds,
+                                              seed=request.seed, seconds_per_round=request.seconds,
+                                              unpublished_reason=unpublished_reason, prepared=prepared)
+            return (f"Partida {number} creada: partida preparada (III.15), {len(prepared.rounds)} rondas, "
+                    f"{prepared.total} puntos; pulse «d» para sacar su primer atril.")
+
+        return make
 
     def action_back(self) -> None:
         """Escape: leave the rack field, else go back to the menu."""

@@ -5,7 +5,9 @@ claims with their resolution (III.27); the game's status, provisional or final (
 Every figure comes from the service (``game_standings``, ``tournament_standings``,
 ``round_results``, ``rounds``, ``slips``, ``claims``); the screen only lays them out.
 
-Keys: F2 game, F3 tournament, F4 follow-up sheet, F5 claims (the tabs); Intro on a
+Keys: F2 game, F3 tournament, F4 follow-up sheet, F5 claims, F6 venues (the tabs: with
+imported venues, the whole field with a «Sede» column and a venue selector,
+``tui.app.screens.standings_venues``); Intro on a
 player's row opens their follow-up sheet; F7 / F8 previous / next game; F9 writes the
 publication files; Esc back. Refreshed on ``DataChanged``.
 
@@ -31,7 +33,7 @@ from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Header, Select, Static, TabbedContent, TabPane
 
 from duplicate.labels import CLAIM_STATUS, CRITERION_HEADINGS, label
 from duplicate.plurals import counted
@@ -56,6 +58,7 @@ from tui.app.screens.standings_presenter import (
     round_cell,
     split_move,
 )
+from tui.app.screens.standings_venues import ALL, VenueData, VenueStandings, read_venues
 from tui.app.widgets.glyphs import HEADER_ICON
 from tui.app.widgets.judge_dialogs import (
     FolderDialog,
@@ -96,6 +99,7 @@ class _StandingsData:
     overall: list[TournamentStanding[int]]
     claims: list[ClaimView]
     slips: list[SlipView]
+    venues: VenueData | None = None
 
 class StandingsScreen(StandingsActions):
     """Game and tournament standings, follow-up sheet, claims. See the module docstring."""
@@ -114,6 +118,7 @@ class StandingsScreen(StandingsActions):
         Binding("f3", "tab('tournament')", "Torneo", group=_TABS, show=False),
         Binding("f4", "tab('sheet')", "Hoja", group=_TABS, show=False),
         Binding("f5", "tab('claims')", "Reclamaciones", group=_TABS, show=False),
+        Binding("f6", "tab('venues')", "Sedes", group=_TABS, show=False),
         Binding("f7", "game(-1)", "Partida −", group=_GAMES),
         Binding("f8", "game(1)", "Partida +", group=_GAMES),
         Binding("f9", "publish", "Publicar"),
@@ -140,6 +145,8 @@ class StandingsScreen(StandingsActions):
         """Status (``GameStatus`` value) of the game shown, once read."""
         self.loaded = False
         """True once the first read has been shown."""
+        self.venue: str | None = None
+        """The venue chosen in the «Sedes» tab (None: every venue together)."""
 
     def compose(self) -> ComposeResult:
         yield Header(icon=HEADER_ICON)
@@ -156,9 +163,12 @@ class StandingsScreen(StandingsActions):
                 yield PlainTable(id="sheet-table", cursor_type="row", zebra_stripes=True)
             with TabPane("F5 Reclamaciones", id="claims"):
                 yield PlainTable(id="claims-table", cursor_type="row", zebra_stripes=True)
+            with TabPane("F6 Sedes", id="venues"):
+                yield VenueStandings()
         yield SteadyFooter()
 
     def on_mount(self) -> None:
+        self.query_one(TabbedContent).hide_tab("venues")        # shown once venues are read
         self.refresh_data()
         self.query_one("#game-table", DataTable).focus()
 
@@ -182,7 +192,8 @@ class StandingsScreen(StandingsActions):
                 rounds=[view for view in service.rounds(game, tournament_id) if view.master is not None],
                 overall=service.tournament_standings(tournament_id),
                 claims=service.claims(game, tournament_id=tournament_id),
-                slips=service.slips(game, tournament_id=tournament_id))
+                slips=service.slips(game, tournament_id=tournament_id),
+                venues=read_venues(service, tournament_id, game, self.venue))
         except TournamentError as error:
             self.app.call_from_thread(self.query_one("#heading", Static).update,
                                       Text(f"Sin clasificación: {error}", style="bold red"))
@@ -214,6 +225,13 @@ class StandingsScreen(StandingsActions):
         self._fill_tournament(overall, settings.criterion, len(info.games))
         self._fill_claims(claims)
         self._fill_sheet(results, rounds)
+        self.query_one(VenueStandings).show(data.venues, label(CRITERION_HEADINGS, settings.criterion),
+                                            settings.criterion != TournamentCriterion.TOTAL.value)
+        tabs = self.query_one(TabbedContent)
+        if data.venues is None:
+            tabs.hide_tab("venues")
+        else:
+            tabs.show_tab("venues")
         self.loaded = True
 
     def _reset(self, table: DataTable[Any], columns: Sequence[tuple[str, str]]) -> int:
@@ -339,6 +357,12 @@ class StandingsScreen(StandingsActions):
         self._restore(table, row)
 
     # --- actions -------------------------------------------------------------------------------------
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """The venue selector of the «Sedes» tab: read that venue's standings."""
+        if event.select.id == "venue-select":
+            self.venue = None if event.value in (ALL, Select.BLANK) else str(event.value)
+            self.refresh_data()
+
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.data_table.id not in ("game-table", "tournament-table"):
             return
@@ -375,6 +399,9 @@ class StandingsScreen(StandingsActions):
             self.notify(f"Solo el juez árbitro puede {JUDGE_KEYS[action][1]}.", severity="warning")
 
     def action_tab(self, tab: str) -> None:
+        if tab == "venues" and not self.query_one(VenueStandings).has_venues:
+            self.notify("Este torneo no tiene sedes importadas («duplicada venue import»).", severity="warning")
+            return
         self.query_one(TabbedContent).active = tab
         self.query_one(f"#{tab}-table", DataTable).focus()
 

@@ -5,10 +5,14 @@ lays them out.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from rich.text import Text
 
 from duplicate.labels import GAME_STATUS
 from duplicate.service import ClaimView, GameStatus, SlipView
+from duplicate.standings import GameStanding, TournamentStanding
 from tui.app.widgets.slip_feedback import status_name
 
 BONUS_STYLE = "bold black on yellow"
@@ -45,3 +49,39 @@ def claim_summary(claim: ClaimView, slip: SlipView | None, table: int | None, na
     stored = "sin papeleta" if slip is None else (slip.text or status_name(slip.status))
     return (f"Ronda {claim.round_number}, mesa {table if table is not None else '?'}, {name}: «{claim.text}»\n"
             f"Papeleta anotada: {stored}" + (f" ({slip.score} puntos)" if slip is not None else ""))
+
+
+VenueKey = tuple[str, int]
+"""A player of an event played in several venues: ``(venue, entry id in its record)``."""
+
+
+def _key(player: VenueKey) -> str:
+    return f"{player[0]}\x1f{player[1]}"
+
+
+def venue_game_rows(lines: Sequence[GameStanding[VenueKey]],
+                    names: dict[VenueKey, str]) -> list[tuple[str, list[Any]]]:
+    """The venue tab's game rows (issue 27 §2): ``(row key, cells)`` with position,
+    name, venue, total, points, bonus, percentage — in the standings' order."""
+    return [(_key(line.player), [Text(str(line.position), justify="right"), names.get(line.player, ""),
+                                 line.player[0], Text(str(line.total), style="bold", justify="right"),
+                                 Text(str(line.round_total), justify="right"),
+                                 Text(f"+{line.bonus_total}" if line.bonus_total else "",
+                                      style=BONUS_STYLE if line.bonus_total else "", justify="right"),
+                                 Text(decimal(line.percentage), justify="right")])
+            for line in lines]
+
+
+def venue_tournament_rows(lines: Sequence[TournamentStanding[VenueKey]], names: dict[VenueKey, str],
+                          decimals: bool) -> list[tuple[str, list[Any]]]:
+    """The venue tab's tournament rows: position, name, venue, the criterion's value
+    (``decimals``: two decimals, else an integer), total, bonus, games, places."""
+    return [(_key(line.player), [Text(str(line.position), justify="right"), names.get(line.player, ""),
+                                 line.player[0],
+                                 Text(decimal(line.value, 2) if decimals else str(int(line.value)), style="bold",
+                                      justify="right"),
+                                 Text(str(line.total), justify="right"),
+                                 Text(f"+{line.bonus_total}" if line.bonus_total else "", justify="right"),
+                                 Text(str(line.games_played), justify="right"),
+                                 " ".join("—" if place is None else f"{place}º" for place in line.places)])
+            for line in lines]
