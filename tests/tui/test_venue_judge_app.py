@@ -9,9 +9,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from textual.widgets import OptionList
+from textual.widgets import DataTable, OptionList
 
-from duplicate.service import PendingSlip, RoundStatus, TournamentService
+from duplicate.service import ClaimStatus, PendingSlip, RoundStatus, TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
@@ -22,6 +22,7 @@ from tui.app import DuplicadaApp
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.judge import JudgeScreen
 from tui.app.screens.judge_presenter import within
+from tui.app.screens.standings import StandingsScreen
 
 LLORET_JUDGE_PIN = "lloret-juez-pin"
 
@@ -121,3 +122,42 @@ def test_a_round_status_within_a_venues_tables() -> None:
     assert (mine.round_number, mine.expected, mine.entered, mine.missing_tables) == (2, 3, 1, (4, 6))
     assert [pending.table for pending in mine.pending] == [4, 5] and mine.per_assistant == {}
     assert within(status, []).expected == 0 and not within(status, []).pending
+
+
+def test_a_venue_judge_resolves_its_venues_claim_and_is_not_offered_the_others(tmp_path: Path,
+                                                                              spanish_lexicon: Lexicon) -> None:
+    organiser, _ = two_venues(tmp_path, spanish_lexicon)
+    mine = organiser.file_claim(1, 1, 2, "Entregué la papeleta a tiempo")          # Lloret's table 2
+    theirs = organiser.file_claim(1, 1, 4, "Mi papeleta decía H8-CASA")            # Reus's table 4
+    base = TournamentService(open_database(str(tmp_path / "t.db")), station="lloret", lexicon=spanish_lexicon)
+
+    async def scenario() -> None:
+        app = DuplicadaApp(base, station="lloret", poll=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await idle(pilot)
+            await pilot.press("enter", *LLORET_JUDGE_PIN, "enter")
+            await until(pilot, lambda: isinstance(app.screen, HomeScreen))
+            menu = app.screen.query_one("#menu", OptionList)
+            titles = [str(menu.get_option_at_index(index).prompt) for index in range(menu.option_count)]
+            menu.highlighted = titles.index("Clasificaciones")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, StandingsScreen) and app.screen.loaded)
+            screen = app.screen
+            await pilot.press("f5")
+            await idle(pilot)
+            claims = screen.query_one("#claims-table", DataTable)
+            claims.move_cursor(row=claims.get_row_index(str(theirs)))
+            await pilot.press("r")                                      # the other venue's: not offered
+            await idle(pilot)
+            assert app.screen is screen
+            assert any("de otra sede" in note.message for note in app._notifications)
+            claims.move_cursor(row=claims.get_row_index(str(mine)))
+            await pilot.press("r", "down", "enter")                     # Rechazada
+            await pilot.press(*"no consta", "enter", "enter")
+            await until(pilot, lambda: app.screen is screen)
+            await idle(pilot)
+
+    asyncio.run(scenario())
+    status = {claim.id: (claim.status, claim.resolution) for claim in organiser.claims(1)}
+    assert status[mine] == (ClaimStatus.REJECTED.value, "no consta")
+    assert status[theirs] == (ClaimStatus.OPEN.value, None)
