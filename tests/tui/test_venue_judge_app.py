@@ -19,6 +19,7 @@ from tests.tui.keys import footer_actions, footer_beyond
 from tests.tui.screen_text import screen_lines, screen_text
 from tests.tui.waiting import idle, until
 from tui.app import DuplicadaApp
+from tui.app.screens.entry import EntryScreen
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.judge import JudgeScreen
 from tui.app.screens.judge_presenter import within
@@ -161,3 +162,40 @@ def test_a_venue_judge_resolves_its_venues_claim_and_is_not_offered_the_others(t
     status = {claim.id: (claim.status, claim.resolution) for claim in organiser.claims(1)}
     assert status[mine] == (ClaimStatus.REJECTED.value, "no consta")
     assert status[theirs] == (ClaimStatus.OPEN.value, None)
+
+
+def test_a_venue_judge_lists_and_corrects_its_venues_slips_only(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
+    organiser, master = two_venues(tmp_path, spanish_lexicon)
+    organiser.enter_slip(1, 2, "H8-QZQZ")
+    organiser.enter_slip(1, 4, "H8-QZQZ")
+    base = TournamentService(open_database(str(tmp_path / "t.db")), station="lloret", lexicon=spanish_lexicon)
+
+    async def scenario() -> None:
+        app = DuplicadaApp(base, station="lloret", poll=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await idle(pilot)
+            await pilot.press("enter", *LLORET_JUDGE_PIN, "enter")
+            await until(pilot, lambda: isinstance(app.screen, HomeScreen))
+            menu = app.screen.query_one("#menu", OptionList)
+            titles = [str(menu.get_option_at_index(index).prompt) for index in range(menu.option_count)]
+            menu.highlighted = titles.index("Entrada de papeletas")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, EntryScreen))
+            screen = app.screen
+            assert isinstance(screen, EntryScreen)
+            slips = screen.query_one("#slips", DataTable)
+            await until(pilot, lambda: slips.row_count > 0 and not screen.reading)
+            assert [str(key.value) for key in slips.rows] == ["1", "2"]             # Lloret's tables only
+            await pilot.press("f9")                                                 # «all tables»: still its venue's
+            await until(pilot, lambda: not screen.reading)
+            await idle(pilot)
+            assert [str(key.value) for key in slips.rows] == ["1", "2"]
+            await pilot.press("2", "f6")
+            await pilot.press("ctrl+u", *master, "enter", *"error al teclear", "enter")
+            await until(pilot, lambda: not screen.pending)
+            await idle(pilot)
+            assert "Corregida" in str(screen.query_one("#feedback").render())
+
+    asyncio.run(scenario())
+    slips = {slip.table_number: slip for slip in organiser.slips(1, 1)}
+    assert slips[2].text == master and slips[4].text == "H8-QZQZ"
