@@ -16,7 +16,7 @@ from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
 from tests.tui.keys import footer_actions, footer_beyond
-from tests.tui.screen_text import screen_lines, screen_text
+from tests.tui.screen_text import screen_text
 from tests.tui.waiting import idle, until
 from tui.app import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
@@ -86,7 +86,9 @@ def test_a_venue_judge_resolves_its_venues_conflict_and_is_not_offered_the_game(
             assert not offered & {"draw", "type_rack", "replace_rack", "clock", "close_round", "end_game",
                                   "new_game", "select"}, offered
             assert footer_beyond(screen) == []
-            assert all(len(line) <= 80 for line in screen_lines(app))
+            assert "conflictos de su sede («r»)." in text                      # the whole situation line
+            pending = screen.query_one("#pending").region
+            assert pending.height and 1 <= pending.y and pending.bottom <= 23    # in sight, above the footer
             await pilot.press("d", "t", "c", "p", "f", "x")                   # pressed anyway: nothing happens
             await idle(pilot)
             assert app.screen is screen
