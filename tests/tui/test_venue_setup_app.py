@@ -104,6 +104,13 @@ def test_the_organiser_sets_up_two_venues_and_their_pins_at_80_by_24(service: To
         await settle(pilot)
         assert "sala del organizador" in message(screen)
         assert venue_of(service, "Marta Soler") is None and venue_of(service, "Joan Puig") == HOSTILE
+        # A venue assistant's PIN changed from «Auxiliares»: it stays in its venue.
+        await pilot.press("f5")
+        await settle(pilot)
+        await type_into(pilot, "#a_name", "=cmd aux")
+        await type_into(pilot, "#pin_assistant", "reus-aux-pin-2", enter=True)
+        assert f"PIN del auxiliar «=cmd aux» de la sede «{HOSTILE}» guardado" in message(screen)
+        assert ("assistant", "=cmd aux", HOSTILE) in service.venue_stations()
 
     run_setup(service, scenario, size=(80, 24))
     assert ("judge", "juez de Lloret", "Lloret") in service.venue_stations()
@@ -155,6 +162,7 @@ def test_a_venue_judge_on_the_setup_screen_has_its_players_and_assistants_only(s
             await pilot.press("f5")
             await settle(pilot)
             assert "aux Reus" not in screen_text(app)
+            assert "PIN del juez de sede" in screen_text(app)           # its own PIN, named so
             await type_into(pilot, "#a_name", "aux Lloret")
             await type_into(pilot, "#pin_assistant", "lloret-aux-pin", enter=True)
             assert "guardado" in message(screen), message(screen)

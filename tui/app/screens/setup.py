@@ -27,6 +27,7 @@ from textual.widgets import (
     Footer,
     Header,
     Input,
+    Label,
     Select,
     Static,
     Switch,
@@ -242,6 +243,10 @@ class SetupScreen(SetupActions):
             tabs.active = next(pane for pane in TAB_ACTIONS if pane in self.tabs_offered)
             self.say("Los ajustes, las partidas, las mesas y las sedes los lleva el juez árbitro del torneo; aquí: "
                      "los jugadores y los PIN de los auxiliares de su sede.")
+        if self.station.state.venue is not None:       # its own PIN: a venue judge's
+            judge_pin = self.query_one("#pin_judge").parent
+            if judge_pin is not None:
+                judge_pin.query_one(Label).update("PIN del juez de sede")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer only the tabs (F2–F6) and the saving of settings this station may use."""

@@ -197,13 +197,16 @@ class SetupActions(VenueActions):
         pin_input = self.query_one(f"#pin_{role}", Input)
         pin = pin_input.value
         name = self.query_one("#a_name", Input).value.strip() if role == "assistant" else None
-        who = "juez árbitro" if role == "judge" else f"auxiliar «{name}»"
+        # A venue's assistant keeps its venue when its PIN is changed here (issue 27 §2: the
+        # service would move it to the venue given, None being the organiser's room).
+        venue = self.station_venue(name) if name else None
+        who = "juez árbitro" if role == "judge" else f"auxiliar «{name}»" + (f" de la sede «{venue}»" if venue else "")
         service, tournament_id = self.service, self.tournament_id
 
         def clear() -> None:
             pin_input.value = ""
 
-        self.run(lambda: lambda: service.set_pin(role, pin, name=name, tournament_id=tournament_id),
+        self.run(lambda: lambda: service.set_pin(role, pin, name=name, tournament_id=tournament_id, venue=venue),
                  f"PIN del {who} {'guardado' if pin else 'quitado: ya no puede entrar'}.", then=clear)
 
     # --- events ---------------------------------------------------------------------------------

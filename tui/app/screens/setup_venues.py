@@ -96,6 +96,8 @@ class VenueActions(StationScreen[None]):
 
     _venues_listed: list[str] | None = None
     """The venues the venue lists were made of (None: not made yet)."""
+    _stations: list[Station] = []  # noqa: RUF012 - replaced, never changed in place
+    """The station credentials shown (``venue_stations``), as last read."""
 
     def run(self, form: Callable[[], Callable[[], Any]], done: str | Callable[[Any], str],
             then: Callable[[], None] | None = None, failed: Callable[[Exception], None] | None = None) -> None:
@@ -125,6 +127,11 @@ class VenueActions(StationScreen[None]):
         # The players' venue is chosen by who names the venues (the organiser's judge); a
         # venue's judge registers players in its own venue only.
         self.query_one("#p_venue_row").display = bool(venues) and self.may(Action.ADD_VENUE)
+        self._stations = list(stations)
+
+    def station_venue(self, assistant: str) -> str | None:
+        """The venue of the assistant named ``assistant`` (None: the organiser's, or none yet)."""
+        return next((where for role, name, where in self._stations if role == "assistant" and name == assistant), None)
 
     def form_venue(self) -> str | None:
         """The venue chosen in the players' form (``ORGANISER_ROOM``: the organiser's
