@@ -49,9 +49,9 @@ def table_span(text: str) -> tuple[int, int] | None:
     text = text.strip()
     if not text:
         return None
-    first, _, last = text.replace("–", "-").partition("-")
+    first, dash, last = text.replace("–", "-").partition("-")
     try:
-        span = (int(first), int(last or first))
+        span = (int(first), int(last if dash else first))
     except ValueError:
         raise InvalidNumber(f"mesas del auxiliar: «{text}» no es un tramo de mesas: se espera A-B, p. ej. 1-12",
                             what="las mesas del auxiliar", value=text) from None
