@@ -192,7 +192,11 @@ def test_a_venue_judge_lists_and_corrects_its_venues_slips_only(tmp_path: Path, 
             await until(pilot, lambda: not screen.reading)
             await idle(pilot)
             assert [str(key.value) for key in slips.rows] == ["1", "2"]
-            await pilot.press("2", "f6")
+            await pilot.press("4")                                                  # Reus's table: not named
+            assert str(screen.query_one("#player").render()) == "la mesa 4 es de otra sede"
+            await pilot.press("escape", "2")
+            assert str(screen.query_one("#player").render()) == "Lloret 2"
+            await pilot.press("f6")
             await pilot.press("ctrl+u", *master, "enter", *"error al teclear", "enter")
             await until(pilot, lambda: not screen.pending)
             await idle(pilot)

@@ -322,9 +322,6 @@ class EntryScreen(EntryActions):
         if self.is_attached:                            # not after the screen was closed
             show(outcome)
 
-    _venue_tables: set[int] | None = None
-    """The tables of this station's venue (None: every table, the organiser's stations)."""
-
     def _tables_shown(self) -> list[int]:
         seats = [table for table in self._seats if self._venue_tables is None or table in self._venue_tables]
         return tables_shown(seats, self._range, self.show_all)
