@@ -86,6 +86,8 @@ class Divisions(ClassicTask):
             return DivisionView(name, system, rounds, settings, 0, 0)
 
     def divisions(self, tournament_id: int | None = None) -> list[DivisionView]:
+        """The tournament's classic divisions in the order they were created
+        (``DivisionView``: name, system, rounds, settings, players, rounds paired)."""
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             rows = session.scalars(select(ClassicDivision).where(ClassicDivision.tournament_id == tournament.id)
