@@ -38,6 +38,7 @@ from duplicate.service.events import (
 )
 from duplicate.service.online_venues import checked_venue
 from duplicate.service.settings import TournamentSettings
+from duplicate.service.venues import imported_active_players
 from duplicate.service.views import (
     AssistantRangeView,
     EntryView,
@@ -267,10 +268,14 @@ class Registration(TaskModule):
                 select(Credential).where(Credential.tournament_id == tournament.id).order_by(Credential.id))]
 
     def bonus_warnings(self, tournament_id: int | None = None) -> list[str]:
-        """III.24's advice for this tournament's setting and field (Spanish)."""
+        """III.24's advice for this tournament's setting and field (Spanish). The field is
+        the whole event's: the active entries (the organiser's room and its online venues)
+        and the active players of every imported venue (issue 27 §2; an organiser may have
+        no room of its own)."""
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             players = sum(1 for entry in tournament.entries if entry.status == EntryStatus.ACTIVE.value)
+            players += imported_active_players(session, tournament.id)
             settings = TournamentSettings.from_dict(tournament.settings)
         return bonus_warnings(players, settings.bonus_policy)
 
