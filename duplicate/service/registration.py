@@ -174,7 +174,9 @@ class Registration(TaskModule):
         its venue's assistants' (its venue is the default when it gives none); the
         organiser's judge PIN is the organiser's alone. A venue judge's ``name`` defaults
         to «juez de VENUE». An assistant's name is unique in the tournament: giving it
-        another venue moves it there (the organiser only).
+        another venue moves it there (the organiser only); ``None`` keeps an existing
+        assistant in its venue (changing a venue assistant's PIN never widens its rights to
+        every table), and ``""`` names the organiser's own room explicitly.
         """
         if role not in (Role.JUDGE.value, Role.ASSISTANT.value):
             raise InvalidInput(f"papel {role!r} desconocido: se espera judge o assistant", what="el papel", value=role)
@@ -201,6 +203,7 @@ class Registration(TaskModule):
                     session.flush()
             else:
                 actor = self._authorise(session, tournament.id, Action.SET_CREDENTIAL)   # the role, first
+            unchanged = venue is None
             venue = checked_venue(session, tournament, venue)
             if venue is None and actor.venue is not None:
                 venue = actor.venue                      # a venue's judge acts within its venue
@@ -211,6 +214,8 @@ class Registration(TaskModule):
             else:
                 query = query.where(Credential.venue.is_(None) if venue is None else Credential.venue == venue)
             current = session.scalar(query)
+            if unchanged and role == Role.ASSISTANT.value and current is not None:
+                venue = current.venue                    # its PIN changes; its venue stays
             if access is not None and judge is not None:
                 authorise(actor, Action.SET_CREDENTIAL,
                           venues=[venue] + ([current.venue] if current is not None else []))
