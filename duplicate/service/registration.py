@@ -129,12 +129,14 @@ class Registration(TaskModule):
     def tournaments(self) -> list[TournamentInfo]:
         """Every tournament of the database, oldest first."""
         with self._read() as session:
-            return [_tournament_info(item) for item in session.scalars(select(Tournament).order_by(Tournament.id))]
+            return [_tournament_info(item, imported_active_players(session, item.id))
+                    for item in session.scalars(select(Tournament).order_by(Tournament.id))]
 
     def tournament(self, tournament_id: int | None = None) -> TournamentInfo:
         """One tournament (``None``: the newest) with its games."""
         with self._read() as session:
-            return _tournament_info(self._tournament(session, tournament_id))
+            tournament = self._tournament(session, tournament_id)
+            return _tournament_info(tournament, imported_active_players(session, tournament.id))
 
     def settings(self, tournament_id: int | None = None) -> TournamentSettings:
         return TournamentSettings.from_dict(self.tournament(tournament_id).settings)
@@ -279,10 +281,9 @@ class Registration(TaskModule):
         no room of its own)."""
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
-            players = sum(1 for entry in tournament.entries if entry.status == EntryStatus.ACTIVE.value)
-            players += imported_active_players(session, tournament.id)
+            field = _tournament_info(tournament, imported_active_players(session, tournament.id))
             settings = TournamentSettings.from_dict(tournament.settings)
-        return bonus_warnings(players, settings.bonus_policy)
+        return bonus_warnings(field.field_active_players, settings.bonus_policy)
 
     def add_player(self, name: str, *, club: str = "", country: str = "", federation_id: str | None = None,
                    tournament_id: int | None = None, venue: str | None = None) -> int:

@@ -303,3 +303,6 @@ def test_an_organiser_without_a_room_counts_the_whole_field(organiser: Tournamen
     assert f"({field} jugadores)" in published.output
     shown = runner.invoke(main, ["tournament", "show"])
     assert shown.exit_code == 0 and "10 jugadores o menos" not in shown.output
+    assert f"Jugadores: 0 (0 activos; {field} activos en todas las sedes)" in shown.output
+    info = organiser.tournament()
+    assert (info.active_players, info.field_active_players) == (0, field)

@@ -93,7 +93,8 @@ def tournament_show(context: Context) -> None:
                f"notación de tablero (II.8): {'sí' if settings.board_notation else 'no'}")
     for warning in service.bonus_warnings(item.id):
         click.echo(f"Aviso: {warning}")
-    click.echo(f"Jugadores: {item.players} ({counted(item.active_players, 'activo')}); partidas: {len(item.games)}")
+    click.echo(f"Jugadores: {item.players} ({counted(item.active_players, 'activo')}{item.field_note()}); "
+               f"partidas: {len(item.games)}")
     for game_info in item.games:
         click.echo(f"  partida {game_info.number}: {label(GAME_STATUS, game_info.status)}, {counted(game_info.rounds, 'ronda')}"
                    f"{', ' + game_info.end_reason if game_info.end_reason else ''}")

@@ -313,7 +313,7 @@ class SetupScreen(SetupActions):
         if data.settings is not None:
             self.show_settings(data.settings)
         info = data.info
-        self._entries, self._ranges, self._active_players = data.entries, data.ranges, info.active_players
+        self._entries, self._ranges, self._active_players = data.entries, data.ranges, info.field_active_players
         self.query_one("#info", Static).update(info_text(info))
         _show(self.query_one("#lock", Static), lock_text(info))
         self.query_one("#games", Static).update(games_text(info))

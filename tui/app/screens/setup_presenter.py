@@ -99,7 +99,8 @@ def info_text(info: TournamentInfo) -> Text:
     text = Text(info.name, style="bold")
     text.append(f" — {info.venue or 'sin lugar'}\n"
                 f"Léxico: {info.lexicon_hash[:16]}…{path} — se fija al crear el torneo; no se cambia desde aquí.\n"
-                f"Jugadores: {info.players} inscritos, {counted(info.active_players, 'activo')}.")
+                f"Jugadores: {info.players} inscritos, {counted(info.active_players, 'activo')}"
+                f"{info.field_note()}.")
     return text
 
 
