@@ -3,21 +3,21 @@
 ``TournamentService`` is built by composition: one object per task module (registration,
 standings, seating, rounds, slip entry, corrections, results, record), all sharing one
 ``ServiceContext`` (session factory, credential, station, lexicon, event log), and every
-public method hands the call to its module (``_Delegate``), with the module's signature
-and docstring. Classic events (``ranking.classic.service.ClassicService``) and EloDI
-(``ranking.ratings.RatingService``) are built on the same context (``service.context``).
+public method hands the call to its module (``_Delegate``, ``delegate.Delegate``), with
+the module's signature and docstring. Classic events (``ranking.classic.service.ClassicService``,
+a façade of the same kind) and EloDI (``ranking.ratings.RatingService``) are built on the
+same context (``service.context``).
 """
 
 from __future__ import annotations
 
-import types
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, cast, overload
+from typing import Self
 
 from duplicate.service.access import Action, Actor
 from duplicate.service.context import OnContext, ServiceContext, ServiceHooks
 from duplicate.service.corrections import Corrections
+from duplicate.service.delegate import Delegate as _Delegate
 from duplicate.service.record import Record
 from duplicate.service.registration import Registration
 from duplicate.service.results import Results
@@ -30,10 +30,6 @@ from duplicate.service.views import TournamentInfo
 from duplicate.storage.database import Database
 from duplicate.storage.models import Tournament
 from lexicon.lexicon import Lexicon
-
-M = TypeVar("M")
-P = ParamSpec("P")
-R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -58,30 +54,6 @@ class TaskModules:
                    rounds=Rounds(context), slip_entry=slip_entry,
                    corrections=Corrections(context, slip_entry, standings), results=Results(context, standings),
                    record=Record(context, standings), venues=Venues(context, standings))
-
-
-class _Delegate(Generic[M, P, R]):
-    """A method of the façade that hands the call to the task module named ``module``."""
-
-    def __init__(self, module: str, method: Callable[Concatenate[M, P], R]) -> None:
-        self.module = module
-        self.method = method
-        self.__doc__ = method.__doc__
-
-    @overload
-    def __get__(self, service: None, owner: type[Any]) -> Self: ...
-
-    @overload
-    def __get__(self, service: TournamentService, owner: type[Any]) -> Callable[P, R]: ...
-
-    def __get__(self, service: TournamentService | None, owner: type[Any]) -> Self | Callable[P, R]:
-        if service is None:
-            return self
-        return cast(Callable[P, R], types.MethodType(self.method, getattr(service.modules, self.module)))
-
-    def __call__(self, service: TournamentService, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        """Called on the class (``TournamentService.enter_slip(service, …)``), as a method is."""
-        return self.method(getattr(service.modules, self.module), *args, **kwargs)
 
 
 class TournamentService(OnContext):

@@ -38,6 +38,7 @@ from duplicate.service.events import (
 )
 from duplicate.service.online_venues import checked_venue
 from duplicate.service.settings import TournamentSettings
+from duplicate.service.venues import imported_active_players
 from duplicate.service.views import (
     AssistantRangeView,
     EntryView,
@@ -128,12 +129,14 @@ class Registration(TaskModule):
     def tournaments(self) -> list[TournamentInfo]:
         """Every tournament of the database, oldest first."""
         with self._read() as session:
-            return [_tournament_info(item) for item in session.scalars(select(Tournament).order_by(Tournament.id))]
+            return [_tournament_info(item, imported_active_players(session, item.id))
+                    for item in session.scalars(select(Tournament).order_by(Tournament.id))]
 
     def tournament(self, tournament_id: int | None = None) -> TournamentInfo:
         """One tournament (``None``: the newest) with its games."""
         with self._read() as session:
-            return _tournament_info(self._tournament(session, tournament_id))
+            tournament = self._tournament(session, tournament_id)
+            return _tournament_info(tournament, imported_active_players(session, tournament.id))
 
     def settings(self, tournament_id: int | None = None) -> TournamentSettings:
         return TournamentSettings.from_dict(self.tournament(tournament_id).settings)
@@ -173,7 +176,9 @@ class Registration(TaskModule):
         its venue's assistants' (its venue is the default when it gives none); the
         organiser's judge PIN is the organiser's alone. A venue judge's ``name`` defaults
         to «juez de VENUE». An assistant's name is unique in the tournament: giving it
-        another venue moves it there (the organiser only).
+        another venue moves it there (the organiser only); ``None`` keeps an existing
+        assistant in its venue (changing a venue assistant's PIN never widens its rights to
+        every table), and ``""`` names the organiser's own room explicitly.
         """
         if role not in (Role.JUDGE.value, Role.ASSISTANT.value):
             raise InvalidInput(f"papel {role!r} desconocido: se espera judge o assistant", what="el papel", value=role)
@@ -200,6 +205,7 @@ class Registration(TaskModule):
                     session.flush()
             else:
                 actor = self._authorise(session, tournament.id, Action.SET_CREDENTIAL)   # the role, first
+            unchanged = venue is None
             venue = checked_venue(session, tournament, venue)
             if venue is None and actor.venue is not None:
                 venue = actor.venue                      # a venue's judge acts within its venue
@@ -210,6 +216,8 @@ class Registration(TaskModule):
             else:
                 query = query.where(Credential.venue.is_(None) if venue is None else Credential.venue == venue)
             current = session.scalar(query)
+            if unchanged and role == Role.ASSISTANT.value and current is not None:
+                venue = current.venue                    # its PIN changes; its venue stays
             if access is not None and judge is not None:
                 authorise(actor, Action.SET_CREDENTIAL,
                           venues=[venue] + ([current.venue] if current is not None else []))
@@ -267,12 +275,15 @@ class Registration(TaskModule):
                 select(Credential).where(Credential.tournament_id == tournament.id).order_by(Credential.id))]
 
     def bonus_warnings(self, tournament_id: int | None = None) -> list[str]:
-        """III.24's advice for this tournament's setting and field (Spanish)."""
+        """III.24's advice for this tournament's setting and field (Spanish). The field is
+        the whole event's: the active entries (the organiser's room and its online venues)
+        and the active players of every imported venue (issue 27 §2; an organiser may have
+        no room of its own)."""
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
-            players = sum(1 for entry in tournament.entries if entry.status == EntryStatus.ACTIVE.value)
+            field = _tournament_info(tournament, imported_active_players(session, tournament.id))
             settings = TournamentSettings.from_dict(tournament.settings)
-        return bonus_warnings(players, settings.bonus_policy)
+        return bonus_warnings(field.field_active_players, settings.bonus_policy)
 
     def add_player(self, name: str, *, club: str = "", country: str = "", federation_id: str | None = None,
                    tournament_id: int | None = None, venue: str | None = None) -> int:

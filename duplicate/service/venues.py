@@ -62,10 +62,12 @@ from duplicate.standings import (
     round_bonuses,
     tournament_standings,
 )
+from duplicate.statuses import EntryStatus
 from duplicate.storage.models import Credential, Entry, Event, GameRow, OnlineVenue, Seat, Tournament
 from duplicate.verify import verify_record
 
-__all__ = ["OWN_VENUE", "VENUE_NAME_LIMIT", "FieldPlayer", "VenueKey", "VenueView", "Venues"]
+__all__ = ["OWN_VENUE", "VENUE_NAME_LIMIT", "FieldPlayer", "VenueKey", "VenueView", "Venues", "imported_active_players",
+           "latest_imports"]
 
 VenueKey = tuple[str, int]
 """A player of the whole field: ``(venue name, entry id in that venue's record)``."""
@@ -123,6 +125,28 @@ def record_digest(record: dict[str, Any]) -> str:
 def own_venue(tournament: Tournament) -> str:
     """The venue name of the organiser's own room: the tournament's venue, else ``OWN_VENUE``."""
     return (tournament.venue or "").strip() or OWN_VENUE
+
+
+def latest_imports(session: Session, tournament_id: int) -> dict[str, Event]:
+    """Each imported venue's latest import event, by venue name, in order of first import."""
+    latest: dict[str, Event] = {}
+    for event in session.scalars(select(Event).where(Event.tournament_id == tournament_id,
+                                                     Event.kind == EventKind.VENUE_IMPORTED.value)
+                                 .order_by(Event.id)):
+        latest[str(event.payload.get("venue"))] = event
+    return latest
+
+
+def imported_active_players(session: Session, tournament_id: int) -> int:
+    """How many active players the imported venues' latest records hold (a record's player
+    without a status is active). ``DamagedData`` when a stored import cannot be read."""
+    try:
+        return sum(1 for event in latest_imports(session, tournament_id).values()
+                   for player in event.payload["record"]["players"]
+                   if str(player.get("status") or EntryStatus.ACTIVE.value) == EntryStatus.ACTIVE.value)
+    except (AttributeError, KeyError, TypeError) as error:
+        raise DamagedData(f"el registro importado de una sede guardado no se lee ({type(error).__name__}): "
+                          "la base de datos está dañada; restaure una copia") from None
 
 
 @dataclass(frozen=True)
@@ -232,13 +256,7 @@ class Venues(TaskModule):
     # --- what was imported --------------------------------------------------------------------------
     @staticmethod
     def _latest(session: Session, tournament_id: int) -> dict[str, Event]:
-        """Each venue's latest import event, by venue name, in order of first import."""
-        latest: dict[str, Event] = {}
-        for event in session.scalars(select(Event).where(Event.tournament_id == tournament_id,
-                                                         Event.kind == EventKind.VENUE_IMPORTED.value)
-                                     .order_by(Event.id)):
-            latest[str(event.payload.get("venue"))] = event
-        return latest
+        return latest_imports(session, tournament_id)
 
     def venues(self, tournament_id: int | None = None) -> list[VenueView]:
         """The venues of the event: the online ones (``online``, in the order they were

@@ -6,6 +6,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from datetime import date, datetime
 from typing import Any, TypeVar
 
+from duplicate.plurals import counted
 from duplicate.rack import shown_rack
 from duplicate.slips import SlipVerdict
 from duplicate.storage.models import (
@@ -32,7 +33,10 @@ class GameInfo:
 
 @dataclass(frozen=True)
 class TournamentInfo:
-    """A tournament as plain values (safe to keep after the session is closed)."""
+    """A tournament as plain values (safe to keep after the session is closed).
+    ``players``/``active_players`` count this database's entries (the organiser's room and
+    its online venues); ``field_active_players`` the active players of the whole event,
+    imported venues included (issue 27 §2: the field III.24's bonuses are over)."""
 
     id: int
     name: str
@@ -45,15 +49,25 @@ class TournamentInfo:
     players: int
     active_players: int
     games: tuple[GameInfo, ...]
+    field_active_players: int
+
+    def field_note(self) -> str:
+        """«; N activos en todas las sedes» (Spanish) when imported venues add players to
+        this database's entries; empty otherwise."""
+        if self.field_active_players == self.active_players:
+            return ""
+        return f"; {counted(self.field_active_players, 'activo')} en todas las sedes"
 
 
-def _tournament_info(tournament: Tournament) -> TournamentInfo:
+def _tournament_info(tournament: Tournament, imported_active: int = 0) -> TournamentInfo:
+    active = sum(1 for entry in tournament.entries if entry.status == EntryStatus.ACTIVE.value)
     return TournamentInfo(
         tournament.id, tournament.name, tournament.venue, tournament.start_date, tournament.end_date,
         tournament.lexicon_hash, tournament.lexicon_path, dict(tournament.settings), len(tournament.entries),
-        sum(1 for entry in tournament.entries if entry.status == EntryStatus.ACTIVE.value),
+        active,
         tuple(GameInfo(game.number, game.status, len(game.rounds), game.planned_rounds, game.seconds_per_round,
-                       game.end_reason) for game in tournament.games))
+                       game.end_reason) for game in tournament.games),
+        active + imported_active)
 
 
 @dataclass(frozen=True)

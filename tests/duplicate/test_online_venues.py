@@ -277,7 +277,10 @@ def test_a_venue_judge_may_do_nothing_to_the_organisers_room(organiser_room: Tou
         girona_aux.enter_slip(1, 1, "H8-QZQZ", round_number=1)   # table 1: the organiser's room
     with pytest.raises(NotAuthorised, match="Girona"):
         venue_judge.set_assistant_range("aux1", 1, 3)          # the organiser's assistant
-    organiser_room.set_pin("assistant", "movido-pin-1", name="aux Girona", venue=None)   # the organiser moves it
+    # A new PIN for a venue's assistant keeps it in its venue (never every table of the event).
+    organiser_room.set_pin("assistant", "nuevo-pin-girona", name="aux Girona")
+    assert organiser_room.with_pin("nuevo-pin-girona").sign_in().venue == "Girona"
+    organiser_room.set_pin("assistant", "movido-pin-1", name="aux Girona", venue="")   # the organiser moves it
     assert organiser_room.with_pin("movido-pin-1").sign_in().venue is None
 
 

@@ -81,6 +81,12 @@ def test_setting_up_and_playing_with_online_venues(run, tmp_path: Path, prepared
     assert "aux Lloret: mesas 1–3" in said and "Aviso" not in said
     assert "Denegado" in run("tournament", "pin", "assistant", "--name", "aux Lloret", "--new-pin-file",
                              str(files["juez Reus"]), who="juez Reus", code=3).output
+    # The organiser gives the venue's assistant a new PIN: it stays in its venue (the venue
+    # list below still shows it in Lloret; it would otherwise get every table of the event).
+    run("tournament", "pin", "assistant", "--name", "aux Lloret", "--new-pin-file", str(files["aux Lloret"]))
+    both = run("tournament", "pin", "assistant", "--name", "aux Lloret", "--venue", "Reus", "--organiser-room",
+               "--new-pin-file", str(files["aux Lloret"]), code=2).output
+    assert "--organiser-room" in both
     listed = run("player", "list").output
     assert "sede: Lloret" in listed and "sede: Reus" in listed
     venues = json.loads(run("venue", "list", "--format", "json").output)

@@ -274,3 +274,35 @@ def test_per_venue_bonuses_as_a_setting(tmp_path: Path, spanish_lexicon: Lexicon
     local = {(venue, int(player)): points for venue, record in records.items()
              for player, points in record["games"][0]["rounds"][1]["bonuses"].items()}
     assert {line.player: line.bonuses_per_round[1] for line in lines if line.bonuses_per_round[1]} == local
+
+
+def test_an_organiser_without_a_room_counts_the_whole_field(organiser: TournamentService, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch,
+                                                            records: dict[str, dict[str, Any]]) -> None:
+    # The organiser has no player of its own: the III.24 advice («10 jugadores o menos») and
+    # the publication count every venue's players, not the 0 of its own room.
+    from click.testing import CliRunner
+
+    from tui.cli import main
+
+    def few_players() -> list[str]:
+        return [text for text in organiser.bonus_warnings() if "10 jugadores o menos" in text]
+
+    organiser.import_venue(records["Lloret"], "Lloret")
+    assert len(few_players()) == 1 and "(hay 6;" in few_players()[0]
+    organiser.import_venue(records["El Vendrell"], "El Vendrell")
+    assert few_players() == []                                      # 6 + 5 = 11 players
+    field = sum(len(record["players"]) for record in records.values())
+    monkeypatch.setenv("DUPLICADA_DB", str(tmp_path / "org.db"))
+    monkeypatch.setenv("DUPLICADA_STATION", "organizador")
+    monkeypatch.setenv("DUPLICADA_PIN", JUDGE_PIN)
+    runner = CliRunner()
+    assert runner.invoke(main, ["game", "end", "--reason", "jugada en las sedes"]).exit_code == 0
+    published = runner.invoke(main, ["game", "publish"])
+    assert published.exit_code == 0, published.output
+    assert f"({field} jugadores)" in published.output
+    shown = runner.invoke(main, ["tournament", "show"])
+    assert shown.exit_code == 0 and "10 jugadores o menos" not in shown.output
+    assert f"Jugadores: 0 (0 activos; {field} activos en todas las sedes)" in shown.output
+    info = organiser.tournament()
+    assert (info.active_players, info.field_active_players) == (0, field)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 import pytest
@@ -23,7 +24,7 @@ from tui.app.screens.setup_presenter import (
 def info(games: tuple[GameInfo, ...] = (), *, venue: str = "", path: str | None = None) -> TournamentInfo:
     return TournamentInfo(id=1, name="Open [de] Pruebas", venue=venue, start_date=None, end_date=None,
                           lexicon_hash="0123456789abcdef0123", lexicon_path=path, settings={}, players=12,
-                          active_players=11, games=games)
+                          active_players=11, games=games, field_active_players=11)
 
 
 def test_numbers_typed_in_the_forms() -> None:
@@ -40,7 +41,9 @@ def test_the_tournament_its_games_and_the_lock() -> None:
     empty = info()
     text = info_text(empty).plain
     assert text.startswith("Open [de] Pruebas — sin lugar\n")      # stored text as typed, never markup
-    assert "Léxico: 0123456789abcdef…" in text and "12 inscritos, 11 activos" in text
+    assert "Léxico: 0123456789abcdef…" in text and "12 inscritos, 11 activos." in text
+    with_venues = replace(empty, field_active_players=40)           # imported venues (issue 27 §2)
+    assert "12 inscritos, 11 activos; 40 activos en todas las sedes." in info_text(with_venues).plain
     assert "Sala [x]" in info_text(info(venue="Sala [x]\\", path="/tmp/l.lex")).plain
     assert games_text(empty) == "Aún no hay partidas." and lock_text(empty) == ""
     games = (GameInfo(1, GameStatus.FINAL.value, 15, None, 180, None),

@@ -81,9 +81,12 @@ def game_end(context: Context, game_number: int | None, reason: str) -> None:
 def game_publish(context: Context, game_number: int | None, final: bool) -> None:
     """Publica los resultados provisionales (o definitivos con --final) (III.26)."""
     number = context.game(game_number)
-    standings_ = context.acting.publish(number, final=final, tournament_id=context.tournament)
+    service = context.acting
+    players = len(service.publish(number, final=final, tournament_id=context.tournament))
+    if service.venues(context.tournament):          # the whole field (issue 27 §2), not only this room
+        players = len(service.venue_game_standings(number, tournament_id=context.tournament))
     click.echo(f"Partida {number}: resultados {'definitivos' if final else 'provisionales'} "
-               f"publicados ({counted(len(standings_), 'jugador')}).")
+               f"publicados ({counted(players, 'jugador')}).")
     update = context.elodi.last_update if context.elodi is not None else None
     if final and update is not None:
         # V: the service rated the game once (or recomputed after a reopen).

@@ -93,7 +93,8 @@ def tournament_show(context: Context) -> None:
                f"notación de tablero (II.8): {'sí' if settings.board_notation else 'no'}")
     for warning in service.bonus_warnings(item.id):
         click.echo(f"Aviso: {warning}")
-    click.echo(f"Jugadores: {item.players} ({counted(item.active_players, 'activo')}); partidas: {len(item.games)}")
+    click.echo(f"Jugadores: {item.players} ({counted(item.active_players, 'activo')}{item.field_note()}); "
+               f"partidas: {len(item.games)}")
     for game_info in item.games:
         click.echo(f"  partida {game_info.number}: {label(GAME_STATUS, game_info.status)}, {counted(game_info.rounds, 'ronda')}"
                    f"{', ' + game_info.end_reason if game_info.end_reason else ''}")
@@ -104,19 +105,26 @@ def tournament_show(context: Context) -> None:
 @click.option("--name", default=None,
               help="Nombre del auxiliar (el de su tramo de mesas, «assistant set»), o del juez de una sede.")
 @click.option("--venue", default=None,
-              help="Sede en línea del puesto («venue add»): sus derechos acaban en esa sede.")
+              help="Sede en línea del puesto («venue add»): sus derechos acaban en esa sede. Sin ella, "
+                   "un auxiliar que ya tiene PIN sigue en su sede.")
+@click.option("--organiser-room", is_flag=True,
+              help="Con «assistant»: lleva al auxiliar a la sala del organizador (sin sede).")
 @click.option("--tables", default=None, metavar="A-B",
               help="Con «assistant»: su tramo de mesas, de la A a la B (como «assistant set»).")
 @click.option("--new-pin-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Archivo con el PIN nuevo en su primera línea (si no, se pregunta dos veces sin mostrarlo).")
 @click.option("--revoke", is_flag=True, help="Quita el PIN del auxiliar: ya no puede entrar.")
 @common
-def tournament_pin(context: Context, role: str, name: str | None, venue: str | None, tables: str | None,
-                   new_pin_file: Path | None, revoke: bool) -> None:
+def tournament_pin(context: Context, role: str, name: str | None, venue: str | None, organiser_room: bool,
+                   tables: str | None, new_pin_file: Path | None, revoke: bool) -> None:
     """El juez árbitro asigna el PIN del juez o el de un auxiliar (al menos 6 caracteres,
     distinto de los demás; solo se guarda su resumen scrypt). Con --venue, el del juez o
     el de un auxiliar de esa sede en línea, cuyos derechos acaban en su sede; el juez de
     una sede solo asigna el suyo y los de sus auxiliares."""
+    if organiser_room:
+        if venue is not None or role != "assistant":
+            raise click.UsageError("--organiser-room solo va con «assistant» y sin --venue")
+        venue = ""
     span = _table_span(tables) if tables is not None else None
     if span is not None and role != "assistant":
         raise click.UsageError("--tables solo va con «assistant»: es el tramo de mesas de un auxiliar")

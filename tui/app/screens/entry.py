@@ -287,6 +287,10 @@ class EntryScreen(EntryActions):
         self._rounds = {view.number: view for view in outcome.rounds}
         self._seats = {table: (entry.id, player.name) for table, entry, player in outcome.seats}
         self._range = assistant_range(outcome.ranges, state.arbiter)
+        # A venue's station (issue 27 §2) lists its venue's tables only; a table of another
+        # venue typed anyway goes to the service, whose refusal names that venue.
+        self._venue_tables = (None if state.venue is None else
+                              {table for table, entry, _ in outcome.seats if entry.venue == state.venue})
         self.board_notation = outcome.board_notation
         self._follow_round(read_again=True)
 
@@ -319,7 +323,8 @@ class EntryScreen(EntryActions):
             show(outcome)
 
     def _tables_shown(self) -> list[int]:
-        return tables_shown(list(self._seats), self._range, self.show_all)
+        seats = [table for table in self._seats if self._venue_tables is None or table in self._venue_tables]
+        return tables_shown(seats, self._range, self.show_all)
 
     def refresh_round(self) -> None:
         """Reload the slips, missing tables and conflicts of the round shown (read in a worker)."""

@@ -87,6 +87,9 @@ class EntryActions(StationScreen[None]):
     _seats: dict[int, tuple[int, str]]
     _rounds: dict[int, RoundView]
     _slips: dict[int, SlipView]
+    _venue_tables: set[int] | None = None
+    """The tables of this station's venue (issue 27 §2; None: every table, the
+    organiser's stations): only they are listed, and another venue's player is not named."""
     _set_aside_seen: dict[int, int]
     _last_table: int | None
     refusals: list[Refusal]
@@ -118,8 +121,11 @@ class EntryActions(StationScreen[None]):
     def _table_changed(self, event: Input.Changed) -> None:
         player = self.query_one("#player", Static)
         seat = self._seats.get(int(event.value)) if event.value else None
+        elsewhere = seat is not None and self._venue_tables is not None and int(event.value) not in self._venue_tables
         # Fixed size: no layout pass on every digit typed.
-        player.update("" if not event.value else Text(seat[1]) if seat else       # a name as typed, never markup
+        player.update("" if not event.value else
+                      Text(f"la mesa {event.value} es de otra sede", style="red") if elsewhere else
+                      Text(seat[1]) if seat else       # a name as typed, never markup
                       Text(f"sin jugador en la mesa {event.value}", style="red"), layout=False)
 
     _NOW: ClassVar[dict[str, str]] = {"f2": "late", "f3": "null", "f4": "missing"}

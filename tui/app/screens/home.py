@@ -1,7 +1,11 @@
 """The home menu: the screens of the signed-in role (issue 4 §2–§3).
 
 The judge reaches every screen; an assistant only slip entry, standings and the
-projection screen.
+projection screen. A screen is offered when the service says this station may do one of
+the actions it is for (``service.may``, never a role's name): so a venue's judge (issue 27
+§2, online venues), who may resolve its venue's conflicts and register its players but
+draws no rack, reaches the judge's console and the setup screen, which offer it only what
+it may do.
 """
 
 from __future__ import annotations
@@ -22,16 +26,18 @@ from duplicate.service.access import ROLE_NAMES, Action, Role
 from tui.app.station import StationScreen
 from tui.app.widgets.glyphs import HEADER_ICON
 
-SCREENS: dict[str, tuple[str, str, Action | None]] = {
-    "setup": ("Preparación del torneo", "tui.app.screens.setup:SetupScreen", Action.CHANGE_SETTINGS),
-    "judge": ("Consola del juez árbitro", "tui.app.screens.judge:JudgeScreen", Action.DRAW_RACK),
-    "entry": ("Entrada de papeletas", "tui.app.screens.entry:EntryScreen", Action.ENTER_SLIP),
-    "projection": ("Pantalla de proyección", "tui.app.screens.projection:ProjectionScreen", None),
-    "standings": ("Clasificaciones", "tui.app.screens.standings:StandingsScreen", None),
-    "classic": ("Torneo clásico (emparejamientos y resultados)", "tui.app.screens.classic:ClassicScreen", None),
+SCREENS: dict[str, tuple[str, str, tuple[Action, ...]]] = {
+    "setup": ("Preparación del torneo", "tui.app.screens.setup:SetupScreen",
+              (Action.CHANGE_SETTINGS, Action.ADD_PLAYER, Action.SET_CREDENTIAL)),
+    "judge": ("Consola del juez árbitro", "tui.app.screens.judge:JudgeScreen",
+              (Action.DRAW_RACK, Action.RESOLVE_CONFLICT)),
+    "entry": ("Entrada de papeletas", "tui.app.screens.entry:EntryScreen", (Action.ENTER_SLIP,)),
+    "projection": ("Pantalla de proyección", "tui.app.screens.projection:ProjectionScreen", ()),
+    "standings": ("Clasificaciones", "tui.app.screens.standings:StandingsScreen", ()),
+    "classic": ("Torneo clásico (emparejamientos y resultados)", "tui.app.screens.classic:ClassicScreen", ()),
 }
-"""key → (Spanish title, "module:Class", the action the screen is for: shown to the
-stations that may do it, ``None``: to every station)."""
+"""key → (Spanish title, "module:Class", the actions the screen is for: shown to the
+stations that may do one of them, ``()``: to every station)."""
 
 
 def screen_class(key: str) -> type[Screen[None]]:
@@ -52,8 +58,8 @@ class HomeScreen(StationScreen[None]):
         yield Header(icon=HEADER_ICON)
         with Vertical():
             yield Static(Text(self._who()), id="title", classes="title")
-            yield OptionList(*(Option(title, id=key) for key, (title, _, action) in SCREENS.items()
-                               if action is None or self.may(action)), id="menu")
+            yield OptionList(*(Option(title, id=key) for key, (title, _, actions) in SCREENS.items()
+                               if not actions or any(self.may(action) for action in actions)), id="menu")
         yield Footer()
 
     def _who(self, tournament: str = "") -> str:

@@ -15,6 +15,12 @@
 * what the judge must resolve (conflicts, double-entry mismatches, II.4.a; ``r``) in a
   block above the panels, in sight without scrolling at any size (80×24 included).
 
+Each key is offered only when the service says this station may do its action
+(``service.may``; ``GAME_KEYS``): a venue's judge (issue 27 §2, online venues) follows the
+game here and resolves its venue's conflicts, and sees only its venue's slips and
+conflicts; the racks, masters, the clock, closing rounds and games are the organiser's
+judge's and are not offered to it.
+
 Every action goes through ``TournamentService``, in a worker thread (the move search
 runs when a rack is set), and comes back as a message: the interface never waits.
 """
@@ -36,7 +42,7 @@ from textual.worker import get_current_worker
 
 from data.rules import ROUND_SECONDS
 from duplicate.announce import SpellingTable
-from duplicate.service import RoundStatus, TournamentError, TournamentService
+from duplicate.service import Action, RoundStatus, TournamentError, TournamentService
 from duplicate.service.views import NextScore
 from duplicate.timer import Cue, RoundTimer
 from tui.app.heap import freeze_heap
@@ -52,9 +58,9 @@ from tui.app.screens.judge_presenter import (
     pending_text,
     rack_text,
     reading_text,
-    situation,
     status_text,
     sub_title,
+    within,
 )
 from tui.app.widgets.board import BoardView
 from tui.app.widgets.glyphs import HEADER_ICON
@@ -83,6 +89,16 @@ def read_console(service: TournamentService, tournament_id: int | None, table: S
     info = next(game for game in tournament.games if game.number == number)
     view = service.game_view(number, tournament_id, tops=TOPS_SHOWN)
     return console_state(info, view, service.rounds(number, tournament_id), table)
+
+
+GAME_KEYS: dict[str, Action] = {
+    "draw": Action.DRAW_RACK, "type_rack": Action.SET_RACK, "toggle_redraw": Action.SET_RACK,
+    "replace_rack": Action.REPLACE_RACK, "choose": Action.CHOOSE_MASTER, "clock": Action.RUN_TIMER,
+    "reset_clock": Action.RUN_TIMER, "close_round": Action.CLOSE_ROUND, "resolve_conflict": Action.RESOLVE_CONFLICT,
+    "undo_master": Action.UNDO_MASTER, "end_game": Action.END_GAME, "new_game": Action.CREATE_GAME,
+}
+"""The console's keys and the action each does: a key is offered only to a station that
+may do its action (``service.may``)."""
 
 
 _RACK = Binding.Group("Atril")
@@ -228,11 +244,16 @@ class JudgeScreen(JudgeActions):
                 clock_panel.border_title = "Cronómetro (III.13)"
                 with clock_panel:
                     yield RoundClock(RoundTimer(ROUND_SECONDS, clock=self._clock), tick=self._tick,
-                                     hint="«t» inicia o pausa, «0» reinicia", id="clock")
+                                     hint="«t» inicia o pausa, «0» reinicia" if self.may(Action.RUN_TIMER)
+                                     else "lo maneja el juez árbitro del torneo", id="clock")
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = "Consola del juez árbitro"
+        if not self.may(Action.SET_RACK):         # the rack is typed by who conducts the game only
+            self.query_one("#rack-entry").display = False
+            self.query_one("#rack-panel").border_subtitle = ""
+        self.query_one("#moves", MoveChoices).choosing = self.may(Action.CHOOSE_MASTER)
         clock = self.query_one("#clock", RoundClock)
         self.watch(clock, "text", lambda _text: self._show_summary(), init=False)
         self.watch(clock, "cue", lambda _cue: self._show_summary(), init=False)
@@ -285,6 +306,10 @@ class JudgeScreen(JudgeActions):
     def _read_status(self, game: int, round_number: int) -> None:
         try:
             status: RoundStatus | None = self.service.round_status(game, round_number, tournament_id=self.tournament_id)
+            venue = self.station.state.venue
+            if status is not None and venue is not None:     # a venue's station: its venue's tables only
+                status = within(status, [table for table, entry, _ in self.service.seats(game, self.tournament_id)
+                                         if entry.venue == venue])
         except (TournamentError, ValueError):
             status = None
         self.post_message(self.StatusReady(status))
@@ -306,9 +331,9 @@ class JudgeScreen(JudgeActions):
         self.loaded = True
         if message.note:
             self._say(message.note)
-        elif (message.note == "" or situation(state) != situation(previous)
+        elif (message.note == "" or self._situation(state) != self._situation(previous)
               or (self._error_said and (state.game, state.round_number) != (previous.game, previous.round_number))):
-            self._say(situation(state))         # a refusal of the previous round is not kept
+            self._say(self._situation(state))   # a refusal of the previous round is not kept
         self.refresh_bindings()
         if self._typed_rack and message.note is not None:
             self._typed_rack = False
@@ -320,7 +345,7 @@ class JudgeScreen(JudgeActions):
             self.query_one("#board", BoardView).board = None
             self.query_one("#rack-line", Static).update("")
             self.query_one("#bag-line", Static).update("")
-            self.query_one("#moves", MoveChoices).show_tops((), empty_text=empty_moves_text(state))
+            self.query_one("#moves", MoveChoices).show_tops((), empty_text=empty_moves_text(state, conducts=self.conducts))
             self.query_one("#reading", Static).update("")
             self.refresh_status()
             return
@@ -334,7 +359,7 @@ class JudgeScreen(JudgeActions):
         self.query_one("#moves-panel").border_subtitle = moves_subtitle(state)
         if state.tops != previous.tops or state.rack_round != previous.rack_round or not previous.game:
             moves.show_tops(state.tops, hidden=state.top_total - len(state.tops), searching=bool(state.tops),
-                            empty_text=empty_moves_text(state))
+                            empty_text=empty_moves_text(state, conducts=self.conducts))
             self.scores_round = None
             if state.tops and state.game is not None and state.rack_round is not None:
                 self._search_scores(state.game, state.rack_round)
@@ -378,7 +403,7 @@ class JudgeScreen(JudgeActions):
         pending.set_class(bool(message.status is not None and message.status.pending), "-some")
         text = (status_text(message.status, pending=False) if message.status is not None
                 else Text("Aún no hay ninguna ronda."))
-        if self.state.close_round is not None:
+        if self.state.close_round is not None and self.may(Action.CLOSE_ROUND):
             text.append(f"\nRonda {self.state.close_round} con maestra: «c» la cierra.", style="dim")
         self.query_one("#status", Static).update(text)
 
@@ -399,6 +424,8 @@ class JudgeScreen(JudgeActions):
     # --- actions ----------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show in the footer only the keys that make sense now."""
+        if action in GAME_KEYS and not self.may(GAME_KEYS[action]):
+            return False
         state = self.state
         playing = state.game is not None and not state.over
         if action in ("draw", "type_rack", "end_game", "toggle_redraw"):

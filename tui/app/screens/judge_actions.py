@@ -17,7 +17,7 @@ from textual import on, work
 from textual.widgets import Checkbox, Input, Static
 
 from duplicate.plurals import agreeing, counted
-from duplicate.service import RoundStatus, RoundView, TournamentError
+from duplicate.service import Action, RoundStatus, RoundView, TournamentError
 from tui.app.screens.game_dialogs import ConfirmScreen, NewGame, NewGameScreen
 from tui.app.screens.judge_presenter import ConsoleState, situation, summary_text, tables_text
 from tui.app.station import StationScreen
@@ -53,6 +53,16 @@ class JudgeActions(StationScreen[None]):
         clock = self.query_one("#clock", RoundClock)
         self.query_one("#summary", Static).update(summary_text(self.state, clock.timer.text(), clock.timer.running,
                                                                clock.cue_line()))
+
+    @property
+    def conducts(self) -> bool:
+        """Whether this station conducts the game (draws the racks, places the masters:
+        the organiser's judge); a venue's judge does not (issue 27 §2)."""
+        return self.may(Action.DRAW_RACK)
+
+    def _situation(self, state: ConsoleState) -> str:
+        """The situation line for this station (``judge_presenter.situation``)."""
+        return situation(state, conducts=self.conducts)
 
     def _ready(self) -> bool:
         if self.busy:
@@ -161,6 +171,8 @@ class JudgeActions(StationScreen[None]):
 
     @on(MoveChoices.TopChosen)
     def confirm_master(self, message: MoveChoices.TopChosen) -> None:
+        if not self.may(Action.CHOOSE_MASTER):          # a venue's judge: the list is only shown
+            return
         game = self._game_or_say()
         if game is None or not self._ready():
             return
@@ -409,4 +421,4 @@ class JudgeActions(StationScreen[None]):
         """A refusal is not kept once the judge acted with success or a new round began
         (issue 25 §3): the line says the situation again."""
         if self._error_said:
-            self._say(situation(self.state))
+            self._say(self._situation(self.state))

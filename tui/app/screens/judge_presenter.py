@@ -7,7 +7,7 @@ the other functions turn a ``ConsoleState`` (or a ``RoundStatus``) into Spanish 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from rich.text import Text
@@ -159,8 +159,12 @@ def pending_text(status: RoundStatus | None, shown: int = PENDING_SHOWN) -> Text
     return text
 
 
-def situation(state: ConsoleState) -> str:
-    """The line that says what the judge does next."""
+def situation(state: ConsoleState, *, conducts: bool = True) -> str:
+    """The line that says what the judge does next. ``conducts``: this station conducts
+    the game (racks, masters, the clock, closing rounds); a venue's judge (issue 27 §2)
+    does not — its line says who does and what it resolves here."""
+    if not conducts:
+        return venue_situation(state)
     if state.game is None:
         return "El torneo no tiene partidas: pulse «p» para crear una."
     if state.over:
@@ -175,6 +179,27 @@ def situation(state: ConsoleState) -> str:
         return f"Ronda {state.rack_round}: elija la jugada maestra (Enter) o cambie el atril («x», III.29)."
     undo = " «u» deshace la última maestra." if state.last_master else ""
     return f"Ronda {state.round_number}: saque el atril («d») o escríbalo («a»).{undo}"
+
+
+def venue_situation(state: ConsoleState) -> str:
+    """``situation`` for a venue's judge (issue 27 §2, docs/venues.md «Rights»): the game
+    is the organiser's; what this console does is its venue's conflicts."""
+    if state.game is None:
+        return "El torneo no tiene partidas: las crea el juez árbitro del torneo (el organizador)."
+    if state.over:
+        return f"La partida {state.game} ha terminado: {state.end_reason}."
+    return (f"Ronda {state.round_number}: el atril, la maestra, el crono y el cierre de la ronda los lleva el juez "
+            "árbitro del torneo; aquí se resuelven los conflictos de su sede («r»).")
+
+
+def within(status: RoundStatus, tables: Collection[int]) -> RoundStatus:
+    """``status`` restricted to ``tables`` (a venue's tables, issue 27 §2): the slips
+    expected, entered and missing at those tables and their pending conflicts; the
+    assistants' counts, which span every venue's tables, are left out."""
+    mine = set(tables)
+    missing = tuple(table for table in status.missing_tables if table in mine)
+    return RoundStatus(status.round_number, len(mine), len(mine) - len(missing), missing, {},
+                       tuple(item for item in status.pending if item.table in mine))
 
 
 def sub_title(state: ConsoleState) -> str:
@@ -220,8 +245,11 @@ def moves_subtitle(state: ConsoleState) -> str:
     return f"{state.top_total} de máxima puntuación, {state.move_count} en total" if state.rack_round else ""
 
 
-def empty_moves_text(state: ConsoleState) -> str:
-    """What the move list says when it has no move."""
+def empty_moves_text(state: ConsoleState, *, conducts: bool = True) -> str:
+    """What the move list says when it has no move (``conducts``: as ``situation``)."""
+    if not conducts:
+        return ("Sin partida." if state.game is None else "La partida ha terminado." if state.over
+                else "Sin atril: lo saca el juez árbitro del torneo.")
     if state.game is None:
         return "Sin partida: «p» crea una."
     if state.rack_round:

@@ -1,9 +1,15 @@
 """Tournament setup for the judge (issue 4 §2): the rule settings, the players, the
-games and their tables (II.6), the assistants with their tables (II.4.c) and the PINs.
+games and their tables (II.6), the assistants with their tables (II.4.c) and the PINs,
+and the online venues with their judges' and assistants' PINs (issue 27 §2).
 
-Four tabs — Torneo, Jugadores, Mesas, Auxiliares. Every action goes through the
+Five tabs — Torneo, Jugadores, Mesas, Auxiliares, Sedes. Every action goes through the
 ``TournamentService``; its ``TournamentError`` is shown in the message line. The lexicon
 is shown (its hash); it is fixed when the tournament is created and is not changed here.
+
+A tab is offered when the service says this station may do one of its actions
+(``service.may``, ``TAB_ACTIONS``): a venue's judge registers its venue's players and sets
+its own and its assistants' PINs and tables, and sees only its venue's players and
+assistants; the settings, the games and the venues are the organiser's judge's.
 """
 
 from __future__ import annotations
@@ -17,7 +23,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import (
-    Button,
     DataTable,
     Footer,
     Header,
@@ -44,6 +49,7 @@ from tui.app.screens.setup_actions import SetupActions
 from tui.app.screens.setup_presenter import (
     BONUS_MODES,
     CRITERIA,
+    PLAYER_COLUMNS,
     SEATING,
     TABS,
     SetupData,
@@ -54,37 +60,29 @@ from tui.app.screens.setup_presenter import (
     player_row,
     problem,
 )
+from tui.app.screens.setup_venues import venue_choices, venue_fields
+from tui.app.widgets.form_rows import form_button, form_input, form_row, form_select, show_or_hide
 from tui.app.widgets.glyphs import HEADER_ICON
 from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.plain_table import PlainTable
-from tui.app.widgets.spanish_select import SpanishSelect
 
 _TABS = Binding.Group("Pestañas", compact=True)
-"""F2–F5 shown as one footer item: the tab names are on the tabs themselves."""
+"""F2–F6 shown as one footer item: the tab names are on the tabs themselves."""
 
-def _input(**options: Any) -> OrderedInput:
-    """A form field that takes keys in the order typed (Enter is wired in ``on_mount``)."""
-    return OrderedInput(compact=True, **options)
+TAB_ACTIONS: dict[str, tuple[Action, ...]] = {
+    "tab-torneo": (Action.CHANGE_SETTINGS,),
+    "tab-jugadores": (Action.ADD_PLAYER, Action.UPDATE_PLAYER, Action.SET_ENTRY_STATUS),
+    "tab-mesas": (Action.CREATE_GAME, Action.ASSIGN_TABLES),
+    "tab-auxiliares": (Action.SET_CREDENTIAL, Action.SET_ASSISTANT_RANGE),
+    "tab-sedes": (Action.ADD_VENUE,),
+}
+"""Each tab and the actions it is for: offered to a station that may do one of them."""
 
-
-def _button(label: str, **options: Any) -> Button:
-    return Button(label, compact=True, **options)
+_input, _button, _row, _show = form_input, form_button, form_row, show_or_hide
 
 
 def _select(options: list[tuple[str, str]], name: str) -> Select[str]:
-    return SpanishSelect(options, compact=True, allow_blank=False, id=name)
-
-
-def _show(static: Static, text: str) -> None:
-    """Show ``text`` in ``static``, hiding it when empty."""
-    static.update(Text(text))
-    static.set_class(not text, "-empty")
-
-
-def _row(label: str, *widgets: Any, hint: str = "") -> Horizontal:
-    """A form line: the field's name, its widgets, an optional hint after them."""
-    return Horizontal(Label(label, classes="field"), *widgets, *([Label(hint, classes="aside")] if hint else []),
-                      classes="row")
+    return form_select(list(options), name)
 
 
 class SetupScreen(SetupActions):
@@ -124,6 +122,7 @@ class SetupScreen(SetupActions):
         Binding("f3", "show_tab('jugadores')", "Jugadores", group=_TABS),
         Binding("f4", "show_tab('mesas')", "Mesas", group=_TABS),
         Binding("f5", "show_tab('auxiliares')", "Auxiliares", group=_TABS),
+        Binding("f6", "show_tab('sedes')", "Sedes", group=_TABS),
     ]
 
     def __init__(self) -> None:
@@ -135,6 +134,8 @@ class SetupScreen(SetupActions):
         self._active_players: int | None = None
         self._working = 0
         self._write_lock = threading.Lock()      # the judge's actions reach the service one at a time
+        self.tabs_offered: set[str] = set(TAB_ACTIONS)
+        """The tabs this station may use (``offer_what_may_be_done``)."""
 
     @property
     def busy(self) -> bool:
@@ -173,6 +174,9 @@ class SetupScreen(SetupActions):
                 yield _row("Club", _input(id="p_club", classes="wide"))
                 yield _row("País", _input(id="p_country"))
                 yield _row("Nº de federación", _input(id="p_fed"))
+                venue_row = _row("Sede", form_select(venue_choices([]), "p_venue"))
+                venue_row.id = "p_venue_row"
+                yield venue_row
                 yield Horizontal(_button("Añadir jugador", id="add", variant="primary"),
                                  _button("Guardar cambios", id="update"), _button("Formulario vacío", id="clear"),
                                  classes="buttons")
@@ -206,20 +210,51 @@ class SetupScreen(SetupActions):
                              "le quita el acceso.", classes="note")
                 yield Horizontal(_button("Guardar PIN del juez", id="set_pin_judge"),
                                  _button("Guardar PIN del auxiliar", id="set_pin_assistant"), classes="buttons")
+            with TabPane("F6 Sedes", id="tab-sedes"), VerticalScroll():
+                yield from venue_fields()
         yield Static(id="message")
         yield Footer()
 
     def on_mount(self) -> None:
-        players = self.query_one("#players", DataTable)
-        players.add_columns("Nº", "Nombre", "Club", "País", "Federación", "Estado")
+        self.query_one("#players", DataTable).add_columns(*PLAYER_COLUMNS)
+        self.query_one("#venues", DataTable).add_columns("Sede", "Jugadores", "Juez", "Auxiliares (mesas)")
         self.query_one("#tables", DataTable).add_columns("Mesa", "Jugador", "Club")
         self.query_one("#ranges", DataTable).add_columns("Auxiliar", "Desde", "Hasta")
         for field in self.query(OrderedInput):
             field.on_enter = self.enter_now
         self.refresh_lists(settings=True)
-        if not self.may(Action.CHANGE_SETTINGS):
-            self.query_one("#tabs").disabled = True
+        self.offer_what_may_be_done()
+
+    def offer_what_may_be_done(self) -> None:
+        """Hide the tabs of actions this station may not do (``TAB_ACTIONS``); the
+        settings are shown, not editable, to a station that may not change them."""
+        tabs = self.query_one("#tabs", TabbedContent)
+        self.tabs_offered = {pane for pane, actions in TAB_ACTIONS.items() if any(self.may(a) for a in actions)}
+        if not self.tabs_offered:
+            tabs.disabled = True
             self.say("La preparación del torneo es cosa del juez árbitro.", error=True)
+            return
+        for pane in TAB_ACTIONS:
+            if pane not in self.tabs_offered and pane != "tab-torneo":
+                tabs.hide_tab(pane)
+        if "tab-torneo" not in self.tabs_offered:
+            for field in self.query_one("#tab-torneo").query("Input, Select, Switch, Button"):
+                field.disabled = True
+            tabs.active = next(pane for pane in TAB_ACTIONS if pane in self.tabs_offered)
+            self.say("Los ajustes, las partidas, las mesas y las sedes los lleva el juez árbitro del torneo; aquí: "
+                     "los jugadores y los PIN de los auxiliares de su sede.")
+        if self.station.state.venue is not None:       # its own PIN: a venue judge's
+            judge_pin = self.query_one("#pin_judge").parent
+            if judge_pin is not None:
+                judge_pin.query_one(Label).update("PIN del juez de sede")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Offer only the tabs (F2–F6) and the saving of settings this station may use."""
+        if action == "save_settings":
+            return "tab-torneo" in self.tabs_offered
+        if action == "show_tab" and parameters and isinstance(parameters[0], str):
+            return parameters[0] == "torneo" or TABS[parameters[0]] in self.tabs_offered
+        return True
 
     def on_data_changed(self, message: DataChanged) -> None:
         self.refresh_lists()
@@ -241,7 +276,7 @@ class SetupScreen(SetupActions):
         """Read everything shown that other stations may change — info, games, players,
         tables, assistants; the stored settings too when ``settings`` — in a worker thread,
         then show it."""
-        service, tournament_id = self.service, self.tournament_id
+        service, tournament_id, venue = self.service, self.tournament_id, self.station.state.venue
         self._working += 1
 
         def read() -> None:
@@ -250,7 +285,8 @@ class SetupScreen(SetupActions):
                 data: SetupData | Exception = SetupData(
                     info, service.settings(tournament_id) if settings else None, service.entries(tournament_id),
                     service.seats(info.games[-1].number, tournament_id) if info.games else [],
-                    service.assistant_ranges(tournament_id))
+                    service.assistant_ranges(tournament_id), service.online_venues(tournament_id),
+                    service.venue_stations(tournament_id)).within(venue)
             except Exception as error:  # noqa: BLE001 - shown to the judge, never a traceback
                 data = error
             self._from_worker(self.show_lists, data)
@@ -277,7 +313,7 @@ class SetupScreen(SetupActions):
         if data.settings is not None:
             self.show_settings(data.settings)
         info = data.info
-        self._entries, self._ranges, self._active_players = data.entries, data.ranges, info.active_players
+        self._entries, self._ranges, self._active_players = data.entries, data.ranges, info.field_active_players
         self.query_one("#info", Static).update(info_text(info))
         _show(self.query_one("#lock", Static), lock_text(info))
         self.query_one("#games", Static).update(games_text(info))
@@ -285,9 +321,12 @@ class SetupScreen(SetupActions):
 
         players = self.query_one("#players", DataTable)
         row = players.cursor_row
-        players.clear()
+        columns = PLAYER_COLUMNS + (("Sede",) if data.venues else ())
+        players.clear(columns=len(players.columns) != len(columns))
+        if not players.columns:
+            players.add_columns(*columns)
         for entry, player in data.entries:
-            players.add_row(*player_row(entry, player), key=str(entry.id))
+            players.add_row(*player_row(entry, player, venues=bool(data.venues)), key=str(entry.id))
         if players.row_count:
             players.move_cursor(row=min(row, players.row_count - 1))
 
@@ -304,6 +343,7 @@ class SetupScreen(SetupActions):
         ranges.clear()
         for item in data.ranges:
             ranges.add_row(item.assistant, str(item.first_table), str(item.last_table), key=item.assistant)
+        self.show_venues(data.venues, data.entries, data.stations, data.ranges)
 
     def show_settings(self, settings: TournamentSettings) -> None:
         """Fill the settings form with the stored settings."""

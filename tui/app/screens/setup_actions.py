@@ -30,26 +30,17 @@ from duplicate.service import (
     TournamentSettings,
 )
 from tui.app.screens.setup_presenter import STATUS_BUTTONS, integer
-from tui.app.station import StationScreen
+from tui.app.screens.setup_venues import ORGANISER_ROOM, VenueActions
 from tui.app.widgets.judge_dialogs import ReasonDialog
 from tui.app.widgets.ordered_input import OrderedInput
 
 
-class SetupActions(StationScreen[None]):
-    """The setup screen's actions (see the module doc)."""
+class SetupActions(VenueActions):
+    """The setup screen's actions (see the module doc; the venues' in ``VenueActions``)."""
 
     editing: int | None
     _entries: list[tuple[EntryView, PlayerView]]
     _ranges: list[AssistantRangeView]
-
-    def run(self, form: Callable[[], Callable[[], Any]], done: str | Callable[[Any], str],
-            then: Callable[[], None] | None = None, failed: Callable[[Exception], None] | None = None) -> None:
-        """Do one of the judge's actions (``SetupScreen`` runs it in a worker)."""
-        raise NotImplementedError
-
-    def say(self, text: str, *, error: bool = False) -> None:
-        """Show ``text`` on the message line (``SetupScreen``)."""
-        raise NotImplementedError
 
     def action_save_settings(self) -> None:
         def form() -> Callable[[], Any]:
@@ -95,7 +86,7 @@ class SetupActions(StationScreen[None]):
         typed = self.player_form()
         form = dict(typed)
         name = form.pop("name")
-        service, tournament_id = self.service, self.tournament_id
+        service, tournament_id, venue = self.service, self.tournament_id, self.form_venue()
         self._focus_name()
 
         def restore(_error: Exception) -> None:
@@ -103,16 +94,21 @@ class SetupActions(StationScreen[None]):
                 for field, key in (("name", "name"), ("club", "club"), ("country", "country"), ("fed", "federation_id")):
                     self.query_one(f"#p_{field}", Input).value = typed[key]
 
-        self.run(lambda: lambda: service.add_player(name, **form, tournament_id=tournament_id),
-                 f"Inscrito: {' '.join(name.split())}.", failed=restore)
+        where = f" (sede «{venue}»)" if venue else ""
+        self.run(lambda: lambda: service.add_player(name, **form, tournament_id=tournament_id, venue=venue),
+                 f"Inscrito: {' '.join(name.split())}{where}.", failed=restore)
 
     def update_player(self) -> None:
         if self.editing is None:
             self.say("Elija antes un jugador de la lista (Enter sobre su fila).", error=True)
             return
         entry, form, service = self.editing, self.player_form(), self.service
-        self.run(lambda: lambda: service.update_player(entry, **form),
-                 "Datos del jugador corregidos.", then=self.clear_player_form)
+        venue = self.form_venue()
+        before = next((item.venue or ORGANISER_ROOM for item, _ in self._entries if item.id == entry), None)
+        moved = venue if venue is not None and venue != before else None      # a move only when changed
+        where = f" Ahora juega en {f'la sede «{moved}»' if moved else 'la sala del organizador'}." if moved is not None else ""
+        self.run(lambda: lambda: service.update_player(entry, **form, venue=moved),
+                 f"Datos del jugador corregidos.{where}", then=self.clear_player_form)
 
     def set_status(self, status: EntryStatus) -> None:
         entry = self.selected_entry()
@@ -201,13 +197,16 @@ class SetupActions(StationScreen[None]):
         pin_input = self.query_one(f"#pin_{role}", Input)
         pin = pin_input.value
         name = self.query_one("#a_name", Input).value.strip() if role == "assistant" else None
-        who = "juez árbitro" if role == "judge" else f"auxiliar «{name}»"
+        # A venue's assistant keeps its venue when its PIN is changed here (issue 27 §2: the
+        # service would move it to the venue given, None being the organiser's room).
+        venue = self.station_venue(name) if name else None
+        who = "juez árbitro" if role == "judge" else f"auxiliar «{name}»" + (f" de la sede «{venue}»" if venue else "")
         service, tournament_id = self.service, self.tournament_id
 
         def clear() -> None:
             pin_input.value = ""
 
-        self.run(lambda: lambda: service.set_pin(role, pin, name=name, tournament_id=tournament_id),
+        self.run(lambda: lambda: service.set_pin(role, pin, name=name, tournament_id=tournament_id, venue=venue),
                  f"PIN del {who} {'guardado' if pin else 'quitado: ya no puede entrar'}.", then=clear)
 
     # --- events ---------------------------------------------------------------------------------
@@ -220,7 +219,8 @@ class SetupActions(StationScreen[None]):
                    "clear": self.clear_player_form, "import": self.import_csv, "create_game": self.create_game,
                    "reseat": self.reseat, "set_range": self.set_range,
                    "set_pin_judge": lambda: self.set_pin("judge"),
-                   "set_pin_assistant": lambda: self.set_pin("assistant")}
+                   "set_pin_assistant": lambda: self.set_pin("assistant"),
+                   "add_venue": self.add_venue, "set_venue_pin": self.set_venue_pin}
         if button in actions:
             actions[button]()
 
@@ -228,10 +228,12 @@ class SetupActions(StationScreen[None]):
         """Enter, at once (``OrderedInput``): moves along a form; on its last field it does
         the form's action."""
         following = {"p_name": "p_club", "p_club": "p_country", "p_country": "p_fed",
-                     "a_name": "a_first", "a_first": "a_last", "rounds": "seed"}
+                     "a_name": "a_first", "a_first": "a_last", "rounds": "seed",
+                     "v_station": "v_pin", "v_pin": "v_tables"}
         finish: dict[str, Callable[[], None]] = {"p_fed": lambda: self.update_player() if self.editing is not None else self.add_player(),
                   "csv_path": self.import_csv, "a_last": self.set_range,
-                  "pin_judge": lambda: self.set_pin("judge"), "pin_assistant": lambda: self.set_pin("assistant")}
+                  "pin_judge": lambda: self.set_pin("judge"), "pin_assistant": lambda: self.set_pin("assistant"),
+                  "v_name": self.add_venue, "v_tables": self.set_venue_pin}
         name = field.id or ""
         if name in following:
             self.set_focus(self.query_one(f"#{following[name]}", Input))
@@ -248,6 +250,8 @@ class SetupActions(StationScreen[None]):
                     for name, value in (("name", player.name), ("club", player.club), ("country", player.country),
                                         ("fed", player.federation_id or "")):
                         self.query_one(f"#p_{name}", Input).value = value
+                    if self.query_one("#p_venue_row").display:
+                        self.query_one("#p_venue", Select).value = entry.venue or ORGANISER_ROOM
                     self.editing = entry_id
                     self.say(f"Corrigiendo a {player.name}: cambie los datos y pulse «Guardar cambios».")
                     self.query_one("#p_name", Input).focus()

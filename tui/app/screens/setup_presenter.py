@@ -6,7 +6,7 @@ players and the III.24 advice — pure functions of the service's views, no Text
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from rich.text import Text
 
@@ -46,7 +46,8 @@ SEATING = [
 ]
 STATUS_BUTTONS = {"withdraw": EntryStatus.WITHDRAWN, "absent": EntryStatus.ABSENT,
                   "disqualify": EntryStatus.DISQUALIFIED, "reactivate": EntryStatus.ACTIVE}
-TABS = {"torneo": "tab-torneo", "jugadores": "tab-jugadores", "mesas": "tab-mesas", "auxiliares": "tab-auxiliares"}
+TABS = {"torneo": "tab-torneo", "jugadores": "tab-jugadores", "mesas": "tab-mesas", "auxiliares": "tab-auxiliares",
+        "sedes": "tab-sedes"}
 
 
 def integer(text: str, what: str, *, blank: int | None = None) -> int | None:
@@ -75,6 +76,20 @@ class SetupData:
     entries: list[tuple[EntryView, PlayerView]]
     seats: list[tuple[int, EntryView, PlayerView]]
     ranges: list[AssistantRangeView]
+    venues: list[str] = field(default_factory=list)
+    """The online venues (issue 27 §2), in the order they were named."""
+    stations: list[tuple[str, str, str | None]] = field(default_factory=list)
+    """Every station credential as ``(role, name, venue)`` (``venue_stations``)."""
+
+    def within(self, venue: str | None) -> SetupData:
+        """What a station of ``venue`` is shown (issue 27 §2): its venue's players and
+        assistants only; everything for the organiser's stations (``None``)."""
+        if venue is None:
+            return self
+        assistants = {name for role, name, where in self.stations if role == "assistant" and where == venue}
+        return replace(self, entries=[(entry, player) for entry, player in self.entries if entry.venue == venue],
+                       ranges=[item for item in self.ranges if item.assistant in assistants],
+                       stations=[station for station in self.stations if station[2] == venue])
 
 
 def info_text(info: TournamentInfo) -> Text:
@@ -84,7 +99,8 @@ def info_text(info: TournamentInfo) -> Text:
     text = Text(info.name, style="bold")
     text.append(f" — {info.venue or 'sin lugar'}\n"
                 f"Léxico: {info.lexicon_hash[:16]}…{path} — se fija al crear el torneo; no se cambia desde aquí.\n"
-                f"Jugadores: {info.players} inscritos, {counted(info.active_players, 'activo')}.")
+                f"Jugadores: {info.players} inscritos, {counted(info.active_players, 'activo')}"
+                f"{info.field_note()}.")
     return text
 
 
@@ -103,10 +119,15 @@ def games_text(info: TournamentInfo) -> str:
     return "Partidas:\n" + "\n".join(lines) if lines else "Aún no hay partidas."
 
 
-def player_row(entry: EntryView, player: PlayerView) -> tuple[str, ...]:
-    """A row of the players' table: entry, name, club, country, federation id, status."""
+PLAYER_COLUMNS = ("Nº", "Nombre", "Club", "País", "Federación", "Estado")
+"""The players' table's columns; «Sede» is added when the tournament has online venues."""
+
+
+def player_row(entry: EntryView, player: PlayerView, *, venues: bool = False) -> tuple[str, ...]:
+    """A row of the players' table: entry, name, club, country, federation id, status and,
+    with ``venues``, the player's venue (issue 27 §2; the organiser's room when none)."""
     return (str(entry.id), player.name, player.club, player.country, player.federation_id or "",
-            label(ENTRY_STATUS, entry.status))
+            label(ENTRY_STATUS, entry.status)) + ((entry.venue or "sala del organizador",) if venues else ())
 
 
 def bonus_advice(active_players: int | None, mode_value: str, bonus_text: str) -> str | None:

@@ -133,6 +133,13 @@ class StandingsActions(StationScreen[None]):
             self.notify(f"La reclamación nº {claim.id} ya está {label(CLAIM_STATUS, claim.status)}.",
                         severity="warning")
             return
+        seat = self._tables.get(claim.entry_id)
+        if seat is not None and not service.may(Action.RESOLVE_CLAIM, seat, tournament_id=state.tournament_id,
+                                                game_number=self.game):
+            # A venue's judge (issue 27 §2): another venue's claim is not offered to it.
+            self.notify(f"La reclamación nº {claim.id} es de la mesa {seat}, de otra sede: la resuelve el juez de "
+                        "esa sede o el juez árbitro del torneo.", severity="warning")
+            return
         slip = next((slip for slip in service.slips(self.game, claim.round_number, tournament_id=state.tournament_id)
                      if slip.entry_id == claim.entry_id), None)
         summary = claim_summary(claim, slip, self._tables.get(claim.entry_id),

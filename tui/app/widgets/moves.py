@@ -39,6 +39,14 @@ class MoveChoices(OptionList):
     """
     BINDINGS: ClassVar = [Binding("enter", "select", "Maestra")]
 
+    choosing = True
+    """Whether Enter chooses the master (False at a station that may not place it: the
+    list is shown for information, and Enter is not offered)."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter («Maestra») is offered only while ``choosing``."""
+        return self.choosing or action != "select"
+
     class TopChosen(Message):
         """The judge pressed Enter on top move ``index`` (``canonical``)."""
 
@@ -122,6 +130,8 @@ class MoveChoices(OptionList):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
+        if not self.choosing:
+            return
         option_id = event.option.id or ""
         kind, _, number = option_id.partition("-")
         if kind == "top":

@@ -1,0 +1,192 @@
+"""Pairing a classic division's next round: by its Swiss system (with the same-club and
+Gibson options), by the Berger tables, or as the judge types it, checked by the same rules
+(``pairing_rules``; a pairing that breaks one needs a reason, which the log keeps). A task
+module of ``ranking.classic.service``."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from sqlalchemy.orm import Session
+
+from duplicate.service.access import Action
+from duplicate.service.errors import InvalidInput, MissingReason, NotFound, StateConflict
+from duplicate.service.events import RoundPaired
+from duplicate.storage.classic_models import ClassicBoard, ClassicDivision
+from ranking.classic.base import ClassicTask
+from ranking.classic.engines import EngineUnavailable, PairingError, PairingSystem, pair_next_round
+from ranking.classic.errors import PlayerWithdrawn
+from ranking.classic.gibson import gibson_choices, gibson_round
+from ranking.classic.pairing_rules import Pair, check_pairing
+from ranking.classic.round_robin import RoundRobinRound, bye_requests, round_robin_round
+from ranking.classic.standings import standings
+from ranking.classic.trf import Trf
+from ranking.classic.views import CLUB_WAIVED, GIBSON, MANUAL, ROUND_ROBINS, BoardView, DivisionSettings
+
+__all__ = ["Pairing"]
+
+
+class Pairing(ClassicTask):
+    """The rounds of a classic division, paired one at a time."""
+
+    def pair_round(self, division: str = "", *, manual: list[tuple[int, int]] | None = None, reason: str = "",
+                   tournament_id: int | None = None) -> list[BoardView]:
+        """Pair the next round: by the division's system, or ``manual`` pairs (first, second;
+        second 0 for the bye) typed by the judge. The previous round must have every result.
+        A manual pairing that breaks a rule of ``pairing_rules`` needs ``reason``.
+        Raises ``TournamentError``/``PairingError`` (Spanish) and changes nothing then."""
+        with self._write() as session:
+            tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id,
+                                    Action.OVERRIDE_PAIRING if manual is not None else Action.PAIR_ROUND)
+            row = self._division_row(session, tournament, division)
+            number = self._rounds_paired(session, row) + 1
+            if number > row.rounds:
+                raise StateConflict(f"ya se han emparejado las {row.rounds} rondas de la división",
+                                    what=f"división {row.name}", state="all_paired")
+            self._check_round_complete(session, row, number - 1)
+            self._seed_new_entries(session, tournament, row, number, actor)
+            if not self._seeds(session, row):
+                raise StateConflict(f"la división «{row.name}» no tiene jugadores: inscríbalos en ella primero",
+                                    what=f"división {row.name}", state="empty")
+            trf = self._trf(session, row, played=number - 1)
+            gibson: Pair | None = None
+            unplayed: list[tuple[Pair, str]] = []
+            if manual is not None:
+                pairs = [Pair(first, second) for first, second in manual]
+                self._check_manual(session, row, pairs)
+                problems = check_pairing(trf, pairs)
+                if problems and not reason.strip():
+                    raise MissingReason("el emparejamiento incumple el reglamento (" + "; ".join(problems)
+                                          + "): indique el motivo para mantenerlo", action="override_pairing")
+                method = MANUAL
+            elif row.system == MANUAL:
+                raise InvalidInput("esta división se empareja a mano: indique los emparejamientos",
+                                   what="el emparejamiento", value=None)
+            elif row.system in ROUND_ROBINS:
+                played = self._round_robin(session, row, number)
+                pairs, unplayed, method = played.pairs, played.unplayed, row.system
+            else:
+                pairs, notes, gibson = self._swiss_round(session, row, trf, number)
+                method = row.system
+                reason = "; ".join([reason.strip()] * bool(reason.strip()) + notes)
+            boards = self._store_round(session, row, number, pairs, method, gibson=gibson, unplayed=unplayed)
+            self._log(session, tournament.id, RoundPaired(row.name, number, method, boards), actor=actor,
+                      round_number=number, reason=reason)
+            return self._board_views(session, row, number)
+
+    def _check_manual(self, session: Session, row: ClassicDivision, pairs: list[Pair]) -> None:
+        """Refuse, whatever the reason, a manual pairing that cannot be stored: an unknown
+        starting number, a withdrawn player (``PlayerWithdrawn``: its result could not be
+        taken), a player twice, a player against themself, two byes."""
+        if not pairs:
+            raise InvalidInput("el emparejamiento manual está vacío: indique las parejas «1-8,2-7,…»",
+                               what="el emparejamiento", value="")
+        seeds = {seed.number: seed for seed in self._seeds(session, row)}
+        known = set(seeds)
+        round_number = self._rounds_paired(session, row) + 1
+        seen: set[int] = set()
+        for pair in pairs:
+            if pair.first == pair.second:
+                raise InvalidInput(f"el jugador {pair.first} no puede jugar contra sí mismo",
+                                   what="el emparejamiento", value=pair.first)
+            for number in (pair.first, pair.second):
+                if number == 0:
+                    continue
+                if number not in known:
+                    raise NotFound(f"no hay jugador con el número {number} en la división", what="jugador", key=number)
+                withdrawn = seeds[number].withdrawn_round
+                if withdrawn is not None and withdrawn <= round_number:
+                    raise PlayerWithdrawn(f"el jugador {number} está retirado desde la ronda {withdrawn}: no se le "
+                                          "empareja", number=number)
+                if number in seen:
+                    raise InvalidInput(f"el jugador {number} aparece dos veces en el emparejamiento",
+                                       what="el emparejamiento", value=number)
+                seen.add(number)
+        if sum(pair.is_bye for pair in pairs) > 1:
+            raise InvalidInput("como mucho un descanso por ronda",
+                               what="el emparejamiento", value=sum(pair.is_bye for pair in pairs))
+
+    def _swiss_round(self, session: Session, row: ClassicDivision, trf: Trf, number: int
+                     ) -> tuple[list[Pair], list[str], Pair | None]:
+        """The round by the division's Swiss system, with its same-club and Gibson options
+        (``ranking.classic.gibson``); returns the pairs, notes for the log and the Gibson
+        board. A round in which the same-club pairs could not be kept apart is remembered
+        (``club_waived``) so the exported TRF says which rounds kept them apart."""
+        settings = DivisionSettings.from_dict(row.settings)
+        system = PairingSystem(row.system)
+        notes: list[str] = []
+        forbidden = self._club_pairs(session, row) if number <= settings.club_rounds else frozenset()
+
+        waived = [False]                   # the last pairing of the rest had to let clubs meet
+
+        def pair_rest(rest: Trf) -> list[Pair]:
+            waived[0] = False
+            if forbidden:
+                try:
+                    return pair_next_round(replace(rest, forbidden=forbidden), system)
+                except EngineUnavailable:
+                    raise
+                except PairingError:
+                    waived[0] = True
+            return pair_next_round(rest, system)
+
+        leader, choices = self._gibson_choices(session, row, number) if settings.gibson and number > 1 else (0, [])
+        pairs, gibson_notes, fixed = gibson_round(trf, leader, choices, pair_rest)
+        if waived[0]:
+            notes.append(CLUB_WAIVED)
+            row.settings = {**row.settings, "club_waived": sorted({*row.settings.get("club_waived", []), number})}
+        return pairs, gibson_notes + notes, fixed
+
+    def _gibson_choices(self, session: Session, row: ClassicDivision, number: int) -> tuple[int, list[Pair]]:
+        """The Gibson boards to try in round ``number`` (``gibson.gibson_choices``) among the
+        players to be paired, by the standings after the previous round."""
+        players, boards, absences = self._division_data(session, row)
+        lines = standings(players, boards, rounds=row.rounds, played=number - 1, absences=absences, tie_breaks=())
+        active = {p.number for p in players if p.withdrawn_round is None and p.first_round <= number
+                  and (p.number, number) not in absences}
+        return gibson_choices([line for line in lines if line.number in active], boards, rounds=row.rounds,
+                              number=number)
+
+    def _round_robin(self, session: Session, row: ClassicDivision, number: int) -> RoundRobinRound:
+        """Round ``number`` of the Berger tables (once or twice round), without the players
+        who have withdrawn or asked for a bye (``ranking.classic.round_robin``)."""
+        players, _, absences = self._division_data(session, row)
+        if any(player.first_round > 1 for player in players):
+            raise StateConflict("un todos contra todos no admite inscripciones tardías",
+                                what=f"división {row.name}", state="late_entries")
+        schedule = self._schedule(row, len(players))
+        if number > len(schedule):
+            raise NotFound(f"con {len(players)} jugadores el todos contra todos tiene {len(schedule)} rondas",
+                           what="ronda", key=number)
+        withdrawn = {p.number for p in players if p.withdrawn_round is not None and p.withdrawn_round <= number}
+        return round_robin_round(schedule[number - 1], withdrawn=withdrawn, asked=bye_requests(absences, number))
+
+    def _store_round(self, session: Session, row: ClassicDivision, number: int, pairs: list[Pair],
+                     method: str, *, gibson: Pair | None = None,
+                     unplayed: list[tuple[Pair, str]] | None = None) -> list[list[int]]:
+        """Store the round's boards (the bye last); the Gibson board's method is ``gibson``;
+        ``unplayed`` games (a withdrawn player's, with the side that did not play) are boards
+        without a table, decided by forfeit."""
+        seeds = {seed.number: seed for seed in self._seeds(session, row)}
+        boards = []
+        table = 0
+        for pair in sorted(pairs, key=lambda p: p.is_bye):
+            if pair.first not in seeds or (pair.second and pair.second not in seeds):
+                raise NotFound(f"no hay jugador con el número {pair.first if pair.first not in seeds else pair.second}",
+                               what="jugador", key=pair.first if pair.first not in seeds else pair.second)
+            if pair.is_bye:
+                session.add(ClassicBoard(division_id=row.id, round=number, table=None, first_id=seeds[pair.first].id,
+                                         method=method))
+                boards.append([0, pair.first, 0])
+                continue
+            table += 1
+            session.add(ClassicBoard(division_id=row.id, round=number, table=table, first_id=seeds[pair.first].id,
+                                     second_id=seeds[pair.second].id, method=GIBSON if pair == gibson else method))
+            boards.append([table, pair.first, pair.second])
+        for pair, side in unplayed or []:
+            session.add(ClassicBoard(division_id=row.id, round=number, table=None, first_id=seeds[pair.first].id,
+                                     second_id=seeds[pair.second].id, forfeit=side, method=method))
+            boards.append([0, pair.first, pair.second])
+        session.flush()
+        return boards

@@ -1,0 +1,56 @@
+"""The setup screen's venue texts and fields (issue 27 §2): pure functions, no Textual."""
+
+from __future__ import annotations
+
+import pytest
+from rich.text import Text
+
+from duplicate.service import AssistantRangeView, EntryView, InvalidNumber, PlayerView
+from tui.app.screens.setup_presenter import SetupData, player_row
+from tui.app.screens.setup_venues import ORGANISER_ROOM, table_span, venue_choices, venue_rows
+
+
+def test_an_assistants_tables_typed_as_a_span() -> None:
+    assert table_span("") is None and table_span("  ") is None
+    assert table_span("1-12") == (1, 12) and table_span(" 3–4 ") == (3, 4) and table_span("7") == (7, 7)
+    for bad in ("4-2", "0-3", "a-b", "1-", "-3", "1-2-3"):
+        with pytest.raises(InvalidNumber, match="mesas del auxiliar"):
+            table_span(bad)
+
+
+def entry(number: int, venue: str | None) -> tuple[EntryView, PlayerView]:
+    return (EntryView(id=number, tournament_id=1, player_id=number, status="active", venue=venue),
+            PlayerView(id=number, name=f"J{number}", club="", country="", federation_id=None))
+
+
+def test_the_venues_rows_and_choices() -> None:
+    entries = [entry(1, "Lloret"), entry(2, "[b]Reus[/]"), entry(3, "Lloret"), entry(4, None)]
+    stations = [("judge", "juez", None), ("judge", "juez de Lloret", "Lloret"), ("assistant", "aux L", "Lloret"),
+                ("assistant", "aux R", "[b]Reus[/]"), ("assistant", "aux sin", "Lloret")]
+    ranges = [AssistantRangeView("aux L", 1, 2), AssistantRangeView("aux R", 3, 4)]
+    venues = ["Lloret", "[b]Reus[/]", "=cmd"]
+    assert venue_rows(venues, entries, stations, ranges) == [
+        ("Lloret", "2", "juez de Lloret", "aux L (1–2), aux sin (sin mesas)"),
+        ("[b]Reus[/]", "1", "sin PIN", "aux R (3–4)"),
+        ("=cmd", "0", "sin PIN", "ninguno")]
+    choices = venue_choices(venues)
+    assert [value for _, value in choices] == [ORGANISER_ROOM, *venues]
+    assert all(isinstance(prompt, Text) for prompt, _ in choices)
+    assert choices[2][0].plain == "[b]Reus[/]"                       # as typed, never markup
+    assert player_row(*entries[1], venues=True)[-1] == "[b]Reus[/]"
+    assert player_row(*entries[3], venues=True)[-1] == "sala del organizador"
+    assert len(player_row(*entries[3])) == 6                           # no venue column without venues
+
+
+def test_what_a_venue_station_is_shown() -> None:
+    entries = [entry(1, "Lloret"), entry(2, "Reus"), entry(3, None)]
+    stations: list[tuple[str, str, str | None]] = [("assistant", "aux L", "Lloret"), ("assistant", "aux R", "Reus"),
+                                                   ("assistant", "aux O", None)]
+    ranges = [AssistantRangeView("aux L", 1, 1), AssistantRangeView("aux R", 2, 2), AssistantRangeView("aux O", 1, 3)]
+    data = SetupData(info=None, settings=None, entries=entries, seats=[], ranges=ranges,  # type: ignore[arg-type]
+                     venues=["Lloret", "Reus"], stations=stations)
+    assert data.within(None) is data
+    lloret = data.within("Lloret")
+    assert [item.id for item, _ in lloret.entries] == [1]
+    assert [item.assistant for item in lloret.ranges] == ["aux L"]
+    assert lloret.stations == [("assistant", "aux L", "Lloret")] and lloret.venues == ["Lloret", "Reus"]

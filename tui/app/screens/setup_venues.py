@@ -1,0 +1,192 @@
+"""Online venues on the setup screen (issue 27 §2, docs/venues.md «Online venues»).
+
+The organiser's judge names the venues (``add_venue``) and sets each venue judge's and
+each venue assistant's PIN, an assistant with its tables (``set_pin(venue=…)`` then
+``set_assistant_range``): the same service calls as ``duplicada venue add NAME`` and
+``duplicada tournament pin judge|assistant --venue NAME [--tables A-B]``. A player's venue
+is chosen in the players' form (``add_player(venue=…)``, ``update_player(venue=…)``:
+``VenueActions.form_venue``). Names are shown as typed, never read as markup; a refusal
+of the service is shown in the message line and nothing changes.
+
+``VenueActions`` is a base of ``SetupActions`` (``tui.app.screens.setup_actions``);
+``venue_fields`` lays out the «Sedes» tab; ``venue_rows``, ``venue_choices`` and
+``table_span`` are pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from rich.text import Text
+from textual.containers import Horizontal
+from textual.widget import Widget
+from textual.widgets import DataTable, Input, Select, Static
+
+from duplicate.service import Action, AssistantRangeView, EntryView, InvalidNumber, InvalidText, PlayerView
+from tui.app.station import StationScreen
+from tui.app.widgets.form_rows import form_button, form_input, form_row, form_select
+from tui.app.widgets.plain_table import PlainTable
+
+ORGANISER_ROOM = ""
+"""The value that stands for the organiser's own room in the players' venue list."""
+
+STATION_ROLES = [("Juez de la sede", "judge"), ("Auxiliar de la sede", "assistant")]
+
+Station = tuple[str, str, str | None]
+"""A station credential as ``venue_stations`` gives it: ``(role, name, venue)``."""
+
+
+def venue_choices(venues: Sequence[str]) -> list[tuple[Text, str]]:
+    """The players' venue list: the organiser's room (value ``ORGANISER_ROOM``), then the
+    online venues in the order they were named; names as typed (``Text``, never markup)."""
+    return [(Text("Sala del organizador"), ORGANISER_ROOM), *((Text(venue), venue) for venue in venues)]
+
+
+def table_span(text: str) -> tuple[int, int] | None:
+    """An assistant's tables typed as ``A-B`` (or one table ``A``) as ``(A, B)``; None when
+    empty. ``InvalidNumber`` (Spanish, naming the field) for anything else."""
+    text = text.strip()
+    if not text:
+        return None
+    first, dash, last = text.replace("–", "-").partition("-")
+    try:
+        span = (int(first), int(last if dash else first))
+    except ValueError:
+        raise InvalidNumber(f"mesas del auxiliar: «{text}» no es un tramo de mesas: se espera A-B, p. ej. 1-12",
+                            what="las mesas del auxiliar", value=text) from None
+    if span[0] < 1 or span[1] < span[0]:
+        raise InvalidNumber(f"mesas del auxiliar: «{text}»: la primera mesa es 1 o más y la última no es menor que "
+                            "la primera", what="las mesas del auxiliar", value=text)
+    return span
+
+
+def venue_rows(venues: Sequence[str], entries: Sequence[tuple[EntryView, PlayerView]], stations: Sequence[Station],
+               ranges: Sequence[AssistantRangeView]) -> list[tuple[str, str, str, str]]:
+    """A row per online venue: its name, its players, its judge (or «sin PIN») and its
+    assistants with their tables (II.4.c)."""
+    tables = {item.assistant: f"{item.first_table}–{item.last_table}" for item in ranges}
+    rows = []
+    for venue in venues:
+        players = sum(1 for entry, _ in entries if entry.venue == venue)
+        judges = [name for role, name, where in stations if role == "judge" and where == venue]
+        assistants = [f"{name} ({tables.get(name, 'sin mesas')})" for role, name, where in stations
+                      if role == "assistant" and where == venue]
+        rows.append((venue, str(players), ", ".join(judges) or "sin PIN", ", ".join(assistants) or "ninguno"))
+    return rows
+
+
+def venue_fields() -> Iterator[Widget]:
+    """The widgets of the «Sedes» tab."""
+    yield PlainTable(id="venues", cursor_type="row", zebra_stripes=True)
+    yield form_row("Sede nueva", form_input(id="v_name", classes="wide"))
+    yield Horizontal(form_button("Dar de alta la sede", id="add_venue", variant="primary"), classes="buttons")
+    yield Static("Cada sede tiene su juez y sus auxiliares; sus derechos acaban en su sede. El juez de una sede "
+                 "inscribe a sus jugadores y da los PIN de sus auxiliares.", classes="note")
+    yield form_row("Sede", form_select([], "v_venue", blank=True, prompt="elija la sede"))
+    yield form_row("Puesto", form_select(list(STATION_ROLES), "v_role"))
+    yield form_row("Nombre", form_input(id="v_station"), hint="juez: «juez de SEDE» si se deja vacío")
+    yield form_row("PIN", form_input(password=True, id="v_pin", placeholder="6 caracteres o más"))
+    yield form_row("Mesas del auxiliar", form_input(id="v_tables", placeholder="A-B, p. ej. 1-12"))
+    yield Horizontal(form_button("Guardar PIN de la sede", id="set_venue_pin", variant="primary"), classes="buttons")
+
+
+class VenueActions(StationScreen[None]):
+    """The setup screen's venue actions (see the module doc)."""
+
+    _venues_listed: list[str] | None = None
+    """The venues the venue lists were made of (None: not made yet)."""
+    _stations: list[Station] = []  # noqa: RUF012 - replaced, never changed in place
+    """The station credentials shown (``venue_stations``), as last read."""
+
+    def run(self, form: Callable[[], Callable[[], Any]], done: str | Callable[[Any], str],
+            then: Callable[[], None] | None = None, failed: Callable[[Exception], None] | None = None) -> None:
+        """Do one of the judge's actions (``SetupScreen`` runs it in a worker)."""
+        raise NotImplementedError
+
+    def say(self, text: str, *, error: bool = False) -> None:
+        """Show ``text`` on the message line (``SetupScreen``)."""
+        raise NotImplementedError
+
+    def show_venues(self, venues: list[str], entries: Sequence[tuple[EntryView, PlayerView]],
+                    stations: Sequence[Station], ranges: Sequence[AssistantRangeView]) -> None:
+        """Show the venues' table and their names in the venue lists; the players' venue
+        line only when the tournament has online venues."""
+        table = self.query_one("#venues", DataTable)
+        table.clear()
+        for row in venue_rows(venues, entries, stations, ranges):
+            table.add_row(*row, key=row[0])
+        if venues != self._venues_listed:      # the lists are rebuilt only when the venues changed
+            self._venues_listed = list(venues)
+            for select, choices in ((self.query_one("#v_venue", Select), [(Text(venue), venue) for venue in venues]),
+                                    (self.query_one("#p_venue", Select), venue_choices(venues))):
+                kept = select.value
+                select.set_options(choices)
+                if kept in [value for _, value in choices]:
+                    select.value = kept
+        # The players' venue is chosen by who names the venues (the organiser's judge); a
+        # venue's judge registers players in its own venue only.
+        self.query_one("#p_venue_row").display = bool(venues) and self.may(Action.ADD_VENUE)
+        self._stations = list(stations)
+
+    def station_venue(self, assistant: str) -> str | None:
+        """The venue of the assistant named ``assistant`` (None: the organiser's, or none yet)."""
+        return next((where for role, name, where in self._stations if role == "assistant" and name == assistant), None)
+
+    def form_venue(self) -> str | None:
+        """The venue chosen in the players' form (``ORGANISER_ROOM``: the organiser's
+        room); None when the form has no venue line (no online venues)."""
+        if not self.query_one("#p_venue_row").display:
+            return None
+        value = self.query_one("#p_venue", Select).value
+        return value if isinstance(value, str) else None
+
+    def add_venue(self) -> None:
+        """Name an online venue (``add_venue``)."""
+        field = self.query_one("#v_name", Input)
+        name = field.value
+        service, tournament_id = self.service, self.tournament_id
+
+        def clear() -> None:
+            field.value = ""
+
+        self.run(lambda: lambda: service.add_venue(name, tournament_id=tournament_id),
+                 f"Sede «{' '.join(name.split())}» dada de alta: asigne el PIN de su juez y inscriba a sus jugadores.",
+                 then=clear)
+
+    def set_venue_pin(self) -> None:
+        """Set the PIN of a venue's judge or assistant (with its tables), as
+        ``tournament pin judge|assistant --venue NAME [--tables A-B]``."""
+        pin_field = self.query_one("#v_pin", Input)
+
+        def form() -> Callable[[], str]:
+            venue = self.query_one("#v_venue", Select).value
+            if not isinstance(venue, str):
+                raise InvalidText("elija la sede del puesto", what="la sede", value="")
+            role = str(self.query_one("#v_role", Select).value)
+            name = self.query_one("#v_station", Input).value.strip() or None
+            span = table_span(self.query_one("#v_tables", Input).value)
+            if span is not None and role != "assistant":
+                raise InvalidNumber("las mesas son de un auxiliar: el juez de la sede actúa en todas las de su sede",
+                                    what="las mesas del auxiliar", value=span)
+            pin, service, tournament_id = pin_field.value, self.service, self.tournament_id
+            who = (f"del juez de la sede «{venue}»" if role == "judge"
+                   else f"del auxiliar «{name or ''}» de la sede «{venue}»")
+
+            def call() -> str:
+                service.set_pin(role, pin, name=name, tournament_id=tournament_id, venue=venue)
+                said = f"PIN {who} {'guardado' if pin else 'quitado: ya no puede entrar'}."
+                if span is not None and name:
+                    service.set_assistant_range(name, span[0], span[1], tournament_id=tournament_id)
+                    said += f" Mesas {span[0]}–{span[1]}."
+                elif role == "assistant" and name and pin:
+                    warning = service.assistant_without_tables(name, tournament_id)
+                    said += f" Aviso: {warning}." if warning else ""
+                return said
+
+            return call
+
+        def clear() -> None:
+            pin_field.value = ""
+
+        self.run(form, str, then=clear)
