@@ -18,13 +18,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from duplicate.service import TournamentError
 from duplicate.service.access import ROLE_NAMES, Action, Role
 from tui.app.station import StationScreen
 from tui.app.widgets.glyphs import HEADER_ICON
+from tui.app.widgets.steady_footer import SteadyFooter
 
 SCREENS: dict[str, tuple[str, str, tuple[Action, ...]]] = {
     "setup": ("Preparación del torneo", "tui.app.screens.setup:SetupScreen",
@@ -60,7 +61,7 @@ class HomeScreen(StationScreen[None]):
             yield Static(Text(self._who()), id="title", classes="title")
             yield OptionList(*(Option(title, id=key) for key, (title, _, actions) in SCREENS.items()
                                if not actions or any(self.may(action) for action in actions)), id="menu")
-        yield Footer()
+        yield SteadyFooter()
 
     def _who(self, tournament: str = "") -> str:
         state = self.station.state

@@ -37,7 +37,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Checkbox, Footer, Header, Input, Static
+from textual.widgets import Checkbox, Header, Input, Static
 from textual.worker import get_current_worker
 
 from data.rules import ROUND_SECONDS
@@ -65,6 +65,7 @@ from tui.app.screens.judge_presenter import (
 from tui.app.widgets.board import BoardView
 from tui.app.widgets.glyphs import HEADER_ICON
 from tui.app.widgets.moves import MoveChoices
+from tui.app.widgets.steady_footer import SteadyFooter
 from tui.app.widgets.timer import RoundClock
 from tui.app.widgets.toggles import MarkedCheckbox
 
@@ -246,7 +247,7 @@ class JudgeScreen(JudgeActions):
                     yield RoundClock(RoundTimer(ROUND_SECONDS, clock=self._clock), tick=self._tick,
                                      hint="«t» inicia o pausa, «0» reinicia" if self.may(Action.RUN_TIMER)
                                      else "lo maneja el juez árbitro del torneo", id="clock")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.title = "Consola del juez árbitro"

@@ -30,7 +30,7 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import ContentSwitcher, Digits, Footer, Static
+from textual.widgets import ContentSwitcher, Digits, Static
 
 from data.rules import ROUND_SECONDS
 from duplicate.announce import announcement_order
@@ -41,6 +41,7 @@ from tui.app.messages import DataChanged
 from tui.app.station import StationScreen
 from tui.app.widgets.big_board import BigBoard, board_size, cell_for
 from tui.app.widgets.block_letters import BigText, Token
+from tui.app.widgets.steady_footer import SteadyFooter
 
 SIDE_MIN = 40
 """Columns kept for the side panel (rack, timer, master) when choosing the board size."""
@@ -219,7 +220,7 @@ class ProjectionScreen(StationScreen[None]):
                         yield Static("Acumulado", classes="label")
                         yield Digits("", id="total")
                 yield Static(id="side-standings")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.refresh_data()

@@ -24,7 +24,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import (
     DataTable,
-    Footer,
     Header,
     Input,
     Label,
@@ -65,6 +64,7 @@ from tui.app.widgets.form_rows import form_button, form_input, form_row, form_se
 from tui.app.widgets.glyphs import HEADER_ICON
 from tui.app.widgets.ordered_input import OrderedInput
 from tui.app.widgets.plain_table import PlainTable
+from tui.app.widgets.steady_footer import SteadyFooter
 
 _TABS = Binding.Group("Pestañas", compact=True)
 """F2–F6 shown as one footer item: the tab names are on the tabs themselves."""
@@ -213,7 +213,7 @@ class SetupScreen(SetupActions):
             with TabPane("F6 Sedes", id="tab-sedes"), VerticalScroll():
                 yield from venue_fields()
         yield Static(id="message")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#players", DataTable).add_columns(*PLAYER_COLUMNS)

@@ -15,12 +15,13 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Footer, Header, Input, Label, Static
+from textual.widgets import Button, Header, Input, Label, Static
 
 from duplicate.service import TournamentError
 from tui.app.screens.home import HomeScreen
 from tui.app.station import StationScreen
 from tui.app.widgets.glyphs import HEADER_ICON
+from tui.app.widgets.steady_footer import SteadyFooter
 
 
 class SignInScreen(StationScreen[None]):
@@ -40,7 +41,7 @@ class SignInScreen(StationScreen[None]):
                 if not self.station.remote:
                     yield Button("Solo consulta (sin PIN)", id="viewer")
             yield Static("", id="message")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#pin", Input).focus()

@@ -7,13 +7,14 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Static
+from textual.widgets import Button, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from duplicate.plurals import counted
 from duplicate.service import TournamentError, TournamentInfo
 from tui.app.station import StationScreen
 from tui.app.widgets.glyphs import HEADER_ICON
+from tui.app.widgets.steady_footer import SteadyFooter
 
 
 class StartScreen(StationScreen[None]):
@@ -46,7 +47,7 @@ class StartScreen(StationScreen[None]):
                             id="judge_pin")
             yield Button("Crear torneo", id="create", variant="primary")
             yield Static("", id="message")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.read_tournaments()
