@@ -27,6 +27,7 @@ from sqlalchemy.exc import DatabaseError as SQLAlchemyDatabaseError
 from sqlalchemy.orm import Session, sessionmaker
 
 from duplicate.storage.event_chain import install as install_event_chain
+from duplicate.storage.schema_copy import copy_schema, remember_schema, sqlite_file
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -327,12 +328,18 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
     except Exception as error:  # noqa: BLE001 - driver or URL problems, reported to the user
         raise DatabaseError(f"no se puede abrir la base de datos {masked_url(url)}"
                             f": falta su controlador o la URL no es válida ({type(error).__name__})") from None
+    new_file = None
     if engine.dialect.name == "sqlite":
         _sqlite_pragmas(engine)
+        new_file = sqlite_file(engine.url) if migrate else None
+        if new_file is not None and copy_schema(new_file):   # a copy of the schema migrated before
+            new_file = None
     try:
         current = _current_revision(engine)
         if current != SCHEMA_HEAD:
             _migrate(engine, current, migrate)
+            if current is None and new_file is not None:
+                remember_schema(new_file)
     except DatabaseError:
         raise
     except Exception as error:  # noqa: BLE001 — a damaged file or a server problem: said in Spanish
