@@ -32,6 +32,7 @@ import sys
 import threading
 import zipfile
 from array import array
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -167,9 +168,13 @@ class Lexicon:
         """
         alphabet = spanish()
         try:
-            if not stat.S_ISREG(path.stat().st_mode):      # a FIFO would block, /dev/zero never end
+            status = path.stat()
+            if not stat.S_ISREG(status.st_mode):      # a FIFO would block, /dev/zero never end
                 raise LexiconError(f"{path}: no es un archivo normal (se espera un léxico compilado .lex)")
-            with zipfile.ZipFile(path) as archive:
+            data = path.read_bytes() if status.st_size <= KEPT_MAX_BYTES else None
+            if data is not None and (kept := _kept(str(path), data)) is not None:
+                return kept
+            with zipfile.ZipFile(path if data is None else io.BytesIO(data)) as archive:
                 for member in archive.infolist():
                     if member.file_size > MEMBER_MAX_BYTES:
                         raise LexiconError(f"{path}: «{member.filename}» ocupa {member.file_size} bytes "
@@ -202,8 +207,43 @@ class Lexicon:
         except (zipfile.BadZipFile, KeyError, TypeError, json.JSONDecodeError, UnicodeDecodeError, ValueError,
                 IndexError, OSError) as error:
             raise LexiconError(f"{path}: no es un léxico compilado válido ({type(error).__name__}: {error})") from None
-        return cls(alphabet, words, None, word_count, digest, str(meta.get("source") or path.name), graph=graph,
-                   gaddag=gaddag)
+        lexicon = cls(alphabet, words, None, word_count, digest, str(meta.get("source") or path.name), graph=graph,
+                      gaddag=gaddag)
+        if data is not None:
+            _keep(str(path), data, lexicon)
+        return lexicon
+
+
+KEPT_MAX_BYTES = 64 * 2**20
+"""Lexicon files up to this size are read whole, and the last ones loaded kept (below)."""
+
+KEPT_FILES = 2
+"""How many loaded lexicons a process keeps, with the bytes of their files."""
+
+_loaded: OrderedDict[str, tuple[bytes, Lexicon]] = OrderedDict()
+_loaded_lock = threading.Lock()
+
+
+def _kept(path: str, data: bytes) -> Lexicon | None:
+    """The lexicon loaded before from ``path`` when the file still holds exactly ``data``
+    (compared byte for byte: a file changed since, even by one byte and within the same
+    second, is read and checked again). Every command of a tournament asks for its lexicon:
+    reading, checking and decoding 12 MB each time was most of a command's CPU when many
+    run in one process (the venue server, the test suite's command-line runs)."""
+    with _loaded_lock:
+        kept = _loaded.get(path)
+        if kept is None or kept[0] != data:
+            return None
+        _loaded.move_to_end(path)
+        return kept[1]
+
+
+def _keep(path: str, data: bytes, lexicon: Lexicon) -> None:
+    with _loaded_lock:
+        _loaded[path] = (data, lexicon)
+        _loaded.move_to_end(path)
+        while len(_loaded) > KEPT_FILES:
+            _loaded.popitem(last=False)
 
 
 def read_word_list(lines: Iterable[str], alphabet: Alphabet, report: BuildReport) -> list[tuple[int, ...]]:

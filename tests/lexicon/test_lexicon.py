@@ -4,6 +4,7 @@ letter graph the move generator walks."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import struct
 import zipfile
@@ -289,3 +290,24 @@ def test_a_lexicon_whose_words_are_not_its_hash_is_refused(tmp_path: Path, monke
     copied.write_bytes((tmp_path / "a.lex").read_bytes())
     monkeypatch.setattr(module, "_recomputed", lambda *args: pytest.fail("checked again"))
     assert Lexicon.load(copied).content_hash == a.content_hash
+
+
+def test_a_lexicon_file_changed_since_it_was_loaded_is_read_and_checked_again(tmp_path: Path) -> None:
+    # Issue 24 §3: a process keeps the lexicons it loaded, with their files' bytes; a file
+    # that no longer holds exactly those bytes is loaded again, whatever its size and time.
+    build(["casa", "perro", "gato"], tmp_path / "a.lex")
+    build(["casa", "perro", "gatos"], tmp_path / "b.lex")
+    path = tmp_path / "t.lex"
+    path.write_bytes((tmp_path / "a.lex").read_bytes())
+    first = Lexicon.load(path)
+    assert Lexicon.load(path) is first                              # the same bytes: kept
+    status = path.stat()
+    with zipfile.ZipFile(tmp_path / "b.lex") as archive:
+        b_words = archive.read("words.dawg")
+    mixed = _rewritten(tmp_path / "a.lex", tmp_path / "mixed.lex", words_dawg=b_words).read_bytes()
+    path.write_bytes(mixed)
+    os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns))     # same time: still read again
+    with pytest.raises(LexiconError, match="no son las de la huella"):
+        Lexicon.load(path)
+    path.write_bytes((tmp_path / "b.lex").read_bytes())
+    assert Lexicon.load(path).content_hash == Lexicon.load(tmp_path / "b.lex").content_hash != first.content_hash
