@@ -32,7 +32,6 @@ import sys
 import threading
 import zipfile
 from array import array
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +45,7 @@ from lexicon.fast_build import bulk_keys, codes_buffer, keys_text, word_graph_by
 from lexicon.gaddag import Gaddag, build_gaddag, build_gaddag_from_buffer
 from lexicon.gaddag import available as gaddag_available
 from lexicon.gaddag import extension as gaddag_extension
+from lexicon.kept import KEPT_MAX_BYTES, KeptFiles
 from lexicon.word_limits import MAX_TILES, MIN_TILES
 
 FORMAT = "duplicada-lexicon-2"
@@ -172,7 +172,7 @@ class Lexicon:
             if not stat.S_ISREG(status.st_mode):      # a FIFO would block, /dev/zero never end
                 raise LexiconError(f"{path}: no es un archivo normal (se espera un léxico compilado .lex)")
             data = path.read_bytes() if status.st_size <= KEPT_MAX_BYTES else None
-            if data is not None and (kept := _kept(str(path), data)) is not None:
+            if data is not None and (kept := _loaded.get(str(path), data)) is not None:
                 return kept
             with zipfile.ZipFile(path if data is None else io.BytesIO(data)) as archive:
                 for member in archive.infolist():
@@ -210,41 +210,13 @@ class Lexicon:
         lexicon = cls(alphabet, words, None, word_count, digest, str(meta.get("source") or path.name), graph=graph,
                       gaddag=gaddag)
         if data is not None:
-            _keep(str(path), data, lexicon)
+            _loaded.keep(str(path), data, lexicon)
         return lexicon
 
 
-KEPT_MAX_BYTES = 64 * 2**20
-"""Lexicon files up to this size are read whole, and the last ones loaded kept (below)."""
 
-KEPT_FILES = 2
-"""How many loaded lexicons a process keeps, with the bytes of their files."""
-
-_loaded: OrderedDict[str, tuple[bytes, Lexicon]] = OrderedDict()
-_loaded_lock = threading.Lock()
-
-
-def _kept(path: str, data: bytes) -> Lexicon | None:
-    """The lexicon loaded before from ``path`` when the file still holds exactly ``data``
-    (compared byte for byte: a file changed since, even by one byte and within the same
-    second, is read and checked again). Every command of a tournament asks for its lexicon:
-    reading, checking and decoding 12 MB each time was most of a command's CPU when many
-    run in one process (the venue server, the test suite's command-line runs)."""
-    with _loaded_lock:
-        kept = _loaded.get(path)
-        if kept is None or kept[0] != data:
-            return None
-        _loaded.move_to_end(path)
-        return kept[1]
-
-
-def _keep(path: str, data: bytes, lexicon: Lexicon) -> None:
-    with _loaded_lock:
-        _loaded[path] = (data, lexicon)
-        _loaded.move_to_end(path)
-        while len(_loaded) > KEPT_FILES:
-            _loaded.popitem(last=False)
-
+_loaded: KeptFiles[Lexicon] = KeptFiles(2)
+"""The last two lexicons loaded, with their files' bytes (``Lexicon.load``)."""
 
 def read_word_list(lines: Iterable[str], alphabet: Alphabet, report: BuildReport) -> list[tuple[int, ...]]:
     """Words of a word list as sorted, distinct code tuples; bad lines go to ``report``.
