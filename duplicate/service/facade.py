@@ -1,9 +1,9 @@
 """The façade of the tournament service: the one class the front ends use.
 
 ``TournamentService`` is built by composition: one object per task module (registration,
-standings, seating, rounds, slip entry, corrections, results, record), all sharing one
-``ServiceContext`` (session factory, credential, station, lexicon, event log), and every
-public method hands the call to its module (``_Delegate``, ``delegate.Delegate``), with
+standings, seating, rounds, slip entry, slip batches, corrections, results, record, venues),
+all sharing one ``ServiceContext`` (session factory, credential, station, lexicon, event
+log), and every public method hands the call to its module (``_Delegate``, ``delegate.Delegate``), with
 the module's signature and docstring. Classic events (``ranking.classic.service.ClassicService``,
 a façade of the same kind) and EloDI (``ranking.ratings.RatingService``) are built on the
 same context (``service.context``).
@@ -23,6 +23,7 @@ from duplicate.service.registration import Registration
 from duplicate.service.results import Results
 from duplicate.service.rounds import Rounds
 from duplicate.service.seating import Seating
+from duplicate.service.slip_batch import SlipBatch
 from duplicate.service.slip_entry import SlipEntry
 from duplicate.service.standings import Standings
 from duplicate.service.venues import Venues
@@ -41,6 +42,7 @@ class TaskModules:
     seating: Seating
     rounds: Rounds
     slip_entry: SlipEntry
+    slip_batch: SlipBatch
     corrections: Corrections
     results: Results
     record: Record
@@ -52,6 +54,7 @@ class TaskModules:
         slip_entry = SlipEntry(context)
         return cls(registration=Registration(context), standings=standings, seating=Seating(context, standings),
                    rounds=Rounds(context), slip_entry=slip_entry,
+                   slip_batch=SlipBatch(context, slip_entry),
                    corrections=Corrections(context, slip_entry, standings), results=Results(context, standings),
                    record=Record(context, standings), venues=Venues(context, standings))
 
@@ -173,8 +176,8 @@ class TournamentService(OnContext):
     enter_slip = _Delegate("slip_entry", SlipEntry.enter_slip)
     mark_slip = _Delegate("slip_entry", SlipEntry.mark_slip)
     enter_master_slips = _Delegate("slip_entry", SlipEntry.enter_master_slips)
-    enter_slips = _Delegate("slip_entry", SlipEntry.enter_slips)
-    import_slips = _Delegate("slip_entry", SlipEntry.import_slips)
+    enter_slips = _Delegate("slip_batch", SlipBatch.enter_slips)
+    import_slips = _Delegate("slip_batch", SlipBatch.import_slips)
     double_check = _Delegate("slip_entry", SlipEntry.double_check)
     conflicts = _Delegate("slip_entry", SlipEntry.conflicts)
     slips = _Delegate("slip_entry", SlipEntry.slips)
