@@ -37,7 +37,6 @@ RECORD_FORMAT = "duplicada-game-1"
 """``format`` field of a game record's JSON."""
 
 
-
 class GameError(ValueError):
     """An action the game cannot take now (game over, no rack, a move that is not a
     top move...); the message (Spanish) says why."""

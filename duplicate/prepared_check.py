@@ -53,7 +53,6 @@ def played_differences(prepared: PreparedGame, game: dict[str, Any]) -> list[str
     return differences
 
 
-
 @dataclass(frozen=True)
 class PreparedProblem:
     """One thing wrong with a prepared game file: ``round`` (None: the file as a whole)

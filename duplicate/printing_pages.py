@@ -242,7 +242,6 @@ def draw_table(doc: Document, columns: Sequence[Column], rows: Iterable[Sequence
     doc.y -= 8
 
 
-
 MIN_FONT_SIZE = 4.0
 """The smallest size a cell's text is set at to fit its column (points)."""
 
