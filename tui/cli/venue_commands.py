@@ -30,13 +30,7 @@ def venue_import(context: Context, path: Path, name: str) -> None:
     """Importa el registro de torneo (JSON) de una sede: se rechaza sin guardar nada si no se
     verifica o no juega las partidas preparadas del torneo; importar otra vez la misma sede
     sustituye la importación anterior (queda en el historial)."""
-    from duplicate.record_reading import RecordError, load_record
-
-    try:
-        record = load_record(path)
-    except RecordError as error:
-        raise click.ClickException(str(error)) from None
-    view = context.acting.import_venue(record, name, context.tournament, source=str(path))
+    view = context.acting.import_venue_file(path, name, context.tournament)
     replaced = " (sustituye la importación anterior)" if view.replaces is not None else ""
     say(f"Sede «{view.name}» importada{replaced}: {view.players} jugadores, {view.games} "
         f"partida{'s' if view.games != 1 else ''}; resumen {view.digest[:16]}…")
