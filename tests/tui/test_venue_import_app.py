@@ -91,20 +91,26 @@ def run(service: TournamentService,
     asyncio.run(main())
 
 
-async def import_record(pilot: Pilot, path: Path | str, venue: str) -> None:  # type: ignore[type-arg]
-    """Type the record's path (pasted: paths are long), Enter, the venue's name, Enter."""
-    await type_into(pilot, "#vi_path", str(path), enter=True, paste=True)
+async def import_record(pilot: Pilot, path: Path | str, venue: str, *, typed: bool = False,  # type: ignore[type-arg]
+                        button: bool = False) -> None:
+    """Type the record's path (pasted, as paths mostly are; ``typed``: key by key), Enter,
+    the venue's name, then Enter (``button``: Tab to «Importar el registro», Enter)."""
+    await type_into(pilot, "#vi_path", str(path), enter=True, paste=not typed)
     assert pilot.app.focused is not None and pilot.app.focused.id == "vi_name"     # Enter moved on
-    await type_into(pilot, "#vi_name", venue, enter=True)
+    await type_into(pilot, "#vi_name", venue, enter=not button)
+    if button:
+        await pilot.press("tab")
+        assert pilot.app.focused is not None and pilot.app.focused.id == "import_venue"
+        await pilot.press("enter")
+        await settle(pilot)
 
 
-def test_the_organiser_imports_offline_venues_at_80_by_24(tmp_path: Path, spanish_lexicon: Lexicon,
-                                                         prepared: PreparedGame, records: dict[str, dict[str, Any]],
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bad_venue_records_are_refused_in_the_form_and_nothing_is_stored(
+        tmp_path: Path, spanish_lexicon: Lexicon, prepared: PreparedGame, records: dict[str, dict[str, Any]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     service = organiser(tmp_path / "org.db", spanish_lexicon, prepared, None)
     folder = tmp_path / FOLDER
     lloret = written(folder, "lloret.json", records["Lloret"])
-    vendrell = written(folder, "vendrell.json", records[HOSTILE_VENUE])
     changed = copy.deepcopy(records[HOSTILE_VENUE])
     rack = changed["games"][0]["rounds"][1]["rack"]
     changed["games"][0]["rounds"][1]["rack"] = rack[::-1] if rack[::-1] != rack else "AEIOUUU"
@@ -117,14 +123,15 @@ def test_the_organiser_imports_offline_venues_at_80_by_24(tmp_path: Path, spanis
         assert service.venues() == [] and len(service.history()) == events
 
     async def scenario(pilot: Pilot, standings: StandingsScreen, setup: SetupScreen) -> None:  # type: ignore[type-arg]
-        app = pilot.app
         assert setup.query_one("#venue_import").display and setup.query_one("#venue_online").display
-        # Refusals: the service's Spanish message, the path as typed, the form kept, nothing stored.
+        # The service's Spanish message, the path as typed (markup characters and all, typed
+        # key by key), the form kept for a correction, nothing stored.
         missing = folder / "[b]no-existe[/b].json"
-        await import_record(pilot, missing, "Girona")
+        await import_record(pilot, missing, "Girona", typed=True)
         assert message(setup) == f"{missing}: no existe (se esperaba un registro de torneo (JSON))"
         assert setup.query_one("#message").has_class("error")
-        assert "[b]no-existe[/b].json: no existe" in screen_text(app)       # shown, as typed, at 80×24
+        assert "[b]no-existe[/b].json: no existe" in screen_text(pilot.app)   # shown whole, at 80×24
+        assert setup.query_one("#vi_path").value == str(missing)            # type: ignore[attr-defined]
         assert setup.query_one("#vi_name").value == "Girona"               # type: ignore[attr-defined]
         nothing_stored()
         await import_record(pilot, not_json, "Lloret")
@@ -136,19 +143,40 @@ def test_the_organiser_imports_offline_venues_at_80_by_24(tmp_path: Path, spanis
                                   "como máximo 100")
         monkeypatch.undo()
         nothing_stored()
-        await import_record(pilot, one_rack_changed, HOSTILE_VENUE)
+        await import_record(pilot, one_rack_changed, HOSTILE_VENUE, button=True)
         assert message(setup).startswith(f"{one_rack_changed}: no se importa la sede:"), message(setup)
         assert "ronda 2" in message(setup)                                  # the round whose rack differs
+        assert setup.query_one("#message").has_class("error")
         nothing_stored()
-        await import_record(pilot, lloret, "")
+        await import_record(pilot, lloret, "  ")
         assert "falta el nombre de la sede" in message(setup)
+        await import_record(pilot, lloret, "Barcelona")                     # the organiser's own room
+        assert "es la sede del propio torneo" in message(setup)
         nothing_stored()
-        # Good imports: the players and games counted from the records, the form emptied.
-        await import_record(pilot, lloret, "Lloret")
+        await type_into(pilot, "#vi_path", "", enter=True)
+        await type_into(pilot, "#vi_name", "Lloret", enter=True)
+        assert "escriba la ruta del registro" in message(setup)
+        nothing_stored()
+
+    run(service, scenario)
+
+
+def test_the_organiser_imports_offline_venues_then_again_at_80_by_24(
+        tmp_path: Path, spanish_lexicon: Lexicon, prepared: PreparedGame,
+        records: dict[str, dict[str, Any]]) -> None:
+    service = organiser(tmp_path / "org.db", spanish_lexicon, prepared, None)
+    folder = tmp_path / FOLDER
+    lloret = written(folder, "lloret.json", records["Lloret"])
+    vendrell = written(folder, "vendrell.json", records[HOSTILE_VENUE])
+
+    async def scenario(pilot: Pilot, standings: StandingsScreen, setup: SetupScreen) -> None:  # type: ignore[type-arg]
+        app = pilot.app
+        # The players and games counted from the records (4 and 3 players, one game); the form emptied.
+        await import_record(pilot, lloret, "Lloret", button=True)
         assert message(setup) == "Sede «Lloret» importada: 4 jugadores, 1 partida."
         assert not setup.query_one("#message").has_class("error")
         assert setup.query_one("#vi_path").value == setup.query_one("#vi_name").value == ""  # type: ignore[attr-defined]
-        await import_record(pilot, vendrell, HOSTILE_VENUE)
+        await import_record(pilot, vendrell, HOSTILE_VENUE, typed=True)
         assert message(setup) == f"Sede «{HOSTILE_VENUE}» importada: 3 jugadores, 1 partida."
         assert [(view.name, view.players, view.games, view.online) for view in service.venues()] == [
             ("Lloret", len(records["Lloret"]["players"]), 1, False),
@@ -160,12 +188,12 @@ def test_the_organiser_imports_offline_venues_at_80_by_24(tmp_path: Path, spanis
         again = service.venues()
         assert [view.name for view in again] == ["Lloret", HOSTILE_VENUE] and again[0].replaces == first.event_id
         assert imports(service) == ["Lloret", HOSTILE_VENUE, "Lloret"]
-        # The venues' table lists the imported venues, names as typed.
+        # The venues' table lists the imported venues, names as typed, with when each came in.
         table = setup.query_one("#venues", DataTable)
         rows = [[str(cell) for cell in table.get_row_at(index)] for index in range(table.row_count)]
         assert [row[:5] for row in rows] == [["Lloret", "importada", "4", "—", "—"],
                                              [HOSTILE_VENUE, "importada", "3", "—", "—"]]
-        assert all(row[5] for row in rows)                                # when each was imported
+        assert all(row[5] for row in rows)
         table.focus()
         await pilot.press("home")
         await settle(pilot)

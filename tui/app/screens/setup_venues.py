@@ -228,6 +228,7 @@ class VenueActions(StationScreen[None]):
                 raise InvalidText("escriba la ruta del registro (JSON) que exportó la sede", what="el registro",
                                   value="")
             name, service, tournament_id = name_field.value, self.service, self.tournament_id
+            self.say("Leyendo y verificando el registro de la sede…")     # a big record takes a while
             return lambda: service.import_venue_file(Path(path).expanduser(), name, tournament_id)
 
         def clear() -> None:
