@@ -203,6 +203,7 @@ def test_the_organiser_imports_offline_venues_then_again_at_80_by_24(
         await pilot.press("escape")
         await settle(pilot)
         assert app.screen is standings
+        assert isinstance(app, DuplicadaApp)
         app.check_for_changes()                                           # what the poll timer does
         await until(pilot, lambda: standings.query_one("#venues-table", DataTable).row_count == 7)
         await pilot.press("f6")
