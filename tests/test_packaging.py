@@ -66,6 +66,7 @@ def tree_files() -> list[str]:
     return sorted(files)
 
 
+@pytest.mark.slow             # builds the sdist and the wheel (unless DUPLICADA_TEST_DIST names them)
 def test_the_wheel_carries_every_module_and_data_file_of_the_tree(dist: Path) -> None:
     with zipfile.ZipFile(single(dist, "duplicada-*.whl")) as wheel:
         shipped = set(wheel.namelist())

@@ -127,6 +127,7 @@ def top_of(raw: Iterable[RawMove]) -> list[RawMove]:
 
 
 # --- the compiled walker against the pure-Python one ---------------------------------------
+@pytest.mark.slow
 def test_compiled_walker_gives_the_pure_python_moves(spanish_lexicon: Lexicon, positions: list[Position]) -> None:
     """Same moves and scores (I.2), same top moves (III.15: ``generate_top``, the master's
     candidates, found with the shadow-bound pruning), same count."""

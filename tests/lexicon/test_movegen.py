@@ -259,6 +259,7 @@ def scatter_words(draw: Callable, board: Board, words: list[str], count: int) ->
 SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
 
 
+@pytest.mark.slow
 @settings(max_examples=int(200 * SCALE), deadline=None, suppress_health_check=SLOW_OK)
 @given(data=st.data())
 def test_generator_matches_reference_on_played_boards(data: st.DataObject, make_lexicon) -> None:
@@ -274,6 +275,7 @@ def test_generator_matches_reference_on_played_boards(data: st.DataObject, make_
     event(f"moves: {len(moves) // 20 * 20}+")
 
 
+@pytest.mark.slow
 @settings(max_examples=int(100 * SCALE), deadline=None, suppress_health_check=SLOW_OK)
 @given(data=st.data())
 def test_generator_matches_reference_on_scattered_boards(data: st.DataObject, make_lexicon) -> None:
@@ -287,6 +289,7 @@ def test_generator_matches_reference_on_scattered_boards(data: st.DataObject, ma
     event(f"moves: {len(moves) // 20 * 20}+")
 
 
+@pytest.mark.slow
 @settings(max_examples=max(1, int(12 * SCALE)), deadline=None, suppress_health_check=SLOW_OK)
 @given(data=st.data())
 def test_generator_matches_reference_with_full_racks(data: st.DataObject, make_lexicon) -> None:
@@ -303,6 +306,7 @@ def test_generator_matches_reference_with_full_racks(data: st.DataObject, make_l
     event(f"bingo: {any(m.tiles_placed == 7 for m in moves.all())}")
 
 
+@pytest.mark.slow
 @settings(max_examples=int(150 * SCALE), deadline=None, suppress_health_check=SLOW_OK)
 @given(data=st.data())
 def test_full_racks_with_blanks_are_legal_and_well_scored(data: st.DataObject, make_lexicon) -> None:

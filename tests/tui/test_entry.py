@@ -389,6 +389,7 @@ def test_a_hundred_slips_typed_ahead_lose_no_key(tmp_path: Path, spanish_lexicon
             for table in range(1, 101):
                 keys += [*str(table), "enter", *(master if table % 3 else wrong), "enter"]
             send_without_pauses(app, keys)
+            await asyncio.wait_for(app.keys_applied(), timeout=300)
             for _ in range(3000):
                 await pilot.pause(0.01)
                 if screen.handled >= 100 and not screen.pending and not screen.reading:

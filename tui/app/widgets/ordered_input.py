@@ -16,6 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from textual import events
+from textual.geometry import Size
+from textual.reactive import Reactive
 from textual.widgets import Input
 
 
@@ -23,6 +25,14 @@ class OrderedInput(Input):
     """See the module docstring. ``on_enter(field)``: what Enter does (default: post
     ``Input.Submitted`` as usual); ``handle_now(field, key)``: keys the screen takes
     first, True when it did."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    """The text's extent (its width + 1, for horizontal scrolling). ``Widget``'s relays
+    out the whole screen when it changes, i.e. on every key typed in an ``Input``, and
+    the layout sets it back (ping-pong: two layout passes of the screen per key, most of
+    the time of a burst of slips). A field's size does not depend on its text here (the
+    screens give every field a width; ``Input`` itself relays out a field whose width
+    is ``auto``), so a new text only repaints the field."""
 
     def __init__(self, *, on_enter: Callable[[OrderedInput], None] | None = None,
                  handle_now: Callable[[OrderedInput, events.Key], bool] | None = None, **options: Any) -> None:
