@@ -5,13 +5,14 @@ a missing file, a file that is not JSON or is too big are refused with the servi
 message and nothing stored; a path with markup characters is shown as typed; importing the
 same venue again replaces the first import (both kept in the log). The standings screen
 left open underneath shows the imported venues on its next refresh (F6 Sedes). Every check
-is made on what the service stored."""
+is made on what the service stored; a second Enter while a record is read is refused."""
 
 from __future__ import annotations
 
 import asyncio
 import copy
 import json
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from textual.widgets import DataTable, TabbedContent
 
 import duplicate.record_reading
 from duplicate.prepared import PreparedGame
-from duplicate.service import EventKind, TournamentService
+from duplicate.service import EventKind, TournamentService, VenueView
 from lexicon.lexicon import Lexicon
 from tests.credentials import pin_of
 from tests.tui.screen_text import screen_text
@@ -163,7 +164,7 @@ def test_bad_venue_records_are_refused_in_the_form_and_nothing_is_stored(
 
 def test_the_organiser_imports_offline_venues_then_again_at_80_by_24(
         tmp_path: Path, spanish_lexicon: Lexicon, prepared: PreparedGame,
-        records: dict[str, dict[str, Any]]) -> None:
+        records: dict[str, dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
     service = organiser(tmp_path / "org.db", spanish_lexicon, prepared, None)
     folder = tmp_path / FOLDER
     lloret = written(folder, "lloret.json", records["Lloret"])
@@ -171,12 +172,31 @@ def test_the_organiser_imports_offline_venues_then_again_at_80_by_24(
 
     async def scenario(pilot: Pilot, standings: StandingsScreen, setup: SetupScreen) -> None:  # type: ignore[type-arg]
         app = pilot.app
-        # The players and games counted from the records (4 and 3 players, one game); the form emptied.
-        await import_record(pilot, lloret, "Lloret", button=True)
+        # The players and games counted from the records (4 and 3 players, one game); the form
+        # emptied. The service is held while it reads the first one: Enter again meanwhile is
+        # refused, not queued as a second import.
+        release = threading.Event()
+        real = TournamentService.import_venue_file
+
+        def held(handle: TournamentService, *args: Any, **kwargs: Any) -> VenueView:
+            assert release.wait(60)
+            return real(handle, *args, **kwargs)
+
+        monkeypatch.setattr(TournamentService, "import_venue_file", held)
+        await type_into(pilot, "#vi_path", str(lloret), enter=True, paste=True)
+        await type_into(pilot, "#vi_name", "Lloret")
+        await pilot.press("enter")
+        assert message(setup) == "Leyendo y verificando el registro de la sede…"
+        await pilot.press("enter")
+        assert message(setup) == "ya se está importando un registro: espere a que termine"
+        release.set()
+        await settle(pilot)
+        monkeypatch.undo()
         assert message(setup) == "Sede «Lloret» importada: 4 jugadores, 1 partida."
+        assert imports(service) == ["Lloret"]
         assert not setup.query_one("#message").has_class("error")
         assert setup.query_one("#vi_path").value == setup.query_one("#vi_name").value == ""  # type: ignore[attr-defined]
-        await import_record(pilot, vendrell, HOSTILE_VENUE, typed=True)
+        await import_record(pilot, vendrell, HOSTILE_VENUE, typed=True, button=True)
         assert message(setup) == f"Sede «{HOSTILE_VENUE}» importada: 3 jugadores, 1 partida."
         assert [(view.name, view.players, view.games, view.online) for view in service.venues()] == [
             ("Lloret", len(records["Lloret"]["players"]), 1, False),

@@ -153,6 +153,8 @@ class VenueActions(StationScreen[None]):
     """The venues the venue lists were made of (None: not made yet)."""
     _stations: list[Station] = []  # noqa: RUF012 - replaced, never changed in place
     """The station credentials shown (``venue_stations``), as last read."""
+    _importing = False
+    """A venue's record is being read and imported (a second Enter meanwhile is refused)."""
 
     def run(self, form: Callable[[], Callable[[], Any]], done: str | Callable[[Any], str],
             then: Callable[[], None] | None = None, failed: Callable[[Exception], None] | None = None) -> None:
@@ -219,22 +221,32 @@ class VenueActions(StationScreen[None]):
 
     def import_venue_record(self) -> None:
         """Import an offline venue's record (``import_venue_file``): the path and the
-        venue's name from the form; the service's refusal is shown and nothing is stored."""
+        venue's name from the form; the service's refusal is shown and nothing is stored.
+        One import at a time: Enter again while a record is verified is refused, not queued
+        (it would import the venue a second time)."""
         path_field, name_field = self.query_one("#vi_path", Input), self.query_one("#vi_name", Input)
 
         def form() -> Callable[[], VenueView]:
+            if self._importing:
+                raise InvalidText("ya se está importando un registro: espere a que termine", what="el registro",
+                                  value=path_field.value)
             path = path_field.value.strip()
             if not path:
                 raise InvalidText("escriba la ruta del registro (JSON) que exportó la sede", what="el registro",
                                   value="")
             name, service, tournament_id = name_field.value, self.service, self.tournament_id
             self.say("Leyendo y verificando el registro de la sede…")     # a big record takes a while
+            self._importing = True
             return lambda: service.import_venue_file(Path(path).expanduser(), name, tournament_id)
 
         def clear() -> None:
+            self._importing = False
             path_field.value = name_field.value = ""
 
-        self.run(form, imported_text, then=clear)
+        def failed(_error: Exception) -> None:
+            self._importing = False
+
+        self.run(form, imported_text, then=clear, failed=failed)
 
     def set_venue_pin(self) -> None:
         """Set the PIN of a venue's judge or assistant (with its tables), as
