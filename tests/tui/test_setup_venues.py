@@ -7,9 +7,10 @@ import time
 import pytest
 from rich.text import Text
 
+from duplicate.labels import local_time
 from duplicate.service import AssistantRangeView, EntryView, InvalidNumber, PlayerView, VenueView
 from tui.app.screens.setup_presenter import SetupData, player_row
-from tui.app.screens.setup_venues import ORGANISER_ROOM, imported_text, table_span, venue_choices, venue_rows, venue_time
+from tui.app.screens.setup_venues import ORGANISER_ROOM, imported_text, table_span, venue_choices, venue_rows
 
 
 def test_an_assistants_tables_typed_as_a_span() -> None:
@@ -67,9 +68,9 @@ def test_when_a_venue_was_imported_is_shown_in_local_time(monkeypatch: pytest.Mo
     monkeypatch.setenv("TZ", "Europe/Madrid")
     time.tzset()
     try:
-        assert venue_time("2026-11-27T08:40:00+00:00") == "27/11/2026 09:40"   # CET is UTC+1 in November
-        assert venue_time("2026-07-01T23:30:00") == "02/07/2026 01:30"         # no zone: UTC; CEST is UTC+2
-        assert venue_time("") == "" and venue_time("ayer") == ""
+        assert local_time("2026-11-27T08:40:00+00:00") == "27/11/2026 09:40"   # CET is UTC+1 in November
+        assert local_time("2026-07-01T23:30:00") == "02/07/2026 01:30"         # no zone: UTC; CEST is UTC+2
+        assert local_time("") == "" and local_time("ayer") == ""
     finally:
         monkeypatch.undo()                                                    # the machine's zone again
         time.tzset()

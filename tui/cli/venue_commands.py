@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from duplicate.labels import local_time
 from tui.cli.listing import emit_rows, say
 from tui.cli.options import Context, common, format_option
 
@@ -66,5 +67,5 @@ def venue_list(context: Context, output: str) -> None:
     emit_rows([{"sede": view.name, "tipo": "en línea" if view.online else "importada", "jugadores": view.players,
                 "partidas": view.games, "juez": named(view.name, "judge") if view.online else "",
                 "auxiliares": named(view.name, "assistant") if view.online else "",
-                "alta": view.imported_at, "resumen": view.digest[:16]}
+                "alta": view.imported_at if output != "table" else local_time(view.imported_at), "resumen": view.digest[:16]}
                for view in context.service.venues(context.tournament)], output)

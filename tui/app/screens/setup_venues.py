@@ -13,13 +13,12 @@ of the service is shown in the message line and nothing changes.
 
 ``VenueActions`` is a base of ``SetupActions`` (``tui.app.screens.setup_actions``);
 ``venue_fields`` lays out the «Sedes» tab; ``venue_rows``, ``venue_choices``,
-``venue_time``, ``imported_text`` and ``table_span`` are pure.
+``imported_text`` and ``table_span`` are pure.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Select, Static
 
+from duplicate.labels import local_time
 from duplicate.plurals import counted
 from duplicate.service import (
     Action,
@@ -79,17 +79,6 @@ VENUE_COLUMNS = ("Sede", "Tipo", "Jugadores", "Juez", "Auxiliares (mesas)", "Fec
 """The venues' table: «Fecha» is when an online venue was named, or an offline one imported."""
 
 
-def venue_time(iso: str) -> str:
-    """An event's ISO time (UTC when it names no zone) as local «dd/mm/aaaa hh:mm»; empty
-    when unknown."""
-    try:
-        moment = datetime.fromisoformat(iso)
-    except ValueError:
-        return ""
-    return (moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)).astimezone().strftime(
-        "%d/%m/%Y %H:%M")
-
-
 def venue_rows(views: Sequence[VenueView], entries: Sequence[tuple[EntryView, PlayerView]],
                stations: Sequence[Station], ranges: Sequence[AssistantRangeView]) -> list[tuple[str, ...]]:
     """A row per venue (``VENUE_COLUMNS``), as ``TournamentService.venues`` lists them: an
@@ -100,14 +89,14 @@ def venue_rows(views: Sequence[VenueView], entries: Sequence[tuple[EntryView, Pl
     rows: list[tuple[str, ...]] = []
     for view in views:
         if not view.online:
-            rows.append((view.name, "importada", str(view.players), "—", "—", venue_time(view.imported_at)))
+            rows.append((view.name, "importada", str(view.players), "—", "—", local_time(view.imported_at)))
             continue
         players = sum(1 for entry, _ in entries if entry.venue == view.name)
         judges = [name for role, name, where in stations if role == "judge" and where == view.name]
         assistants = [f"{name} ({tables.get(name, 'sin mesas')})" for role, name, where in stations
                       if role == "assistant" and where == view.name]
         rows.append((view.name, "en línea", str(players), ", ".join(judges) or "sin PIN",
-                     ", ".join(assistants) or "ninguno", venue_time(view.imported_at)))
+                     ", ".join(assistants) or "ninguno", local_time(view.imported_at)))
     return rows
 
 
