@@ -208,6 +208,7 @@ class TournamentService(OnContext):
 
     # --- offline venues (issue 27 §2: one event, several rooms, prepared games) -----------------
     import_venue = _Delegate("venues", Venues.import_venue)
+    import_venue_file = _Delegate("venues", Venues.import_venue_file)
     venue_record_players = _Delegate("venues", Venues.venue_record_players)
     venues = _Delegate("venues", Venues.venues)
     venue_field = _Delegate("venues", Venues.venue_field)
