@@ -1,7 +1,9 @@
 """Import of a large offline venue's record (issue 27 §2): one prepared game played in a
 venue of N players (slips entered in batches at the end of the game, III.15), its record
-exported, then imported into an organiser's tournament; prints the time to import (verify
-+ prepared-game check + event) and to compute the whole field's standings.
+exported to a file, then imported into an organiser's tournament from that file as ``venue
+import`` and the app's setup screen do (``import_venue_file``); prints the time to import
+(reading, verify + prepared-game check + event), to list the venues (what the setup
+screen's «Sedes» tab reads on each refresh) and to compute the whole field's standings.
 
 Usage: ``python bench/venue_import.py [--players 100] [--rounds 15] [--seed 27]``.
 """
@@ -9,6 +11,7 @@ Usage: ``python bench/venue_import.py [--players 100] [--rounds 15] [--seed 27]`
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 import time
@@ -55,15 +58,22 @@ def main() -> int:
                                       pin=PIN)
         organiser.create_tournament("Organizador", venue="Barcelona", settings=settings, judge_pin=PIN)
         organiser.create_game(prepared=prepared)
+        path = Path(folder) / "sede.json"
+        path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+        megabytes = path.stat().st_size / 1e6
         start = time.perf_counter()
-        organiser.import_venue(record, "Lloret")
+        organiser.import_venue_file(path, "Lloret")
         imported = time.perf_counter() - start
+        start = time.perf_counter()
+        organiser.venues()
+        listed = time.perf_counter() - start
         start = time.perf_counter()
         lines = organiser.venue_game_standings(1)
         overall = organiser.venue_tournament_standings()
         ranked = time.perf_counter() - start
     print(f"sede de {args.players} jugadores, {len(prepared.rounds)} rondas, {len(record['events'])} eventos: "
-          f"importación {imported:.2f} s; clasificaciones de todo el campo {ranked:.3f} s "
+          f"registro de {megabytes:.1f} MB: importación {imported:.2f} s; lista de sedes "
+              f"{listed:.3f} s; clasificaciones de todo el campo {ranked:.3f} s "
           f"({len(lines)} jugadores, {len(overall)} en la general)")
     return 0
 

@@ -8,6 +8,7 @@ code is shown as it is (``label``).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import UTC, datetime
 
 from duplicate.slips import SlipStatus
 from duplicate.standings import BonusMode, TournamentCriterion
@@ -85,3 +86,14 @@ def label(table: Mapping[str, str], code: str) -> str:
     return table.get(code, code)
 
 
+
+
+def local_time(iso: str) -> str:
+    """An event's ISO time (UTC when it names no zone) as the local «dd/mm/aaaa hh:mm» a
+    user reads; empty when ``iso`` is empty or not an ISO time."""
+    try:
+        moment = datetime.fromisoformat(iso)
+    except ValueError:
+        return ""
+    return (moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)).astimezone().strftime(
+        "%d/%m/%Y %H:%M")

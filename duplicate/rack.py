@@ -36,7 +36,7 @@ Typed racks may also separate tiles with spaces or ``+`` (``R R``, ``AE+RST``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -340,3 +340,25 @@ def check_arbiter_rack(text: str, alphabet: Alphabet, leftover: Sequence[int], a
     if problem is not None:
         raise RackError(f"atril «{text}» no válido: {problem}")
     return Rack(alphabet, tuple(sorted(leftover)), tuple(new))
+
+
+def racks_of(pool: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
+    """Every distinct rack of ``size`` tiles taken from ``pool`` (tile codes, repeats
+    allowed): each multiset once, tiles in code order, in lexicographic order of the
+    codes taken first. Nothing when ``pool`` holds fewer than ``size`` tiles."""
+    kinds = sorted(Counter(pool).items())
+    after = [0] * (len(kinds) + 1)                   # tiles of the kinds from index i on
+    for index in range(len(kinds) - 1, -1, -1):
+        after[index] = after[index + 1] + kinds[index][1]
+
+    def walk(index: int, left: int, chosen: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        if left == 0:
+            yield chosen
+            return
+        if after[index] < left:
+            return
+        tile, available = kinds[index]
+        for take in range(min(available, left), -1, -1):
+            yield from walk(index + 1, left - take, chosen + (tile,) * take)
+
+    return walk(0, size, ())

@@ -121,7 +121,7 @@ def codes_buffer(keys: list[str]) -> bytes:
 
 
 def word_graph_bytes(mask: np.ndarray, first: np.ndarray, target: np.ndarray, root: int, letter_count: int) -> bytes:
-    """``graph.bin`` (see ``lexicon.lexicon._graph_to_bytes``) of the minimised DAWG the C
+    """``graph.bin`` (see ``lexicon.word_graph.graph_to_bytes``) of the minimised DAWG the C
     builder returns (``build(words, letters, plain=True)``: nodes numbered children first,
     the root last): nodes renumbered from the root (0) down, edges in letter order, the
     reach masks computed level by level."""

@@ -19,6 +19,10 @@ fast) holding:
 
 The content hash is the SHA-256 of the sorted canonical word list (one word a
 line, UTF-8): the same words give the same hash whatever file they came from.
+
+The letter graph itself (built from the words, its flat form in ``graph.bin``) is
+``lexicon.word_graph``'s; ``FINAL``, ``REACH``, ``Node`` and ``build_graph`` are
+re-exported here.
 """
 
 from __future__ import annotations
@@ -28,14 +32,11 @@ import io
 import json
 import os
 import stat
-import sys
 import threading
 import zipfile
-from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import dawg
 import numpy as np
@@ -46,6 +47,11 @@ from lexicon.gaddag import Gaddag, build_gaddag, build_gaddag_from_buffer
 from lexicon.gaddag import available as gaddag_available
 from lexicon.gaddag import extension as gaddag_extension
 from lexicon.kept import KEPT_MAX_BYTES, KeptFiles
+from lexicon.word_graph import FINAL as FINAL
+from lexicon.word_graph import REACH as REACH
+from lexicon.word_graph import GraphFile, graph_from_file, graph_to_bytes, read_graph, walk
+from lexicon.word_graph import Node as Node
+from lexicon.word_graph import build_graph as build_graph
 from lexicon.word_limits import MAX_TILES, MIN_TILES
 
 FORMAT = "duplicada-lexicon-2"
@@ -54,17 +60,6 @@ READABLE_FORMATS = ("duplicada-lexicon-1", FORMAT)
 MEMBER_MAX_BYTES = 256 * 2**20
 """The largest part of a compiled lexicon read (the default's largest is 8 MB): a file
 claiming more is refused before it is unpacked."""
-FINAL = -1
-"""Key present in a graph node (with value ``True``) when the path to it spells a word."""
-
-REACH = -2
-"""Key of a graph node's reach masks: a tuple of ``MAX_TILES`` ints, bit ``L`` of
-item ``d`` set when letter ``L`` can stand ``d`` letters below the node on the
-way to a word (item 0: the node's own edges). The move generator prunes with it."""
-
-Node = dict[int, Any]
-"""A graph node: ``{letter_code: child_node, FINAL: True?, REACH: masks}``;
-negative keys are not letters."""
 
 _KEY_BASE = 0x41
 
@@ -97,7 +92,7 @@ class Lexicon:
     """
 
     def __init__(self, alphabet: Alphabet, words: dawg.DAWG, root: Node | None, word_count: int, content_hash: str,
-                 name: str, *, graph: _GraphFile | None = None, gaddag: Gaddag | None = None) -> None:
+                 name: str, *, graph: GraphFile | None = None, gaddag: Gaddag | None = None) -> None:
         if root is None and graph is None:
             raise ValueError("hace falta el grafo del léxico")
         self.alphabet = alphabet
@@ -115,7 +110,7 @@ class Lexicon:
         """The letter graph's root node (``Node``), built from the file on first use."""
         if self._root is None:
             assert self._graph is not None
-            self._root = _graph_from_file(self._graph)
+            self._root = graph_from_file(self._graph)
         return self._root
 
     def __contains__(self, codes: object) -> bool:
@@ -144,7 +139,7 @@ class Lexicon:
             node = node.get(code) if node is not None else None
         if node is None:
             return
-        yield from (self.alphabet.format(word) for word in _walk(node, list(codes)))
+        yield from (self.alphabet.format(word) for word in walk(node, list(codes)))
 
     def gaddag(self) -> Gaddag:
         """The lexicon's GADDAG, for the compiled move generator: read from the file, or
@@ -152,7 +147,7 @@ class Lexicon:
         Raises ``RuntimeError`` when the C extension is not built."""
         with self._gaddag_lock:
             if self._gaddag is None:
-                words = list(_walk(self.root, [])) if self._graph is None else list(_graph_words(self._graph))
+                words = list(walk(self.root, [])) if self._graph is None else list(_graph_words(self._graph))
                 self._gaddag = build_gaddag(words, self.alphabet.size)
             return self._gaddag
 
@@ -189,7 +184,7 @@ class Lexicon:
                 words_bytes, graph_bytes = archive.read("words.dawg"), archive.read("graph.bin")
                 gaddag_bytes = archive.read("gaddag.bin") if meta["format"] == FORMAT else b""
                 words = dawg.DAWG().frombytes(words_bytes)
-                graph = _read_graph(graph_bytes, alphabet.size)
+                graph = read_graph(graph_bytes, alphabet.size)
                 gaddag = Gaddag.from_bytes(gaddag_bytes, alphabet.size) if meta["format"] == FORMAT else None
                 files = _files_digest(words_bytes, graph_bytes, gaddag_bytes)
                 if _verified().get(files) != digest:
@@ -313,7 +308,7 @@ def build(lines: Iterable[str], output: Path, source: str = "", alphabet: Alphab
         graph_bytes = word_graph_bytes(mask_array, first_array, target_array, root, alphabet.size)
         gaddag_bytes = build_gaddag_from_buffer(buffer, alphabet.size).to_bytes()
     else:
-        graph_bytes = _graph_to_bytes(build_graph([tuple(ord(ch) - _KEY_BASE for ch in key) for key in keys]))
+        graph_bytes = graph_to_bytes(build_graph([tuple(ord(ch) - _KEY_BASE for ch in key) for key in keys]))
         gaddag_bytes = b""
         meta["format"] = READABLE_FORMATS[0]   # no C extension here: the GADDAG is built where it is used
     # Per process: two stations (or test workers) compiling the same lexicon at once each
@@ -340,7 +335,7 @@ VISITS_MAX = 30_000_000
 """Prefixes walked at most when checking a file (the default list walks about 2.5 million)."""
 
 
-def _graph_words(graph: _GraphFile, visits: int | None = None) -> Iterator[tuple[int, ...]]:
+def _graph_words(graph: GraphFile, visits: int | None = None) -> Iterator[tuple[int, ...]]:
     """The words the graph spells, in code order; ``OverflowError`` after ``visits``
     prefixes (a bound for files not built here)."""
     first, finals = graph.first.tolist(), graph.finals.tolist()
@@ -399,7 +394,7 @@ def _remember(files: str, digest: str) -> None:
         pass
 
 
-def _recomputed(graph: _GraphFile, words_bytes: bytes, gaddag_bytes: bytes, alphabet: Alphabet) -> tuple[int, str] | None:
+def _recomputed(graph: GraphFile, words_bytes: bytes, gaddag_bytes: bytes, alphabet: Alphabet) -> tuple[int, str] | None:
     """``(word count, content hash)`` of the words the graph spells, or None when the word
     DAWG or the GADDAG does not hold exactly those words (the parts of the file disagree;
     the GADDAG is built again from the words and compared, about 1.5 s more)."""
@@ -414,169 +409,6 @@ def _recomputed(graph: _GraphFile, words_bytes: bytes, gaddag_bytes: bytes, alph
     return len(words), content_hash(words, alphabet)
 
 
-# --- the graph ---------------------------------------------------------------------
-def build_graph(words: list[tuple[int, ...]]) -> Node:
-    """A minimised DAWG of ``words`` (sorted, distinct) — Daciuk et al. (2000),
-    incremental construction from sorted data. Returns the root node."""
-    root: Node = {}
-    register: dict[tuple[tuple[int, int], ...], Node] = {}
-    unchecked: list[tuple[Node, int, Node]] = []
-    previous: tuple[int, ...] = ()
-
-    def minimise(down_to: int) -> None:
-        while len(unchecked) > down_to:
-            parent, letter, child = unchecked.pop()
-            signature = tuple((key, id(value)) for key, value in child.items())
-            existing = register.get(signature)
-            if existing is None:
-                register[signature] = child
-            else:
-                parent[letter] = existing
-
-    for word in words:
-        common = 0
-        limit = min(len(word), len(previous))
-        while common < limit and word[common] == previous[common]:
-            common += 1
-        minimise(common)
-        node = unchecked[-1][2] if unchecked else root
-        for letter in word[common:]:
-            child: Node = {}
-            node[letter] = child
-            unchecked.append((node, letter, child))
-            node = child
-        node[FINAL] = True
-        previous = word
-    minimise(0)
-    return root
-
-
-def _walk(node: Node, prefix: list[int]) -> Iterator[tuple[int, ...]]:
-    if FINAL in node:
-        yield tuple(prefix)
-    for letter, child in node.items():
-        if letter < 0:
-            continue
-        prefix.append(letter)
-        yield from _walk(child, prefix)
-        prefix.pop()
-
-
-def _graph_to_bytes(root: Node) -> bytes:
-    order: list[Node] = []
-    index: dict[int, int] = {}
-    stack = [root]
-    index[id(root)] = 0
-    while stack:
-        node = stack.pop()
-        order.append(node)
-        for letter, child in node.items():
-            if letter >= 0 and id(child) not in index:
-                index[id(child)] = -1
-                stack.append(child)
-    for position, node in enumerate(order):
-        index[id(node)] = position
-    first = array("I", [0])
-    letters = array("B")
-    targets = array("I")
-    finals = array("B")
-    reach_of = _reach_masks(root)
-    reach = array("I")
-    for node in order:
-        reach.extend(reach_of[id(node)])
-        finals.append(1 if FINAL in node else 0)
-        for letter, child in node.items():
-            if letter < 0:
-                continue
-            letters.append(letter)
-            targets.append(index[id(child)])
-        first.append(len(letters))
-    if sys.byteorder != "little":
-        first.byteswap()
-        targets.byteswap()
-        reach.byteswap()
-    buffer = io.BytesIO()
-    header = array("I", [len(order), len(letters)])
-    if sys.byteorder != "little":
-        header.byteswap()
-    for part in (header, first, finals, letters, targets, reach):
-        buffer.write(part.tobytes())
-    return buffer.getvalue()
-
-
-@dataclass(frozen=True)
-class _GraphFile:
-    """``graph.bin`` read into numpy arrays (little-endian, checked): ``first`` edge of
-    each node (``nodes + 1``), ``finals`` (``nodes``), edge ``letters`` and ``targets``,
-    ``reach`` masks (``nodes × MAX_TILES``). Node 0 is the root."""
-
-    first: np.ndarray
-    finals: np.ndarray
-    letters: np.ndarray
-    targets: np.ndarray
-    reach: np.ndarray
-
-
-def _read_graph(blob: bytes, letter_count: int) -> _GraphFile:
-    """Read ``_graph_to_bytes`` output; ``ValueError`` if it is inconsistent."""
-    if len(blob) < 8:
-        raise ValueError("grafo truncado")
-    node_count, edge_count = (int(value) for value in np.frombuffer(blob, dtype="<u4", count=2))
-    sizes = [("first", "<u4", node_count + 1), ("finals", "u1", node_count), ("letters", "u1", edge_count),
-             ("targets", "<u4", edge_count), ("reach", "<u4", MAX_TILES * node_count)]
-    if 8 + sum(np.dtype(kind).itemsize * count for _, kind, count in sizes) != len(blob):
-        raise ValueError("tamaño del grafo incoherente")
-    parts: dict[str, np.ndarray] = {}
-    offset = 8
-    for name, kind, count in sizes:
-        parts[name] = np.frombuffer(blob, dtype=kind, count=count, offset=offset)
-        offset += np.dtype(kind).itemsize * count
-    first = parts["first"]
-    if node_count < 1 or first[0] != 0 or first[-1] != edge_count or bool(np.any(np.diff(first.astype(np.int64)) < 0)):
-        raise ValueError("desplazamientos de aristas incoherentes")
-    if edge_count and (int(parts["targets"].max()) >= node_count or int(parts["letters"].max()) >= letter_count):
-        raise ValueError("arista hacia un nodo o letra inexistente")
-    return _GraphFile(first, parts["finals"], parts["letters"], parts["targets"],
-                      parts["reach"].reshape(node_count, MAX_TILES))
-
-
-def _graph_from_file(graph: _GraphFile) -> Node:
-    """The graph as one ``dict`` per node (for the pure-Python walker and listings)."""
-    reach = [tuple(row) for row in graph.reach.tolist()]
-    nodes: list[Node] = [{FINAL: True, REACH: masks} if final else {REACH: masks}
-                         for final, masks in zip(graph.finals.tolist(), reach)]
-    letters, targets, first = graph.letters.tolist(), graph.targets.tolist(), graph.first.tolist()
-    start = 0
-    for node, end in zip(nodes, first[1:]):
-        for edge in range(start, end):
-            node[letters[edge]] = nodes[targets[edge]]
-        start = end
-    return nodes[0]
-
-
-def _reach_masks(root: Node) -> dict[int, tuple[int, ...]]:
-    """Reach masks (see ``REACH``) of every node, by ``id``."""
-    masks: dict[int, tuple[int, ...]] = {}
-
-    def visit(node: Node) -> tuple[int, ...]:
-        known = masks.get(id(node))
-        if known is not None:
-            return known
-        here = [0] * MAX_TILES
-        for letter, child in node.items():
-            if letter < 0:
-                continue
-            here[0] |= 1 << letter
-            below = visit(child)
-            for depth in range(1, MAX_TILES):
-                here[depth] |= below[depth - 1]
-        result = tuple(here)
-        masks[id(node)] = result
-        return result
-
-    visit(root)
-    return masks
-
-
 def _key(codes: Iterable[int]) -> str:
     return "".join(chr(_KEY_BASE + code) for code in codes)
+

@@ -36,6 +36,7 @@ from duplicate.service.events import EventKind
 from duplicate.service.facade import TournamentService
 from duplicate.service.settings import DamagedSettings, TournamentSettings
 from duplicate.service.slip_entry import BOARD_REFUSED, BoardWritten
+from duplicate.service.venues import VenueView
 from duplicate.service.views import (
     AssistantRangeView,
     ClaimView,
@@ -98,6 +99,7 @@ __all__ = [
     "PendingSlip",
     "PlayerView",
     "PreparedView",
+    "VenueView",
     "REASONS_KEPT",
     "ResultsUnpublished",
     "Role",

@@ -22,13 +22,8 @@ from duplicate.service.events import (
     SlipCorrected,
 )
 from duplicate.service.standings import Standings
-from duplicate.service.slip_entry import (
-    SlipEntry,
-    _fill_slip,
-    _slip_payload,
-    _SlipContext,
-    _verdict_payload,
-)
+from duplicate.service.slip_context import SlipContext, fill_slip, slip_payload, verdict_payload
+from duplicate.service.slip_entry import SlipEntry
 from duplicate.service.views import (
     ClaimView,
     EntryResult,
@@ -110,7 +105,7 @@ class Corrections(TaskModule):
                                           "solo el juez árbitro puede corregirla", round=context.round_number)
             return self._correct_in(session, context, text or "", verdict, actor, reason)
 
-    def _correction_verdict(self, context: _SlipContext, text: str | None,
+    def _correction_verdict(self, context: SlipContext, text: str | None,
                             status: SlipStatus | str | None) -> SlipVerdict:
         if status is not None:
             return mark_verdict(checked_mark(status), text or "")
@@ -122,18 +117,18 @@ class Corrections(TaskModule):
             return mark_verdict(mark)
         return judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
 
-    def _correct_in(self, session: Session, context: _SlipContext, text: str, verdict: SlipVerdict, actor: Actor,
+    def _correct_in(self, session: Session, context: SlipContext, text: str, verdict: SlipVerdict, actor: Actor,
                     reason: str) -> EntryResult:
         self._writable_game(session, context.game_id)
         slip = self.slip_entry.slip_in(session, context)
-        before = _slip_payload(slip) if slip is not None else None
-        event = self._log(session, context.tournament_id, SlipCorrected(context.table, context.entry_id, before, _verdict_payload(text, verdict, context)),
+        before = slip_payload(slip) if slip is not None else None
+        event = self._log(session, context.tournament_id, SlipCorrected(context.table, context.entry_id, before, verdict_payload(text, verdict, context)),
                           game_id=context.game_id, round_number=context.round_number, actor=actor, reason=reason)
         if slip is None:
             slip = Slip(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
                         table_number=context.table)
             session.add(slip)
-        _fill_slip(slip, text, verdict, context, actor.name, event.id)
+        fill_slip(slip, text, verdict, context, actor.name, event.id)
         session.flush()
         self.standings.refresh_bonuses(session, context.tournament_id, context.game_id, context.round_number, actor)
         return EntryResult("corrected", verdict, context.table, context.player, context.round_number)

@@ -1,12 +1,13 @@
 """The façade of the tournament service: the one class the front ends use.
 
 ``TournamentService`` is built by composition: one object per task module (registration,
-standings, seating, rounds, slip entry, corrections, results, record), all sharing one
-``ServiceContext`` (session factory, credential, station, lexicon, event log), and every
-public method hands the call to its module (``_Delegate``, ``delegate.Delegate``), with
-the module's signature and docstring. Classic events (``ranking.classic.service.ClassicService``,
-a façade of the same kind) and EloDI (``ranking.ratings.RatingService``) are built on the
-same context (``service.context``).
+standings, seating, rounds, masters, slip entry, slip batches, corrections, results,
+record, venues), all sharing one ``ServiceContext`` (session factory, credential,
+station, lexicon, event log), and every public method hands the call to its module
+(``_Delegate``, ``delegate.Delegate``), with the module's signature and docstring.
+Classic events (``ranking.classic.service.ClassicService``, a façade of the same kind)
+and EloDI (``ranking.ratings.RatingService``) are built on the same context
+(``service.context``).
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ from typing import Self
 from duplicate.service.access import Action, Actor
 from duplicate.service.context import OnContext, ServiceContext, ServiceHooks
 from duplicate.service.corrections import Corrections
+from duplicate.service.masters import Masters
 from duplicate.service.delegate import Delegate as _Delegate
 from duplicate.service.record import Record
 from duplicate.service.registration import Registration
 from duplicate.service.results import Results
 from duplicate.service.rounds import Rounds
 from duplicate.service.seating import Seating
+from duplicate.service.slip_batch import SlipBatch
 from duplicate.service.slip_entry import SlipEntry
 from duplicate.service.standings import Standings
 from duplicate.service.venues import Venues
@@ -40,7 +43,9 @@ class TaskModules:
     standings: Standings
     seating: Seating
     rounds: Rounds
+    masters: Masters
     slip_entry: SlipEntry
+    slip_batch: SlipBatch
     corrections: Corrections
     results: Results
     record: Record
@@ -51,7 +56,8 @@ class TaskModules:
         standings = Standings(context)
         slip_entry = SlipEntry(context)
         return cls(registration=Registration(context), standings=standings, seating=Seating(context, standings),
-                   rounds=Rounds(context), slip_entry=slip_entry,
+                   rounds=Rounds(context), masters=Masters(context), slip_entry=slip_entry,
+                   slip_batch=SlipBatch(context, slip_entry),
                    corrections=Corrections(context, slip_entry, standings), results=Results(context, standings),
                    record=Record(context, standings), venues=Venues(context, standings))
 
@@ -159,8 +165,8 @@ class TournamentService(OnContext):
     replace_rack = _Delegate("rounds", Rounds.replace_rack)
     check_rack = _Delegate("rounds", Rounds.check_rack)
     pending_round = _Delegate("rounds", Rounds.pending_round)
-    choose_master = _Delegate("rounds", Rounds.choose_master)
-    undo_master = _Delegate("rounds", Rounds.undo_master)
+    choose_master = _Delegate("masters", Masters.choose_master)
+    undo_master = _Delegate("masters", Masters.undo_master)
     end_game = _Delegate("rounds", Rounds.end_game)
     record_timer = _Delegate("rounds", Rounds.record_timer)
     timer_state = _Delegate("rounds", Rounds.timer_state)
@@ -173,8 +179,8 @@ class TournamentService(OnContext):
     enter_slip = _Delegate("slip_entry", SlipEntry.enter_slip)
     mark_slip = _Delegate("slip_entry", SlipEntry.mark_slip)
     enter_master_slips = _Delegate("slip_entry", SlipEntry.enter_master_slips)
-    enter_slips = _Delegate("slip_entry", SlipEntry.enter_slips)
-    import_slips = _Delegate("slip_entry", SlipEntry.import_slips)
+    enter_slips = _Delegate("slip_batch", SlipBatch.enter_slips)
+    import_slips = _Delegate("slip_batch", SlipBatch.import_slips)
     double_check = _Delegate("slip_entry", SlipEntry.double_check)
     conflicts = _Delegate("slip_entry", SlipEntry.conflicts)
     slips = _Delegate("slip_entry", SlipEntry.slips)
@@ -202,6 +208,7 @@ class TournamentService(OnContext):
 
     # --- offline venues (issue 27 §2: one event, several rooms, prepared games) -----------------
     import_venue = _Delegate("venues", Venues.import_venue)
+    import_venue_file = _Delegate("venues", Venues.import_venue_file)
     venue_record_players = _Delegate("venues", Venues.venue_record_players)
     venues = _Delegate("venues", Venues.venues)
     venue_field = _Delegate("venues", Venues.venue_field)

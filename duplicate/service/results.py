@@ -14,12 +14,7 @@ from duplicate.service.errors import MissingReason, RoundClosed, RoundHasConflic
 from duplicate.service.events import BonusesAwarded, GameReopened, ResultsPublished, SlipEntered
 from duplicate.service.events import RoundClosed as RoundClosedEvent
 from duplicate.service.settings import TournamentSettings
-from duplicate.service.slip_entry import (
-    _board,
-    _stored_rack,
-    _fill_slip,
-    _verdict_payload,
-)
+from duplicate.service.slip_context import fill_slip, stored_board, stored_rack, verdict_payload
 from duplicate.service.views import (
     ClosedRound,
     PendingSlip,
@@ -84,11 +79,11 @@ class Results(TaskModule):
                 if seat.entry_id not in present:
                     missing.append(seat.table_number)
                     event = self._log(session, tournament.id, SlipEntered(seat.table_number, seat.entry_id,
-                                                  **_verdict_payload("", missing_verdict, None)),
+                                                  **verdict_payload("", missing_verdict, None)),
                                       game_id=game.id, round_number=number, actor=actor)
                     slip = Slip(game_id=game.id, round_number=number, entry_id=seat.entry_id,
                                 table_number=seat.table_number)
-                    _fill_slip(slip, "", missing_verdict, None, actor.name, event.id)
+                    fill_slip(slip, "", missing_verdict, None, actor.name, event.id)
                     session.add(slip)
             session.flush()
             row.closed = True
@@ -141,7 +136,7 @@ class Results(TaskModule):
             return ()
         row = self._round(session, game, number)
         lexicon = self.lexicon_for(tournament)
-        board, rack = _board(row.board_before, lexicon), _stored_rack(row.rack, lexicon)
+        board, rack = stored_board(row.board_before, lexicon), stored_rack(row.rack, lexicon)
         oriented = TournamentSettings.from_dict(tournament.settings).oriented_notation
         stored = {slip.entry_id: slip for slip in session.scalars(select(Slip).where(
             Slip.game_id == game.id, Slip.round_number == number))}

@@ -1,21 +1,20 @@
-"""Racks (III.12, III.19, III.29), the master move (III.15), the round clock (III.13), end of game (III.22)."""
+"""Racks (III.12, III.19, III.29), the round clock (III.13), end of game (III.22), and the game
+now as frozen views; the master move (III.15) is ``masters``'s."""
 
 from __future__ import annotations
 
 import dataclasses
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from duplicate.game import Game, GameError, PendingRound, RoundRecord
+from duplicate.game import Game, GameError, PendingRound
 from duplicate.master import ranked_moves
-from duplicate.bounds import NumberError, whole_number
 from duplicate.next_scores import next_score_groups, warm_up_generator
-from duplicate.notation import SlipError, format_move, parse_move
-from duplicate.prepared import PreparedMismatch, PreparedRound, apply_master, apply_rack
+from duplicate.notation import format_move
+from duplicate.prepared import PreparedMismatch, apply_rack
 from duplicate.rack import RackError, parse_rack_text, shown_rack
 from duplicate.service.access import Action, Actor
 from duplicate.service.base import (
@@ -28,23 +27,18 @@ from duplicate.service.errors import (
     ConcurrentChange,
     InconsistentHistory,
     InvalidInput,
-    InvalidNumber,
     InvalidRack,
-    InvalidSlip,
     MissingReason,
-    RoundClosed,
     StateConflict,
 )
 from duplicate.service.events import (
     EventKind,
     GameEnded,
-    MasterChosen,
-    MasterUndone,
     PreparedLeft,
     RackDrawn,
-    SlipsSetAside,
     RackSet,
     RackWithdrawn,
+    SlipsSetAside,
     TimerChanged,
 )
 from duplicate.service.game_views import game_view_of
@@ -65,9 +59,7 @@ from duplicate.storage.models import (
     Tournament,
 )
 from duplicate.timer import shared_remaining
-from duplicate.plurals import counted
 from lexicon.alphabet import spanish
-
 
 SET_ASIDE = "set_aside"
 """A conflict's resolution when its round's rack was withdrawn with its slips (III.29)."""
@@ -87,7 +79,7 @@ def _round_row(game: GameRow, pending: PendingRound, board_before: str, engine: 
 
 
 class Rounds(TaskModule):
-    """Racks (III.12, III.19, III.29), the master move (III.15), the round clock (III.13), end of game (III.22)."""
+    """Racks (III.12, III.19, III.29), the round clock (III.13), end of game (III.22), the game's views."""
 
     def engine(self, game_number: int, tournament_id: int | None = None) -> Game:
         """The engine's ``Game`` for this game, rebuilt by replaying its events
@@ -348,127 +340,6 @@ class Rounds(TaskModule):
     def pending_round(self, game_number: int, tournament_id: int | None = None) -> PendingRound | None:
         """The engine's pending round (rack set, master not chosen), with its ranking."""
         return self.engine(game_number, tournament_id).pending
-
-    def choose_master(self, game_number: int, choice: int | str = 0, *, tournament_id: int | None = None,
-                      reason: str = "") -> RoundView:
-        """Place the master move of the pending round: ``choice`` is an index in the
-        III.15 ranking of the equal tops (0 = the rules' choice) or the canonical text
-        of one of them (the judge's choice among equal tops)."""
-        with self.context.engine_lock, self._write() as session:
-            tournament = self._tournament(session, tournament_id)
-            actor = self._authorise(session, tournament.id, Action.CHOOSE_MASTER)
-            game = self._game(session, tournament, game_number, lock=True)
-            self._check_unlocked(game)
-            engine = self._engine(session, tournament, game)
-            pending = engine.pending
-            if pending is None:
-                raise StateConflict("no hay atril en juego: saque o introduzca el atril primero",
-                                    what=f"partida {game.number}", state="no_rack")
-            if not pending.ranked:
-                raise InvalidRack(f"con el atril {pending.rack.text} no hay ninguna jugada válida: "
-                                      "cambie el atril (III.29) o termine la partida",
-                                      what="el atril", value=pending.rack.text)
-            plan = plan_of(session, game.id)
-            prepared = plan.round(pending.number) if plan is not None and plan.followed else None
-            selected: int | Any = choice
-            written = choice.strip() if isinstance(choice, str) else ""
-            if isinstance(choice, str) and not (written.isascii() and written.isdigit()):    # «²» is not 2
-                try:
-                    selected = parse_move(choice, engine.alphabet)
-                except SlipError as error:
-                    raise InvalidSlip(str(error), what="la jugada maestra", value=choice) from error
-            elif isinstance(choice, str):
-                try:
-                    selected = whole_number(written, "la elección de la maestra", minimum=0)
-                except NumberError as error:
-                    raise InvalidNumber(str(error), what="la elección de la maestra", value=choice) from None
-            if prepared is not None:
-                record = self._prepared_master(engine, game, prepared, pending, selected, choice)
-                reason = reason or f"jugada maestra de la partida preparada (III.15), ronda {prepared.number}"
-            else:
-                try:
-                    record = engine.play(selected)
-                except GameError as error:
-                    raise InvalidInput(str(error), what="la jugada maestra", value=choice) from error
-            row = self._round(session, game, record.number)
-            row.master = record.master
-            row.master_score = record.score
-            row.master_reason = record.reason
-            row.cumulative = record.cumulative
-            event = self._log(session, tournament.id, MasterChosen(record.number, record.master, record.score, record.master_rank,
-                                                                        record.cumulative, record.equal_tops),
-                              game_id=game.id, round_number=record.number, actor=actor, reason=reason or record.reason)
-            last_event = event.id
-            if engine.over:
-                game.status = GameStatus.ENDED.value
-                game.end_reason = str(engine.end_reason)
-                last_event = self._log(session, tournament.id, GameEnded(game.end_reason), game_id=game.id,
-                                       actor=actor).id
-            self.context.games[game.id] = (last_event, engine)
-            return _round_view(row, engine.alphabet)
-
-    def _prepared_master(self, engine: Game, game: GameRow, prepared: PreparedRound, pending: PendingRound,
-                         selected: object, choice: int | str) -> RoundRecord:
-        """Place the prepared master of the round (III.15, «duplicada maestra»: no choice).
-        ``selected`` (an index of the III.15 ranking or a ``Move``) may only name it: 0, the
-        rules' choice, is the prepared master. Raises ``InvalidInput`` for another move,
-        ``InconsistentHistory`` when the engine refuses it (not a top of the rack)."""
-        if selected != 0:
-            wanted = selected
-            if isinstance(selected, int):
-                ranked = ranked_moves(pending.ranked)
-                wanted = ranked[selected][0] if selected < len(ranked) else None
-            if wanted != parse_move(prepared.master, engine.alphabet, oriented=False):
-                raise InvalidInput(f"partida preparada: la jugada maestra de la ronda {prepared.number} es "
-                                   f"{prepared.master} ({prepared.score} puntos) y no se elige otra (III.15)",
-                                   what="la jugada maestra", value=choice)
-        try:
-            return apply_master(engine, prepared)
-        except PreparedMismatch as error:
-            raise InconsistentHistory(f"la partida {game.number} no sigue la partida preparada: {error}",
-                                      event_id=0, game=game.number) from error
-
-    def undo_master(self, game_number: int, *, reason: str, tournament_id: int | None = None) -> RoundView:
-        """The judge takes back the last master placed (the wrong top), before the next rack
-        is drawn and while its round is open; ``reason`` is required and recorded. The round
-        waits again for its master (``choose_master``); its slips stay, judged against the
-        same board and rack. An end of game the master brought about (III.22) is undone.
-        Raises ``TournamentError`` saying why not; nothing changes then."""
-        if not reason.strip():
-            raise MissingReason("falta el motivo para deshacer la jugada maestra: queda registrado",
-                                action="undo_master")
-        with self.context.engine_lock, self._write() as session:
-            tournament = self._tournament(session, tournament_id)
-            actor = self._authorise(session, tournament.id, Action.UNDO_MASTER)
-            game = self._game(session, tournament, game_number, lock=True)
-            self._check_unlocked(game)
-            if game.status not in (GameStatus.PLAYING.value, GameStatus.ENDED.value):
-                raise StateConflict(f"la partida {game.number} tiene resultados publicados: reábrala antes",
-                                    what=f"partida {game.number}", state=game.status)
-            engine = self._engine(session, tournament, game)
-            if not engine.records:
-                raise StateConflict(f"la partida {game.number} no tiene ninguna jugada maestra que deshacer",
-                                    what=f"partida {game.number}", state="no_master")
-            row = self._round(session, game, engine.records[-1].number)
-            if row.closed:
-                raise RoundClosed(f"la ronda {row.number} está cerrada (con sus bonificaciones): su maestra ya no "
-                                      "se deshace; si era incorrecta, anúlela (III.29)",
-                                      game=game.number, round=row.number)
-            master = engine.records[-1].master
-            try:
-                engine.undo_master()
-            except GameError as error:
-                self.context.games.pop(game.id, None)
-                raise StateConflict(str(error), what=f"partida {game.number}", state="undo_refused") from error
-            row.master = row.master_score = row.master_reason = row.cumulative = None
-            if game.status == GameStatus.ENDED.value:
-                game.status, game.end_reason = GameStatus.PLAYING.value, None
-            event = self._log(session, tournament.id, MasterUndone(row.number, master), game_id=game.id,
-                              round_number=row.number, actor=actor, reason=reason.strip())
-            self.context.games[game.id] = (event.id, engine)
-            session.flush()
-            return _round_view(row, engine.alphabet)
-
     def end_game(self, game_number: int, *, tournament_id: int | None = None, reason: str = "") -> str:
         """The judge ends the game (III.22) in any state it is played in: before any rack,
         between rounds, or with a rack in play — even one nobody can play with slips

@@ -37,13 +37,14 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from duplicate.prepared import played_differences
-from duplicate.record_reading import RecordError, check_shape
+from duplicate.record_reading import RecordError, check_shape, load_record
 from duplicate.service.access import Action
 from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext, now
@@ -180,9 +181,7 @@ class Venues(TaskModule):
         venue again replaces its earlier import (a new event naming it; the log keeps both).
         Then the ``venue_imported`` hook (EloDI: a game already rated is rated again with
         this import). Returns the import."""
-        name = self._typed(venue, "el nombre de la sede", VENUE_NAME_LIMIT)
-        if not name.strip():
-            raise InvalidFile("falta el nombre de la sede (--venue)", path=source, what="el nombre de la sede")
+        name = self._venue_name(venue, source)
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.IMPORT_VENUE)
@@ -206,6 +205,27 @@ class Venues(TaskModule):
         if self.hooks.venue_imported is not None:       # EloDI: a rated game is rated again (V)
             self.hooks.venue_imported(self.context, tournament_id)
         return view
+
+    def import_venue_file(self, path: Path | str, venue: str, tournament_id: int | None = None) -> VenueView:
+        """``import_venue`` of the record file ``path`` (JSON, UTF-8, at most ``record_reading.RECORD_MAX_BYTES``,
+        read by ``duplicate.record_reading.load_record``) — ``duplicada venue import`` and the
+        setup screen's «Sedes» tab. The name and the credential are checked before the file is
+        read; ``InvalidFile`` (Spanish, naming the file) for a file missing, unreadable, too
+        big, not JSON or not a record; then as ``import_venue``."""
+        self._venue_name(venue, str(path))
+        with self._write() as session:
+            self._authorise(session, self._tournament(session, tournament_id).id, Action.IMPORT_VENUE)
+        try:
+            record = load_record(path)
+        except RecordError as error:
+            raise InvalidFile(str(error), path=path, what="el registro de la sede") from None
+        return self.import_venue(record, venue, tournament_id, source=str(path))
+
+    def _venue_name(self, venue: str, source: str) -> str:
+        name = self._typed(venue, "el nombre de la sede", VENUE_NAME_LIMIT)
+        if not name.strip():
+            raise InvalidFile("falta el nombre de la sede", path=source, what="el nombre de la sede")
+        return name
 
     def _check_record(self, session: Session, tournament: Tournament, record: dict[str, Any], source: str) -> None:
         def refuse(problems: Sequence[object]) -> None:

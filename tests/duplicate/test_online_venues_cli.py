@@ -8,6 +8,7 @@ input refused with a Spanish message naming it, every refused action with status
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -89,6 +90,8 @@ def test_setting_up_and_playing_with_online_venues(run, tmp_path: Path, prepared
     assert "--organiser-room" in both
     listed = run("player", "list").output
     assert "sede: Lloret" in listed and "sede: Reus" in listed
+    table = run("venue", "list").output                       # a time the arbiter reads, not ISO
+    assert re.search(r"Lloret .* \d\d/\d\d/\d{4} \d\d:\d\d", table) and "T0" not in table and "T1" not in table
     venues = json.loads(run("venue", "list", "--format", "json").output)
     assert [(row["sede"], row["tipo"], row["jugadores"], row["juez"], row["auxiliares"]) for row in venues] == [
         ("Lloret", "en línea", 3, "juez de Lloret", "aux Lloret"), ("Reus", "en línea", 3, "juez de Reus", "")]

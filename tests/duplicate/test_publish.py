@@ -447,7 +447,7 @@ def test_elodi_changes_are_published_once_the_game_is_rated(tmp_path: Path, span
 def test_no_cell_of_a_pdf_table_overprints_the_next(tmp_path: Path) -> None:
     # Issue 13 §3: a round cell with a bonus («39+10» in a 22-point column) used to run
     # into the next column. pdftotext gives every word's box: on a line, boxes do not overlap.
-    from duplicate.printing import Column, _Document, _draw_table
+    from duplicate.printing import Column, Document as _Document, draw_table as _draw_table
 
     doc = _Document(tmp_path / "t.pdf", "prueba", wide=True)
     columns = [Column("Jugador", 80), *[Column(f"R{number}", 22, "right") for number in range(1, 4)]]

@@ -306,3 +306,25 @@ def test_an_organiser_without_a_room_counts_the_whole_field(organiser: Tournamen
     assert f"Jugadores: 0 (0 activos; {field} activos en todas las sedes)" in shown.output
     info = organiser.tournament()
     assert (info.active_players, info.field_active_players) == (0, field)
+
+
+def test_a_venue_record_file_is_read_once_the_judge_may_import(organiser: TournamentService, tmp_path: Path,
+                                                               records: dict[str, dict[str, Any]]) -> None:
+    # import_venue_file (the CLI's and the app's): the name and the credential first, then
+    # the file (load_record's Spanish errors as InvalidFile), then import_venue.
+    import json
+
+    missing = tmp_path / "[b]falta[/b].json"
+    with pytest.raises(NotAuthorised):
+        organiser.with_pin(None).import_venue_file(missing, "Lloret")        # before the file is looked at
+    with pytest.raises(InvalidInput, match="falta el nombre de la sede"):
+        organiser.import_venue_file(missing, "  ")
+    with pytest.raises(InvalidInput, match=r"falta\[/b\]\.json: no existe") as refused:
+        organiser.import_venue_file(missing, "Lloret")
+    assert refused.value.what == "el registro de la sede"
+    path = tmp_path / "lloret.json"
+    path.write_text(json.dumps(records["Lloret"], ensure_ascii=False), encoding="utf-8")
+    view = organiser.import_venue_file(path, "Lloret")
+    assert (view.name, view.players, view.games, view.replaces) == ("Lloret", len(records["Lloret"]["players"]), 1,
+                                                                     None)
+    assert [item.event_id for item in organiser.venues()] == [view.event_id]

@@ -22,14 +22,14 @@ from lexicon.lexicon import (
     REACH,
     BuildReport,
     Lexicon,
-    _graph_from_file,
     _graph_words,
-    _reach_masks,
-    _read_graph,
     build,
     content_hash,
     read_word_list,
 )
+from lexicon.word_graph import graph_from_file as _graph_from_file
+from lexicon.word_graph import reach_masks as _reach_masks
+from lexicon.word_graph import read_graph as _read_graph
 
 A = spanish()
 compiled_only = pytest.mark.skipif(not available(), reason="lexicon._gaddag not built")

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from rich.text import Text
 
-from duplicate.service import AssistantRangeView, EntryView, InvalidNumber, PlayerView
+from duplicate.labels import local_time
+from duplicate.service import AssistantRangeView, EntryView, InvalidNumber, PlayerView, VenueView
 from tui.app.screens.setup_presenter import SetupData, player_row
-from tui.app.screens.setup_venues import ORGANISER_ROOM, table_span, venue_choices, venue_rows
+from tui.app.screens.setup_venues import ORGANISER_ROOM, imported_text, table_span, venue_choices, venue_rows
 
 
 def test_an_assistants_tables_typed_as_a_span() -> None:
@@ -29,10 +32,15 @@ def test_the_venues_rows_and_choices() -> None:
                 ("assistant", "aux R", "[b]Reus[/]"), ("assistant", "aux sin", "Lloret")]
     ranges = [AssistantRangeView("aux L", 1, 2), AssistantRangeView("aux R", 3, 4)]
     venues = ["Lloret", "[b]Reus[/]", "=cmd"]
-    assert venue_rows(venues, entries, stations, ranges) == [
-        ("Lloret", "2", "juez de Lloret", "aux L (1–2), aux sin (sin mesas)"),
-        ("[b]Reus[/]", "1", "sin PIN", "aux R (3–4)"),
-        ("=cmd", "0", "sin PIN", "ninguno")]
+    # As ``venues()`` lists them: the online ones (its count of players is not the table's:
+    # a venue judge's screen counts the entries it is shown), then an imported one.
+    views = [*(VenueView(name, 99, 0, "", index, None, None, "", online=True) for index, name in enumerate(venues)),
+             VenueView("El [i]Vendrell", 5, 1, "ab" * 32, 7, 3, None, "")]
+    assert venue_rows(views, entries, stations, ranges) == [
+        ("Lloret", "en línea", "2", "juez de Lloret", "aux L (1–2), aux sin (sin mesas)", ""),
+        ("[b]Reus[/]", "en línea", "1", "sin PIN", "aux R (3–4)", ""),
+        ("=cmd", "en línea", "0", "sin PIN", "ninguno", ""),
+        ("El [i]Vendrell", "importada", "5", "—", "—", "")]
     choices = venue_choices(venues)
     assert [value for _, value in choices] == [ORGANISER_ROOM, *venues]
     assert all(isinstance(prompt, Text) for prompt, _ in choices)
@@ -54,3 +62,23 @@ def test_what_a_venue_station_is_shown() -> None:
     assert [item.id for item, _ in lloret.entries] == [1]
     assert [item.assistant for item in lloret.ranges] == ["aux L"]
     assert lloret.stations == [("assistant", "aux L", "Lloret")] and lloret.venues == ["Lloret", "Reus"]
+
+
+def test_when_a_venue_was_imported_is_shown_in_local_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TZ", "Europe/Madrid")
+    time.tzset()
+    try:
+        assert local_time("2026-11-27T08:40:00+00:00") == "27/11/2026 09:40"   # CET is UTC+1 in November
+        assert local_time("2026-07-01T23:30:00") == "02/07/2026 01:30"         # no zone: UTC; CEST is UTC+2
+        assert local_time("") == "" and local_time("ayer") == ""
+    finally:
+        monkeypatch.undo()                                                    # the machine's zone again
+        time.tzset()
+
+
+def test_what_the_organiser_is_told_after_an_import() -> None:
+    first = VenueView("Lloret", 6, 1, "ab" * 32, 4, None, None, "")
+    assert imported_text(first) == "Sede «Lloret» importada: 6 jugadores, 1 partida."
+    again = VenueView("Lloret", 1, 2, "cd" * 32, 9, 4, None, "")
+    assert imported_text(again) == ("Sede «Lloret» importada (sustituye a su importación anterior, que queda en el "
+                                    "historial): 1 jugador, 2 partidas.")

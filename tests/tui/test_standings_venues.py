@@ -11,16 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Select, TabbedContent
 
-from duplicate.prepared import PreparedGame, generate
+from duplicate.prepared import PreparedGame
 from duplicate.service import TournamentService
-from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
-from tests.credentials import JUDGE_PIN, pin_of
-from tests.duplicate.test_venues import BONUSES, play_venue
+from tests.credentials import pin_of
+from tests.tui.venue_event import HOSTILE_VENUE, organiser, texts, venue_game, venue_records
 from tests.tui.waiting import until
 from tui.app import DuplicadaApp
 from tui.app.screens.standings import StandingsScreen
@@ -28,31 +26,13 @@ from tui.app.screens.standings import StandingsScreen
 
 @pytest.fixture(scope="module")
 def prepared(spanish_lexicon: Lexicon) -> PreparedGame:
-    return generate(spanish_lexicon, 33, 3)
+    return venue_game(spanish_lexicon)
 
 
 @pytest.fixture(scope="module")
 def records(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexicon,
             prepared: PreparedGame) -> dict[str, dict[str, Any]]:
-    folder = tmp_path_factory.mktemp("sedes-app")
-    return {"Lloret": play_venue(folder / "a.db", spanish_lexicon, prepared, "Lloret", 4, slips_at_end=False),
-            "[b]Vendrell[/x]": play_venue(folder / "b.db", spanish_lexicon, prepared, "[b]Vendrell[/x]", 3,
-                                          slips_at_end=True)}
-
-
-def organiser(path: Path, lexicon: Lexicon, prepared: PreparedGame,
-              records: dict[str, dict[str, Any]] | None) -> TournamentService:
-    service = TournamentService(open_database(str(path)), station="puesto-1", lexicon=lexicon, pin=JUDGE_PIN)
-    service.create_tournament("Simultáneo", venue="Barcelona", settings=BONUSES)
-    service.create_game(prepared=prepared)
-    for venue, record in (records or {}).items():
-        service.import_venue(record, venue)
-    return service
-
-
-def texts(table: DataTable, column: str) -> list[str]:  # type: ignore[type-arg]
-    values = [table.get_cell(row, column) for row in table.rows]
-    return [value.plain if isinstance(value, Text) else str(value) for value in values]
+    return venue_records(tmp_path_factory.mktemp("sedes-app"), spanish_lexicon, prepared)
 
 
 def run(service: TournamentService, scenario) -> None:  # type: ignore[no-untyped-def]
@@ -75,7 +55,7 @@ def test_the_venue_tab_ranks_the_whole_field_and_each_venue(tmp_path: Path, span
     service = organiser(tmp_path / "org.db", spanish_lexicon, prepared, records)
     names = {player.key: player.name for player in service.venue_field()}
     field = service.venue_game_standings(1)
-    vendrell = service.venue_game_standings(1, "[b]Vendrell[/x]")
+    vendrell = service.venue_game_standings(1, HOSTILE_VENUE)
 
     async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:  # type: ignore[type-arg]
         await pilot.press("f6")
@@ -92,8 +72,8 @@ def test_the_venue_tab_ranks_the_whole_field_and_each_venue(tmp_path: Path, span
         select.focus()
         await pilot.press("enter", "down", "down", "enter")
         await until(pilot, lambda: table.row_count == 3)
-        assert screen.venue == "[b]Vendrell[/x]"
-        assert texts(table, "venue") == ["[b]Vendrell[/x]"] * 3
+        assert screen.venue == HOSTILE_VENUE
+        assert texts(table, "venue") == [HOSTILE_VENUE] * 3
         assert texts(table, "pos") == [str(line.position) for line in vendrell] and texts(table, "pos")[0] == "1"
         assert texts(table, "total") == [str(line.total) for line in vendrell]
         assert screen.query_one("#venues-tournament-table", DataTable).row_count == 3

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from duplicate.labels import local_time
 from tui.cli.listing import emit_rows, say
 from tui.cli.options import Context, common, format_option
 
@@ -30,13 +31,7 @@ def venue_import(context: Context, path: Path, name: str) -> None:
     """Importa el registro de torneo (JSON) de una sede: se rechaza sin guardar nada si no se
     verifica o no juega las partidas preparadas del torneo; importar otra vez la misma sede
     sustituye la importación anterior (queda en el historial)."""
-    from duplicate.record_reading import RecordError, load_record
-
-    try:
-        record = load_record(path)
-    except RecordError as error:
-        raise click.ClickException(str(error)) from None
-    view = context.acting.import_venue(record, name, context.tournament, source=str(path))
+    view = context.acting.import_venue_file(path, name, context.tournament)
     replaced = " (sustituye la importación anterior)" if view.replaces is not None else ""
     say(f"Sede «{view.name}» importada{replaced}: {view.players} jugadores, {view.games} "
         f"partida{'s' if view.games != 1 else ''}; resumen {view.digest[:16]}…")
@@ -72,5 +67,5 @@ def venue_list(context: Context, output: str) -> None:
     emit_rows([{"sede": view.name, "tipo": "en línea" if view.online else "importada", "jugadores": view.players,
                 "partidas": view.games, "juez": named(view.name, "judge") if view.online else "",
                 "auxiliares": named(view.name, "assistant") if view.online else "",
-                "alta": view.imported_at, "resumen": view.digest[:16]}
+                "alta": view.imported_at if output != "table" else local_time(view.imported_at), "resumen": view.digest[:16]}
                for view in context.service.venues(context.tournament)], output)

@@ -59,7 +59,7 @@ from tui.app.screens.setup_presenter import (
     player_row,
     problem,
 )
-from tui.app.screens.setup_venues import venue_choices, venue_fields
+from tui.app.screens.setup_venues import VENUE_COLUMNS, venue_choices, venue_fields
 from tui.app.widgets.form_rows import form_button, form_input, form_row, form_select, show_or_hide
 from tui.app.widgets.glyphs import HEADER_ICON
 from tui.app.widgets.ordered_input import OrderedInput
@@ -74,7 +74,7 @@ TAB_ACTIONS: dict[str, tuple[Action, ...]] = {
     "tab-jugadores": (Action.ADD_PLAYER, Action.UPDATE_PLAYER, Action.SET_ENTRY_STATUS),
     "tab-mesas": (Action.CREATE_GAME, Action.ASSIGN_TABLES),
     "tab-auxiliares": (Action.SET_CREDENTIAL, Action.SET_ASSISTANT_RANGE),
-    "tab-sedes": (Action.ADD_VENUE,),
+    "tab-sedes": (Action.ADD_VENUE, Action.IMPORT_VENUE),
 }
 """Each tab and the actions it is for: offered to a station that may do one of them."""
 
@@ -98,6 +98,7 @@ class SetupScreen(SetupActions):
     SetupScreen .row Input { width: 24; background: $boost; }
     SetupScreen .row Select { background: $boost; }
     SetupScreen .-empty { display: none; }
+    SetupScreen .group { height: auto; }
     SetupScreen .row Input.wide { width: 1fr; max-width: 60; }
     SetupScreen .row Select { width: 1fr; max-width: 64; }
     SetupScreen .row Switch { width: auto; height: 1; border: none; padding: 0; }
@@ -217,7 +218,7 @@ class SetupScreen(SetupActions):
 
     def on_mount(self) -> None:
         self.query_one("#players", DataTable).add_columns(*PLAYER_COLUMNS)
-        self.query_one("#venues", DataTable).add_columns("Sede", "Jugadores", "Juez", "Auxiliares (mesas)")
+        self.query_one("#venues", DataTable).add_columns(*VENUE_COLUMNS)
         self.query_one("#tables", DataTable).add_columns("Mesa", "Jugador", "Club")
         self.query_one("#ranges", DataTable).add_columns("Auxiliar", "Desde", "Hasta")
         for field in self.query(OrderedInput):
@@ -243,6 +244,7 @@ class SetupScreen(SetupActions):
             tabs.active = next(pane for pane in TAB_ACTIONS if pane in self.tabs_offered)
             self.say("Los ajustes, las partidas, las mesas y las sedes los lleva el juez árbitro del torneo; aquí: "
                      "los jugadores y los PIN de los auxiliares de su sede.")
+        self.offer_venue_forms()
         if self.station.state.venue is not None:       # its own PIN: a venue judge's
             judge_pin = self.query_one("#pin_judge").parent
             if judge_pin is not None:
@@ -277,6 +279,7 @@ class SetupScreen(SetupActions):
         tables, assistants; the stored settings too when ``settings`` — in a worker thread,
         then show it."""
         service, tournament_id, venue = self.service, self.tournament_id, self.station.state.venue
+        every_venue = self.may(Action.ADD_VENUE) or self.may(Action.IMPORT_VENUE)    # the «Sedes» tab's table
         self._working += 1
 
         def read() -> None:
@@ -286,7 +289,8 @@ class SetupScreen(SetupActions):
                     info, service.settings(tournament_id) if settings else None, service.entries(tournament_id),
                     service.seats(info.games[-1].number, tournament_id) if info.games else [],
                     service.assistant_ranges(tournament_id), service.online_venues(tournament_id),
-                    service.venue_stations(tournament_id)).within(venue)
+                    service.venue_stations(tournament_id),
+                    service.venues(tournament_id) if every_venue else []).within(venue)
             except Exception as error:  # noqa: BLE001 - shown to the judge, never a traceback
                 data = error
             self._from_worker(self.show_lists, data)
@@ -343,7 +347,7 @@ class SetupScreen(SetupActions):
         ranges.clear()
         for item in data.ranges:
             ranges.add_row(item.assistant, str(item.first_table), str(item.last_table), key=item.assistant)
-        self.show_venues(data.venues, data.entries, data.stations, data.ranges)
+        self.show_venues(data.venues, data.entries, data.stations, data.ranges, data.views)
 
     def show_settings(self, settings: TournamentSettings) -> None:
         """Fill the settings form with the stored settings."""

@@ -220,7 +220,8 @@ class SetupActions(VenueActions):
                    "reseat": self.reseat, "set_range": self.set_range,
                    "set_pin_judge": lambda: self.set_pin("judge"),
                    "set_pin_assistant": lambda: self.set_pin("assistant"),
-                   "add_venue": self.add_venue, "set_venue_pin": self.set_venue_pin}
+                   "add_venue": self.add_venue, "set_venue_pin": self.set_venue_pin,
+                   "import_venue": self.import_venue_record}
         if button in actions:
             actions[button]()
 
@@ -229,11 +230,11 @@ class SetupActions(VenueActions):
         the form's action."""
         following = {"p_name": "p_club", "p_club": "p_country", "p_country": "p_fed",
                      "a_name": "a_first", "a_first": "a_last", "rounds": "seed",
-                     "v_station": "v_pin", "v_pin": "v_tables"}
+                     "v_station": "v_pin", "v_pin": "v_tables", "vi_path": "vi_name"}
         finish: dict[str, Callable[[], None]] = {"p_fed": lambda: self.update_player() if self.editing is not None else self.add_player(),
                   "csv_path": self.import_csv, "a_last": self.set_range,
                   "pin_judge": lambda: self.set_pin("judge"), "pin_assistant": lambda: self.set_pin("assistant"),
-                  "v_name": self.add_venue, "v_tables": self.set_venue_pin}
+                  "v_name": self.add_venue, "v_tables": self.set_venue_pin, "vi_name": self.import_venue_record}
         name = field.id or ""
         if name in following:
             self.set_focus(self.query_one(f"#{following[name]}", Input))

@@ -22,6 +22,7 @@ from duplicate.service import (
     TournamentError,
     TournamentInfo,
     TournamentSettings,
+    VenueView,
 )
 from duplicate.standings import BonusMode, BonusPolicy, TournamentCriterion, bonus_warnings
 from tui.app.widgets.glyphs import WARNING_MARK
@@ -80,6 +81,9 @@ class SetupData:
     """The online venues (issue 27 §2), in the order they were named."""
     stations: list[tuple[str, str, str | None]] = field(default_factory=list)
     """Every station credential as ``(role, name, venue)`` (``venue_stations``)."""
+    views: list[VenueView] = field(default_factory=list)
+    """Every venue, online and imported (``venues``); read only for a station offered the
+    «Sedes» tab."""
 
     def within(self, venue: str | None) -> SetupData:
         """What a station of ``venue`` is shown (issue 27 §2): its venue's players and

@@ -58,7 +58,7 @@ from tui.app.screens.standings_presenter import (
     round_cell,
     split_move,
 )
-from tui.app.screens.standings_venues import ALL, VenueData, VenueStandings, read_venues
+from tui.app.screens.standings_venues import ALL, NO_VENUES, VenueData, VenueStandings, read_venues
 from tui.app.widgets.glyphs import HEADER_ICON
 from tui.app.widgets.judge_dialogs import (
     FolderDialog,
@@ -400,7 +400,7 @@ class StandingsScreen(StandingsActions):
 
     def action_tab(self, tab: str) -> None:
         if tab == "venues" and not self.query_one(VenueStandings).has_venues:
-            self.notify("Este torneo no tiene sedes importadas («duplicada venue import»).", severity="warning")
+            self.notify(NO_VENUES, severity="warning")
             return
         self.query_one(TabbedContent).active = tab
         self.query_one(f"#{tab}-table", DataTable).focus()

@@ -25,6 +25,10 @@ from duplicate.standings import GameStanding, TournamentStanding
 from tui.app.screens.standings_presenter import VenueKey, venue_game_rows, venue_tournament_rows
 from tui.app.widgets.plain_table import PlainTable
 
+NO_VENUES = ("Este torneo no tiene sedes: se dan de alta o se importan en «Preparación del torneo», F6 Sedes "
+             "(o con «duplicada venue import»).")
+"""What the venue tab (and F6) says without venues."""
+
 ALL = "__todas__"
 """The selector's value for every venue together."""
 
@@ -71,8 +75,7 @@ class VenueStandings(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Select([("Todas las sedes", ALL)], value=ALL, allow_blank=False, id="venue-select")
-        yield Static("Este torneo no tiene sedes importadas («duplicada venue import»).", id="venues-caption",
-                     classes="caption")
+        yield Static(NO_VENUES, id="venues-caption", classes="caption")
         yield PlainTable(id="venues-table", cursor_type="row", zebra_stripes=True)
         yield PlainTable(id="venues-tournament-table", cursor_type="row", zebra_stripes=True)
 

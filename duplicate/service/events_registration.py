@@ -1,0 +1,89 @@
+"""Events of registration (issue 3 §2, issue 12 §2): the tournament and its settings,
+the stations' credentials (never a PIN), players, entries and assistants' tables.
+Declared as ``duplicate.service.event_kinds.TournamentEvent`` subclasses; gathered by
+``duplicate.service.events``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from duplicate.service.event_kinds import OMIT_NONE, EventKind, TournamentEvent
+
+__all__ = [
+    "AssistantRangeSet",
+    "EntryStatusChanged",
+    "PinChanged",
+    "PlayerAdded",
+    "PlayerUpdated",
+    "SettingsChanged",
+    "TournamentCreated",
+]
+
+
+@dataclass(frozen=True)
+class TournamentCreated(TournamentEvent):
+    KIND = EventKind.TOURNAMENT_CREATED
+    name: str
+    settings: dict[str, Any]
+    lexicon_hash: str
+
+
+@dataclass(frozen=True)
+class SettingsChanged(TournamentEvent):
+    KIND = EventKind.SETTINGS_CHANGED
+    before: dict[str, Any]
+    after: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PinChanged(TournamentEvent):
+    """A station's credential set (``set``) or revoked; never the PIN itself."""
+
+    KIND = EventKind.PIN_CHANGED
+    role: str
+    set: bool
+    name: str | None = field(default=None, metadata=OMIT_NONE)
+    venue: str | None = field(default=None, metadata=OMIT_NONE)
+    """The online venue of the credential (issue 27 §2); left out for the organiser's."""
+
+
+@dataclass(frozen=True)
+class PlayerAdded(TournamentEvent):
+    KIND = EventKind.PLAYER_ADDED
+    entry: int
+    player: int
+    name: str
+    club: str
+    country: str
+    federation_id: str | None
+    venue: str | None = field(default=None, metadata=OMIT_NONE)
+    """The online venue the player plays in (issue 27 §2); left out for the organiser's room."""
+
+
+@dataclass(frozen=True)
+class EntryStatusChanged(TournamentEvent):
+    KIND = EventKind.ENTRY_STATUS
+    entry: int
+    before: str
+    after: str
+
+
+@dataclass(frozen=True)
+class AssistantRangeSet(TournamentEvent):
+    """II.4.c: the tables ``first``–``last`` of ``assistant``."""
+
+    KIND = EventKind.ASSISTANT_RANGE
+    assistant: str
+    first: int
+    last: int
+
+
+@dataclass(frozen=True)
+class PlayerUpdated(TournamentEvent):
+    KIND = EventKind.PLAYER_UPDATED
+    entry: int
+    player: int
+    before: dict[str, Any]
+    after: dict[str, Any]

@@ -1,0 +1,198 @@
+"""Slips in batches (II.8, III.20, III.25): many slips of one round in one transaction
+(``enter_slips``: the simulator, imports) and the import of a CSV file of slips
+(``import_slips``: every line checked before anything is stored). Each slip is judged
+and stored as ``slip_entry.SlipEntry`` does one; a second slip for a player becomes a
+repeat or a conflict there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from duplicate.bounds import NumberError, whole_number
+from duplicate.service.access import Action
+from duplicate.service.base import MARK_STATUSES, TaskModule, _now, _read_csv, checked_mark
+from duplicate.service.context import ServiceContext
+from duplicate.service.errors import InvalidFile, NotFound
+from duplicate.service.events import SlipEntered
+from duplicate.service.settings import TournamentSettings
+from duplicate.service.slip_context import (
+    BOARD_REFUSED,
+    BoardWritten,
+    SlipContext,
+    board_canonical,
+    fill_slip,
+    verdict_payload,
+)
+from duplicate.service.slip_entry import SlipEntry
+from duplicate.service.views import EntryResult
+from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
+from duplicate.storage.models import Entry, Event, Player, Seat, Slip
+from duplicate.texts import SLIP_MAX, shown
+
+__all__ = ["SlipBatch"]
+
+
+class SlipBatch(TaskModule):
+    """Slips in batches: ``enter_slips`` (one round, one transaction) and ``import_slips`` (a CSV file)."""
+
+    def __init__(self, context: ServiceContext, slip_entry: SlipEntry) -> None:
+        super().__init__(context)
+        self.slip_entry = slip_entry
+
+    def enter_slips(self, game_number: int, slips: Iterable[tuple[Any, ...]], *,
+                    round_number: int | None = None, tournament_id: int | None = None) -> list[EntryResult]:
+        """Enter many slips of one round in one transaction: ``(table, text)`` pairs,
+        ``(table, BoardWritten(text))`` for a slip written on a paper board (II.8, as
+        ``enter_slip(board=True)``), or ``(table, SlipStatus.LATE/NULL/MISSING[, text])``
+        for a mark. Same rules as
+        ``enter_slip``/``mark_slip``; identical texts are judged once. For imports and
+        the simulator; the assistants' stations use ``enter_slip`` (one commit each).
+        If another station stores one of these players' slips meanwhile, the batch is
+        retried once and that slip becomes a repeat or a conflict."""
+        return self._enter_slips(game_number, list(slips), round_number, tournament_id, Action.ENTER_SLIP)
+
+    def _enter_slips(self, game_number: int, items: list[tuple[Any, ...]], round_number: int | None,
+                     tournament_id: int | None, action: Action) -> list[EntryResult]:
+        if not items:
+            return []
+        base = self.slip_entry.slip_context(game_number, items[0][0], round_number, tournament_id)
+        with self._read() as session:
+            seated = {table: (entry_id, name) for table, entry_id, name in session.execute(
+                select(Seat.table_number, Seat.entry_id, Player.name).join(Entry, Seat.entry_id == Entry.id)
+                .join(Player, Entry.player_id == Player.id).where(Seat.game_id == base.game_id))}
+        verdicts: dict[str, SlipVerdict] = {}
+        prepared = []
+        for table, value, *written in items:
+            board: str | None = None
+            if table not in seated:
+                raise NotFound(f"no hay ningún jugador en la mesa {table} en la partida {game_number}",
+                               what="mesa", key=table)
+            if isinstance(value, SlipStatus):
+                value = checked_mark(value)
+                raw = self._typed(written[0] if written else "", f"la papeleta de la mesa {table}", SLIP_MAX)
+                verdict = mark_verdict(value, raw)
+            else:
+                where = f"la papeleta de la mesa {table}"
+                if isinstance(value, BoardWritten):
+                    board = self._typed(value.text, where, SLIP_MAX)
+                    value = board_canonical(base, board, where)
+                value = self._typed(value, where, SLIP_MAX)
+                mark = read_mark(value)
+                if mark is not None:                            # «tarde» written as the slip: the mark
+                    verdicts.setdefault(value, mark_verdict(mark))
+                if value not in verdicts:
+                    verdicts[value] = judge_slip(base.board, base.rack, value, base.lexicon, oriented=base.oriented)
+                verdict, raw = verdicts[value], value
+            entry_id, name = seated[table]
+            context = SlipContext(base.tournament_id, base.game_id, base.round_number, entry_id, name, table,
+                                   base.board, base.rack, base.lexicon, base.oriented, base.master, base.annulled,
+                                   base.board_allowed)
+            prepared.append((context, raw, verdict, board))
+        try:
+            return self._store_batch(prepared, action)
+        except IntegrityError:
+            return self._store_batch(prepared, action)
+
+    def _store_batch(self, prepared: list[tuple[SlipContext, str, SlipVerdict, str | None]],
+                     action: Action) -> list[EntryResult]:
+        """Store a batch in one transaction: the round's existing slips are read once and
+        the new events and slips are written together."""
+        with self._write() as session:
+            first = prepared[0][0]
+            actor = self._authorise(session, first.tournament_id, action,
+                                    tables=[context.table for context, _, _, _ in prepared], game_id=first.game_id)
+            self._writable_game(session, first.game_id)
+            existing = {slip.entry_id: slip for slip in session.scalars(select(Slip).where(
+                Slip.game_id == first.game_id, Slip.round_number == first.round_number))}
+            results: list[EntryResult | None] = []
+            fresh: list[tuple[int, SlipContext, str, SlipVerdict, Event, str | None]] = []
+            for context, raw, verdict, board in prepared:
+                if context.entry_id in existing or any(item[1].entry_id == context.entry_id for item in fresh):
+                    results.append(None)
+                    continue
+                entered = SlipEntered(context.table, context.entry_id, **verdict_payload(raw, verdict, context, board))
+                event = Event(tournament_id=context.tournament_id, game_id=context.game_id,
+                              round_number=context.round_number, kind=entered.KIND.value, payload=entered.payload(),
+                              station=self.station, arbiter=actor.name, role=actor.role.value, reason="",
+                              created_at=_now())
+                session.add(event)
+                fresh.append((len(results), context, raw, verdict, event, board))
+                results.append(EntryResult("accepted", verdict, context.table, context.player, context.round_number))
+            session.flush()
+            for _, context, raw, verdict, event, board in fresh:
+                slip = Slip(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
+                            table_number=context.table)
+                fill_slip(slip, raw, verdict, context, actor.name, event.id, board)
+                session.add(slip)
+            session.flush()
+            # Second slips for a player (already stored, or twice in this batch): repeat or conflict.
+            for index, (context, raw, verdict, board) in enumerate(prepared):
+                if results[index] is None:
+                    results[index] = self.slip_entry.store_in(session, context, raw, verdict, actor, board)
+            return [result for result in results if result is not None]
+
+    def import_slips(self, game_number: int, path: Path, *, tournament_id: int | None = None) -> list[EntryResult]:
+        """Enter the slips of a CSV file with a header: ``mesa`` (table), ``jugada``
+        (the text; empty with ``marca``), optional ``ronda`` (round), ``marca``
+        (tarde/nula/no-entregada/falta, or late/null/missing; a ``jugada`` that is one of
+        these words is that mark too) and ``tablero`` (a slip written on a paper board, II.8,
+        in the board form of ``duplicate.board_notation``, e.g. ``H8 → CASA``; ``jugada``
+        empty then: a row with both is refused, III.20.2). Every row is checked first (syntax, table seated, round open):
+        a bad row raises ``TournamentError`` naming its line and nothing is entered; then
+        each round's slips are entered in one transaction."""
+        with self._write() as session:
+            self._authorise(session, self._tournament(session, tournament_id).id, Action.IMPORT_SLIPS)
+        parsed: list[tuple[int, int, int | None, str | BoardWritten, str]] = []
+        for number, row in _read_csv(path):
+            lowered = {(key or "").strip().lower(): (value or "").strip() for key, value in row.items()}
+            round_text = lowered.get("ronda") or lowered.get("round") or ""
+            try:
+                table = whole_number(lowered.get("mesa") or lowered.get("table") or "", "la columna «mesa»")
+                round_number = whole_number(round_text, "la columna «ronda»") if round_text else None
+            except NumberError as error:
+                raise InvalidFile(f"{path}, línea {number}: {error}",
+                                  path=path, line=number, what=error.what) from error
+            mark = lowered.get("marca") or lowered.get("mark") or ""
+            if mark and read_mark(mark) not in MARK_STATUSES:
+                raise InvalidFile(f"{path}, línea {number}: marca {shown(mark)} no válida (tarde, nula, no-entregada)",
+                                  path=path, line=number, what="la marca", value=mark)
+            text = row.get("jugada") or row.get("move") or ""
+            board = (lowered.get("tablero") or lowered.get("board") or "") if not mark else ""
+            if board and text.strip():
+                raise InvalidFile(f"{path}, línea {number}: la papeleta trae «jugada» y «tablero»; anote solo una de "
+                                  "las dos (III.20.2: una única jugada por papeleta)", path=path, line=number,
+                                  what="la papeleta", value=text)
+            written: str | BoardWritten = BoardWritten(board) if board else text
+            parsed.append((number, table, round_number, written, mark))
+        # Every table and round is checked before anything is stored.
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            tables = {seat.table_number for seat in game.seats}
+            open_rounds = {row.number for row in game.rounds if not row.closed}
+            allowed = TournamentSettings.from_dict(tournament.settings).board_notation
+            latest = max((row.number for row in game.rounds), default=None)
+        by_round: dict[int, list[tuple[Any, ...]]] = {}
+        for line, table, round_number, written, mark in parsed:
+            target = round_number if round_number is not None else latest
+            if table not in tables:
+                raise InvalidFile(f"{path}, línea {line}: no hay ningún jugador en la mesa {table} "
+                                      f"en la partida {game_number}; no se ha anotado nada",
+                                      path=path, line=line, what="la mesa", value=table)
+            if target is None or target not in open_rounds:
+                raise InvalidFile(f"{path}, línea {line}: la ronda {target} no existe o está cerrada; "
+                                      "no se ha anotado nada", path=path, line=line, what="la ronda", value=target)
+            if isinstance(written, BoardWritten) and not allowed:
+                raise InvalidFile(f"{path}, línea {line}: {BOARD_REFUSED}; no se ha anotado nada",
+                                  path=path, line=line, what="la columna «tablero»", value=written.text)
+            by_round.setdefault(target, []).append((table, checked_mark(mark), written) if mark else (table, written))
+        results = []
+        for number, items in sorted(by_round.items()):
+            results += self._enter_slips(game_number, items, number, tournament_id, Action.IMPORT_SLIPS)
+        return results
