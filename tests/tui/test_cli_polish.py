@@ -163,7 +163,11 @@ def test_counts_agree_with_their_nouns(run, tmp_path: Path) -> None:  # type: ig
     run("game", "start", "--rounds", "1", "--seed", "1")
     assert "1 mesa asignada." in run("tables", "assign", "--seating", "alphabetical").output
     assert "jugadores activos" not in run("tournament", "show").output
-    assert "(1 activo)" in run("tournament", "show").output
+    shown = run("tournament", "show").output
+    assert "(1 activo)" in shown
+    # The settings in the words the arbiter reads, not their stored codes.
+    assert "Bonificación: sin bonificaciones; clasificación: Suma de puntos;" in shown
+    assert "Bonificación: off" not in shown and "clasificación: total" not in shown
     record = tmp_path / "registro.json"
     assert "(1 partida, " in run("export", str(record)).output
 

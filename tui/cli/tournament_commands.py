@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from data.rules import ROUND_SECONDS
-from duplicate.labels import GAME_STATUS, label
+from duplicate.labels import BONUS_MODES, CRITERION_NAMES, GAME_STATUS, label
 from duplicate.plurals import counted
 from duplicate.service import (
     TournamentSettings,
@@ -86,9 +86,9 @@ def tournament_show(context: Context) -> None:
     settings = TournamentSettings.from_dict(item.settings)
     say(f"Torneo {item.id}: {item.name} — {item.venue}")
     click.echo(f"Léxico: {item.lexicon_hash[:16]}…")
-    click.echo(f"Bonificación: {settings.bonus_mode}"
+    click.echo(f"Bonificación: {label(BONUS_MODES, settings.bonus_mode)}"
                f"{f' ({settings.bonus_value})' if settings.bonus_mode == 'manual' else ''}; "
-               f"clasificación: {settings.criterion}; desempates III.28: {'sí' if settings.tie_breaks else 'no'}; "
+               f"clasificación: {label(CRITERION_NAMES, settings.criterion)}; desempates III.28: {'sí' if settings.tie_breaks else 'no'}; "
                f"notación orientada: {'sí' if settings.oriented_notation else 'no'}; "
                f"notación de tablero (II.8): {'sí' if settings.board_notation else 'no'}")
     for warning in service.bonus_warnings(item.id):
