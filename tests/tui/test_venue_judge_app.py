@@ -51,6 +51,19 @@ def two_venues(tmp_path: Path, lexicon: Lexicon) -> tuple[TournamentService, str
     return organiser, master
 
 
+async def open_as_lloret_judge(pilot, app: DuplicadaApp, title: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """Sign in at the only tournament with Lloret's judge PIN, typed, and open the home
+    menu's entry ``title``; returns the menu's titles (what the venue judge is offered)."""
+    await idle(pilot)                                   # the tournaments, read in a worker
+    await pilot.press("enter", *LLORET_JUDGE_PIN, "enter")
+    await until(pilot, lambda: isinstance(app.screen, HomeScreen))
+    menu = app.screen.query_one("#menu", OptionList)
+    titles = [str(menu.get_option_at_index(index).prompt) for index in range(menu.option_count)]
+    menu.highlighted = titles.index(title)
+    await pilot.press("enter")
+    return titles
+
+
 def test_a_venue_judge_resolves_its_venues_conflict_and_is_not_offered_the_game(tmp_path: Path,
                                                                                spanish_lexicon: Lexicon) -> None:
     organiser, master = two_venues(tmp_path, spanish_lexicon)
@@ -60,16 +73,9 @@ def test_a_venue_judge_resolves_its_venues_conflict_and_is_not_offered_the_game(
     async def scenario() -> None:
         app = DuplicadaApp(base, station="lloret", poll=False)
         async with app.run_test(size=(80, 24)) as pilot:
-            await idle(pilot)                                   # the tournaments, read in a worker
-            await pilot.press("enter")                          # the only tournament
-            await pilot.press(*LLORET_JUDGE_PIN, "enter")
-            await until(pilot, lambda: isinstance(app.screen, HomeScreen))
+            titles = await open_as_lloret_judge(pilot, app, "Consola del juez árbitro")
             assert app.state.venue == "Lloret"
-            menu = app.screen.query_one("#menu", OptionList)
-            titles = [str(menu.get_option_at_index(index).prompt) for index in range(menu.option_count)]
             assert "Consola del juez árbitro" in titles and "Preparación del torneo" in titles
-            menu.highlighted = titles.index("Consola del juez árbitro")
-            await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, JudgeScreen))
             screen = app.screen
             assert isinstance(screen, JudgeScreen)
@@ -137,13 +143,7 @@ def test_a_venue_judge_resolves_its_venues_claim_and_is_not_offered_the_others(t
     async def scenario() -> None:
         app = DuplicadaApp(base, station="lloret", poll=False)
         async with app.run_test(size=(80, 24)) as pilot:
-            await idle(pilot)
-            await pilot.press("enter", *LLORET_JUDGE_PIN, "enter")
-            await until(pilot, lambda: isinstance(app.screen, HomeScreen))
-            menu = app.screen.query_one("#menu", OptionList)
-            titles = [str(menu.get_option_at_index(index).prompt) for index in range(menu.option_count)]
-            menu.highlighted = titles.index("Clasificaciones")
-            await pilot.press("enter")
+            await open_as_lloret_judge(pilot, app, "Clasificaciones")
             await until(pilot, lambda: isinstance(app.screen, StandingsScreen) and app.screen.loaded)
             screen = app.screen
             await pilot.press("f5")
@@ -175,13 +175,7 @@ def test_a_venue_judge_lists_and_corrects_its_venues_slips_only(tmp_path: Path, 
     async def scenario() -> None:
         app = DuplicadaApp(base, station="lloret", poll=False)
         async with app.run_test(size=(80, 24)) as pilot:
-            await idle(pilot)
-            await pilot.press("enter", *LLORET_JUDGE_PIN, "enter")
-            await until(pilot, lambda: isinstance(app.screen, HomeScreen))
-            menu = app.screen.query_one("#menu", OptionList)
-            titles = [str(menu.get_option_at_index(index).prompt) for index in range(menu.option_count)]
-            menu.highlighted = titles.index("Entrada de papeletas")
-            await pilot.press("enter")
+            await open_as_lloret_judge(pilot, app, "Entrada de papeletas")
             await until(pilot, lambda: isinstance(app.screen, EntryScreen))
             screen = app.screen
             assert isinstance(screen, EntryScreen)
