@@ -46,7 +46,7 @@ from sqlalchemy.orm import Session
 from duplicate.service import Action
 from duplicate.service.context import OnContext, ServiceContext
 from duplicate.service.delegate import Delegate
-from duplicate.service.events import RatingsRecomputed, RatingsUpdated
+from duplicate.record.events import RatingsRecomputed, RatingsUpdated
 from duplicate.storage.database import Database
 from duplicate.storage.rating_models import RatedGame, Rating, RatingChange, RatingVersion
 from ranking.elodi import Contestant, EloDISettings, Outcome, rate_game

@@ -32,7 +32,7 @@ from duplicate.service.errors import (
     StorageUnavailable,
     TournamentError,
 )
-from duplicate.service.events import EventKind
+from duplicate.record.events import EventKind
 from duplicate.service.facade import TournamentService
 from duplicate.service.settings import DamagedSettings, TournamentSettings
 from duplicate.service.slip_entry import BOARD_REFUSED, BoardWritten

@@ -25,7 +25,7 @@ from duplicate.service.errors import (
     LockedGameError,
     NotFound,
 )
-from duplicate.service.events import EventKind, TournamentEvent
+from duplicate.record.events import EventKind, TournamentEvent
 from duplicate.service import lockout
 from duplicate.service.lockout import SOURCE_MAX, WrongPin, check_pin, count_late_failure, station_source
 from duplicate.service.replay import _apply

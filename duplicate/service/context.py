@@ -43,10 +43,11 @@ from duplicate.service.errors import (
     StorageUnavailable,
 )
 from duplicate.service import lockout
-from duplicate.service.events import TournamentEvent
+from duplicate.record.events import TournamentEvent
 from duplicate.service.lockout import SOURCE_MAX, WrongPin, check_pin, count_late_failure, station_source
 from duplicate.service.views import TournamentInfo
 from duplicate.storage.database import Database, DatabaseUnavailable
+from duplicate.storage.projector import project
 from duplicate.storage.models import (
     AssistantRange,
     Credential,
@@ -303,6 +304,7 @@ class ServiceContext:
                       role=actor.role.value, reason=reason, created_at=now())
         session.add(event)
         session.flush()
+        project(session, event, typed)        # the tables follow the log (issue 34 §1)
         return event
 
     # --- look-ups -------------------------------------------------------------------------

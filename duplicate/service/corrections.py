@@ -14,7 +14,7 @@ from duplicate.service.base import (
 )
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import InvalidSlip, NotFound, RoundClosed, StateConflict
-from duplicate.service.events import (
+from duplicate.record.events import (
     ClaimFiled,
     ClaimResolved,
     ConflictResolved,

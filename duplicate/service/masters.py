@@ -26,7 +26,7 @@ from duplicate.service.errors import (
     RoundClosed,
     StateConflict,
 )
-from duplicate.service.events import GameEnded, MasterChosen, MasterUndone
+from duplicate.record.events import GameEnded, MasterChosen, MasterUndone
 from duplicate.service.prepared_play import plan_of
 from duplicate.service.views import RoundView, _round_view
 from duplicate.storage.models import GameRow, GameStatus

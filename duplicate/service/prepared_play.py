@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from duplicate.prepared import PreparedFileError, PreparedGame, PreparedRound, check_prepared, content_digest
 from duplicate.service.errors import DamagedData, InvalidInput
-from duplicate.service.events import EventKind
+from duplicate.record.events import EventKind
 from duplicate.service.views import PreparedView
 from duplicate.storage.models import Event, Tournament
 from lexicon.lexicon import Lexicon

@@ -20,7 +20,7 @@ from duplicate.service.base import (
 from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import DamagedData
-from duplicate.service.events import EventKind
+from duplicate.record.events import EventKind
 from duplicate.service.online_venues import venue_names
 from duplicate.service.settings import DamagedSettings, TournamentSettings
 from duplicate.service.prepared_play import plan_of

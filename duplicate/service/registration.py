@@ -27,7 +27,7 @@ from duplicate.service.errors import (
     StateConflict,
     TournamentError,
 )
-from duplicate.service.events import (
+from duplicate.record.events import (
     AssistantRangeSet,
     EntryStatusChanged,
     PinChanged,

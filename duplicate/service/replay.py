@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from duplicate.game import Game
 from duplicate.service.errors import InconsistentHistory
-from duplicate.service.events import (
+from duplicate.record.events import (
     GameEnded,
     MasterChosen,
     MasterUndone,

@@ -11,8 +11,8 @@ from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
 from duplicate.service.standings import Standings
 from duplicate.service.errors import MissingReason, RoundClosed, RoundHasConflicts, StateConflict
-from duplicate.service.events import BonusesAwarded, GameReopened, ResultsPublished, SlipEntered
-from duplicate.service.events import RoundClosed as RoundClosedEvent
+from duplicate.record.events import BonusesAwarded, GameReopened, ResultsPublished, SlipEntered
+from duplicate.record.events import RoundClosed as RoundClosedEvent
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.slip_context import fill_slip, stored_board, stored_rack, verdict_payload
 from duplicate.service.views import (

@@ -31,7 +31,7 @@ from duplicate.service.errors import (
     MissingReason,
     StateConflict,
 )
-from duplicate.service.events import (
+from duplicate.record.events import (
     EventKind,
     GameEnded,
     PreparedLeft,

@@ -15,7 +15,7 @@ from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import NotFound, ResultsUnpublished, StateConflict
 from duplicate.prepared import PreparedGame
-from duplicate.service.events import GameCreated, PreparedLoaded, TablesAssigned
+from duplicate.record.events import GameCreated, PreparedLoaded, TablesAssigned
 from duplicate.service.online_venues import venue_names
 from duplicate.service.prepared_play import checked_for
 from duplicate.service.settings import TournamentSettings

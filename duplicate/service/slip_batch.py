@@ -19,7 +19,7 @@ from duplicate.service.access import Action
 from duplicate.service.base import MARK_STATUSES, TaskModule, _now, _read_csv, checked_mark
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import InvalidFile, NotFound
-from duplicate.service.events import SlipEntered
+from duplicate.record.events import SlipEntered
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.slip_context import (
     BOARD_REFUSED,

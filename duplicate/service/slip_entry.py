@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from duplicate.service.access import Action, Actor
 from duplicate.service.base import MARK_STATUSES, TaskModule, _now, checked_mark
 from duplicate.service.errors import DamagedData, NotFound, RoundClosed, StateConflict
-from duplicate.service.events import EventKind, SlipChecked, SlipConflict, SlipEntered, SlipsSetAside, read_event
+from duplicate.record.events import EventKind, SlipChecked, SlipConflict, SlipEntered, SlipsSetAside, read_event
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.slip_context import (
     BOARD_REFUSED,

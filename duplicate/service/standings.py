@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 
 from duplicate.service.access import Actor
 from duplicate.service.errors import DamagedData
-from duplicate.service.events import BonusesAwarded, EventKind
+from duplicate.record.events import BonusesAwarded, EventKind
 from duplicate.service.base import TaskModule
 from duplicate.service.settings import TournamentSettings
 from duplicate.standings import (

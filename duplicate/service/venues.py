@@ -49,7 +49,7 @@ from duplicate.service.access import Action
 from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext, now
 from duplicate.service.errors import DamagedData, InvalidFile, InvalidText, NotFound, StateConflict
-from duplicate.service.events import EventKind, VenueAdded, VenueImported
+from duplicate.record.events import EventKind, VenueAdded, VenueImported
 from duplicate.service.online_venues import VENUE_NAME_LIMIT, venue_names
 from duplicate.service.prepared_play import plan_of
 from duplicate.service.settings import TournamentSettings

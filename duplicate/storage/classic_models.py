@@ -13,7 +13,7 @@ shared with duplicate games) holds one or more *divisions*, each a classic event
 * ``ClassicScoreEntry``: every score entry typed at a station, to tell a confirmation from
   a conflict (two stations, two different results) for the judge.
 
-The event log records every change with who made it (``duplicate.service.events``).
+The event log records every change with who made it (``duplicate.record.events``).
 Created by the Alembic revisions ``0004`` and ``0005`` (the seed's title) in ``duplicate/storage/migrations/versions``.
 """
 

@@ -27,6 +27,7 @@ from sqlalchemy.exc import DatabaseError as SQLAlchemyDatabaseError
 from sqlalchemy.orm import Session, sessionmaker
 
 from duplicate.storage.event_chain import install as install_event_chain
+from duplicate.storage.projector import guard as guard_projection
 from duplicate.storage.schema_copy import copy_schema, remember_schema, sqlite_file
 
 if TYPE_CHECKING:
@@ -207,6 +208,7 @@ class Database:
         writer = engine.execution_options(immediate_transaction=True) if self.is_sqlite else engine
         self._write = sessionmaker(writer, expire_on_commit=False)
         install_event_chain(self._write)      # each appended event chained to the one before (issue 26 §2)
+        guard_projection(self._write)         # the projected tables written by the projector alone (issue 34)
         self._read = sessionmaker(engine, expire_on_commit=False)
 
     @contextmanager

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session, joinedload
 from duplicate.service.access import Action, Actor
 from duplicate.service.context import OnContext, ServiceContext
 from duplicate.service.errors import NotFound, StateConflict
-from duplicate.service.events import ClassicEntryChanged, TournamentEvent
+from duplicate.record.events import ClassicEntryChanged, TournamentEvent
 from duplicate.statuses import EntryStatus
 from duplicate.storage.classic_models import ClassicAbsence, ClassicBoard, ClassicDivision, ClassicSeed
 from duplicate.storage.models import Entry, Tournament

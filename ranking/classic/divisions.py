@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from duplicate.service.access import Action
 from duplicate.service.context import typed_text
 from duplicate.service.errors import InvalidInput, InvalidNumber, NotFound, StateConflict
-from duplicate.service.events import ClassicEntryChanged, DivisionCreated
+from duplicate.record.events import ClassicEntryChanged, DivisionCreated
 from duplicate.storage.classic_models import ClassicAbsence, ClassicDivision, ClassicSeed
 from duplicate.storage.models import Entry, Tournament
 from duplicate.texts import NAME_MAX

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from duplicate.service.access import Action
 from duplicate.service.errors import InvalidInput, MissingReason, NotFound, StateConflict
-from duplicate.service.events import RoundPaired
+from duplicate.record.events import RoundPaired
 from duplicate.storage.classic_models import ClassicBoard, ClassicDivision
 from ranking.classic.base import ClassicTask
 from ranking.classic.engines import EngineUnavailable, PairingError, PairingSystem, pair_next_round

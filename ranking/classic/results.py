@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from duplicate.service.access import Action, Actor, Role
 from duplicate.service.errors import InvalidInput, InvalidNumber
-from duplicate.service.events import ResultConflict, ResultEntered, ResultResolved
+from duplicate.record.events import ResultConflict, ResultEntered, ResultResolved
 from duplicate.storage.classic_models import ClassicBoard, ClassicDivision, ClassicScoreEntry
 from duplicate.storage.models import Tournament
 from ranking.classic.base import ClassicTask

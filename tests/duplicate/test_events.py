@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from duplicate.service import TournamentService, TournamentSettings
-from duplicate.service.events import EVENT_TYPES, EventKind, PinChanged, RackDrawn, read_event
+from duplicate.record.events import EVENT_TYPES, EventKind, PinChanged, RackDrawn, read_event
 from duplicate.simulate import simulate_tournament
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon

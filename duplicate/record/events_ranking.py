@@ -1,7 +1,7 @@
 """Events logged by the ranking layer's services (issue 3 §2): the classic events' divisions,
 pairings, results and entries (issue 16, ``ranking.classic``) and the EloDI rating
 updates and recomputations (rules V, issue 24, ``ranking.ratings``). Declared here, below
-``ranking``, so the one log reads them back. Gathered by ``duplicate.service.events``.
+``ranking``, so the one log reads them back. Gathered by ``duplicate.record.events``.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from duplicate.service.event_kinds import OMIT_NONE, EventKind, TournamentEvent
+from duplicate.record.event_kinds import OMIT_NONE, EventKind, TournamentEvent
 
 __all__ = [
     "ClassicEntryChanged",

@@ -1,7 +1,7 @@
 """Events of slips and results (issue 3 §2, issue 12 §2): slips entered, checked,
 corrected and in conflict (III.20, III.23, III.25), annulled masters (III.29), rounds
 closed and bonuses (III.24), claims (III.27), results published and reopened (III.26,
-IV.32). Gathered by ``duplicate.service.events``.
+IV.32). Gathered by ``duplicate.record.events``.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from duplicate.service.event_kinds import OMIT_NONE, EventKind, TournamentEvent
+from duplicate.record.event_kinds import OMIT_NONE, EventKind, TournamentEvent
 
 __all__ = [
     "BonusesAwarded",

@@ -8,7 +8,7 @@ as the exported record, docs/tournament-record.md) and ``read_event`` turns a st
 kind and payload back into its typed event, as replay does.
 
 The events themselves are declared by family in ``events_registration``, ``events_play``,
-``events_slips`` and ``events_ranking``; ``duplicate.service.events`` gathers them
+``events_slips`` and ``events_ranking``; ``duplicate.record.events`` gathers them
 (``EVENT_TYPES``, ``read_event``).
 """
 

@@ -1,7 +1,7 @@
 """Events of registration (issue 3 §2, issue 12 §2): the tournament and its settings,
 the stations' credentials (never a PIN), players, entries and assistants' tables.
-Declared as ``duplicate.service.event_kinds.TournamentEvent`` subclasses; gathered by
-``duplicate.service.events``.
+Declared as ``duplicate.record.event_kinds.TournamentEvent`` subclasses; gathered by
+``duplicate.record.events``.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from duplicate.service.event_kinds import OMIT_NONE, EventKind, TournamentEvent
+from duplicate.record.event_kinds import OMIT_NONE, EventKind, TournamentEvent
 
 __all__ = [
     "AssistantRangeSet",

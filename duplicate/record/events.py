@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from duplicate.service.event_kinds import EventKind, TournamentEvent
-from duplicate.service.events_play import (
+from duplicate.record.event_kinds import EventKind, TournamentEvent
+from duplicate.record.events_play import (
     GameCreated,
     GameEnded,
     MasterChosen,
@@ -34,7 +34,7 @@ from duplicate.service.events_play import (
     VenueAdded,
     VenueImported,
 )
-from duplicate.service.events_ranking import (
+from duplicate.record.events_ranking import (
     ClassicEntryChanged,
     DivisionCreated,
     RatingsRecomputed,
@@ -44,7 +44,7 @@ from duplicate.service.events_ranking import (
     ResultResolved,
     RoundPaired,
 )
-from duplicate.service.events_registration import (
+from duplicate.record.events_registration import (
     AssistantRangeSet,
     EntryStatusChanged,
     PinChanged,
@@ -53,7 +53,7 @@ from duplicate.service.events_registration import (
     SettingsChanged,
     TournamentCreated,
 )
-from duplicate.service.events_slips import (
+from duplicate.record.events_slips import (
     BonusesAwarded,
     ClaimFiled,
     ClaimResolved,

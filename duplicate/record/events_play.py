@@ -2,7 +2,7 @@
 drawn, set, withdrawn or replaced (III.12, III.17, III.19, III.29), masters chosen and
 undone (III.15), the end of a game (III.22), prepared games loaded and left (III.15, last
 paragraph), venues (issue 27) and the round clock (III.13). Gathered by
-``duplicate.service.events``.
+``duplicate.record.events``.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from duplicate.service.event_kinds import OMIT_NONE, EventKind, TournamentEvent
+from duplicate.record.event_kinds import OMIT_NONE, EventKind, TournamentEvent
 
 __all__ = [
     "GameCreated",
