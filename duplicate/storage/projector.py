@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from sqlalchemy import event as sa_event
+from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from duplicate.record.event_kinds import EventKind, TournamentEvent
@@ -35,7 +36,7 @@ from duplicate.storage.models import Base, Event
 from duplicate.storage.projection import play, ranking, registration, slips
 from duplicate.storage.projection.handler import Handler
 
-__all__ = ["HANDLERS", "PROJECTED_MODELS", "Handler", "ProjectionBypassed", "guard", "project"]
+__all__ = ["HANDLERS", "PROJECTED_MODELS", "Handler", "ProjectionBypassed", "guard", "next_id", "project"]
 
 _FAMILIES = (registration, play, slips, ranking)
 
@@ -92,3 +93,19 @@ def guard(factory: sessionmaker[Session]) -> None:
     outside ``project`` (``ProjectionBypassed``)."""
     if not sa_event.contains(factory, "before_flush", _check_flush):
         sa_event.listen(factory, "before_flush", _check_flush)
+
+
+def next_id(session: Session, model: type[Base]) -> int:
+    """The id the next row of ``model`` gets, allocated by the action that appends the event
+    creating it (the event carries it, so a replay into an empty database gives every row
+    the id the log names). PostgreSQL: the next value of the table's sequence (never given
+    twice); SQLite: one more than the largest id (the write transaction holds the
+    database's lock, ``BEGIN IMMEDIATE``)."""
+    table = model.__table__
+    bind = session.get_bind()
+    if bind.dialect.name == "postgresql":
+        value = session.execute(text("SELECT nextval(pg_get_serial_sequence(:table, 'id'))"),
+                                {"table": table.name}).scalar_one()
+        return int(value)
+    largest = session.execute(select(func.max(table.c.id))).scalar()
+    return int(largest or 0) + 1
