@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from sqlalchemy import event as sa_event
-from sqlalchemy import func, select, text
+from sqlalchemy import Table, func, select, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from duplicate.record.event_kinds import EventKind, TournamentEvent
@@ -102,6 +102,7 @@ def next_id(session: Session, model: type[Base]) -> int:
     twice); SQLite: one more than the largest id (the write transaction holds the
     database's lock, ``BEGIN IMMEDIATE``)."""
     table = model.__table__
+    assert isinstance(table, Table)
     bind = session.get_bind()
     if bind.dialect.name == "postgresql":
         value = session.execute(text("SELECT nextval(pg_get_serial_sequence(:table, 'id'))"),
