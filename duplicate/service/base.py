@@ -16,7 +16,7 @@ from duplicate.game import Game, GameError
 from duplicate.notation import SlipError
 from duplicate.rack import RackError
 from duplicate.service.access import Action, Actor
-from duplicate.service.context import OnContext, ServiceContext, ServiceHooks, now, typed_text
+from duplicate.service.context import LexiconOwner, OnContext, ServiceContext, ServiceHooks, now, typed_text
 from duplicate.service.errors import (
     InconsistentHistory,
     InvalidFile,
@@ -115,7 +115,7 @@ class TaskModule(OnContext):
     def _read(self) -> AbstractContextManager[Session]:
         return self.context.read()
 
-    def lexicon_for(self, tournament: Tournament | TournamentInfo) -> Lexicon:
+    def lexicon_for(self, tournament: LexiconOwner) -> Lexicon:
         """The lexicon of ``tournament`` (``ServiceContext.lexicon_for``); ``TournamentError``
         if none available has its hash."""
         return self.context.lexicon_for(tournament)

@@ -103,6 +103,20 @@ class ServiceHooks:
     game_ratings: Callable[[int, int], Sequence[Any]] | None = None
 
 
+class LexiconOwner(Protocol):
+    """What ``ServiceContext.lexicon_for`` reads of a tournament (a stored one, its view, or
+    a record's)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def lexicon_hash(self) -> str: ...
+
+    @property
+    def lexicon_path(self) -> str | None: ...
+
+
 class ServiceContext:
     """One station's handle on one database: what every task module receives.
 
@@ -324,7 +338,7 @@ class ServiceContext:
                                   what="torneo", key=tournament_id)
         return tournament
 
-    def lexicon_for(self, tournament: Tournament | TournamentInfo) -> Lexicon:
+    def lexicon_for(self, tournament: LexiconOwner) -> Lexicon:
         """The lexicon of ``tournament``: the one given to the service, the file it was created
         with, or the shipped default — the current one or an earlier one with the recorded hash
         (``lexicon.default.EARLIER_DEFAULTS``). Raises ``TournamentError`` if none has its hash."""

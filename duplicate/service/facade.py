@@ -22,6 +22,7 @@ from duplicate.service.masters import Masters
 from duplicate.service.delegate import Delegate as _Delegate
 from duplicate.service.record import Record
 from duplicate.service.registration import Registration
+from duplicate.service.restore import Restore
 from duplicate.service.results import Results
 from duplicate.service.rounds import Rounds
 from duplicate.service.seating import Seating
@@ -50,6 +51,7 @@ class TaskModules:
     results: Results
     record: Record
     venues: Venues
+    restore: Restore
 
     @classmethod
     def on(cls, context: ServiceContext) -> TaskModules:
@@ -59,7 +61,8 @@ class TaskModules:
                    rounds=Rounds(context), masters=Masters(context), slip_entry=slip_entry,
                    slip_batch=SlipBatch(context, slip_entry),
                    corrections=Corrections(context, slip_entry, standings), results=Results(context, standings),
-                   record=Record(context, standings), venues=Venues(context, standings))
+                   record=Record(context, standings), venues=Venues(context, standings),
+                   restore=Restore(context))
 
 
 class TournamentService(OnContext):
@@ -204,6 +207,7 @@ class TournamentService(OnContext):
     export = _Delegate("record", Record.export)
     write_export = _Delegate("record", Record.write_export)
     history = _Delegate("record", Record.history)
+    restore = _Delegate("restore", Restore.restore)
     last_event_id = _Delegate("record", Record.last_event_id)
 
     # --- offline venues (issue 27 §2: one event, several rooms, prepared games) -----------------

@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "prepared": ("tui.cli.prepared_commands:prepared", "Partidas preparadas (duplicada maestra, III.15): crear, comprobar."),
     "publish": ("tui.cli.publish_command:publish", "Publica los resultados: HTML, PDF, CSV y XLSX."),
     "rack": ("tui.cli.rack_commands:rack", "Atriles: sacar de la bolsa o introducir el del juez (III.12, III.19)."),
+    "restore": ("tui.cli.record_commands:restore", "Crea un torneo en una base de datos nueva a partir de su registro."),
     "round": ("tui.cli.round_commands:round_", "Rondas: estado de las papeletas y cierre (III.24)."),
     "serve": ("tui.cli.app_commands:serve", "Publica la aplicación para los navegadores de la sala."),
     "simulate": ("tui.cli.simulate_command:simulate", "Simula un torneo duplicado realista en la base de datos."),

@@ -170,6 +170,31 @@ def _chain_head(value: str | None) -> str | None:
 
 
 @click.command()
+@click.argument("path", metavar="REGISTRO", type=click.Path(dir_okay=False, path_type=Path))
+@common
+def restore(context: Context, path: Path) -> None:
+    """Crea el torneo del registro REGISTRO (JSON de «duplicada export») en una base de datos nueva (--db).
+
+    El registro debe pasar la comprobación de «duplicada verify» y la base de datos no debe
+    tener ningún torneo. El PIN del juez árbitro se pide como en «tournament create»
+    (--pin-file, $DUPLICADA_PIN o dos veces sin eco); los PIN de los auxiliares se fijan de
+    nuevo («tournament pin assistant»): un registro nunca lleva secretos."""
+    from duplicate.record_reading import RecordError, load_record
+
+    try:
+        record = load_record(path)
+    except RecordError as error:
+        raise click.ClickException(str(error)) from None
+    service = context.service.with_pin(context.new_pin("PIN o contraseña del juez árbitro del torneo restaurado"))
+    restored = service.restore(record, path=str(path))
+    click.echo(f"Torneo {restored.tournament_id} restaurado desde {path}: «{restored.name}», "
+               f"{counted(restored.games, 'partida')}, {counted(restored.events, 'evento')}.")
+    click.echo(f"Cabeza de la cadena de eventos: {restored.events_head}")
+    click.echo("Los PIN de los auxiliares no están en el registro: fíjelos de nuevo con «duplicada tournament pin "
+               "assistant».")
+
+
+@click.command()
 @game_option
 @click.option("--all", "everything", is_flag=True, help="Todo el torneo, no solo una partida.")
 @common
