@@ -28,6 +28,10 @@ class GameStatus(StrEnum):
     FINAL = "final"
 
 
+SLIP_ANNULLED = "annulled"
+"""Status of a slip whose move was a master found wrong later: it scores 0 (III.29)."""
+
+
 class SeatingMethod(StrEnum):
     """How tables are assigned (II.6); never free choice."""
 

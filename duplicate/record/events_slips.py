@@ -32,7 +32,10 @@ class SlipEntered(TournamentEvent):
     """A slip judged and stored: the ``text`` as written, its ``status``, ``score``, the
     ``move`` read (canonical) and the ``reason`` (III.20, III.23, III.25); ``board``: the
     board form as typed when the slip was written on a paper board (II.8, III.20.1.c–d;
-    ``text`` is then the canonical notation derived from it), left out otherwise."""
+    ``text`` is then the canonical notation derived from it), left out otherwise; ``hint``:
+    the move the player probably meant (``duplicate.slips``, a misplaced word), kept with the
+    slip (issue 34 §1: the projector writes the slip from the event alone), left out when
+    there is none and in events stored before it."""
 
     KIND = EventKind.SLIP_ENTERED
     table: int
@@ -43,6 +46,7 @@ class SlipEntered(TournamentEvent):
     move: str | None
     reason: str
     board: str | None = field(default=None, metadata=OMIT_NONE)
+    hint: str | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True)
@@ -70,13 +74,16 @@ class SlipConflict(TournamentEvent):
 
 @dataclass(frozen=True)
 class SlipCorrected(TournamentEvent):
-    """III.27: the slip before and after (``before`` None when there was none)."""
+    """III.27: the slip before and after (``before`` None when there was none; ``after``:
+    text, status, score, move, reason); ``hint``: the corrected slip's hint (as
+    ``SlipEntered``), left out when there is none."""
 
     KIND = EventKind.SLIP_CORRECTED
     table: int
     entry: int
     before: dict[str, Any] | None
     after: dict[str, Any]
+    hint: str | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True)

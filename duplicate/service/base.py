@@ -31,6 +31,7 @@ from duplicate.service.lockout import SOURCE_MAX, WrongPin, check_pin, count_lat
 from duplicate.service.replay import _apply
 from duplicate.service.views import TournamentInfo
 from duplicate.slips import MARK_NAMES, SlipStatus, read_mark
+from duplicate.statuses import SLIP_ANNULLED
 from duplicate.storage.models import (
     Event,
     GameRow,
@@ -43,7 +44,7 @@ from lexicon.lexicon import Lexicon
 __all__ = ["ACCESS_KEY", "ANNULLED", "MARK_STATUSES", "REASONS_KEPT", "ROLES", "ServiceHooks", "TaskModule",
            "checked_mark"]
 
-ANNULLED = "annulled"
+ANNULLED = SLIP_ANNULLED
 """Slip status of a move equal to a master found wrong later (III.29)."""
 
 

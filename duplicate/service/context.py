@@ -47,7 +47,7 @@ from duplicate.record.events import TournamentEvent
 from duplicate.service.lockout import SOURCE_MAX, WrongPin, check_pin, count_late_failure, station_source
 from duplicate.service.views import TournamentInfo
 from duplicate.storage.database import Database, DatabaseUnavailable
-from duplicate.storage.projector import project
+from duplicate.storage.projector import project, project_all
 from duplicate.storage.models import (
     AssistantRange,
     Credential,
@@ -320,6 +320,24 @@ class ServiceContext:
         session.flush()
         project(session, event, typed)        # the tables follow the log (issue 34 §1)
         return event
+
+    def log_all(self, session: Session, tournament_id: int, typed: Sequence[TournamentEvent], *,
+                actor: Actor, game_id: int | None = None, round_number: int | None = None,
+                reason: str = "") -> list[Event]:
+        """Append ``typed`` events in order, as ``log`` does one, all of the same game and
+        round, with one flush of the log (the hash chain extended once) before the
+        projector applies each: a batch of slips (``slip_batch``) stays one quick write."""
+        if not typed:
+            return []
+        reason = typed_text(reason, "el motivo", REASON_MAX, lines=True)
+        moment = now()
+        events = [Event(tournament_id=tournament_id, game_id=game_id, round_number=round_number,
+                        kind=item.KIND.value, payload=item.payload(), station=self.station, arbiter=actor.name,
+                        role=actor.role.value, reason=reason, created_at=moment) for item in typed]
+        session.add_all(events)
+        session.flush()
+        project_all(session, zip(events, typed))
+        return events
 
     # --- look-ups -------------------------------------------------------------------------
     @staticmethod

@@ -6,12 +6,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from duplicate.service.access import Action, Actor, Role
-from duplicate.service.base import (
-    TaskModule,
-    ANNULLED,
-    _now,
-    checked_mark,
-)
+from duplicate.service.base import TaskModule, checked_mark
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import InvalidSlip, NotFound, RoundClosed, StateConflict
 from duplicate.record.events import (
@@ -22,7 +17,7 @@ from duplicate.record.events import (
     SlipCorrected,
 )
 from duplicate.service.standings import Standings
-from duplicate.service.slip_context import SlipContext, fill_slip, slip_payload, verdict_payload
+from duplicate.service.slip_context import SlipContext, slip_payload, verdict_payload
 from duplicate.service.slip_entry import SlipEntry
 from duplicate.service.views import (
     ClaimView,
@@ -38,6 +33,7 @@ from duplicate.storage.models import (
     Seat,
     Slip,
 )
+from duplicate.storage.projector import next_id
 from duplicate.texts import REASON_MAX, SLIP_MAX
 
 
@@ -76,9 +72,8 @@ class Corrections(TaskModule):
                                  reason or f"conflicto {conflict_id} resuelto a favor de la nueva papeleta")
             else:
                 self._writable_game(session, conflict.game_id)
-            conflict.resolution = "replaced" if use_new else "kept"
-            conflict.resolved_by = actor.name
-            self._log(session, tournament_id, ConflictResolved(conflict_id, conflict.resolution), game_id=conflict.game_id,
+            self._log(session, tournament_id, ConflictResolved(conflict_id, "replaced" if use_new else "kept"),
+                      game_id=conflict.game_id,
                       round_number=conflict.round_number, actor=actor, reason=reason)
 
     def correct_slip(self, game_number: int, table: int, text: str | None = None, *,
@@ -122,14 +117,10 @@ class Corrections(TaskModule):
         self._writable_game(session, context.game_id)
         slip = self.slip_entry.slip_in(session, context)
         before = slip_payload(slip) if slip is not None else None
-        event = self._log(session, context.tournament_id, SlipCorrected(context.table, context.entry_id, before, verdict_payload(text, verdict, context)),
-                          game_id=context.game_id, round_number=context.round_number, actor=actor, reason=reason)
-        if slip is None:
-            slip = Slip(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
-                        table_number=context.table)
-            session.add(slip)
-        fill_slip(slip, text, verdict, context, actor.name, event.id)
-        session.flush()
+        self._log(session, context.tournament_id,
+                  SlipCorrected(context.table, context.entry_id, before, verdict_payload(text, verdict, context),
+                                hint=verdict.hint),
+                  game_id=context.game_id, round_number=context.round_number, actor=actor, reason=reason)
         self.standings.refresh_bonuses(session, context.tournament_id, context.game_id, context.round_number, actor)
         return EntryResult("corrected", verdict, context.table, context.player, context.round_number)
 
@@ -146,15 +137,11 @@ class Corrections(TaskModule):
             if row.master is None:
                 raise StateConflict(f"la ronda {round_number} no tiene jugada maestra",
                                     what=f"ronda {round_number}", state="no_master")
-            row.annulled = True
-            annulled = []
-            for slip in session.scalars(select(Slip).where(Slip.game_id == game.id, Slip.round_number == round_number,
-                                                           Slip.move == row.master,
-                                                           Slip.status == SlipStatus.VALID.value)):
-                annulled.append({"table": slip.table_number, "entry": slip.entry_id, "score": slip.score})
-                slip.status = ANNULLED
-                slip.score = 0
-                slip.reason = f"jugada maestra anulada (III.29): {reason}" if reason else "jugada maestra anulada (III.29)"
+            annulled = [{"table": slip.table_number, "entry": slip.entry_id, "score": slip.score}
+                        for slip in session.scalars(select(Slip).where(
+                            Slip.game_id == game.id, Slip.round_number == round_number, Slip.move == row.master,
+                            Slip.status == SlipStatus.VALID.value).order_by(Slip.id))]
+            # The projector marks the round annulled and these slips 0 points (III.29).
             self._log(session, tournament.id, MasterAnnulled(round_number, row.master, annulled),
                       game_id=game.id, round_number=round_number, actor=actor, reason=reason)
             self.standings.refresh_bonuses(session, tournament.id, game.id, round_number, actor,
@@ -170,13 +157,10 @@ class Corrections(TaskModule):
             actor = self._authorise(session, context.tournament_id, Action.FILE_CLAIM, tables=[table],
                                     game_id=context.game_id)
             self._writable_game(session, context.game_id)
-            claim = Claim(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
-                          text=text, status=ClaimStatus.OPEN.value, created_at=_now())
-            session.add(claim)
-            session.flush()
-            self._log(session, context.tournament_id, ClaimFiled(claim.id, table, context.entry_id, text),
+            claim = next_id(session, Claim)
+            self._log(session, context.tournament_id, ClaimFiled(claim, table, context.entry_id, text),
                       game_id=context.game_id, round_number=context.round_number, actor=actor)
-            return claim.id
+            return claim
 
     def resolve_claim(self, claim_id: int, *, upheld: bool, resolution: str, corrected_text: str | None = None,
                       corrected_status: str | None = None) -> None:
@@ -211,9 +195,8 @@ class Corrections(TaskModule):
                                  f"reclamación {claim_id} aceptada: {resolution}")
             else:
                 self._writable_game(session, claim.game_id)
-            claim.status = (ClaimStatus.UPHELD if upheld else ClaimStatus.REJECTED).value
-            claim.resolution = resolution
-            self._log(session, tournament_id, ClaimResolved(claim_id, claim.status, resolution),
+            status = (ClaimStatus.UPHELD if upheld else ClaimStatus.REJECTED).value
+            self._log(session, tournament_id, ClaimResolved(claim_id, status, resolution),
                       game_id=claim.game_id, round_number=claim.round_number, actor=actor, reason=resolution)
 
     def claims(self, game_number: int, *, tournament_id: int | None = None) -> list[ClaimView]:

@@ -14,7 +14,7 @@ from duplicate.service.errors import MissingReason, RoundClosed, RoundHasConflic
 from duplicate.record.events import BonusesAwarded, GameReopened, ResultsPublished, SlipEntered
 from duplicate.record.events import RoundClosed as RoundClosedEvent
 from duplicate.service.settings import TournamentSettings
-from duplicate.service.slip_context import fill_slip, stored_board, stored_rack, verdict_payload
+from duplicate.service.slip_context import stored_board, stored_rack, verdict_payload
 from duplicate.service.views import (
     ClosedRound,
     PendingSlip,
@@ -78,15 +78,10 @@ class Results(TaskModule):
             for seat in sorted(game.seats, key=lambda seat: seat.table_number):
                 if seat.entry_id not in present:
                     missing.append(seat.table_number)
-                    event = self._log(session, tournament.id, SlipEntered(seat.table_number, seat.entry_id,
-                                                  **verdict_payload("", missing_verdict, None)),
-                                      game_id=game.id, round_number=number, actor=actor)
-                    slip = Slip(game_id=game.id, round_number=number, entry_id=seat.entry_id,
-                                table_number=seat.table_number)
-                    fill_slip(slip, "", missing_verdict, None, actor.name, event.id)
-                    session.add(slip)
-            session.flush()
-            row.closed = True
+                    self._log(session, tournament.id, SlipEntered(seat.table_number, seat.entry_id,
+                                                                  **verdict_payload("", missing_verdict, None)),
+                              game_id=game.id, round_number=number, actor=actor)
+            # The projector stores the missing slips and closes the round.
             self._log(session, tournament.id, RoundClosedEvent(number), game_id=game.id,
                       round_number=number, actor=actor)
             bonuses = self.standings.bonuses_in(session, tournament, game, row)
@@ -184,8 +179,8 @@ class Results(TaskModule):
                                           "por resolver antes de publicar los resultados definitivos",
                                           what=f"partida {game.number}", state="open_claims")
             standings = self.standings.game_standings_in(session, tournament, game)
-            game.status = (GameStatus.FINAL if final else GameStatus.PROVISIONAL).value
-            self._log(session, tournament.id, ResultsPublished(game.status, [{"entry": s.player, "position": s.position, "total": s.total}
+            status = (GameStatus.FINAL if final else GameStatus.PROVISIONAL).value
+            self._log(session, tournament.id, ResultsPublished(status, [{"entry": s.player, "position": s.position, "total": s.total}
                                                      for s in standings]),
                       game_id=game.id, actor=actor)
             tournament_id = tournament.id
@@ -207,8 +202,7 @@ class Results(TaskModule):
             if game.status != GameStatus.FINAL.value:
                 raise StateConflict(f"la partida {game.number} no tiene resultados definitivos",
                                     what=f"partida {game.number}", state="not_final")
-            game.status = GameStatus.PROVISIONAL.value
-            self._log(session, tournament.id, GameReopened(game.status), game_id=game.id,
+            self._log(session, tournament.id, GameReopened(GameStatus.PROVISIONAL.value), game_id=game.id,
                       actor=actor, reason=reason)
 
 

@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from duplicate.bounds import NumberError, whole_number
 from duplicate.service.access import Action
-from duplicate.service.base import MARK_STATUSES, TaskModule, _now, _read_csv, checked_mark
+from duplicate.service.base import MARK_STATUSES, TaskModule, _read_csv, checked_mark
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import InvalidFile, NotFound
 from duplicate.record.events import SlipEntered
@@ -26,13 +26,12 @@ from duplicate.service.slip_context import (
     BoardWritten,
     SlipContext,
     board_canonical,
-    fill_slip,
     verdict_payload,
 )
 from duplicate.service.slip_entry import SlipEntry
 from duplicate.service.views import EntryResult
 from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
-from duplicate.storage.models import Entry, Event, Player, Seat, Slip
+from duplicate.storage.models import Entry, Player, Seat, Slip
 from duplicate.texts import SLIP_MAX, shown
 
 __all__ = ["SlipBatch"]
@@ -101,36 +100,29 @@ class SlipBatch(TaskModule):
 
     def _store_batch(self, prepared: list[tuple[SlipContext, str, SlipVerdict, str | None]],
                      action: Action) -> list[EntryResult]:
-        """Store a batch in one transaction: the round's existing slips are read once and
-        the new events and slips are written together."""
+        """Store a batch in one transaction: the round's existing slips are read once, the
+        first slip of each player without one is logged (``SlipEntered``, the projector
+        inserts its row) and every second slip becomes a repeat or a conflict
+        (``SlipEntry.store_in``)."""
         with self._write() as session:
             first = prepared[0][0]
             actor = self._authorise(session, first.tournament_id, action,
                                     tables=[context.table for context, _, _, _ in prepared], game_id=first.game_id)
             self._writable_game(session, first.game_id)
-            existing = {slip.entry_id: slip for slip in session.scalars(select(Slip).where(
-                Slip.game_id == first.game_id, Slip.round_number == first.round_number))}
+            existing = set(session.scalars(select(Slip.entry_id).where(
+                Slip.game_id == first.game_id, Slip.round_number == first.round_number)))
+            fresh: list[SlipEntered] = []
             results: list[EntryResult | None] = []
-            fresh: list[tuple[int, SlipContext, str, SlipVerdict, Event, str | None]] = []
             for context, raw, verdict, board in prepared:
-                if context.entry_id in existing or any(item[1].entry_id == context.entry_id for item in fresh):
+                if context.entry_id in existing:
                     results.append(None)
                     continue
-                entered = SlipEntered(context.table, context.entry_id, **verdict_payload(raw, verdict, context, board))
-                event = Event(tournament_id=context.tournament_id, game_id=context.game_id,
-                              round_number=context.round_number, kind=entered.KIND.value, payload=entered.payload(),
-                              station=self.station, arbiter=actor.name, role=actor.role.value, reason="",
-                              created_at=_now())
-                session.add(event)
-                fresh.append((len(results), context, raw, verdict, event, board))
+                existing.add(context.entry_id)
+                fresh.append(SlipEntered(context.table, context.entry_id,
+                                         **verdict_payload(raw, verdict, context, board), hint=verdict.hint))
                 results.append(EntryResult("accepted", verdict, context.table, context.player, context.round_number))
-            session.flush()
-            for _, context, raw, verdict, event, board in fresh:
-                slip = Slip(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
-                            table_number=context.table)
-                fill_slip(slip, raw, verdict, context, actor.name, event.id, board)
-                session.add(slip)
-            session.flush()
+            self.context.log_all(session, first.tournament_id, fresh, actor=actor, game_id=first.game_id,
+                                 round_number=first.round_number)
             # Second slips for a player (already stored, or twice in this batch): repeat or conflict.
             for index, (context, raw, verdict, board) in enumerate(prepared):
                 if results[index] is None:

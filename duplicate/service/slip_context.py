@@ -3,7 +3,8 @@
 lexicon, the master and whether it was annulled, the tournament's notation settings),
 the board form of a slip written on a paper board (``BoardWritten``, ``board_canonical``,
 II.8, III.20.1.c–d), and the stored form of a verdict (``stored_verdict``: an annulled
-master's move scores 0, III.29), its event payload and its ``Slip`` row (``fill_slip``).
+master's move scores 0, III.29) and its event payload (the projector writes the ``Slip``
+row from the event, ``duplicate.storage.projection.slips``).
 Used by slip entry (``slip_entry``, ``slip_batch``), corrections and results.
 """
 
@@ -14,10 +15,11 @@ from typing import Any
 
 from duplicate.board_notation import BoardNotationError, board_slip_notation
 from duplicate.rack import RackError, parse_rack_text
-from duplicate.service.base import ANNULLED, MARK_STATUSES, _now
+from duplicate.service.base import ANNULLED, MARK_STATUSES
 from duplicate.service.errors import DamagedData, InvalidSlip
 from duplicate.slips import SlipStatus, SlipVerdict
 from duplicate.storage.models import Slip
+from duplicate.storage.projection.slips import ANNULLED_REASON
 from lexicon.board import Board, BoardError
 from lexicon.lexicon import Lexicon
 
@@ -26,7 +28,6 @@ __all__ = [
     "BoardWritten",
     "SlipContext",
     "board_canonical",
-    "fill_slip",
     "same_slip",
     "slip_payload",
     "stored_board",
@@ -121,7 +122,7 @@ def stored_verdict(verdict: SlipVerdict, context: SlipContext | None) -> tuple[s
     scores 0 (III.29)."""
     if (context is not None and context.annulled and verdict.status is SlipStatus.VALID
             and verdict.canonical == context.master):
-        return ANNULLED, 0, "jugada maestra anulada (III.29)"
+        return ANNULLED, 0, ANNULLED_REASON
     return verdict.status.value, verdict.score, verdict.reason
 
 
@@ -139,17 +140,3 @@ def slip_payload(slip: Slip) -> dict[str, Any]:
     """A stored slip as an event's «before» (``SlipCorrected``)."""
     return {"text": slip.text, "status": slip.status, "score": slip.score, "move": slip.move, "reason": slip.reason,
             "entered_by": slip.entered_by}
-
-
-def fill_slip(slip: Slip, text: str, verdict: SlipVerdict, context: SlipContext | None, who: str,
-               event_id: int, board: str | None = None) -> None:
-    """Write ``text`` judged ``verdict`` into the ``slip`` row, entered by ``who`` with event ``event_id``."""
-    slip.text = text
-    slip.board = board
-    slip.move = verdict.canonical
-    slip.status, slip.score, slip.reason = stored_verdict(verdict, context)
-    slip.hint = verdict.hint
-    slip.entered_by = who
-    slip.entered_at = _now()
-    slip.event_id = event_id
-

@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from duplicate.service.access import Action, Actor
-from duplicate.service.base import MARK_STATUSES, TaskModule, _now, checked_mark
+from duplicate.service.base import MARK_STATUSES, TaskModule, checked_mark
 from duplicate.service.errors import DamagedData, NotFound, RoundClosed, StateConflict
 from duplicate.record.events import EventKind, SlipChecked, SlipConflict, SlipEntered, SlipsSetAside, read_event
 from duplicate.service.settings import TournamentSettings
@@ -23,7 +23,6 @@ from duplicate.service.slip_context import (
     BoardWritten,
     SlipContext,
     board_canonical,
-    fill_slip,
     same_slip,
     stored_board,
     stored_rack,
@@ -38,6 +37,7 @@ from duplicate.service.views import (
 )
 from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
 from duplicate.storage.models import Conflict, ConflictKind, Event, GameRow, RoundRow, Seat, Slip
+from duplicate.storage.projector import next_id
 from duplicate.texts import SLIP_MAX
 
 __all__ = ["BOARD_REFUSED", "BoardWritten", "SlipEntry"]
@@ -133,7 +133,6 @@ class SlipEntry(TaskModule):
                                what="papeleta", key=(table, context.round_number))
             same = same_slip(slip, text, verdict, context)
             if same:
-                slip.checked_by = actor.name
                 self._log(session, context.tournament_id, SlipChecked(table, context.entry_id, text), game_id=context.game_id,
                           round_number=context.round_number, actor=actor)
                 return EntryResult("checked", verdict, table, context.player, context.round_number)
@@ -242,24 +241,22 @@ class SlipEntry(TaskModule):
 
     def store_in(self, session: Session, context: SlipContext, text: str, verdict: SlipVerdict,
                  actor: Actor, board: str | None = None) -> EntryResult:
-        """Insert the slip, or record a repeat/conflict when the player already has one.
+        """Log the slip (``SlipEntered``; the projector inserts its row), or record a
+        repeat/conflict when the player already has one.
 
         The unique constraint on (game, round, entry) decides which of two stations
-        entering the same player's slip at once comes first: the loser's insert fails
-        inside a savepoint and its entry becomes a repeat or a conflict, in the same
-        transaction (a batch goes on with its other slips)."""
+        entering the same player's slip at once comes first: the loser's event and the
+        projector's insert of its slip fail inside a savepoint, and its entry becomes a
+        repeat or a conflict, in the same transaction (a batch goes on with its other slips)."""
         existing = self.slip_in(session, context)
         if existing is None:
+            entered = SlipEntered(context.table, context.entry_id, **verdict_payload(text, verdict, context, board),
+                                  hint=verdict.hint)
             try:
                 with session.begin_nested():
-                    event = self._log(session, context.tournament_id, SlipEntered(context.table, context.entry_id,
-                                                  **verdict_payload(text, verdict, context, board)),
-                                      game_id=context.game_id, round_number=context.round_number, actor=actor)
-                    slip = Slip(game_id=context.game_id, round_number=context.round_number,
-                                entry_id=context.entry_id, table_number=context.table)
-                    fill_slip(slip, text, verdict, context, actor.name, event.id, board)
-                    session.add(slip)
-                    session.flush()
+                    # The projector inserts the slip: the constraint fires there, in the savepoint.
+                    self._log(session, context.tournament_id, entered, game_id=context.game_id,
+                              round_number=context.round_number, actor=actor)
                 return EntryResult("accepted", verdict, context.table, context.player, context.round_number)
             except IntegrityError:
                 # Another station's slip for this player was committed after our check.
@@ -274,12 +271,9 @@ class SlipEntry(TaskModule):
 
     def _conflict(self, session: Session, context: SlipContext, text: str, actor: Actor, kind: ConflictKind,
                   existing: Slip, mark: str | None = None) -> int:
-        conflict = Conflict(game_id=context.game_id, round_number=context.round_number, entry_id=context.entry_id,
-                            table_number=context.table, kind=kind.value, text=text, mark=mark,
-                            entered_by=actor.name, entered_at=_now())
-        session.add(conflict)
-        session.flush()
-        self._log(session, context.tournament_id, SlipConflict(conflict.id, kind.value, context.table, context.entry_id, text, mark,
-                               existing.text, existing.entered_by),
+        conflict = next_id(session, Conflict)
+        self._log(session, context.tournament_id,
+                  SlipConflict(conflict, kind.value, context.table, context.entry_id, text, mark, existing.text,
+                               existing.entered_by),
                   game_id=context.game_id, round_number=context.round_number, actor=actor)
-        return conflict.id
+        return conflict

@@ -23,7 +23,7 @@ event log itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from sqlalchemy import event as sa_event
@@ -36,7 +36,8 @@ from duplicate.storage.models import Base, Event
 from duplicate.storage.projection import play, ranking, registration, slips
 from duplicate.storage.projection.handler import Handler
 
-__all__ = ["HANDLERS", "PROJECTED_MODELS", "Handler", "ProjectionBypassed", "guard", "next_id", "project"]
+__all__ = ["HANDLERS", "PROJECTED_MODELS", "Handler", "ProjectionBypassed", "guard", "next_id", "project",
+           "project_all"]
 
 _FAMILIES = (registration, play, slips, ranking)
 
@@ -76,6 +77,18 @@ def project(session: Session, row: Event, typed: TournamentEvent | None = None) 
         return
     with _projecting(session):
         handler(session, row, typed)
+        session.flush()
+
+
+def project_all(session: Session, items: Iterable[tuple[Event, TournamentEvent]]) -> None:
+    """``project`` each stored event of ``items`` (with its typed form) in order, flushing
+    once at the end: a handler that queries the tables sees the rows of the ones before it
+    (the session flushes before a query). For a batch appended at once (``ServiceContext.log_all``)."""
+    with _projecting(session):
+        for row, typed in items:
+            handler = HANDLERS.get(typed.KIND)
+            if handler is not None:
+                handler(session, row, typed)
         session.flush()
 
 
