@@ -16,7 +16,7 @@ from duplicate.game import Game, GameError
 from duplicate.notation import SlipError
 from duplicate.rack import RackError
 from duplicate.service.access import Action, Actor
-from duplicate.service.context import OnContext, ServiceContext, ServiceHooks, now, typed_text
+from duplicate.service.context import ENGINES_HANDED_OUT, OnContext, ServiceContext, ServiceHooks, now, typed_text
 from duplicate.service.errors import (
     InconsistentHistory,
     InvalidFile,
@@ -31,6 +31,7 @@ from duplicate.service.lockout import SOURCE_MAX, WrongPin, check_pin, count_lat
 from duplicate.service.replay import _apply
 from duplicate.service.views import TournamentInfo
 from duplicate.slips import MARK_NAMES, SlipStatus, read_mark
+from duplicate.storage.projection.registration import ACCESS_KEY
 from duplicate.storage.models import (
     Event,
     GameRow,
@@ -67,10 +68,6 @@ ROLES = ("judge", "assistant")
 
 REASONS_KEPT = 100
 """Equal tops of a round whose III.15 reason is stored with the round."""
-
-
-ACCESS_KEY = "access"
-"""Key of the tournament settings holding the hashed PINs (never exported)."""
 
 
 _now = now
@@ -188,7 +185,13 @@ class TaskModule(OnContext):
                                   "el juez árbitro debe reabrirla (con motivo) para cambiar algo", game=game.number)
 
     def _engine(self, session: Session, tournament: Tournament, game: GameRow) -> Game:
+        """The game's engine, replayed from the log (cached by the last event applied).
+        In a write, the action may play on it and then append the events that say so:
+        unless the write commits, the cache forgets it (``ServiceContext.write``)."""
         with self.context.engine_lock:
+            handed_out = session.info.get(ENGINES_HANDED_OUT)
+            if handed_out is not None:
+                handed_out.add(game.id)
             return self._replay(session, tournament, game)
 
     def _replay(self, session: Session, tournament: Tournament, game: GameRow) -> Game:

@@ -68,6 +68,10 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+ENGINES_HANDED_OUT = "engines"
+"""Key of ``Session.info`` (write sessions): the ids of the games whose cached engine was
+handed out in the transaction (``ServiceContext.write``)."""
+
 _CHANGED = "changed"
 """Key of ``Session.info`` set once the session has flushed a change (``_note_flush``)."""
 
@@ -172,17 +176,26 @@ class ServiceContext:
         many (``lockout``): in the action's own transaction, committed with nothing else,
         when the PIN was checked before anything changed; else after the rollback. Raises
         ``StorageUnavailable`` when the database stops answering, ``CredentialRefused``
-        (``SignInLocked``) for a wrong PIN."""
+        (``SignInLocked``) for a wrong PIN.
+
+        The engine cache follows what is committed: an engine handed out in a write
+        (``TaskModule._engine``) may have been played on before the transaction failed, so
+        unless the write commits, the cache forgets it (the next use replays the log)."""
         refused: CredentialRefused | None = None
+        engines: set[int] = set()
         try:
-            with self.db.write() as session:
-                event.listen(session, "after_flush", _note_flush)
-                try:
-                    yield session
-                except WrongPin as wrong:
-                    if not wrong.counted:
-                        raise
-                    refused = wrong.refusal()          # the count is committed, nothing else
+            with self._engines_kept_if_committed(engines):
+                with self.db.write() as session:
+                    session.info[ENGINES_HANDED_OUT] = engines
+                    event.listen(session, "after_flush", _note_flush)
+                    try:
+                        yield session
+                    except WrongPin as wrong:
+                        if not wrong.counted:
+                            raise
+                        refused = wrong.refusal()          # the count is committed, nothing else
+                if refused is None:
+                    engines.clear()            # committed: the engines played on follow the log
         except DatabaseUnavailable as error:
             raise StorageUnavailable(str(error)) from error
         except WrongPin as wrong:
@@ -191,6 +204,18 @@ class ServiceContext:
             refused = wrong.refusal(wait)
         if refused is not None:
             raise refused
+
+    @contextmanager
+    def _engines_kept_if_committed(self, engines: set[int]) -> Iterator[None]:
+        """Forget the cached engines of ``engines`` (game ids) left in it when the block
+        ends: those of a write that did not commit (``write`` empties it on commit)."""
+        try:
+            yield
+        finally:
+            if engines:
+                with self.engine_lock:
+                    for game_id in engines:
+                        self.games.pop(game_id, None)
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -302,9 +327,7 @@ class ServiceContext:
         event = Event(tournament_id=tournament_id, game_id=game_id, round_number=round_number,
                       kind=typed.KIND.value, payload=typed.payload(), station=self.station, arbiter=actor.name,
                       role=actor.role.value, reason=reason, created_at=now())
-        session.add(event)
-        session.flush()
-        project(session, event, typed)        # the tables follow the log (issue 34 §1)
+        project(session, event, typed)        # stored, and the tables follow it (issue 34 §1)
         return event
 
     # --- look-ups -------------------------------------------------------------------------

@@ -318,7 +318,6 @@ class Venues(TaskModule):
             if clash is not None:
                 raise StateConflict(f"ya hay una sede «{clash}» en el torneo «{tournament.name}» (o es la sala del "
                                     "propio organizador): elija otro nombre", what="la sede", state="taken")
-            session.add(OnlineVenue(tournament_id=tournament.id, name=name, created_at=now()))
             self._log(session, tournament.id, VenueAdded(name), actor=actor, reason="sede en línea")
 
     def venue_stations(self, tournament_id: int | None = None) -> list[tuple[str, str, str | None]]:
