@@ -70,11 +70,13 @@ def _rack_event(pending: PendingRound, engine: Game, text: str | None, redraw: b
     tops = [[format_move(move, engine.alphabet), score, pending.ranked[index].reason if index < REASONS_KEPT else ""]
             for index, (move, score) in enumerate(ranked_moves(pending.ranked))]
     redraws = [{"rack": redraw_.rack, "reason": redraw_.reason} for redraw_ in pending.redraws]
-    found = {"leftover": engine.alphabet.format(pending.rack.leftover),
-             "top_score": pending.ranked[0].score if pending.ranked else 0, "tops": tops, "moves": pending.move_count}
+    leftover = engine.alphabet.format(pending.rack.leftover)
+    top_score = pending.ranked[0].score if pending.ranked else 0
     if text is None:
-        return RackDrawn(pending.number, pending.rack.text, redraws, replaced, **found)
-    return RackSet(pending.number, pending.rack.text, redraws, text, redraw, replaced, **found)
+        return RackDrawn(pending.number, pending.rack.text, redraws, replaced, leftover, top_score, tops,
+                         pending.move_count)
+    return RackSet(pending.number, pending.rack.text, redraws, text, redraw, replaced, leftover, top_score, tops,
+                   pending.move_count)
 
 
 class Rounds(TaskModule):
