@@ -16,7 +16,15 @@ from duplicate.game import Game, GameError
 from duplicate.notation import SlipError
 from duplicate.rack import RackError
 from duplicate.service.access import Action, Actor
-from duplicate.service.context import ENGINES_HANDED_OUT, OnContext, ServiceContext, ServiceHooks, now, typed_text
+from duplicate.service.context import (
+    ENGINES_HANDED_OUT,
+    OnContext,
+    ServiceContext,
+    ServiceHooks,
+    engine_state,
+    now,
+    typed_text,
+)
 from duplicate.service.errors import (
     InconsistentHistory,
     InvalidFile,
@@ -187,12 +195,13 @@ class TaskModule(OnContext):
     def _engine(self, session: Session, tournament: Tournament, game: GameRow) -> Game:
         """The game's engine, replayed from the log (cached by the last event applied).
         In a write, the action may play on it and then append the events that say so:
-        unless the write commits, the cache forgets it (``ServiceContext.write``)."""
+        unless the write commits, the cache forgets it if it changed (``ServiceContext.write``)."""
         with self.context.engine_lock:
+            engine = self._replay(session, tournament, game)
             handed_out = session.info.get(ENGINES_HANDED_OUT)
-            if handed_out is not None:
-                handed_out.add(game.id)
-            return self._replay(session, tournament, game)
+            if handed_out is not None and game.id not in handed_out:
+                handed_out[game.id] = engine_state(engine)
+            return engine
 
     def _replay(self, session: Session, tournament: Tournament, game: GameRow) -> Game:
         cached = self.context.games.get(game.id)

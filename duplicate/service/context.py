@@ -69,8 +69,16 @@ def now() -> datetime:
 
 
 ENGINES_HANDED_OUT = "engines"
-"""Key of ``Session.info`` (write sessions): the ids of the games whose cached engine was
-handed out in the transaction (``ServiceContext.write``)."""
+"""Key of ``Session.info`` (write sessions): the games whose cached engine was handed out
+in the transaction, game id → ``engine_state`` then (``ServiceContext.write``)."""
+
+
+def engine_state(engine: Game) -> tuple[object, ...]:
+    """What a judge's action changes in a game engine (masters placed, the rack in play,
+    the bag, the end), to tell whether a write played on it."""
+    pending = engine.pending
+    return (len(engine.records), None if pending is None else (pending.number, pending.rack.text, pending.redraws),
+            len(engine.bag), tuple(engine.leftover), engine.over)
 
 _CHANGED = "changed"
 """Key of ``Session.info`` set once the session has flushed a change (``_note_flush``)."""
@@ -180,9 +188,10 @@ class ServiceContext:
 
         The engine cache follows what is committed: an engine handed out in a write
         (``TaskModule._engine``) may have been played on before the transaction failed, so
-        unless the write commits, the cache forgets it (the next use replays the log)."""
+        unless the write commits, the cache forgets the engines that changed (the next use
+        replays the log)."""
         refused: CredentialRefused | None = None
-        engines: set[int] = set()
+        engines: dict[int, tuple[object, ...]] = {}
         try:
             with self._engines_kept_if_committed(engines):
                 with self.db.write() as session:
@@ -206,16 +215,19 @@ class ServiceContext:
             raise refused
 
     @contextmanager
-    def _engines_kept_if_committed(self, engines: set[int]) -> Iterator[None]:
-        """Forget the cached engines of ``engines`` (game ids) left in it when the block
-        ends: those of a write that did not commit (``write`` empties it on commit)."""
+    def _engines_kept_if_committed(self, engines: dict[int, tuple[object, ...]]) -> Iterator[None]:
+        """When the block ends, forget the cached engines of the games left in ``engines``
+        (those of a write that did not commit: ``write`` empties it on commit) whose state
+        is no longer the one recorded there."""
         try:
             yield
         finally:
             if engines:
                 with self.engine_lock:
-                    for game_id in engines:
-                        self.games.pop(game_id, None)
+                    for game_id, state in engines.items():
+                        cached = self.games.get(game_id)
+                        if cached is not None and engine_state(cached[1]) != state:
+                            del self.games[game_id]
 
     @contextmanager
     def read(self) -> Iterator[Session]:

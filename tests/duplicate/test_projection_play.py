@@ -277,3 +277,13 @@ def test_a_write_that_fails_after_playing_on_the_engine_leaves_no_trace_in_its_c
     assert [row.number for row in service.rounds(1)] == [1]
     view = service.draw_rack(1)
     assert view is not None and view.number == 2
+
+
+def test_a_refused_action_that_did_not_play_on_the_engine_keeps_it_cached(service: TournamentService) -> None:
+    from duplicate.service import InvalidRack
+
+    assert service.draw_rack(1) is not None
+    engine = service.engine(1)
+    with pytest.raises(InvalidRack):
+        service.check_rack(1, "QQQQQQQ")
+    assert service.engine(1) is engine
