@@ -31,7 +31,7 @@ and a restored tournament gets its PINs again. Nor the event log itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from sqlalchemy import event as sa_event
@@ -44,7 +44,8 @@ from duplicate.storage.models import Base, Event
 from duplicate.storage.projection import play, ranking, registration, slips
 from duplicate.storage.projection.handler import Handler
 
-__all__ = ["HANDLERS", "PROJECTED_MODELS", "Handler", "ProjectionBypassed", "guard", "next_id", "project"]
+__all__ = ["HANDLERS", "PROJECTED_MODELS", "Handler", "ProjectionBypassed", "guard", "next_id", "project",
+           "replay_log"]
 
 _FAMILIES = (registration, play, slips, ranking)
 
@@ -99,6 +100,18 @@ def project(session: Session, row: Event, typed: TournamentEvent | None = None) 
             session.flush()             # the row the event refers to, then the event
             session.add(row)
         session.flush()
+
+
+def replay_log(session: Session, rows: Iterable[Event]) -> None:
+    """Store a copy of each event of ``rows`` (stored events, in the order of their ids)
+    in ``session`` and apply it (``project``): the copies keep their ids, tournament, game,
+    round, who, when, why and payload; their ``previous_hash`` is computed again as they
+    are stored (``duplicate.storage.event_chain``). Raises what ``project`` raises."""
+    for stored in rows:
+        project(session, Event(id=stored.id, tournament_id=stored.tournament_id, game_id=stored.game_id,
+                               round_number=stored.round_number, kind=stored.kind, payload=stored.payload,
+                               station=stored.station, arbiter=stored.arbiter, role=stored.role,
+                               reason=stored.reason, created_at=stored.created_at))
 
 
 def _check_flush(session: Session, _context: object, _instances: object) -> None:

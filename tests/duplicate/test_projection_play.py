@@ -7,6 +7,7 @@ boards are written out square by square (CGP), never computed by the code under 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,11 +35,11 @@ from duplicate.record.events_play import (
 from duplicate.record.events_registration import PlayerAdded, TournamentCreated
 from duplicate.service import TournamentService
 from duplicate.storage.database import Database, open_database
-from duplicate.storage.models import Base, Conflict, GameRow, OnlineVenue, RoundRow, Seat, Slip
+from duplicate.storage.models import Base, Conflict, GameRow, OnlineVenue, RoundRow, Seat, SeatingMethod, Slip
 from duplicate.storage.projector import ProjectionBypassed
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
-from tests.duplicate.projection_steps import MOMENT, apply, earlier_rows, rows
+from tests.duplicate.projection_steps import MOMENT, apply, database_at, earlier_rows, rows
 
 TOURNAMENT, GAME = 7, 21
 EMPTY = "/".join(["15"] * 15)
@@ -46,9 +47,14 @@ CASA = "/".join(["15"] * 7 + ["7CASA4"] + ["15"] * 7)      # H8-CASA: row H, col
 TOPS = [["H8-CASA", 12, "la primera en el orden de III.15"], ["8H-CASA", 12, ""]]
 
 
-@pytest.fixture
-def database(tmp_path: Path) -> Database:
-    database = open_database(str(tmp_path / "p.db"))
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    with database_at(request.param, tmp_path) as database:
+        yield started(database)
+
+
+def started(database: Database) -> Database:
+    """A tournament of three players (entries 40–42) and its first game (id ``GAME``)."""
     apply(database, TOURNAMENT, TournamentCreated("Open", {}, "a" * 64))
     for entry, name in ((40, "Ana"), (41, "Bea"), (42, "Carla")):
         apply(database, TOURNAMENT, PlayerAdded(entry, entry - 30, name, "", "", None))
@@ -287,3 +293,35 @@ def test_a_refused_action_that_did_not_play_on_the_engine_keeps_it_cached(servic
     with pytest.raises(InvalidRack):
         service.check_rack(1, "QQQQQQQ")
     assert service.engine(1) is engine
+
+
+def test_the_log_replayed_into_an_empty_database_gives_the_same_tables_and_chain(
+        service: TournamentService, tmp_path: Path) -> None:
+    from duplicate.storage.models import AssistantRange, Entry, Event, Player, Tournament
+    from duplicate.storage.projector import replay_log
+
+    service.add_venue("Bilbao")
+    service.add_player("Carla", club="Alfil", federation_id="F1", venue="Bilbao")
+    service.update_player(3, name="Carla Gil", reason="errata")
+    service.set_assistant_range("aux1", 1, 2)
+    service.assign_tables(1, method=SeatingMethod.RANDOM, seed=4)
+    assert service.draw_rack(1) is not None
+    service.choose_master(1)
+    service.undo_master(1, reason="maestra equivocada")
+    service.choose_master(1)
+    assert service.draw_rack(1) is not None
+    service.replace_rack(1, reason="atril mal tecleado")
+    service.end_game(1, reason="fin")
+    models = (Tournament, Player, Entry, AssistantRange, OnlineVenue, GameRow, Seat, RoundRow)
+    other = open_database(str(tmp_path / "restored.db"))
+    with service.db.read() as session:
+        expected = {model.__tablename__: [tuple(row) for row in session.execute(select(model.__table__))]
+                    for model in models}
+        chain = [(event.id, event.previous_hash) for event in session.scalars(select(Event).order_by(Event.id))]
+        with other.write() as restored:
+            replay_log(restored, session.scalars(select(Event).order_by(Event.id)))
+    with other.read() as session:
+        assert {model.__tablename__: [tuple(row) for row in session.execute(select(model.__table__))]
+                for model in models} == expected
+        assert [(event.id, event.previous_hash) for event in session.scalars(select(Event).order_by(Event.id))] == chain
+    assert len(expected["rounds"]) == 1 and expected["online_venues"] and expected["seats"]

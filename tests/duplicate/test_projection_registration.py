@@ -7,6 +7,7 @@ take their ids from the events, whatever ids the database would have given."""
 from __future__ import annotations
 
 from datetime import date
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,17 +22,18 @@ from duplicate.record.events_registration import (
     SettingsChanged,
     TournamentCreated,
 )
-from duplicate.storage.database import Database, open_database
+from duplicate.storage.database import Database
 from duplicate.storage.models import AssistantRange, Entry, Event, Player, Tournament
 from duplicate.storage.projector import ProjectionBypassed
-from tests.duplicate.projection_steps import MOMENT, apply, rows
+from tests.duplicate.projection_steps import MOMENT, apply, database_at, rows
 
 SETTINGS = {"bonus_mode": "automatic", "criterion": "points"}
 
 
-@pytest.fixture
-def database(tmp_path: Path) -> Database:
-    return open_database(str(tmp_path / "p.db"))
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    with database_at(request.param, tmp_path) as database:
+        yield database
 
 
 def created(database: Database, tournament_id: int = 7) -> int:
