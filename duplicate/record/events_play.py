@@ -52,19 +52,30 @@ class TablesAssigned(TournamentEvent):
 @dataclass(frozen=True)
 class RackDrawn(TournamentEvent):
     """III.12, III.17, III.19: the rack drawn for ``round``, after the ``redraws``;
-    ``replaces``: the rack it replaces (III.29; the event's reason says why), if any."""
+    ``replaces``: the rack it replaces (III.29; the event's reason says why), if any.
+
+    What the move generator found for it, stored with the round (absent from histories
+    written before they were recorded): ``leftover``, the tiles kept from the round
+    before (as read); ``top_score``, the points of its top moves; ``tops``, each move of
+    top score in the III.15 order as ``[move, score, reason]`` (the reason for the first
+    ``duplicate.service.base.REASONS_KEPT`` only, else ""); ``moves``, how many valid
+    moves it has."""
 
     KIND = EventKind.RACK_DRAWN
     round: int
     rack: str
     redraws: list[dict[str, str]]
     replaces: str | None = field(default=None, metadata=OMIT_NONE)
+    leftover: str | None = field(default=None, metadata=OMIT_NONE)
+    top_score: int | None = field(default=None, metadata=OMIT_NONE)
+    tops: list[list[Any]] | None = field(default=None, metadata=OMIT_NONE)
+    moves: int | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True)
 class RackSet(TournamentEvent):
     """The judge's rack ``text`` for ``round`` (``redraw``: the leftover went back, III.19);
-    ``replaces`` as in ``RackDrawn``."""
+    ``replaces``, ``leftover``, ``top_score``, ``tops`` and ``moves`` as in ``RackDrawn``."""
 
     KIND = EventKind.RACK_SET
     round: int
@@ -73,6 +84,10 @@ class RackSet(TournamentEvent):
     text: str
     redraw: bool
     replaces: str | None = field(default=None, metadata=OMIT_NONE)
+    leftover: str | None = field(default=None, metadata=OMIT_NONE)
+    top_score: int | None = field(default=None, metadata=OMIT_NONE)
+    tops: list[list[Any]] | None = field(default=None, metadata=OMIT_NONE)
+    moves: int | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True)
@@ -104,7 +119,9 @@ class SlipsSetAside(TournamentEvent):
 @dataclass(frozen=True)
 class MasterChosen(TournamentEvent):
     """III.15: the master move placed for ``round`` (``rank`` among the ``equal_tops`` moves
-    of top score; ``equal_tops`` is absent from histories written before it was recorded)."""
+    of top score; ``equal_tops`` is absent from histories written before it was recorded).
+    ``master_reason``: why the rules place it (III.15), stored with the round, when it is
+    not the event's reason (the judge gave its own); absent otherwise."""
 
     KIND = EventKind.MASTER_CHOSEN
     round: int
@@ -113,6 +130,7 @@ class MasterChosen(TournamentEvent):
     rank: int
     cumulative: int
     equal_tops: int | None = field(default=None, metadata=OMIT_NONE)
+    master_reason: str | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True)

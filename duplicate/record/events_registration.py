@@ -24,10 +24,19 @@ __all__ = [
 
 @dataclass(frozen=True)
 class TournamentCreated(TournamentEvent):
+    """A tournament ``name`` with its rule ``settings``, made with the lexicon
+    ``lexicon_hash``; ``venue``, ``start_date`` and ``end_date`` (ISO 8601) as given and
+    ``lexicon_path`` the lexicon file it names (absent from histories written before they
+    were recorded, and when not given)."""
+
     KIND = EventKind.TOURNAMENT_CREATED
     name: str
     settings: dict[str, Any]
     lexicon_hash: str
+    venue: str | None = field(default=None, metadata=OMIT_NONE)
+    start_date: str | None = field(default=None, metadata=OMIT_NONE)
+    end_date: str | None = field(default=None, metadata=OMIT_NONE)
+    lexicon_path: str | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True)

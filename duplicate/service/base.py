@@ -16,7 +16,16 @@ from duplicate.game import Game, GameError
 from duplicate.notation import SlipError
 from duplicate.rack import RackError
 from duplicate.service.access import Action, Actor
-from duplicate.service.context import LexiconOwner, OnContext, ServiceContext, ServiceHooks, now, typed_text
+from duplicate.service.context import (
+    ENGINES_HANDED_OUT,
+    LexiconOwner,
+    OnContext,
+    ServiceContext,
+    ServiceHooks,
+    engine_state,
+    now,
+    typed_text,
+)
 from duplicate.service.errors import (
     InconsistentHistory,
     InvalidFile,
@@ -32,6 +41,7 @@ from duplicate.service.replay import _apply
 from duplicate.service.views import TournamentInfo
 from duplicate.slips import MARK_NAMES, SlipStatus, read_mark
 from duplicate.statuses import SLIP_ANNULLED
+from duplicate.storage.projection.registration import ACCESS_KEY
 from duplicate.storage.models import (
     Event,
     GameRow,
@@ -68,10 +78,6 @@ ROLES = ("judge", "assistant")
 
 REASONS_KEPT = 100
 """Equal tops of a round whose III.15 reason is stored with the round."""
-
-
-ACCESS_KEY = "access"
-"""Key of the tournament settings holding the hashed PINs (never exported)."""
 
 
 _now = now
@@ -189,8 +195,15 @@ class TaskModule(OnContext):
                                   "el juez árbitro debe reabrirla (con motivo) para cambiar algo", game=game.number)
 
     def _engine(self, session: Session, tournament: Tournament, game: GameRow) -> Game:
+        """The game's engine, replayed from the log (cached by the last event applied).
+        In a write, the action may play on it and then append the events that say so:
+        unless the write commits, the cache forgets it if it changed (``ServiceContext.write``)."""
         with self.context.engine_lock:
-            return self._replay(session, tournament, game)
+            engine = self._replay(session, tournament, game)
+            handed_out = session.info.get(ENGINES_HANDED_OUT)
+            if handed_out is not None and game.id not in handed_out:
+                handed_out[game.id] = engine_state(engine)
+            return engine
 
     def _replay(self, session: Session, tournament: Tournament, game: GameRow) -> Game:
         cached = self.context.games.get(game.id)

@@ -68,6 +68,18 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+ENGINES_HANDED_OUT = "engines"
+"""Key of ``Session.info`` (write sessions): the games whose cached engine was handed out
+in the transaction, game id → ``engine_state`` then (``ServiceContext.write``)."""
+
+
+def engine_state(engine: Game) -> tuple[object, ...]:
+    """What a judge's action changes in a game engine (masters placed, the rack in play,
+    the bag, the end), to tell whether a write played on it."""
+    pending = engine.pending
+    return (len(engine.records), None if pending is None else (pending.number, pending.rack.text, pending.redraws),
+            len(engine.bag), tuple(engine.leftover), engine.over)
+
 _CHANGED = "changed"
 """Key of ``Session.info`` set once the session has flushed a change (``_note_flush``)."""
 
@@ -186,17 +198,27 @@ class ServiceContext:
         many (``lockout``): in the action's own transaction, committed with nothing else,
         when the PIN was checked before anything changed; else after the rollback. Raises
         ``StorageUnavailable`` when the database stops answering, ``CredentialRefused``
-        (``SignInLocked``) for a wrong PIN."""
+        (``SignInLocked``) for a wrong PIN.
+
+        The engine cache follows what is committed: an engine handed out in a write
+        (``TaskModule._engine``) may have been played on before the transaction failed, so
+        unless the write commits, the cache forgets the engines that changed (the next use
+        replays the log)."""
         refused: CredentialRefused | None = None
+        engines: dict[int, tuple[object, ...]] = {}
         try:
-            with self.db.write() as session:
-                event.listen(session, "after_flush", _note_flush)
-                try:
-                    yield session
-                except WrongPin as wrong:
-                    if not wrong.counted:
-                        raise
-                    refused = wrong.refusal()          # the count is committed, nothing else
+            with self._engines_kept_if_committed(engines):
+                with self.db.write() as session:
+                    session.info[ENGINES_HANDED_OUT] = engines
+                    event.listen(session, "after_flush", _note_flush)
+                    try:
+                        yield session
+                    except WrongPin as wrong:
+                        if not wrong.counted:
+                            raise
+                        refused = wrong.refusal()          # the count is committed, nothing else
+                if refused is None:
+                    engines.clear()            # committed: the engines played on follow the log
         except DatabaseUnavailable as error:
             raise StorageUnavailable(str(error)) from error
         except WrongPin as wrong:
@@ -205,6 +227,21 @@ class ServiceContext:
             refused = wrong.refusal(wait)
         if refused is not None:
             raise refused
+
+    @contextmanager
+    def _engines_kept_if_committed(self, engines: dict[int, tuple[object, ...]]) -> Iterator[None]:
+        """When the block ends, forget the cached engines of the games left in ``engines``
+        (those of a write that did not commit: ``write`` empties it on commit) whose state
+        is no longer the one recorded there."""
+        try:
+            yield
+        finally:
+            if engines:
+                with self.engine_lock:
+                    for game_id, state in engines.items():
+                        cached = self.games.get(game_id)
+                        if cached is not None and engine_state(cached[1]) != state:
+                            del self.games[game_id]
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -316,9 +353,7 @@ class ServiceContext:
         event = Event(tournament_id=tournament_id, game_id=game_id, round_number=round_number,
                       kind=typed.KIND.value, payload=typed.payload(), station=self.station, arbiter=actor.name,
                       role=actor.role.value, reason=reason, created_at=now())
-        session.add(event)
-        session.flush()
-        project(session, event, typed)        # the tables follow the log (issue 34 §1)
+        project(session, event, typed)        # stored, and the tables follow it (issue 34 §1)
         return event
 
     def log_all(self, session: Session, tournament_id: int, typed: Sequence[TournamentEvent], *,

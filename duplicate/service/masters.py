@@ -78,22 +78,18 @@ class Masters(TaskModule):
                     record = engine.play(selected)
                 except GameError as error:
                     raise InvalidInput(str(error), what="la jugada maestra", value=choice) from error
-            row = self._round(session, game, record.number)
-            row.master = record.master
-            row.master_score = record.score
-            row.master_reason = record.reason
-            row.cumulative = record.cumulative
-            event = self._log(session, tournament.id, MasterChosen(record.number, record.master, record.score, record.master_rank,
-                                                                        record.cumulative, record.equal_tops),
-                              game_id=game.id, round_number=record.number, actor=actor, reason=reason or record.reason)
+            said = reason or record.reason
+            event = self._log(session, tournament.id,
+                              MasterChosen(record.number, record.master, record.score, record.master_rank,
+                                           record.cumulative, record.equal_tops,
+                                           record.reason if record.reason != said else None),
+                              game_id=game.id, round_number=record.number, actor=actor, reason=said)
             last_event = event.id
             if engine.over:
-                game.status = GameStatus.ENDED.value
-                game.end_reason = str(engine.end_reason)
-                last_event = self._log(session, tournament.id, GameEnded(game.end_reason), game_id=game.id,
+                last_event = self._log(session, tournament.id, GameEnded(str(engine.end_reason)), game_id=game.id,
                                        actor=actor).id
             self.context.games[game.id] = (last_event, engine)
-            return _round_view(row, engine.alphabet)
+            return _round_view(self._round(session, game, record.number), engine.alphabet)
 
     def _prepared_master(self, engine: Game, game: GameRow, prepared: PreparedRound, pending: PendingRound,
                          selected: object, choice: int | str) -> RoundRecord:
@@ -148,11 +144,7 @@ class Masters(TaskModule):
             except GameError as error:
                 self.context.games.pop(game.id, None)
                 raise StateConflict(str(error), what=f"partida {game.number}", state="undo_refused") from error
-            row.master = row.master_score = row.master_reason = row.cumulative = None
-            if game.status == GameStatus.ENDED.value:
-                game.status, game.end_reason = GameStatus.PLAYING.value, None
             event = self._log(session, tournament.id, MasterUndone(row.number, master), game_id=game.id,
                               round_number=row.number, actor=actor, reason=reason.strip())
             self.context.games[game.id] = (event.id, engine)
-            session.flush()
             return _round_view(row, engine.alphabet)

@@ -14,6 +14,7 @@ from duplicate.service.access import Action, Actor, Role, authorise, check_new_p
 from duplicate.service.base import (
     ACCESS_KEY,
     TaskModule,
+    _iso,
     _now,
     _read_csv,
 )
@@ -50,6 +51,7 @@ from duplicate.service.views import (
 from duplicate.standings import (
     bonus_warnings,
 )
+from duplicate.storage.projector import next_id
 from duplicate.storage.models import (
     AssistantRange,
     Credential,
@@ -110,21 +112,19 @@ class Registration(TaskModule):
         salt = new_salt()
         digest = pin_digest(pin, salt)
         with self._write() as session:
-            tournament = Tournament(name=name.strip(), venue=venue, start_date=start_date, end_date=end_date,
-                                    lexicon_hash=lexicon.content_hash,
-                                    lexicon_path=str(lexicon_path.resolve()) if lexicon_path else None,
-                                    settings=asdict(settings), created_at=_now())
-            session.add(tournament)
-            session.flush()
-            session.add(TournamentAccess(tournament_id=tournament.id, salt=salt))
-            session.add(Credential(tournament_id=tournament.id, role=Role.JUDGE.value, name=judge_name, digest=digest,
+            tournament_id = next_id(session, Tournament)
+            judge = Actor(Role.JUDGE, judge_name, tournament_id)
+            self._log(session, tournament_id, TournamentCreated(
+                name.strip(), asdict(settings), lexicon.content_hash, venue=venue or None,
+                start_date=_iso(start_date), end_date=_iso(end_date),
+                lexicon_path=str(lexicon_path.resolve()) if lexicon_path else None), actor=judge)
+            # The secrets, never in the record (not projected: ``duplicate.storage.projector``).
+            session.add(TournamentAccess(tournament_id=tournament_id, salt=salt))
+            session.add(Credential(tournament_id=tournament_id, role=Role.JUDGE.value, name=judge_name, digest=digest,
                                    created_at=_now()))
-            judge = Actor(Role.JUDGE, judge_name, tournament.id)
-            self._log(session, tournament.id, TournamentCreated(tournament.name, asdict(settings), lexicon.content_hash),
-                      actor=judge)
             if self.context.holds(pin):
-                self.context.remember(tournament.id, digest)
-            return tournament.id
+                self.context.remember(tournament_id, digest)
+            return tournament_id
 
     def tournaments(self) -> list[TournamentInfo]:
         """Every tournament of the database, oldest first."""
@@ -152,8 +152,6 @@ class Registration(TaskModule):
                 raise StateConflict("los criterios de bonificación y desempate se fijan antes de empezar: "
                                       "ya hay rondas jugadas", what="los criterios", state="rounds_played")
             before = {key: value for key, value in tournament.settings.items() if key != ACCESS_KEY}
-            tournament.settings = {**asdict(settings), **{key: value for key, value in tournament.settings.items()
-                                                          if key == ACCESS_KEY}}
             self._log(session, tournament.id, SettingsChanged(before, asdict(settings)),
                       actor=actor, reason=reason)
 
@@ -323,26 +321,25 @@ class Registration(TaskModule):
         if federation_id:
             player = session.scalar(select(Player).where(Player.federation_id == federation_id))
         if player is None:
-            player = Player(name=name, club=club.strip(), country=country.strip(), federation_id=federation_id)
-            session.add(player)
-            session.flush()
-        existing = session.scalar(select(Entry).where(Entry.tournament_id == tournament.id,
-                                                      Entry.player_id == player.id))
-        if existing is not None:
-            raise StateConflict(f"{player.name} ya está inscrito en el torneo", what=player.name, state="entered")
+            # The event's player, stored by the projector (never added here).
+            player = Player(id=next_id(session, Player), name=name, club=club.strip(), country=country.strip(),
+                            federation_id=federation_id)
+        else:
+            existing = session.scalar(select(Entry).where(Entry.tournament_id == tournament.id,
+                                                          Entry.player_id == player.id))
+            if existing is not None:
+                raise StateConflict(f"{player.name} ya está inscrito en el torneo", what=player.name, state="entered")
         self._refuse_homonym(session, tournament, player)
-        entry = Entry(tournament_id=tournament.id, player_id=player.id, status=EntryStatus.ACTIVE.value, venue=venue)
-        session.add(entry)
-        session.flush()
-        self._log(session, tournament.id, PlayerAdded(entry.id, player.id, player.name, player.club, player.country,
+        entry_id = next_id(session, Entry)
+        self._log(session, tournament.id, PlayerAdded(entry_id, player.id, player.name, player.club, player.country,
                                                       federation_id, venue), actor=actor)
-        return entry.id
+        return entry_id
 
     @staticmethod
     def _refuse_homonym(session: Session, tournament: Tournament, player: Player) -> None:
         """``StateConflict`` when another entry of ``tournament`` has ``player``'s name
-        (``same_name``) and neither the club nor the federation id tells them apart."""
-        session.flush()                                     # the rows of this import so far, too
+        (``same_name``) and neither the club nor the federation id tells them apart.
+        ``player``: stored, or the one about to be (its id allocated, not in the session)."""
         for entry, other in session.execute(select(Entry, Player).join(Player, Entry.player_id == Player.id)
                                             .where(Entry.tournament_id == tournament.id)):
             if other.id == player.id or not same_name(other.name, player.name):
@@ -406,9 +403,8 @@ class Registration(TaskModule):
             if entry is None:
                 raise NotFound(f"no existe la inscripción {entry_id}", what="inscripción", key=entry_id)
             actor = self._authorise(session, entry.tournament_id, Action.SET_ENTRY_STATUS, entries=[entry.id])
-            before = entry.status
-            entry.status = EntryStatus(status).value
-            self._log(session, entry.tournament_id, EntryStatusChanged(entry.id, before, entry.status), actor=actor, reason=reason)
+            self._log(session, entry.tournament_id, EntryStatusChanged(entry.id, entry.status, EntryStatus(status).value),
+                      actor=actor, reason=reason)
 
     def set_assistant_range(self, assistant: str, first_table: int, last_table: int, *,
                             tournament_id: int | None = None) -> None:
@@ -433,12 +429,6 @@ class Registration(TaskModule):
                                     action=Action.SET_ASSISTANT_RANGE.value, venue=actor.venue)
             actor = self._authorise(session, tournament.id, Action.SET_ASSISTANT_RANGE,
                                     venues=[station.venue if station is not None else None])
-            current = session.scalar(select(AssistantRange).where(AssistantRange.tournament_id == tournament.id,
-                                                                  AssistantRange.assistant == assistant))
-            if current is None:
-                current = AssistantRange(tournament_id=tournament.id, assistant=assistant)
-                session.add(current)
-            current.first_table, current.last_table = first_table, last_table
             self._log(session, tournament.id, AssistantRangeSet(assistant, first_table, last_table), actor=actor)
 
     def assistant_ranges(self, tournament_id: int | None = None) -> list[AssistantRangeView]:
@@ -467,20 +457,21 @@ class Registration(TaskModule):
             player = entry.player
             before = {"name": player.name, "club": player.club, "country": player.country,
                       "federation_id": player.federation_id}
+            after = dict(before)
             moved = venue is not None
             if venue is not None:
                 venue = checked_venue(session, entry.tournament, venue)
                 authorise(actor, Action.UPDATE_PLAYER, venues=[venue])
-                before["venue"], entry.venue = entry.venue, venue
+                before["venue"] = entry.venue
             if name is not None:
                 name = " ".join(self._typed(name, "el nombre del jugador", NAME_MAX).split())
                 if not name:
                     raise InvalidText("el jugador necesita un nombre", what="el nombre del jugador", value=name)
-                player.name = name
+                after["name"] = name
             if club is not None:
-                player.club = self._typed(club, "el club", NAME_MAX).strip()
+                after["club"] = self._typed(club, "el club", NAME_MAX).strip()
             if country is not None:
-                player.country = self._typed(country, "el país", COUNTRY_MAX).strip()
+                after["country"] = self._typed(country, "el país", COUNTRY_MAX).strip()
             if federation_id is not None:
                 new_id = self._typed(federation_id, "el número de federado", FEDERATION_ID_MAX).strip() or None
                 if new_id is not None and new_id != player.federation_id:
@@ -488,8 +479,8 @@ class Registration(TaskModule):
                     if owner is not None:
                         raise StateConflict(f"el número de federación {new_id} ya es de {owner.name}",
                                             what=f"federación {new_id}", state="taken")
-                player.federation_id = new_id
-            after = {"name": player.name, "club": player.club, "country": player.country,
-                     "federation_id": player.federation_id, **({"venue": entry.venue} if moved else {})}
+                after["federation_id"] = new_id
+            if moved:
+                after["venue"] = venue
             self._log(session, entry.tournament_id, PlayerUpdated(entry.id, player.id, before, after),
                       actor=actor, reason=reason)

@@ -61,21 +61,22 @@ from duplicate.storage.models import (
 from duplicate.timer import shared_remaining
 from lexicon.alphabet import spanish
 
-SET_ASIDE = "set_aside"
-"""A conflict's resolution when its round's rack was withdrawn with its slips (III.29)."""
-
-
-def _round_row(game: GameRow, pending: PendingRound, board_before: str, engine: Game) -> RoundRow:
-    # Every equal top is stored (the record and its checker need them all); the III.15
-    # reasons only for the first ones, which are what a judge reads.
+def _rack_event(pending: PendingRound, engine: Game, text: str | None, redraw: bool,
+                replaced: str | None) -> RackDrawn | RackSet:
+    """The event of the rack ``pending`` (``RackSet`` when ``text``, the judge's rack, is
+    given), with what the generator found, which the projector stores with the round.
+    Every equal top is kept (the record and its checker need them all); the III.15
+    reasons only for the first ones, which are what a judge reads."""
     tops = [[format_move(move, engine.alphabet), score, pending.ranked[index].reason if index < REASONS_KEPT else ""]
             for index, (move, score) in enumerate(ranked_moves(pending.ranked))]
-    return RoundRow(game_id=game.id, number=pending.number, rack=pending.rack.text,
-                    leftover=engine.alphabet.format(pending.rack.leftover),
-                    redraws=[{"rack": redraw.rack, "reason": redraw.reason} for redraw in pending.redraws],
-                    arbiter_rack=pending.arbiter_rack, board_before=board_before,
-                    top_score=pending.ranked[0].score if pending.ranked else 0, top_moves=tops,
-                    move_count=pending.move_count, annulled=False, closed=False)
+    redraws = [{"rack": redraw_.rack, "reason": redraw_.reason} for redraw_ in pending.redraws]
+    leftover = engine.alphabet.format(pending.rack.leftover)
+    top_score = pending.ranked[0].score if pending.ranked else 0
+    if text is None:
+        return RackDrawn(pending.number, pending.rack.text, redraws, replaced, leftover, top_score, tops,
+                         pending.move_count)
+    return RackSet(pending.number, pending.rack.text, redraws, text, redraw, replaced, leftover, top_score, tops,
+                   pending.move_count)
 
 
 class Rounds(TaskModule):
@@ -165,8 +166,6 @@ class Rounds(TaskModule):
         assert pending is not None
         reason = reason or "el juez árbitro propone un nuevo atril (III.29)"
         count = self._set_aside_slips(session, tournament, game, pending.number, pending.rack.text, actor, reason)
-        session.delete(self._round(session, game, pending.number))
-        session.flush()
         engine.withdraw_rack()
         self._log(session, tournament.id, RackWithdrawn(pending.number, pending.rack.text),
                   game_id=game.id, round_number=pending.number, actor=actor, reason=reason)
@@ -177,9 +176,9 @@ class Rounds(TaskModule):
         """III.29: the slips of round ``number`` were judged against the rack ``rack`` that
         is withdrawn: they stop counting. Each is copied whole into a ``SlipsSetAside``
         event (with the judge's ``reason``; its ``slip_entered`` event stays too) before
-        its row leaves the table of slips that count, so the round's slips are entered
-        again for the new rack; the round's unresolved conflicts are resolved
-        ``set_aside``. Returns how many slips were set aside (0: nothing logged)."""
+        its row leaves the table of slips that count (the projector's work), so the round's
+        slips are entered again for the new rack; the round's unresolved conflicts are
+        resolved ``set_aside``. Returns how many slips were set aside (0: nothing logged)."""
         slips = list(session.scalars(select(Slip).where(Slip.game_id == game.id, Slip.round_number == number)
                                      .order_by(Slip.table_number)))
         conflicts = list(session.scalars(select(Conflict).where(
@@ -192,11 +191,6 @@ class Rounds(TaskModule):
                  "entered_at": _iso(slip.entered_at), "checked_by": slip.checked_by} for slip in slips]
         self._log(session, tournament.id, SlipsSetAside(number, rack, kept, [conflict.id for conflict in conflicts]),
                   game_id=game.id, round_number=number, actor=actor, reason=reason)
-        for conflict in conflicts:
-            conflict.resolution, conflict.resolved_by = SET_ASIDE, actor.name
-        for slip in slips:
-            session.delete(slip)
-        session.flush()
         return len(slips)
 
     def _set_rack_in(self, game_number: int, text: str | None, redraw: bool, tournament_id: int | None,
@@ -232,7 +226,6 @@ class Rounds(TaskModule):
                 raise StateConflict(f"no hay atril en juego en la partida {game.number} que cambiar: la jugada "
                                       "maestra ya está colocada; saque el atril de la ronda siguiente",
                                       what=f"partida {game.number}", state="no_rack")
-            board_before = engine.board.to_cgp()
             if plan is not None:
                 pending, text, redraw = self._prepared_rack(engine, game, plan, text)
             else:
@@ -243,24 +236,15 @@ class Rounds(TaskModule):
                     raise InvalidRack(str(error), what="el atril", value=text) from error
             if pending is None:
                 reason = str(engine.end_reason)
-                game.status = GameStatus.ENDED.value
-                game.end_reason = reason
                 event = self._log(session, tournament.id, GameEnded(reason), game_id=game.id,
                                   actor=actor)
                 self.context.games[game.id] = (event.id, engine)
                 return None
-            if game.status == GameStatus.SETUP.value:
-                game.status = GameStatus.PLAYING.value
-            row = _round_row(game, pending, board_before, engine)
-            session.add(row)
-            redraws = [{"rack": redraw_.rack, "reason": redraw_.reason} for redraw_ in pending.redraws]
-            typed = (RackDrawn(pending.number, pending.rack.text, redraws, replaced) if text is None
-                     else RackSet(pending.number, pending.rack.text, redraws, text, redraw, replaced))
-            event = self._log(session, tournament.id, typed, game_id=game.id, round_number=pending.number,
+            event = self._log(session, tournament.id, _rack_event(pending, engine, text, redraw, replaced),
+                              game_id=game.id, round_number=pending.number,
                               actor=actor, reason=reason if replaced is not None else "")
             self.context.games[game.id] = (event.id, engine)
-            session.flush()
-            return _round_view(row, engine.alphabet)
+            return _round_view(self._round(session, game, pending.number), engine.alphabet)
 
     def _prepared_rack(self, engine: Game, game: GameRow, plan: PreparedPlan,
                        text: str | None) -> tuple[PendingRound | None, str | None, bool]:
@@ -362,14 +346,11 @@ class Rounds(TaskModule):
                 # entered against it are set aside (III.29), kept in the log.
                 self._set_aside_slips(session, tournament, game, engine.pending.number, engine.pending.rack.text,
                                       actor, reason or "la partida termina sin jugar este atril (III.22)")
-                session.delete(self._round(session, game, engine.pending.number))
-            end = engine.end(reason or None)
-            game.status = GameStatus.ENDED.value
-            game.end_reason = str(end)
-            event = self._log(session, tournament.id, GameEnded(game.end_reason), game_id=game.id, actor=actor,
+            end = str(engine.end(reason or None))
+            event = self._log(session, tournament.id, GameEnded(end), game_id=game.id, actor=actor,
                               reason=reason)
             self.context.games[game.id] = (event.id, engine)
-            return game.end_reason
+            return end
 
     def record_timer(self, game_number: int, action: str, remaining: float,
                      *, tournament_id: int | None = None) -> None:

@@ -21,6 +21,7 @@ from duplicate.service.prepared_play import checked_for
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.standings import Standings
 from duplicate.service.views import EntryView, PlayerView, SeatView, view_of
+from duplicate.storage.projector import next_id
 from duplicate.storage.models import (
     Entry,
     EntryStatus,
@@ -97,18 +98,15 @@ class Seating(TaskModule):
                       or 0) + 1
             if seed is None:
                 seed = random.SystemRandom().randrange(10**9)
-            game = GameRow(tournament_id=tournament.id, number=number, planned_rounds=rounds,
-                           seconds_per_round=seconds_per_round or settings.seconds_per_round, seed=seed,
-                           status=GameStatus.SETUP.value)
-            session.add(game)
-            session.flush()
             unpublished = [previous.number for previous in tournament.games if previous.status == GameStatus.ENDED.value]
-            self._log(session, tournament.id, GameCreated(number, rounds, game.seconds_per_round, seed), game_id=game.id,
-                      actor=actor, reason=(f"IV.32: empieza sin publicar la partida {unpublished[-1]}: "
-                                           f"{unpublished_reason.strip()}") if unpublished else "")
+            game_id = next_id(session, GameRow)
+            self._log(session, tournament.id,
+                      GameCreated(number, rounds, seconds_per_round or settings.seconds_per_round, seed),
+                      game_id=game_id, actor=actor, reason=(f"IV.32: empieza sin publicar la partida {unpublished[-1]}: "
+                                                            f"{unpublished_reason.strip()}") if unpublished else "")
             if prepared is not None:
                 self._log(session, tournament.id, PreparedLoaded(prepared.digest, prepared.to_dict()),
-                          game_id=game.id, actor=actor, reason="duplicada maestra: partida preparada (III.15)")
+                          game_id=game_id, actor=actor, reason="duplicada maestra: partida preparada (III.15)")
             tournament_id = tournament.id
         self.assign_tables(number, tournament_id=tournament_id, method=seating, seed=seating_seed)
         return number
@@ -145,17 +143,10 @@ class Seating(TaskModule):
             # within each room is the method's.
             rank = {name: index for index, name in enumerate(venue_names(session, tournament.id), start=1)}
             ordered.sort(key=lambda entry: 0 if entry.venue is None else rank.get(entry.venue, len(rank) + 1))
-            for seat in list(game.seats):
-                session.delete(seat)
-            session.flush()
-            seats = [Seat(game_id=game.id, entry_id=entry.id, table_number=index)
-                     for index, entry in enumerate(ordered, start=1)]
-            session.add_all(seats)
-            game.seating = method.value
-            self._log(session, tournament.id, TablesAssigned(method.value, seed, {str(s.entry_id): s.table_number for s in seats}),
-                      game_id=game.id, actor=actor)
-            session.flush()
-            return [view_of(SeatView, seat) for seat in seats]
+            tables = {str(entry.id): index for index, entry in enumerate(ordered, start=1)}
+            self._log(session, tournament.id, TablesAssigned(method.value, seed, tables), game_id=game.id, actor=actor)
+            return [view_of(SeatView, seat) for seat in session.scalars(
+                select(Seat).where(Seat.game_id == game.id).order_by(Seat.table_number))]
 
     def _ratings(self, entries: Sequence[Entry]) -> dict[int, int]:
         """EloDI ratings of the entries' players (``player id → rating``), those that have

@@ -47,7 +47,7 @@ from duplicate.prepared import played_differences
 from duplicate.record_reading import RecordError, check_shape, load_record
 from duplicate.service.access import Action
 from duplicate.service.base import TaskModule
-from duplicate.service.context import ServiceContext, now
+from duplicate.service.context import ServiceContext
 from duplicate.service.errors import DamagedData, InvalidFile, InvalidText, NotFound, StateConflict
 from duplicate.record.events import EventKind, VenueAdded, VenueImported
 from duplicate.service.online_venues import VENUE_NAME_LIMIT, venue_names
@@ -64,7 +64,7 @@ from duplicate.standings import (
     tournament_standings,
 )
 from duplicate.statuses import EntryStatus
-from duplicate.storage.models import Credential, Entry, Event, GameRow, OnlineVenue, Seat, Tournament
+from duplicate.storage.models import Credential, Entry, Event, GameRow, Seat, Tournament
 from duplicate.verify import verify_record
 
 __all__ = ["OWN_VENUE", "VENUE_NAME_LIMIT", "FieldPlayer", "VenueKey", "VenueView", "Venues", "imported_active_players",
@@ -318,7 +318,6 @@ class Venues(TaskModule):
             if clash is not None:
                 raise StateConflict(f"ya hay una sede «{clash}» en el torneo «{tournament.name}» (o es la sala del "
                                     "propio organizador): elija otro nombre", what="la sede", state="taken")
-            session.add(OnlineVenue(tournament_id=tournament.id, name=name, created_at=now()))
             self._log(session, tournament.id, VenueAdded(name), actor=actor, reason="sede en línea")
 
     def venue_stations(self, tournament_id: int | None = None) -> list[tuple[str, str, str | None]]:

@@ -16,9 +16,17 @@ Handlers are declared by family in ``duplicate.storage.projection`` modules, eac
 exporting ``HANDLERS: dict[EventKind, Handler]`` and ``MODELS`` (the models whose rows it
 alone writes); ``HANDLERS`` here joins them.
 
-What is not projected: the credentials' digests and the sign-in lock (secrets and
-counters, never in a record: ``duplicate.service.lockout``, ``registration``) and the
-event log itself.
+An event whose handler creates the row the event itself refers to (``TournamentCreated``
+its tournament, ``GameCreated`` its game: ``Event.tournament_id`` and ``Event.game_id`` are
+foreign keys) is applied before its own row is inserted; every other event after, so that
+its handler may refer to ``row.id``.
+
+What is not projected: the stations' credentials (``Credential``: PIN digests), the
+tournament's sign-in state (``TournamentAccess``: the digests' salt and the count of wrong
+PINs) and the sources of wrong PINs (``SignInSource``) — secrets and counters, never in a
+record (``PinChanged`` says only that a station's credential was set or revoked): the
+service writes them (``duplicate.service.registration``, ``duplicate.service.lockout``),
+and a restored tournament gets its PINs again. Nor the event log itself.
 """
 
 from __future__ import annotations
@@ -37,7 +45,7 @@ from duplicate.storage.projection import play, ranking, registration, slips
 from duplicate.storage.projection.handler import Handler
 
 __all__ = ["HANDLERS", "PROJECTED_MODELS", "Handler", "ProjectionBypassed", "guard", "next_id", "project",
-           "project_all"]
+           "project_all", "replay_log"]
 
 _FAMILIES = (registration, play, slips, ranking)
 
@@ -46,6 +54,9 @@ HANDLERS: dict[EventKind, Handler] = {kind: handler for family in _FAMILIES for 
 
 PROJECTED_MODELS: frozenset[type[Base]] = frozenset(model for family in _FAMILIES for model in family.MODELS)
 """The models whose rows only ``project`` writes (``guard`` checks it)."""
+
+_BEFORE_ITS_ROW = frozenset({EventKind.TOURNAMENT_CREATED, EventKind.GAME_CREATED})
+"""Kinds whose handler creates the row their event refers to (module docstring)."""
 
 _PROJECTING = "projecting"
 """Key of ``Session.info``: how many ``project`` calls are running on the session."""
@@ -66,17 +77,28 @@ def _projecting(session: Session) -> Iterator[None]:
 
 
 def project(session: Session, row: Event, typed: TournamentEvent | None = None) -> None:
-    """Apply the stored event ``row`` to the tables of ``session`` (flushed before it
-    returns). ``typed``: its typed form when the caller has it (else read from the row's
-    kind and payload, ``duplicate.record.events.read_event``). Raises ``ValueError`` for
-    an unknown kind or a payload that does not fit it."""
+    """Store the event ``row`` (added to ``session`` unless it is there already) and apply
+    it to the tables of ``session``; everything is flushed before it returns. ``typed``:
+    its typed form when the caller has it (else read from the row's kind and payload,
+    ``duplicate.record.events.read_event``). Raises ``ValueError`` for an unknown kind or a
+    payload that does not fit it, ``ProjectionBypassed`` when the session holds a write
+    of a projected model made outside ``project``."""
     if typed is None:
         typed = read_event(row.kind, row.payload)
     handler = HANDLERS.get(typed.KIND)
+    first = handler is not None and typed.KIND in _BEFORE_ITS_ROW
+    if first and row in session.new:
+        session.expunge(row)
+    if not first:
+        session.add(row)
+    session.flush()                     # outside the projector: the guard checks what was pending
     if handler is None:
         return
     with _projecting(session):
         handler(session, row, typed)
+        if first:
+            session.flush()             # the row the event refers to, then the event
+            session.add(row)
         session.flush()
 
 
@@ -90,6 +112,16 @@ def project_all(session: Session, items: Iterable[tuple[Event, TournamentEvent]]
             if handler is not None:
                 handler(session, row, typed)
         session.flush()
+def replay_log(session: Session, rows: Iterable[Event]) -> None:
+    """Store a copy of each event of ``rows`` (stored events, in the order of their ids)
+    in ``session`` and apply it (``project``): the copies keep their ids, tournament, game,
+    round, who, when, why and payload; their ``previous_hash`` is computed again as they
+    are stored (``duplicate.storage.event_chain``). Raises what ``project`` raises."""
+    for stored in rows:
+        project(session, Event(id=stored.id, tournament_id=stored.tournament_id, game_id=stored.game_id,
+                               round_number=stored.round_number, kind=stored.kind, payload=stored.payload,
+                               station=stored.station, arbiter=stored.arbiter, role=stored.role,
+                               reason=stored.reason, created_at=stored.created_at))
 
 
 def _check_flush(session: Session, _context: object, _instances: object) -> None:

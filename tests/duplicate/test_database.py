@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import text
 
 from duplicate.storage.database import DatabaseDamaged, DatabaseError, _alembic_config, database_url, open_database
-from duplicate.storage.models import Base, Entry
+from duplicate.storage.models import Base, Credential
 from lexicon.lexicon import Lexicon
 from tests.duplicate.test_stations import _postgres_url
 
@@ -52,9 +53,11 @@ def test_sqlite_is_in_wal_mode_with_foreign_keys(tmp_path: Path) -> None:
         assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
         assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 1000
     # Foreign keys are enforced: a row referring to rows that are not there is refused (said
-    # as a damaged database, issue 26 §3: only damage makes the service write one).
+    # as a damaged database, issue 26 §3: only damage makes the service write one). A
+    # credential: the service writes it itself (the projected tables only the projector).
     with pytest.raises(DatabaseDamaged), database.write() as session:
-        session.add(Entry(tournament_id=999, player_id=999, status="active"))
+        session.add(Credential(tournament_id=999, role="judge", name="juez", digest="0" * 64,
+                               created_at=datetime.now(UTC)))
 
 
 def test_a_schema_from_a_newer_version_is_refused_untouched(tmp_path: Path) -> None:

@@ -1,10 +1,106 @@
-"""The projector's handlers for the tournament and its settings, players, entries, assistants' tables (events_registration)."""
+"""The projector's handlers for the tournament and its settings, players, entries,
+assistants' tables (events_registration).
+
+``PinChanged`` changes no projected table: the credentials are secrets, written by the
+service beside the event (``duplicate.storage.projector``, "What is not projected").
+"""
 
 from __future__ import annotations
 
+from datetime import date
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
 from duplicate.record.event_kinds import EventKind
-from duplicate.storage.models import Base
+from duplicate.record.events_registration import (
+    AssistantRangeSet,
+    EntryStatusChanged,
+    PlayerAdded,
+    PlayerUpdated,
+    SettingsChanged,
+    TournamentCreated,
+)
+from duplicate.storage.models import AssistantRange, Base, Entry, EntryStatus, Event, Player, Tournament
 from duplicate.storage.projection.handler import Handler
 
-HANDLERS: dict[EventKind, Handler] = {}
-MODELS: tuple[type[Base], ...] = ()
+__all__ = ["ACCESS_KEY", "HANDLERS", "MODELS"]
+
+ACCESS_KEY = "access"
+"""Key of a tournament's settings that held the hashed PINs before credentials had their
+own table: never in an event, kept as it is when the settings change."""
+
+
+def _date(text: str | None) -> date | None:
+    return date.fromisoformat(text) if text is not None else None
+
+
+def _tournament_created(session: Session, row: Event, event: TournamentCreated) -> None:
+    """A new ``tournaments`` row with the event's tournament id (allocated by the action)."""
+    session.add(Tournament(id=row.tournament_id, name=event.name, venue=event.venue or "",
+                           start_date=_date(event.start_date), end_date=_date(event.end_date),
+                           lexicon_hash=event.lexicon_hash, lexicon_path=event.lexicon_path,
+                           settings=dict(event.settings), created_at=row.created_at))
+
+
+def _settings_changed(session: Session, row: Event, event: SettingsChanged) -> None:
+    """The tournament's settings become ``after`` (an ``ACCESS_KEY`` stored before stays)."""
+    tournament = session.get(Tournament, row.tournament_id)
+    assert tournament is not None
+    kept = {key: value for key, value in tournament.settings.items() if key == ACCESS_KEY}
+    tournament.settings = {**event.after, **kept}
+
+
+def _player_added(session: Session, row: Event, event: PlayerAdded) -> None:
+    """The player (made unless the event names one already stored: the same federation
+    id in another tournament) and its entry, active, both with the event's ids."""
+    if session.get(Player, event.player) is None:
+        session.add(Player(id=event.player, name=event.name, club=event.club, country=event.country,
+                           federation_id=event.federation_id))
+        session.flush()
+    session.add(Entry(id=event.entry, tournament_id=row.tournament_id, player_id=event.player,
+                      status=EntryStatus.ACTIVE.value, venue=event.venue))
+
+
+def _entry(session: Session, entry_id: int) -> Entry:
+    entry = session.get(Entry, entry_id)
+    assert entry is not None, f"inscripción {entry_id} inexistente"
+    return entry
+
+
+def _entry_status_changed(session: Session, row: Event, event: EntryStatusChanged) -> None:
+    _entry(session, event.entry).status = event.after
+
+
+def _assistant_range_set(session: Session, row: Event, event: AssistantRangeSet) -> None:
+    """The assistant's tables (one row per tournament and assistant)."""
+    current = session.scalar(select(AssistantRange).where(AssistantRange.tournament_id == row.tournament_id,
+                                                          AssistantRange.assistant == event.assistant))
+    if current is None:
+        current = AssistantRange(tournament_id=row.tournament_id, assistant=event.assistant)
+        session.add(current)
+    current.first_table, current.last_table = event.first, event.last
+
+
+def _player_updated(session: Session, row: Event, event: PlayerUpdated) -> None:
+    """The player's details become ``after``; its entry moves to ``after["venue"]`` when given."""
+    entry = _entry(session, event.entry)
+    player = session.get(Player, event.player)
+    assert player is not None
+    for key in ("name", "club", "country", "federation_id"):
+        if key in event.after:
+            setattr(player, key, event.after[key])
+    if "venue" in event.after:
+        entry.venue = event.after["venue"]
+
+
+HANDLERS: dict[EventKind, Handler] = {
+    EventKind.TOURNAMENT_CREATED: _tournament_created,
+    EventKind.SETTINGS_CHANGED: _settings_changed,
+    EventKind.PLAYER_ADDED: _player_added,
+    EventKind.ENTRY_STATUS: _entry_status_changed,
+    EventKind.ASSISTANT_RANGE: _assistant_range_set,
+    EventKind.PLAYER_UPDATED: _player_updated,
+}
+MODELS: tuple[type[Base], ...] = (Tournament, Entry, AssistantRange)
+"""``Player`` is written by ``ranking.venue_field`` too (the people of imported venues)."""
