@@ -46,6 +46,7 @@ from ranking.classic.service import ClassicService, DivisionSettings
 from ranking.elodi import EloDISettings
 from ranking.ratings import RatingService
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
+from tests.duplicate.test_stations import database_url  # noqa: F401 — the fixture: SQLite, PostgreSQL
 from tests.ranking.test_ratings import (  # noqa: F401 — the fixtures lexicon and db_path
     GAME_ONE,
     GAME_TWO,
@@ -83,10 +84,17 @@ def apply(db: Database, typed: TournamentEvent, *, tournament_id: int = 1, reaso
         return row
 
 
+def plain(value: Any) -> Any:
+    """A time as UTC without its zone (SQLite gives none back, PostgreSQL its own)."""
+    if isinstance(value, datetime) and value.tzinfo is not None:
+        return value.astimezone(UTC).replace(tzinfo=None)
+    return value
+
+
 def rows(db: Database, model: type[Base], *columns: str) -> list[tuple[Any, ...]]:
     with db.read() as session:
         found = session.scalars(select(model)).all()
-        return sorted(tuple(getattr(item, column) for column in columns) for item in found)
+        return sorted(tuple(plain(getattr(item, column)) for column in columns) for item in found)
 
 
 def seeded(db: Database) -> list[tuple[Any, ...]]:
@@ -339,13 +347,13 @@ def classic_tables(db: Database, tournament_id: int) -> dict[str, list[tuple[Any
 NAMES = ("Úrsula", "Ana", "Ñoño", "Nadia", "Bea", "Zoe", "Carlos", "Eloy")
 
 
-def run_division(path: Path) -> Database:
+def run_division(url: str) -> Database:
     """An earlier tournament with a division of its own, then a tournament of eight players
     (and a ninth later) whose division is run through the service: players entered by
     hand, the rest seeded when a bye is asked for, a rating corrected, same-club pairs
     that cannot be kept apart, a conflict, a correction, a forfeit, a withdrawal, a late
     entry and a second round."""
-    db = open_database(str(path))
+    db = open_database(url)
     service = TournamentService(db, station="mesa", pin=JUDGE_PIN)
     service.create_tournament("Anterior")
     ClassicService(db, station="mesa", pin=JUDGE_PIN).create_division(rounds=2, name="Vieja", tournament_id=1)
@@ -379,14 +387,15 @@ def run_division(path: Path) -> Database:
 
 
 @pytest.mark.skipif(not py4swiss_installed(), reason="py4swiss (the FIDE Dutch system) is not installed")
-def test_a_division_run_through_the_service_is_its_events_applied_again(tmp_path: Path) -> None:
+def test_a_division_run_through_the_service_is_its_events_applied_again(tmp_path: Path, database_url: str) -> None:
+    """On SQLite and on PostgreSQL (the ids allocated by the server's sequences)."""
     target = open_database(str(tmp_path / "copia.db"))      # made first: the events replayed come later
     service = TournamentService(target, station="mesa", pin=JUDGE_PIN)
     service.create_tournament("Anterior")                     # with no division: the ids come from the events
     service.create_tournament("Open")
     for name in (*NAMES, "Ulises"):
         service.add_player(name, club="Club")
-    source = run_division(tmp_path / "origen.db")
+    source = run_division(database_url)
     replay_family(source, target, tournament_id=2)
     original = classic_tables(source, 2)
     assert original["divisions"][0][0] == 2 and original["divisions"][0][5]["club_waived"] == [1]
