@@ -295,6 +295,21 @@ def test_ratings_recomputed_adds_a_version_and_rebuilds_the_ratings_from_it(db_p
         (2, 1260, 350, 2, one), (77, 1150, 385, 1, two)]                 # player 1 is not in the new version
 
 
+@pytest.mark.parametrize("typed", [
+    ClassicEntryChanged("A", 1, "entered", 1),
+    RatingsUpdated(1, [{"tournament": 1, "game": 1}]),
+    RatingsRecomputed(2, 1, 1),
+], ids=["entered", "updated", "recomputed"])
+def test_an_event_of_an_earlier_record_without_what_the_rows_need_is_refused(tournament: TournamentService,
+                                                                             typed: TournamentEvent) -> None:
+    """Readable (``read_event``), but its rows cannot be made: ``ValueError`` and nothing written."""
+    apply(tournament.db, DivisionCreated("A", "dutch", 3, {}, id=5))
+    assert read_event(typed.KIND.value, typed.payload()) == typed
+    with pytest.raises(ValueError, match="anterior"):
+        apply(tournament.db, typed)
+    assert seeded(tournament.db) == [] and rows(tournament.db, RatingVersion, "number") == []
+
+
 # --- nothing else writes these tables ----------------------------------------------------------
 
 

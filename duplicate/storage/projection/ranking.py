@@ -21,6 +21,9 @@ version alone. So the four rating tables are a projection of the logs holding th
 rating events, read in the order of the events (a database's rating list spans its
 tournaments: restoring one tournament's record restores its games' ratings only when
 the games it rated are those of that tournament).
+
+An event of a record older than this (issue 34) lacks what the rows need (the seeds
+entered without an event, the rating figures): applying it raises ``ValueError``.
 """
 
 from __future__ import annotations
@@ -56,6 +59,13 @@ __all__ = ["HANDLERS", "MODELS"]
 
 _BYES = {"half-bye": "H", "zero-bye": "Z"}
 """``ClassicEntryChanged.change`` of a bye asked for → ``ClassicAbsence.kind``."""
+
+
+def _lacking(row: Event, *names: str) -> ValueError:
+    """The error for an event stored before its kind carried what the tables need (a
+    record older than issue 34: its rows cannot be made from it)."""
+    return ValueError(f"el evento {row.kind!r} no trae {', '.join(names)}: es de un registro anterior a que las "
+                      "tablas se hicieran desde el registro, y no se puede aplicar")
 
 
 # --- classic divisions -------------------------------------------------------------------------
@@ -99,7 +109,7 @@ def _entry_changed(session: Session, row: Event, event: ClassicEntryChanged) -> 
     division = _division(session, row, event.division)
     if event.change in ("entered", "joined"):
         if event.entry is None:
-            return                            # a record before issue 34: the row is not in it
+            raise _lacking(row, "seed", "entry")
         last = session.scalar(select(func.max(ClassicSeed.number)).where(ClassicSeed.division_id == division.id))
         session.add(ClassicSeed(id=event.seed, division_id=division.id, entry_id=event.entry, number=(last or 0) + 1,
                                 rating=event.rating or 0, title=event.title or "", first_round=event.round))
@@ -108,7 +118,7 @@ def _entry_changed(session: Session, row: Event, event: ClassicEntryChanged) -> 
         seed = (session.get(ClassicSeed, event.seed) if event.seed is not None
                 else _seed(session, division, event.number))
         if seed is None or event.rating is None:
-            return
+            raise _lacking(row, "seed", "rating")
         seed.rating = event.rating
         if event.title is not None:
             seed.title = event.title
@@ -217,8 +227,8 @@ def _make_persons(session: Session, persons: list[list[Any]] | None) -> None:
 
 
 def _ratings_updated(session: Session, row: Event, event: RatingsUpdated) -> None:
-    if not event.games or "players" not in event.games[0] or event.settings is None:
-        return                                        # a record before issue 34: the figures are not in it
+    if event.settings is None or any("players" not in game for game in event.games):
+        raise _lacking(row, "settings", "players")
     _make_persons(session, event.persons)
     if session.get(RatingVersion, event.version) is None:    # the first history: made by an update
         session.add(RatingVersion(number=event.version, kind="update", created_at=row.created_at,
@@ -240,7 +250,7 @@ def _ratings_updated(session: Session, row: Event, event: RatingsUpdated) -> Non
 
 def _ratings_recomputed(session: Session, row: Event, event: RatingsRecomputed) -> None:
     if event.rated is None or event.settings is None:
-        return                                        # a record before issue 34: the figures are not in it
+        raise _lacking(row, "rated", "settings")
     _make_persons(session, event.persons)
     session.add(RatingVersion(number=event.version, kind="recompute", created_at=row.created_at,
                               station=row.station, arbiter=row.arbiter, tournament_id=row.tournament_id))
