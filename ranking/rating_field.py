@@ -25,7 +25,15 @@ from duplicate.storage.models import (
 )
 from duplicate.storage.rating_models import RatedGame, RatingChange
 from ranking.elodi import EloDISettings
-from ranking.rating_views import GameRef, RatingError, RatingInput, current_version_in, dated_ref, game_refs
+from ranking.rating_views import (
+    GameRef,
+    RatingError,
+    RatingInput,
+    VenuePerson,
+    current_version_in,
+    dated_ref,
+    game_refs,
+)
 from ranking.venue_field import field_totals, venue_marker, venue_markers
 
 __all__ = ["RatingField"]
@@ -153,8 +161,9 @@ class RatingField:
                     status[int(payload["entry"])] = str(payload["after"])
         field = [line for line in standings if status.get(line.player) == EntryStatus.ACTIVE.value]
         totals = {entries[line.player].player_id: line.total for line in field}
+        persons: tuple[VenuePerson, ...] = ()
         if venues:    # every venue's players ranked together, by total (``use_tie_breaks`` is not applied)
-            totals = field_totals(self._tournaments, self.context, ref.tournament_id, ref.number,
+            totals, persons = field_totals(self._tournaments, self.context, ref.tournament_id, ref.number,
                                   {entry_id: entry.player_id for entry_id, entry in entries.items()
                                    if status.get(entry_id) == EntryStatus.ACTIVE.value})
         if self.settings.use_tie_breaks and not venues:
@@ -163,7 +172,7 @@ class RatingField:
             ordered = sorted(totals.values(), reverse=True)
             first_place = {total: float(index) for index, total in reversed(list(enumerate(ordered, start=1)))}
             positions = {player: first_place[total] for player, total in totals.items()}
-        return RatingInput(ref, published, rounds, totals, positions)
+        return RatingInput(ref, published, rounds, totals, positions, persons)
 
     def stored_inputs(self, session: Session) -> dict[int, RatingInput]:
         """The classification each rated game was rated with, by game id, when it can be

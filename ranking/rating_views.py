@@ -16,7 +16,7 @@ from duplicate.storage.models import GameRow, Tournament
 from duplicate.storage.rating_models import RatingVersion
 
 __all__ = ["GameRef", "HistoryLine", "RatingError", "RatingInput", "RatingLine", "ReportLine", "UpdateResult",
-           "VersionLine", "current_version_in", "dated_ref", "game_refs", "now"]
+           "VenuePerson", "VersionLine", "current_version_in", "dated_ref", "game_refs", "now"]
 
 
 class RatingError(TournamentError):
@@ -130,16 +130,31 @@ class VersionLine:
 
 
 @dataclass(frozen=True)
+class VenuePerson:
+    """A person of the database to be made for an imported venue's player
+    (``ranking.venue_field``) when the game is rated: ``key`` the negative number standing
+    for them in a ``RatingInput`` until then, ``federation_id`` the key they are made with."""
+
+    key: int
+    name: str
+    club: str
+    country: str
+    federation_id: str
+
+
+@dataclass(frozen=True)
 class RatingInput:
     """A game's rating input, read from the database (``rating_field``): its final
     publication (the event its rating is of), rounds played, and each player's total and
-    position, keyed by player id."""
+    position, keyed by player id; ``persons``: the venue players not yet persons of the
+    database, keyed by their ``VenuePerson.key`` in ``totals`` and ``positions``."""
 
     ref: GameRef
     published_event_id: int | None
     rounds: int
     totals: dict[int, int]
     positions: dict[int, float]
+    persons: tuple[VenuePerson, ...] = ()
 
 
 def now() -> datetime:

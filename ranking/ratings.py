@@ -18,40 +18,43 @@ pure algorithm ``ranking.elodi.rate_game``. What counts (``elodi.md``, "Which ga
 already rated (a late game), it recomputes everything instead, so that the stored ratings
 are always those of a replay from the start values.
 
-Each game is rated in one write transaction that stores the players' new ``Rating`` rows,
-the ``RatingChange`` history and the ``RatedGame`` marker; ``RatedGame.game_id`` and
-``RatedGame.sequence`` are unique, so repeating the command, or two stations running it at
-once, rates a game exactly once (the losing transaction is rolled back and retried).
+The games an update rates are rated in one write transaction that appends one event
+(``RatingsUpdated``: the classification each game was rated with and what ``rate_game``
+computed); the projector (``duplicate.storage.projection.ranking``) stores from it the
+players' new ``Rating`` rows, the ``RatingChange`` history and the ``RatedGame`` markers.
+``RatedGame.game_id`` and ``RatedGame.sequence`` are unique in a version, so repeating the
+command, or two stations running it at once, rates a game exactly once (the losing
+transaction is rolled back and retried).
 
 Errors for the user are ``RatingError`` (Spanish message).
 
 The service is made of parts, each a module: ``ranking.rating_field`` (which games count
 and the field each is rated in), ``ranking.rating_history`` (the versions of the history
 and the readers: rating list, game report, player history) and this module (rating a
-game once, recomputing, storing what ``rate_game`` computed); the values they return are
+game once, recomputing, putting what ``rate_game`` computed in the events); the values they return are
 in ``ranking.rating_views`` and re-exported here. ``RatingService`` hands each reading
 call to its part (``duplicate.service.delegate.Delegate``: same signature and docstring).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import cast
+from typing import Any
 
-from sqlalchemy import Table, delete, func, insert, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
 from duplicate.service import Action
 from duplicate.service.context import OnContext, ServiceContext
 from duplicate.service.delegate import Delegate
 from duplicate.record.events import RatingsRecomputed, RatingsUpdated
+from duplicate.record.events_ranking import RATED_GAME_KEYS
 from duplicate.storage.database import Database
-from duplicate.storage.rating_models import RatedGame, Rating, RatingChange, RatingVersion
-from ranking.elodi import Contestant, EloDISettings, Outcome, rate_game
+from duplicate.storage.rating_models import RatedGame, Rating
+from ranking.elodi import Contestant, EloDISettings, rate_game
 from ranking.rating_field import RatingField
 from ranking.rating_history import RatingHistory
+from ranking.venue_field import resolve_persons
 from ranking.rating_views import (
     GameRef,
     HistoryLine,
@@ -62,7 +65,6 @@ from ranking.rating_views import (
     UpdateResult,
     VersionLine,
     current_version_in,
-    now,
 )
 
 __all__ = [
@@ -75,9 +77,6 @@ __all__ = [
     "UpdateResult",
     "VersionLine",
 ]
-
-_CHANGES = cast(Table, RatingChange.__table__)
-_RATINGS = cast(Table, Rating.__table__)
 
 RETRIES = 5
 """How many times a game's rating is retried after losing a race with another station."""
@@ -151,78 +150,59 @@ class RatingService(OnContext):
         pending = sorted(ref for ref in candidates if ref not in rated)
         if pending and rated and pending[0] < max(rated):
             return UpdateResult(tuple(self._recompute(acting, reread=False)), (), True, stale)
-        done = [ref for ref in pending if self._rate_once(ref)]
-        if done:
-            with self.context.write() as session:
-                actor = self.context.authorise(session, acting, Action.UPDATE_RATINGS)
-                version = current_version_in(session) or 1
-                self.context.log(session, acting, RatingsUpdated(version, [
-                    {"tournament": ref.tournament_id, "game": ref.number} for ref in done]), actor=actor)
-        return UpdateResult(tuple(done), (), False, stale)
+        return UpdateResult(tuple(self._rate(acting, pending)), (), False, stale)
 
-    def _rate_once(self, ref: GameRef) -> bool:
-        """Rate one game unless it is rated already; ``True`` if this call rated it."""
-        prepared = self.modules.field.prepare(ref)
+    def _rate(self, acting: int, pending: list[GameRef]) -> list[GameRef]:
+        """Rate the ``pending`` games (date order) not rated yet into the current version, in
+        one write transaction that appends them (``RatingsUpdated``, signed for the
+        ``acting`` tournament; the projector stores the figures); the games this call rated."""
+        if not pending:
+            return []
+        prepared = [self.modules.field.prepare(ref) for ref in pending]
         for _ in range(RETRIES):
             try:
                 with self.context.write() as session:
-                    version = current_version_in(session)
-                    if version is None:           # the first history: version 1 (two stations: one wins)
-                        version = 1
-                        session.add(RatingVersion(number=1, kind="update", created_at=now(),
-                                                  station=self.context.station, arbiter="", tournament_id=None))
-                        session.flush()
-                    if session.scalar(select(RatedGame.id).where(RatedGame.game_id == ref.game_id,
-                                                                 RatedGame.version == version)) is not None:
-                        return False
-                    marker = self.modules.field.marker(session, ref.game_id, ref.tournament_id)
-                    if marker != prepared.published_event_id:
-                        raise RatingError(f"la partida {ref.label} ha cambiado mientras se calculaba: repita la orden",
-                                          what="partida", value=ref.number)
-                    sequence = (session.scalar(select(func.max(RatedGame.sequence))
-                                               .where(RatedGame.version == version)) or 0) + 1
-                    ratings = {row.player_id: row for row in session.scalars(
-                        select(Rating).where(Rating.player_id.in_(list(prepared.totals))))}
-                    outcomes = rate_game(self._contestants(prepared, ratings), self.settings)
-                    self._store(session, prepared, version, sequence, outcomes, ratings)
-                return True
+                    actor = self.context.authorise(session, acting, Action.UPDATE_RATINGS)
+                    version = current_version_in(session) or 1     # the first history: version 1
+                    rated = set(session.scalars(select(RatedGame.game_id).where(RatedGame.version == version)))
+                    todo = [item for item in prepared if item.ref.game_id not in rated]
+                    for item in todo:
+                        if self.modules.field.marker(session, item.ref.game_id,
+                                                     item.ref.tournament_id) != item.published_event_id:
+                            raise RatingError(f"la partida {item.ref.label} ha cambiado mientras se calculaba: repita "
+                                              "la orden", what="partida", value=item.ref.number)
+                    if not todo:
+                        return []
+                    todo, persons = resolve_persons(session, todo)
+                    players = [player for item in todo for player in item.totals]
+                    state = {row.player_id: (row.rating, row.volatility, row.games)
+                             for row in session.scalars(select(Rating).where(Rating.player_id.in_(players)))}
+                    games = [self._rated_game(item, state) for item in todo]
+                    self.context.log(session, acting, RatingsUpdated(version, games, self.settings.to_dict(),
+                                                                     persons or None), actor=actor)
+                return [item.ref for item in todo]
             except IntegrityError:
                 continue          # another station rated a game at the same time: read again
-        raise RatingError(f"no se pudo valorar {ref.label}: otros puestos están escribiendo; repita la orden",
-                          what="partida", value=ref.number)
+        raise RatingError(f"no se pudo valorar {pending[0].label}: otros puestos están escribiendo; repita la orden",
+                          what="partida", value=pending[0].number)
 
-    def _contestants(self, prepared: RatingInput, ratings: dict[int, Rating]) -> list[Contestant[int]]:
-        contestants = []
-        for player, position in prepared.positions.items():
-            row = ratings.get(player)
-            if row is None:
-                contestants.append(Contestant(player, position))
-            else:
-                contestants.append(Contestant(player, position, row.rating, row.volatility, row.games))
-        return contestants
-
-    def _store(self, session: Session, prepared: RatingInput, version: int, sequence: int,
-               outcomes: Iterable[Outcome[int]], ratings: dict[int, Rating]) -> None:
-        rated_game = RatedGame(version=version, game_id=prepared.ref.game_id, sequence=sequence,
-                               published_event_id=prepared.published_event_id, rounds=prepared.rounds,
-                               settings=self.settings.to_dict(), rated_at=now())
-        session.add(rated_game)
-        session.flush()
-        changes = []
-        for outcome in outcomes:
-            changes.append(_change_row(rated_game.id, prepared, outcome))
-            if outcome.games_after == outcome.games_before:
-                continue                      # unchanged (too few rated players): not a rated game for them
-            row = ratings.get(outcome.key)
-            if row is None:
-                session.add(Rating(player_id=outcome.key, rating=outcome.rating_after,
-                                   volatility=outcome.volatility_after, games=outcome.games_after,
-                                   last_game_id=prepared.ref.game_id))
-            else:
-                row.rating, row.volatility = outcome.rating_after, outcome.volatility_after
-                row.games, row.last_game_id = outcome.games_after, prepared.ref.game_id
-        if changes:
-            session.execute(insert(_CHANGES), changes)
+    def _rated_game(self, item: RatingInput, state: dict[int, tuple[int, int, int]]) -> dict[str, Any]:
+        """Rate one game from the players' values in ``state`` (player → rating, volatility,
+        rated games; a player without one is new), which it updates; the game as the rating
+        events carry it (``RATED_GAME_KEYS``: the classification rated and, for each player
+        it changed, the values after, ERank, ARank and the cap bound)."""
+        contestants = [Contestant(player, position, *state[player]) if player in state
+                       else Contestant(player, position) for player, position in item.positions.items()]
+        players: list[list[Any]] = []
+        for outcome in rate_game(contestants, self.settings):
+            line: list[Any] = [outcome.key, item.totals[outcome.key], item.positions[outcome.key]]
+            if outcome.games_after != outcome.games_before:     # rated (else unchanged: too few rated players)
+                line += [outcome.rating_after, outcome.volatility_after, outcome.target_position,
+                         outcome.actual_position, outcome.cap_bound]
+                state[outcome.key] = (outcome.rating_after, outcome.volatility_after, outcome.games_after)
+            players.append(line)
+        return dict(zip(RATED_GAME_KEYS, (item.ref.tournament_id, item.ref.number, item.published_event_id,
+                                          item.rounds, players), strict=True))
 
     def recompute(self, *, reread: bool = False, tournament_id: int | None = None) -> list[GameRef]:
         """Replay every valid game in date order from the start values into a new version
@@ -246,48 +226,15 @@ class RatingService(OnContext):
         with self.context.read() as session:
             cached = {} if reread else self.modules.field.stored_inputs(session)
         prepared = [cached[ref.game_id] if ref.game_id in cached else self.modules.field.prepare(ref) for ref in games]
-        state: dict[int, tuple[int, int, int, int]] = {}   # player → rating, volatility, games, last game
-        results: list[list[Outcome[int]]] = []
-        for item in prepared:
-            contestants = []
-            for player, position in item.positions.items():
-                if player in state:
-                    rating, volatility, count, _ = state[player]
-                    contestants.append(Contestant(player, position, rating, volatility, count))
-                else:
-                    contestants.append(Contestant(player, position))
-            outcomes = rate_game(contestants, self.settings)
-            results.append(outcomes)
-            for outcome in outcomes:
-                if outcome.games_after != outcome.games_before:
-                    state[outcome.key] = (outcome.rating_after, outcome.volatility_after, outcome.games_after,
-                                          item.ref.game_id)
-        settings, moment = self.settings.to_dict(), now()
         with self.context.write() as session:
             actor = self.context.authorise(session, acting, Action.UPDATE_RATINGS)
+            prepared, persons = resolve_persons(session, prepared)
+            state: dict[int, tuple[int, int, int]] = {}   # player → rating, volatility, rated games
+            rated = [self._rated_game(item, state) for item in prepared]
             previous = current_version_in(session)
-            version = (previous or 0) + 1
-            session.add(RatingVersion(number=version, kind="recompute", created_at=moment,
-                                      station=self.context.station, arbiter=actor.name, tournament_id=acting))
-            session.flush()
-            session.execute(delete(Rating))
-            rated_games = [RatedGame(version=version, game_id=item.ref.game_id, sequence=sequence,
-                                     published_event_id=item.published_event_id, rounds=item.rounds,
-                                     settings=settings, rated_at=moment)
-                           for sequence, item in enumerate(prepared, start=1)]
-            session.add_all(rated_games)
-            session.flush()
-            changes = [_change_row(rated_game.id, item, outcome)
-                       for rated_game, item, outcomes in zip(rated_games, prepared, results, strict=True)
-                       for outcome in outcomes]
-            if changes:
-                session.execute(insert(_CHANGES), changes)
-            if state:
-                session.execute(insert(_RATINGS), [
-                    {"player_id": player, "rating": rating, "volatility": volatility, "games": count,
-                     "last_game_id": last}
-                    for player, (rating, volatility, count, last) in sorted(state.items())])
-            self.context.log(session, acting, RatingsRecomputed(version, previous, len(rated_games)), actor=actor)
+            self.context.log(session, acting, RatingsRecomputed((previous or 0) + 1, previous, len(rated), rated=rated,
+                                                                settings=self.settings.to_dict(),
+                                                                persons=persons or None), actor=actor)
         return games
 
     # --- which games count (``rating_field``) ----------------------------------------------------
@@ -304,12 +251,3 @@ class RatingService(OnContext):
     game_report = Delegate("history", RatingHistory.game_report)
     player_history = Delegate("history", RatingHistory.player_history)
     find_player = Delegate("history", RatingHistory.find_player)
-
-def _change_row(rated_game_id: int, prepared: RatingInput, outcome: Outcome[int]) -> dict[str, object]:
-    return {"rated_game_id": rated_game_id, "player_id": outcome.key, "phase": outcome.phase.value,
-            "total": prepared.totals[outcome.key], "position": prepared.positions[outcome.key],
-            "rating_before": outcome.rating_before, "volatility_before": outcome.volatility_before,
-            "games_before": outcome.games_before, "target_position": outcome.target_position,
-            "actual_position": outcome.actual_position, "rating_after": outcome.rating_after,
-            "volatility_after": outcome.volatility_after, "games_after": outcome.games_after,
-            "cap_bound": outcome.cap_bound}

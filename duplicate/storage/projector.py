@@ -21,6 +21,17 @@ its tournament, ``GameCreated`` its game: ``Event.tournament_id`` and ``Event.ga
 foreign keys) is applied before its own row is inserted; every other event after, so that
 its handler may refer to ``row.id``.
 
+Classic divisions and EloDI (``projection.ranking``, whose docstring says more): the
+classic tables follow the divisions' events, the rows others refer to (division, seeds,
+boards) with the ids the events name, a starting list renumbered in the initial order
+carried as the rows' new order (the order is a rule of ``ranking``). The EloDI figures
+are computed by ``ranking`` (storage never imports it) but their history is a record:
+``RatingsUpdated`` / ``RatingsRecomputed`` carry per game the classification rated and,
+per rated player, the values ``rate_game`` computed (after-values, ERank, ARank, cap);
+the values before, phases, counts, sequences and times are the tables' and the event
+row's, and the current ratings are the last values of the history. The persons made for
+imported venues' players, first rated by one of these events, are named by it.
+
 What is not projected: the stations' credentials (``Credential``: PIN digests), the
 tournament's sign-in state (``TournamentAccess``: the digests' salt and the count of wrong
 PINs) and the sources of wrong PINs (``SignInSource``) — secrets and counters, never in a
@@ -44,8 +55,8 @@ from duplicate.storage.models import Base, Event
 from duplicate.storage.projection import play, ranking, registration, slips
 from duplicate.storage.projection.handler import Handler
 
-__all__ = ["HANDLERS", "PROJECTED_MODELS", "Handler", "ProjectionBypassed", "guard", "next_id", "project",
-           "project_all", "replay_log"]
+__all__ = ["HANDLERS", "PROJECTED_MODELS", "Handler", "ProjectionBypassed", "guard", "next_id", "next_ids",
+           "project", "project_all", "replay_log"]
 
 _FAMILIES = (registration, play, slips, ranking)
 
@@ -155,3 +166,15 @@ def next_id(session: Session, model: type[Base]) -> int:
         return int(value)
     largest = session.execute(select(func.max(table.c.id))).scalar()
     return int(largest or 0) + 1
+
+
+def next_ids(session: Session, model: type[Base], count: int) -> list[int]:
+    """``count`` distinct ids for rows of ``model`` that one action's events create
+    (``next_id`` for each; under SQLite, where ``next_id`` reads the largest stored id,
+    the ``count`` ids that follow it). ``[]`` for ``count`` 0."""
+    if count <= 0:
+        return []
+    if session.get_bind().dialect.name == "postgresql":
+        return [next_id(session, model) for _ in range(count)]
+    first = next_id(session, model)
+    return list(range(first, first + count))

@@ -20,6 +20,7 @@ from duplicate.record.events import ClassicEntryChanged, TournamentEvent
 from duplicate.statuses import EntryStatus
 from duplicate.storage.classic_models import ClassicAbsence, ClassicBoard, ClassicDivision, ClassicSeed
 from duplicate.storage.models import Entry, Tournament
+from duplicate.storage.projector import next_ids
 from ranking.classic.pairing_rules import Pair
 from ranking.classic.round_robin import round_robin_schedule
 from ranking.classic.standings import Board, Seeded, division_trf
@@ -98,29 +99,26 @@ class ClassicTask(OnContext):
             return
         ratings = self.hooks.ratings([e.player_id for e in entries]) if self.hooks.ratings else {}
         entries.sort(key=lambda e: initial_order_key(ratings.get(e.player_id, 0), "", e.player.name))
-        last = max((seed.number for seed in self._seeds(session, row)), default=0)
-        for offset, entry in enumerate(entries, start=1):
-            session.add(ClassicSeed(division_id=row.id, entry_id=entry.id, number=last + offset,
-                                    rating=ratings.get(entry.player_id, 0), first_round=number))
-            if number > 1:
-                self._log(session, tournament.id, ClassicEntryChanged(row.name, last + offset, "joined", number),
-                          actor=actor)
-        session.flush()
-        if number == 1:
-            self._renumber(session, row)
-
-    def _renumber(self, session: Session, row: ClassicDivision) -> None:
-        """Starting numbers 1… in the initial order (before round 1 only; C.04.2 B.3)."""
         seeds = self._seeds(session, row)
-        ordered = sorted(seeds, key=lambda s: initial_order_key(s.rating, s.title, s.entry.player.name))
-        if [s.number for s in ordered] == list(range(1, len(ordered) + 1)):
-            return
-        for index, seed in enumerate(ordered, start=1):
-            seed.number = -index                  # two steps: (division, number) is unique
-        session.flush()
-        for seed in ordered:
-            seed.number = -seed.number
-        session.flush()
+        last = max((seed.number for seed in seeds), default=0)
+        ids = next_ids(session, ClassicSeed, len(entries))
+        order = None
+        if number == 1:                           # the starting list in the initial order, once all are in
+            order = self._initial_order([*((s.id, s.rating, s.title, s.entry.player.name) for s in seeds),
+                                         *((seed_id, ratings.get(e.player_id, 0), "", e.player.name)
+                                           for seed_id, e in zip(ids, entries, strict=True))])
+        for offset, (seed_id, entry) in enumerate(zip(ids, entries, strict=True), start=1):
+            self._log(session, tournament.id,
+                      ClassicEntryChanged(row.name, last + offset, "joined" if number > 1 else "entered", number,
+                                          seed=seed_id, entry=entry.id, rating=ratings.get(entry.player_id, 0),
+                                          title="", order=order if offset == len(entries) else None), actor=actor)
+
+    @staticmethod
+    def _initial_order(seeds: list[tuple[int, int, str, str]]) -> list[int] | None:
+        """The seed ids of ``seeds`` (id, rating, title, name; by starting number, 1 first)
+        in the initial order (C.04.2 B.3), or None when their numbers already follow it."""
+        ordered = [seed[0] for seed in sorted(seeds, key=lambda s: initial_order_key(s[1], s[2], s[3]))]
+        return None if ordered == [seed[0] for seed in seeds] else ordered
 
     @staticmethod
     def _rounds_paired(session: Session, row: ClassicDivision) -> int:

@@ -16,6 +16,7 @@ from duplicate.service.errors import InvalidInput, InvalidNumber, NotFound, Stat
 from duplicate.record.events import ClassicEntryChanged, DivisionCreated
 from duplicate.storage.classic_models import ClassicAbsence, ClassicDivision, ClassicSeed
 from duplicate.storage.models import Entry, Tournament
+from duplicate.storage.projector import next_id
 from duplicate.texts import NAME_MAX
 from ranking.classic.base import ClassicTask
 from ranking.classic.engines import PairingSystem
@@ -77,12 +78,8 @@ class Divisions(ClassicTask):
                 raise StateConflict(f"ya hay una división «{name}» en el torneo" if name else
                                       "el torneo ya tiene una división sin nombre",
                                       what=f"división {name}", state="exists")
-            division = ClassicDivision(tournament_id=tournament.id, name=name, system=system, rounds=rounds,
-                                       settings=settings.to_dict())
-            session.add(division)
-            session.flush()
-            self._log(session, tournament.id, DivisionCreated(name, system, rounds, settings.to_dict()), actor=actor,
-                      reason=note)
+            created = DivisionCreated(name, system, rounds, settings.to_dict(), next_id(session, ClassicDivision))
+            self._log(session, tournament.id, created, actor=actor, reason=note)
             return DivisionView(name, system, rounds, settings, 0, 0)
 
     def divisions(self, tournament_id: int | None = None) -> list[DivisionView]:
@@ -123,17 +120,19 @@ class Divisions(ClassicTask):
             if paired and row.system in ROUND_ROBINS:
                 raise StateConflict("un todos contra todos no admite inscripciones tardías",
                                     what=f"división {row.name}", state="late_entries")
-            last = max((seed.number for seed in self._seeds(session, row)), default=0)
-            seed = ClassicSeed(division_id=row.id, entry_id=entry.id, number=last + 1, rating=rating, title=title,
-                               first_round=paired + 1)
-            session.add(seed)
-            session.flush()
+            seeds = self._seeds(session, row)
+            seed_id = next_id(session, ClassicSeed)
+            number = max((seed.number for seed in seeds), default=0) + 1
+            order = None
             if paired == 0:
-                self._renumber(session, row)
-            self._log(session, tournament.id, ClassicEntryChanged(row.name, seed.number, "entered" if paired == 0
-                                                                  else "joined", paired + 1),
+                order = self._initial_order([*((s.id, s.rating, s.title, s.entry.player.name) for s in seeds),
+                                             (seed_id, rating, title, entry.player.name)])
+                number = order.index(seed_id) + 1 if order else number
+            self._log(session, tournament.id,
+                      ClassicEntryChanged(row.name, number, "entered" if paired == 0 else "joined", paired + 1,
+                                          seed=seed_id, entry=entry.id, rating=rating, title=title, order=order),
                       actor=actor, reason=f"{entry.player.name}, rating {rating}" + (f", {title}" if title else ""))
-            return seed.number
+            return number
 
     def set_rating(self, number: int, rating: int, *, title: str | None = None, division: str = "",
                    tournament_id: int | None = None) -> int:
@@ -146,16 +145,19 @@ class Divisions(ClassicTask):
             actor = self._authorise(session, tournament.id, Action.UPDATE_PLAYER)
             row = self._division_row(session, tournament, division)
             seed = self._seed(session, row, number)
-            seed.rating = rating
-            if title is not None:
-                seed.title = title
-            session.flush()
+            kept_title = seed.title if title is None else title
             paired = self._rounds_paired(session, row)
+            order = None
             if paired == 0:
-                self._renumber(session, row)
-            self._log(session, tournament.id, ClassicEntryChanged(row.name, seed.number, "rating", paired + 1),
-                      actor=actor, reason=f"rating {rating}" + (f", {seed.title}" if seed.title else ""))
-            return seed.number
+                order = self._initial_order([(s.id, rating, kept_title, s.entry.player.name) if s.id == seed.id
+                                             else (s.id, s.rating, s.title, s.entry.player.name)
+                                             for s in self._seeds(session, row)])
+                number = order.index(seed.id) + 1 if order else number
+            self._log(session, tournament.id,
+                      ClassicEntryChanged(row.name, number, "rating", paired + 1, seed=seed.id, rating=rating,
+                                          title=title, order=order),
+                      actor=actor, reason=f"rating {rating}" + (f", {kept_title}" if kept_title else ""))
+            return number
 
     def starting_list(self, *, division: str = "", tournament_id: int | None = None
                       ) -> list[tuple[int, str, int, str]]:
@@ -195,7 +197,6 @@ class Divisions(ClassicTask):
             if kind not in ("H", "Z"):
                 raise InvalidInput("el descanso pedido es H (media victoria) o Z (sin puntos)",
                                    what="el descanso", value=kind)
-            session.add(ClassicAbsence(seed_id=seed.id, round=round_number, kind=kind))
             self._log(session, tournament.id, ClassicEntryChanged(row.name, number,
                                                                   "half-bye" if kind == "H" else "zero-bye",
                                                                   round_number), actor=actor)
@@ -210,8 +211,8 @@ class Divisions(ClassicTask):
             if seed.withdrawn_round is not None:
                 raise StateConflict(f"el jugador {number} ya está retirado desde la ronda {seed.withdrawn_round}",
                                     what=f"jugador {number}", state="withdrawn")
-            seed.withdrawn_round = self._rounds_paired(session, row) + 1
-            self._log(session, tournament.id, ClassicEntryChanged(row.name, number, "withdrawn", seed.withdrawn_round),
+            self._log(session, tournament.id, ClassicEntryChanged(row.name, number, "withdrawn",
+                                                                  self._rounds_paired(session, row) + 1),
                       actor=actor, reason=reason)
 
     @staticmethod

@@ -13,6 +13,7 @@ from duplicate.service.access import Action
 from duplicate.service.errors import InvalidInput, MissingReason, NotFound, StateConflict
 from duplicate.record.events import RoundPaired
 from duplicate.storage.classic_models import ClassicBoard, ClassicDivision
+from duplicate.storage.projector import next_ids
 from ranking.classic.base import ClassicTask
 from ranking.classic.engines import EngineUnavailable, PairingError, PairingSystem, pair_next_round
 from ranking.classic.errors import PlayerWithdrawn
@@ -21,7 +22,7 @@ from ranking.classic.pairing_rules import Pair, check_pairing
 from ranking.classic.round_robin import RoundRobinRound, bye_requests, round_robin_round
 from ranking.classic.standings import standings
 from ranking.classic.trf import Trf
-from ranking.classic.views import CLUB_WAIVED, GIBSON, MANUAL, ROUND_ROBINS, BoardView, DivisionSettings
+from ranking.classic.views import CLUB_WAIVED, MANUAL, ROUND_ROBINS, BoardView, DivisionSettings
 
 __all__ = ["Pairing"]
 
@@ -52,6 +53,7 @@ class Pairing(ClassicTask):
             trf = self._trf(session, row, played=number - 1)
             gibson: Pair | None = None
             unplayed: list[tuple[Pair, str]] = []
+            waived = False
             if manual is not None:
                 pairs = [Pair(first, second) for first, second in manual]
                 self._check_manual(session, row, pairs)
@@ -67,12 +69,12 @@ class Pairing(ClassicTask):
                 played = self._round_robin(session, row, number)
                 pairs, unplayed, method = played.pairs, played.unplayed, row.system
             else:
-                pairs, notes, gibson = self._swiss_round(session, row, trf, number)
+                pairs, notes, gibson, waived = self._swiss_round(session, row, trf, number)
                 method = row.system
                 reason = "; ".join([reason.strip()] * bool(reason.strip()) + notes)
-            boards = self._store_round(session, row, number, pairs, method, gibson=gibson, unplayed=unplayed)
-            self._log(session, tournament.id, RoundPaired(row.name, number, method, boards), actor=actor,
-                      round_number=number, reason=reason)
+            self._log(session, tournament.id, self._round_event(session, row, number, pairs, method, gibson=gibson,
+                                                                unplayed=unplayed, waived=waived),
+                      actor=actor, round_number=number, reason=reason)
             return self._board_views(session, row, number)
 
     def _check_manual(self, session: Session, row: ClassicDivision, pairs: list[Pair]) -> None:
@@ -108,11 +110,12 @@ class Pairing(ClassicTask):
                                what="el emparejamiento", value=sum(pair.is_bye for pair in pairs))
 
     def _swiss_round(self, session: Session, row: ClassicDivision, trf: Trf, number: int
-                     ) -> tuple[list[Pair], list[str], Pair | None]:
+                     ) -> tuple[list[Pair], list[str], Pair | None, bool]:
         """The round by the division's Swiss system, with its same-club and Gibson options
-        (``ranking.classic.gibson``); returns the pairs, notes for the log and the Gibson
-        board. A round in which the same-club pairs could not be kept apart is remembered
-        (``club_waived``) so the exported TRF says which rounds kept them apart."""
+        (``ranking.classic.gibson``); returns the pairs, notes for the log, the Gibson
+        board and whether the same-club pairs could not be kept apart (the round is then
+        remembered in the settings' ``club_waived``, so the exported TRF says which rounds
+        kept them apart)."""
         settings = DivisionSettings.from_dict(row.settings)
         system = PairingSystem(row.system)
         notes: list[str] = []
@@ -135,8 +138,7 @@ class Pairing(ClassicTask):
         pairs, gibson_notes, fixed = gibson_round(trf, leader, choices, pair_rest)
         if waived[0]:
             notes.append(CLUB_WAIVED)
-            row.settings = {**row.settings, "club_waived": sorted({*row.settings.get("club_waived", []), number})}
-        return pairs, gibson_notes + notes, fixed
+        return pairs, gibson_notes + notes, fixed, waived[0]
 
     def _gibson_choices(self, session: Session, row: ClassicDivision, number: int) -> tuple[int, list[Pair]]:
         """The Gibson boards to try in round ``number`` (``gibson.gibson_choices``) among the
@@ -162,31 +164,29 @@ class Pairing(ClassicTask):
         withdrawn = {p.number for p in players if p.withdrawn_round is not None and p.withdrawn_round <= number}
         return round_robin_round(schedule[number - 1], withdrawn=withdrawn, asked=bye_requests(absences, number))
 
-    def _store_round(self, session: Session, row: ClassicDivision, number: int, pairs: list[Pair],
-                     method: str, *, gibson: Pair | None = None,
-                     unplayed: list[tuple[Pair, str]] | None = None) -> list[list[int]]:
-        """Store the round's boards (the bye last); the Gibson board's method is ``gibson``;
-        ``unplayed`` games (a withdrawn player's, with the side that did not play) are boards
-        without a table, decided by forfeit."""
-        seeds = {seed.number: seed for seed in self._seeds(session, row)}
+    def _round_event(self, session: Session, row: ClassicDivision, number: int, pairs: list[Pair],
+                     method: str, *, gibson: Pair | None = None, unplayed: list[tuple[Pair, str]] | None = None,
+                     waived: bool = False) -> RoundPaired:
+        """The event that stores the round's boards (the bye last); the Gibson board's method
+        is ``gibson``; ``unplayed`` games (a withdrawn player's, with the side that did not
+        play) are boards without a table, decided by forfeit; ``waived``: the same-club pairs
+        were not kept apart. ``NotFound`` for an unknown starting number."""
+        known = {seed.number for seed in self._seeds(session, row)}
         boards = []
+        gibson_table: int | None = None
         table = 0
         for pair in sorted(pairs, key=lambda p: p.is_bye):
-            if pair.first not in seeds or (pair.second and pair.second not in seeds):
-                raise NotFound(f"no hay jugador con el número {pair.first if pair.first not in seeds else pair.second}",
-                               what="jugador", key=pair.first if pair.first not in seeds else pair.second)
+            if pair.first not in known or (pair.second and pair.second not in known):
+                raise NotFound(f"no hay jugador con el número {pair.first if pair.first not in known else pair.second}",
+                               what="jugador", key=pair.first if pair.first not in known else pair.second)
             if pair.is_bye:
-                session.add(ClassicBoard(division_id=row.id, round=number, table=None, first_id=seeds[pair.first].id,
-                                         method=method))
                 boards.append([0, pair.first, 0])
                 continue
             table += 1
-            session.add(ClassicBoard(division_id=row.id, round=number, table=table, first_id=seeds[pair.first].id,
-                                     second_id=seeds[pair.second].id, method=GIBSON if pair == gibson else method))
+            if pair == gibson:
+                gibson_table = table
             boards.append([table, pair.first, pair.second])
-        for pair, side in unplayed or []:
-            session.add(ClassicBoard(division_id=row.id, round=number, table=None, first_id=seeds[pair.first].id,
-                                     second_id=seeds[pair.second].id, forfeit=side, method=method))
-            boards.append([0, pair.first, pair.second])
-        session.flush()
-        return boards
+        boards.extend([0, pair.first, pair.second] for pair, _ in unplayed or [])
+        return RoundPaired(row.name, number, method, boards, ids=next_ids(session, ClassicBoard, len(boards)),
+                           gibson=gibson_table, forfeits=[side for _, side in unplayed or []] or None,
+                           club_waived=True if waived else None)

@@ -5,7 +5,6 @@ judge's settling of a board (a reason when it changes a result). A task module o
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Literal
 
 from sqlalchemy.orm import Session
@@ -13,7 +12,7 @@ from sqlalchemy.orm import Session
 from duplicate.service.access import Action, Actor, Role
 from duplicate.service.errors import InvalidInput, InvalidNumber
 from duplicate.record.events import ResultConflict, ResultEntered, ResultResolved
-from duplicate.storage.classic_models import ClassicBoard, ClassicDivision, ClassicScoreEntry
+from duplicate.storage.classic_models import ClassicBoard, ClassicDivision
 from duplicate.storage.models import Tournament
 from ranking.classic.base import ClassicTask
 from ranking.classic.errors import PlayerWithdrawn, ReasonRequired
@@ -65,18 +64,11 @@ class Results(ClassicTask):
                 _need_reason(reason, board, "cambia el resultado anotado")
             else:
                 outcome = "conflict"
-            session.add(ClassicScoreEntry(board_id=board.id, first_score=first_score, second_score=second_score,
-                                          station=self.station, arbiter=actor.name, note=reason.strip(),
-                                          entered_at=datetime.now(UTC)))
             if outcome == "conflict":
-                board.conflict = True
                 self._log(session, tournament.id, ResultConflict(row.name, round_number, table, first_score,
                                                                  second_score, counted[0] or 0, counted[1] or 0),
-                          actor=actor, round_number=round_number)
+                          actor=actor, round_number=round_number, reason=reason.strip())
                 return "conflict"
-            board.first_score, board.second_score, board.forfeit = first_score, second_score, None
-            if outcome == "corrected":
-                board.conflict = False
             self._log(session, tournament.id, ResultEntered(row.name, round_number, table, first_score, second_score),
                       actor=actor, round_number=round_number, reason=reason.strip())
             return outcome
@@ -93,8 +85,6 @@ class Results(ClassicTask):
             tournament, actor, row, board = self._judged_board(session, division, tournament_id, round_number, table)
             if board.forfeit != loser and (board.forfeit is not None or board.first_score is not None):
                 _need_reason(reason, board, "cambia el resultado anotado por una incomparecencia")
-            board.first_score = board.second_score = None
-            board.forfeit, board.conflict = loser, False
             self._log(session, tournament.id, ResultEntered(row.name, round_number, table, 0, 0, forfeit=loser),
                       actor=actor, round_number=round_number, reason=reason.strip())
 
@@ -108,7 +98,6 @@ class Results(ClassicTask):
             self._check_not_withdrawn(board)
             if board.forfeit is not None or board.first_score is not None or board.conflict:
                 _need_reason(reason, board, "fija el resultado de una mesa que ya tiene uno")
-            board.first_score, board.second_score, board.forfeit, board.conflict = first_score, second_score, None, False
             self._log(session, tournament.id, ResultResolved(row.name, round_number, table, first_score, second_score),
                       actor=actor, round_number=round_number, reason=reason.strip())
 

@@ -90,12 +90,16 @@ def test_update_and_recompute_are_logged_with_the_judge(judge: TournamentService
     assert result.exit_code == 0, result.output
     [updated] = [event for event in judge.history() if event.kind == "ratings_updated"]
     assert (updated.arbiter, updated.role, updated.station) == ("juez", "judge", "mesa-elodi")
-    assert updated.payload == {"version": 1, "games": [{"tournament": 1, "game": 1}]}
+    # Since issue 34 the event also carries the figures the projector stores (the rest of each game's keys).
+    assert updated.payload["version"] == 1
+    assert [(game["tournament"], game["game"]) for game in updated.payload["games"]] == [(1, 1)]
     result = elodi(db_path, JUDGE_PIN, "recompute")
     assert result.exit_code == 0, result.output
     [recomputed] = [event for event in judge.history() if event.kind == "ratings_recomputed"]
     assert (recomputed.arbiter, recomputed.role) == ("juez", "judge")
-    assert recomputed.payload == {"version": 2, "previous": 1, "games": 1}
+    assert {key: recomputed.payload[key] for key in ("version", "previous", "games")} == {
+        "version": 2, "previous": 1, "games": 1}
+    assert [(game["tournament"], game["game"]) for game in recomputed.payload["rated"]] == [(1, 1)]
 
 
 def test_an_update_that_rates_nothing_logs_nothing(judge: TournamentService) -> None:
