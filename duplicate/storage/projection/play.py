@@ -178,6 +178,6 @@ HANDLERS: dict[EventKind, Handler] = {
     EventKind.GAME_ENDED: _game_ended,
     EventKind.VENUE_ADDED: _venue_added,
 }
-MODELS: tuple[type[Base], ...] = (Seat, OnlineVenue)
-"""``GameRow`` and ``RoundRow`` are written by the slips family too (publication, closing
-and annulling rounds); ``Slip`` and ``Conflict`` are the slips family's."""
+MODELS: tuple[type[Base], ...] = (GameRow, RoundRow, Seat, OnlineVenue)
+"""The models these handlers create; ``GameRow`` and ``RoundRow`` are changed by the slips
+family's handlers too (publication, closing and annulling rounds), never by other code."""

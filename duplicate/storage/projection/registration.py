@@ -102,5 +102,6 @@ HANDLERS: dict[EventKind, Handler] = {
     EventKind.ASSISTANT_RANGE: _assistant_range_set,
     EventKind.PLAYER_UPDATED: _player_updated,
 }
-MODELS: tuple[type[Base], ...] = (Tournament, Entry, AssistantRange)
-"""``Player`` is written by ``ranking.venue_field`` too (the people of imported venues)."""
+MODELS: tuple[type[Base], ...] = (Tournament, Player, Entry, AssistantRange)
+"""The models these handlers create; ``Player`` rows are made by the ranking family's
+handlers too (the people of imported venues, first rated by an EloDI event)."""

@@ -183,5 +183,6 @@ HANDLERS: dict[EventKind, Handler] = {
 }
 """The handler of each kind of ``events_slips`` event that changes a table."""
 
-MODELS: tuple[type[Base], ...] = (Claim,)
-"""The models only these handlers write (see the module doc for the shared ones)."""
+MODELS: tuple[type[Base], ...] = (Slip, Conflict, Claim)
+"""The models these handlers create; the play family's ``slips_set_aside`` handler removes
+a withdrawn rack's slips and sets its conflicts aside."""
