@@ -37,7 +37,7 @@ from lexicon.alphabet import Alphabet
 RECORD_FORMAT = "duplicada-tournament-1"
 """The record's format name (docs/tournament-record.md); ``verify`` reads this format."""
 
-RECORD_VERSION = 12
+RECORD_VERSION = 13
 """Revision of the format: fields are only ever added (version 2 adds ``format_version``
 and each event's ``role``: the role of the credential that acted; version 3 adds
 ``equal_tops`` to the payload of ``master_chosen`` events, so that replay places recorded
@@ -57,7 +57,9 @@ payloads; issue 25 §4; version 11 adds the event kind ``venue_imported``: an of
 record brought into an organiser's tournament, ``duplicate.service.venues``; issue 27 §2;
 version 12 adds online venues: each player's ``venue`` (null: the organiser's own room), the
 tournament's ``venues`` (the online venues' names), the event kind ``venue_added`` and the
-``venue`` of ``player_added`` and ``pin_changed`` payloads; issue 27 §2)."""
+``venue`` of ``player_added`` and ``pin_changed`` payloads; issue 27 §2; version 13 makes
+each event carry what the tables hold of it — the tables are the log's projection,
+``duplicate.storage.projector`` — so that ``duplicada restore`` rebuilds them; issue 34)."""
 
 
 def _slip_record(slip: Slip) -> dict[str, Any]:

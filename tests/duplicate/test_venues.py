@@ -174,7 +174,7 @@ def test_importing_a_venue_again_replaces_it_as_an_event(organiser: TournamentSe
     assert len(imported) == 2                      # the log keeps both imports
     assert len(organiser.venue_game_standings(1)) == 6
     record = organiser.export()                    # the organiser's record still verifies
-    assert record["format_version"] == 12          # issue 27 §2: online venues (format 12)
+    assert record["format_version"] == 13          # issue 27 §2: online venues (format 12); issue 34: format 13
     assert verify_record(record, organiser.lexicon_for(organiser.tournament())) == []
 
 
