@@ -90,6 +90,22 @@ def explain(error: BaseException, url: URL) -> str:
             "intentarlo; si se repite, avise al responsable técnico")
 
 
+class DatabaseConflict(DatabaseUnavailable):
+    """PostgreSQL gave up a transaction that waited on another one at the same moment (a
+    deadlock, SQLSTATE 40P01, or a serialisation failure, 40001): nothing of it was stored;
+    the action can be looked at again and repeated."""
+
+
+CONFLICT_STATES = frozenset({"40001", "40P01"})
+"""SQLSTATE codes of a transaction rolled back for another's sake (serialisation failure, deadlock)."""
+
+
+def _conflict(error: OperationalError | InterfaceError) -> bool:
+    """True when ``error`` is the server rolling back this transaction for a concurrent one."""
+    original = error.orig
+    return (getattr(original, "sqlstate", None) or getattr(original, "pgcode", None)) in CONFLICT_STATES
+
+
 class DatabaseDamaged(DatabaseUnavailable):
     """A stored value cannot be read back (a damaged page, a datetime or JSON column that
     does not parse, a number of the wrong type): the message (Spanish) names the database
@@ -233,6 +249,9 @@ class Database:
         try:
             yield
         except (OperationalError, InterfaceError) as error:
+            if _conflict(error):
+                raise DatabaseConflict(f"la base de datos {masked_url(self.engine.url)} ha deshecho la transacción "
+                                       "porque otro puesto cambiaba lo mismo a la vez") from None
             raise DatabaseUnavailable(explain(error, self.engine.url)) from None
         except IntegrityError as error:
             # A unique constraint: another station wrote the same thing first — the callers
