@@ -24,6 +24,7 @@ from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import DatabaseError as SQLAlchemyDatabaseError
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from duplicate.storage.event_chain import install as install_event_chain
@@ -155,7 +156,7 @@ def masked_url(value: str | URL) -> str:
     if isinstance(value, str):
         try:
             url = make_url(value)
-        except Exception:  # noqa: BLE001 — not a URL: mask by its shape
+        except (ArgumentError, ValueError):     # not a URL: mask by its shape
             return _masked_text(value)
     else:
         url = value
@@ -346,7 +347,7 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
     url = database_url(url) if url else default_database_url()
     try:
         engine = create_engine(url, pool_pre_ping=not url.startswith("sqlite"))
-    except Exception as error:  # noqa: BLE001 - driver or URL problems, reported to the user
+    except (SQLAlchemyError, ImportError, ValueError, TypeError) as error:   # no driver, a URL it refuses
         raise DatabaseError(f"no se puede abrir la base de datos {masked_url(url)}"
                             f": falta su controlador o la URL no es válida ({type(error).__name__})") from None
     new_file = None
