@@ -85,3 +85,36 @@ def test_next_scores_below_the_top_for_the_rack_in_play(service: TournamentServi
     assert all(score.score < top and score.count >= 1 for score in scores)
     assert [score.score for score in scores] == sorted({score.score for score in scores}, reverse=True)
     assert service.next_scores(1, round_number=2) == ()            # not that round's rack
+
+
+def _plain(value: object, where: str) -> None:
+    """``value`` is made of plain values only: frozen dataclasses, tuples and frozensets of
+    str, int, float, bool and None (issue 34 §4: no engine, board, alphabet nor CGP text to
+    parse back)."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return
+    if isinstance(value, (tuple, frozenset)):
+        for index, item in enumerate(value):
+            _plain(item, f"{where}[{index}]")
+        return
+    assert dataclasses.is_dataclass(value) and not isinstance(value, type), f"{where}: {type(value).__name__}"
+    assert type(value).__dataclass_params__.frozen, f"{where}: {type(value).__name__} is not frozen"  # type: ignore[attr-defined]
+    for item in dataclasses.fields(value):
+        _plain(getattr(value, item.name), f"{where}.{item.name}")
+
+
+def test_the_view_holds_plain_values_the_board_as_cells_and_the_rack_as_tiles(service: TournamentService) -> None:
+    service.draw_rack(1)
+    service.choose_master(1)
+    service.draw_rack(1)
+    view = service.game_view(1, tops=3)
+    _plain(view, "GameView")
+    assert view.rack is not None and len(view.rack.tiles) == 7
+    assert all(tile.text == "?" for tile in view.rack.tiles if tile.blank)
+    assert all(len(line) == 15 for line in view.board.rows) and len(view.board.rows) == 15
+    assert not any(isinstance(getattr(view, item.name), str) and "/" in getattr(view, item.name)
+                   for item in dataclasses.fields(view))                   # no CGP text among its fields
+    for round_ in service.rounds(1):
+        _plain(round_.board, "RoundView.board")
+    # The board of round 2 (before its master) is the board after round 1's master.
+    assert service.rounds(1)[1].board == view.board
