@@ -71,15 +71,18 @@ def announcement_order(leftover: Sequence[int], drawn: Sequence[int], alphabet: 
 def rack_announcement(leftover: Sequence[int], drawn: Sequence[int], alphabet: Alphabet,
                       table: SpellingTable) -> str:
     """The rack as read aloud, e.g. «quedan: A de Argentina, S de Suecia; nuevas: …» (III.17)."""
+    return spoken_rack([_tile_symbol(tile, alphabet) for tile in announcement_order(leftover, (), alphabet)],
+                       [_tile_symbol(tile, alphabet) for tile in drawn], table)
 
-    def say(tiles: Iterable[int]) -> str:
-        parts = []
-        for tile in tiles:
-            symbol = _tile_symbol(tile, alphabet)
-            parts.append("comodín" if symbol == "?" else f"{symbol} de {table.keyword(symbol)}")
-        return ", ".join(parts)
 
-    kept = announcement_order(leftover, (), alphabet)
+def spoken_rack(kept: Sequence[str], drawn: Sequence[str], table: SpellingTable) -> str:
+    """``rack_announcement`` of tiles given by their symbols (``"CH"``, ``"?"`` for a
+    blank): ``kept`` already in the order they are read (``announcement_order``), then
+    ``drawn`` as drawn (III.17)."""
+
+    def say(symbols: Iterable[str]) -> str:
+        return ", ".join("comodín" if symbol == "?" else f"{symbol} de {table.keyword(symbol)}" for symbol in symbols)
+
     if not kept:
         return f"Atril: {say(drawn)}."
     if not drawn:

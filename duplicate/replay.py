@@ -82,7 +82,7 @@ def _place(board: Board, master: str, alphabet: Alphabet) -> frozenset[tuple[int
     try:
         placed = placed_tiles(board, parse_move(master, alphabet))
         board.place(placed)
-    except (BoardError, SlipError, PlacementError, ValueError):
+    except (BoardError, SlipError, PlacementError):
         return frozenset()
     return frozenset((row, col) for row, col, _tile in placed)
 
@@ -102,7 +102,7 @@ def replay_of_results(game: GameResults, rounds: Sequence[RoundView], alphabet: 
         if view is not None:
             try:
                 board = Board.from_cgp(view.board_before, alphabet, layout)
-            except (BoardError, ValueError):
+            except BoardError:
                 board = Board(alphabet, layout)
             if view.master:
                 new = _place(board, view.master, alphabet)

@@ -60,7 +60,7 @@ from duplicate.result_values import (
     spanish_number,
     split_move,
 )
-from duplicate.service import RoundView, TournamentService, TournamentSettings
+from duplicate.service import RoundView, TournamentError, TournamentService, TournamentSettings
 from duplicate.service.views import SlipView
 from duplicate.slips import SlipStatus
 from duplicate.standings import running_totals
@@ -221,7 +221,7 @@ def _final_board(rounds: Sequence[RoundView], alphabet: Alphabet) -> tuple[tuple
             board = Board.from_cgp(last.board_before, alphabet, layout)
             if last.master:   # an annulled master stays on the board too (III.29)
                 board.place(placed_tiles(board, parse_move(last.master, alphabet)))
-        except (BoardError, SlipError, PlacementError, ValueError):
+        except (BoardError, SlipError, PlacementError):
             pass  # a record that does not read back: show the board before the last move
     return board_rows(board, alphabet)
 
@@ -255,10 +255,8 @@ def _elodi(service: TournamentService, tournament_id: int, number: int,
         return None, "Las valoraciones EloDI no están disponibles en esta instalación."
     try:
         report = service.hooks.game_ratings(tournament_id, number)
-    except ValueError as error:
+    except TournamentError as error:    # RatingError: not rated; StorageUnavailable: no ratings store
         return None, f"Sin valoración EloDI: {error}"
-    except Exception as error:  # noqa: BLE001 - a ratings store missing or older than this code
-        return None, f"Sin valoración EloDI ({type(error).__name__})."
     by_person = {player.player_id: player.entry_id for player in players.values()}
     return tuple(EloLine(line.name, by_person.get(line.player_id), line.rating_before, line.change, line.rating_after,
                          line.target_position, line.actual_position, line.phase) for line in report), ""

@@ -35,7 +35,9 @@ from duplicate.service.access import (
     pin_digest,
 )
 from duplicate.service.errors import (
+    ConcurrentChange,
     CredentialRefused,
+    DamagedData,
     InvalidNumber,
     InvalidText,
     LexiconUnavailable,
@@ -46,7 +48,7 @@ from duplicate.service import lockout
 from duplicate.record.events import TournamentEvent
 from duplicate.service.lockout import SOURCE_MAX, WrongPin, check_pin, count_late_failure, station_source
 from duplicate.service.views import TournamentInfo
-from duplicate.storage.database import Database, DatabaseUnavailable
+from duplicate.storage.database import Database, DatabaseConflict, DatabaseDamaged, DatabaseUnavailable
 from duplicate.storage.projector import project, project_all
 from duplicate.storage.models import (
     AssistantRange,
@@ -79,6 +81,11 @@ def engine_state(engine: Game) -> tuple[object, ...]:
     pending = engine.pending
     return (len(engine.records), None if pending is None else (pending.number, pending.rack.text, pending.redraws),
             len(engine.bag), tuple(engine.leftover), engine.over)
+
+
+CONCURRENT_CHANGE = ("otro puesto cambiaba lo mismo en ese momento y la base de datos ha deshecho esta acción: "
+                     "no se ha guardado nada; vuelva a mirar la partida y repítala")
+"""What ``ConcurrentChange`` says when the server rolled a write back for another station's."""
 
 _CHANGED = "changed"
 """Key of ``Session.info`` set once the session has flushed a change (``_note_flush``)."""
@@ -197,7 +204,9 @@ class ServiceContext:
         """``Database.write`` that also counts a wrong PIN and locks its source after too
         many (``lockout``): in the action's own transaction, committed with nothing else,
         when the PIN was checked before anything changed; else after the rollback. Raises
-        ``StorageUnavailable`` when the database stops answering, ``CredentialRefused``
+        ``StorageUnavailable`` when the database stops answering (``DamagedData`` when a
+        stored value does not read back), ``ConcurrentChange`` when the server rolled the
+        transaction back for another station's at the same moment, ``CredentialRefused``
         (``SignInLocked``) for a wrong PIN.
 
         The engine cache follows what is committed: an engine handed out in a write
@@ -219,6 +228,10 @@ class ServiceContext:
                         refused = wrong.refusal()          # the count is committed, nothing else
                 if refused is None:
                     engines.clear()            # committed: the engines played on follow the log
+        except DatabaseConflict as error:
+            raise ConcurrentChange(CONCURRENT_CHANGE, state="rolled_back") from error
+        except DatabaseDamaged as error:
+            raise DamagedData(str(error)) from error
         except DatabaseUnavailable as error:
             raise StorageUnavailable(str(error)) from error
         except WrongPin as wrong:
@@ -245,10 +258,13 @@ class ServiceContext:
 
     @contextmanager
     def read(self) -> Iterator[Session]:
-        """``Database.read``, a database that stops answering reported as ``StorageUnavailable``."""
+        """``Database.read``, a database that stops answering reported as ``StorageUnavailable``,
+        a stored value that does not read back as ``DamagedData``."""
         try:
             with self.db.read() as session:
                 yield session
+        except DatabaseDamaged as error:
+            raise DamagedData(str(error)) from error
         except DatabaseUnavailable as error:
             raise StorageUnavailable(str(error)) from error
 

@@ -188,7 +188,11 @@ class ResultsUnpublished(StateConflict):
 
 
 class ConcurrentChange(StateConflict):
-    """Another station changed the same thing at the same moment: look again and repeat."""
+    """Another station changed the same thing at the same moment: look again and repeat.
+    Raised when two judge stations set a round's rack at once (``state`` ``"rack_set"``) and
+    when the server rolled a write back for another station's — a PostgreSQL deadlock or
+    serialisation failure, SQLSTATE 40P01 / 40001 (``state`` ``"rolled_back"``); nothing of
+    the refused action was stored."""
 
 
 class InconsistentHistory(TournamentError):

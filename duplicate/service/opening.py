@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 from duplicate.service.errors import StorageUnavailable
 from duplicate.service.facade import TournamentService
@@ -54,7 +55,7 @@ def url_with_password(url: str, ask: Callable[[str], str]) -> str:
         return url
     try:
         parsed = make_url(url)
-    except Exception:  # noqa: BLE001 — left to open_database_for, which says what is wrong
+    except (ArgumentError, ValueError):     # not a URL: left to open_database_for, which says what is wrong
         return url
     if parsed.password != ASK_PASSWORD:
         return url

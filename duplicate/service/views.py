@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import MISSING, dataclass, field, fields
 from datetime import date, datetime
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from duplicate.plurals import counted
@@ -15,7 +17,8 @@ from duplicate.storage.models import (
     Tournament,
 )
 from duplicate.service.errors import DamagedData
-from lexicon.alphabet import Alphabet
+from lexicon.alphabet import BLANK_FLAG, Alphabet
+from lexicon.board import ROW_NAMES, SIZE, Board, BoardError, standard_layout
 
 
 @dataclass(frozen=True)
@@ -85,11 +88,119 @@ class EntryResult:
     conflict_id: int | None = None
 
 
+# --- the board and racks as values (issue 34 §4: no front end parses a serialisation) ----------
+BOARD_SIZE = SIZE
+"""Squares per side of the board (15)."""
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A rack tile as shown: ``text`` its letter in capitals (``"A"``, ``"CH"``, ``"Ñ"``)
+    or ``"?"`` for a blank (``blank`` true)."""
+
+    text: str
+    blank: bool
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One square of the board: ``letter`` the tile on it in capitals (``"CH"``; None:
+    empty), ``blank`` whether that tile is a blank standing for the letter (III.20.3);
+    ``letter_premium`` and ``word_premium`` the square's multipliers (1, 2 or 3)."""
+
+    letter: str | None
+    blank: bool
+    letter_premium: int
+    word_premium: int
+
+    @property
+    def shown(self) -> str | None:
+        """The tile as written on boards and slips: a blank's letter in lowercase."""
+        return None if self.letter is None else self.letter.lower() if self.blank else self.letter
+
+
+@dataclass(frozen=True)
+class BoardCells:
+    """The board as values: ``rows[row][col]`` (row 0 is A, column 0 is 1), 15×15 ``Cell``."""
+
+    rows: tuple[tuple[Cell, ...], ...]
+
+    def cell(self, row: int, col: int) -> Cell:
+        """The square of 0-based ``row`` and ``col``."""
+        return self.rows[row][col]
+
+    @property
+    def empty(self) -> bool:
+        """No tile on the board yet."""
+        return all(cell.letter is None for line in self.rows for cell in line)
+
+    @staticmethod
+    def row_name(row: int) -> str:
+        """The letter of 0-based ``row`` (``A``–``O``)."""
+        return ROW_NAMES[row]
+
+    @staticmethod
+    def square_name(row: int, col: int) -> str:
+        """The square as written across: ``H8``."""
+        return f"{ROW_NAMES[row]}{col + 1}"
+
+
+def board_cells(board: Board) -> BoardCells:
+    """``board`` as values (its alphabet gives the letters, its layout the premiums)."""
+    alphabet, layout = board.alphabet, board.layout
+    return BoardCells(tuple(
+        tuple(Cell(None if tile is None else alphabet.symbol(tile & ~BLANK_FLAG),
+                   tile is not None and bool(tile & BLANK_FLAG),
+                   layout.letter_mult[row][col], layout.word_mult[row][col])
+              for col, tile in enumerate(line))
+        for row, line in enumerate(board.tiles)))
+
+
+@lru_cache(maxsize=512)
+def stored_board_cells(cgp: str, alphabet: Alphabet) -> BoardCells:
+    """The stored board ``cgp`` (as ``RoundRow.board_before`` holds it) as values; a
+    board that does not read (a damaged row) raises ``DamagedData``. Boards stored never
+    change: the answers are kept."""
+    try:
+        board = Board.from_cgp(cgp, alphabet)
+    except BoardError as error:
+        raise DamagedData(f"un tablero guardado no se puede leer ({error}): la base de datos está dañada; "
+                          "restaure una copia") from None
+    return board_cells(board)
+
+
+@dataclass(frozen=True)
+class PaperPlacement:
+    """A paper board's word laid on a round's board (II.8, III.20.1.c–d;
+    ``paper_board_placement``): ``text`` the board form typed (``"H8 → CASA"``, what the
+    slip is entered as), ``canonical`` the notation of the main word it makes
+    (III.20.1.a), ``board`` the board with the word on it, ``placed`` the new tiles' squares."""
+
+    text: str
+    canonical: str
+    board: BoardCells
+    placed: frozenset[tuple[int, int]]
+
+
+def empty_board() -> BoardCells:
+    """The empty board of the standard layout."""
+    layout = standard_layout()
+    return BoardCells(tuple(tuple(Cell(None, False, layout.letter_mult[row][col], layout.word_mult[row][col])
+                                  for col in range(SIZE)) for row in range(SIZE)))
+
+
+def rack_tiles(tiles: Iterable[int], alphabet: Alphabet) -> tuple[Tile, ...]:
+    """Rack tile codes as values: ``?`` for a blank."""
+    return tuple(Tile("?", True) if tile == alphabet.blank else Tile(alphabet.symbol(tile), False) for tile in tiles)
+
+
 @dataclass(frozen=True)
 class RoundView:
     """A round as stored (see ``RoundRow``), with tops as ``(canonical, score, reason)``;
     ``rack`` is the stored text (it reads back with ``parse_rack_text``), ``rack_shown``
-    the same rack as people read it (digraphs in brackets: ``LAADDE[CH]``)."""
+    the same rack as people read it (digraphs in brackets: ``LAADDE[CH]``); ``board``
+    the board before the master as cells (``board_before`` is its CGP text, for the
+    record and the replay pages)."""
 
     number: int
     rack: str
@@ -106,6 +217,8 @@ class RoundView:
     leftover: str = ""
     master_reason: str | None = None
     rack_shown: str = ""
+    board: BoardCells = field(default_factory=empty_board)
+    """``board_before`` as values, for front ends to draw (the CGP text is the record's)."""
 
 
 @dataclass(frozen=True)
@@ -162,7 +275,8 @@ def _round_view(row: RoundRow, alphabet: Alphabet) -> RoundView:
                      tuple((top[0], top[1], top[2]) for top in row.top_moves), row.move_count, row.master,
                      row.master_score, row.cumulative, row.annulled, row.closed,
                      tuple({**redraw, "rack": shown_rack(redraw["rack"], alphabet)} for redraw in row.redraws or ()),
-                     row.leftover, row.master_reason, shown_rack(row.rack, alphabet))
+                     row.leftover, row.master_reason, shown_rack(row.rack, alphabet),
+                     stored_board_cells(row.board_before, alphabet))
 
 
 # --- stored rows as plain values (issue 12 §2: front ends never get ORM rows) -------------
@@ -375,20 +489,21 @@ class ClockView:
 @dataclass(frozen=True)
 class RackInPlay:
     """The round whose rack waits for its master: ``number``; the rack's ``leftover``
-    (kept from the last round) and ``drawn`` tiles (codes, ``alphabet.blank`` for a
-    blank); its ``redraws`` as ``"RACK: reason"`` (III.19); the first ``tops`` in the
-    III.15 order out of ``top_total`` moves of top score, ``move_count`` moves in all."""
+    tiles (kept from the last round, in the order they are read aloud: alphabetical,
+    blanks last, III.17) and ``drawn`` tiles (in the order drawn); its ``redraws`` as
+    ``"RACK: reason"`` (III.19); the first ``tops`` in the III.15 order out of
+    ``top_total`` moves of top score, ``move_count`` moves in all."""
 
     number: int
-    leftover: tuple[int, ...]
-    drawn: tuple[int, ...]
+    leftover: tuple[Tile, ...]
+    drawn: tuple[Tile, ...]
     redraws: tuple[str, ...]
     tops: tuple[TopMove, ...]
     top_total: int
     move_count: int
 
     @property
-    def tiles(self) -> tuple[int, ...]:
+    def tiles(self) -> tuple[Tile, ...]:
         """The whole rack: leftover then drawn tiles."""
         return self.leftover + self.drawn
 
@@ -422,19 +537,18 @@ class PreparedView:
 class GameView:
     """A game of the tournament now, as plain values (``TournamentService.game_view``).
 
-    ``board`` is the board in CGP (``Board.from_cgp`` with ``alphabet`` gives a copy to
-    draw); ``round_number`` the round being played (or next); ``leftover`` the tiles
-    kept on the rack between rounds; ``rack`` the rack in play (None between rounds);
+    ``board`` the board now, square by square; ``round_number`` the round being played
+    (or next); ``leftover`` the tiles kept on the rack between rounds (in the order read
+    aloud, III.17); ``rack`` the rack in play (None between rounds);
     ``last`` the last master placed (None before the first); ``played`` masters placed;
     ``over`` and ``end_reason`` (III.22); ``clock`` the shared round clock (None: never
     started)."""
 
     number: int
-    alphabet: Alphabet
-    board: str
+    board: BoardCells
     round_number: int
     bag: BagView
-    leftover: tuple[int, ...]
+    leftover: tuple[Tile, ...]
     rack: RackInPlay | None
     last: MasterPlaced | None
     played: int

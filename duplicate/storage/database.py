@@ -24,6 +24,7 @@ from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import DatabaseError as SQLAlchemyDatabaseError
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from duplicate.storage.event_chain import install as install_event_chain
@@ -90,6 +91,22 @@ def explain(error: BaseException, url: URL) -> str:
             "intentarlo; si se repite, avise al responsable técnico")
 
 
+class DatabaseConflict(DatabaseUnavailable):
+    """PostgreSQL gave up a transaction that waited on another one at the same moment (a
+    deadlock, SQLSTATE 40P01, or a serialisation failure, 40001): nothing of it was stored;
+    the action can be looked at again and repeated."""
+
+
+CONFLICT_STATES = frozenset({"40001", "40P01"})
+"""SQLSTATE codes of a transaction rolled back for another's sake (serialisation failure, deadlock)."""
+
+
+def _conflict(error: OperationalError | InterfaceError) -> bool:
+    """True when ``error`` is the server rolling back this transaction for a concurrent one."""
+    original = error.orig
+    return (getattr(original, "sqlstate", None) or getattr(original, "pgcode", None)) in CONFLICT_STATES
+
+
 class DatabaseDamaged(DatabaseUnavailable):
     """A stored value cannot be read back (a damaged page, a datetime or JSON column that
     does not parse, a number of the wrong type): the message (Spanish) names the database
@@ -139,7 +156,7 @@ def masked_url(value: str | URL) -> str:
     if isinstance(value, str):
         try:
             url = make_url(value)
-        except Exception:  # noqa: BLE001 — not a URL: mask by its shape
+        except (ArgumentError, ValueError):     # not a URL: mask by its shape
             return _masked_text(value)
     else:
         url = value
@@ -233,6 +250,9 @@ class Database:
         try:
             yield
         except (OperationalError, InterfaceError) as error:
+            if _conflict(error):
+                raise DatabaseConflict(f"la base de datos {masked_url(self.engine.url)} ha deshecho la transacción "
+                                       "porque otro puesto cambiaba lo mismo a la vez") from None
             raise DatabaseUnavailable(explain(error, self.engine.url)) from None
         except IntegrityError as error:
             # A unique constraint: another station wrote the same thing first — the callers
@@ -327,7 +347,7 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
     url = database_url(url) if url else default_database_url()
     try:
         engine = create_engine(url, pool_pre_ping=not url.startswith("sqlite"))
-    except Exception as error:  # noqa: BLE001 - driver or URL problems, reported to the user
+    except (SQLAlchemyError, ImportError, ValueError, TypeError) as error:   # no driver, a URL it refuses
         raise DatabaseError(f"no se puede abrir la base de datos {masked_url(url)}"
                             f": falta su controlador o la URL no es válida ({type(error).__name__})") from None
     new_file = None

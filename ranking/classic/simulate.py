@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from duplicate.service import TournamentService
+from duplicate.service import TournamentError, TournamentService
 from ranking.classic.service import ClassicService, DivisionSettings
 
 JUDGE_NAME = "juez"
@@ -61,7 +61,7 @@ def simulate_classic(service: TournamentService, *, players: int, rounds: int, s
             try:
                 classic.request_bye(asking, round_number, "H", tournament_id=tournament_id)
                 byes += 1
-            except ValueError:
+            except TournamentError:          # refused (a round paired, a bye taken): no bye then
                 pass
         boards = classic.pair_round(tournament_id=tournament_id)
         for board in boards:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 from textual.widgets import OptionList
 
 from duplicate.service import NotAuthorised, Role, TournamentService
+from duplicate.storage.database import open_database
+from lexicon.lexicon import Lexicon
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 from tui.app import DuplicadaApp
 from tui.app.screens.home import HomeScreen
@@ -97,7 +100,14 @@ def test_a_station_without_pin_only_reads(service: TournamentService) -> None:
     assert service.entries() == []
 
 
-def test_a_database_hiccup_does_not_close_the_station(service: TournamentService, monkeypatch) -> None:
+def test_a_database_hiccup_does_not_close_the_station(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
+    # The database's folder goes away under the station (a network share lost): the
+    # service says StorageUnavailable, the class the poll handles (issue 34 §5); the
+    # station stays open, says so, and says when the database answers again.
+    folder = tmp_path / "sala"
+    folder.mkdir()
+    service = TournamentService(open_database(str(folder / "t.db")), station="puesto-1", lexicon=spanish_lexicon,
+                                pin=JUDGE_PIN)
     service.create_tournament("T")
 
     async def scenario() -> None:
@@ -106,16 +116,14 @@ def test_a_database_hiccup_does_not_close_the_station(service: TournamentService
             await checked(pilot)
             await pilot.press("enter")
             await pilot.pause()
-
-            def broken(tournament_id=None):
-                raise OSError("sin red")
-
-            monkeypatch.setattr(service, "last_event_id", broken)
+            service.context.db.dispose()                 # the pooled connection goes with the share
+            folder.rename(tmp_path / "fuera")
             app.check_for_changes()
             await pilot.pause()
             assert app.is_running
-            assert any("Sin conexión" in str(notice.message) for notice in app._notifications)
-            monkeypatch.undo()
+            assert any("Sin conexión" in str(notice.message) and "StorageUnavailable" in str(notice.message)
+                       for notice in app._notifications)
+            (tmp_path / "fuera").rename(folder)
             app.check_for_changes()
             await pilot.pause()
             assert any("recuperada" in str(notice.message) for notice in app._notifications)

@@ -219,3 +219,19 @@ def test_history_shows_racks_with_digraphs_in_brackets(run) -> None:  # type: ig
     history = run("history").output
     assert '"rack": "ID[LL]TAAR"' in history and '"rack": "IDLLTAAR"' not in history
     assert "ID[LL]TAAR" in run("rack", "set", "EEEEAAA", code=1).output           # the rack in play, unambiguous
+
+
+def test_game_board_draws_the_board_from_the_views_cells(run, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                         spanish_lexicon) -> None:
+    # Issue 34 §4: the service's view carries the board as cells; «game board» draws them
+    # as the lexicon's own picture of the engine's board does (tiles, a blank lowercase,
+    # premiums · ' " - =).
+    from duplicate.service import TournamentService
+    from duplicate.storage.database import open_database
+
+    _round_with_master(run, players=2)
+    shown = run("game", "board").output
+    service = TournamentService(open_database(str(tmp_path / "torneo.db")), lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    board = service.engine(1).board
+    assert not board.is_empty()
+    assert shown.split("\nBolsa: ")[0] == board.render()

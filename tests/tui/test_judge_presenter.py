@@ -5,9 +5,16 @@ from __future__ import annotations
 
 from duplicate.announce import SpellingTable
 from duplicate.service import GameInfo, GameStatus, PendingSlip, RoundStatus, RoundView
-from duplicate.service.views import BagView, ClockView, GameView, MasterPlaced, RackInPlay, TopMove
-from lexicon.alphabet import spanish
-from lexicon.board import Board
+from duplicate.service.views import (
+    BagView,
+    ClockView,
+    GameView,
+    MasterPlaced,
+    RackInPlay,
+    Tile,
+    TopMove,
+    empty_board,
+)
 from tui.app.screens.judge_presenter import (
     ConsoleState,
     bag_line,
@@ -20,12 +27,10 @@ from tui.app.screens.judge_presenter import (
     status_text,
     sub_title,
     summary_text,
-    symbol,
     tables_text,
 )
 
-ALPHABET = spanish()
-A, E, S = (ALPHABET.code(letter) for letter in "AES")
+A, E, S, BLANK = Tile("A", False), Tile("E", False), Tile("S", False), Tile("?", True)
 TABLE = SpellingTable.load()
 
 
@@ -34,20 +39,20 @@ def info(*, planned: int | None = None, status: str = GameStatus.PLAYING.value) 
 
 
 def round_view(number: int, *, master: str | None, closed: bool) -> RoundView:
-    return RoundView(number=number, rack="AEIOU??", board_before=Board(ALPHABET).to_cgp(), top_score=24,
+    return RoundView(number=number, rack="AEIOU??", board_before="15/" * 14 + "15", top_score=24,
                      top_moves=(), move_count=10, master=master, master_score=24 if master else None,
                      cumulative=24 if master else None, annulled=False, closed=closed)
 
 
 def game_view(*, rack: RackInPlay | None = None, last: MasterPlaced | None = None, over: bool = False,
               clock: ClockView | None = None) -> GameView:
-    return GameView(number=2, alphabet=ALPHABET, board=Board(ALPHABET).to_cgp(), round_number=4,
+    return GameView(number=2, board=empty_board(), round_number=4,
                     bag=BagView(total=60, vowels=25, consonants=33, blanks=2), leftover=(), rack=rack, last=last,
                     played=3, over=over, end_reason="se acabaron las fichas" if over else "", clock=clock)
 
 
 TOPS = (TopMove("H8-CASA", 24, "más fichas colocadas", ""), TopMove("8H-CASA", 24, "", "E"))
-RACK = RackInPlay(number=4, leftover=(A,), drawn=(ALPHABET.blank, E, S), redraws=("AEIOUUU: más de 5 vocales",),
+RACK = RackInPlay(number=4, leftover=(A,), drawn=(BLANK, E, S), redraws=("AEIOUUU: más de 5 vocales",),
                   tops=TOPS, top_total=7, move_count=321)
 LAST = MasterPlaced(number=3, master="H8-CASA", score=24, cumulative=312, squares=frozenset({(7, 7), (7, 8)}))
 
@@ -59,7 +64,7 @@ def test_between_rounds_the_console_shows_the_last_master_and_asks_for_the_rack(
     assert (state.game, state.seconds, state.planned_rounds, state.round_number) == (2, 150, 12, 4)
     assert state.rack_round is None and state.tops == () and state.rack_reading == ""
     assert state.highlight == frozenset({(7, 7), (7, 8)}) and state.last_master == "H8-CASA"
-    assert state.board is not None and state.board.is_empty()
+    assert state.board is not None and state.board.empty
     assert state.bag == (60, 25, 33, 2)
     # The newest round with a master that is still open is the one «c» closes.
     assert state.close_round == 3 and state.status_round == 3
@@ -132,10 +137,9 @@ def test_slips_status_per_assistant_and_pending_conflicts() -> None:
     assert status_text(done).plain.endswith("todas entregadas")
 
 
-def test_tables_bags_and_symbols() -> None:
+def test_tables_and_bags() -> None:
     assert tables_text(list(range(1, 16))) == "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 y 3 más"
     assert tables_text([3]) == "3"
     one = ConsoleState(game=1, bag=(10, 4, 5, 1))
     assert bag_line(one) == "Bolsa 10: 4 vocales, 5 consonantes, 1 comodín"
     assert bag_line(ConsoleState(game=1, bag=(9, 4, 5, 0))).endswith("0 comodines")
-    assert symbol(ALPHABET.blank, ALPHABET) == "?" and symbol(E, ALPHABET) == "E"

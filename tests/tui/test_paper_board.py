@@ -1,51 +1,57 @@
 """Slips written on a paper board (III.20.1.c, III.20.1.d): the word placed on the
-on-screen board gives the canonical notation (III.20.1.a)."""
+on-screen board gives the canonical notation (III.20.1.a). The screen lays it on the
+round's board as the service gives it, cells (issue 34 §4), with ``paper_board_placement``."""
 
 from __future__ import annotations
 
 import pytest
 
-from duplicate.notation import format_move
-from lexicon.alphabet import spanish
-from lexicon.board import Board, Direction
-from tui.app.widgets.paper_board import placed_word
+from duplicate.board_notation import BoardNotationError
+from duplicate.service.game_views import paper_board_placement
+from duplicate.service.views import BoardCells, empty_board
 
 
 @pytest.fixture
-def board() -> Board:
-    board = Board(spanish())
-    _, placed = placed_word(board, 7, 7, Direction.ACROSS, "CAsA")      # H8-CAsA on the empty board
-    board.place(placed)
-    return board
+def board() -> BoardCells:
+    return paper_board_placement(empty_board(), 7, 7, True, "CAsA").board      # H8-CAsA on the empty board
 
 
-def notation(board: Board, row: int, col: int, direction: Direction, letters: str) -> str:
-    move, _ = placed_word(board, row, col, direction, letters)
-    return format_move(move, board.alphabet)
+def notation(board: BoardCells, row: int, col: int, across: bool, letters: str) -> str:
+    return paper_board_placement(board, row, col, across, letters).canonical
 
 
 def test_the_first_word_is_written_from_its_first_square() -> None:
-    assert notation(Board(spanish()), 7, 7, Direction.ACROSS, "CAsA") == "H8-CAsA"
-    assert notation(Board(spanish()), 5, 7, Direction.DOWN, "CASA") == "8F-CASA"
+    assert notation(empty_board(), 7, 7, True, "CAsA") == "H8-CAsA"
+    assert notation(empty_board(), 5, 7, False, "CASA") == "8F-CASA"
 
 
-def test_the_word_runs_over_the_tiles_already_on_the_board(board: Board) -> None:
+def test_the_placement_gives_the_board_form_the_squares_and_the_board_with_the_word() -> None:
+    placement = paper_board_placement(empty_board(), 7, 7, True, "CAsA")
+    assert placement.text == "H8 → CAsA"
+    assert placement.placed == {(7, 7), (7, 8), (7, 9), (7, 10)}
+    assert [placement.board.cell(7, col).shown for col in range(7, 11)] == ["C", "A", "s", "A"]
+    assert placement.board.cell(7, 9).blank and not placement.board.cell(7, 8).blank
+    assert paper_board_placement(empty_board(), 5, 7, False, "CASA").text == "F8 ↓ CASA"
+
+
+def test_the_word_runs_over_the_tiles_already_on_the_board(board: BoardCells) -> None:
     # An S after CAsA makes CASAS: the word starts at H8 and the board's tiles are plain.
-    assert notation(board, 7, 11, Direction.ACROSS, "S") == "H8-CASAS"
+    assert notation(board, 7, 11, True, "S") == "H8-CASAS"
     # OSA laid down from I8 (under the C) steps over nothing: the main word is COSA from H8.
-    assert notation(board, 8, 7, Direction.DOWN, "OSA") == "8H-COSA"
+    assert notation(board, 8, 7, False, "OSA") == "8H-COSA"
     # Letters typed from a square already occupied go on after it.
-    assert notation(board, 7, 7, Direction.ACROSS, "S") == "H8-CASAS"
+    assert notation(board, 7, 7, True, "S") == "H8-CASAS"
+    assert paper_board_placement(board, 7, 7, True, "S").placed == {(7, 11)}
     # P above the first A of CASA (G9): the main word is PA, down column 9.
-    assert notation(board, 6, 8, Direction.DOWN, "P") == "9G-PA"
+    assert notation(board, 6, 8, False, "P") == "9G-PA"
 
 
-def test_digraphs_and_blanks_follow_the_notation(board: Board) -> None:
+def test_digraphs_and_blanks_follow_the_notation() -> None:
     # CH is one tile; [C]H two; a lowercase letter is a blank (III.20.3).
-    move, placed = placed_word(Board(spanish()), 7, 7, Direction.ACROSS, "CHOcLO")
-    assert len(placed) == 5 and format_move(move, spanish()) == "H8-CHOcLO"
-    _, split = placed_word(Board(spanish()), 7, 7, Direction.ACROSS, "[C]HE")
-    assert len(split) == 3
+    placement = paper_board_placement(empty_board(), 7, 7, True, "CHOcLO")
+    assert len(placement.placed) == 5 and placement.canonical == "H8-CHOcLO"
+    assert placement.board.cell(7, 7).letter == "CH"
+    assert len(paper_board_placement(empty_board(), 7, 7, True, "[C]HE").placed) == 3
 
 
 @pytest.mark.parametrize(("row", "col", "letters", "problem"), [
@@ -54,5 +60,5 @@ def test_digraphs_and_blanks_follow_the_notation(board: Board) -> None:
     (7, 7, "K", "K"),
 ])
 def test_what_cannot_be_placed_is_said(row: int, col: int, letters: str, problem: str) -> None:
-    with pytest.raises(ValueError, match=problem):
-        placed_word(Board(spanish()), row, col, Direction.ACROSS, letters)
+    with pytest.raises(BoardNotationError, match=problem):
+        paper_board_placement(empty_board(), row, col, True, letters)

@@ -10,6 +10,7 @@ from textual.pilot import Pilot
 from textual.widgets import Digits, Static
 
 from duplicate.service import TournamentService, TournamentSettings
+from duplicate.service.views import board_cells
 from duplicate.storage.models import SeatingMethod
 from tests.credentials import pin_of
 from tests.tui.keys import footer_beyond
@@ -57,7 +58,7 @@ def test_the_screen_follows_the_judge_and_shows_partial_standings_after_round_th
             await app.push_screen(screen)
             await settled(pilot)
             board = screen.query_one(BigBoard)
-            assert board.cell == (7, 3) and board.board is not None and board.board.is_empty()
+            assert board.cell == (7, 3) and board.board is not None and board.board.empty
             assert screen.query_one("#master", BigText).tokens == ()
 
             service.draw_rack(game)
@@ -74,7 +75,7 @@ def test_the_screen_follows_the_judge_and_shows_partial_standings_after_round_th
             assert screen.query_one("#master", BigText).text.replace(" ", "") == view.master.upper()
             assert screen.query_one("#score", Digits).value == str(view.master_score)
             assert screen.query_one("#total", Digits).value == str(view.cumulative)
-            assert board.board == service.engine(game).board and len(board.highlight) > 0
+            assert board.board == board_cells(service.engine(game).board) and len(board.highlight) > 0
 
             service.enter_master_slips(game, [1])
             service.close_round(game)

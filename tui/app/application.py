@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen
 
-from duplicate.service import Action, Actor, TournamentService
+from duplicate.service import Action, Actor, StorageUnavailable, TournamentService
 from tui.app.key_order import KeysInOrderApp
 from tui.app.messages import DataChanged
 from tui.app.screens.home import HomeScreen
@@ -91,7 +91,7 @@ class DuplicadaApp(KeysInOrderApp[None]):
     def _read_last_event(self, tournament_id: int) -> tuple[int | None, Exception | None]:
         try:
             return self.service.last_event_id(tournament_id), None
-        except Exception as error:  # noqa: BLE001 - a database hiccup must not close the station
+        except StorageUnavailable as error:     # a database hiccup (DamagedData too) must not close the station
             return None, error
 
     def _changes_read(self, last: int | None, error: Exception | None) -> None:

@@ -8,7 +8,7 @@ import click
 
 from duplicate.plurals import counted
 from duplicate.service import SeatingMethod
-from lexicon.board import Board
+from duplicate.service.views import BoardCells
 from tui.cli.listing import emit_rows
 from tui.cli.options import (
     NUMBER,
@@ -118,13 +118,28 @@ def game_annul_master(context: Context, round_number: int, game_number: int | No
     click.echo(f"Ronda {round_number}: jugada maestra anulada; {counted(count, 'papeleta')} a 0.")
 
 
+PREMIUM_MARKS = {(1, 1): "·", (2, 1): "'", (3, 1): '"', (1, 2): "-", (1, 3): "="}
+"""(letter premium, word premium) → the mark of an empty square in ``board_picture``."""
+
+
+def board_picture(board: BoardCells) -> str:
+    """A plain-text picture of ``board`` for the terminal: column numbers above, row
+    letters beside, three columns a square; tiles as written (a blank in lowercase),
+    empty squares by their premium (``· ' " - =``: plain, 2L, 3L, 2P, 3P)."""
+    lines = ["    " + "".join(f"{column + 1:>3}" for column in range(len(board.rows)))]
+    for row, line in enumerate(board.rows):
+        squares = "".join(f"{cell.shown or PREMIUM_MARKS[(cell.letter_premium, cell.word_premium)]:>3}" for cell in line)
+        lines.append(f"  {board.row_name(row)} {squares}")
+    return "\n".join(lines)
+
+
 @game.command("board")
 @game_option
 @common
 def game_board(context: Context, game_number: int | None) -> None:
     """Muestra el tablero y la bolsa de la partida."""
     view = context.service.game_view(context.game(game_number), context.tournament, tops=None)
-    click.echo(Board.from_cgp(view.board, view.alphabet).render())
+    click.echo(board_picture(view.board))
     bag = view.bag
     click.echo(f"Bolsa: {counted(bag.total, 'ficha')} ({counted(bag.vowels, 'vocal')}, {counted(bag.consonants, 'consonante')}, "
                f"{counted(bag.blanks, 'comodín')})")

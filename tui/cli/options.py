@@ -289,7 +289,9 @@ def common(command: F) -> F:
             click.echo(f"Denegado: {error}", err=True)
             raise click.exceptions.Exit(REFUSED_STATUS) from None
         except DamagedData as error:
-            raise click.ClickException(f"la base de datos {_shown_database(db)}: {error}") from None
+            # Said once which database: the storage's own messages name it already (by URL).
+            named = "://" in str(error) or _shown_database(db) in str(error)
+            raise click.ClickException(str(error) if named else f"la base de datos {_shown_database(db)}: {error}") from None
         except TournamentError as error:
             raise click.ClickException(str(error)) from None
         except (TypeError, ValueError, KeyError) as error:

@@ -220,7 +220,7 @@ class ClassicScreen(StationScreen[None]):
             if worker.is_cancelled:
                 return
             players = service.players(division=division.name, tournament_id=tournament)
-        except (TournamentError, ValueError) as error:
+        except TournamentError as error:
             self.app.call_from_thread(self.say, str(error), error=True)
             return
         if worker.is_cancelled:

@@ -20,7 +20,6 @@ from rich.text import Text
 from textual import events, on
 from textual.widgets import DataTable, Input, Static
 
-from duplicate.board_notation import BoardSlip
 from duplicate.service import (
     BOARD_REFUSED,
     Action,
@@ -31,10 +30,9 @@ from duplicate.service import (
     SlipView,
     TournamentError,
 )
+from duplicate.service.views import PaperPlacement
 from duplicate.slips import SlipStatus
 from duplicate.plurals import counted
-from lexicon.alphabet import spanish
-from lexicon.board import Board
 from tui.app.screens.entry_presenter import (
     Refusal,
     conflict_sides,
@@ -433,10 +431,9 @@ class EntryActions(StationScreen[None]):
         if typed is None or view is None:
             return
         game, table = typed
-        board = Board.from_cgp(view.board_before, spanish())
         number = view.number
 
-        def placed(slip: BoardSlip | None) -> None:
+        def placed(slip: PaperPlacement | None) -> None:
             if slip is None:
                 self.set_focus(self.query_one("#move", Input))
                 return
@@ -447,7 +444,7 @@ class EntryActions(StationScreen[None]):
                                   entry_feedback, table, slip.text))
             self._ready()
 
-        self.app.push_screen(PaperBoardDialog(board, f"Mesa {table}, ronda {number}: papeleta en "
+        self.app.push_screen(PaperBoardDialog(view.board, f"Mesa {table}, ronda {number}: papeleta en "
                                                      "tablero (II.8, III.20.1.c–d)"), placed)
 
     def action_toggle_double_entry(self) -> None:

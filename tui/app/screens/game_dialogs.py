@@ -147,15 +147,16 @@ class NewGameScreen(ModalScreen[NewGame | None]):
     @work(thread=True, exclusive=True, group="new-game", exit_on_error=False)
     def _create(self, request: NewGame) -> None:
         """Create the prepared game (``attempt``); stay open with the refusal if refused."""
+        from duplicate.prepared_file import PreparedError
         from duplicate.service import TournamentError
 
         assert self.attempt is not None
         try:
             note = self.attempt(request)
-        except (TournamentError, ValueError, OSError) as error:
+        except (TournamentError, PreparedError) as error:   # the service's refusal, a file that does not read
             self.app.call_from_thread(self._refused, str(error))
             return
-        except Exception as error:  # noqa: BLE001 — the form must never stay stuck nor stop the app
+        except Exception as error:  # noqa: BLE001 — the form's runner: it must never stay stuck nor stop the app
             self.app.call_from_thread(self._refused, f"error inesperado ({type(error).__name__}); no se ha creado")
             return
         self.app.call_from_thread(self.dismiss, NewGame(request.rounds, request.seed, request.seconds,

@@ -284,11 +284,11 @@ class JudgeScreen(JudgeActions):
         try:
             note = action() if action is not None else ""
             state = read_console(self.service, self.tournament_id, self.spelling)
-        except (TournamentError, ValueError) as error:
+        except TournamentError as error:         # the service's refusal, said as it is
             if not refresh:
                 self.post_message(self.Failed(str(error)))
             return
-        except Exception as error:  # noqa: BLE001 — shown to the judge instead of a traceback
+        except Exception as error:  # noqa: BLE001 — the console's action runner: shown to the judge, never a traceback
             if not refresh:
                 self.post_message(self.Failed(f"error inesperado ({type(error).__name__}): {error}"))
             return
@@ -299,7 +299,7 @@ class JudgeScreen(JudgeActions):
     def _search_scores(self, game: int, round_number: int) -> None:
         try:
             scores = self.service.next_scores(game, self.tournament_id, round_number=round_number, limit=NEXT_SCORES)
-        except Exception:  # noqa: BLE001 — the list of next scores is only an aid
+        except TournamentError:                  # the list of next scores is only an aid
             scores = ()
         self.post_message(self.ScoresReady(round_number, scores))
 
@@ -311,7 +311,7 @@ class JudgeScreen(JudgeActions):
             if status is not None and venue is not None:     # a venue's station: its venue's tables only
                 status = within(status, [table for table, entry, _ in self.service.seats(game, self.tournament_id)
                                          if entry.venue == venue])
-        except (TournamentError, ValueError):
+        except TournamentError:
             status = None
         self.post_message(self.StatusReady(status))
 

@@ -13,12 +13,10 @@ from dataclasses import dataclass, replace
 from rich.text import Text
 
 from data.rules import ROUND_SECONDS
-from duplicate.announce import SpellingTable, master_announcement, rack_announcement
+from duplicate.announce import SpellingTable, master_announcement, spoken_rack
 from duplicate.plurals import counted
 from duplicate.service import GameInfo, GameStatus, RoundStatus, RoundView
-from duplicate.service.views import GameView, TopMove, pending_line
-from lexicon.alphabet import Alphabet
-from lexicon.board import Board
+from duplicate.service.views import BoardCells, GameView, TopMove, pending_line
 from tui.app.widgets.board import BLANK_STYLE, TILE_STYLE
 from tui.app.widgets.glyphs import WARNING_MARK
 
@@ -36,7 +34,7 @@ class ConsoleState:
     seconds: int = ROUND_SECONDS
     planned_rounds: int | None = None
     round_number: int = 0
-    board: Board | None = None
+    board: BoardCells | None = None
     highlight: frozenset[tuple[int, int]] = frozenset()
     bag: tuple[int, int, int, int] = (0, 0, 0, 0)
     """Tiles in the bag: total, vowels, consonants, blanks."""
@@ -65,22 +63,16 @@ class ConsoleState:
     """The prepared master of the rack in play: placed with Enter, no choice (III.15)."""
 
 
-def symbol(tile: int, alphabet: Alphabet) -> str:
-    """A rack tile as the judge reads it: ``?`` for a blank, else its letter."""
-    return "?" if tile == alphabet.blank else alphabet.symbol(tile)
-
-
 def console_state(info: GameInfo, view: GameView, rounds: Sequence[RoundView], table: SpellingTable) -> ConsoleState:
     """The console's state of game ``info`` from its ``view`` and its ``rounds`` (the
     readings spelt with ``table``, III.16–III.18)."""
-    alphabet = view.alphabet
     last = view.last
     played = [round_ for round_ in rounds if round_.master is not None]
     open_rounds = [round_.number for round_ in played if not round_.closed]
     clock = view.clock
     state = ConsoleState(
         game=view.number, seconds=info.seconds_per_round, planned_rounds=info.planned_rounds,
-        round_number=view.round_number, board=Board.from_cgp(view.board, alphabet),
+        round_number=view.round_number, board=view.board,
         highlight=last.squares if last is not None else frozenset(),
         bag=(view.bag.total, view.bag.vowels, view.bag.consonants, view.bag.blanks),
         master_reading=master_announcement(last.master, last.score, last.cumulative, table) if last else "",
@@ -95,11 +87,10 @@ def console_state(info: GameInfo, view: GameView, rounds: Sequence[RoundView], t
     rack = view.rack
     if rack is None:
         return state
-    return replace(state, rack_round=rack.number,
-                   rack_leftover=tuple(symbol(tile, alphabet) for tile in rack.leftover),
-                   rack_drawn=tuple(symbol(tile, alphabet) for tile in rack.drawn),
+    kept, drawn = tuple(tile.text for tile in rack.leftover), tuple(tile.text for tile in rack.drawn)
+    return replace(state, rack_round=rack.number, rack_leftover=kept, rack_drawn=drawn,
                    redraws=rack.redraws, tops=rack.tops, top_total=rack.top_total, move_count=rack.move_count,
-                   rack_reading=rack_announcement(rack.leftover, rack.drawn, alphabet, table))
+                   rack_reading=spoken_rack(kept, drawn, table))
 
 
 def tables_text(tables: Sequence[int], shown: int = 12) -> str:

@@ -33,10 +33,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, Digits, Static
 
 from data.rules import ROUND_SECONDS
-from duplicate.announce import announcement_order
 from duplicate.service import GameStatus, RoundView, TournamentError, TournamentService, TournamentSettings
+from duplicate.service.views import BoardCells, Tile
 from duplicate.timer import RoundTimer
-from lexicon.board import Board
 from tui.app.messages import DataChanged
 from tui.app.station import StationScreen
 from tui.app.widgets.big_board import BigBoard, board_size, cell_for
@@ -70,7 +69,7 @@ class ProjectionData:
 
     title: str
     message: str = ""
-    board: Board | None = None
+    board: BoardCells | None = None
     highlight: frozenset[tuple[int, int]] = frozenset()
     round_number: int | None = None
     rack: tuple[Token, ...] = ()
@@ -96,21 +95,18 @@ def read_projection(service: TournamentService, tournament_id: int | None) -> Pr
     game_info = next(game for game in info.games if game.number == number)
     view = service.game_view(number, tournament_id, tops=None)    # the moves are the judge's
     rounds = service.rounds(number, tournament_id)
-    alphabet = view.alphabet
     title = f"{info.name} · Partida {number}"
 
-    def tokens(tiles: Sequence[int], style: str) -> list[Token]:
-        return [("?", BLANK_TILE_STYLE) if tile == alphabet.blank else (alphabet.symbol(tile), style)
-                for tile in tiles]
+    def tokens(tiles: Sequence[Tile], style: str) -> list[Token]:
+        return [(tile.text, BLANK_TILE_STYLE if tile.blank else style) for tile in tiles]
 
     in_play = view.rack
     if in_play is not None:
-        kept = announcement_order(in_play.leftover, (), alphabet)
-        rack = tokens(kept, LEFTOVER_STYLE) + tokens(in_play.drawn, NEW_STYLE)
+        rack = tokens(in_play.leftover, LEFTOVER_STYLE) + tokens(in_play.drawn, NEW_STYLE)      # III.17 order
         round_number: int | None = in_play.number
         rack_label = f"Atril de la ronda {in_play.number}"
     else:
-        rack = tokens(announcement_order(view.leftover, (), alphabet), LEFTOVER_STYLE)
+        rack = tokens(view.leftover, LEFTOVER_STYLE)
         round_number = None
         ended = game_info.status not in (GameStatus.SETUP.value, GameStatus.PLAYING.value)
         rack_label = ("Partida terminada" if ended
@@ -118,7 +114,7 @@ def read_projection(service: TournamentService, tournament_id: int | None) -> Pr
                       + (" (quedan en el atril)" if rack else ""))
 
     clock = view.clock
-    data = ProjectionData(title=title, board=Board.from_cgp(view.board, alphabet), round_number=round_number,
+    data = ProjectionData(title=title, board=view.board, round_number=round_number,
                           rack=tuple(rack), rack_label=rack_label, seconds_per_round=game_info.seconds_per_round,
                           shared_timer=None if clock is None else (clock.round_number, clock.remaining, clock.running))
     last = view.last

@@ -12,8 +12,7 @@ from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from lexicon.alphabet import BLANK_FLAG
-from lexicon.board import ROW_NAMES, SIZE, Board
+from duplicate.service.views import BOARD_SIZE, BoardCells
 from tui.app.widgets.board import BLANK_STYLE, LAST_BLANK_STYLE, LAST_STYLE, PREMIUM_STYLES, TILE_STYLE
 from tui.app.widgets.glyphs import CENTRE_MARK
 
@@ -27,7 +26,7 @@ LABEL_WIDTH = 3
 def board_size(cell: tuple[int, int]) -> tuple[int, int]:
     """Columns and lines of the board drawn with ``cell`` squares (labels included)."""
     width, height = cell
-    return LABEL_WIDTH + SIZE * width, 1 + SIZE * height
+    return LABEL_WIDTH + BOARD_SIZE * width, 1 + BOARD_SIZE * height
 
 
 def cell_for(columns: int, lines: int, reserve: int = 0) -> tuple[int, int]:
@@ -40,38 +39,38 @@ def cell_for(columns: int, lines: int, reserve: int = 0) -> tuple[int, int]:
     return CELLS[-1]
 
 
-def big_board_text(board: Board, highlight: frozenset[tuple[int, int]], cell: tuple[int, int]) -> Text:
+def big_board_text(board: BoardCells, highlight: frozenset[tuple[int, int]], cell: tuple[int, int]) -> Text:
     """The board as rich ``Text``; letters and premium marks on the middle line of
     each square."""
     width, height = cell
     middle = height // 2
     text = Text()
     text.append(" " * LABEL_WIDTH)
-    for column in range(SIZE):
+    empty = board.empty
+    for column in range(BOARD_SIZE):
         text.append(f"{column + 1:^{width}}", style="bold")
-    for row in range(SIZE):
+    for row in range(BOARD_SIZE):
         for line in range(height):
             text.append("\n")
-            label = f" {ROW_NAMES[row]} " if line == middle else " " * LABEL_WIDTH
+            label = f" {board.row_name(row)} " if line == middle else " " * LABEL_WIDTH
             text.append(label, style="bold")
-            for column in range(SIZE):
-                mark, style = _square(board, highlight, row, column)
+            for column in range(BOARD_SIZE):
+                mark, style = _square(board, highlight, row, column, empty)
                 text.append(f"{mark if line == middle else '':^{width}}", style=style)
     return text
 
 
-def _square(board: Board, highlight: frozenset[tuple[int, int]], row: int, column: int) -> tuple[str, str]:
-    tile = board.tiles[row][column]
-    if tile is None:
-        mark, style = PREMIUM_STYLES[(board.layout.letter_mult[row][column], board.layout.word_mult[row][column])]
-        if (row, column) == (7, 7) and board.is_empty():
+def _square(board: BoardCells, highlight: frozenset[tuple[int, int]], row: int, column: int,
+            empty: bool) -> tuple[str, str]:
+    square = board.cell(row, column)
+    if square.shown is None:
+        mark, style = PREMIUM_STYLES[(square.letter_premium, square.word_premium)]
+        if (row, column) == (7, 7) and empty:
             mark = CENTRE_MARK
         return mark, style
-    blank = bool(tile & BLANK_FLAG)
-    symbol = board.alphabet.symbol(tile & ~BLANK_FLAG)
     if (row, column) in highlight:
-        return (symbol.lower(), LAST_BLANK_STYLE) if blank else (symbol, LAST_STYLE)
-    return (symbol.lower(), BLANK_STYLE) if blank else (symbol, TILE_STYLE)
+        return square.shown, LAST_BLANK_STYLE if square.blank else LAST_STYLE
+    return square.shown, BLANK_STYLE if square.blank else TILE_STYLE
 
 
 class BigBoard(Widget):
@@ -81,7 +80,7 @@ class BigBoard(Widget):
     BigBoard { width: auto; height: auto; }
     """
 
-    board: reactive[Board | None] = reactive(None, layout=True)
+    board: reactive[BoardCells | None] = reactive(None, layout=True)
     highlight: reactive[frozenset[tuple[int, int]]] = reactive(frozenset())
     cell: reactive[tuple[int, int]] = reactive((5, 2), layout=True)
 

@@ -8,8 +8,7 @@ from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from lexicon.alphabet import BLANK_FLAG
-from lexicon.board import ROW_NAMES, SIZE, Board
+from duplicate.service.views import BOARD_SIZE, BoardCells
 from tui.app.widgets.glyphs import CENTRE_MARK
 
 PREMIUM_STYLES = {
@@ -27,31 +26,27 @@ LAST_STYLE = "bold black on #ffd84d"
 LAST_BLANK_STYLE = "bold #7a1f1f on #ffd84d"
 
 
-def board_text(board: Board, highlight: frozenset[tuple[int, int]] = frozenset(), *, cell: int = 3) -> Text:
+def board_text(board: BoardCells, highlight: frozenset[tuple[int, int]] = frozenset(), *, cell: int = 3) -> Text:
     """The board as rich ``Text``: ``cell`` characters per square (3 fits 80 columns;
     5 is for the projection screen). Blanks are shown lowercase in another colour."""
     text = Text()
     text.append(" " * 3)
-    for column in range(SIZE):
+    for column in range(BOARD_SIZE):
         text.append(f"{column + 1:^{cell}}", style="bold")
     text.append("\n")
-    for row in range(SIZE):
-        text.append(f" {ROW_NAMES[row]} ", style="bold")
-        for column in range(SIZE):
-            tile = board.tiles[row][column]
-            if tile is None:
-                mark, style = PREMIUM_STYLES[(board.layout.letter_mult[row][column],
-                                              board.layout.word_mult[row][column])]
-                if (row, column) == (7, 7) and board.is_empty():
+    empty = board.empty
+    for row, line in enumerate(board.rows):
+        text.append(f" {board.row_name(row)} ", style="bold")
+        for column, square in enumerate(line):
+            if square.shown is None:
+                mark, style = PREMIUM_STYLES[(square.letter_premium, square.word_premium)]
+                if (row, column) == (7, 7) and empty:
                     mark = CENTRE_MARK
                 text.append(f"{mark:^{cell}}", style=style)
                 continue
-            blank = bool(tile & BLANK_FLAG)
-            symbol = board.alphabet.symbol(tile & ~BLANK_FLAG)
-            symbol = symbol.lower() if blank else symbol
-            last = (row, column) in highlight
+            blank, last = square.blank, (row, column) in highlight
             style = (LAST_BLANK_STYLE if blank else LAST_STYLE) if last else (BLANK_STYLE if blank else TILE_STYLE)
-            text.append(f"{symbol:^{cell}}", style=style)
+            text.append(f"{square.shown:^{cell}}", style=style)
         text.append("\n")
     return text
 
@@ -63,7 +58,7 @@ class BoardView(Widget):
     BoardView { width: auto; height: auto; }
     """
 
-    board: reactive[Board | None] = reactive(None, layout=True)
+    board: reactive[BoardCells | None] = reactive(None, layout=True)
     highlight: reactive[frozenset[tuple[int, int]]] = reactive(frozenset())
 
     def __init__(self, *, cell: int = 3, id: str | None = None, classes: str | None = None) -> None:
@@ -76,7 +71,7 @@ class BoardView(Widget):
         return board_text(self.board, self.highlight, cell=self.cell)
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        return 3 + SIZE * self.cell
+        return 3 + BOARD_SIZE * self.cell
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return SIZE + 1
+        return BOARD_SIZE + 1

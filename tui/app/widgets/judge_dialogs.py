@@ -135,7 +135,7 @@ class ReasonDialog(_JudgeDialog[str]):
 class CheckedReasonDialog(ReasonDialog):
     """A ``ReasonDialog`` for an action whose subject the service checks first: ``check``
     (a service call, run in a worker thread as the dialog opens) raises a
-    ``TournamentError`` (or ``ValueError``) saying why the action cannot be done. The
+    ``TournamentError`` saying why the action cannot be done. The
     refusal shows at once, above the reason being typed, and the reason is then never
     accepted (Esc goes back to correct it); a reason given before the answer is accepted
     when it comes, if the check passed. The keys typed meanwhile go to the reason, in
@@ -156,7 +156,7 @@ class CheckedReasonDialog(ReasonDialog):
         try:
             self._check()
             refused = ""
-        except (TournamentError, ValueError) as error:
+        except TournamentError as error:
             refused = str(error) or type(error).__name__
         try:
             self.app.call_from_thread(self._checked, refused)

@@ -10,7 +10,8 @@ letter is a blank, III.20.3; ``[C]H`` two tiles, ``CH`` the digraph tile) and ar
 from the cursor along the direction, over the squares already occupied; Backspace takes
 the last letter back; Intro gives the canonical notation of the main word — extended
 over the tiles already on the board before and after it — and Esc cancels.
-``duplicate.board_notation.placed_word`` does the arithmetic and is tested on its own.
+The service's ``paper_board_placement`` does the arithmetic on the board's cells
+(``duplicate.board_notation.placed_word``) and is tested on its own.
 """
 
 from __future__ import annotations
@@ -25,18 +26,17 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from duplicate.board_notation import BoardNotationError, BoardSlip, placed_word
-from duplicate.notation import LOWERCASE_HINT, format_move
-from lexicon.board import ROW_NAMES, SIZE, Board, Direction
+from duplicate.board_notation import BoardNotationError
+from duplicate.notation import LOWERCASE_HINT
+from duplicate.service.game_views import paper_board_placement
+from duplicate.service.views import BOARD_SIZE, BoardCells, PaperPlacement
 from tui.app.widgets.board import board_text
 from tui.app.widgets.glyphs import WARNING_MARK
 
-__all__ = ["PaperBoardDialog", "placed_word"]
 
-
-class PaperBoardDialog(ModalScreen[BoardSlip | None]):
-    """Place a paper board's word on the round's board; returns the board form placed
-    (``BoardSlip``; its ``text`` goes to the service), or None when cancelled."""
+class PaperBoardDialog(ModalScreen[PaperPlacement | None]):
+    """Place a paper board's word on the round's board; returns the placement (its
+    board form ``text`` goes to the service), or None when cancelled."""
 
     DEFAULT_CSS = """
     PaperBoardDialog { align: center middle; }
@@ -49,12 +49,12 @@ class PaperBoardDialog(ModalScreen[BoardSlip | None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancelar")]
 
-    def __init__(self, board: Board, title: str = "") -> None:
+    def __init__(self, board: BoardCells, title: str = "") -> None:
         super().__init__()
         self.board = board
         self.title_text = title or "Papeleta en tablero (III.20.1.c, III.20.1.d)"
         self.row, self.col = 7, 7
-        self.direction = Direction.ACROSS
+        self.across = True
         self.letters = ""
 
     def compose(self) -> ComposeResult:
@@ -72,29 +72,24 @@ class PaperBoardDialog(ModalScreen[BoardSlip | None]):
     def on_mount(self) -> None:
         self.show()
 
-    def result(self) -> BoardSlip | None:
-        """The board form of what is placed, or None when it does not fit (the reason shown)."""
+    def result(self) -> PaperPlacement | None:
+        """What is placed, or None when it does not fit (the reason shown)."""
         try:
-            placed_word(self.board, self.row, self.col, self.direction, self.letters)
+            return paper_board_placement(self.board, self.row, self.col, self.across, self.letters)
         except BoardNotationError:
             return None
-        return BoardSlip(self.row, self.col, self.direction, self.letters)
 
     def show(self) -> None:
-        shown = self.board.copy()
-        highlight: set[tuple[int, int]] = set()
-        note = ""
+        shown, highlight, note = self.board, frozenset[tuple[int, int]](), ""
         if self.letters:
             try:
-                move, placed = placed_word(self.board, self.row, self.col, self.direction, self.letters)
-                shown.place(placed)
-                highlight = {(r, c) for r, c, _ in placed}
-                note = f"→ {format_move(move, self.board.alphabet)}"
+                placement = paper_board_placement(self.board, self.row, self.col, self.across, self.letters)
+                shown, highlight, note = placement.board, placement.placed, f"→ {placement.canonical}"
             except BoardNotationError as error:
                 note = f"{WARNING_MARK} {error}"
-        self.query_one("#paper-board", Static).update(board_text(shown, frozenset(highlight)))
-        arrow = "→" if self.direction is Direction.ACROSS else "↓"
-        square = f"{ROW_NAMES[self.row]}{self.col + 1}"
+        self.query_one("#paper-board", Static).update(board_text(shown, highlight))
+        arrow = "→" if self.across else "↓"
+        square = self.board.square_name(self.row, self.col)
         self.query_one("#paper-result", Static).update(
             Text(f"Casilla {square} {arrow} · letras «{self.letters}» {note}"))
 
@@ -102,10 +97,10 @@ class PaperBoardDialog(ModalScreen[BoardSlip | None]):
         moves = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
         if event.key in moves:
             dr, dc = moves[event.key]
-            self.row = min(SIZE - 1, max(0, self.row + dr))
-            self.col = min(SIZE - 1, max(0, self.col + dc))
+            self.row = min(BOARD_SIZE - 1, max(0, self.row + dr))
+            self.col = min(BOARD_SIZE - 1, max(0, self.col + dc))
         elif event.key == "space":
-            self.direction = Direction.DOWN if self.direction is Direction.ACROSS else Direction.ACROSS
+            self.across = not self.across
         elif event.key == "backspace":
             self.letters = self.letters[:-1]
         elif event.key == "enter":
