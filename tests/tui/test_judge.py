@@ -526,7 +526,7 @@ def test_enter_on_a_rack_with_no_legal_move_says_so(service: TournamentService) 
             screen = await open_console(app, pilot)
             await pilot.press("a", *"QXZVGUU", "enter")
             # The first rack of the process loads the move generator: slow on a loaded machine.
-            await until(pilot, lambda: screen.state.rack_round == 1 and not screen.busy, timeout=120)
+            await until(pilot, lambda: screen.state.rack_round == 1 and not screen.busy)
             assert "no hay ninguna jugada válida: cámbielo" in shown(screen, "#message")
             screen.query_one("#moves", MoveChoices).focus()
             await pilot.press("enter")

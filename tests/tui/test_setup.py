@@ -16,6 +16,7 @@ from duplicate.service import CredentialRefused, Role, TournamentService
 from duplicate.storage.models import EntryStatus, SeatingMethod
 from tests.credentials import JUDGE_PIN, pin_of
 from tests.tui.keys import footer_beyond, send_without_pauses
+from tests.tui.waiting import until
 from tui.app import DuplicadaApp
 from tui.app.screens.setup import SetupScreen
 
@@ -284,10 +285,8 @@ def test_players_typed_ahead_are_all_registered_and_f3_puts_the_cursor_in_the_na
         for name in names:
             keys += [*name, "enter", *"Club", "enter", "enter", "enter"]
         send_without_pauses(pilot.app, keys)
-        for _ in range(300):
-            await settle(pilot)
-            if len(service.entries()) == len(names):
-                break
+        await until(pilot, lambda: len(service.entries()) >= len(names), "every player typed ahead stored")
+        await settle(pilot)
         assert sorted(player.name for _, player in service.entries()) == names
         assert {player.club for _, player in service.entries()} == {"Club"}
 
