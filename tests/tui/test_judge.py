@@ -14,11 +14,12 @@ from duplicate.service import TournamentService
 from duplicate.timer import Cue
 from tests.credentials import JUDGE_PIN, pin_of
 from tests.tui.keys import footer_beyond
-from tests.tui.waiting import until
+from tests.tui.waiting import mounted, until
 from tui.app import DataChanged, DuplicadaApp
 from tui.app.screens.judge import ConfirmScreen, JudgeScreen, NewGameScreen
 from tui.app.screens.judge_presenter import situation
 from tui.app.widgets.board import BoardView
+from tui.app.widgets.judge_dialogs import ConflictDialog
 from tui.app.widgets.moves import MoveChoices
 from tui.app.widgets.timer import RoundClock
 
@@ -366,8 +367,8 @@ def test_the_console_lists_pending_conflicts_and_resolves_them(service: Tourname
             await pilot.pause()
             assert "tiene 1 conflicto pendiente:" in shown(screen, "#message") and app.screen is screen
             await pilot.press("r")
-            await pilot.pause()
-            assert "H8-QZQZ (0 puntos" in str(app.screen.query_one("#conflict-new").render())
+            dialog = await mounted(pilot, ConflictDialog)
+            assert "H8-QZQZ (0 puntos" in str(dialog.query_one("#conflict-new").render())
             await pilot.press("enter", *"la papeleta dice la maestra", "enter")        # keep the stored one
             await settled(pilot, screen)
             assert "resuelto: se mantiene la anotada" in shown(screen, "#message")
