@@ -9,6 +9,7 @@ from textual.widgets import OptionList
 
 from duplicate.service import NotAuthorised, Role, TournamentService
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
+from tests.tui.waiting import idle
 from tui.app import DuplicadaApp
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.signin import SignInScreen
@@ -16,9 +17,7 @@ from tui.app.screens.signin import SignInScreen
 
 async def checked(pilot) -> None:  # type: ignore[no-untyped-def]
     """Wait for the PIN check (a worker thread: the slow hash) and what it shows."""
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await idle(pilot)
 
 
 def test_create_a_tournament_then_sign_in_as_judge(service: TournamentService) -> None:

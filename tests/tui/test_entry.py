@@ -28,7 +28,7 @@ from lexicon.board import Board
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN, pin_of
 from tests.tui.keys import footer_beyond, send_without_pauses
-from tests.tui.waiting import finished, until
+from tests.tui.waiting import finished, idle, until
 from tui.app import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
 from tui.app.widgets.slip_feedback import SlipFeedback
@@ -88,9 +88,8 @@ async def settle(pilot: Pilot, screen: EntryScreen) -> None:
     """Wait until every typed action has been judged, stored and reported, and the lists
     read again (in worker threads) are shown."""
     await until(pilot, lambda: not screen.pending and not screen.reading, "the entry queue drained")
-    await pilot.app.workers.wait_for_complete()     # the warm-up too (lexicon, generator)
+    await idle(pilot)                               # the warm-up too (lexicon, generator)
     await pilot.pause()               # the list is refreshed after the feedback's frame
-    await pilot.pause()
 
 
 async def type_slip(pilot: Pilot, screen: EntryScreen, table: int, text: str) -> None:

@@ -16,7 +16,7 @@ from duplicate.service import CredentialRefused, Role, TournamentService
 from duplicate.storage.models import EntryStatus, SeatingMethod
 from tests.credentials import JUDGE_PIN, pin_of
 from tests.tui.keys import footer_beyond, send_without_pauses
-from tests.tui.waiting import until
+from tests.tui.waiting import idle, until
 from tui.app import DuplicadaApp
 from tui.app.screens.setup import SetupScreen
 
@@ -52,10 +52,7 @@ async def type_into(pilot: Pilot, selector: str, text: str, *, enter: bool = Fal
 async def settle(pilot: Pilot) -> None:
     """Wait for the screen's workers (the judge's action, then the lists read again) and
     for what they show."""
-    for _ in range(3):
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await idle(pilot)
 
 
 def message(screen: SetupScreen) -> str:

@@ -66,8 +66,13 @@ async def finished(awaitable: Awaitable[T], what: str, *, cap: float = CAP) -> T
         raise AssertionError(f"after {cap:.0f} s still not done: {what}") from None
 
 
-async def idle(pilot: Pilot) -> None:  # type: ignore[type-arg]
-    """Every worker done and its result shown."""
+async def idle(pilot: Pilot, *, cap: float = CAP) -> None:  # type: ignore[type-arg]
+    """Every worker done and its result shown, the workers that result started included (a
+    judge's action, then the lists read again): no worker left after the screen has handled
+    what the last ones posted. Fails after ``cap`` s."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + cap
     await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    while pilot.app.workers:
+        await finished(pilot.app.workers.wait_for_complete(), "the app's workers done", cap=deadline - loop.time())
+        await pilot.pause()
