@@ -12,6 +12,7 @@ from duplicate.service import NotAuthorised, Role, TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
+from tests.tui.waiting import idle
 from tui.app import DuplicadaApp
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.signin import SignInScreen
@@ -19,9 +20,7 @@ from tui.app.screens.signin import SignInScreen
 
 async def checked(pilot) -> None:  # type: ignore[no-untyped-def]
     """Wait for the PIN check (a worker thread: the slow hash) and what it shows."""
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await idle(pilot)
 
 
 def test_create_a_tournament_then_sign_in_as_judge(service: TournamentService) -> None:

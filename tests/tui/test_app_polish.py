@@ -12,7 +12,7 @@ from duplicate.service import TournamentService
 from duplicate.storage.models import ClaimStatus
 from tests.credentials import ASSISTANT_PINS, pin_of
 from tests.tui.screen_text import screen_text
-from tests.tui.waiting import idle, until
+from tests.tui.waiting import idle, mounted, until
 from tui.app import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
 from tui.app.widgets.judge_dialogs import ClaimDialog
@@ -196,7 +196,7 @@ def test_every_screen_at_80_by_24_is_spanish_whole_and_in_common_glyphs(service:
             await idle(pilot)
             check_screen(app, english, "identificación")
             await pilot.press(*pin_of("judge"), "enter")
-            await until(pilot, lambda: isinstance(app.screen, HomeScreen))
+            await mounted(pilot, HomeScreen)
             await idle(pilot)
             check_screen(app, english, "menú")
             menu = app.screen.query_one("#menu", OptionList)

@@ -25,7 +25,7 @@ from ranking.classic.service import ClassicService, DivisionSettings
 from ranking.classic.trf import read_trf
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 from tests.tui.keys import footer_beyond, send_without_pauses
-from tests.tui.waiting import idle, until
+from tests.tui.waiting import finished, idle, until
 from tui.app import DuplicadaApp
 from tui.app.screens.classic import ClassicScreen, parse_result
 from tui.app.widgets.plain_table import PlainTable
@@ -109,9 +109,8 @@ def test_a_40_player_7_round_swiss_event_from_the_app(tmp_path: Path, monkeypatc
                 send_without_pauses(app, keys)                  # 20 boards typed with no pause
                 # 220 keys, each applied in order: the service is asked once they all are (asking it
                 # every 20 ms meanwhile took the event loop's time from the keys).
-                await asyncio.wait_for(app.keys_applied(), timeout=300)
-                await until(pilot, lambda: all(b.first_score is not None for b in classic.boards(number)),
-                            timeout=300)
+                await finished(app.keys_applied(), f"the 220 keys of round {number} applied")
+                await until(pilot, lambda: all(b.first_score is not None for b in classic.boards(number)))
                 await idle(pilot)
             await pilot.press("f5")
             await until(pilot, lambda: "ya se han emparejado las 7 rondas" in feedback(screen))

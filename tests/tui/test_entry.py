@@ -28,6 +28,7 @@ from lexicon.board import Board
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN, pin_of
 from tests.tui.keys import footer_beyond, send_without_pauses
+from tests.tui.waiting import finished, idle, until
 from tui.app import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
 from tui.app.widgets.slip_feedback import SlipFeedback
@@ -86,14 +87,9 @@ def run(service: TournamentService, scenario, *, arbiter: str = "Marta", role: s
 async def settle(pilot: Pilot, screen: EntryScreen) -> None:
     """Wait until every typed action has been judged, stored and reported, and the lists
     read again (in worker threads) are shown."""
-    for _ in range(1500):
-        if not screen.pending and not screen.reading:
-            await pilot.app.workers.wait_for_complete()     # the warm-up too (lexicon, generator)
-            await pilot.pause()               # the list is refreshed after the feedback's frame
-            await pilot.pause()
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("the entry queue did not drain")
+    await until(pilot, lambda: not screen.pending and not screen.reading, "the entry queue drained")
+    await idle(pilot)                               # the warm-up too (lexicon, generator)
+    await pilot.pause()               # the list is refreshed after the feedback's frame
 
 
 async def type_slip(pilot: Pilot, screen: EntryScreen, table: int, text: str) -> None:
@@ -389,11 +385,9 @@ def test_a_hundred_slips_typed_ahead_lose_no_key(tmp_path: Path, spanish_lexicon
             for table in range(1, 101):
                 keys += [*str(table), "enter", *(master if table % 3 else wrong), "enter"]
             send_without_pauses(app, keys)
-            await asyncio.wait_for(app.keys_applied(), timeout=300)
-            for _ in range(3000):
-                await pilot.pause(0.01)
-                if screen.handled >= 100 and not screen.pending and not screen.reading:
-                    break
+            await finished(app.keys_applied(), "the 1,200 keys of 100 slips applied")
+            await until(pilot, lambda: screen.handled >= 100 and not screen.pending and not screen.reading,
+                        "100 slips handled")
             assert screen.handled == 100
 
     asyncio.run(main())
@@ -436,10 +430,7 @@ def test_a_slip_the_database_cannot_take_is_retried_then_reported_never_dropped(
     async def scenario(app: DuplicadaApp, pilot: Pilot, screen: EntryScreen) -> None:
         monkeypatch.setattr(TournamentService, "enter_slip", flaky)
         await pilot.press("1", "enter", *"H8-CASAMOS", "enter")
-        for _ in range(200):
-            if "reintento" in str(screen.query_one("#saving").render()):
-                break
-            await pilot.pause(0.01)
+        await until(pilot, lambda: "reintento" in str(screen.query_one("#saving").render()))
         saving = str(screen.query_one("#saving").render())
         assert "Guardando 1 papeleta" in saving and "mesa 1: la base de datos no responde; reintento" in saving
         answering.set()                                                      # the database is back

@@ -14,11 +14,13 @@ from duplicate.service import TournamentService
 from duplicate.timer import Cue
 from tests.credentials import JUDGE_PIN, pin_of
 from tests.tui.keys import footer_beyond
-from tests.tui.waiting import until
+from tests.tui.waiting import idle, mounted, until
 from tui.app import DataChanged, DuplicadaApp
+from tui.app.screens.home import HomeScreen
 from tui.app.screens.judge import ConfirmScreen, JudgeScreen, NewGameScreen
 from tui.app.screens.judge_presenter import situation
 from tui.app.widgets.board import BoardView
+from tui.app.widgets.judge_dialogs import ConflictDialog
 from tui.app.widgets.moves import MoveChoices
 from tui.app.widgets.timer import RoundClock
 
@@ -186,7 +188,7 @@ def test_the_clock_calls_the_cues_of_iii_13(service: TournamentService) -> None:
             screen.refresh_clock()
             assert widget.text == "2:50"
             # Every start, pause and reset is recorded for the projection screens.
-            await app.workers.wait_for_complete()
+            await idle(pilot)
             game = service.current_game()
             assert service.timer_state(game)[1:] == (170.0, False)
             timers = [event.payload["action"] for event in service.history(game_number=game) if event.kind == "timer"]
@@ -319,18 +321,13 @@ def test_the_menu_opens_the_console_and_another_stations_rack_appears(service: T
     async def scenario() -> None:
         app = console_app(service)
         async with app.run_test(size=(120, 40)) as pilot:
-            await app.workers.wait_for_complete()              # the tournaments are read in a worker
-            await pilot.pause()
+            await idle(pilot)                                  # the tournaments are read in a worker
             await pilot.press("enter")                         # the only tournament
-            await pilot.pause()
             await pilot.press(*JUDGE_PIN, "enter")             # the judge's PIN, checked in a worker
-            await pilot.pause()
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+            await mounted(pilot, HomeScreen)
+            await idle(pilot)
             await pilot.press("down", "enter")                 # «Consola del juez árbitro»
-            await pilot.pause()
-            screen = app.screen
-            assert isinstance(screen, JudgeScreen)
+            screen = await mounted(pilot, JudgeScreen)
             await until(pilot, lambda: screen.loaded and not screen.busy)
             assert screen.state.rack_round is None
             other = TournamentService(service.db, station="puesto-2", lexicon=service.lexicon_for(service.tournament()), pin=JUDGE_PIN)
@@ -366,8 +363,8 @@ def test_the_console_lists_pending_conflicts_and_resolves_them(service: Tourname
             await pilot.pause()
             assert "tiene 1 conflicto pendiente:" in shown(screen, "#message") and app.screen is screen
             await pilot.press("r")
-            await pilot.pause()
-            assert "H8-QZQZ (0 puntos" in str(app.screen.query_one("#conflict-new").render())
+            dialog = await mounted(pilot, ConflictDialog)
+            assert "H8-QZQZ (0 puntos" in str(dialog.query_one("#conflict-new").render())
             await pilot.press("enter", *"la papeleta dice la maestra", "enter")        # keep the stored one
             await settled(pilot, screen)
             assert "resuelto: se mantiene la anotada" in shown(screen, "#message")
@@ -526,7 +523,7 @@ def test_enter_on_a_rack_with_no_legal_move_says_so(service: TournamentService) 
             screen = await open_console(app, pilot)
             await pilot.press("a", *"QXZVGUU", "enter")
             # The first rack of the process loads the move generator: slow on a loaded machine.
-            await until(pilot, lambda: screen.state.rack_round == 1 and not screen.busy, timeout=120)
+            await until(pilot, lambda: screen.state.rack_round == 1 and not screen.busy)
             assert "no hay ninguna jugada válida: cámbielo" in shown(screen, "#message")
             screen.query_one("#moves", MoveChoices).focus()
             await pilot.press("enter")

@@ -22,7 +22,7 @@ from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN, pin_of
 from tests.tui.keys import send_without_pauses
-from tests.tui.waiting import idle, until
+from tests.tui.waiting import idle, mounted, until
 from tui.app import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
 from tui.app.screens.home import HomeScreen
@@ -139,7 +139,7 @@ def test_the_new_tournament_form_takes_name_tab_venue_tab_judge_tab_pin(service:
             send_without_pauses(app, keys("Open", ["tab"], "Madrix", ["backspace"], "d", ["tab"], "Lucía",
                                           ["tab"], "clave-del-juez", ["shift+tab"], ["home"], "Dña. ",
                                           ["tab"], ["enter"]))
-            await until(pilot, lambda: isinstance(app.screen, SignInScreen))
+            await mounted(pilot, SignInScreen)
             await idle(pilot)
 
     asyncio.run(scenario())
@@ -160,7 +160,7 @@ def test_a_pin_typed_with_editing_keys_signs_in(seeded: TournamentService) -> No
             await idle(pilot)
             send_without_pauses(app, keys(pin[1:], ["home"], pin[0], ["end"], "xy", ["left", "backspace",
                                                                                    "delete"], ["enter"]))
-            await until(pilot, lambda: isinstance(app.screen, HomeScreen), timeout=60)
+            await mounted(pilot, HomeScreen)
             await idle(pilot)
 
     asyncio.run(scenario())

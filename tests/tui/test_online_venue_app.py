@@ -13,6 +13,7 @@ from duplicate.service.access import Action
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
+from tests.tui.waiting import idle, until
 from tui.app import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
 from tui.app.screens.home import HomeScreen
@@ -49,13 +50,9 @@ def test_a_venue_assistant_in_the_app_is_refused_the_other_venues_tables(tmp_pat
             assert "sede «Lloret»" in str(home.query_one("#title").render())
             screen = EntryScreen()
             await app.push_screen(screen)
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+            await idle(pilot)
             await pilot.press(*"3", "enter", *"H8-QZQZ", "enter")          # table 3: a player of Reus
-            for _ in range(300):
-                if not screen.pending:
-                    break
-                await pilot.pause(0.01)
+            await until(pilot, lambda: not screen.pending, "the slip judged")
             await pilot.pause()
             assert "sede «Reus»" in str(screen.query_one("#feedback").render())
 

@@ -17,7 +17,7 @@ from textual.widgets import DataTable, OptionList, Static
 from duplicate.service import TournamentService, TournamentSettings
 from tests.credentials import JUDGE_PIN
 from tests.tui.screen_text import screen_text
-from tests.tui.waiting import idle, until
+from tests.tui.waiting import idle, mounted, until
 from tui.app import DuplicadaApp
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.standings import StandingsScreen
@@ -67,7 +67,7 @@ def test_hostile_names_show_verbatim_on_every_screen(service: TournamentService)
     errors: list[str] = []
 
     async def open_from_menu(app: DuplicadaApp, pilot: Pilot, title: str) -> None:  # type: ignore[type-arg]
-        await until(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await mounted(pilot, HomeScreen)
         menu = app.screen.query_one("#menu", OptionList)
         index = next(i for i in range(menu.option_count) if str(menu.get_option_at_index(i).prompt) == title)
         menu.highlighted = index

@@ -14,6 +14,7 @@ from duplicate.service.views import board_cells
 from duplicate.storage.models import SeatingMethod
 from tests.credentials import pin_of
 from tests.tui.keys import footer_beyond
+from tests.tui.waiting import idle
 from tui.app import DuplicadaApp
 from tui.app.screens.projection import ProjectionScreen
 from tui.app.widgets.big_board import BigBoard, cell_for
@@ -25,9 +26,7 @@ NAMES = ["Ana Pérez", "Berta Núñez", "Carlos Ruiz"]
 
 async def settled(pilot) -> None:  # type: ignore[no-untyped-def]
     """Wait until the screen's reads (worker threads) are done and shown."""
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await idle(pilot)
 
 
 def seeded_game(service: TournamentService) -> int:

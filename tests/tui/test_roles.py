@@ -17,6 +17,7 @@ from duplicate.service import NotAuthorised, TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
+from tests.tui.waiting import idle, until
 from tui.app import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
 from tui.cli import main
@@ -116,13 +117,9 @@ def test_an_app_station_signed_in_as_assistant_is_refused_by_the_service(databas
                     action()
             screen = EntryScreen()
             await app.push_screen(screen)
-            await app.workers.wait_for_complete()                        # the lists are read in workers
-            await pilot.pause()
+            await idle(pilot)                        # the lists are read in workers
             await pilot.press(*"3", "enter", *"H8-QZQZ", "enter")              # table 3 is not aux1's
-            for _ in range(300):
-                if not screen.pending:
-                    break
-                await pilot.pause(0.01)
+            await until(pilot, lambda: not screen.pending, "the slip judged")
             await pilot.pause()
             assert "mesas 1–2" in str(screen.query_one("#feedback").render())
             app.authenticate(None)                                                # a viewer

@@ -31,6 +31,7 @@ from duplicate.service import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN, pin_of
+from tests.tui.waiting import CAP
 
 pytestmark = pytest.mark.slow
 
@@ -76,7 +77,7 @@ def serving(path: Path, *options: str, env: dict[str, str] | None = None) -> Ite
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                               env={**os.environ, **(env or {})})
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 300
         while True:
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
@@ -114,7 +115,7 @@ class Screen:
         text = payload if isinstance(payload, str) else payload.decode("utf-8", "replace")
         self.frames.append(ESCAPES.sub("", text))
 
-    def wait_for(self, text: str, since: int = 0, timeout: float = 60.0) -> int:
+    def wait_for(self, text: str, since: int = 0, timeout: float = CAP) -> int:
         """Wait until ``text`` has been drawn after frame ``since``; the frame count then."""
         deadline = time.monotonic() + timeout
         while text not in "".join(self.frames[since:]):
@@ -122,7 +123,7 @@ class Screen:
             self.page.wait_for_timeout(50)
         return len(self.frames)
 
-    def until(self, condition: Callable[[], bool], what: str, timeout: float = 90.0) -> None:
+    def until(self, condition: Callable[[], bool], what: str, timeout: float = CAP) -> None:
         deadline = time.monotonic() + timeout
         while not condition():
             assert time.monotonic() < deadline, what
@@ -151,8 +152,7 @@ def test_a_hundred_slips_typed_ahead_in_the_browser_through_serve(served: tuple[
             page.keyboard.press("Enter")
             mark = screen.wait_for("Entrada de papeletas", since=mark)
             page.keyboard.press("Enter")                                   # the assistant's first screen
-            screen.wait_for("Jugada", since=mark)
-            page.wait_for_timeout(500)                                     # the round is read in a worker
+            screen.wait_for("Faltan", since=mark)                         # the round, read in a worker, shown
             expected = [(table, master if table % 3 else wrong) for table in range(1, SLIPS + 1)]
             for table, text in expected:                                   # no waiting between keys
                 page.keyboard.type(str(table))
@@ -160,7 +160,7 @@ def test_a_hundred_slips_typed_ahead_in_the_browser_through_serve(served: tuple[
                 page.keyboard.type(text)
                 page.keyboard.press("Enter")
             screen.until(lambda: len(stored_slips(path)) >= SLIPS, "no se guardaron las 100 papeletas")
-            page.wait_for_timeout(500)
+            screen.wait_for(f"Todas las papeletas de la ronda 1 están anotadas ({SLIPS} de {SLIPS})")
             assert stored_slips(path) == expected
         finally:
             browser.close()
@@ -188,13 +188,12 @@ def test_a_browser_needs_the_venue_password_then_a_pin(tmp_path: Path, spanish_l
                 screen = Screen(page)
                 page.goto(address)
                 mark = screen.wait_for("Identifíquese")
-                page.wait_for_timeout(300)
-                before = "".join(screen.frames)             # nothing of the tournament before a PIN (issue 26 §1)
-                assert not any(text in before for text in ("Nuevo torneo", "Solo consulta", "Navegador", "jugador"))
                 page.locator(".xterm-helper-textarea").focus()
                 page.keyboard.type(pin_of("assistant", "Marta") or "")
+                before = "".join(screen.frames)             # nothing of the tournament before a PIN (issue 26 §1)
                 page.keyboard.press("Enter")
                 screen.wait_for("Entrada de papeletas", since=mark)
+                assert not any(text in before for text in ("Nuevo torneo", "Solo consulta", "Navegador", "jugador"))
             finally:
                 browser.close()
 
@@ -236,8 +235,7 @@ def test_editing_keys_typed_in_a_burst_in_the_browser_apply_in_order(served: tup
             page.keyboard.press("Enter")
             mark = screen.wait_for("Entrada de papeletas", since=mark)
             page.keyboard.press("Enter")
-            screen.wait_for("Jugada", since=mark)
-            page.wait_for_timeout(500)                                     # the round is read in a worker
+            screen.wait_for("Faltan", since=mark)                         # the round, read in a worker, shown
             keyboard = page.keyboard
             keyboard.type("1")                                             # no waiting between keys
             keyboard.press("Enter")
@@ -266,7 +264,7 @@ def test_editing_keys_typed_in_a_burst_in_the_browser_apply_in_order(served: tup
             keyboard.type(master)
             keyboard.press("Enter")
             screen.until(lambda: len(stored_slips(path)) >= 4, "no se guardaron las 4 papeletas")
-            page.wait_for_timeout(300)
+            screen.wait_for(f"Faltan {SLIPS - 4} de")                     # every key applied, the list read again
             assert stored_slips(path) == [(table, master) for table in (1, 2, 3, 4)]
         finally:
             browser.close()

@@ -16,6 +16,7 @@ from duplicate.service import CredentialRefused, Role, TournamentService
 from duplicate.storage.models import EntryStatus, SeatingMethod
 from tests.credentials import JUDGE_PIN, pin_of
 from tests.tui.keys import footer_beyond, send_without_pauses
+from tests.tui.waiting import idle, until
 from tui.app import DuplicadaApp
 from tui.app.screens.setup import SetupScreen
 
@@ -51,10 +52,7 @@ async def type_into(pilot: Pilot, selector: str, text: str, *, enter: bool = Fal
 async def settle(pilot: Pilot) -> None:
     """Wait for the screen's workers (the judge's action, then the lists read again) and
     for what they show."""
-    for _ in range(3):
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await idle(pilot)
 
 
 def message(screen: SetupScreen) -> str:
@@ -284,10 +282,8 @@ def test_players_typed_ahead_are_all_registered_and_f3_puts_the_cursor_in_the_na
         for name in names:
             keys += [*name, "enter", *"Club", "enter", "enter", "enter"]
         send_without_pauses(pilot.app, keys)
-        for _ in range(300):
-            await settle(pilot)
-            if len(service.entries()) == len(names):
-                break
+        await until(pilot, lambda: len(service.entries()) >= len(names), "every player typed ahead stored")
+        await settle(pilot)
         assert sorted(player.name for _, player in service.entries()) == names
         assert {player.club for _, player in service.entries()} == {"Club"}
 

@@ -26,6 +26,7 @@ from duplicate.storage.models import ClaimStatus, GameStatus
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN, pin_of
 from tests.tui.keys import footer_actions, footer_beyond
+from tests.tui.waiting import idle
 from tui.app import DuplicadaApp
 from tui.app.screens.standings import BONUS_STYLE, StandingsScreen
 
@@ -269,8 +270,7 @@ def test_the_judge_publishes_from_the_standings_in_a_worker(service: TournamentS
         assert app.screen.query_one("#folder").value == str(folder)
         await pilot.press("enter")
         await pilot.press("f3")                                    # still answering keys
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await idle(pilot)
         assert (folder / "index.html").is_file()
         # Again into the same folder: it already has files, so a second Intro is asked for.
         await pilot.press("f9", "enter")
@@ -295,10 +295,7 @@ def notifications(app: DuplicadaApp) -> list[str]:
 async def done(app: DuplicadaApp, pilot: Pilot) -> None:
     """Wait for the screen's workers (the judge's service call, then the refresh it asks
     for) and for what they show."""
-    for _ in range(3):
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-    await pilot.pause()
+    await idle(pilot)
 
 
 def test_the_judge_publishes_provisional_then_final_and_reopens_by_keys(service: TournamentService) -> None:

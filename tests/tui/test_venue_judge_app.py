@@ -17,13 +17,14 @@ from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
 from tests.tui.keys import footer_actions, footer_beyond
 from tests.tui.screen_text import screen_text
-from tests.tui.waiting import idle, until
+from tests.tui.waiting import idle, mounted, until
 from tui.app import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.judge import JudgeScreen
 from tui.app.screens.judge_presenter import within
 from tui.app.screens.standings import StandingsScreen
+from tui.app.widgets.judge_dialogs import ConflictDialog
 
 LLORET_JUDGE_PIN = "lloret-juez-pin"
 
@@ -56,7 +57,7 @@ async def open_as_lloret_judge(pilot, app: DuplicadaApp, title: str) -> list[str
     menu's entry ``title``; returns the menu's titles (what the venue judge is offered)."""
     await idle(pilot)                                   # the tournaments, read in a worker
     await pilot.press("enter", *LLORET_JUDGE_PIN, "enter")
-    await until(pilot, lambda: isinstance(app.screen, HomeScreen))
+    await mounted(pilot, HomeScreen)
     menu = app.screen.query_one("#menu", OptionList)
     titles = [str(menu.get_option_at_index(index).prompt) for index in range(menu.option_count)]
     menu.highlighted = titles.index(title)
@@ -76,7 +77,7 @@ def test_a_venue_judge_resolves_its_venues_conflict_and_is_not_offered_the_game(
             titles = await open_as_lloret_judge(pilot, app, "Consola del juez árbitro")
             assert app.state.venue == "Lloret"
             assert "Consola del juez árbitro" in titles and "Preparación del torneo" in titles
-            await until(pilot, lambda: isinstance(app.screen, JudgeScreen))
+            await mounted(pilot, JudgeScreen)
             screen = app.screen
             assert isinstance(screen, JudgeScreen)
             await until(pilot, lambda: screen.loaded and screen.status is not None and not screen.busy)
@@ -100,9 +101,9 @@ def test_a_venue_judge_resolves_its_venues_conflict_and_is_not_offered_the_game(
             assert app.screen is screen
             # Its venue's conflict: «r», keep the stored slip, with a reason.
             await pilot.press("r")
-            await pilot.pause()
-            assert "H8-QZQZ" in str(app.screen.query_one("#conflict-new").render())
-            assert "mesa 1" in str(app.screen.query_one(".title").render()).lower()
+            dialog = await mounted(pilot, ConflictDialog)
+            assert "H8-QZQZ" in str(dialog.query_one("#conflict-new").render())
+            assert "mesa 1" in str(dialog.query_one(".title").render()).lower()
             await pilot.press("enter", *"la papeleta dice la maestra", "enter")
             await until(pilot, lambda: app.screen is screen and not screen.busy)
             await until(pilot, lambda: screen.status is not None and not screen.status.pending)
@@ -176,7 +177,7 @@ def test_a_venue_judge_lists_and_corrects_its_venues_slips_only(tmp_path: Path, 
         app = DuplicadaApp(base, station="lloret", poll=False)
         async with app.run_test(size=(80, 24)) as pilot:
             await open_as_lloret_judge(pilot, app, "Entrada de papeletas")
-            await until(pilot, lambda: isinstance(app.screen, EntryScreen))
+            await mounted(pilot, EntryScreen)
             screen = app.screen
             assert isinstance(screen, EntryScreen)
             slips = screen.query_one("#slips", DataTable)

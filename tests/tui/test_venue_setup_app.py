@@ -16,7 +16,7 @@ from duplicate.service import TournamentService
 from tests.tui.keys import footer_actions, footer_beyond
 from tests.tui.screen_text import screen_text
 from tests.tui.test_setup import message, run_setup, settle, type_into
-from tests.tui.waiting import idle, until
+from tests.tui.waiting import idle, mounted
 from tui.app import DuplicadaApp
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.setup import SetupScreen
@@ -135,12 +135,12 @@ def test_a_venue_judge_on_the_setup_screen_has_its_players_and_assistants_only(s
             await idle(pilot)
             await pilot.press("enter")                                  # the only tournament
             await pilot.press(*"lloret-juez-1", "enter")
-            await until(pilot, lambda: isinstance(app.screen, HomeScreen))
+            await mounted(pilot, HomeScreen)
             menu = app.screen.query_one("#menu", OptionList)
             titles = [str(menu.get_option_at_index(index).prompt) for index in range(menu.option_count)]
             menu.highlighted = titles.index("Preparación del torneo")
             await pilot.press("enter")
-            await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+            await mounted(pilot, SetupScreen)
             screen = app.screen
             assert isinstance(screen, SetupScreen)
             await settle(pilot)

@@ -1,24 +1,78 @@
-"""Waiting in Pilot tests for what the app does in its workers."""
+"""Waiting in Pilot tests for the state a test checks, never for a length of time (issue 34 §7).
+
+The one way to wait: :func:`until` lets the app run (``pilot.pause()`` with no delay: the
+screen's pending messages handled, then the event loop let run until the process is idle)
+until a condition on the app or the service holds; :func:`mounted` waits for a screen to be
+mounted (its widgets queried only then); :func:`idle` waits for every worker and
+what it shows; :func:`finished` awaits one of the app's own awaitables (``keys_applied``).
+The only limit is a safety cap, :data:`CAP` seconds, far above what any wait takes on a
+quiet machine (the longest, a hundred slips typed ahead, takes under a minute): on a busy
+machine the tests are slower, never failed for it; a test that cannot get there fails with
+what it was waiting for instead of hanging.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import inspect
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from textual.pilot import Pilot
+from textual.screen import Screen
+
+T = TypeVar("T")
+S = TypeVar("S", bound=Screen)  # type: ignore[type-arg]
+
+CAP = 900.0
+"""Seconds a single wait may take before the test fails (ten times and more the quiet time)."""
 
 
-async def until(pilot: Pilot, condition: Callable[[], bool], timeout: float = 90.0) -> None:  # type: ignore[type-arg]
-    """Let the app run until ``condition`` holds (workers included); fail after ``timeout`` s."""
+def _described(condition: Callable[[], object]) -> str:
+    try:
+        return inspect.getsource(condition).strip()
+    except (OSError, TypeError):
+        return repr(condition)
+
+
+async def until(pilot: Pilot, condition: Callable[[], object], what: str = "", *,  # type: ignore[type-arg]
+                cap: float = CAP) -> None:
+    """Let the app run (workers included) until ``condition()`` is true; fail with ``what``
+    (or the condition's source) and the screen shown if it is still false after ``cap`` s."""
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
+    deadline = loop.time() + cap
     while not condition():
-        assert loop.time() < deadline, "the app did not get there in time"
-        await pilot.pause(0.02)
+        if loop.time() > deadline:
+            raise AssertionError(f"after {cap:.0f} s the app had still not reached: {what or _described(condition)} "
+                                 f"(screen {type(pilot.app.screen).__name__})")
+        await pilot.pause()
 
 
-async def idle(pilot: Pilot) -> None:  # type: ignore[type-arg]
-    """Every worker done and its result shown."""
+async def mounted(pilot: Pilot, kind: type[S]) -> S:  # type: ignore[type-arg]
+    """The app's screen once it is a ``kind`` and mounted (composed: its widgets can be
+    queried; ``app.screen`` is the new screen as soon as it is pushed, before that)."""
+    await until(pilot, lambda: isinstance(pilot.app.screen, kind) and pilot.app.screen.is_mounted,
+                f"a {kind.__name__} shown")
+    screen = pilot.app.screen
+    assert isinstance(screen, kind)
+    return screen
+
+
+async def finished(awaitable: Awaitable[T], what: str, *, cap: float = CAP) -> T:
+    """Await ``awaitable`` (the event loop runs meanwhile); fail with ``what`` after ``cap`` s."""
+    try:
+        return await asyncio.wait_for(awaitable, timeout=cap)
+    except asyncio.TimeoutError:
+        raise AssertionError(f"after {cap:.0f} s still not done: {what}") from None
+
+
+async def idle(pilot: Pilot, *, cap: float = CAP) -> None:  # type: ignore[type-arg]
+    """Every worker done and its result shown, the workers that result started included (a
+    judge's action, then the lists read again): no worker left after the screen has handled
+    what the last ones posted. Fails after ``cap`` s."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + cap
     await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    while pilot.app.workers:
+        await finished(pilot.app.workers.wait_for_complete(), "the app's workers done", cap=deadline - loop.time())
+        await pilot.pause()
