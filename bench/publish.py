@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import update
 
-from duplicate.publish import FORMATS, publish_results
+from duplicate.publishing.site import FORMATS, publish_results
 from duplicate.service import TournamentService, TournamentSettings
 from duplicate.storage.database import open_database
 from duplicate.storage.models import Slip

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from duplicate.standings import (
+from duplicate.rules.standings import (
     BonusMode,
     BonusPolicy,
     RoundResult,

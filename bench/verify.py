@@ -1,7 +1,7 @@
-"""Benchmark of the tournament-record checker (``duplicate.verify``) on a large record.
+"""Benchmark of the tournament-record checker (``duplicate.record.verify``) on a large record.
 
 Synthesises a ``duplicada-tournament-1`` record on the default lexicon: ``--games``
-games of up to ``--rounds`` rounds played with ``duplicate.game.Game``, ``--players``
+games of up to ``--rounds`` rounds played with ``duplicate.rules.game.Game``, ``--players``
 players (a few absent from each game), and per round one slip per seated player:
 top moves (sometimes typed in lowercase coordinates, with spaces or in oriented
 notation), random legal non-top moves (``generate(...).all()``), erroneous texts
@@ -30,9 +30,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from duplicate.game import Game
-from duplicate.notation import format_move, parse_move
-from duplicate.verify import (
+from duplicate.rules.game import Game
+from duplicate.rules.notation import format_move, parse_move
+from duplicate.record.verify import (
     RECORD_FORMAT,
     GameStanding,
     RoundJudge,

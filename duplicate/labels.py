@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import UTC, datetime
 
-from duplicate.slips import SlipStatus
-from duplicate.standings import BonusMode, TournamentCriterion
-from duplicate.statuses import ClaimStatus, EntryStatus, GameStatus
+from duplicate.rules.slips import SlipStatus
+from duplicate.rules.standings import BonusMode, TournamentCriterion
+from duplicate.rules.statuses import ClaimStatus, EntryStatus, GameStatus
 
 ANNULLED = "annulled"
 """Slip status of a move equal to a master found wrong later (III.29)."""

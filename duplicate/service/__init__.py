@@ -56,7 +56,7 @@ from duplicate.service.views import (
     SlipView,
     TournamentInfo,
 )
-from duplicate.statuses import ClaimStatus, ConflictKind, EntryStatus, GameStatus, SeatingMethod
+from duplicate.rules.statuses import ClaimStatus, ConflictKind, EntryStatus, GameStatus, SeatingMethod
 
 __all__ = [
     "DamagedData",

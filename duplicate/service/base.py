@@ -12,9 +12,9 @@ from sqlalchemy.orm import Session
 
 from duplicate.bounds import DB_INT_MAX, NumberError, checked_int
 from duplicate.csv_files import CsvFileError, read_csv_rows
-from duplicate.game import Game, GameError
-from duplicate.notation import SlipError
-from duplicate.rack import RackError
+from duplicate.rules.game import Game, GameError
+from duplicate.rules.notation import SlipError
+from duplicate.rules.rack import RackError
 from duplicate.service.access import Action, Actor
 from duplicate.service.context import OnContext, ServiceContext, ServiceHooks, now, typed_text
 from duplicate.service.errors import (
@@ -30,7 +30,7 @@ from duplicate.service import lockout
 from duplicate.service.lockout import SOURCE_MAX, WrongPin, check_pin, count_late_failure, station_source
 from duplicate.service.replay import _apply
 from duplicate.service.views import TournamentInfo
-from duplicate.slips import MARK_NAMES, SlipStatus, read_mark
+from duplicate.rules.slips import MARK_NAMES, SlipStatus, read_mark
 from duplicate.storage.models import (
     Event,
     GameRow,
@@ -52,7 +52,7 @@ MARK_STATUSES = (SlipStatus.LATE, SlipStatus.NULL, SlipStatus.MISSING)
 
 def checked_mark(status: SlipStatus | str) -> SlipStatus:
     """The mark ``status`` names: a ``SlipStatus`` among ``MARK_STATUSES`` or a word of
-    ``duplicate.slips.MARK_WORDS`` («tarde», «nula», «no-entregada», «falta»; the codes
+    ``duplicate.rules.slips.MARK_WORDS`` («tarde», «nula», «no-entregada», «falta»; the codes
     ``late``/``null``/``missing`` too). ``InvalidSlip`` (Spanish) for anything else."""
     mark = status if isinstance(status, SlipStatus) else read_mark(str(status))
     if mark not in MARK_STATUSES:

@@ -24,7 +24,7 @@ from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
 from duplicate.bounds import DB_INT_MAX, NumberError, checked_int
-from duplicate.game import Game
+from duplicate.rules.game import Game
 from duplicate.service.access import (
     VIEWER,
     Action,

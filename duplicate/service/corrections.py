@@ -28,7 +28,7 @@ from duplicate.service.views import (
     ClaimView,
     EntryResult,
 )
-from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
+from duplicate.rules.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
 from duplicate.storage.models import (
     Claim,
     ClaimStatus,

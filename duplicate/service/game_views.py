@@ -4,9 +4,9 @@ builds a frozen ``GameView`` under its engine lock, so that no front end holds t
 
 from __future__ import annotations
 
-from duplicate.game import Game
-from duplicate.notation import format_move
-from duplicate.rack import shown_rack
+from duplicate.rules.game import Game
+from duplicate.rules.notation import format_move
+from duplicate.rules.rack import shown_rack
 from duplicate.service.views import BagView, ClockView, GameView, MasterPlaced, RackInPlay, TopMove
 from lexicon.board import Board
 from lexicon.move import placed_tiles

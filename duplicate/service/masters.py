@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from duplicate.bounds import NumberError, whole_number
-from duplicate.game import Game, GameError, PendingRound, RoundRecord
-from duplicate.master import ranked_moves
-from duplicate.notation import SlipError, parse_move
+from duplicate.rules.game import Game, GameError, PendingRound, RoundRecord
+from duplicate.rules.master import ranked_moves
+from duplicate.rules.notation import SlipError, parse_move
 from duplicate.prepared import PreparedMismatch, PreparedRound, apply_master
 from duplicate.service.access import Action
 from duplicate.service.base import TaskModule

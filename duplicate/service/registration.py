@@ -47,7 +47,7 @@ from duplicate.service.views import (
     _tournament_info,
     view_of,
 )
-from duplicate.standings import (
+from duplicate.rules.standings import (
     bonus_warnings,
 )
 from duplicate.storage.models import (

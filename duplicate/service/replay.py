@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from duplicate.game import Game
+from duplicate.rules.game import Game
 from duplicate.service.errors import InconsistentHistory
 from duplicate.record.events import (
     GameEnded,

@@ -21,8 +21,8 @@ from duplicate.service.views import (
     RoundStatus,
     pending_line,
 )
-from duplicate.slips import SlipStatus, judge_slip, mark_verdict
-from duplicate.standings import (
+from duplicate.rules.slips import SlipStatus, judge_slip, mark_verdict
+from duplicate.rules.standings import (
     GameStanding,
 )
 from duplicate.storage.models import (

@@ -8,7 +8,7 @@ from typing import Any
 from data.rules import PARTIAL_STANDINGS_EVERY, ROUND_SECONDS
 from duplicate.bounds import BONUS_MAX, ROUND_SECONDS_MAX, NumberError, checked_int
 from duplicate.service.errors import DamagedData, InvalidInput, InvalidNumber, TournamentError
-from duplicate.standings import (
+from duplicate.rules.standings import (
     BonusMode,
     BonusPolicy,
     TournamentCriterion,

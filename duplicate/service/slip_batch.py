@@ -31,7 +31,7 @@ from duplicate.service.slip_context import (
 )
 from duplicate.service.slip_entry import SlipEntry
 from duplicate.service.views import EntryResult
-from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
+from duplicate.rules.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
 from duplicate.storage.models import Entry, Event, Player, Seat, Slip
 from duplicate.texts import SLIP_MAX, shown
 
@@ -142,7 +142,7 @@ class SlipBatch(TaskModule):
         (the text; empty with ``marca``), optional ``ronda`` (round), ``marca``
         (tarde/nula/no-entregada/falta, or late/null/missing; a ``jugada`` that is one of
         these words is that mark too) and ``tablero`` (a slip written on a paper board, II.8,
-        in the board form of ``duplicate.board_notation``, e.g. ``H8 → CASA``; ``jugada``
+        in the board form of ``duplicate.rules.board_notation``, e.g. ``H8 → CASA``; ``jugada``
         empty then: a row with both is refused, III.20.2). Every row is checked first (syntax, table seated, round open):
         a bad row raises ``TournamentError`` naming its line and nothing is entered; then
         each round's slips are entered in one transaction."""

@@ -1,5 +1,5 @@
 """Standings read from the store (III.23, III.24, III.28, IV.31): round results, bonuses, game,
-partial and tournament standings, each computed by one function of ``duplicate.standings``."""
+partial and tournament standings, each computed by one function of ``duplicate.rules.standings``."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from duplicate.service.errors import DamagedData
 from duplicate.record.events import BonusesAwarded, EventKind
 from duplicate.service.base import TaskModule
 from duplicate.service.settings import TournamentSettings
-from duplicate.standings import (
+from duplicate.rules.standings import (
     GameStanding,
     RoundResult,
     TournamentCriterion,

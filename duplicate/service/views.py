@@ -7,8 +7,8 @@ from datetime import date, datetime
 from typing import Any, TypeVar
 
 from duplicate.plurals import counted
-from duplicate.rack import shown_rack
-from duplicate.slips import SlipVerdict
+from duplicate.rules.rack import shown_rack
+from duplicate.rules.slips import SlipVerdict
 from duplicate.storage.models import (
     EntryStatus,
     RoundRow,
@@ -345,7 +345,7 @@ class TopMove:
 @dataclass(frozen=True)
 class NextScore:
     """A score below the top: ``score``, one ``canonical`` move with it, and ``count``
-    moves in all with that score (``duplicate.next_scores``)."""
+    moves in all with that score (``duplicate.rules.next_scores``)."""
 
     score: int
     canonical: str

@@ -17,7 +17,7 @@ from duplicate.service.access import Action, Actor
 from duplicate.service.context import OnContext, ServiceContext
 from duplicate.service.errors import NotFound, StateConflict
 from duplicate.record.events import ClassicEntryChanged, TournamentEvent
-from duplicate.statuses import EntryStatus
+from duplicate.rules.statuses import EntryStatus
 from duplicate.storage.classic_models import ClassicAbsence, ClassicBoard, ClassicDivision, ClassicSeed
 from duplicate.storage.models import Entry, Tournament
 from ranking.classic.pairing_rules import Pair

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.board_notation import BoardNotationError, board_slip_notation, parse_board_slip
+from duplicate.rules.board_notation import BoardNotationError, board_slip_notation, parse_board_slip
 from duplicate.service import BoardWritten, InvalidFile, InvalidSlip, TournamentService, TournamentSettings
 from duplicate.storage.database import open_database
-from duplicate.verify import verify_record
+from duplicate.record.verify import verify_record
 from lexicon.alphabet import spanish
 from lexicon.board import Board, Direction
 from lexicon.lexicon import Lexicon

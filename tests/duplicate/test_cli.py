@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.game import GameRecord
+from duplicate.rules.game import GameRecord
 from lexicon.lexicon import Lexicon
 from tui.cli import main
 

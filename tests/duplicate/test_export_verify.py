@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from duplicate.service import TournamentService, TournamentSettings
-from duplicate.slips import SlipStatus
-from duplicate.standings import TournamentCriterion
+from duplicate.rules.slips import SlipStatus
+from duplicate.rules.standings import TournamentCriterion
 from duplicate.storage.database import open_database
-from duplicate.verify import verify_record
+from duplicate.record.verify import verify_record
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
 from tui.cli import main

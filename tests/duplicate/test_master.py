@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from duplicate.master import (
+from duplicate.rules.master import (
     Criterion,
     MasterError,
     choose_master,
@@ -15,7 +15,7 @@ from duplicate.master import (
     rank_moves,
     rank_top_moves,
 )
-from duplicate.rack import parse_rack_text
+from duplicate.rules.rack import parse_rack_text
 from lexicon.alphabet import Alphabet
 from lexicon.board import ROW_NAMES, Board, Direction
 from lexicon.lexicon import Lexicon

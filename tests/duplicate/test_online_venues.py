@@ -26,7 +26,7 @@ from duplicate.service import InvalidText, NotAuthorised, NotFound, TournamentSe
 from duplicate.service.access import Action
 from duplicate.service.settings import TournamentSettings
 from duplicate.storage.database import open_database
-from duplicate.verify import verify_record
+from duplicate.record.verify import verify_record
 from lexicon.lexicon import Lexicon
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 from tests.duplicate.test_stations import _postgres_url

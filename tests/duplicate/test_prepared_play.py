@@ -21,7 +21,7 @@ from duplicate.prepared import (
 )
 from duplicate.service import EventKind, InvalidInput, InvalidRack, TournamentService
 from duplicate.storage.database import open_database
-from duplicate.verify import verify_record
+from duplicate.record.verify import verify_record
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from duplicate.prepared import PreparedGame, generate
-from duplicate.publish import publish_results
-from duplicate.publish_venues import venue_slugs
+from duplicate.publishing.site import publish_results
+from duplicate.publishing.venue_pages import venue_slugs
 from duplicate.service import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon

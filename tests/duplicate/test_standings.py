@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duplicate.standings import (
+from duplicate.rules.standings import (
     BonusMode,
     BonusPolicy,
     GameStanding,

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.notation import NotationSyntaxError, parse_move
-from duplicate.rack import beyond_tile_set, parse_rack_text
+from duplicate.rules.notation import NotationSyntaxError, parse_move
+from duplicate.rules.rack import beyond_tile_set, parse_rack_text
 from duplicate.service import InvalidText, TournamentService
 from duplicate.storage.database import open_database
 from duplicate.texts import SLIP_MAX, TextError, checked_text

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 
 from duplicate.service import TournamentService, TournamentSettings
 from duplicate.service.standings import Standings
-from duplicate.standings import RoundResult
+from duplicate.rules.standings import RoundResult
 from duplicate.storage.database import open_database
 from duplicate.storage.models import GameRow, Tournament
 from lexicon.lexicon import Lexicon

@@ -16,7 +16,7 @@ from duplicate.prepared import PreparedGame, generate
 from duplicate.service import EventKind, InvalidInput, NotAuthorised, NotFound, TournamentService
 from duplicate.service.settings import TournamentSettings
 from duplicate.storage.database import open_database
-from duplicate.verify import verify_record
+from duplicate.record.verify import verify_record
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
 

@@ -1,4 +1,4 @@
-"""The independent checker of a tournament record (``duplicate.verify``).
+"""The independent checker of a tournament record (``duplicate.record.verify``).
 
 A small tournament is built here by hand: two games played with ``Game`` on a
 tiny lexicon with racks typed by the arbiter, six players, slips of every
@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from duplicate.game import Game
-from duplicate.notation import format_move
-from duplicate.verify import (
+from duplicate.rules.game import Game
+from duplicate.rules.notation import format_move
+from duplicate.record.verify import (
     Difference,
     RecordError,
     RoundResult,
@@ -33,7 +33,7 @@ from duplicate.verify import (
     run_verify,
     tournament_standings,
 )
-from duplicate.verify import (
+from duplicate.record.verify import (
     verify_record as verify_with_history,
 )
 from lexicon.lexicon import Lexicon, build

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from duplicate.rack import parse_rack_text
+from duplicate.rules.rack import parse_rack_text
 from duplicate.service import EntryStatus, TournamentError, TournamentService, TournamentSettings
-from duplicate.slips import judge_slip
-from duplicate.verify import RecordError, load_record, verify_record
+from duplicate.rules.slips import judge_slip
+from duplicate.record.verify import RecordError, load_record, verify_record
 from lexicon.board import Board
 from lexicon.default import read_lines
 from lexicon.lexicon import Lexicon, LexiconError, build

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 import data
-from duplicate.game import Game
-from duplicate.notation import parse_move
+from duplicate.rules.game import Game
+from duplicate.rules.notation import parse_move
 from lexicon.default import ENVIRONMENT_VARIABLE, WORD_LIST, read_lines
 from lexicon.lexicon import Lexicon, build
 from lexicon.move import placed_tiles, score_move

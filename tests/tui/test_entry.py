@@ -19,10 +19,10 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
-from duplicate.notation import check_move
-from duplicate.rack import parse_rack_text
+from duplicate.rules.notation import check_move
+from duplicate.rules.rack import parse_rack_text
 from duplicate.service import EventKind, TournamentService, TournamentSettings
-from duplicate.slips import SlipStatus
+from duplicate.rules.slips import SlipStatus
 from duplicate.storage.database import open_database
 from lexicon.board import Board
 from lexicon.lexicon import Lexicon

@@ -18,7 +18,7 @@ from duplicate.service import (
     StorageUnavailable,
     TournamentError,
 )
-from duplicate.slips import SlipStatus
+from duplicate.rules.slips import SlipStatus
 from tui.app.screens.entry_presenter import (
     Refusal,
     RoundToShow,

@@ -35,7 +35,7 @@ from textual.widgets import Static
 import duplicate.storage.database
 from duplicate.service import TournamentService
 from duplicate.storage.database import open_database
-from duplicate.verify import verify_record
+from duplicate.record.verify import verify_record
 from lexicon.lexicon import Lexicon
 from ranking.ratings import RatingService
 from ranking.service import tournament_service

@@ -9,9 +9,9 @@ from collections.abc import Callable
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from duplicate.announce import SpellingTable
+from duplicate.rules.announce import SpellingTable
 from duplicate.service import TournamentService
-from duplicate.timer import Cue
+from duplicate.rules.timer import Cue
 from tests.credentials import JUDGE_PIN, pin_of
 from tests.tui.keys import footer_beyond
 from tests.tui.waiting import until

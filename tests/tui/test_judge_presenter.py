@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from duplicate.announce import SpellingTable
+from duplicate.rules.announce import SpellingTable
 from duplicate.service import GameInfo, GameStatus, PendingSlip, RoundStatus, RoundView
 from duplicate.service.views import BagView, ClockView, GameView, MasterPlaced, RackInPlay, TopMove
 from lexicon.alphabet import spanish

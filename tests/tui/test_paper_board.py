@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from duplicate.notation import format_move
+from duplicate.rules.notation import format_move
 from lexicon.alphabet import spanish
 from lexicon.board import Board, Direction
 from tui.app.widgets.paper_board import placed_word

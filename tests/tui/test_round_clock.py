@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from duplicate.service import TournamentService
-from duplicate.timer import Cue, cue_at
+from duplicate.rules.timer import Cue, cue_at
 from tests.credentials import pin_of
 from tests.tui.screen_text import screen_text
 from tests.tui.test_judge import FakeClock, open_console, tournament

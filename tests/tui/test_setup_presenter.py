@@ -9,7 +9,7 @@ from datetime import datetime
 import pytest
 
 from duplicate.service import EntryView, GameInfo, GameStatus, PlayerView, TournamentError, TournamentInfo
-from duplicate.standings import BonusMode
+from duplicate.rules.standings import BonusMode
 from tui.app.screens.setup_presenter import (
     bonus_advice,
     games_text,

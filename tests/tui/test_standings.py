@@ -20,7 +20,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, TabbedContent
 
 from duplicate.service import EventKind, TournamentService, TournamentSettings
-from duplicate.slips import SlipStatus
+from duplicate.rules.slips import SlipStatus
 from duplicate.storage.database import open_database
 from duplicate.storage.models import ClaimStatus, GameStatus
 from lexicon.lexicon import Lexicon

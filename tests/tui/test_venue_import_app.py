@@ -21,7 +21,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, TabbedContent
 
-import duplicate.record_reading
+import duplicate.record.reading
 from duplicate.prepared import PreparedGame
 from duplicate.service import EventKind, TournamentService, VenueView
 from lexicon.lexicon import Lexicon
@@ -138,7 +138,7 @@ def test_bad_venue_records_are_refused_in_the_form_and_nothing_is_stored(
         await import_record(pilot, not_json, "Lloret")
         assert message(setup).startswith(f"{not_json}: no es JSON válido (línea 1, columna 1")
         nothing_stored()
-        monkeypatch.setattr(duplicate.record_reading, "RECORD_MAX_BYTES", 100)
+        monkeypatch.setattr(duplicate.record.reading, "RECORD_MAX_BYTES", 100)
         await import_record(pilot, lloret, "Lloret")
         assert message(setup) == (f"{lloret}: {lloret.stat().st_size} bytes; un registro de torneo (JSON) tiene "
                                   "como máximo 100")

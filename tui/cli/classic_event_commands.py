@@ -255,7 +255,7 @@ def classic_standings(context: Context, division: str, output: str) -> None:
     if output == "json":
         click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
     elif output == "csv":
-        from duplicate.spreadsheets import neutralised
+        from duplicate.publishing.spreadsheets import neutralised
 
         writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]) if rows else ["puesto"])
         writer.writeheader()

@@ -63,19 +63,19 @@ else:                                   # Click before 8.5: ParamType is not gen
 
 class MarkChoice(_TextType):
     """A slip's mark as the judge says it: ``tarde``, ``nula`` or ``no-entregada`` (also
-    «falta», «fuera de tiempo»…, any case and accents: ``duplicate.slips.read_mark``); the
+    «falta», «fuera de tiempo»…, any case and accents: ``duplicate.rules.slips.read_mark``); the
     storage codes ``late``, ``null``, ``missing`` are still accepted but not offered. The
     value is the code (``"late"``…)."""
 
     name = "marca"
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
-        from duplicate.slips import MARK_NAMES
+        from duplicate.rules.slips import MARK_NAMES
 
         return "{" + "|".join(MARK_NAMES.values()) + "}"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        from duplicate.slips import MARK_NAMES, MARKED_STATUSES, read_mark
+        from duplicate.rules.slips import MARK_NAMES, MARKED_STATUSES, read_mark
 
         mark = read_mark(str(value))
         if mark not in MARKED_STATUSES:

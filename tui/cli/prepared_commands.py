@@ -78,7 +78,7 @@ def prepared_create(out: Path, seed: int | None, rounds: int | None, min_total: 
                                            ("--game", game_number)) if value is not None]
         if chosen:
             raise click.UsageError(f"con --from-eliot no se usa {', '.join(chosen)}: la partida es la del archivo")
-        from duplicate.eliot_xml import load_eliot
+        from duplicate.prepared.eliot_xml import load_eliot
         from duplicate.prepared import PreparedError
 
         try:
@@ -127,7 +127,7 @@ def prepared_from_record(record_path: Path, game_number: int, out: Path, lexicon
 
 def _from_record(record_path: Path, game_number: int, out: Path, lexicon_path: Path | None) -> None:
     from duplicate.prepared import PreparedError, from_record
-    from duplicate.record_reading import RecordError, load_record
+    from duplicate.record.reading import RecordError, load_record
 
     try:
         record = load_record(record_path)
@@ -150,7 +150,7 @@ def prepared_publish(path: Path, out: Path, title: str) -> None:
     """Página estática de repetición de una partida preparada: cada ronda con su atril, su
     jugada maestra, sus puntos y el tablero tras ella; sin JavaScript, enlaces relativos."""
     from duplicate.prepared import PreparedFileError, load_prepared
-    from duplicate.publish import publish_prepared
+    from duplicate.publishing.site import publish_prepared
 
     try:
         game, _data = load_prepared(path)

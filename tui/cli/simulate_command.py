@@ -10,7 +10,7 @@ import click
 
 from duplicate.service import TournamentService, TournamentSettings
 from duplicate.simulate import simulate_tournament
-from duplicate.standings import BonusMode, TournamentCriterion
+from duplicate.rules.standings import BonusMode, TournamentCriterion
 from lexicon.lexicon import Lexicon
 from tui.cli.options import NUMBER, SEED, db_option, lexicon_option, pin_file_option, read_pin
 

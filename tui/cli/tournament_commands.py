@@ -14,7 +14,7 @@ from duplicate.plurals import counted
 from duplicate.service import (
     TournamentSettings,
 )
-from duplicate.standings import BonusMode, TournamentCriterion
+from duplicate.rules.standings import BonusMode, TournamentCriterion
 from tui.cli.listing import say
 from tui.cli.options import BONUS, NUMBER, SECONDS, Context, common, read_pin
 

@@ -71,7 +71,7 @@ from duplicate.service import (
     StorageUnavailable,
     TournamentError,
 )
-from duplicate.slips import SlipStatus
+from duplicate.rules.slips import SlipStatus
 from tui.app.heap import freeze_heap
 from tui.app.messages import DataChanged
 from tui.app.screens.entry_actions import EntryActions, SlipJob

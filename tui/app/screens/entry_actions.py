@@ -20,7 +20,7 @@ from rich.text import Text
 from textual import events, on
 from textual.widgets import DataTable, Input, Static
 
-from duplicate.board_notation import BoardSlip
+from duplicate.rules.board_notation import BoardSlip
 from duplicate.service import (
     BOARD_REFUSED,
     Action,
@@ -31,7 +31,7 @@ from duplicate.service import (
     SlipView,
     TournamentError,
 )
-from duplicate.slips import SlipStatus
+from duplicate.rules.slips import SlipStatus
 from duplicate.plurals import counted
 from lexicon.alphabet import spanish
 from lexicon.board import Board

@@ -20,7 +20,7 @@ from duplicate.service import (
     StorageUnavailable,
     TournamentError,
 )
-from duplicate.slips import SlipStatus
+from duplicate.rules.slips import SlipStatus
 from tui.app.widgets.glyphs import WARNING_MARK
 from duplicate.plurals import counted
 from tui.app.widgets.slip_feedback import Feedback, set_aside_feedback, status_name

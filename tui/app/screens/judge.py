@@ -41,10 +41,10 @@ from textual.widgets import Checkbox, Header, Input, Static
 from textual.worker import get_current_worker
 
 from data.rules import ROUND_SECONDS
-from duplicate.announce import SpellingTable
+from duplicate.rules.announce import SpellingTable
 from duplicate.service import Action, RoundStatus, TournamentError, TournamentService
 from duplicate.service.views import NextScore
-from duplicate.timer import Cue, RoundTimer
+from duplicate.rules.timer import Cue, RoundTimer
 from tui.app.heap import freeze_heap
 from tui.app.messages import DataChanged
 from tui.app.screens.game_dialogs import ConfirmScreen, NewGame, NewGameScreen

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from rich.text import Text
 
 from data.rules import ROUND_SECONDS
-from duplicate.announce import SpellingTable, master_announcement, rack_announcement
+from duplicate.rules.announce import SpellingTable, master_announcement, rack_announcement
 from duplicate.plurals import counted
 from duplicate.service import GameInfo, GameStatus, RoundStatus, RoundView
 from duplicate.service.views import GameView, TopMove, pending_line

@@ -33,9 +33,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, Digits, Static
 
 from data.rules import ROUND_SECONDS
-from duplicate.announce import announcement_order
+from duplicate.rules.announce import announcement_order
 from duplicate.service import GameStatus, RoundView, TournamentError, TournamentService, TournamentSettings
-from duplicate.timer import RoundTimer
+from duplicate.rules.timer import RoundTimer
 from lexicon.board import Board
 from tui.app.messages import DataChanged
 from tui.app.station import StationScreen

@@ -24,7 +24,7 @@ from duplicate.service import (
     TournamentSettings,
     VenueView,
 )
-from duplicate.standings import BonusMode, BonusPolicy, TournamentCriterion, bonus_warnings
+from duplicate.rules.standings import BonusMode, BonusPolicy, TournamentCriterion, bonus_warnings
 from tui.app.widgets.glyphs import WARNING_MARK
 
 BONUS_MODES = [

@@ -48,7 +48,7 @@ from duplicate.service import (
     TournamentInfo,
     TournamentSettings,
 )
-from duplicate.standings import GameStanding, RoundResult, TournamentCriterion, TournamentStanding, running_totals
+from duplicate.rules.standings import GameStanding, RoundResult, TournamentCriterion, TournamentStanding, running_totals
 from tui.app.messages import DataChanged
 from tui.app.screens.standings_actions import JUDGE_KEYS, StandingsActions
 from tui.app.screens.standings_presenter import (
@@ -428,7 +428,7 @@ class StandingsScreen(StandingsActions):
 
     @work(thread=True, exclusive=True, group="publish", exit_on_error=False)
     def _publish(self, folder: Path) -> None:
-        from duplicate.publish import publish_results
+        from duplicate.publishing.site import publish_results
 
         service, tournament_id = self.station.service, self.station.state.tournament_id
         try:

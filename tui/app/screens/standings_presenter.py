@@ -12,7 +12,7 @@ from rich.text import Text
 
 from duplicate.labels import GAME_STATUS
 from duplicate.service import ClaimView, GameStatus, SlipView
-from duplicate.standings import GameStanding, TournamentStanding
+from duplicate.rules.standings import GameStanding, TournamentStanding
 from tui.app.widgets.slip_feedback import status_name
 
 BONUS_STYLE = "bold black on yellow"

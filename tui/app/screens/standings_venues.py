@@ -21,7 +21,7 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Select, Static
 
 from duplicate.service import TournamentService
-from duplicate.standings import GameStanding, TournamentStanding
+from duplicate.rules.standings import GameStanding, TournamentStanding
 from tui.app.screens.standings_presenter import VenueKey, venue_game_rows, venue_tournament_rows
 from tui.app.widgets.plain_table import PlainTable
 

@@ -4,7 +4,7 @@
 ranks where it does, then the next best scores (one move per score, with how many
 moves share it). The data comes down as ``TopMove`` / ``NextScore`` values (the
 service's views); the choice goes up as a ``MoveChoices.TopChosen`` message. No rule is applied here: the ranking
-and its reasons are the engine's (``duplicate.master``).
+and its reasons are the engine's (``duplicate.rules.master``).
 """
 
 from __future__ import annotations

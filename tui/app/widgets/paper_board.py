@@ -1,7 +1,7 @@
 """Slips written on a paper board (II.8; III.20.1.c absolute, III.20.1.d relative): the
 assistant places the word on an on-screen copy of the round's board, sees the canonical
 notation (III.20.1.a) it gives, and the dialog returns the board form (``BoardSlip``) that
-the service converts and judges (``duplicate.board_notation``: the rules convert, the
+the service converts and judges (``duplicate.rules.board_notation``: the rules convert, the
 screen only shows).
 
 Arrows move the cursor to the square of the word's first new tile; Space turns the
@@ -10,7 +10,7 @@ letter is a blank, III.20.3; ``[C]H`` two tiles, ``CH`` the digraph tile) and ar
 from the cursor along the direction, over the squares already occupied; Backspace takes
 the last letter back; Intro gives the canonical notation of the main word — extended
 over the tiles already on the board before and after it — and Esc cancels.
-``duplicate.board_notation.placed_word`` does the arithmetic and is tested on its own.
+``duplicate.rules.board_notation.placed_word`` does the arithmetic and is tested on its own.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from duplicate.board_notation import BoardNotationError, BoardSlip, placed_word
-from duplicate.notation import LOWERCASE_HINT, format_move
+from duplicate.rules.board_notation import BoardNotationError, BoardSlip, placed_word
+from duplicate.rules.notation import LOWERCASE_HINT, format_move
 from lexicon.board import ROW_NAMES, SIZE, Board, Direction
 from tui.app.widgets.board import board_text
 from tui.app.widgets.glyphs import WARNING_MARK
