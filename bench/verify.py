@@ -30,19 +30,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from duplicate.record.reading import RECORD_FORMAT, load_record
+from duplicate.record.slips import RoundJudge
+from duplicate.record.standings import GameStanding, RoundResult, game_standings, round_bonuses, tournament_standings
+from duplicate.record.verify import verify_record
 from duplicate.rules.game import Game
 from duplicate.rules.notation import format_move, parse_move
-from duplicate.record.verify import (
-    RECORD_FORMAT,
-    GameStanding,
-    RoundJudge,
-    RoundResult,
-    game_standings,
-    load_record,
-    round_bonuses,
-    tournament_standings,
-    verify_record,
-)
 from lexicon.alphabet import BLANK_FLAG
 from lexicon.board import Board
 from lexicon.default import default_lexicon_path

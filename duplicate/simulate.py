@@ -78,8 +78,9 @@ from duplicate.rules.notation import (
     parse_move,
 )
 from duplicate.rules.rack import parse_rack_text
-from duplicate.service import TournamentService, TournamentSettings
 from duplicate.rules.slips import SlipStatus
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from lexicon.alphabet import BLANK_FLAG
 from lexicon.board import Board, Direction
 from lexicon.lexicon import Lexicon

@@ -29,7 +29,7 @@ The service is made of parts, each a module: ``ranking.rating_field`` (which gam
 and the field each is rated in), ``ranking.rating_history`` (the versions of the history
 and the readers: rating list, game report, player history) and this module (rating a
 game once, recomputing, storing what ``rate_game`` computed); the values they return are
-in ``ranking.rating_views`` and re-exported here. ``RatingService`` hands each reading
+in ``ranking.rating_views``. ``RatingService`` hands each reading
 call to its part (``duplicate.service.delegate.Delegate``: same signature and docstring).
 """
 
@@ -43,38 +43,18 @@ from sqlalchemy import Table, delete, func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from duplicate.service import Action
+from duplicate.record.events_ranking import RatingsRecomputed, RatingsUpdated
+from duplicate.service.access import Action
 from duplicate.service.context import OnContext, ServiceContext
 from duplicate.service.delegate import Delegate
-from duplicate.record.events import RatingsRecomputed, RatingsUpdated
 from duplicate.storage.database import Database
 from duplicate.storage.rating_models import RatedGame, Rating, RatingChange, RatingVersion
 from ranking.elodi import Contestant, EloDISettings, Outcome, rate_game
 from ranking.rating_field import RatingField
 from ranking.rating_history import RatingHistory
-from ranking.rating_views import (
-    GameRef,
-    HistoryLine,
-    RatingError,
-    RatingInput,
-    RatingLine,
-    ReportLine,
-    UpdateResult,
-    VersionLine,
-    current_version_in,
-    now,
-)
+from ranking.rating_views import GameRef, RatingError, RatingInput, UpdateResult, current_version_in, now
 
-__all__ = [
-    "GameRef",
-    "HistoryLine",
-    "RatingError",
-    "RatingLine",
-    "RatingService",
-    "ReportLine",
-    "UpdateResult",
-    "VersionLine",
-]
+__all__ = ["RatingService"]
 
 _CHANGES = cast(Table, RatingChange.__table__)
 _RATINGS = cast(Table, Rating.__table__)

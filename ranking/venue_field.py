@@ -33,9 +33,11 @@ from collections.abc import Mapping
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from duplicate.service import EventKind, TournamentService
+from duplicate.record.event_kinds import EventKind
+from duplicate.rules.statuses import EntryStatus
 from duplicate.service.context import ServiceContext
-from duplicate.storage.models import EntryStatus, Event, Player
+from duplicate.service.facade import TournamentService
+from duplicate.storage.models import Event, Player
 
 __all__ = ["field_totals", "venue_key", "venue_marker", "venue_markers"]
 

@@ -14,62 +14,20 @@ Everything rule-bound is done by the engine (``duplicate.rules.game.Game``): ``a
 ``apply_master`` play one prepared round on an engine — the checker (``check_prepared``),
 the generator (``generate``) and the tournament service use them alike, so the three agree.
 
-Public API:
+The modules (import each name from its own):
 
-* ``PreparedGame`` / ``PreparedRound`` — the file as frozen values; ``to_dict``,
-  ``to_json``, ``from_dict``, ``from_json`` (``PreparedFileError``), ``load_prepared(path)``.
-* ``generate(lexicon, seed, rounds)`` and ``generate_filtered(...)`` (quality filters:
-  minimum total, rounds range, bingos; other seeds drawn until met, bounded attempts,
-  ``FiltersNotMet``).
-* ``from_record(record, game_number, lexicon)`` — a game already played, from a
-  tournament record (``docs/tournament-record.md``).
-* ``check_prepared(data, lexicon)`` — the independent check (``duplicada prepared check``):
-  a list of ``PreparedProblem``, empty when the file is sound.
-* ``played_differences(prepared, game)`` — where a game of a tournament record did not
+* ``file`` — the format: ``PreparedGame`` / ``PreparedRound``, the file as frozen values;
+  ``to_dict``, ``to_json``, ``from_dict``, ``from_json`` (``PreparedFileError``),
+  ``load_prepared(path)``, ``canonical_bytes``, ``content_digest``.
+* ``rounds`` — one prepared round on the engine: ``apply_rack``, ``apply_master``
+  (``PreparedMismatch``).
+* ``generation`` — ``generate(lexicon, seed, rounds)`` and ``generate_filtered(...)``
+  (quality filters: minimum total, rounds range, bingos; other seeds drawn until met,
+  bounded attempts, ``FiltersNotMet``); ``from_record(record, game_number, lexicon)`` — a
+  game already played, from a tournament record (``docs/tournament-record.md``).
+* ``check`` — ``check_prepared(data, lexicon)``, the independent check (``duplicada
+  prepared check``): a list of ``PreparedProblem``, empty when the file is sound;
+  ``played_differences(prepared, game)`` — where a game of a tournament record did not
   play the prepared game (its digest, seed, racks and masters).
-
-The code lives in four modules, re-exported here: ``duplicate.prepared.file`` (the
-format, its values and digest), ``duplicate.prepared.rounds`` (one prepared round on the
-engine), ``duplicate.prepared.generation`` (generation, quality filters, from a record)
-and ``duplicate.prepared.check`` (the independent check, a played game against it).
+* ``eliot_xml`` — a game saved by Eliot (XML) read as a prepared game.
 """
-
-from __future__ import annotations
-
-from duplicate.prepared.check import PreparedProblem, check_prepared, played_differences
-from duplicate.prepared.file import (
-    PREPARED_FORMAT,
-    PREPARED_VERSION,
-    PreparedError,
-    PreparedFileError,
-    PreparedGame,
-    PreparedRound,
-    canonical_bytes,
-    content_digest,
-    load_prepared,
-)
-from duplicate.prepared.generation import FiltersNotMet, QualityFilters, from_record, generate, generate_filtered
-from duplicate.prepared.rounds import PreparedMismatch, apply_master, apply_rack
-
-__all__ = [
-    "PREPARED_FORMAT",
-    "PREPARED_VERSION",
-    "FiltersNotMet",
-    "PreparedError",
-    "PreparedFileError",
-    "PreparedGame",
-    "PreparedMismatch",
-    "PreparedProblem",
-    "PreparedRound",
-    "QualityFilters",
-    "apply_master",
-    "apply_rack",
-    "canonical_bytes",
-    "check_prepared",
-    "content_digest",
-    "from_record",
-    "generate",
-    "generate_filtered",
-    "load_prepared",
-    "played_differences",
-]

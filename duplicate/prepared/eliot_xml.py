@@ -26,10 +26,12 @@ from xml.etree.ElementTree import Element, ParseError
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
-from duplicate.rules.game import EndCode, Game, GameError
 from duplicate.input_files import InputFileError, read_bytes
+from duplicate.prepared.file import PreparedError, PreparedGame, PreparedRound
+from duplicate.prepared.rounds import apply_rack
+from duplicate.rules.game import Game
+from duplicate.rules.game_record import EndCode, GameError
 from duplicate.rules.notation import SlipError, parse_move
-from duplicate.prepared import PreparedError, PreparedGame, PreparedRound, apply_rack
 from duplicate.rules.rack import RackError, parse_rack_text, rack_text
 from lexicon.lexicon import Lexicon
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from duplicate.rules.game import RoundRecord
 from duplicate.input_files import InputFileError, read_text
+from duplicate.rules.game_record import RoundRecord
 from duplicate.rules.rack import Redraw
 
 __all__ = [

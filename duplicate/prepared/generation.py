@@ -13,10 +13,11 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from duplicate.rules.game import EndCode, Game, GameError, PendingRound
-from duplicate.rules.notation import SlipError, parse_move
 from duplicate.prepared.file import PreparedError, PreparedGame, PreparedRound
 from duplicate.prepared.rounds import PreparedMismatch, apply_rack
+from duplicate.rules.game import Game
+from duplicate.rules.game_record import EndCode, GameError, PendingRound
+from duplicate.rules.notation import SlipError, parse_move
 from duplicate.rules.rack import RackError, parse_rack_text, rack_text
 from lexicon.lexicon import Lexicon
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from duplicate.rules.game import Game, GameError, PendingRound, RoundRecord
-from duplicate.rules.notation import SlipError, parse_move
 from duplicate.prepared.file import PreparedError, PreparedRound
+from duplicate.rules.game import Game
+from duplicate.rules.game_record import GameError, PendingRound, RoundRecord
+from duplicate.rules.notation import SlipError, parse_move
 from duplicate.rules.rack import RackError, rack_text
 
 __all__ = ["PreparedMismatch", "RackStep", "apply_master", "apply_rack"]

@@ -30,11 +30,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.etree.ElementTree import Element, SubElement, tostring
 
+from duplicate.publishing.result_values import GameResults, PlayerInfo, SheetLine
+from duplicate.publishing.results import collect_results
 from duplicate.rules.rack import RackError, parse_rack_text
-from duplicate.publishing.results import GameResults, PlayerInfo, SheetLine, collect_results
-from duplicate.service import RoundView, TournamentService
-from duplicate.service.errors import NotFound, StateConflict
 from duplicate.rules.slips import SlipStatus
+from duplicate.service.errors import NotFound, StateConflict
+from duplicate.service.facade import TournamentService
+from duplicate.service.views import RoundView
 from lexicon.alphabet import Alphabet
 
 __all__ = ["NO_MOVE_STATUSES", "eliot_document", "eliot_game", "eliot_tiles", "eliot_word"]

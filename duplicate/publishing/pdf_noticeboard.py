@@ -15,7 +15,7 @@ from reportlab.lib import colors
 
 from duplicate.plurals import counted
 from duplicate.publishing.pdf_pages import FONT, FONT_BOLD, PREMIUM_FILLS, TILE_FILL, Cell, Column, Document, draw_table
-from duplicate.publishing.results import GameResults, TournamentResults, spanish_number
+from duplicate.publishing.result_values import GameResults, TournamentResults, spanish_number
 from lexicon.board import ROW_NAMES, SIZE
 
 __all__ = ["status_banner", "write_game_pdf", "write_overall_pdf"]

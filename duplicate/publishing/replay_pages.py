@@ -25,12 +25,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from duplicate.prepared.file import PreparedGame
+from duplicate.publishing.result_values import SLIP_STATUS_LABELS, BoardCell, GameResults, PlayerInfo, split_move
+from duplicate.publishing.results import board_rows
 from duplicate.rules.notation import SlipError, parse_move
-from duplicate.prepared import PreparedGame
 from duplicate.rules.rack import shown_rack
-from duplicate.publishing.results import SLIP_STATUS_LABELS, BoardCell, GameResults, PlayerInfo, board_rows, split_move
-from duplicate.service import RoundView
 from duplicate.rules.slips import SlipStatus
+from duplicate.service.views import RoundView
 from lexicon.alphabet import Alphabet
 from lexicon.board import Board, BoardError, standard_layout
 from lexicon.move import PlacementError, placed_tiles

@@ -4,7 +4,7 @@ with per-round cells and bonuses, III.24; penalties with their reasons, III.23, 
 master lines; follow-up sheet lines, II.9; partial standings; the final board; EloDI
 changes, V) and ``OverallLine`` (IV.31) — and the Spanish labels and formatting of
 numbers (decimal comma), dates and moves they are shown with. Built by
-``duplicate.publishing.results.collect_results``, which re-exports all of this.
+``duplicate.publishing.results.collect_results``.
 """
 
 
@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from duplicate.labels import CRITERION_HEADINGS, CRITERION_NAMES, GAME_STATUS, SLIP_STATUS
-from duplicate.service import TournamentSettings
+from duplicate.rules.game_standings import GameStanding
 from duplicate.rules.slips import SlipStatus
-from duplicate.rules.standings import GameStanding, TournamentCriterion, TournamentStanding
 from duplicate.rules.statuses import GameStatus
+from duplicate.rules.tournament_standings import TournamentCriterion, TournamentStanding
+from duplicate.service.settings import TournamentSettings
 
 __all__ = [
     "CRITERION_LABELS",

@@ -3,7 +3,7 @@
 ``collect_results(service, tournament_id=None, games=None)`` reads everything a
 publication shows through ``TournamentService`` (standings, rounds, slips, seats) and
 returns a ``TournamentResults``: immutable values that the HTML templates, the PDF
-documents (``duplicate.publishing.pdf``) and the spreadsheets (``duplicate.publishing.spreadsheets``)
+documents (``duplicate.publishing.pdf_pages``) and the spreadsheets (``duplicate.publishing.spreadsheets``)
 only format — no writer computes a figure of its own, so every format shows the same
 numbers as ``duplicada standings``.
 
@@ -28,8 +28,8 @@ Text for players is Spanish (``GAME_STATUS_LABELS``, ``CRITERION_LABELS``,
 ``SLIP_STATUS_LABELS``). Numbers stay numbers here; ``spanish_number`` formats them
 (decimal comma).
 
-The values and their formatting live in ``duplicate.publishing.result_values`` and are re-exported
-here; this module collects them.
+The values and their formatting live in ``duplicate.publishing.result_values``; this module
+collects them.
 """
 
 from __future__ import annotations
@@ -37,11 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from duplicate.rules.notation import SlipError, parse_move
-from duplicate.rules.rack import shown_rack
 from duplicate.publishing.result_values import (
-    CRITERION_LABELS,
-    GAME_STATUS_LABELS,
     SLIP_STATUS_LABELS,
     BoardCell,
     EloLine,
@@ -56,42 +52,21 @@ from duplicate.publishing.result_values import (
     SheetLine,
     StandingLine,
     TournamentResults,
-    spanish_date,
-    spanish_number,
     split_move,
 )
-from duplicate.service import RoundView, TournamentService, TournamentSettings
-from duplicate.service.views import SlipView
+from duplicate.rules.game_standings import running_totals
+from duplicate.rules.notation import SlipError, parse_move
+from duplicate.rules.rack import shown_rack
 from duplicate.rules.slips import SlipStatus
-from duplicate.rules.standings import running_totals
 from duplicate.rules.statuses import GameStatus
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
+from duplicate.service.views import RoundView, SlipView
 from lexicon.alphabet import Alphabet, spanish
 from lexicon.board import SIZE, Board, BoardError, standard_layout
 from lexicon.move import PlacementError, placed_tiles
 
-__all__ = [
-    "CRITERION_LABELS",
-    "GAME_STATUS_LABELS",
-    "SLIP_STATUS_LABELS",
-    "BoardCell",
-    "EloLine",
-    "GameResults",
-    "MasterLine",
-    "OverallLine",
-    "PartialLine",
-    "PartialStandings",
-    "Penalty",
-    "PlayerInfo",
-    "RoundCell",
-    "SheetLine",
-    "StandingLine",
-    "TournamentResults",
-    "board_rows",
-    "collect_results",
-    "spanish_date",
-    "spanish_number",
-    "split_move",
-]
+__all__ = ["board_rows", "collect_results"]
 
 # --- collecting -----------------------------------------------------------------------------------
 

@@ -34,7 +34,7 @@ clasificación global actualizada»). Links are relative, so the folder works fr
 stick (``file://``) or any web server.
 
 **Libraries.** Jinja2 for the HTML (templates in ``duplicate/publishing/templates/``, autoescaped);
-ReportLab for the PDF (why: ``duplicate.publishing.pdf``; the font is Bitstream Vera, shipped
+ReportLab for the PDF (why: ``duplicate.publishing.pdf_pages``; the font is Bitstream Vera, shipped
 in ReportLab's wheel); openpyxl for the XLSX; the standard ``csv`` module. All install
 from PyPI wheels with no system library. ``rl_accel`` (ReportLab's optional C
 accelerator, an abi3 wheel) roughly halves the PDF time; ReportLab works without it.
@@ -65,21 +65,29 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from duplicate.publishing import pdf as printing, spreadsheets
-from duplicate.prepared import PreparedGame
-from duplicate.publishing.venue_pages import ALL_VENUES_PAGE, VenuePages, collect_venue_pages, write_venue_pages
+from duplicate.prepared.file import PreparedGame
+from duplicate.publishing import spreadsheets
+from duplicate.publishing.pdf_noticeboard import write_game_pdf, write_overall_pdf
+from duplicate.publishing.pdf_sheets import (
+    SLIPS_PER_PAD,
+    write_blank_follow_up_pdf,
+    write_follow_up_sheets_pdf,
+    write_slip_pads_pdf,
+)
 from duplicate.publishing.replay_pages import ReplayRound, replay_of_prepared, replay_of_results, replay_page_name
-from duplicate.publishing.results import (
+from duplicate.publishing.result_values import (
     GAME_STATUS_LABELS,
     GameResults,
     StandingLine,
     TournamentResults,
-    collect_results,
     spanish_date,
     spanish_number,
 )
-from duplicate.service import GameInfo, TournamentService
+from duplicate.publishing.results import collect_results
+from duplicate.publishing.venue_pages import ALL_VENUES_PAGE, VenuePages, collect_venue_pages, write_venue_pages
 from duplicate.service.errors import InvalidFile, NotFound, StateConflict
+from duplicate.service.facade import TournamentService
+from duplicate.service.views import GameInfo
 from lexicon.alphabet import Alphabet, spanish
 
 __all__ = ["FORMATS", "PREPARED_REPLAY_PAGE", "Publication", "publish_prepared", "publish_results", "render_environment"]
@@ -225,19 +233,19 @@ def _job_players_html(plan: _Plan, entries: Sequence[int]) -> list[Path]:
 
 def _job_game_pdf(plan: _Plan, number: int) -> list[Path]:
     name = Path(PDF_FOLDER) / f"partida-{number}.pdf"
-    printing.write_game_pdf(plan.results, _game(plan, number), plan.out / name)
+    write_game_pdf(plan.results, _game(plan, number), plan.out / name)
     return [name]
 
 
 def _job_sheets_pdf(plan: _Plan, number: int) -> list[Path]:
     name = Path(PDF_FOLDER) / f"hojas-seguimiento-partida-{number}.pdf"
-    printing.write_follow_up_sheets_pdf(plan.results, _game(plan, number), plan.out / name)
+    write_follow_up_sheets_pdf(plan.results, _game(plan, number), plan.out / name)
     return [name]
 
 
 def _job_slips_pdf(plan: _Plan, number: int) -> list[Path]:
     name = Path(PDF_FOLDER) / f"papeletas-partida-{number}.pdf"
-    printing.write_slip_pads_pdf(plan.results, number, plan.seats[number], plan.out / name,
+    write_slip_pads_pdf(plan.results, number, plan.seats[number], plan.out / name,
                                  per_pad=plan.slips_per_pad)
     return [name]
 
@@ -245,9 +253,9 @@ def _job_slips_pdf(plan: _Plan, number: int) -> list[Path]:
 def _job_general_pdf(plan: _Plan, _arg: None) -> list[Path]:
     overall = Path(PDF_FOLDER) / "clasificacion-general.pdf"
     blank = Path(PDF_FOLDER) / "hoja-seguimiento-en-blanco.pdf"
-    printing.write_overall_pdf(plan.results, plan.out / overall)
+    write_overall_pdf(plan.results, plan.out / overall)
     rounds = max((len(game.masters) for game in plan.results.games), default=0)
-    printing.write_blank_follow_up_pdf(plan.results, plan.out / blank,
+    write_blank_follow_up_pdf(plan.results, plan.out / blank,
                                        game=plan.detailed[0] if len(plan.detailed) == 1 else None,
                                        rows=max(rounds, 25))
     return [overall, blank]
@@ -345,7 +353,7 @@ def refuse_links(out: Path) -> None:
 
 def publish_results(service: TournamentService, out: Path, *, game: int | None = None,
                     formats: Iterable[str] = FORMATS, tournament_id: int | None = None, workers: int | None = None,
-                    slips_per_pad: int = printing.SLIPS_PER_PAD) -> Publication:
+                    slips_per_pad: int = SLIPS_PER_PAD) -> Publication:
     """Write the publication of a tournament (or of one game) into the folder ``out``.
 
     ``game``: a game number, or None for every game; ``formats``: any of ``FORMATS``;

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from duplicate.publishing.results import SLIP_STATUS_LABELS, GameResults, TournamentResults
+from duplicate.publishing.result_values import SLIP_STATUS_LABELS, GameResults, TournamentResults
 
 __all__ = ["DataTable", "game_tables", "neutralised", "overall_table", "write_csv", "write_xlsx"]
 

@@ -35,10 +35,11 @@ from typing import Any
 
 from jinja2 import Environment
 
-from duplicate.publishing.results import TournamentResults
-from duplicate.service import TournamentService
+from duplicate.publishing.result_values import TournamentResults
+from duplicate.rules.game_standings import GameStanding
+from duplicate.rules.tournament_standings import TournamentStanding
+from duplicate.service.facade import TournamentService
 from duplicate.service.venues import FieldPlayer, VenueKey
-from duplicate.rules.standings import GameStanding, TournamentStanding
 
 __all__ = ["ALL_VENUES_PAGE", "SLUG_LIMIT", "VenuePages", "collect_venue_pages", "venue_slugs", "write_venue_pages"]
 

@@ -26,9 +26,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from duplicate.rules.game import Game, GameError
-from duplicate.rules.rack import RackError
 from duplicate.record.difference import Difference
+from duplicate.rules.game import Game
+from duplicate.rules.game_record import GameError
+from duplicate.rules.rack import RackError
 from lexicon.lexicon import Lexicon
 
 __all__ = ["event_differences"]

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from duplicate.prepared import PreparedFileError, PreparedGame, content_digest, played_differences
+from duplicate.prepared.check import played_differences
+from duplicate.prepared.file import PreparedFileError, PreparedGame, content_digest
 from duplicate.record.difference import Difference
 
 __all__ = ["PREPARED_VERSION", "prepared_differences"]

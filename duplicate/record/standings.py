@@ -1,6 +1,6 @@
 """The checker's own bonuses and standings (III.23, III.24, III.28, IV.31), for ``duplicada verify``.
 
-Recomputed here with small, separate code — not with ``duplicate.rules.standings``, the
+Recomputed here with small, separate code — not with ``duplicate.rules.game_standings``, the
 service's — so that a fault in the one is caught by the other: ``round_bonuses``
 (III.24), ``game_standings`` (III.23, III.28) and ``tournament_standings`` (IV.31), on the
 ``RoundResult`` of each round. Usable to *build* a consistent record too (the benchmark

@@ -33,7 +33,7 @@ The checker's modules, each read on its own:
 * ``duplicate.record.difference``: the ``Difference`` both checks report;
 * this module: ``verify_record`` (both checks) and the command's report (``run_verify``).
 
-Independence: none of them imports ``duplicate.rules.standings`` or ``duplicate.rules.slips`` (an
+Independence: none of them imports ``duplicate.rules.game_standings`` or ``duplicate.rules.slips`` (an
 import-linter contract keeps it so); bonuses and standings are recomputed with small,
 separate code. They do use the engine's board, scoring, notation checker (``check_move``,
 the shared referee) and move generator.
@@ -106,54 +106,17 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from duplicate.plurals import counted
 from duplicate.record.difference import Difference
 from duplicate.record.figures_check import event_differences
 from duplicate.record.log_check import chain_state, log_differences
-from duplicate.record.reading import (
-    BONUS_MODES,
-    CRITERIA,
-    RECORD_FORMAT,
-    SLIP_STATUSES,
-    RecordError,
-    check_shape,
-    load_record,
-)
 from duplicate.record.prepared_check import prepared_differences
+from duplicate.record.reading import RecordError, check_shape, load_record
 from duplicate.record.replay import rule_differences
-from duplicate.record.slips import RoundJudge, Verdict
-from duplicate.record.standings import (
-    TOLERANCE,
-    GameStanding,
-    RoundResult,
-    TournamentStanding,
-    game_standings,
-    round_bonuses,
-    tournament_standings,
-)
 from duplicate.texts import visible
-from duplicate.plurals import counted
 from lexicon.lexicon import Lexicon, LexiconError
 
-__all__ = [
-    "BONUS_MODES",
-    "CRITERIA",
-    "RECORD_FORMAT",
-    "SLIP_STATUSES",
-    "TOLERANCE",
-    "Difference",
-    "GameStanding",
-    "RecordError",
-    "RoundJudge",
-    "RoundResult",
-    "TournamentStanding",
-    "Verdict",
-    "game_standings",
-    "load_record",
-    "round_bonuses",
-    "run_verify",
-    "tournament_standings",
-    "verify_record",
-]
+__all__ = ["run_verify", "verify_record"]
 
 
 def verify_record(record: dict[str, Any], lexicon: Lexicon) -> list[Difference]:

@@ -3,7 +3,7 @@ game), ``round_bonuses`` (the bonuses of one round under a policy: automatic —
 only player reaching the program's top score, else to the only best above 0 — or
 manual, to the only best above 0) and ``bonus_warnings`` (Spanish: when a policy goes
 against III.24's advice). Pure functions over plain values; players are opaque hashable
-keys. Re-exported by ``duplicate.rules.standings``.
+keys. Re-exported by ``duplicate.rules.game_standings``.
 """
 
 from __future__ import annotations

@@ -24,9 +24,9 @@ rack, redraws, master and scores, the total and the end — with a JSON round
 trip (``to_json`` / ``from_json``).
 
 The values — ``PendingRound``, ``RoundRecord``, ``EndCode``, ``EndReason``,
-``GameRecord`` and the errors — live in ``duplicate.rules.game_record`` and are re-exported
-here; this module holds the engine (``Game``). ``racks_of`` (every distinct rack of a
-pool, for the end-of-game search) is ``duplicate.rules.rack``'s, re-exported here.
+``GameRecord`` and the errors — live in ``duplicate.rules.game_record``; this module
+holds the engine (``Game``). ``racks_of`` (every distinct rack of a pool, for the
+end-of-game search) is ``duplicate.rules.rack``'s.
 """
 
 from __future__ import annotations
@@ -36,16 +36,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from data.rules import FIRST_ONE_AND_ONE_ROUND, RACK_SIZE
+from duplicate.plurals import counted
 from duplicate.rules.bag import Bag
-from duplicate.rules.game_record import RECORD_FORMAT as RECORD_FORMAT
-from duplicate.rules.game_record import EndCode as EndCode
-from duplicate.rules.game_record import EndReason as EndReason
-from duplicate.rules.game_record import GameError as GameError
-from duplicate.rules.game_record import GameRecord as GameRecord
-from duplicate.rules.game_record import GameRecordError as GameRecordError
-from duplicate.rules.game_record import PendingRound as PendingRound
-from duplicate.rules.game_record import RoundRecord as RoundRecord
-from duplicate.rules.master import RankedMove, leave_after, rank_top_moves, ranked_moves
+from duplicate.rules.game_record import EndCode, EndReason, GameError, GameRecord, PendingRound, RoundRecord
+from duplicate.rules.master import leave_after, rank_top_moves, ranked_moves
 from duplicate.rules.notation import SlipError, check_move, format_move, parse_move
 from duplicate.rules.rack import (
     NoValidRackError,
@@ -58,10 +52,10 @@ from duplicate.rules.rack import (
     is_valid_rack,
     no_valid_rack_reason,
     rack_text,
+    racks_of,
     rule_for_round,
 )
-from duplicate.plurals import counted
-from duplicate.rules.rack import racks_of as racks_of
+from duplicate.rules.tie_criteria import RankedMove
 from lexicon.board import Board, Layout
 from lexicon.lexicon import Lexicon
 from lexicon.move import Move, placed_tiles

@@ -4,8 +4,7 @@ played round (``RoundRecord``), why the game ended (``EndCode``, ``EndReason``, 
 III.22) and the whole game as data (``GameRecord``: seed, lexicon hash and size, every
 round's rack, redraws, master and scores, the total and the end), with its JSON round
 trip (``to_json`` / ``from_json``, format ``duplicada-game-1``); and the engine's
-errors (``GameError``, ``GameRecordError``). The engine itself is ``duplicate.rules.game.Game``,
-which re-exports all of these.
+errors (``GameError``, ``GameRecordError``). The engine itself is ``duplicate.rules.game.Game``.
 """
 
 from __future__ import annotations
@@ -16,9 +15,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from duplicate.rules.master import RankedMove
 from duplicate.rules.notation import parse_move
 from duplicate.rules.rack import Rack, RackRule, Redraw
+from duplicate.rules.tie_criteria import RankedMove
 from lexicon.alphabet import Alphabet, spanish
 from lexicon.move import Move
 

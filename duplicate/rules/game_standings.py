@@ -3,8 +3,34 @@ the best score found, every player's points and bonuses), ``GameStanding``,
 ``game_standings`` (optionally breaking ties with III.28's three criteria),
 ``partial_standings``, ``running_totals`` (a bonus counts in the round it was awarded,
 III.24) and ``tied_on_total``; and the position rule shared with the tournament's
-standings (competition ranking, 1, 2, 2, 4). The conventions (what the III.28 counts
-mean, what tie-breaks may decide) are in ``duplicate.rules.standings``, which re-exports this.
+standings (competition ranking, 1, 2, 2, 4). Pure functions over plain values; players
+are opaque hashable keys (ids). The bonuses are ``duplicate.rules.bonuses``' (III.24), the
+tournament's standings ``duplicate.rules.tournament_standings``' (IV.31).
+
+**Tie-breaks decide only what a tie leaves undecided** (III.28 "generalmente no se
+utilizan"; IV.31 "en caso de que exista la necesidad"): they order players equal on the
+total (a game) or on the criterion (the tournament) and never move a player who is not
+tied; without them tied players share the position. A game's III.28 tie-breaks decide
+that game's prizes only: the places a tournament averages (IV.31 criterion 1) are the
+places by total, shared by tied players, so a game's tie-break data cannot reorder the
+tournament's untied players.
+
+**Positions.** Players equal on every criterion in use share a position and the next
+position skips (1, 2, 2, 4: "competition ranking"); tied players are listed in the
+order of the ``players`` argument.
+
+**III.28 tie-break counts** (``equal_master``, ``sole_top``, ``max_deficit``), per
+round of a game:
+
+* *equal master*: the player's points are at least the master's (``score >=
+  master_score``; above it only when the judge announced a lower master, III.29);
+* *sole top*: the player alone has the best points of the players of the game,
+  and they are above 0 (not necessarily the master's score);
+* *deficit*: ``max(0, master_score - score)``; ``max_deficit`` is the largest over
+  the rounds (0 with no rounds). Smaller is better.
+
+Points here are the round scores of the slips (0 for invalid, late, null or missing
+slips, III.23, III.25); bonuses are kept apart and added to ``total`` (III.24).
 """
 
 from __future__ import annotations

@@ -39,13 +39,17 @@ from functools import partial
 from operator import itemgetter
 from typing import Any
 
-# The values of a ranking and the criteria's measures, shared with duplicate.rules.tie_ranking
-# (re-exported: the callers of the master move read them here).
-from duplicate.rules.tie_criteria import Criterion as Criterion
-from duplicate.rules.tie_criteria import MasterError as MasterError
-from duplicate.rules.tie_criteria import RankedMove as RankedMove
-from duplicate.rules.tie_criteria import leave_imbalance as leave_imbalance
-from duplicate.rules.tie_criteria import Measured, rack_leave, tie_reason, word_letters
+# The values of a ranking and the criteria's measures, shared with duplicate.rules.tie_ranking.
+from duplicate.rules.tie_criteria import (
+    Criterion,
+    MasterError,
+    Measured,
+    RankedMove,
+    leave_imbalance,
+    rack_leave,
+    tie_reason,
+    word_letters,
+)
 from duplicate.rules.tie_ranking import Ranking, rank_arrays
 from lexicon.alphabet import BLANK_FLAG
 from lexicon.board import Board, Direction

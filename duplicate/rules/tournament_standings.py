@@ -2,7 +2,8 @@
 average percentage, deviation), ``TournamentStanding`` and
 ``tournament_standings`` (each game's places by total; only when asked, III.28 over all
 its rounds as one game breaks the ties the criterion leaves). Criterion values are
-compared exactly (integer arithmetic). Re-exported by ``duplicate.rules.standings``.
+compared exactly (integer arithmetic). The conventions (positions, what tie-breaks may
+decide) are ``duplicate.rules.game_standings``'.
 """
 
 from __future__ import annotations

@@ -12,11 +12,16 @@ from sqlalchemy.orm import Session
 
 from duplicate.bounds import DB_INT_MAX, NumberError, checked_int
 from duplicate.csv_files import CsvFileError, read_csv_rows
-from duplicate.rules.game import Game, GameError
+from duplicate.record.event_kinds import EventKind, TournamentEvent
+from duplicate.rules.game import Game
+from duplicate.rules.game_record import GameError
 from duplicate.rules.notation import SlipError
 from duplicate.rules.rack import RackError
+from duplicate.rules.slips import MARK_NAMES, SlipStatus, read_mark
+from duplicate.rules.statuses import GameStatus
+from duplicate.service import lockout
 from duplicate.service.access import Action, Actor
-from duplicate.service.context import OnContext, ServiceContext, ServiceHooks, now, typed_text
+from duplicate.service.context import OnContext, ServiceContext, now, typed_text
 from duplicate.service.errors import (
     InconsistentHistory,
     InvalidFile,
@@ -25,23 +30,13 @@ from duplicate.service.errors import (
     LockedGameError,
     NotFound,
 )
-from duplicate.record.events import EventKind, TournamentEvent
-from duplicate.service import lockout
 from duplicate.service.lockout import SOURCE_MAX, WrongPin, check_pin, count_late_failure, station_source
 from duplicate.service.replay import _apply
 from duplicate.service.views import TournamentInfo
-from duplicate.rules.slips import MARK_NAMES, SlipStatus, read_mark
-from duplicate.storage.models import (
-    Event,
-    GameRow,
-    GameStatus,
-    RoundRow,
-    Tournament,
-)
+from duplicate.storage.models import Event, GameRow, RoundRow, Tournament
 from lexicon.lexicon import Lexicon
 
-__all__ = ["ACCESS_KEY", "ANNULLED", "MARK_STATUSES", "REASONS_KEPT", "ROLES", "ServiceHooks", "TaskModule",
-           "checked_mark"]
+__all__ = ["ACCESS_KEY", "ANNULLED", "MARK_STATUSES", "REASONS_KEPT", "ROLES", "TaskModule", "checked_mark"]
 
 ANNULLED = "annulled"
 """Slip status of a move equal to a master found wrong later (III.29)."""

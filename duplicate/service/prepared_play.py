@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from duplicate.prepared import PreparedFileError, PreparedGame, PreparedRound, check_prepared, content_digest
+from duplicate.prepared.check import check_prepared
+from duplicate.prepared.file import PreparedFileError, PreparedGame, PreparedRound, content_digest
+from duplicate.record.event_kinds import EventKind
 from duplicate.service.errors import DamagedData, InvalidInput
-from duplicate.record.events import EventKind
 from duplicate.service.views import PreparedView
 from duplicate.storage.models import Event, Tournament
 from lexicon.lexicon import Lexicon

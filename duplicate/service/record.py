@@ -11,19 +11,14 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from duplicate.record.chain import GENESIS, event_hash
+from duplicate.record.event_kinds import EventKind
 from duplicate.rules.rack import shown_rack
-from duplicate.service.base import (
-    ACCESS_KEY,
-    _iso,
-    _now,
-)
-from duplicate.service.base import TaskModule
+from duplicate.service.base import ACCESS_KEY, TaskModule, _iso, _now
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import DamagedData
-from duplicate.record.events import EventKind
 from duplicate.service.online_venues import venue_names
-from duplicate.service.settings import DamagedSettings, TournamentSettings
 from duplicate.service.prepared_play import plan_of
+from duplicate.service.settings import DamagedSettings, TournamentSettings
 from duplicate.service.standings import Standings
 from duplicate.service.views import EventView, view_of
 from duplicate.storage.models import (

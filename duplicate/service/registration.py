@@ -10,6 +10,17 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from duplicate.record.events_registration import (
+    AssistantRangeSet,
+    EntryStatusChanged,
+    PinChanged,
+    PlayerAdded,
+    PlayerUpdated,
+    SettingsChanged,
+    TournamentCreated,
+)
+from duplicate.rules.bonuses import bonus_warnings
+from duplicate.rules.statuses import EntryStatus
 from duplicate.service.access import Action, Actor, Role, authorise, check_new_pin, new_salt, pin_digest
 from duplicate.service.base import (
     ACCESS_KEY,
@@ -27,15 +38,6 @@ from duplicate.service.errors import (
     StateConflict,
     TournamentError,
 )
-from duplicate.record.events import (
-    AssistantRangeSet,
-    EntryStatusChanged,
-    PinChanged,
-    PlayerAdded,
-    PlayerUpdated,
-    SettingsChanged,
-    TournamentCreated,
-)
 from duplicate.service.online_venues import checked_venue
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.venues import imported_active_players
@@ -47,14 +49,10 @@ from duplicate.service.views import (
     _tournament_info,
     view_of,
 )
-from duplicate.rules.standings import (
-    bonus_warnings,
-)
 from duplicate.storage.models import (
     AssistantRange,
     Credential,
     Entry,
-    EntryStatus,
     GameRow,
     Player,
     RoundRow,

@@ -10,12 +10,25 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from duplicate.rules.game import Game, GameError, PendingRound
+from duplicate.prepared.rounds import PreparedMismatch, apply_rack
+from duplicate.record.event_kinds import EventKind
+from duplicate.record.events_play import (
+    GameEnded,
+    PreparedLeft,
+    RackDrawn,
+    RackSet,
+    RackWithdrawn,
+    SlipsSetAside,
+    TimerChanged,
+)
+from duplicate.rules.game import Game
+from duplicate.rules.game_record import GameError, PendingRound
 from duplicate.rules.master import ranked_moves
 from duplicate.rules.next_scores import next_score_groups, warm_up_generator
 from duplicate.rules.notation import format_move
-from duplicate.prepared import PreparedMismatch, apply_rack
 from duplicate.rules.rack import RackError, parse_rack_text, shown_rack
+from duplicate.rules.statuses import GameStatus
+from duplicate.rules.timer import shared_remaining
 from duplicate.service.access import Action, Actor
 from duplicate.service.base import (
     REASONS_KEPT,
@@ -31,16 +44,6 @@ from duplicate.service.errors import (
     MissingReason,
     StateConflict,
 )
-from duplicate.record.events import (
-    EventKind,
-    GameEnded,
-    PreparedLeft,
-    RackDrawn,
-    RackSet,
-    RackWithdrawn,
-    SlipsSetAside,
-    TimerChanged,
-)
 from duplicate.service.game_views import game_view_of
 from duplicate.service.prepared_play import PreparedPlan, plan_of
 from duplicate.service.views import (
@@ -49,16 +52,7 @@ from duplicate.service.views import (
     RoundView,
     _round_view,
 )
-from duplicate.storage.models import (
-    Conflict,
-    Event,
-    GameRow,
-    GameStatus,
-    RoundRow,
-    Slip,
-    Tournament,
-)
-from duplicate.rules.timer import shared_remaining
+from duplicate.storage.models import Conflict, Event, GameRow, RoundRow, Slip, Tournament
 from lexicon.alphabet import spanish
 
 SET_ASIDE = "set_aside"

@@ -15,11 +15,12 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from duplicate.bounds import NumberError, whole_number
+from duplicate.record.events_slips import SlipEntered
+from duplicate.rules.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
 from duplicate.service.access import Action
 from duplicate.service.base import MARK_STATUSES, TaskModule, _now, _read_csv, checked_mark
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import InvalidFile, NotFound
-from duplicate.record.events import SlipEntered
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.slip_context import (
     BOARD_REFUSED,
@@ -31,7 +32,6 @@ from duplicate.service.slip_context import (
 )
 from duplicate.service.slip_entry import SlipEntry
 from duplicate.service.views import EntryResult
-from duplicate.rules.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
 from duplicate.storage.models import Entry, Event, Player, Seat, Slip
 from duplicate.texts import SLIP_MAX, shown
 

@@ -1,8 +1,7 @@
 """Slip entry, one slip at a time (II.8, III.20, III.25): judged at once, marks, the master
 for many tables, double entry, conflicts, and the stored slips and set-aside slips read
 back. Batches and CSV imports are ``slip_batch``'s; what a slip is judged against and
-how it is stored, ``slip_context``'s (``BoardWritten`` and ``BOARD_REFUSED`` are
-re-exported here).
+how it is stored, ``slip_context``'s (``BoardWritten``, ``BOARD_REFUSED``).
 """
 
 from __future__ import annotations
@@ -13,14 +12,17 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from duplicate.record.event_kinds import EventKind
+from duplicate.record.events import read_event
+from duplicate.record.events_play import SlipsSetAside
+from duplicate.record.events_slips import SlipChecked, SlipConflict, SlipEntered
+from duplicate.rules.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
+from duplicate.rules.statuses import ConflictKind
 from duplicate.service.access import Action, Actor
 from duplicate.service.base import MARK_STATUSES, TaskModule, _now, checked_mark
 from duplicate.service.errors import DamagedData, NotFound, RoundClosed, StateConflict
-from duplicate.record.events import EventKind, SlipChecked, SlipConflict, SlipEntered, SlipsSetAside, read_event
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.slip_context import (
-    BOARD_REFUSED,
-    BoardWritten,
     SlipContext,
     board_canonical,
     fill_slip,
@@ -36,11 +38,10 @@ from duplicate.service.views import (
     SlipView,
     view_of,
 )
-from duplicate.rules.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
-from duplicate.storage.models import Conflict, ConflictKind, Event, GameRow, RoundRow, Seat, Slip
+from duplicate.storage.models import Conflict, Event, GameRow, RoundRow, Seat, Slip
 from duplicate.texts import SLIP_MAX
 
-__all__ = ["BOARD_REFUSED", "BoardWritten", "SlipEntry"]
+__all__ = ["SlipEntry"]
 
 
 class SlipEntry(TaskModule):

@@ -43,32 +43,26 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from duplicate.prepared import played_differences
+from duplicate.prepared.check import played_differences
+from duplicate.record.event_kinds import EventKind
+from duplicate.record.events_play import VenueAdded, VenueImported
 from duplicate.record.reading import RecordError, check_shape, load_record
+from duplicate.record.verify import verify_record
+from duplicate.rules.bonuses import round_bonuses
+from duplicate.rules.game_standings import GameStanding, RoundResult, game_standings
+from duplicate.rules.statuses import EntryStatus
+from duplicate.rules.tournament_standings import TournamentCriterion, TournamentStanding, tournament_standings
 from duplicate.service.access import Action
 from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext, now
 from duplicate.service.errors import DamagedData, InvalidFile, InvalidText, NotFound, StateConflict
-from duplicate.record.events import EventKind, VenueAdded, VenueImported
 from duplicate.service.online_venues import VENUE_NAME_LIMIT, venue_names
 from duplicate.service.prepared_play import plan_of
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.standings import Standings
-from duplicate.rules.standings import (
-    GameStanding,
-    RoundResult,
-    TournamentCriterion,
-    TournamentStanding,
-    game_standings,
-    round_bonuses,
-    tournament_standings,
-)
-from duplicate.rules.statuses import EntryStatus
 from duplicate.storage.models import Credential, Entry, Event, GameRow, OnlineVenue, Seat, Tournament
-from duplicate.record.verify import verify_record
 
-__all__ = ["OWN_VENUE", "VENUE_NAME_LIMIT", "FieldPlayer", "VenueKey", "VenueView", "Venues", "imported_active_players",
-           "latest_imports"]
+__all__ = ["OWN_VENUE", "FieldPlayer", "VenueKey", "VenueView", "Venues", "imported_active_players", "latest_imports"]
 
 VenueKey = tuple[str, int]
 """A player of the whole field: ``(venue name, entry id in that venue's record)``."""

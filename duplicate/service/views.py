@@ -9,12 +9,9 @@ from typing import Any, TypeVar
 from duplicate.plurals import counted
 from duplicate.rules.rack import shown_rack
 from duplicate.rules.slips import SlipVerdict
-from duplicate.storage.models import (
-    EntryStatus,
-    RoundRow,
-    Tournament,
-)
+from duplicate.rules.statuses import EntryStatus
 from duplicate.service.errors import DamagedData
+from duplicate.storage.models import RoundRow, Tournament
 from lexicon.alphabet import Alphabet
 
 

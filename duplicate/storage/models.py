@@ -23,12 +23,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, rela
 
 from data.rules import ROUND_SECONDS
 
-# The statuses stored in these tables (re-exported: the service and the migrations read them here).
-from duplicate.rules.statuses import ClaimStatus as ClaimStatus
-from duplicate.rules.statuses import ConflictKind as ConflictKind
-from duplicate.rules.statuses import EntryStatus as EntryStatus
-from duplicate.rules.statuses import GameStatus as GameStatus
-from duplicate.rules.statuses import SeatingMethod as SeatingMethod
+# The statuses stored in these tables.
+from duplicate.rules.statuses import ClaimStatus, EntryStatus, GameStatus
 
 
 class Base(DeclarativeBase):

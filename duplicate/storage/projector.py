@@ -35,7 +35,7 @@ from duplicate.storage.models import Base, Event
 from duplicate.storage.projection import play, ranking, registration, slips
 from duplicate.storage.projection.handler import Handler
 
-__all__ = ["HANDLERS", "PROJECTED_MODELS", "Handler", "ProjectionBypassed", "guard", "project"]
+__all__ = ["HANDLERS", "PROJECTED_MODELS", "ProjectionBypassed", "guard", "project"]
 
 _FAMILIES = (registration, play, slips, ranking)
 

@@ -29,30 +29,9 @@ from duplicate.service.context import HasContext, OnContext, ServiceContext, Ser
 from duplicate.service.delegate import Delegate
 from duplicate.storage.database import Database
 from ranking.classic.divisions import Divisions
-from ranking.classic.engines import PairingError
-from ranking.classic.errors import PlayerWithdrawn, ReasonRequired
 from ranking.classic.pairing import Pairing
 from ranking.classic.reports import Reports
 from ranking.classic.results import Results
-from ranking.classic.views import (
-    CLUB_WAIVED,
-    DOUBLE_ROUND_ROBIN,
-    FIRST_COLOUR_TEXT,
-    GIBSON,
-    MANUAL,
-    ROUND_ROBIN,
-    ROUND_ROBINS,
-    SCORE_RANGE,
-    SYSTEMS,
-    BoardView,
-    DivisionData,
-    DivisionSettings,
-    DivisionView,
-    EventSnapshot,
-    ResultOutcome,
-    draw_first_colour,
-    system_name,
-)
 
 
 @dataclass(frozen=True)
@@ -116,7 +95,4 @@ class ClassicService(OnContext):
     trf_text = Delegate("reports", Reports.trf_text)
 
 
-__all__ = ["CLUB_WAIVED", "DOUBLE_ROUND_ROBIN", "FIRST_COLOUR_TEXT", "GIBSON", "MANUAL", "ROUND_ROBIN", "ROUND_ROBINS",
-           "SCORE_RANGE", "SYSTEMS", "BoardView", "ClassicModules", "ClassicService", "DivisionData",
-           "DivisionSettings", "DivisionView", "EventSnapshot", "PairingError", "PlayerWithdrawn", "ReasonRequired",
-           "ResultOutcome", "draw_first_colour", "system_name"]
+__all__ = ["ClassicModules", "ClassicService"]

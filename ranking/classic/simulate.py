@@ -14,8 +14,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from duplicate.service import TournamentService
-from ranking.classic.service import ClassicService, DivisionSettings
+from duplicate.service.facade import TournamentService
+from ranking.classic.service import ClassicService
+from ranking.classic.views import DivisionSettings
 
 JUDGE_NAME = "juez"
 

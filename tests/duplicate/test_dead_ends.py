@@ -12,10 +12,12 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from duplicate.service import EventKind, InvalidRack, TournamentService
+from duplicate.record.event_kinds import EventKind
+from duplicate.record.verify import verify_record
+from duplicate.service.errors import InvalidRack
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from duplicate.storage.models import Event
-from duplicate.record.verify import verify_record
 from lexicon.lexicon import Lexicon
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 

@@ -9,7 +9,8 @@ from collections.abc import Callable, Iterable
 import pytest
 
 from duplicate.rules.bag import Bag, count_tiles
-from duplicate.rules.game import NO_MOVE_REDRAWS, EndCode, Game, GameError, GameRecord, GameRecordError
+from duplicate.rules.game import NO_MOVE_REDRAWS, Game
+from duplicate.rules.game_record import EndCode, GameError, GameRecord, GameRecordError
 from duplicate.rules.notation import format_move
 from duplicate.rules.rack import RackError, RackRule, is_valid_rack, parse_rack_text
 from lexicon.alphabet import BLANK_FLAG, Alphabet
@@ -396,7 +397,7 @@ def test_the_last_master_can_be_taken_back_before_the_next_rack(lexicon: Lexicon
 def test_racks_of_gives_every_distinct_multiset_once(alphabet: Alphabet) -> None:
     from itertools import combinations
 
-    from duplicate.rules.game import racks_of
+    from duplicate.rules.rack import racks_of
 
     pool = parse_rack_text("AAAEBBC??", alphabet)
     for size in (0, 3, 7, 9, 10):

@@ -12,7 +12,8 @@ import pytest
 
 from duplicate.bounds import DB_INT_MAX, NumberError, checked_int, whole_number
 from duplicate.csv_files import HEADER_MAX, CsvFileError, read_csv_rows, separator
-from duplicate.service import TournamentError, TournamentService
+from duplicate.service.errors import TournamentError
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
@@ -207,7 +208,8 @@ def test_verify_reads_long_numbers_and_lone_surrogates_without_a_traceback(servi
     import io
     import json
 
-    from duplicate.record.verify import RecordError, load_record, run_verify
+    from duplicate.record.reading import RecordError, load_record
+    from duplicate.record.verify import run_verify
 
     service.enter_slip(1, 2, "H8-QZQZ")
     text = json.dumps(service.export(), ensure_ascii=False)

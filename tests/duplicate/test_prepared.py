@@ -13,23 +13,13 @@ from typing import Any
 
 import pytest
 
+from duplicate.prepared.check import check_prepared
+from duplicate.prepared.file import PREPARED_FORMAT, PreparedFileError, PreparedGame, content_digest
+from duplicate.prepared.generation import FiltersNotMet, QualityFilters, generate, generate_filtered
+from duplicate.prepared.rounds import PreparedMismatch, apply_master, apply_rack
 from duplicate.rules.game import Game
 from duplicate.rules.next_scores import next_score_groups
 from duplicate.rules.notation import format_move
-from duplicate.prepared import (
-    PREPARED_FORMAT,
-    FiltersNotMet,
-    PreparedFileError,
-    PreparedGame,
-    PreparedMismatch,
-    QualityFilters,
-    apply_master,
-    apply_rack,
-    check_prepared,
-    content_digest,
-    generate,
-    generate_filtered,
-)
 from lexicon.lexicon import Lexicon
 
 SEED = 7

@@ -19,16 +19,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.prepared import generate
+from duplicate.prepared.generation import generate
 from duplicate.publishing.site import publish_results
-from duplicate.service import TournamentService
+from duplicate.service.facade import TournamentService
 from duplicate.simulate import simulate_tournament
 from duplicate.storage.database import open_database
 from lexicon.alphabet import spanish
 from lexicon.board import SIZE, Board, standard_layout
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
-from tui.cli import main
+from tui.cli.main import main
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="Debian chromium no está instalado "

@@ -15,11 +15,12 @@ import pytest
 from click.testing import CliRunner
 
 from duplicate.rules.notation import parse_move
-from duplicate.service import TournamentService, TournamentSettings
-from duplicate.simulate import MistakeRates, draw_players, simulate_tournament
 from duplicate.rules.slips import SlipStatus
+from duplicate.rules.statuses import GameStatus
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
+from duplicate.simulate import MistakeRates, draw_players, simulate_tournament
 from duplicate.storage.database import open_database
-from duplicate.storage.models import GameStatus
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
 from tui.cli.simulate_command import simulate

@@ -24,9 +24,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from duplicate.record.difference import Difference
-from duplicate.service import TournamentService, TournamentSettings
-from duplicate.rules.slips import SlipStatus
 from duplicate.record.verify import verify_record
+from duplicate.rules.slips import SlipStatus
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from lexicon.lexicon import Lexicon
 
 Record = dict[str, Any]

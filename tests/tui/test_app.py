@@ -7,9 +7,11 @@ import asyncio
 import pytest
 from textual.widgets import OptionList
 
-from duplicate.service import NotAuthorised, Role, TournamentService
+from duplicate.service.access import Role
+from duplicate.service.errors import NotAuthorised
+from duplicate.service.facade import TournamentService
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.signin import SignInScreen
 

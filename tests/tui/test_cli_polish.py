@@ -10,10 +10,10 @@ import importlib
 import inspect
 import io
 
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from rich.console import Console
 
-from tui.cli import main
+from tui.cli.main import main
 from tui.cli.spanish import _CLICK_MODULES, SPANISH, SPANISH_PLURALS
 
 
@@ -63,7 +63,6 @@ import json  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
-from click.testing import Result  # noqa: E402
 
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN  # noqa: E402
 

@@ -4,8 +4,19 @@
 from __future__ import annotations
 
 from duplicate.rules.announce import SpellingTable
-from duplicate.service import GameInfo, GameStatus, PendingSlip, RoundStatus, RoundView
-from duplicate.service.views import BagView, ClockView, GameView, MasterPlaced, RackInPlay, TopMove
+from duplicate.rules.statuses import GameStatus
+from duplicate.service.views import (
+    BagView,
+    ClockView,
+    GameInfo,
+    GameView,
+    MasterPlaced,
+    PendingSlip,
+    RackInPlay,
+    RoundStatus,
+    RoundView,
+    TopMove,
+)
 from lexicon.alphabet import spanish
 from lexicon.board import Board
 from tui.app.screens.judge_presenter import (

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from duplicate.rules.board_notation import placed_word
 from duplicate.rules.notation import format_move
 from lexicon.alphabet import spanish
 from lexicon.board import Board, Direction
-from tui.app.widgets.paper_board import placed_word
 
 
 @pytest.fixture

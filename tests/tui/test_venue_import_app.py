@@ -22,15 +22,17 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, TabbedContent
 
 import duplicate.record.reading
-from duplicate.prepared import PreparedGame
-from duplicate.service import EventKind, TournamentService, VenueView
+from duplicate.prepared.file import PreparedGame
+from duplicate.record.event_kinds import EventKind
+from duplicate.service.facade import TournamentService
+from duplicate.service.venues import VenueView
 from lexicon.lexicon import Lexicon
 from tests.credentials import pin_of
 from tests.tui.screen_text import screen_text
 from tests.tui.test_setup import message, settle, type_into
 from tests.tui.venue_event import HOSTILE_VENUE, organiser, texts, venue_game, venue_records
 from tests.tui.waiting import until
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.screens.setup import SetupScreen
 from tui.app.screens.standings import StandingsScreen
 

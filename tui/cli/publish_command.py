@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
+from duplicate.publishing.result_values import spanish_number
 from duplicate.publishing.site import FORMATS, publish_results
-from duplicate.publishing.results import spanish_number
 from tui.cli.options import NUMBER, Context, common
 
 

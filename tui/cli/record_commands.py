@@ -50,7 +50,7 @@ def standings(context: Context, game_number: int | None, overall: bool, per_roun
                          "porcentaje": round(line.percentage, 2), "partidas": line.games_played,
                          "puestos": " ".join("-" if place is None else str(place) for place in line.places)})
     else:
-        from duplicate.rules.standings import tied_on_total
+        from duplicate.rules.game_standings import tied_on_total
 
         number = context.game(game_number)
         lines = service.game_standings(number, context.tournament)

@@ -147,7 +147,7 @@ class NewGameScreen(ModalScreen[NewGame | None]):
     @work(thread=True, exclusive=True, group="new-game", exit_on_error=False)
     def _create(self, request: NewGame) -> None:
         """Create the prepared game (``attempt``); stay open with the refusal if refused."""
-        from duplicate.service import TournamentError
+        from duplicate.service.errors import TournamentError
 
         assert self.attempt is not None
         try:

@@ -13,10 +13,10 @@ from dataclasses import dataclass, replace
 from rich.text import Text
 
 from data.rules import ROUND_SECONDS
-from duplicate.rules.announce import SpellingTable, master_announcement, rack_announcement
 from duplicate.plurals import counted
-from duplicate.service import GameInfo, GameStatus, RoundStatus, RoundView
-from duplicate.service.views import GameView, TopMove, pending_line
+from duplicate.rules.announce import SpellingTable, master_announcement, rack_announcement
+from duplicate.rules.statuses import GameStatus
+from duplicate.service.views import GameInfo, GameView, RoundStatus, RoundView, TopMove, pending_line
 from lexicon.alphabet import Alphabet
 from lexicon.board import Board
 from tui.app.widgets.board import BLANK_STYLE, TILE_STYLE

@@ -34,8 +34,12 @@ from textual.widgets import ContentSwitcher, Digits, Static
 
 from data.rules import ROUND_SECONDS
 from duplicate.rules.announce import announcement_order
-from duplicate.service import GameStatus, RoundView, TournamentError, TournamentService, TournamentSettings
+from duplicate.rules.statuses import GameStatus
 from duplicate.rules.timer import RoundTimer
+from duplicate.service.errors import TournamentError
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
+from duplicate.service.views import RoundView
 from lexicon.board import Board
 from tui.app.messages import DataChanged
 from tui.app.station import StationScreen

@@ -37,18 +37,13 @@ from textual.widgets import DataTable, Header, Select, Static, TabbedContent, Ta
 
 from duplicate.labels import CLAIM_STATUS, CRITERION_HEADINGS, label
 from duplicate.plurals import counted
-from duplicate.service import (
-    Action,
-    ClaimStatus,
-    ClaimView,
-    GameStatus,
-    RoundView,
-    SlipView,
-    TournamentError,
-    TournamentInfo,
-    TournamentSettings,
-)
-from duplicate.rules.standings import GameStanding, RoundResult, TournamentCriterion, TournamentStanding, running_totals
+from duplicate.rules.game_standings import GameStanding, RoundResult, running_totals
+from duplicate.rules.statuses import ClaimStatus, GameStatus
+from duplicate.rules.tournament_standings import TournamentCriterion, TournamentStanding
+from duplicate.service.access import Action
+from duplicate.service.errors import TournamentError
+from duplicate.service.settings import TournamentSettings
+from duplicate.service.views import ClaimView, RoundView, SlipView, TournamentInfo
 from tui.app.messages import DataChanged
 from tui.app.screens.standings_actions import JUDGE_KEYS, StandingsActions
 from tui.app.screens.standings_presenter import (

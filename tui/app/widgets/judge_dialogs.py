@@ -22,9 +22,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, RadioSet, Static
 
 from duplicate.rules.notation import LOWERCASE_HINT
-from duplicate.service import TournamentError
-from tui.app.widgets.toggles import MarkedRadioButton
 from duplicate.rules.slips import read_mark
+from duplicate.service.errors import TournamentError
+from tui.app.widgets.toggles import MarkedRadioButton
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,11 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from duplicate.plurals import counted
 from duplicate.service.views import NextScore, TopMove
 from tui.app.widgets.glyphs import MASTER_MARK
-from duplicate.plurals import counted
 
-__all__ = ["MoveChoices", "NextScore", "TopMove"]
+__all__ = ["MoveChoices"]
 
 
 class MoveChoices(OptionList):

@@ -31,7 +31,7 @@ from lexicon.board import ROW_NAMES, SIZE, Board, Direction
 from tui.app.widgets.board import board_text
 from tui.app.widgets.glyphs import WARNING_MARK
 
-__all__ = ["PaperBoardDialog", "placed_word"]
+__all__ = ["PaperBoardDialog"]
 
 
 class PaperBoardDialog(ModalScreen[BoardSlip | None]):

@@ -17,8 +17,8 @@ from textual.widget import Widget
 
 from duplicate.labels import SLIP_STATUS, label
 from duplicate.rules.notation import LOWERCASE_HINT
-from duplicate.service import EntryResult, SetAsideSlipView
 from duplicate.rules.slips import MARKED_STATUSES
+from duplicate.service.views import EntryResult, SetAsideSlipView
 
 
 def status_name(status: str) -> str:
