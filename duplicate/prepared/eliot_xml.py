@@ -13,7 +13,7 @@ played is the turn's last one without it). The ``MasterMove`` (``type="valid"``)
 ``coord`` (``H8`` across, ``8H`` down: the FISE canonical order) and ``word`` (blanks in
 lower case), read as ``COORD-WORD``. Eliot keeps no seed: every rack becomes a judge's rack
 (``drawn: false``) taken from the bag's tiles, and the engine checks every rack and master
-as for any prepared game (``duplicate.prepared.apply_rack`` / ``apply_master``): a master
+as for any prepared game (``duplicate.prepared.rounds.apply_rack`` / ``apply_master``): a master
 that is not a top of its rack with our lexicon is refused.
 """
 

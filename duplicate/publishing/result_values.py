@@ -214,7 +214,7 @@ class BoardCell:
 
 @dataclass(frozen=True)
 class EloLine:
-    """A player's EloDI change in one game (section V; ``ranking.ratings.ReportLine``)."""
+    """A player's EloDI change in one game (section V; ``ranking.rating_views.ReportLine``)."""
 
     name: str
     entry_id: int | None

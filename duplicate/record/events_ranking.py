@@ -29,7 +29,7 @@ __all__ = [
 @dataclass(frozen=True)
 class DivisionCreated(TournamentEvent):
     """A classic division: its ``system`` (Swiss system, ``round-robin`` or ``manual``),
-    ``rounds`` and ``settings`` (``ranking.classic.service.DivisionSettings``)."""
+    ``rounds`` and ``settings`` (``ranking.classic.views.DivisionSettings``)."""
 
     KIND = EventKind.DIVISION_CREATED
     division: str

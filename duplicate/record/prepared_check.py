@@ -10,7 +10,7 @@ game file (and ``prepared_game_left`` when the judge left it by replacing a rack
   ``prepared`` with no such event;
 * a prepared game in the log that does not read, or that its own digest does not seal;
 * a round played before the game left the prepared game whose rack, master or master
-  score is not the prepared one (``duplicate.prepared.played_differences``).
+  score is not the prepared one (``duplicate.prepared.check.played_differences``).
 
 Whether the prepared game itself is sound (its racks from the bag, its masters tops) is
 ``duplicada prepared check``'s; the rounds played are checked by the rules anyway.

@@ -6,7 +6,7 @@ and the organiser imports it (``Venues.import_venue``, ``duplicada venue import 
 --venue NAME``). The import is refused, nothing stored, unless the record verifies
 (``duplicate.record.verify.verify_record`` with the tournament's lexicon) and every game of it
 plays, round by round, the prepared game of the organiser's game of the same number (same
-digest, seed, racks, masters and scores, ``duplicate.prepared.played_differences``),
+digest, seed, racks, masters and scores, ``duplicate.prepared.check.played_differences``),
 without having left it (III.29).
 
 Storage: no table of its own. An import is one ``venue_imported`` event whose payload holds

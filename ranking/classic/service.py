@@ -12,7 +12,7 @@ Pairing is the engines' (``ranking.classic.engines``): the Swiss system chosen o
 round robin; a judge's pairing is checked by the same rules (``pairing_rules``) and, if it
 breaks one, needs a reason, which the log keeps.
 
-The service is a façade built by composition, as ``duplicate.service.TournamentService``:
+The service is a façade built by composition, as ``duplicate.service.facade.TournamentService``:
 one object per task module on one ``ServiceContext`` — ``divisions`` (divisions, their
 players, the starting list, byes, withdrawals), ``pairing`` (the rounds), ``results``
 (the boards' results), ``reports`` (players, boards, standings, TRF, the snapshot a

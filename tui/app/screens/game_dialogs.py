@@ -71,7 +71,7 @@ class NewGame:
 
 Attempt = Callable[[NewGame], str]
 """Creates the game asked for and returns the note for the judge; raises ``ValueError``
-(``duplicate.prepared.PreparedFileError``) or ``TournamentError`` with the refusal."""
+(``duplicate.prepared.file.PreparedFileError``) or ``TournamentError`` with the refusal."""
 
 
 class NewGameScreen(ModalScreen[NewGame | None]):
