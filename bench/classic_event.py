@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from duplicate.service import TournamentService  # noqa: E402
+from duplicate.service.facade import TournamentService  # noqa: E402
 from duplicate.storage.database import open_database  # noqa: E402
 from ranking.classic.service import ClassicService  # noqa: E402
 from ranking.classic.simulate import simulate_classic  # noqa: E402

@@ -30,9 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import insert
 
-from duplicate.service import TournamentService
+from duplicate.rules.statuses import GameStatus
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
-from duplicate.storage.models import GameRow, GameStatus, RoundRow, Seat, Slip
+from duplicate.storage.models import GameRow, RoundRow, Seat, Slip
 from lexicon.lexicon import Lexicon, build
 from ranking.elodi import Contestant, rate_game
 from ranking.ratings import RatingService

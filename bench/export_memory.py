@@ -29,7 +29,8 @@ sys.path.insert(0, str(BENCH))
 
 from sqlalchemy import insert, select
 
-from duplicate.service import TournamentService, TournamentSettings
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from duplicate.storage.database import open_database
 from duplicate.storage.event_chain import extend_chain
 from duplicate.storage.models import Event, GameRow, Slip

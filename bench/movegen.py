@@ -6,7 +6,7 @@ In one run:
   reference commit's tree (``git archive`` of ``--reference``, default 824cb18, the numba
   generator before issue 17; kept in ``bench/results/``, so that numba's cache is warm
   after the first run);
-* draws the positions once: self-played games (``duplicate.game.Game``, real rack rules)
+* draws the positions once: self-played games (``duplicate.rules.game.Game``, real rack rules)
   and two stress sets on the same boards, two-blank racks (5 random letters + ``??``) and
   digraph-heavy racks (CH, LL, RR, Ñ + 3 random letters);
 * measures each tree's generator in a process of its own (``bench/movegen_worker.py``):
@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import data
-from duplicate.game import Game
+from duplicate.rules.game import Game
 from lexicon.board import Board
 from lexicon.default import WORD_LIST
 from lexicon.lexicon import Lexicon

@@ -3,7 +3,7 @@
 Run by ``bench/movegen.py``, once on this tree and once on the reference commit's tree
 (``--code DIR``), so that each generator is measured in a process of its own (its memory
 is its own) on the same positions. It uses only what both trees have: ``Lexicon.load``,
-``lexicon.movegen.generate``, ``duplicate.master.rank_top_moves``, ``Board.from_cgp``.
+``lexicon.movegen.generate``, ``duplicate.rules.master.rank_top_moves``, ``Board.from_cgp``.
 
 Writes a JSON object: import, load and first-generation seconds; per-position seconds of
 full enumeration plus the III.15 ranking of the top moves, by set; where the tree has
@@ -33,7 +33,7 @@ def main() -> None:
     sys.path.insert(0, str(args.code.resolve()))
 
     started = time.perf_counter()
-    from duplicate.master import rank_top_moves
+    from duplicate.rules.master import rank_top_moves
     from lexicon import movegen
     from lexicon.board import Board
     from lexicon.lexicon import Lexicon

@@ -22,7 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from data.rules import RACK_SIZE  # noqa: E402
-from duplicate.game import EXHAUSTIVE_TILES, Game, racks_of  # noqa: E402
+from duplicate.rules.game import EXHAUSTIVE_TILES, Game
+from duplicate.rules.rack import racks_of  # noqa: E402
 from lexicon.default import default_lexicon_path  # noqa: E402
 from lexicon.lexicon import Lexicon  # noqa: E402
 from lexicon.movegen import count_moves, walker_name  # noqa: E402

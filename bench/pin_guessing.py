@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DUPLICADA_TEST_SCRYPT_N", "1024")   # cheaper digests, same races
 
-from duplicate.service import TournamentService  # noqa: E402
+from duplicate.service.facade import TournamentService  # noqa: E402
 from duplicate.storage.database import open_database  # noqa: E402
 from tests.duplicate.guessing import guess_at_once  # noqa: E402
 

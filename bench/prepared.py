@@ -22,8 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from duplicate.prepared import FiltersNotMet, QualityFilters, check_prepared, generate_filtered
-from duplicate.service import TournamentService
+from duplicate.prepared.check import check_prepared
+from duplicate.prepared.generation import FiltersNotMet, QualityFilters, generate_filtered
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon

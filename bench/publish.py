@@ -27,8 +27,9 @@ sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import update
 
-from duplicate.publish import FORMATS, publish_results
-from duplicate.service import TournamentService, TournamentSettings
+from duplicate.publishing.site import FORMATS, publish_results
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from duplicate.storage.database import open_database
 from duplicate.storage.models import Slip
 

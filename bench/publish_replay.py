@@ -24,9 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from duplicate.prepared import PreparedGame, generate  # noqa: E402
-from duplicate.publish import publish_results  # noqa: E402
-from duplicate.service import TournamentService  # noqa: E402
+from duplicate.prepared.file import PreparedGame
+from duplicate.prepared.generation import generate  # noqa: E402
+from duplicate.publishing.site import publish_results  # noqa: E402
+from duplicate.service.facade import TournamentService  # noqa: E402
 from duplicate.service.settings import TournamentSettings  # noqa: E402
 from duplicate.storage.database import open_database  # noqa: E402
 from lexicon.default import default_lexicon_path  # noqa: E402

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from duplicate.service import TournamentService
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon

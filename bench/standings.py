@@ -22,15 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from duplicate.standings import (
-    BonusMode,
-    BonusPolicy,
-    RoundResult,
-    TournamentCriterion,
-    game_standings,
-    round_bonuses,
-    tournament_standings,
-)
+from duplicate.rules.bonuses import BonusMode, BonusPolicy, round_bonuses
+from duplicate.rules.game_standings import RoundResult, game_standings
+from duplicate.rules.tournament_standings import TournamentCriterion, tournament_standings
 
 Game = tuple[list[int], list[RoundResult[int]]]
 

@@ -24,7 +24,8 @@ import dawg
 import data
 from lexicon.alphabet import spanish
 from lexicon.default import WORD_LIST, read_lines
-from lexicon.lexicon import BuildReport, build_graph, read_word_list
+from lexicon.lexicon import BuildReport, read_word_list
+from lexicon.word_graph import build_graph
 
 
 def count(root: dict) -> tuple[int, int]:

@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from duplicate.service import TournamentService
+from duplicate.record.verify import verify_record
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
-from duplicate.verify import verify_record
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
 from tests.fuzz.tamperings import JUDGE, POLISH_LEXICON, TAMPERINGS, play_tournament, tamper

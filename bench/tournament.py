@@ -28,9 +28,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import insert, select
 
-from duplicate.service import TournamentService, TournamentSettings
+from duplicate.rules.statuses import GameStatus
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from duplicate.storage.database import open_database
-from duplicate.storage.models import GameRow, GameStatus, RoundRow, Seat, Slip
+from duplicate.storage.models import GameRow, RoundRow, Seat, Slip
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
 

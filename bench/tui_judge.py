@@ -38,12 +38,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from textual.pilot import Pilot
 
-from duplicate.service import TournamentError, TournamentService
+from duplicate.service.errors import TournamentError
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
 from lexicon.movegen import walker_name
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.screens.judge import JudgeScreen
 
 Row = tuple[str, float, float, float, int, int]

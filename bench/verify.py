@@ -1,7 +1,7 @@
-"""Benchmark of the tournament-record checker (``duplicate.verify``) on a large record.
+"""Benchmark of the tournament-record checker (``duplicate.record.verify``) on a large record.
 
 Synthesises a ``duplicada-tournament-1`` record on the default lexicon: ``--games``
-games of up to ``--rounds`` rounds played with ``duplicate.game.Game``, ``--players``
+games of up to ``--rounds`` rounds played with ``duplicate.rules.game.Game``, ``--players``
 players (a few absent from each game), and per round one slip per seated player:
 top moves (sometimes typed in lowercase coordinates, with spaces or in oriented
 notation), random legal non-top moves (``generate(...).all()``), erroneous texts
@@ -30,19 +30,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from duplicate.game import Game
-from duplicate.notation import format_move, parse_move
-from duplicate.verify import (
-    RECORD_FORMAT,
-    GameStanding,
-    RoundJudge,
-    RoundResult,
-    game_standings,
-    load_record,
-    round_bonuses,
-    tournament_standings,
-    verify_record,
-)
+from duplicate.record.reading import RECORD_FORMAT, load_record
+from duplicate.record.slips import RoundJudge
+from duplicate.record.standings import GameStanding, RoundResult, game_standings, round_bonuses, tournament_standings
+from duplicate.record.verify import verify_record
+from duplicate.rules.game import Game
+from duplicate.rules.notation import format_move, parse_move
 from lexicon.alphabet import BLANK_FLAG
 from lexicon.board import Board
 from lexicon.default import default_lexicon_path

@@ -7,7 +7,7 @@ crafted 422-byte first line took 23 s): ``separator`` counts each candidate outs
 quotes in at most ``HEADER_MAX`` characters, in one pass, and the most frequent wins
 (comma on a tie or when there is none). Cells are stored exactly as written — a name
 such as ``=HYPERLINK(…)`` is a name; neutralising formulas belongs to the files the
-program writes (``duplicate.spreadsheets.neutralised``). Only spaces right after a
+program writes (``duplicate.publishing.spreadsheets.neutralised``). Only spaces right after a
 separator are skipped (``Ana; Club A``); empty cells beyond the header (a trailing
 comma) are ignored, a row shorter than the header has empty cells.
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import UTC, datetime
 
-from duplicate.slips import SlipStatus
-from duplicate.standings import BonusMode, TournamentCriterion
-from duplicate.statuses import ClaimStatus, EntryStatus, GameStatus
+from duplicate.rules.bonuses import BonusMode
+from duplicate.rules.slips import SlipStatus
+from duplicate.rules.statuses import ClaimStatus, EntryStatus, GameStatus
+from duplicate.rules.tournament_standings import TournamentCriterion
 
 ANNULLED = "annulled"
 """Slip status of a move equal to a master found wrong later (III.29)."""

@@ -65,8 +65,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from duplicate.game import NO_MOVE_REDRAWS
-from duplicate.notation import (
+from duplicate.rules.game import NO_MOVE_REDRAWS
+from duplicate.rules.notation import (
     ACROSS_ARROW,
     DOWN_ARROW,
     InvalidWordError,
@@ -77,9 +77,10 @@ from duplicate.notation import (
     format_move,
     parse_move,
 )
-from duplicate.rack import parse_rack_text
-from duplicate.service import TournamentService, TournamentSettings
-from duplicate.slips import SlipStatus
+from duplicate.rules.rack import parse_rack_text
+from duplicate.rules.slips import SlipStatus
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from lexicon.alphabet import BLANK_FLAG
 from lexicon.board import Board, Direction
 from lexicon.lexicon import Lexicon

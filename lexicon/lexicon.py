@@ -21,8 +21,7 @@ The content hash is the SHA-256 of the sorted canonical word list (one word a
 line, UTF-8): the same words give the same hash whatever file they came from.
 
 The letter graph itself (built from the words, its flat form in ``graph.bin``) is
-``lexicon.word_graph``'s; ``FINAL``, ``REACH``, ``Node`` and ``build_graph`` are
-re-exported here.
+``lexicon.word_graph``'s.
 """
 
 from __future__ import annotations
@@ -43,15 +42,15 @@ import numpy as np
 
 from lexicon.alphabet import Alphabet, AlphabetError, spanish
 from lexicon.fast_build import bulk_keys, codes_buffer, keys_text, word_graph_bytes
-from lexicon.gaddag import Gaddag, build_gaddag, build_gaddag_from_buffer
-from lexicon.gaddag import available as gaddag_available
-from lexicon.gaddag import extension as gaddag_extension
+from lexicon.gaddag import (
+    Gaddag,
+    available as gaddag_available,
+    build_gaddag,
+    build_gaddag_from_buffer,
+    extension as gaddag_extension,
+)
 from lexicon.kept import KEPT_MAX_BYTES, KeptFiles
-from lexicon.word_graph import FINAL as FINAL
-from lexicon.word_graph import REACH as REACH
-from lexicon.word_graph import GraphFile, graph_from_file, graph_to_bytes, read_graph, walk
-from lexicon.word_graph import Node as Node
-from lexicon.word_graph import build_graph as build_graph
+from lexicon.word_graph import GraphFile, Node, build_graph, graph_from_file, graph_to_bytes, read_graph, walk
 from lexicon.word_limits import MAX_TILES, MIN_TILES
 
 FORMAT = "duplicada-lexicon-2"

@@ -46,8 +46,9 @@ from data.rules import BINGO_BONUS, RACK_SIZE
 from lexicon.alphabet import BLANK_FLAG, Alphabet
 from lexicon.board import CENTRE, SIZE, Board, Direction
 from lexicon.gaddag import available as compiled_available
-from lexicon.lexicon import FINAL, REACH, Lexicon, Node
+from lexicon.lexicon import Lexicon
 from lexicon.move import Move
+from lexicon.word_graph import FINAL, REACH, Node
 
 RawMove = tuple[int, int, int, int, tuple[int, ...], int]
 """``(score, down, row, col, word, tiles_placed)``; ``down`` is 0 across, 1 down."""

@@ -5,8 +5,7 @@ prunes with) and its flat form in the file (node edge offsets, edge letters, edg
 targets, final flags, reach masks; little-endian, checked when read).
 
 ``build_graph`` builds it from sorted words (Daciuk et al., 2000); ``lexicon.lexicon``
-writes and reads it in the compiled file and re-exports ``FINAL``, ``REACH``, ``Node``
-and ``build_graph``.
+writes and reads it in the compiled file.
 """
 
 from __future__ import annotations

@@ -11,18 +11,11 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from duplicate.service import EventKind, TournamentService
+from duplicate.record.event_kinds import EventKind
+from duplicate.rules.statuses import EntryStatus, GameStatus
 from duplicate.service.context import ServiceContext
-from duplicate.storage.models import (
-    Entry,
-    EntryStatus,
-    Event,
-    GameRow,
-    GameStatus,
-    RoundRow,
-    Tournament,
-    find_tournament,
-)
+from duplicate.service.facade import TournamentService
+from duplicate.storage.models import Entry, Event, GameRow, RoundRow, Tournament, find_tournament
 from duplicate.storage.rating_models import RatedGame, RatingChange
 from ranking.elodi import EloDISettings
 from ranking.rating_views import (

@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from duplicate.service import TournamentError
+from duplicate.service.errors import TournamentError
 from duplicate.storage.models import GameRow, Tournament
 from duplicate.storage.rating_models import RatingVersion
 

@@ -44,39 +44,19 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from duplicate.service import Action
+from duplicate.record.events_ranking import RATED_GAME_KEYS, RatingsRecomputed, RatingsUpdated
+from duplicate.service.access import Action
 from duplicate.service.context import OnContext, ServiceContext
 from duplicate.service.delegate import Delegate
-from duplicate.record.events import RatingsRecomputed, RatingsUpdated
-from duplicate.record.events_ranking import RATED_GAME_KEYS
 from duplicate.storage.database import Database
 from duplicate.storage.rating_models import RatedGame, Rating
 from ranking.elodi import Contestant, EloDISettings, rate_game
 from ranking.rating_field import RatingField
 from ranking.rating_history import RatingHistory
+from ranking.rating_views import GameRef, RatingError, RatingInput, UpdateResult, current_version_in
 from ranking.venue_field import resolve_persons
-from ranking.rating_views import (
-    GameRef,
-    HistoryLine,
-    RatingError,
-    RatingInput,
-    RatingLine,
-    ReportLine,
-    UpdateResult,
-    VersionLine,
-    current_version_in,
-)
 
-__all__ = [
-    "GameRef",
-    "HistoryLine",
-    "RatingError",
-    "RatingLine",
-    "RatingService",
-    "ReportLine",
-    "UpdateResult",
-    "VersionLine",
-]
+__all__ = ["RatingService"]
 
 RETRIES = 5
 """How many times a game's rating is retried after losing a race with another station."""

@@ -19,12 +19,13 @@ from typing import Any
 
 from sqlalchemy import select
 
-from duplicate.service import ServiceHooks, TournamentService
-from duplicate.service.context import ServiceContext
+from duplicate.service.context import ServiceContext, ServiceHooks
+from duplicate.service.facade import TournamentService
 from duplicate.service.opening import open_database_for
 from duplicate.storage.database import Database
 from duplicate.storage.rating_models import Rating
-from ranking.ratings import RatingService, ReportLine, UpdateResult
+from ranking.rating_views import ReportLine, UpdateResult
+from ranking.ratings import RatingService
 
 
 class EloDIHooks:

@@ -37,9 +37,11 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from duplicate.service import EventKind, TournamentService
+from duplicate.record.event_kinds import EventKind
+from duplicate.rules.statuses import EntryStatus
 from duplicate.service.context import ServiceContext
-from duplicate.storage.models import EntryStatus, Event, Player
+from duplicate.service.facade import TournamentService
+from duplicate.storage.models import Event, Player
 from duplicate.storage.projector import next_ids
 from ranking.rating_views import RatingError, RatingInput, VenuePerson
 

@@ -123,7 +123,7 @@ def test_every_third_party_import_is_a_declared_dependency() -> None:
 
 
 def test_the_version_is_shown_in_spanish() -> None:
-    from tui.cli import main
+    from tui.cli.main import main
 
     result = CliRunner().invoke(main, ["--version"])
     assert result.exit_code == 0

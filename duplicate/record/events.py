@@ -8,8 +8,8 @@ as the exported record, docs/tournament-record.md) and ``read_event`` turns a st
 kind and payload back into its typed event, as replay does.
 
 The kinds and the base class are in ``event_kinds``; the events, by family, in
-``events_registration``, ``events_play``, ``events_slips`` and ``events_ranking``; all are
-re-exported here, and ``EVENT_TYPES`` is built once they are all declared.
+``events_registration``, ``events_play``, ``events_slips`` and ``events_ranking`` (import
+each class from its family's module); ``EVENT_TYPES`` is built here once they are all declared.
 """
 
 from __future__ import annotations
@@ -17,104 +17,12 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
+from duplicate.record import events_play, events_ranking, events_registration, events_slips
 from duplicate.record.event_kinds import EventKind, TournamentEvent
-from duplicate.record.events_play import (
-    GameCreated,
-    GameEnded,
-    MasterChosen,
-    MasterUndone,
-    PreparedLeft,
-    PreparedLoaded,
-    RackDrawn,
-    RackSet,
-    RackWithdrawn,
-    SlipsSetAside,
-    TablesAssigned,
-    TimerChanged,
-    VenueAdded,
-    VenueImported,
-)
-from duplicate.record.events_ranking import (
-    ClassicEntryChanged,
-    DivisionCreated,
-    RatingsRecomputed,
-    RatingsUpdated,
-    ResultConflict,
-    ResultEntered,
-    ResultResolved,
-    RoundPaired,
-)
-from duplicate.record.events_registration import (
-    AssistantRangeSet,
-    EntryStatusChanged,
-    PinChanged,
-    PlayerAdded,
-    PlayerUpdated,
-    SettingsChanged,
-    TournamentCreated,
-)
-from duplicate.record.events_slips import (
-    BonusesAwarded,
-    ClaimFiled,
-    ClaimResolved,
-    ConflictResolved,
-    GameReopened,
-    MasterAnnulled,
-    ResultsPublished,
-    RoundClosed,
-    SlipChecked,
-    SlipConflict,
-    SlipCorrected,
-    SlipEntered,
-)
 
-__all__ = [
-    "EVENT_TYPES",
-    "AssistantRangeSet",
-    "BonusesAwarded",
-    "ClaimFiled",
-    "ClaimResolved",
-    "ClassicEntryChanged",
-    "ConflictResolved",
-    "DivisionCreated",
-    "EntryStatusChanged",
-    "EventKind",
-    "GameCreated",
-    "GameEnded",
-    "GameReopened",
-    "MasterAnnulled",
-    "MasterChosen",
-    "MasterUndone",
-    "PinChanged",
-    "PlayerAdded",
-    "PlayerUpdated",
-    "PreparedLeft",
-    "PreparedLoaded",
-    "RackDrawn",
-    "RackSet",
-    "RackWithdrawn",
-    "RatingsRecomputed",
-    "RatingsUpdated",
-    "ResultConflict",
-    "ResultEntered",
-    "ResultResolved",
-    "ResultsPublished",
-    "RoundClosed",
-    "RoundPaired",
-    "SettingsChanged",
-    "SlipChecked",
-    "SlipConflict",
-    "SlipCorrected",
-    "SlipEntered",
-    "SlipsSetAside",
-    "TablesAssigned",
-    "TimerChanged",
-    "TournamentCreated",
-    "TournamentEvent",
-    "VenueAdded",
-    "VenueImported",
-    "read_event",
-]
+FAMILIES = (events_registration, events_play, events_slips, events_ranking)
+"""The modules declaring the events, one per family: imported here so that every
+``TournamentEvent`` subclass is declared before ``EVENT_TYPES`` is built."""
 
 EVENT_TYPES: dict[EventKind, type[TournamentEvent]] = {
     cls.KIND: cls for cls in TournamentEvent.__subclasses__()

@@ -30,7 +30,7 @@ __all__ = [
 @dataclass(frozen=True)
 class DivisionCreated(TournamentEvent):
     """A classic division: its ``system`` (Swiss system, ``round-robin`` or ``manual``),
-    ``rounds`` and ``settings`` (``ranking.classic.service.DivisionSettings``); ``id``: the
+    ``rounds`` and ``settings`` (``ranking.classic.views.DivisionSettings``); ``id``: the
     division's row (left out by records before issue 34)."""
 
     KIND = EventKind.DIVISION_CREATED

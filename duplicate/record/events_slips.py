@@ -33,7 +33,7 @@ class SlipEntered(TournamentEvent):
     ``move`` read (canonical) and the ``reason`` (III.20, III.23, III.25); ``board``: the
     board form as typed when the slip was written on a paper board (II.8, III.20.1.c–d;
     ``text`` is then the canonical notation derived from it), left out otherwise; ``hint``:
-    the move the player probably meant (``duplicate.slips``, a misplaced word), kept with the
+    the move the player probably meant (``duplicate.rules.slips``, a misplaced word), kept with the
     slip (issue 34 §1: the projector writes the slip from the event alone), left out when
     there is none and in events stored before it."""
 

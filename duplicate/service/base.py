@@ -12,16 +12,20 @@ from sqlalchemy.orm import Session
 
 from duplicate.bounds import DB_INT_MAX, NumberError, checked_int
 from duplicate.csv_files import CsvFileError, read_csv_rows
-from duplicate.game import Game, GameError
-from duplicate.notation import SlipError
-from duplicate.rack import RackError
+from duplicate.record.event_kinds import EventKind, TournamentEvent
+from duplicate.rules.game import Game
+from duplicate.rules.game_record import GameError
+from duplicate.rules.notation import SlipError
+from duplicate.rules.rack import RackError
+from duplicate.rules.slips import MARK_NAMES, SlipStatus, read_mark
+from duplicate.rules.statuses import SLIP_ANNULLED, GameStatus
+from duplicate.service import lockout
 from duplicate.service.access import Action, Actor
 from duplicate.service.context import (
     ENGINES_HANDED_OUT,
     LexiconOwner,
     OnContext,
     ServiceContext,
-    ServiceHooks,
     engine_state,
     now,
     typed_text,
@@ -34,25 +38,13 @@ from duplicate.service.errors import (
     LockedGameError,
     NotFound,
 )
-from duplicate.record.events import EventKind, TournamentEvent
-from duplicate.service import lockout
 from duplicate.service.lockout import SOURCE_MAX, WrongPin, check_pin, count_late_failure, station_source
 from duplicate.service.replay import _apply
 from duplicate.service.views import TournamentInfo
-from duplicate.slips import MARK_NAMES, SlipStatus, read_mark
-from duplicate.statuses import SLIP_ANNULLED
-from duplicate.storage.projection.registration import ACCESS_KEY
-from duplicate.storage.models import (
-    Event,
-    GameRow,
-    GameStatus,
-    RoundRow,
-    Tournament,
-)
+from duplicate.storage.models import Event, GameRow, RoundRow, Tournament
 from lexicon.lexicon import Lexicon
 
-__all__ = ["ACCESS_KEY", "ANNULLED", "MARK_STATUSES", "REASONS_KEPT", "ROLES", "ServiceHooks", "TaskModule",
-           "checked_mark"]
+__all__ = ["ANNULLED", "MARK_STATUSES", "REASONS_KEPT", "ROLES", "TaskModule", "checked_mark"]
 
 ANNULLED = SLIP_ANNULLED
 """Slip status of a move equal to a master found wrong later (III.29)."""
@@ -63,7 +55,7 @@ MARK_STATUSES = (SlipStatus.LATE, SlipStatus.NULL, SlipStatus.MISSING)
 
 def checked_mark(status: SlipStatus | str) -> SlipStatus:
     """The mark ``status`` names: a ``SlipStatus`` among ``MARK_STATUSES`` or a word of
-    ``duplicate.slips.MARK_WORDS`` («tarde», «nula», «no-entregada», «falta»; the codes
+    ``duplicate.rules.slips.MARK_WORDS`` («tarde», «nula», «no-entregada», «falta»; the codes
     ``late``/``null``/``missing`` too). ``InvalidSlip`` (Spanish) for anything else."""
     mark = status if isinstance(status, SlipStatus) else read_mark(str(status))
     if mark not in MARK_STATUSES:

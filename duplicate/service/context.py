@@ -24,7 +24,9 @@ from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
 from duplicate.bounds import DB_INT_MAX, NumberError, checked_int
-from duplicate.game import Game
+from duplicate.record.event_kinds import TournamentEvent
+from duplicate.rules.game import Game
+from duplicate.service import lockout
 from duplicate.service.access import (
     VIEWER,
     Action,
@@ -44,12 +46,9 @@ from duplicate.service.errors import (
     NotFound,
     StorageUnavailable,
 )
-from duplicate.service import lockout
-from duplicate.record.events import TournamentEvent
 from duplicate.service.lockout import SOURCE_MAX, WrongPin, check_pin, count_late_failure, station_source
 from duplicate.service.views import TournamentInfo
 from duplicate.storage.database import Database, DatabaseConflict, DatabaseDamaged, DatabaseUnavailable
-from duplicate.storage.projector import project, project_all
 from duplicate.storage.models import (
     AssistantRange,
     Credential,
@@ -60,6 +59,7 @@ from duplicate.storage.models import (
     Tournament,
     find_tournament,
 )
+from duplicate.storage.projector import project, project_all
 from duplicate.texts import PERSON_MAX, REASON_MAX, TextError, checked_text
 from lexicon.default import default_lexicon_path, earlier_default_path
 from lexicon.lexicon import Lexicon, LexiconError

@@ -5,34 +5,21 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from duplicate.record.events_slips import ClaimFiled, ClaimResolved, ConflictResolved, MasterAnnulled, SlipCorrected
+from duplicate.rules.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
+from duplicate.rules.statuses import ClaimStatus
 from duplicate.service.access import Action, Actor, Role
 from duplicate.service.base import TaskModule, checked_mark
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import InvalidSlip, NotFound, RoundClosed, StateConflict
-from duplicate.record.events import (
-    ClaimFiled,
-    ClaimResolved,
-    ConflictResolved,
-    MasterAnnulled,
-    SlipCorrected,
-)
-from duplicate.service.standings import Standings
 from duplicate.service.slip_context import SlipContext, slip_payload, verdict_payload
 from duplicate.service.slip_entry import SlipEntry
+from duplicate.service.standings import Standings
 from duplicate.service.views import (
     ClaimView,
     EntryResult,
 )
-from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
-from duplicate.storage.models import (
-    Claim,
-    ClaimStatus,
-    Conflict,
-    GameRow,
-    RoundRow,
-    Seat,
-    Slip,
-)
+from duplicate.storage.models import Claim, Conflict, GameRow, RoundRow, Seat, Slip
 from duplicate.storage.projector import next_id
 from duplicate.texts import REASON_MAX, SLIP_MAX
 

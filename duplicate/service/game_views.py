@@ -6,11 +6,11 @@ a board, for the screen that shows it (II.8, III.20.1.c–d)."""
 
 from __future__ import annotations
 
-from duplicate.announce import announcement_order
-from duplicate.board_notation import BoardNotationError, BoardSlip, placed_word
-from duplicate.game import Game
-from duplicate.notation import format_move
-from duplicate.rack import shown_rack
+from duplicate.rules.announce import announcement_order
+from duplicate.rules.board_notation import BoardNotationError, BoardSlip, placed_word
+from duplicate.rules.game import Game
+from duplicate.rules.notation import format_move
+from duplicate.rules.rack import shown_rack
 from duplicate.service.errors import DamagedData
 from duplicate.service.views import (
     BagView,
@@ -71,7 +71,7 @@ def paper_board_placement(board: BoardCells, row: int, col: int, across: bool, l
     """``letters`` (notation text: a lowercase letter is a blank, III.20.3; ``[C]H`` two
     tiles) laid on ``board`` (a round's board, Spanish tiles, I.2) from the 0-based
     ``row`` and ``col`` of the first new tile, ``across`` or down, stepping over the
-    squares already occupied (``duplicate.board_notation.placed_word``): the board form
+    squares already occupied (``duplicate.rules.board_notation.placed_word``): the board form
     typed, the canonical notation of the main word (III.20.1.a), the board with the word
     on it and the squares of the new tiles. Raises ``BoardNotationError`` (Spanish) when
     a letter is not of the alphabet, there are none, or the word leaves the board."""

@@ -10,10 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from duplicate.bounds import NumberError, whole_number
-from duplicate.game import Game, GameError, PendingRound, RoundRecord
-from duplicate.master import ranked_moves
-from duplicate.notation import SlipError, parse_move
-from duplicate.prepared import PreparedMismatch, PreparedRound, apply_master
+from duplicate.prepared.file import PreparedRound
+from duplicate.prepared.rounds import PreparedMismatch, apply_master
+from duplicate.record.events_play import GameEnded, MasterChosen, MasterUndone
+from duplicate.rules.game import Game
+from duplicate.rules.game_record import GameError, PendingRound, RoundRecord
+from duplicate.rules.master import ranked_moves
+from duplicate.rules.notation import SlipError, parse_move
+from duplicate.rules.statuses import GameStatus
 from duplicate.service.access import Action
 from duplicate.service.base import TaskModule
 from duplicate.service.errors import (
@@ -26,10 +30,9 @@ from duplicate.service.errors import (
     RoundClosed,
     StateConflict,
 )
-from duplicate.record.events import GameEnded, MasterChosen, MasterUndone
 from duplicate.service.prepared_play import plan_of
 from duplicate.service.views import RoundView, _round_view
-from duplicate.storage.models import GameRow, GameStatus
+from duplicate.storage.models import GameRow
 
 __all__ = ["Masters"]
 

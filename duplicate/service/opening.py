@@ -8,6 +8,7 @@ says what is wrong and what to do (``duplicate.storage.database.explain``; never
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -25,7 +26,8 @@ from duplicate.storage.database import (
     open_database,
 )
 
-__all__ = ["ASK_PASSWORD", "DATABASE_ENV", "default_database_url", "masked_url", "open_database_for", "open_service", "url_with_password"]
+__all__ = ["ASK_PASSWORD", "open_database_for", "open_service", "set_default_database", "shown_database",
+           "url_with_password"]
 
 ASK_PASSWORD = "?"
 """Written as a URL's password (``postgresql+psycopg://juez:?@servidor/torneo``), it is
@@ -40,6 +42,19 @@ def open_database_for(url: str | None) -> Database:
         return open_database(url)
     except DatabaseError as error:
         raise StorageUnavailable(str(error)) from error
+
+
+def shown_database(url: str | None) -> str:
+    """The database at ``url`` (None: ``$DUPLICADA_DB`` or the default SQLite file) as
+    messages show it: every secret replaced by ``***`` (``masked_url``, issue 14 §4)."""
+    return masked_url(url or default_database_url())
+
+
+def set_default_database(url: str) -> None:
+    """Make ``url`` the database of the processes this one starts (``$DUPLICADA_DB``,
+    ``DATABASE_ENV``): through the environment, never their command line, which every
+    user sees in ``ps`` (issue 14 §4)."""
+    os.environ[DATABASE_ENV] = url
 
 
 def open_service(url: str | None, **options: Any) -> TournamentService:

@@ -6,7 +6,7 @@ beside its digest: the log holds the plan, and the exported record carries it. W
 game follows it, ``Rounds`` asks this module for the next prepared round: each rack drawn
 is the prepared rack (drawn from the seed, or set as the judge's rack it was), each master
 placed is the prepared master, checked by the engine as it is placed
-(``duplicate.prepared.apply_rack`` / ``apply_master``). A rack replaced by the judge
+(``duplicate.prepared.rounds.apply_rack`` / ``apply_master``). A rack replaced by the judge
 (III.29) leaves the prepared game from that round on (``prepared_game_left``, with the
 judge's reason); the game then goes on as any other.
 """
@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from duplicate.prepared import PreparedFileError, PreparedGame, PreparedRound, check_prepared, content_digest
+from duplicate.prepared.check import check_prepared
+from duplicate.prepared.file import PreparedFileError, PreparedGame, PreparedRound, content_digest
+from duplicate.record.event_kinds import EventKind
 from duplicate.service.errors import DamagedData, InvalidInput
-from duplicate.record.events import EventKind
 from duplicate.service.views import PreparedView
 from duplicate.storage.models import Event, Tournament
 from lexicon.lexicon import Lexicon

@@ -10,20 +10,15 @@ from typing import Any, TextIO
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from duplicate.event_chain import GENESIS, event_hash
-from duplicate.rack import shown_rack
-from duplicate.service.base import (
-    ACCESS_KEY,
-    _iso,
-    _now,
-)
-from duplicate.service.base import TaskModule
+from duplicate.record.chain import GENESIS, event_hash
+from duplicate.record.event_kinds import EventKind
+from duplicate.rules.rack import shown_rack
+from duplicate.service.base import TaskModule, _iso, _now
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import DamagedData
-from duplicate.record.events import EventKind
 from duplicate.service.online_venues import venue_names
-from duplicate.service.settings import DamagedSettings, TournamentSettings
 from duplicate.service.prepared_play import plan_of
+from duplicate.service.settings import DamagedSettings, TournamentSettings
 from duplicate.service.standings import Standings
 from duplicate.service.views import EventView, view_of
 from duplicate.storage.models import (
@@ -32,6 +27,7 @@ from duplicate.storage.models import (
     Slip,
     Tournament,
 )
+from duplicate.storage.projection.registration import ACCESS_KEY
 from lexicon.alphabet import Alphabet
 
 RECORD_FORMAT = "duplicada-tournament-1"
@@ -45,7 +41,7 @@ masters without generating moves; issue 12; version 4 adds ``replaces`` — the 
 replaced, III.29 — to ``rack_drawn`` and ``rack_set`` payloads; version 5 adds the event
 kind ``master_undone``; issue 13; version 6 adds the EloDI event kinds ``ratings_updated``
 and ``ratings_recomputed``; issue 24; version 7 chains the events: each carries
-``previous_hash``, the record ``events_head``, ``duplicate.event_chain``; issue 26 §2;
+``previous_hash``, the record ``events_head``, ``duplicate.record.chain``; issue 26 §2;
 version 8 adds the event kind ``slips_set_aside`` and each round's ``set_aside`` list: the
 slips of a withdrawn rack, III.29, which count for nothing; issue 25;
 version 9 adds each game's ``prepared`` — the digest of the prepared game it plays and the
@@ -80,7 +76,7 @@ RACK_KEYS = ("rack", "replaces", "leftover")
 
 def _racks_shown(payload: dict[str, Any], alphabet: Alphabet) -> dict[str, Any]:
     """``payload`` with each stored rack (``RACK_KEYS``, and each redraw's ``rack``) as
-    people read it: digraph tiles in brackets (``duplicate.rack.shown_rack``)."""
+    people read it: digraph tiles in brackets (``duplicate.rules.rack.shown_rack``)."""
     shown = {key: shown_rack(value, alphabet) if key in RACK_KEYS and isinstance(value, str) else value
              for key, value in payload.items()}
     if isinstance(shown.get("redraws"), list):

@@ -10,14 +10,19 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from duplicate.service.access import Action, Actor, Role, authorise, check_new_pin, new_salt, pin_digest
-from duplicate.service.base import (
-    ACCESS_KEY,
-    TaskModule,
-    _iso,
-    _now,
-    _read_csv,
+from duplicate.record.events_registration import (
+    AssistantRangeSet,
+    EntryStatusChanged,
+    PinChanged,
+    PlayerAdded,
+    PlayerUpdated,
+    SettingsChanged,
+    TournamentCreated,
 )
+from duplicate.rules.bonuses import bonus_warnings
+from duplicate.rules.statuses import EntryStatus
+from duplicate.service.access import Action, Actor, Role, authorise, check_new_pin, new_salt, pin_digest
+from duplicate.service.base import TaskModule, _iso, _now, _read_csv
 from duplicate.service.errors import (
     InvalidFile,
     InvalidInput,
@@ -27,15 +32,6 @@ from duplicate.service.errors import (
     NotFound,
     StateConflict,
     TournamentError,
-)
-from duplicate.record.events import (
-    AssistantRangeSet,
-    EntryStatusChanged,
-    PinChanged,
-    PlayerAdded,
-    PlayerUpdated,
-    SettingsChanged,
-    TournamentCreated,
 )
 from duplicate.service.online_venues import checked_venue
 from duplicate.service.settings import TournamentSettings
@@ -48,21 +44,18 @@ from duplicate.service.views import (
     _tournament_info,
     view_of,
 )
-from duplicate.standings import (
-    bonus_warnings,
-)
-from duplicate.storage.projector import next_id
 from duplicate.storage.models import (
     AssistantRange,
     Credential,
     Entry,
-    EntryStatus,
     GameRow,
     Player,
     RoundRow,
     Tournament,
     TournamentAccess,
 )
+from duplicate.storage.projection.registration import ACCESS_KEY
+from duplicate.storage.projector import next_id
 from duplicate.texts import COUNTRY_MAX, FEDERATION_ID_MAX, NAME_MAX, PERSON_MAX
 from lexicon.lexicon import Lexicon
 

@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-from duplicate.game import Game
+from duplicate.record.events import read_event
+from duplicate.record.events_play import GameEnded, MasterChosen, MasterUndone, RackDrawn, RackSet, RackWithdrawn
+from duplicate.rules.game import Game
 from duplicate.service.errors import InconsistentHistory
-from duplicate.record.events import (
-    GameEnded,
-    MasterChosen,
-    MasterUndone,
-    RackDrawn,
-    RackSet,
-    RackWithdrawn,
-    read_event,
-)
 from duplicate.storage.models import (
     Event,
 )

@@ -12,7 +12,7 @@ the PIN given as for ``tournament create``; the judge's name is the one that sig
 ``tournament_created`` event) and a new salt. The assistants' PINs are set again by the
 judge (``tournament pin assistant``): no secret is ever in a record.
 
-Refused, with nothing stored: a record that does not verify (``duplicate.verify``: every
+Refused, with nothing stored: a record that does not verify (``duplicate.record.verify``: every
 figure recomputed and the log's chain checked), a record of a format older than the one
 whose log carries every row (``RESTORABLE_FROM``), and a database that already holds a
 tournament or an event.
@@ -27,13 +27,13 @@ from typing import Any
 from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
-from duplicate.event_chain import GENESIS
+from duplicate.record.chain import GENESIS
 from duplicate.service.access import Role, check_new_pin, new_salt, pin_digest
 from duplicate.service.base import TaskModule, _now
 from duplicate.service.errors import InconsistentHistory, InvalidFile, InvalidPin, StateConflict
 from duplicate.storage.models import Base, Credential, Event, Tournament, TournamentAccess
 from duplicate.storage.projector import project
-from duplicate.verify import verify_record
+from duplicate.record.verify import verify_record
 
 __all__ = ["RESTORABLE_FROM", "RestoredTournament", "Restore"]
 

@@ -6,36 +6,31 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from duplicate.labels import SLIP_STATUS, label
+from duplicate.plurals import counted
+from duplicate.record.events_slips import (
+    BonusesAwarded,
+    GameReopened,
+    ResultsPublished,
+    RoundClosed as RoundClosedEvent,
+    SlipEntered,
+)
+from duplicate.rules.game_standings import GameStanding
+from duplicate.rules.slips import SlipStatus, judge_slip, mark_verdict
+from duplicate.rules.statuses import ClaimStatus, GameStatus
 from duplicate.service.access import Action
 from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
-from duplicate.service.standings import Standings
 from duplicate.service.errors import MissingReason, RoundClosed, RoundHasConflicts, StateConflict
-from duplicate.record.events import BonusesAwarded, GameReopened, ResultsPublished, SlipEntered
-from duplicate.record.events import RoundClosed as RoundClosedEvent
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.slip_context import stored_board, stored_rack, verdict_payload
+from duplicate.service.standings import Standings
 from duplicate.service.views import (
     ClosedRound,
     PendingSlip,
     RoundStatus,
     pending_line,
 )
-from duplicate.slips import SlipStatus, judge_slip, mark_verdict
-from duplicate.standings import (
-    GameStanding,
-)
-from duplicate.storage.models import (
-    AssistantRange,
-    Claim,
-    ClaimStatus,
-    Conflict,
-    GameRow,
-    GameStatus,
-    Slip,
-    Tournament,
-)
-from duplicate.plurals import counted
+from duplicate.storage.models import AssistantRange, Claim, Conflict, GameRow, Slip, Tournament
 
 
 class Results(TaskModule):

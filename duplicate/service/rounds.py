@@ -10,12 +10,25 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from duplicate.game import Game, GameError, PendingRound
-from duplicate.master import ranked_moves
-from duplicate.next_scores import next_score_groups, warm_up_generator
-from duplicate.notation import format_move
-from duplicate.prepared import PreparedMismatch, apply_rack
-from duplicate.rack import RackError, parse_rack_text, shown_rack
+from duplicate.prepared.rounds import PreparedMismatch, apply_rack
+from duplicate.record.event_kinds import EventKind
+from duplicate.record.events_play import (
+    GameEnded,
+    PreparedLeft,
+    RackDrawn,
+    RackSet,
+    RackWithdrawn,
+    SlipsSetAside,
+    TimerChanged,
+)
+from duplicate.rules.game import Game
+from duplicate.rules.game_record import GameError, PendingRound
+from duplicate.rules.master import ranked_moves
+from duplicate.rules.next_scores import next_score_groups, warm_up_generator
+from duplicate.rules.notation import format_move
+from duplicate.rules.rack import RackError, parse_rack_text, shown_rack
+from duplicate.rules.statuses import GameStatus
+from duplicate.rules.timer import shared_remaining
 from duplicate.service.access import Action, Actor
 from duplicate.service.base import (
     REASONS_KEPT,
@@ -31,16 +44,6 @@ from duplicate.service.errors import (
     MissingReason,
     StateConflict,
 )
-from duplicate.record.events import (
-    EventKind,
-    GameEnded,
-    PreparedLeft,
-    RackDrawn,
-    RackSet,
-    RackWithdrawn,
-    SlipsSetAside,
-    TimerChanged,
-)
 from duplicate.service.game_views import game_view_of
 from duplicate.service.prepared_play import PreparedPlan, plan_of
 from duplicate.service.views import (
@@ -49,16 +52,7 @@ from duplicate.service.views import (
     RoundView,
     _round_view,
 )
-from duplicate.storage.models import (
-    Conflict,
-    Event,
-    GameRow,
-    GameStatus,
-    RoundRow,
-    Slip,
-    Tournament,
-)
-from duplicate.timer import shared_remaining
+from duplicate.storage.models import Conflict, Event, GameRow, RoundRow, Slip, Tournament
 from lexicon.alphabet import spanish
 
 def _rack_event(pending: PendingRound, engine: Game, text: str | None, redraw: bool,
@@ -300,7 +294,7 @@ class Rounds(TaskModule):
                     limit: int = 20) -> tuple[NextScore, ...]:
         """The ``limit`` best scores below the top for the rack in play (empty without
         one, or when it is not the rack of ``round_number`` if given), each with one move
-        and how many share it (``duplicate.next_scores``; a display aid, III.15 chooses
+        and how many share it (``duplicate.rules.next_scores``; a display aid, III.15 chooses
         among the tops only). Generates every move outside the engine's lock: call it off
         the UI thread."""
         with self.context.engine_lock, self._read() as session:

@@ -10,27 +10,20 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from duplicate.bounds import ROUND_SECONDS_MAX, SEED_MAX
+from duplicate.prepared.file import PreparedGame
+from duplicate.record.events_play import GameCreated, PreparedLoaded, TablesAssigned
+from duplicate.rules.statuses import EntryStatus, GameStatus, SeatingMethod
 from duplicate.service.access import Action
 from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import NotFound, ResultsUnpublished, StateConflict
-from duplicate.prepared import PreparedGame
-from duplicate.record.events import GameCreated, PreparedLoaded, TablesAssigned
 from duplicate.service.online_venues import venue_names
 from duplicate.service.prepared_play import checked_for
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.standings import Standings
 from duplicate.service.views import EntryView, PlayerView, SeatView, view_of
+from duplicate.storage.models import Entry, GameRow, Seat, Tournament
 from duplicate.storage.projector import next_id
-from duplicate.storage.models import (
-    Entry,
-    EntryStatus,
-    GameRow,
-    GameStatus,
-    Seat,
-    SeatingMethod,
-    Tournament,
-)
 
 
 def _collation_key(name: str) -> str:

@@ -7,12 +7,9 @@ from typing import Any
 
 from data.rules import PARTIAL_STANDINGS_EVERY, ROUND_SECONDS
 from duplicate.bounds import BONUS_MAX, ROUND_SECONDS_MAX, NumberError, checked_int
+from duplicate.rules.bonuses import BonusMode, BonusPolicy
+from duplicate.rules.tournament_standings import TournamentCriterion
 from duplicate.service.errors import DamagedData, InvalidInput, InvalidNumber, TournamentError
-from duplicate.standings import (
-    BonusMode,
-    BonusPolicy,
-    TournamentCriterion,
-)
 
 
 class DamagedSettings(DamagedData):

@@ -15,11 +15,12 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from duplicate.bounds import NumberError, whole_number
+from duplicate.record.events_slips import SlipEntered
+from duplicate.rules.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
 from duplicate.service.access import Action
 from duplicate.service.base import MARK_STATUSES, TaskModule, _read_csv, checked_mark
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import InvalidFile, NotFound
-from duplicate.record.events import SlipEntered
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.slip_context import (
     BOARD_REFUSED,
@@ -30,7 +31,6 @@ from duplicate.service.slip_context import (
 )
 from duplicate.service.slip_entry import SlipEntry
 from duplicate.service.views import EntryResult
-from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
 from duplicate.storage.models import Entry, Player, Seat, Slip
 from duplicate.texts import SLIP_MAX, shown
 
@@ -134,7 +134,7 @@ class SlipBatch(TaskModule):
         (the text; empty with ``marca``), optional ``ronda`` (round), ``marca``
         (tarde/nula/no-entregada/falta, or late/null/missing; a ``jugada`` that is one of
         these words is that mark too) and ``tablero`` (a slip written on a paper board, II.8,
-        in the board form of ``duplicate.board_notation``, e.g. ``H8 → CASA``; ``jugada``
+        in the board form of ``duplicate.rules.board_notation``, e.g. ``H8 → CASA``; ``jugada``
         empty then: a row with both is refused, III.20.2). Every row is checked first (syntax, table seated, round open):
         a bad row raises ``TournamentError`` naming its line and nothing is entered; then
         each round's slips are entered in one transaction."""

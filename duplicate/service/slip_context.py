@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from duplicate.board_notation import BoardNotationError, board_slip_notation
-from duplicate.rack import RackError, parse_rack_text
+from duplicate.rules.board_notation import BoardNotationError, board_slip_notation
+from duplicate.rules.rack import RackError, parse_rack_text
 from duplicate.service.base import ANNULLED, MARK_STATUSES
 from duplicate.service.errors import DamagedData, InvalidSlip
-from duplicate.slips import SlipStatus, SlipVerdict
+from duplicate.rules.slips import SlipStatus, SlipVerdict
 from duplicate.storage.models import Slip
 from duplicate.storage.projection.slips import ANNULLED_REASON
 from lexicon.board import Board, BoardError
@@ -61,7 +61,7 @@ class SlipContext:
 @dataclass(frozen=True)
 class BoardWritten:
     """A slip written on a paper board (II.8, III.20.1.c–d), in a batch of
-    ``enter_slips``: ``text`` is the board form as typed (``duplicate.board_notation``)."""
+    ``enter_slips``: ``text`` is the board form as typed (``duplicate.rules.board_notation``)."""
 
     text: str
 
@@ -74,7 +74,7 @@ BOARD_REFUSED = ("la notación de tablero no está admitida en este torneo: II.8
 
 def board_canonical(context: SlipContext, text: str, where: str = "") -> str:
     """The canonical notation of the board form ``text`` on the round's board (II.8,
-    III.20.1.c–d; ``duplicate.board_notation``). Raises ``InvalidSlip`` (Spanish) when
+    III.20.1.c–d; ``duplicate.rules.board_notation``). Raises ``InvalidSlip`` (Spanish) when
     the tournament does not admit the board notation (II.8) or the form cannot be laid on
     the board; nothing is stored then."""
     prefix = f"{where}: " if where else ""

@@ -13,14 +13,17 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from duplicate.record.event_kinds import EventKind
+from duplicate.record.events import read_event
+from duplicate.record.events_play import SlipsSetAside
+from duplicate.record.events_slips import SlipChecked, SlipConflict, SlipEntered
+from duplicate.rules.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
+from duplicate.rules.statuses import ConflictKind
 from duplicate.service.access import Action, Actor
 from duplicate.service.base import MARK_STATUSES, TaskModule, checked_mark
 from duplicate.service.errors import DamagedData, NotFound, RoundClosed, StateConflict
-from duplicate.record.events import EventKind, SlipChecked, SlipConflict, SlipEntered, SlipsSetAside, read_event
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.slip_context import (
-    BOARD_REFUSED,
-    BoardWritten,
     SlipContext,
     board_canonical,
     same_slip,
@@ -35,12 +38,11 @@ from duplicate.service.views import (
     SlipView,
     view_of,
 )
-from duplicate.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
-from duplicate.storage.models import Conflict, ConflictKind, Event, GameRow, RoundRow, Seat, Slip
+from duplicate.storage.models import Conflict, Event, GameRow, RoundRow, Seat, Slip
 from duplicate.storage.projector import next_id
 from duplicate.texts import SLIP_MAX
 
-__all__ = ["BOARD_REFUSED", "BoardWritten", "SlipEntry"]
+__all__ = ["SlipEntry"]
 
 
 class SlipEntry(TaskModule):
@@ -52,7 +54,7 @@ class SlipEntry(TaskModule):
         """Judge and store the slip of the player at ``table`` (III.20, III.23, III.25).
 
         With ``board`` the ``text`` is a slip written on a paper board (II.8,
-        III.20.1.c–d), in the board form of ``duplicate.board_notation`` (``H8 → CASA``):
+        III.20.1.c–d), in the board form of ``duplicate.rules.board_notation`` (``H8 → CASA``):
         the service lays it on the round's board, judges the canonical notation it gives
         and stores that as the slip's text, with the board form kept as typed (``board``
         of the slip, its event and the record). ``InvalidSlip`` when the tournament does
@@ -64,7 +66,7 @@ class SlipEntry(TaskModule):
         stored exactly as typed. A second, different slip for the same player and round
         is stored as a ``Conflict`` for the judge; the same text again changes nothing.
         A text that names a mark («tarde», «nula», «no entregada», «falta»:
-        ``duplicate.slips.read_mark``) is that mark, as ``mark_slip`` stores it.
+        ``duplicate.rules.slips.read_mark``) is that mark, as ``mark_slip`` stores it.
         """
         text = self._typed(text, "la papeleta", SLIP_MAX)
         context = self.slip_context(game_number, table, round_number, tournament_id)

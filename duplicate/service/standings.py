@@ -1,26 +1,20 @@
 """Standings read from the store (III.23, III.24, III.28, IV.31): round results, bonuses, game,
-partial and tournament standings, each computed by one function of ``duplicate.standings``."""
+partial and tournament standings, each computed by one function of ``duplicate.rules.game_standings``."""
 
 from __future__ import annotations
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from duplicate.record.event_kinds import EventKind
+from duplicate.record.events_slips import BonusesAwarded
+from duplicate.rules.bonuses import round_bonuses
+from duplicate.rules.game_standings import GameStanding, RoundResult, game_standings, partial_standings
+from duplicate.rules.tournament_standings import TournamentCriterion, TournamentStanding, tournament_standings
 from duplicate.service.access import Actor
-from duplicate.service.errors import DamagedData
-from duplicate.record.events import BonusesAwarded, EventKind
 from duplicate.service.base import TaskModule
+from duplicate.service.errors import DamagedData
 from duplicate.service.settings import TournamentSettings
-from duplicate.standings import (
-    GameStanding,
-    RoundResult,
-    TournamentCriterion,
-    TournamentStanding,
-    game_standings,
-    partial_standings,
-    round_bonuses,
-    tournament_standings,
-)
 from duplicate.storage.models import (
     Event,
     GameRow,

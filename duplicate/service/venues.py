@@ -4,9 +4,9 @@ Each venue runs its own tournament on its own machine with the organiser's prepa
 (III.15, last paragraph: «duplicada maestra»), exports its record (``duplicada export``)
 and the organiser imports it (``Venues.import_venue``, ``duplicada venue import RECORD
 --venue NAME``). The import is refused, nothing stored, unless the record verifies
-(``duplicate.verify.verify_record`` with the tournament's lexicon) and every game of it
+(``duplicate.record.verify.verify_record`` with the tournament's lexicon) and every game of it
 plays, round by round, the prepared game of the organiser's game of the same number (same
-digest, seed, racks, masters and scores, ``duplicate.prepared.played_differences``),
+digest, seed, racks, masters and scores, ``duplicate.prepared.check.played_differences``),
 without having left it (III.29).
 
 Storage: no table of its own. An import is one ``venue_imported`` event whose payload holds
@@ -43,32 +43,26 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from duplicate.prepared import played_differences
-from duplicate.record_reading import RecordError, check_shape, load_record
+from duplicate.prepared.check import played_differences
+from duplicate.record.event_kinds import EventKind
+from duplicate.record.events_play import VenueAdded, VenueImported
+from duplicate.record.reading import RecordError, check_shape, load_record
+from duplicate.record.verify import verify_record
+from duplicate.rules.bonuses import round_bonuses
+from duplicate.rules.game_standings import GameStanding, RoundResult, game_standings
+from duplicate.rules.statuses import EntryStatus
+from duplicate.rules.tournament_standings import TournamentCriterion, TournamentStanding, tournament_standings
 from duplicate.service.access import Action
 from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import DamagedData, InvalidFile, InvalidText, NotFound, StateConflict
-from duplicate.record.events import EventKind, VenueAdded, VenueImported
 from duplicate.service.online_venues import VENUE_NAME_LIMIT, venue_names
 from duplicate.service.prepared_play import plan_of
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.standings import Standings
-from duplicate.standings import (
-    GameStanding,
-    RoundResult,
-    TournamentCriterion,
-    TournamentStanding,
-    game_standings,
-    round_bonuses,
-    tournament_standings,
-)
-from duplicate.statuses import EntryStatus
 from duplicate.storage.models import Credential, Entry, Event, GameRow, Seat, Tournament
-from duplicate.verify import verify_record
 
-__all__ = ["OWN_VENUE", "VENUE_NAME_LIMIT", "FieldPlayer", "VenueKey", "VenueView", "Venues", "imported_active_players",
-           "latest_imports"]
+__all__ = ["OWN_VENUE", "FieldPlayer", "VenueKey", "VenueView", "Venues", "imported_active_players", "latest_imports"]
 
 VenueKey = tuple[str, int]
 """A player of the whole field: ``(venue name, entry id in that venue's record)``."""
@@ -171,7 +165,7 @@ class Venues(TaskModule):
     def import_venue(self, record: dict[str, Any], venue: str, tournament_id: int | None = None, *,
                      source: str = "el registro") -> VenueView:
         """Bring in the record of the venue ``venue`` (a parsed ``duplicada-tournament-1``
-        record, ``duplicate.record_reading.load_record``; ``source`` names it in errors,
+        record, ``duplicate.record.reading.load_record``; ``source`` names it in errors,
         e.g. its path). Judge (organiser) only: ``NotAuthorised``/``CredentialRefused``.
         Refused with ``InvalidFile`` (Spanish, the first differences named), nothing
         stored, when the record has the wrong shape or lexicon, does not verify, has no
@@ -208,7 +202,7 @@ class Venues(TaskModule):
 
     def import_venue_file(self, path: Path | str, venue: str, tournament_id: int | None = None) -> VenueView:
         """``import_venue`` of the record file ``path`` (JSON, UTF-8, at most ``record_reading.RECORD_MAX_BYTES``,
-        read by ``duplicate.record_reading.load_record``) — ``duplicada venue import`` and the
+        read by ``duplicate.record.reading.load_record``) — ``duplicada venue import`` and the
         setup screen's «Sedes» tab. The name and the credential are checked before the file is
         read; ``InvalidFile`` (Spanish, naming the file) for a file missing, unreadable, too
         big, not JSON or not a record; then as ``import_venue``."""

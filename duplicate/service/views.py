@@ -9,14 +9,11 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from duplicate.plurals import counted
-from duplicate.rack import shown_rack
-from duplicate.slips import SlipVerdict
-from duplicate.storage.models import (
-    EntryStatus,
-    RoundRow,
-    Tournament,
-)
+from duplicate.rules.rack import shown_rack
+from duplicate.rules.slips import SlipVerdict
+from duplicate.rules.statuses import EntryStatus
 from duplicate.service.errors import DamagedData
+from duplicate.storage.models import RoundRow, Tournament
 from lexicon.alphabet import BLANK_FLAG, Alphabet
 from lexicon.board import ROW_NAMES, SIZE, Board, BoardError, standard_layout
 
@@ -459,7 +456,7 @@ class TopMove:
 @dataclass(frozen=True)
 class NextScore:
     """A score below the top: ``score``, one ``canonical`` move with it, and ``count``
-    moves in all with that score (``duplicate.next_scores``)."""
+    moves in all with that score (``duplicate.rules.next_scores``)."""
 
     score: int
     canonical: str

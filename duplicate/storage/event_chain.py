@@ -1,5 +1,5 @@
 """Filling the chain of event hashes as events are stored (issue 26 §2; the hash:
-``duplicate.event_chain``).
+``duplicate.record.chain``).
 
 ``install(sessionmaker)`` hooks the write sessions of a ``Database``: before a flush that
 adds events, the tournament's appends are serialised (PostgreSQL: a transaction-level
@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.base import instance_state
 
-from duplicate.event_chain import GENESIS, event_hash
+from duplicate.record.chain import GENESIS, event_hash
 
 __all__ = ["LOCK_CLASS", "extend_chain", "install"]
 

@@ -23,12 +23,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, rela
 
 from data.rules import ROUND_SECONDS
 
-# The statuses stored in these tables (re-exported: the service and the migrations read them here).
-from duplicate.statuses import ClaimStatus as ClaimStatus
-from duplicate.statuses import ConflictKind as ConflictKind
-from duplicate.statuses import EntryStatus as EntryStatus
-from duplicate.statuses import GameStatus as GameStatus
-from duplicate.statuses import SeatingMethod as SeatingMethod
+# The statuses stored in these tables.
+from duplicate.rules.statuses import ClaimStatus, EntryStatus, GameStatus
 
 
 class Base(DeclarativeBase):
@@ -82,7 +78,7 @@ class Entry(Base):
 
 class GameRow(Base):
     """One duplicate game of a tournament (``Game`` in the glossary; the engine's
-    ``duplicate.game.Game`` is rebuilt from its events)."""
+    ``duplicate.rules.game.Game`` is rebuilt from its events)."""
 
     __tablename__ = "games"
     __table_args__ = (UniqueConstraint("tournament_id", "number"),)
@@ -163,7 +159,7 @@ class Slip(Base):
     ``text`` is the raw text exactly as the assistant typed it — for a slip written on a
     paper board (II.8, III.20.1.c–d) the canonical notation the service derived from the
     board form, which ``board`` keeps as typed (None for every other slip); ``move`` its
-    canonical form when it could be read; ``status`` a ``duplicate.slips.SlipStatus`` code (or
+    canonical form when it could be read; ``status`` a ``duplicate.rules.slips.SlipStatus`` code (or
     ``annulled``); ``score`` the points it earns. Unique per (game, round, entry): a
     second entry is a conflict, never an overwrite.
     """
@@ -241,7 +237,7 @@ class Event(Base):
     reason: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     previous_hash: Mapped[str | None] = mapped_column(String(64))
-    """The hash of the tournament's event before this one (``duplicate.event_chain``;
+    """The hash of the tournament's event before this one (``duplicate.record.chain``;
     written as the event is stored, ``duplicate.storage.event_chain``)."""
 
 

@@ -45,8 +45,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
-from sqlalchemy import event as sa_event
-from sqlalchemy import Table, func, select, text
+from sqlalchemy import Table, event as sa_event, func, select, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from duplicate.record.event_kinds import EventKind, TournamentEvent
@@ -55,8 +54,17 @@ from duplicate.storage.models import Base, Event
 from duplicate.storage.projection import play, ranking, registration, slips
 from duplicate.storage.projection.handler import Handler
 
-__all__ = ["HANDLERS", "PROJECTED_MODELS", "Handler", "ProjectionBypassed", "guard", "next_id", "next_ids",
-           "project", "project_all", "replay_log"]
+__all__ = [
+    "HANDLERS",
+    "PROJECTED_MODELS",
+    "ProjectionBypassed",
+    "guard",
+    "next_id",
+    "next_ids",
+    "project",
+    "project_all",
+    "replay_log",
+]
 
 _FAMILIES = (registration, play, slips, ranking)
 

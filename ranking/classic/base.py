@@ -13,11 +13,12 @@ from dataclasses import replace
 from sqlalchemy import select
 from sqlalchemy.orm import Session, joinedload
 
+from duplicate.record.event_kinds import TournamentEvent
+from duplicate.record.events_ranking import ClassicEntryChanged
+from duplicate.rules.statuses import EntryStatus
 from duplicate.service.access import Action, Actor
 from duplicate.service.context import OnContext, ServiceContext
 from duplicate.service.errors import NotFound, StateConflict
-from duplicate.record.events import ClassicEntryChanged, TournamentEvent
-from duplicate.statuses import EntryStatus
 from duplicate.storage.classic_models import ClassicAbsence, ClassicBoard, ClassicDivision, ClassicSeed
 from duplicate.storage.models import Entry, Tournament
 from duplicate.storage.projector import next_ids

@@ -10,10 +10,10 @@ from typing import Literal
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from duplicate.record.events_ranking import ClassicEntryChanged, DivisionCreated
 from duplicate.service.access import Action
 from duplicate.service.context import typed_text
 from duplicate.service.errors import InvalidInput, InvalidNumber, NotFound, StateConflict
-from duplicate.record.events import ClassicEntryChanged, DivisionCreated
 from duplicate.storage.classic_models import ClassicAbsence, ClassicDivision, ClassicSeed
 from duplicate.storage.models import Entry, Tournament
 from duplicate.storage.projector import next_id

@@ -9,9 +9,9 @@ from dataclasses import replace
 
 from sqlalchemy.orm import Session
 
+from duplicate.record.events_ranking import RoundPaired
 from duplicate.service.access import Action
 from duplicate.service.errors import InvalidInput, MissingReason, NotFound, StateConflict
-from duplicate.record.events import RoundPaired
 from duplicate.storage.classic_models import ClassicBoard, ClassicDivision
 from duplicate.storage.projector import next_ids
 from ranking.classic.base import ClassicTask

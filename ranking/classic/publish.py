@@ -17,8 +17,8 @@ file                           what
 ``estilo.css``                 the stylesheet of the duplicate publications
 =============================  ===============================================================
 
-Libraries as for duplicate publications (``duplicate.publish``): Jinja2 (autoescaped: names
-are shown as typed), ReportLab through ``duplicate.printing``, the ``csv`` module with
+Libraries as for duplicate publications (``duplicate.publishing.site``): Jinja2 (autoescaped: names
+are shown as typed), ReportLab through ``duplicate.publishing.pdf_pages``, the ``csv`` module with
 formula-looking texts neutralised.
 """
 
@@ -33,12 +33,11 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from duplicate.printing import Column, Document, draw_table
-from duplicate.publish import TEMPLATES as DUPLICATE_TEMPLATES
-from duplicate.publish import refuse_links
-from duplicate.results import spanish_date
-from duplicate.spreadsheets import DataTable, write_csv
-from ranking.classic.service import BoardView, EventSnapshot, system_name
+from duplicate.publishing.pdf_pages import Column, Document, draw_table
+from duplicate.publishing.result_values import spanish_date
+from duplicate.publishing.site import TEMPLATES as DUPLICATE_TEMPLATES, refuse_links
+from duplicate.publishing.spreadsheets import DataTable, write_csv
+from ranking.classic.views import BoardView, EventSnapshot, system_name
 
 TEMPLATES = Path(__file__).with_name("templates")
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
+from duplicate.record.event_kinds import EventKind
 from duplicate.service.errors import InvalidInput
-from duplicate.record.events import EventKind
 from duplicate.storage.classic_models import ClassicDivision
 from duplicate.storage.models import Event
 from ranking.classic.base import ClassicTask

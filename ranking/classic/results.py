@@ -9,9 +9,9 @@ from typing import Literal
 
 from sqlalchemy.orm import Session
 
+from duplicate.record.events_ranking import ResultConflict, ResultEntered, ResultResolved
 from duplicate.service.access import Action, Actor, Role
 from duplicate.service.errors import InvalidInput, InvalidNumber
-from duplicate.record.events import ResultConflict, ResultEntered, ResultResolved
 from duplicate.storage.classic_models import ClassicBoard, ClassicDivision
 from duplicate.storage.models import Tournament
 from ranking.classic.base import ClassicTask

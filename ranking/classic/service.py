@@ -12,7 +12,7 @@ Pairing is the engines' (``ranking.classic.engines``): the Swiss system chosen o
 round robin; a judge's pairing is checked by the same rules (``pairing_rules``) and, if it
 breaks one, needs a reason, which the log keeps.
 
-The service is a façade built by composition, as ``duplicate.service.TournamentService``:
+The service is a façade built by composition, as ``duplicate.service.facade.TournamentService``:
 one object per task module on one ``ServiceContext`` — ``divisions`` (divisions, their
 players, the starting list, byes, withdrawals), ``pairing`` (the rounds), ``results``
 (the boards' results), ``reports`` (players, boards, standings, TRF, the snapshot a
@@ -29,30 +29,9 @@ from duplicate.service.context import HasContext, OnContext, ServiceContext, Ser
 from duplicate.service.delegate import Delegate
 from duplicate.storage.database import Database
 from ranking.classic.divisions import Divisions
-from ranking.classic.engines import PairingError
-from ranking.classic.errors import PlayerWithdrawn, ReasonRequired
 from ranking.classic.pairing import Pairing
 from ranking.classic.reports import Reports
 from ranking.classic.results import Results
-from ranking.classic.views import (
-    CLUB_WAIVED,
-    DOUBLE_ROUND_ROBIN,
-    FIRST_COLOUR_TEXT,
-    GIBSON,
-    MANUAL,
-    ROUND_ROBIN,
-    ROUND_ROBINS,
-    SCORE_RANGE,
-    SYSTEMS,
-    BoardView,
-    DivisionData,
-    DivisionSettings,
-    DivisionView,
-    EventSnapshot,
-    ResultOutcome,
-    draw_first_colour,
-    system_name,
-)
 
 
 @dataclass(frozen=True)
@@ -116,7 +95,4 @@ class ClassicService(OnContext):
     trf_text = Delegate("reports", Reports.trf_text)
 
 
-__all__ = ["CLUB_WAIVED", "DOUBLE_ROUND_ROBIN", "FIRST_COLOUR_TEXT", "GIBSON", "MANUAL", "ROUND_ROBIN", "ROUND_ROBINS",
-           "SCORE_RANGE", "SYSTEMS", "BoardView", "ClassicModules", "ClassicService", "DivisionData",
-           "DivisionSettings", "DivisionView", "EventSnapshot", "PairingError", "PlayerWithdrawn", "ReasonRequired",
-           "ResultOutcome", "draw_first_colour", "system_name"]
+__all__ = ["ClassicModules", "ClassicService"]

@@ -14,8 +14,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from duplicate.service import TournamentError, TournamentService
-from ranking.classic.service import ClassicService, DivisionSettings
+from duplicate.service.errors import TournamentError
+from duplicate.service.facade import TournamentService
+from ranking.classic.service import ClassicService
+from ranking.classic.views import DivisionSettings
 
 JUDGE_NAME = "juez"
 

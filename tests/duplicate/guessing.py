@@ -15,11 +15,12 @@ import threading
 from collections import Counter
 from typing import Any
 
-from duplicate.service import CredentialRefused, TournamentService
+from duplicate.service.errors import CredentialRefused
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 
 try:                                  # the error of a refusal made before any comparison
-    from duplicate.service import SignInLocked
+    from duplicate.service.errors import SignInLocked
 except ImportError:                   # (an earlier version, measured by the bench: it had none)
     SignInLocked = None  # type: ignore[assignment,misc]
 

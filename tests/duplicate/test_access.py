@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.service import CredentialRefused, NotAuthorised, TournamentService, TournamentSettings
+from duplicate.rules.statuses import SeatingMethod
 from duplicate.service.access import (
     ACTION_NAMES,
     Action,
@@ -25,8 +25,10 @@ from duplicate.service.access import (
     lock_seconds,
     pin_digest,
 )
+from duplicate.service.errors import CredentialRefused, NotAuthorised
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from duplicate.storage.database import open_database
-from duplicate.storage.models import SeatingMethod
 from lexicon.lexicon import Lexicon
 from ranking.classic.service import ClassicService
 from ranking.ratings import RatingService

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.announce import (
+from duplicate.rules.announce import (
     SpellingTable,
     SpellingTableError,
     announcement_order,
@@ -14,7 +14,7 @@ from duplicate.announce import (
     master_announcement,
     rack_announcement,
 )
-from duplicate.timer import Cue, RoundTimer
+from duplicate.rules.timer import Cue, RoundTimer
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +106,7 @@ def test_timer_pause_and_reset() -> None:
 
 
 def test_a_shared_timer_is_followed_from_its_last_action() -> None:
-    from duplicate.timer import shared_remaining
+    from duplicate.rules.timer import shared_remaining
 
     assert shared_remaining("start", 180, 30.5) == (149.5, True)
     assert shared_remaining("start", 10, 12) == (0.0, False)

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from duplicate.bag import SEED_LIMIT, Bag, BagError, count_tiles
+from duplicate.rules.bag import SEED_LIMIT, Bag, BagError, count_tiles
 from lexicon.alphabet import BLANK_FLAG, Alphabet
 
 

@@ -13,15 +13,18 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.board_notation import BoardNotationError, board_slip_notation, parse_board_slip
-from duplicate.service import BoardWritten, InvalidFile, InvalidSlip, TournamentService, TournamentSettings
+from duplicate.record.verify import verify_record
+from duplicate.rules.board_notation import BoardNotationError, board_slip_notation, parse_board_slip
+from duplicate.service.errors import InvalidFile, InvalidSlip
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
+from duplicate.service.slip_context import BoardWritten
 from duplicate.storage.database import open_database
-from duplicate.verify import verify_record
 from lexicon.alphabet import spanish
 from lexicon.board import Board, Direction
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
-from tui.cli import main
+from tui.cli.main import main
 
 RACK = "CASAMO?"
 NAMES = ("Ana", "Beto", "Carla", "Dora")

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.game import GameRecord
+from duplicate.rules.game_record import GameRecord
 from lexicon.lexicon import Lexicon
-from tui.cli import main
+from tui.cli.main import main
 
 WORDS = """CASA
 casas

@@ -118,7 +118,8 @@ def test_a_database_that_stops_answering_is_a_spanish_service_error(tmp_path: Pa
     from sqlalchemy.exc import OperationalError
     from sqlalchemy.orm import SessionTransaction
 
-    from duplicate.service import StorageUnavailable, TournamentService
+    from duplicate.service.errors import StorageUnavailable
+    from duplicate.service.facade import TournamentService
     from tests.credentials import JUDGE_PIN
 
     service = TournamentService(open_database(str(tmp_path / "t.db")), lexicon=spanish_lexicon, pin=JUDGE_PIN)
@@ -141,7 +142,7 @@ def test_a_password_with_escapes_opens_and_is_never_shown(tmp_path: Path) -> Non
     # no message, whatever fails, shows the password.
     from click.testing import CliRunner
 
-    from tui.cli import main
+    from tui.cli.main import main
 
     for url in _postgres_url():
         with_password = url.replace("postgres@", "postgres:se%40creto@")
@@ -161,7 +162,7 @@ def test_serve_hands_the_url_to_the_apps_by_environment(monkeypatch: pytest.Monk
     from click.testing import CliRunner
 
     import tui.cli.venue_server
-    from tui.cli import main
+    from tui.cli.main import main
 
     started: list[str] = []
 
@@ -186,7 +187,7 @@ def test_a_password_written_as_a_question_mark_is_asked_for(monkeypatch: pytest.
     # Issue 14 §4: «postgresql+psycopg://postgres:?@…» asks for it, hidden; it is never echoed.
     from click.testing import CliRunner
 
-    from tui.cli import main
+    from tui.cli.main import main
 
     for url in _postgres_url():
         asking = url.replace("postgres@", "postgres:?@")

@@ -12,10 +12,12 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from duplicate.service import EventKind, InvalidRack, TournamentService
+from duplicate.record.event_kinds import EventKind
+from duplicate.record.verify import verify_record
+from duplicate.service.errors import InvalidRack
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from duplicate.storage.models import Event
-from duplicate.verify import verify_record
 from lexicon.lexicon import Lexicon
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 
@@ -118,7 +120,7 @@ def test_game_end_with_a_reason_works_in_every_state(service: TournamentService,
 
 
 def test_III_29_a_replaced_rack_is_in_the_published_round_notes(service: TournamentService, tmp_path: Path) -> None:
-    from duplicate.publish import publish_results
+    from duplicate.publishing.site import publish_results
 
     game = service.create_game(rounds=1, seed=5)
     first = service.draw_rack(game)

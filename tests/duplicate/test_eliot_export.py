@@ -11,16 +11,16 @@ import pytest
 from click.testing import CliRunner
 from defusedxml.ElementTree import fromstring
 
-from duplicate.eliot_export import NO_MOVE_STATUSES, eliot_tiles
-from duplicate.eliot_xml import prepared_from_eliot
-from duplicate.rack import parse_rack_text
-from duplicate.service import TournamentService
+from duplicate.prepared.eliot_xml import prepared_from_eliot
+from duplicate.publishing.eliot_export import NO_MOVE_STATUSES, eliot_tiles
+from duplicate.rules.rack import parse_rack_text
+from duplicate.rules.slips import SlipStatus
+from duplicate.service.facade import TournamentService
 from duplicate.simulate import simulate_tournament
-from duplicate.slips import SlipStatus
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
-from tui.cli import main
+from tui.cli.main import main
 
 
 @pytest.fixture(scope="module")

@@ -16,15 +16,17 @@ from xml.etree.ElementTree import Element, SubElement, fromstring, tostring
 import pytest
 from click.testing import CliRunner
 
-from duplicate.eliot_xml import ELIOT_FILE_LIMIT, EliotFileError, load_eliot, prepared_from_eliot
-from duplicate.prepared import PreparedError, PreparedGame, check_prepared, generate
-from duplicate.next_scores import next_score_groups
-from duplicate.notation import format_move
-from duplicate.rack import parse_rack_text
-from lexicon.board import Board
+from duplicate.prepared.check import check_prepared
+from duplicate.prepared.eliot_xml import ELIOT_FILE_LIMIT, EliotFileError, load_eliot, prepared_from_eliot
+from duplicate.prepared.file import PreparedError, PreparedGame
+from duplicate.prepared.generation import generate
+from duplicate.rules.next_scores import next_score_groups
+from duplicate.rules.notation import format_move
+from duplicate.rules.rack import parse_rack_text
 from lexicon.alphabet import spanish
+from lexicon.board import Board
 from lexicon.lexicon import Lexicon
-from tui.cli import main
+from tui.cli.main import main
 
 
 def eliot_tiles(text: str) -> str:

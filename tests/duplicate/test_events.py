@@ -8,8 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.service import TournamentService, TournamentSettings
-from duplicate.record.events import EVENT_TYPES, EventKind, PinChanged, RackDrawn, read_event
+from duplicate.record.event_kinds import EventKind
+from duplicate.record.events import EVENT_TYPES, read_event
+from duplicate.record.events_play import RackDrawn
+from duplicate.record.events_registration import PinChanged
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from duplicate.simulate import simulate_tournament
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon

@@ -10,14 +10,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.service import TournamentService, TournamentSettings
-from duplicate.slips import SlipStatus
-from duplicate.standings import TournamentCriterion
+from duplicate.record.verify import verify_record
+from duplicate.rules.slips import SlipStatus
+from duplicate.rules.tournament_standings import TournamentCriterion
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from duplicate.storage.database import open_database
-from duplicate.verify import verify_record
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
-from tui.cli import main
+from tui.cli.main import main
 
 PLAYERS = 8
 

@@ -8,10 +8,11 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from duplicate.bag import Bag, count_tiles
-from duplicate.game import NO_MOVE_REDRAWS, EndCode, Game, GameError, GameRecord, GameRecordError
-from duplicate.notation import format_move
-from duplicate.rack import RackError, RackRule, is_valid_rack, parse_rack_text
+from duplicate.rules.bag import Bag, count_tiles
+from duplicate.rules.game import NO_MOVE_REDRAWS, Game
+from duplicate.rules.game_record import EndCode, GameError, GameRecord, GameRecordError
+from duplicate.rules.notation import format_move
+from duplicate.rules.rack import RackError, RackRule, is_valid_rack, parse_rack_text
 from lexicon.alphabet import BLANK_FLAG, Alphabet
 from lexicon.board import Board, Direction
 from lexicon.lexicon import Lexicon
@@ -335,7 +336,7 @@ def test_III_15_recorded_masters_replay_without_generating(lexicon: Lexicon, mon
     played = Game(lexicon, seed=21, rounds=8)
     records = played.play_all().rounds
     calls: list[int] = []
-    import duplicate.game as game_module
+    import duplicate.rules.game as game_module
     real = game_module.top_and_count
     monkeypatch.setattr(game_module, "top_and_count", lambda *args: calls.append(1) or real(*args))
     replayed = Game(lexicon, seed=21, rounds=8)
@@ -396,7 +397,7 @@ def test_the_last_master_can_be_taken_back_before_the_next_rack(lexicon: Lexicon
 def test_racks_of_gives_every_distinct_multiset_once(alphabet: Alphabet) -> None:
     from itertools import combinations
 
-    from duplicate.game import racks_of
+    from duplicate.rules.rack import racks_of
 
     pool = parse_rack_text("AAAEBBC??", alphabet)
     for size in (0, 3, 7, 9, 10):
@@ -410,7 +411,7 @@ def test_III_22_the_game_ends_for_want_of_a_move_only_when_no_rack_of_the_tiles_
     # Issue 25 §1: 14 tiles left (EXHAUSTIVE_TILES), only a rack holding C, A, S, A plays:
     # 21 random racks may all miss it; every distinct rack is then tried and the first with
     # a move is played as the judge's proposal (III.29). Without C the game ends, saying so.
-    from duplicate.game import EXHAUSTIVE_TILES
+    from duplicate.rules.game import EXHAUSTIVE_TILES
 
     pool = "EEIIBDFGHJCASA"
     assert len(pool) == EXHAUSTIVE_TILES

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.service import TournamentService
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from duplicate.service.views import Tile, empty_board
 from lexicon.lexicon import Lexicon

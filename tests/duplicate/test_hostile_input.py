@@ -12,7 +12,8 @@ import pytest
 
 from duplicate.bounds import DB_INT_MAX, NumberError, checked_int, whole_number
 from duplicate.csv_files import HEADER_MAX, CsvFileError, read_csv_rows, separator
-from duplicate.service import TournamentError, TournamentService
+from duplicate.service.errors import TournamentError
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
@@ -167,7 +168,7 @@ def test_publish_never_writes_through_a_planted_link(service: TournamentService,
     # Issue 26 §3: links planted in the output folder made publish overwrite their targets.
     import os
 
-    from duplicate.publish import publish_results
+    from duplicate.publishing.site import publish_results
 
     service.enter_slip(1, 1, "H8-CASAMOS")
     service.close_round(1, 1)
@@ -193,7 +194,7 @@ def test_publish_never_writes_through_a_planted_link(service: TournamentService,
 
 
 def test_publish_into_a_plain_folder_still_works(service: TournamentService, tmp_path: Path) -> None:
-    from duplicate.publish import publish_results
+    from duplicate.publishing.site import publish_results
 
     service.enter_slip(1, 1, "H8-CASAMOS")
     service.close_round(1, 1)
@@ -207,7 +208,8 @@ def test_verify_reads_long_numbers_and_lone_surrogates_without_a_traceback(servi
     import io
     import json
 
-    from duplicate.verify import RecordError, load_record, run_verify
+    from duplicate.record.reading import RecordError, load_record
+    from duplicate.record.verify import run_verify
 
     service.enter_slip(1, 2, "H8-QZQZ")
     text = json.dumps(service.export(), ensure_ascii=False)

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from duplicate.service.errors import StorageUnavailable, TournamentError
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import DatabaseDamaged, masked_url, open_database
-from duplicate.service import StorageUnavailable, TournamentError, TournamentService
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
-from tui.cli import main
+from tui.cli.main import main
 
 COMMANDS = (("standings",), ("history", "--all"), ("player", "list"), ("tournament", "show"),
             ("slip", "enter", "1", "H8-QZQZ"), ("export", "{out}"))

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.service import CredentialRefused, SignInLocked, TournamentService
 from duplicate.service import lockout
-from duplicate.storage.database import open_database
 from duplicate.service.access import MAX_FAILURES
+from duplicate.service.errors import CredentialRefused, SignInLocked
+from duplicate.service.facade import TournamentService
+from duplicate.storage.database import open_database
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 from tests.duplicate.guessing import guess_at_once
 from tests.duplicate.test_stations import database_url  # noqa: F401 - the SQLite/PostgreSQL fixture

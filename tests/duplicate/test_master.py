@@ -6,16 +6,9 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from duplicate.master import (
-    Criterion,
-    MasterError,
-    choose_master,
-    leave_after,
-    leave_imbalance,
-    rank_moves,
-    rank_top_moves,
-)
-from duplicate.rack import parse_rack_text
+from duplicate.rules.master import choose_master, leave_after, rank_moves, rank_top_moves
+from duplicate.rules.rack import parse_rack_text
+from duplicate.rules.tie_criteria import Criterion, MasterError, leave_imbalance
 from lexicon.alphabet import Alphabet
 from lexicon.board import ROW_NAMES, Board, Direction
 from lexicon.lexicon import Lexicon

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.service import Action, Actor, NotAuthorised, Role, TournamentService
-from duplicate.service.access import ALLOWED, authorise, permits
+from duplicate.service.access import ALLOWED, Action, Actor, Role, authorise, permits
+from duplicate.service.errors import NotAuthorised
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN

@@ -1,4 +1,4 @@
-"""The next best scores below the top (``duplicate.next_scores``), a display aid of the
+"""The next best scores below the top (``duplicate.rules.next_scores``), a display aid of the
 judge's console: the array version is checked against the plain one, and both against
 counts made here from the generator's sorted moves."""
 
@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from duplicate.next_scores import ScoreGroup, groups_of, groups_of_raw, next_score_groups
+from duplicate.rules.next_scores import ScoreGroup, groups_of, groups_of_raw, next_score_groups
 from lexicon.alphabet import BLANK_FLAG, spanish
 from lexicon.board import Board, Direction
 from lexicon.gaddag import available as gaddag_available

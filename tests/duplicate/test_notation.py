@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from duplicate.notation import (
+from duplicate.rules.notation import (
     FirstMoveError,
     InvalidWordError,
     MisplacedError,

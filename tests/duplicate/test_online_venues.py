@@ -21,12 +21,14 @@ from typing import Any
 
 import pytest
 
-from duplicate.prepared import PreparedGame, generate
-from duplicate.service import InvalidText, NotAuthorised, NotFound, TournamentService
+from duplicate.prepared.file import PreparedGame
+from duplicate.prepared.generation import generate
+from duplicate.record.verify import verify_record
 from duplicate.service.access import Action
+from duplicate.service.errors import InvalidText, NotAuthorised, NotFound
+from duplicate.service.facade import TournamentService
 from duplicate.service.settings import TournamentSettings
 from duplicate.storage.database import open_database
-from duplicate.verify import verify_record
 from lexicon.lexicon import Lexicon
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 from tests.duplicate.test_stations import _postgres_url

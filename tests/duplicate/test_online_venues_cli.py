@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from duplicate.prepared import PreparedGame, generate
+from duplicate.prepared.file import PreparedGame
+from duplicate.prepared.generation import generate
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
-from tui.cli import main
+from tui.cli.main import main
 
 PINS = {"organizador": JUDGE_PIN, "juez Lloret": "lloret-juez-pin", "juez Reus": "reus-juez-pin",
         "aux Lloret": "lloret-aux-pin"}

@@ -2,7 +2,7 @@
 generator with quality filters, a game taken from a tournament record, and the
 independent check catching each kind of tampering.
 
-The expected values come from the engine (``duplicate.game.Game``) replaying the seed,
+The expected values come from the engine (``duplicate.rules.game.Game``) replaying the seed,
 never from the module under test.
 """
 
@@ -13,23 +13,13 @@ from typing import Any
 
 import pytest
 
-from duplicate.game import Game
-from duplicate.next_scores import next_score_groups
-from duplicate.notation import format_move
-from duplicate.prepared import (
-    PREPARED_FORMAT,
-    FiltersNotMet,
-    PreparedFileError,
-    PreparedGame,
-    PreparedMismatch,
-    QualityFilters,
-    apply_master,
-    apply_rack,
-    check_prepared,
-    content_digest,
-    generate,
-    generate_filtered,
-)
+from duplicate.prepared.check import check_prepared
+from duplicate.prepared.file import PREPARED_FORMAT, PreparedFileError, PreparedGame, content_digest
+from duplicate.prepared.generation import FiltersNotMet, QualityFilters, generate, generate_filtered
+from duplicate.prepared.rounds import PreparedMismatch, apply_master, apply_rack
+from duplicate.rules.game import Game
+from duplicate.rules.next_scores import next_score_groups
+from duplicate.rules.notation import format_move
 from lexicon.lexicon import Lexicon
 
 SEED = 7

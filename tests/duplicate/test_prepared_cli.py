@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from duplicate.prepared import content_digest
+from duplicate.prepared.file import content_digest
 from tests.credentials import JUDGE_PIN
-from tui.cli import main
+from tui.cli.main import main
 
 
 @pytest.fixture

@@ -11,17 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.prepared import (
-    PreparedGame,
-    check_prepared,
-    content_digest,
-    from_record,
-    generate,
-    played_differences,
-)
-from duplicate.service import EventKind, InvalidInput, InvalidRack, TournamentService
+from duplicate.prepared.check import check_prepared, played_differences
+from duplicate.prepared.file import PreparedGame, content_digest
+from duplicate.prepared.generation import from_record, generate
+from duplicate.record.event_kinds import EventKind
+from duplicate.record.verify import verify_record
+from duplicate.service.errors import InvalidInput, InvalidRack
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
-from duplicate.verify import verify_record
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
 

@@ -33,9 +33,10 @@ from duplicate.record.events_play import (
     VenueImported,
 )
 from duplicate.record.events_registration import PlayerAdded, TournamentCreated
-from duplicate.service import TournamentService
+from duplicate.rules.statuses import SeatingMethod
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import Database, open_database
-from duplicate.storage.models import Base, Conflict, GameRow, OnlineVenue, RoundRow, Seat, SeatingMethod, Slip
+from duplicate.storage.models import Base, Conflict, GameRow, OnlineVenue, RoundRow, Seat, Slip
 from duplicate.storage.projector import ProjectionBypassed
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
@@ -286,7 +287,7 @@ def test_a_write_that_fails_after_playing_on_the_engine_leaves_no_trace_in_its_c
 
 
 def test_a_refused_action_that_did_not_play_on_the_engine_keeps_it_cached(service: TournamentService) -> None:
-    from duplicate.service import InvalidRack
+    from duplicate.service.errors import InvalidRack
 
     assert service.draw_rack(1) is not None
     engine = service.engine(1)

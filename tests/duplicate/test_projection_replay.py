@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from sqlalchemy import select
 
-from duplicate.service import TournamentError, TournamentService
+from duplicate.service.errors import TournamentError
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import Database, open_database
 from duplicate.storage.models import Base, Event
 from duplicate.storage.projector import project

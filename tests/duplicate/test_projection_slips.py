@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event as sa_event
-from sqlalchemy import inspect, select
+from sqlalchemy import event as sa_event, inspect, select
 from sqlalchemy.orm import Session
 
-from duplicate.record.events import (
+from duplicate.record.event_kinds import TournamentEvent
+from duplicate.record.events_slips import (
     BonusesAwarded,
     ClaimFiled,
     ClaimResolved,
@@ -33,9 +33,8 @@ from duplicate.record.events import (
     SlipConflict,
     SlipCorrected,
     SlipEntered,
-    TournamentEvent,
 )
-from duplicate.service import TournamentService
+from duplicate.service.facade import TournamentService
 from duplicate.service.slip_entry import SlipEntry
 from duplicate.storage import projector
 from duplicate.storage.database import Database, open_database

@@ -22,11 +22,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.publish import Publication, publish_results
-from duplicate.results import spanish_number
-from duplicate.service import NotFound, TournamentService, TournamentSettings
+from duplicate.publishing.result_values import spanish_number
+from duplicate.publishing.site import Publication, publish_results
+from duplicate.rules.slips import SlipStatus
+from duplicate.service.errors import NotFound
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from duplicate.simulate import simulate_tournament
-from duplicate.slips import SlipStatus
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from ranking.service import tournament_service
@@ -447,7 +449,7 @@ def test_elodi_changes_are_published_once_the_game_is_rated(tmp_path: Path, span
 def test_no_cell_of_a_pdf_table_overprints_the_next(tmp_path: Path) -> None:
     # Issue 13 §3: a round cell with a bonus («39+10» in a 22-point column) used to run
     # into the next column. pdftotext gives every word's box: on a line, boxes do not overlap.
-    from duplicate.printing import Column, Document as _Document, draw_table as _draw_table
+    from duplicate.publishing.pdf_pages import Column, Document as _Document, draw_table as _draw_table
 
     doc = _Document(tmp_path / "t.pdf", "prueba", wide=True)
     columns = [Column("Jugador", 80), *[Column(f"R{number}", 22, "right") for number in range(1, 4)]]

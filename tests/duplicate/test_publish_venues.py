@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
-from duplicate.prepared import PreparedGame, generate
-from duplicate.publish import publish_results
-from duplicate.publish_venues import venue_slugs
-from duplicate.service import TournamentService
+from duplicate.prepared.file import PreparedGame
+from duplicate.prepared.generation import generate
+from duplicate.publishing.site import publish_results
+from duplicate.publishing.venue_pages import venue_slugs
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN

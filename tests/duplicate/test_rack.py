@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from duplicate.bag import Bag
-from duplicate.rack import (
+from duplicate.rules.bag import Bag
+from duplicate.rules.rack import (
     NoValidRackError,
     RackError,
     RackRule,

@@ -19,16 +19,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.prepared import generate
-from duplicate.publish import publish_results
-from duplicate.service import TournamentService
+from duplicate.prepared.generation import generate
+from duplicate.publishing.site import publish_results
+from duplicate.service.facade import TournamentService
 from duplicate.simulate import simulate_tournament
 from duplicate.storage.database import open_database
 from lexicon.alphabet import spanish
 from lexicon.board import SIZE, Board, standard_layout
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
-from tui.cli import main
+from tui.cli.main import main
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="Debian chromium no está instalado "
@@ -187,7 +187,7 @@ def test_a_prepared_game_publishes_the_same_page_without_players(tmp_path: Path,
     assert sorted(page.rounds) == [step.number for step in game.rounds]
     alphabet = spanish()
     board = Board(alphabet, standard_layout())
-    from duplicate.notation import parse_move
+    from duplicate.rules.notation import parse_move
     from lexicon.move import placed_tiles
 
     for step in game.rounds:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from duplicate.notation import check_move, parse_move
+from duplicate.rules.notation import check_move, parse_move
 from lexicon.alphabet import Alphabet
 from lexicon.board import Board
 from lexicon.move import Move, placed_tiles, score_move

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.service import CredentialRefused, TournamentError, TournamentService
 from duplicate.service.access import TEST_SCRYPT_N_VARIABLE, new_salt, pin_digest
+from duplicate.service.errors import CredentialRefused, TournamentError
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN

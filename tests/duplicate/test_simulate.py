@@ -14,12 +14,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from duplicate.notation import parse_move
-from duplicate.service import TournamentService, TournamentSettings
+from duplicate.rules.notation import parse_move
+from duplicate.rules.slips import SlipStatus
+from duplicate.rules.statuses import GameStatus
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from duplicate.simulate import MistakeRates, draw_players, simulate_tournament
-from duplicate.slips import SlipStatus
 from duplicate.storage.database import open_database
-from duplicate.storage.models import GameStatus
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
 from tui.cli.simulate_command import simulate

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from duplicate.notation import format_move, parse_move
-from duplicate.slips import MARKED_STATUSES, SlipStatus, SlipVerdict, judge_slip, mark_verdict, nearest_legal_move
+from duplicate.rules.notation import format_move, parse_move
+from duplicate.rules.slips import MARKED_STATUSES, SlipStatus, SlipVerdict, judge_slip, mark_verdict, nearest_legal_move
 from lexicon.alphabet import Alphabet
 from lexicon.board import Board, Direction
 from lexicon.move import Move, placed_tiles

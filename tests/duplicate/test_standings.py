@@ -8,20 +8,11 @@ import random
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from duplicate.standings import (
-    BonusMode,
-    BonusPolicy,
-    GameStanding,
-    RoundResult,
-    TournamentCriterion,
-    bonus_warnings,
-    game_standings,
-    round_bonuses,
-    tournament_standings,
-)
+from duplicate.rules.bonuses import BonusMode, BonusPolicy, bonus_warnings, round_bonuses
+from duplicate.rules.game_standings import GameStanding, RoundResult, game_standings
+from duplicate.rules.tournament_standings import TournamentCriterion, tournament_standings
 
 AUTO = BonusPolicy(BonusMode.AUTOMATIC)
 A, B, C, D = "Ana", "Bea", "Carlos", "Dani"

@@ -2,7 +2,7 @@
 sheet and the published sheets show the same partial standings and the same running
 totals — checked against figures recomputed here from the raw round results.
 
-Convention (``duplicate.standings.running_totals``): a bonus counts in the round it was
+Convention (``duplicate.rules.game_standings.running_totals``): a bonus counts in the round it was
 awarded (III.24), so a running total after the last round is the standings total (III.23).
 """
 
@@ -12,10 +12,11 @@ from itertools import accumulate
 
 import pytest
 
-from duplicate.results import collect_results
-from duplicate.service import TournamentService, TournamentSettings
+from duplicate.publishing.results import collect_results
+from duplicate.rules.game_standings import running_totals
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from duplicate.simulate import simulate_tournament
-from duplicate.standings import running_totals
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN

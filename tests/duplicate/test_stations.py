@@ -26,7 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.service import TournamentError, TournamentService
+from duplicate.service.errors import TournamentError
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN

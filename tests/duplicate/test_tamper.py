@@ -14,16 +14,16 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from duplicate.event_chain import GENESIS, event_hash
-from duplicate.record_log import log_differences
-from duplicate.service import TournamentService
+from duplicate.record.chain import GENESIS, event_hash
+from duplicate.record.log_check import log_differences
+from duplicate.record.verify import verify_record
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
-from duplicate.verify import verify_record
 from lexicon.lexicon import Lexicon
-from tests.duplicate.test_stations import database_url as database_url  # the fixture: SQLite and PostgreSQL
+from tests.duplicate.test_stations import database_url  # the fixture: SQLite and PostgreSQL
 from tests.fuzz import tamperings
 from tests.fuzz.tamperings import JUDGE, TAMPERINGS, Tampering, play_tournament, tamper
-from tui.cli import main
+from tui.cli.main import main
 
 Record = dict[str, Any]
 

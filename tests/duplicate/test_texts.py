@@ -10,16 +10,17 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.notation import NotationSyntaxError, parse_move
-from duplicate.rack import beyond_tile_set, parse_rack_text
-from duplicate.service import InvalidText, TournamentService
+from duplicate.rules.notation import NotationSyntaxError, parse_move
+from duplicate.rules.rack import beyond_tile_set, parse_rack_text
+from duplicate.service.errors import InvalidText
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from duplicate.texts import SLIP_MAX, TextError, checked_text
 from lexicon.alphabet import spanish
 from lexicon.board import Board, BoardError
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
-from tui.cli import main
+from tui.cli.main import main
 
 EMPTY = "/".join(["15"] * 15)
 

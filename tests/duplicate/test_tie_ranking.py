@@ -1,4 +1,4 @@
-"""The III.15 ranking on the generator's arrays (``duplicate.tie_ranking``) against
+"""The III.15 ranking on the generator's arrays (``duplicate.rules.tie_ranking``) against
 ``rank_moves``, the ranking written move by move: same order, same criterion between each
 move and the next, same reasons, leaves and counts (III.15 criteria 1–5, tie-break 6)."""
 
@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from duplicate.game import Game
-from duplicate.master import choose_master, rank_moves, rank_top_moves, ranked_moves
-from duplicate.tie_ranking import Ranking, rank_arrays
+from duplicate.rules.game import Game
+from duplicate.rules.master import choose_master, rank_moves, rank_top_moves, ranked_moves
+from duplicate.rules.tie_ranking import Ranking, rank_arrays
 from lexicon.board import Board
 from lexicon.gaddag import available
 from lexicon.lexicon import Lexicon

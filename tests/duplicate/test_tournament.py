@@ -14,12 +14,14 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from duplicate.notation import check_move
-from duplicate.rack import parse_rack_text
-from duplicate.service import (
-    Actor,
+from duplicate.record.event_kinds import EventKind
+from duplicate.rules.notation import check_move
+from duplicate.rules.rack import parse_rack_text
+from duplicate.rules.slips import SlipStatus
+from duplicate.rules.statuses import SeatingMethod
+from duplicate.service.access import Actor, Role
+from duplicate.service.errors import (
     CredentialRefused,
-    EventKind,
     InconsistentHistory,
     InvalidFile,
     InvalidInput,
@@ -28,16 +30,14 @@ from duplicate.service import (
     MissingReason,
     NotFound,
     ResultsUnpublished,
-    Role,
     RoundHasConflicts,
     StateConflict,
     TournamentError,
-    TournamentService,
-    TournamentSettings,
 )
-from duplicate.slips import SlipStatus
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from duplicate.storage.database import open_database
-from duplicate.storage.models import Credential, Event, SeatingMethod
+from duplicate.storage.models import Credential, Event
 from lexicon.board import Board
 from lexicon.lexicon import Lexicon
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
@@ -588,7 +588,7 @@ def test_III_15_reopening_a_game_places_its_recorded_masters_without_generating(
     assert pending is not None
     board = service.engine(game).board.to_cgp()
 
-    import duplicate.game as game_module
+    import duplicate.rules.game as game_module
     calls: list[int] = []
     real = game_module.top_and_count
     monkeypatch.setattr(game_module, "top_and_count", lambda *args: calls.append(1) or real(*args))

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.service import EventKind, InvalidText, NotFound, StateConflict, TournamentService
+from duplicate.record.event_kinds import EventKind
+from duplicate.rules.statuses import SeatingMethod
+from duplicate.service.errors import InvalidText, NotFound, StateConflict
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
-from duplicate.storage.models import SeatingMethod
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
 

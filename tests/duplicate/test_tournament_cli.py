@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
-from tui.cli import main
+from tui.cli.main import main
 
 
 @pytest.fixture

@@ -20,14 +20,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.service import TournamentService, TournamentSettings
+from duplicate.rules.game_standings import RoundResult
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from duplicate.service.standings import Standings
-from duplicate.standings import RoundResult
 from duplicate.storage.database import open_database
 from duplicate.storage.models import GameRow, Tournament
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
-from tui.cli import main
+from tui.cli.main import main
 
 NAMES = ("Ana", "Beto", "Carla")
 

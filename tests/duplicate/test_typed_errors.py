@@ -22,17 +22,12 @@ import pytest
 import sqlalchemy
 from click.testing import CliRunner, Result
 
-from duplicate.service import (
-    ConcurrentChange,
-    DamagedData,
-    LexiconUnavailable,
-    StorageUnavailable,
-    TournamentService,
-)
+from duplicate.service.errors import ConcurrentChange, DamagedData, LexiconUnavailable, StorageUnavailable
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
-from tui.cli import main
+from tui.cli.main import main
 
 PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 FOREIGN_HASH = "ab" * 32

@@ -12,11 +12,14 @@ from typing import Any
 
 import pytest
 
-from duplicate.prepared import PreparedGame, generate
-from duplicate.service import EventKind, InvalidInput, NotAuthorised, NotFound, TournamentService
+from duplicate.prepared.file import PreparedGame
+from duplicate.prepared.generation import generate
+from duplicate.record.event_kinds import EventKind
+from duplicate.record.verify import verify_record
+from duplicate.service.errors import InvalidInput, NotAuthorised, NotFound
+from duplicate.service.facade import TournamentService
 from duplicate.service.settings import TournamentSettings
 from duplicate.storage.database import open_database
-from duplicate.verify import verify_record
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
 
@@ -213,7 +216,7 @@ def test_venue_commands_import_and_rank_the_whole_field(tmp_path: Path, monkeypa
 
     from click.testing import CliRunner, Result
 
-    from tui.cli import main
+    from tui.cli.main import main
 
     monkeypatch.setenv("DUPLICADA_DB", str(tmp_path / "organizador.db"))
     monkeypatch.setenv("DUPLICADA_STATION", "organizador")
@@ -283,7 +286,7 @@ def test_an_organiser_without_a_room_counts_the_whole_field(organiser: Tournamen
     # the publication count every venue's players, not the 0 of its own room.
     from click.testing import CliRunner
 
-    from tui.cli import main
+    from tui.cli.main import main
 
     def few_players() -> list[str]:
         return [text for text in organiser.bonus_warnings() if "10 jugadores o menos" in text]

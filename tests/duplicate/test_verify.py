@@ -1,4 +1,4 @@
-"""The independent checker of a tournament record (``duplicate.verify``).
+"""The independent checker of a tournament record (``duplicate.record.verify``).
 
 A small tournament is built here by hand: two games played with ``Game`` on a
 tiny lexicon with racks typed by the arbiter, six players, slips of every
@@ -21,21 +21,12 @@ from typing import Any
 
 import pytest
 
-from duplicate.game import Game
-from duplicate.notation import format_move
-from duplicate.verify import (
-    Difference,
-    RecordError,
-    RoundResult,
-    game_standings,
-    load_record,
-    round_bonuses,
-    run_verify,
-    tournament_standings,
-)
-from duplicate.verify import (
-    verify_record as verify_with_history,
-)
+from duplicate.record.difference import Difference
+from duplicate.record.reading import RecordError, load_record
+from duplicate.record.standings import RoundResult, game_standings, round_bonuses, tournament_standings
+from duplicate.record.verify import run_verify, verify_record as verify_with_history
+from duplicate.rules.game import Game
+from duplicate.rules.notation import format_move
 from lexicon.lexicon import Lexicon, build
 
 

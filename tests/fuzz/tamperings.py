@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from duplicate.record_difference import Difference
-from duplicate.service import TournamentService, TournamentSettings
-from duplicate.slips import SlipStatus
-from duplicate.verify import verify_record
+from duplicate.record.difference import Difference
+from duplicate.record.verify import verify_record
+from duplicate.rules.slips import SlipStatus
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from lexicon.lexicon import Lexicon
 
 Record = dict[str, Any]

@@ -23,10 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from duplicate.rack import parse_rack_text
-from duplicate.service import EntryStatus, TournamentError, TournamentService, TournamentSettings
-from duplicate.slips import judge_slip
-from duplicate.verify import RecordError, load_record, verify_record
+from duplicate.record.reading import RecordError, load_record
+from duplicate.record.verify import verify_record
+from duplicate.rules.rack import parse_rack_text
+from duplicate.rules.slips import judge_slip
+from duplicate.rules.statuses import EntryStatus
+from duplicate.service.errors import TournamentError
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from lexicon.board import Board
 from lexicon.default import read_lines
 from lexicon.lexicon import Lexicon, LexiconError, build
@@ -158,7 +162,7 @@ class Targets:
         message, never a traceback."""
         from click.testing import CliRunner
 
-        from tui.cli import main
+        from tui.cli.main import main
 
         result = CliRunner().invoke(main, args, env={"DUPLICADA_DB": str(self.folder / database),
                                                     "DUPLICADA_PIN": "juez-de-prueba",

@@ -11,12 +11,12 @@ import pytest
 from click.testing import CliRunner
 
 import data
-from duplicate.game import Game
-from duplicate.notation import parse_move
+from duplicate.rules.game import Game
+from duplicate.rules.notation import parse_move
 from lexicon.default import ENVIRONMENT_VARIABLE, WORD_LIST, read_lines
 from lexicon.lexicon import Lexicon, build
 from lexicon.move import placed_tiles, score_move
-from tui.cli import main
+from tui.cli.main import main
 
 pytestmark = pytest.mark.slow
 
@@ -102,7 +102,7 @@ def test_a_tournament_made_with_an_earlier_default_resumes_and_verifies(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, word_list: str, word_count: int) -> None:
     """Issues 15 and 28: the default changed its hash; a tournament recorded with a previous
     default (shipped under its own name) still opens and verifies with no lexicon named."""
-    from duplicate.service import TournamentService
+    from duplicate.service.facade import TournamentService
     from duplicate.service.opening import open_service
     from lexicon.default import EARLIER_DEFAULTS, WORD_LIST, earlier_default_path, shipped_lexicon_path
     from tests.credentials import JUDGE_PIN

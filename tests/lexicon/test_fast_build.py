@@ -12,24 +12,18 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from lexicon.alphabet import spanish
 from lexicon.fast_build import bulk_keys, keys_text
 from lexicon.gaddag import available
-from lexicon.lexicon import (
+from lexicon.lexicon import BuildReport, Lexicon, _graph_words, build, content_hash, read_word_list
+from lexicon.word_graph import (
     REACH,
-    BuildReport,
-    Lexicon,
-    _graph_words,
-    build,
-    content_hash,
-    read_word_list,
+    graph_from_file as _graph_from_file,
+    reach_masks as _reach_masks,
+    read_graph as _read_graph,
 )
-from lexicon.word_graph import graph_from_file as _graph_from_file
-from lexicon.word_graph import reach_masks as _reach_masks
-from lexicon.word_graph import read_graph as _read_graph
 
 A = spanish()
 compiled_only = pytest.mark.skipif(not available(), reason="lexicon._gaddag not built")

@@ -32,7 +32,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lexicon.lexicon as lexicon_module
-from duplicate.game import Game
+from duplicate.rules.game import Game
 from lexicon import gaddag_walk
 from lexicon.alphabet import BLANK_FLAG, spanish
 from lexicon.board import SIZE, Board

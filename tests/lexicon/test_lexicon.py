@@ -11,11 +11,11 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from lexicon.alphabet import spanish
-from lexicon.lexicon import FINAL, Lexicon, LexiconError, build, build_graph, content_hash
+from lexicon.lexicon import Lexicon, LexiconError, build, content_hash
+from lexicon.word_graph import FINAL, build_graph
 
 A = spanish()
 

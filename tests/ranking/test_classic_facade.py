@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.service import InvalidInput, NotAuthorised, TournamentService
+from duplicate.service.errors import InvalidInput, NotAuthorised
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from ranking.classic.divisions import Divisions
 from ranking.classic.pairing import Pairing

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.service import TournamentError, TournamentService
+from duplicate.service.errors import TournamentError
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from ranking.classic.engines import PairingSystem, berger_schedule, py4swiss_installed
 from ranking.classic.errors import PlayerWithdrawn, ReasonRequired
@@ -19,8 +20,9 @@ from ranking.classic.pairing_rules import Pair, check_pairing, colours_played
 from ranking.classic.publish import scorecard_rows
 from ranking.classic.replay import check_tournament, pairs_of_round
 from ranking.classic.round_robin import round_robin_schedule
-from ranking.classic.service import ClassicService, DivisionSettings
+from ranking.classic.service import ClassicService
 from ranking.classic.trf import read_trf
+from ranking.classic.views import DivisionSettings
 from tests.credentials import JUDGE_PIN
 
 Played = tuple[int, int, str]      # first, second, who wins: "first", "second" or "draw"
@@ -43,7 +45,7 @@ def command_line(database: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..
     code and returns the output."""
     from click.testing import CliRunner
 
-    from tui.cli import main
+    from tui.cli.main import main
 
     monkeypatch.setenv("DUPLICADA_DB", str(database))
     monkeypatch.setenv("DUPLICADA_PIN", JUDGE_PIN)
@@ -149,7 +151,7 @@ def test_the_exported_trf_of_a_club_restricted_event_checks(tmp_path: Path) -> N
     assert check_tournament(trf, PairingSystem.DUTCH) == (3, None)
     from click.testing import CliRunner
 
-    from tui.cli import main
+    from tui.cli.main import main
 
     (tmp_path / "clubes.trf").write_text(text, encoding="utf-8")             # `classic check` on our export
     checked = CliRunner().invoke(main, ["classic", "check", str(tmp_path / "clubes.trf"), "--system", "dutch"])
@@ -462,7 +464,7 @@ def test_classic_pair_keeps_same_club_pairs_apart_only_in_the_rounds_named(tmp_p
     from click.testing import CliRunner
 
     from ranking.classic.trf import Trf, TrfPlayer, write_trf
-    from tui.cli import main
+    from tui.cli.main import main
 
     players = tuple(TrfPlayer(n, f"Jugador {n}", 2000 - n) for n in range(1, 5))
     paired = {}

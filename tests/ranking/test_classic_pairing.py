@@ -21,7 +21,7 @@ from ranking.classic.engines import (
 from ranking.classic.pairing_rules import Pair, check_pairing
 from ranking.classic.replay import check_tournament, pairs_of_round
 from ranking.classic.trf import RoundCell, Trf, TrfError, TrfPlayer, decode, read_trf, with_round, write_trf
-from tui.cli import main
+from tui.cli.main import main
 
 GROS = Path(__file__).parent / "data" / "gros-2010.trf"
 needs_py4swiss = pytest.mark.skipif(not py4swiss_installed(), reason="py4swiss no se instala en este sistema")
@@ -268,7 +268,7 @@ def test_cli_runs_a_stored_classic_event(tmp_path: Path, monkeypatch: pytest.Mon
     paired = run("classic", "pair-round")
     assert "mesa   1" in paired and "descansa" in paired
     run("classic", "pair-round", code=1)                           # round 1 has no results yet
-    from duplicate.service import TournamentService
+    from duplicate.service.facade import TournamentService
     from duplicate.storage.database import open_database
 
     TournamentService(open_database(str(tmp_path / "clasico.db")), pin=JUDGE_PIN).set_pin(

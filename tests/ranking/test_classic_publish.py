@@ -15,13 +15,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.service import TournamentService
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from ranking.classic.publish import publish_classic
-from ranking.classic.service import ClassicService, DivisionSettings
+from ranking.classic.service import ClassicService
 from ranking.classic.trf import read_trf
+from ranking.classic.views import DivisionSettings
 from tests.credentials import JUDGE_PIN
-from tui.cli import main
+from tui.cli.main import main
 
 NAMES = ["=HYPERLINK(\"x\")", "<script>alert(1)</script>", "[b]Negrita[/b]", "Núñez Peña"] + \
         [f"Jugador {n}" for n in range(5, 10)]

@@ -11,20 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.service import (
-    InvalidInput,
-    InvalidNumber,
-    MissingReason,
-    NotAuthorised,
-    NotFound,
-    StateConflict,
-    TournamentService,
-)
+from duplicate.service.errors import InvalidInput, InvalidNumber, MissingReason, NotAuthorised, NotFound, StateConflict
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from ranking.classic.engines import PairingSystem, py4swiss_installed
 from ranking.classic.replay import check_tournament
-from ranking.classic.service import ClassicService, DivisionSettings
+from ranking.classic.service import ClassicService
 from ranking.classic.trf import read_trf
+from ranking.classic.views import DivisionSettings
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 
 

@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from duplicate.prepared import PreparedGame, generate
-from duplicate.service import TournamentService
+from duplicate.prepared.file import PreparedGame
+from duplicate.prepared.generation import generate
 from duplicate.service.context import ServiceContext
+from duplicate.service.facade import TournamentService
 from duplicate.service.settings import TournamentSettings
 from duplicate.storage.database import Database, open_database
 from duplicate.storage.rating_models import RatingChange

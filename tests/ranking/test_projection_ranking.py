@@ -16,7 +16,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from duplicate.record.event_kinds import TournamentEvent
-from duplicate.record.events import (
+from duplicate.record.events import read_event
+from duplicate.record.events_ranking import (
     ClassicEntryChanged,
     DivisionCreated,
     RatingsRecomputed,
@@ -25,9 +26,8 @@ from duplicate.record.events import (
     ResultEntered,
     ResultResolved,
     RoundPaired,
-    read_event,
 )
-from duplicate.service import TournamentService
+from duplicate.service.facade import TournamentService
 from duplicate.storage.classic_models import (
     ClassicAbsence,
     ClassicBoard,
@@ -42,7 +42,8 @@ from duplicate.storage.projector import PROJECTED_MODELS, ProjectionBypassed, pr
 from duplicate.storage.rating_models import RatedGame, Rating, RatingChange, RatingVersion
 from lexicon.lexicon import Lexicon
 from ranking.classic.engines import py4swiss_installed
-from ranking.classic.service import ClassicService, DivisionSettings
+from ranking.classic.service import ClassicService
+from ranking.classic.views import DivisionSettings
 from ranking.elodi import EloDISettings
 from ranking.ratings import RatingService
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN

@@ -13,11 +13,13 @@ import pytest
 from click.testing import CliRunner, Result
 from sqlalchemy import func, select
 
-from duplicate.service import CredentialRefused, NotAuthorised, TournamentService
+from duplicate.service.errors import CredentialRefused, NotAuthorised
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from duplicate.storage.rating_models import RatedGame, Rating, RatingChange, RatingVersion
 from lexicon.lexicon import Lexicon
-from ranking.ratings import RatingError, RatingService
+from ranking.rating_views import RatingError
+from ranking.ratings import RatingService
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 from tests.ranking.test_ratings import (  # noqa: F401 — the fixtures lexicon and db_path
     GAME_ONE,
@@ -27,7 +29,7 @@ from tests.ranking.test_ratings import (  # noqa: F401 — the fixtures lexicon 
     new_tournament,
     write_game,
 )
-from tui.cli import main
+from tui.cli.main import main
 
 
 @pytest.fixture

@@ -21,16 +21,17 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, insert, select
 
-from duplicate.service import TournamentService
+from duplicate.rules.statuses import EntryStatus, GameStatus
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
-from duplicate.storage.models import EntryStatus, GameRow, GameStatus, RoundRow, Seat, Slip
+from duplicate.storage.models import GameRow, RoundRow, Seat, Slip
 from duplicate.storage.rating_models import RatedGame, RatingChange
 from lexicon.lexicon import Lexicon
 from ranking.elodi import Contestant, rate_game
 from ranking.ratings import RatingService
 from tests.credentials import JUDGE_PIN
 from tests.duplicate.test_stations import _postgres_url
-from tui.cli import main
+from tui.cli.main import main
 
 NAMES = ["Ana", "Bea", "Carlos", "Dani", "Eva", "Fede"]
 

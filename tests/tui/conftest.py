@@ -14,7 +14,7 @@ import textual._wait
 # explicitly (tests/tui/waiting.py).
 textual._wait.SLEEP_GRANULARITY = 0.005
 
-from duplicate.service import TournamentService
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN

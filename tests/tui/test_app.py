@@ -8,12 +8,14 @@ from pathlib import Path
 import pytest
 from textual.widgets import OptionList
 
-from duplicate.service import NotAuthorised, Role, TournamentService
+from duplicate.service.access import Role
+from duplicate.service.errors import NotAuthorised
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 from tests.tui.waiting import idle
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.signin import SignInScreen
 

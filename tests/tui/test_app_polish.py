@@ -8,12 +8,12 @@ import asyncio
 
 from textual.app import App, ComposeResult
 
-from duplicate.service import TournamentService
-from duplicate.storage.models import ClaimStatus
+from duplicate.rules.statuses import ClaimStatus
+from duplicate.service.facade import TournamentService
 from tests.credentials import ASSISTANT_PINS, pin_of
 from tests.tui.screen_text import screen_text
 from tests.tui.waiting import idle, mounted, until
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
 from tui.app.widgets.judge_dialogs import ClaimDialog
 from tui.app.widgets.toggles import MarkedCheckbox, MarkedRadioButton

@@ -17,16 +17,17 @@ from textual.pilot import Pilot
 from textual.widgets import Footer, Static, TabbedContent
 from textual.widgets._footer import FooterKey
 
-from duplicate.service import TournamentService
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from ranking.classic.engines import py4swiss_installed
 from ranking.classic.replay import check_tournament
-from ranking.classic.service import ClassicService, DivisionSettings
+from ranking.classic.service import ClassicService
 from ranking.classic.trf import read_trf
+from ranking.classic.views import DivisionSettings
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 from tests.tui.keys import footer_beyond, send_without_pauses
 from tests.tui.waiting import finished, idle, until
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.screens.classic import ClassicScreen, parse_result
 from tui.app.widgets.plain_table import PlainTable
 

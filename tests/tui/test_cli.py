@@ -11,18 +11,18 @@ import click
 import pytest
 from click.testing import CliRunner
 
-import tui.cli
 import tui.cli.app_commands
+from tui.cli.main import main
 
 
 def test_no_arguments_opens_the_app_on_the_default_database(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
     monkeypatch.setattr(tui.cli.app_commands, "run_app",
                         lambda db, station, remote=False, tournament_id=None: calls.append((db, station)))
-    result = CliRunner().invoke(tui.cli.main, [])
+    result = CliRunner().invoke(main, [])
     assert result.exit_code == 0, result.output
     assert calls == [(None, None)]
-    result = CliRunner().invoke(tui.cli.main, ["tui", "--db", "torneo.db", "--station", "aux2"])
+    result = CliRunner().invoke(main, ["tui", "--db", "torneo.db", "--station", "aux2"])
     assert calls[-1] == ("torneo.db", "aux2")
 
 
@@ -43,7 +43,7 @@ def test_serve_runs_the_app_for_each_browser_on_the_same_database(monkeypatch: p
     monkeypatch.setattr(tui.cli.venue_server, "VenueServer", FakeServer)
     monkeypatch.setenv("DUPLICADA_DB", "otra.db")                 # replaced by --db, restored after the test
     database = tmp_path / "torneo.db"
-    result = CliRunner().invoke(tui.cli.main, ["serve", "--db", str(database), "--port", "9001"])
+    result = CliRunner().invoke(main, ["serve", "--db", str(database), "--port", "9001"])
     assert result.exit_code == 0, result.output
     assert served["served"] and served["options"]["port"] == 9001
     # Each browser's app: «tui --remote» on the same database, handed over by environment.
@@ -52,7 +52,7 @@ def test_serve_runs_the_app_for_each_browser_on_the_same_database(monkeypatch: p
 
 
 def test_every_core_command_is_there() -> None:
-    names = set(tui.cli.main.list_commands(click.Context(tui.cli.main)))
+    names = set(main.list_commands(click.Context(main)))
     assert {"play", "analyze", "lexicon", "tournament", "slip", "standings", "export", "verify", "simulate",
             "publish", "elodi", "tui", "serve"} <= names
 
@@ -60,15 +60,15 @@ def test_every_core_command_is_there() -> None:
 def test_click_speaks_spanish() -> None:
     # Issue 13 §4: Click's own usage lines, help and errors are in Spanish.
     runner = CliRunner()
-    shown = runner.invoke(tui.cli.main, ["--help"], prog_name="duplicada").output
+    shown = runner.invoke(main, ["--help"], prog_name="duplicada").output
     assert shown.startswith("Uso: duplicada [OPCIONES] [ORDEN] [ARGUMENTOS]...")
     assert "Opciones:" in shown and "Muestra esta ayuda y termina." in shown and "Muestra la versión" in shown
-    missing = runner.invoke(tui.cli.main, ["slip", "enter"], prog_name="duplicada")
+    missing = runner.invoke(main, ["slip", "enter"], prog_name="duplicada")
     assert missing.exit_code == 2
     assert "Falta el argumento 'MESA'" in missing.output and "Pruebe «duplicada slip enter --help»" in missing.output
-    unknown = runner.invoke(tui.cli.main, ["nosuch"])
+    unknown = runner.invoke(main, ["nosuch"])
     assert "No existe la orden «nosuch»." in unknown.output
-    bad = runner.invoke(tui.cli.main, ["play", "--seed", "x"])
+    bad = runner.invoke(main, ["play", "--seed", "x"])
     assert "Valor no válido para '--seed': «x» no es un número válido." in bad.output
     for output in (shown, missing.output, unknown.output, bad.output):
         for english in ("Usage", "Options", "Show this", "Missing", "No such", "Try '", "Invalid value"):
@@ -76,7 +76,7 @@ def test_click_speaks_spanish() -> None:
 
 
 def test_option_placeholders_are_spanish() -> None:
-    shown = CliRunner().invoke(tui.cli.main, ["standings", "--help"], prog_name="duplicada").output
+    shown = CliRunner().invoke(main, ["standings", "--help"], prog_name="duplicada").output
     assert "--game ENTERO" in shown and "--station TEXTO" in shown and "--pin-file ARCHIVO" in shown
     assert "INTEGER" not in shown and " TEXT " not in shown and "FILE" not in shown
 
@@ -100,7 +100,7 @@ def test_help_and_the_engine_commands_start_without_the_database() -> None:
     import subprocess
     import sys
 
-    script = ("import sys\nfrom tui.cli import main\n"
+    script = ("import sys\nfrom tui.cli.main import main\n"
               "for args in (['--help'], ['analyze']):\n"
               "    try:\n        main(args, standalone_mode=False)\n    except SystemExit:\n        pass\n"
               "print('sqlalchemy' in sys.modules, 'duplicate.storage.models' in sys.modules)\n")
@@ -131,7 +131,7 @@ def test_serving_the_venue_network_asks_for_a_password(monkeypatch) -> None:  # 
     from click.testing import CliRunner
 
     import tui.cli.venue_server as venue_server
-    from tui.cli import main
+    from tui.cli.main import main
 
     started: list[dict[str, object]] = []
 

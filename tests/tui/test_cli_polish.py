@@ -10,10 +10,10 @@ import importlib
 import inspect
 import io
 
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from rich.console import Console
 
-from tui.cli import main
+from tui.cli.main import main
 from tui.cli.spanish import _CLICK_MODULES, SPANISH, SPANISH_PLURALS
 
 
@@ -63,7 +63,6 @@ import json  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
-from click.testing import Result  # noqa: E402
 
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN  # noqa: E402
 
@@ -226,7 +225,7 @@ def test_game_board_draws_the_board_from_the_views_cells(run, tmp_path: Path,  #
     # Issue 34 §4: the service's view carries the board as cells; «game board» draws them
     # as the lexicon's own picture of the engine's board does (tiles, a blank lowercase,
     # premiums · ' " - =).
-    from duplicate.service import TournamentService
+    from duplicate.service.facade import TournamentService
     from duplicate.storage.database import open_database
 
     _round_with_master(run, players=2)

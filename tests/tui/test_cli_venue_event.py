@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tests.credentials import JUDGE_PIN
-from tui.cli import main
+from tui.cli.main import main
 
 ROUNDS = 12          # EloDI's minimum (V), so that the event is rated
 

@@ -19,17 +19,19 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
-from duplicate.notation import check_move
-from duplicate.rack import parse_rack_text
-from duplicate.service import EventKind, TournamentService, TournamentSettings
-from duplicate.slips import SlipStatus
+from duplicate.record.event_kinds import EventKind
+from duplicate.rules.notation import check_move
+from duplicate.rules.rack import parse_rack_text
+from duplicate.rules.slips import SlipStatus
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from duplicate.storage.database import open_database
 from lexicon.board import Board
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN, pin_of
 from tests.tui.keys import footer_beyond, send_without_pauses
 from tests.tui.waiting import finished, idle, until
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
 from tui.app.widgets.slip_feedback import SlipFeedback
 
@@ -416,7 +418,7 @@ def test_a_slip_the_database_cannot_take_is_retried_then_reported_never_dropped(
     import threading
 
     import tui.app.screens.entry as entry_module
-    from duplicate.service import StorageUnavailable
+    from duplicate.service.errors import StorageUnavailable
 
     monkeypatch.setattr(entry_module, "SAVE_RETRIES", (0.2,) * 10)
     real = TournamentService.enter_slip

@@ -8,17 +8,9 @@ from datetime import datetime
 from rich.text import Text
 
 from duplicate.labels import SLIP_STATUS
-from duplicate.service import (
-    AssistantRangeView,
-    ConflictView,
-    RoundClosed,
-    RoundView,
-    SetAsideSlipView,
-    SlipView,
-    StorageUnavailable,
-    TournamentError,
-)
-from duplicate.slips import SlipStatus
+from duplicate.rules.slips import SlipStatus
+from duplicate.service.errors import RoundClosed, StorageUnavailable, TournamentError
+from duplicate.service.views import AssistantRangeView, ConflictView, RoundView, SetAsideSlipView, SlipView
 from tui.app.screens.entry_presenter import (
     Refusal,
     RoundToShow,

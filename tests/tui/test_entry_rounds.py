@@ -13,14 +13,14 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from duplicate.service import TournamentService
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN, pin_of
 from tests.tui.keys import send_without_pauses
 from tests.tui.test_entry_presenter import round_view
 from tests.tui.waiting import idle, until
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
 from tui.app.screens.entry_presenter import Refusal, default_round, refusals_text
 from tui.app.widgets.slip_feedback import SlipFeedback

@@ -33,18 +33,19 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 import duplicate.storage.database
-from duplicate.service import TournamentService
+from duplicate.record.verify import verify_record
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
-from duplicate.verify import verify_record
 from lexicon.lexicon import Lexicon
 from ranking.ratings import RatingService
 from ranking.service import tournament_service
 from tests.credentials import JUDGE_PIN
 from tests.tui.keys import send_without_pauses
 from tests.tui.waiting import idle, until
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
-from tui.app.screens.judge import ConfirmScreen, JudgeScreen
+from tui.app.screens.game_dialogs import ConfirmScreen
+from tui.app.screens.judge import JudgeScreen
 from tui.app.screens.judge_presenter import situation
 from tui.app.screens.standings import StandingsScreen
 from tui.app.widgets.moves import MoveChoices

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tests.credentials import JUDGE_PIN
-from tui.cli import main
+from tui.cli.main import main
 
 BIG = str(2**31)
 """One more than an ``INTEGER`` column holds on PostgreSQL."""
@@ -95,7 +95,10 @@ def test_a_huge_round_clock_never_reaches_a_game(run) -> None:
 
 
 def test_the_service_checks_the_same_ranges(tmp_path: Path) -> None:
-    from duplicate.service import EntryStatus, TournamentError, TournamentService, TournamentSettings
+    from duplicate.rules.statuses import EntryStatus
+    from duplicate.service.errors import TournamentError
+    from duplicate.service.facade import TournamentService
+    from duplicate.service.settings import TournamentSettings
     from duplicate.service.opening import open_database_for
 
     for settings in ({"seconds_per_round": 10**20}, {"bonus_value": 10**6}, {"partial_every": 2**31}):
@@ -128,7 +131,8 @@ def test_the_station_name_is_checked_like_every_text(started, monkeypatch: pytes
 
 
 def test_the_service_checks_the_station_too(tmp_path: Path) -> None:
-    from duplicate.service import TournamentError, TournamentService
+    from duplicate.service.errors import TournamentError
+    from duplicate.service.facade import TournamentService
     from duplicate.service.opening import open_database_for
 
     database = open_database_for(str(tmp_path / "t.db"))

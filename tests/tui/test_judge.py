@@ -9,15 +9,17 @@ from collections.abc import Callable
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from duplicate.announce import SpellingTable
-from duplicate.service import TournamentService
-from duplicate.timer import Cue
+from duplicate.rules.announce import SpellingTable
+from duplicate.rules.timer import Cue
+from duplicate.service.facade import TournamentService
 from tests.credentials import JUDGE_PIN, pin_of
 from tests.tui.keys import footer_beyond
 from tests.tui.waiting import idle, mounted, until
-from tui.app import DataChanged, DuplicadaApp
+from tui.app.application import DuplicadaApp
+from tui.app.messages import DataChanged
+from tui.app.screens.game_dialogs import ConfirmScreen, NewGameScreen
 from tui.app.screens.home import HomeScreen
-from tui.app.screens.judge import ConfirmScreen, JudgeScreen, NewGameScreen
+from tui.app.screens.judge import JudgeScreen
 from tui.app.screens.judge_presenter import situation
 from tui.app.widgets.board import BoardView
 from tui.app.widgets.judge_dialogs import ConflictDialog

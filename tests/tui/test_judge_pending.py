@@ -8,7 +8,8 @@ import asyncio
 from rich.text import Text
 from textual.widgets import Static
 
-from duplicate.service import PendingSlip, RoundStatus, TournamentService
+from duplicate.service.facade import TournamentService
+from duplicate.service.views import PendingSlip, RoundStatus
 from tests.tui.test_judge import console_app, open_console, tournament
 from tests.tui.waiting import until
 from tui.app.screens.judge_presenter import pending_text

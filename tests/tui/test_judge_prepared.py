@@ -10,13 +10,12 @@ from pathlib import Path
 
 from textual.widgets import Static
 
-from duplicate.prepared import generate
-from duplicate.service import TournamentService
+from duplicate.prepared.generation import generate
+from duplicate.service.facade import TournamentService
 from lexicon.lexicon import Lexicon
 from tests.tui.test_judge import console_app, open_console, settled
 from tests.tui.waiting import until
-from tui.app.screens.game_dialogs import NewGameScreen
-from tui.app.screens.judge import ConfirmScreen
+from tui.app.screens.game_dialogs import ConfirmScreen, NewGameScreen
 from tui.app.screens.judge_presenter import situation
 from tui.app.widgets.moves import MoveChoices
 

@@ -3,14 +3,18 @@
 
 from __future__ import annotations
 
-from duplicate.announce import SpellingTable
-from duplicate.service import GameInfo, GameStatus, PendingSlip, RoundStatus, RoundView
+from duplicate.rules.announce import SpellingTable
+from duplicate.rules.statuses import GameStatus
 from duplicate.service.views import (
     BagView,
     ClockView,
+    GameInfo,
     GameView,
     MasterPlaced,
+    PendingSlip,
     RackInPlay,
+    RoundStatus,
+    RoundView,
     Tile,
     TopMove,
     empty_board,

@@ -17,13 +17,13 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from duplicate.service import TournamentService
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN, pin_of
 from tests.tui.keys import send_without_pauses
 from tests.tui.waiting import idle, mounted, until
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.setup import SetupScreen

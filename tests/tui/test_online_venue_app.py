@@ -8,13 +8,13 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from duplicate.service import TournamentService
 from duplicate.service.access import Action
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
 from tests.tui.waiting import idle, until
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
 from tui.app.screens.home import HomeScreen
 

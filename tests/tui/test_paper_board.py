@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from duplicate.board_notation import BoardNotationError
+from duplicate.rules.board_notation import BoardNotationError
 from duplicate.service.game_views import paper_board_placement
 from duplicate.service.views import BoardCells, empty_board
 

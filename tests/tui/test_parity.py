@@ -20,20 +20,20 @@ from click.testing import CliRunner
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from duplicate.service import TournamentService
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from ranking.ratings import RatingService
 from ranking.service import tournament_service
 from tests.credentials import JUDGE_PIN
 from tests.tui.waiting import idle, until
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
 from tui.app.screens.judge import JudgeScreen
 from tui.app.screens.setup import SetupScreen
 from tui.app.screens.standings import StandingsScreen
 from tui.app.screens.start import StartScreen
-from tui.cli import main
+from tui.cli.main import main
 
 PLAYERS = ("Ana", "Beto", "Carla")
 ROUNDS = 12

@@ -14,11 +14,12 @@ import asyncio
 from textual.pilot import Pilot
 from textual.widgets import DataTable, OptionList, Static
 
-from duplicate.service import TournamentService, TournamentSettings
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from tests.credentials import JUDGE_PIN
 from tests.tui.screen_text import screen_text
 from tests.tui.waiting import idle, mounted, until
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.standings import StandingsScreen
 

@@ -9,13 +9,14 @@ import asyncio
 from textual.pilot import Pilot
 from textual.widgets import Digits, Static
 
-from duplicate.service import TournamentService, TournamentSettings
+from duplicate.rules.statuses import SeatingMethod
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from duplicate.service.views import board_cells
-from duplicate.storage.models import SeatingMethod
 from tests.credentials import pin_of
 from tests.tui.keys import footer_beyond
 from tests.tui.waiting import idle
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.screens.projection import ProjectionScreen
 from tui.app.widgets.big_board import BigBoard, cell_for
 from tui.app.widgets.block_letters import BigText
@@ -152,7 +153,7 @@ def test_projection_follows_the_judges_timer(service) -> None:
     """III.13: the judge starts the round timer on the console; the projection follows."""
     import asyncio
 
-    from tui.app import DuplicadaApp
+    from tui.app.application import DuplicadaApp
     from tui.app.screens.projection import ProjectionScreen
 
     service.create_tournament("Crono")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from duplicate.service import TournamentService
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from sqlalchemy.engine import make_url
 from tui.app.screens.standings import publication_folder

@@ -13,14 +13,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.service import NotAuthorised, TournamentService
+from duplicate.service.errors import NotAuthorised
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 from tests.tui.waiting import idle, until
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
-from tui.cli import main
+from tui.cli.main import main
 
 # Every command that changes the record, with arguments valid for the scenario below.
 JUDGE_ONLY = [

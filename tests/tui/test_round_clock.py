@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import asyncio
 
-from duplicate.service import TournamentService
-from duplicate.timer import Cue, cue_at
+from duplicate.rules.timer import Cue, cue_at
+from duplicate.service.facade import TournamentService
 from tests.credentials import pin_of
 from tests.tui.screen_text import screen_text
 from tests.tui.test_judge import FakeClock, open_console, tournament
 from tests.tui.waiting import idle, until
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.screens.projection import ProjectionScreen
 
 CALLS = ((121, "0:59", "queda 1 minuto"), (30, "0:29", "quedan 30 segundos"), (25, "0:04", "ALCEN"),

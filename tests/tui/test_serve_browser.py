@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from duplicate.service import TournamentService
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN, pin_of

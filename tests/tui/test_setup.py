@@ -12,12 +12,14 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Button, DataTable, Input, Select, Static
 
-from duplicate.service import CredentialRefused, Role, TournamentService
-from duplicate.storage.models import EntryStatus, SeatingMethod
+from duplicate.rules.statuses import EntryStatus, SeatingMethod
+from duplicate.service.access import Role
+from duplicate.service.errors import CredentialRefused
+from duplicate.service.facade import TournamentService
 from tests.credentials import JUDGE_PIN, pin_of
 from tests.tui.keys import footer_beyond, send_without_pauses
 from tests.tui.waiting import idle, until
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.screens.setup import SetupScreen
 
 NAMES = ["Zoe Ruiz", "Ángel Núñez", "Beatriz Ñúñez", "Ana Pérez"]

@@ -8,8 +8,10 @@ from datetime import datetime
 
 import pytest
 
-from duplicate.service import EntryView, GameInfo, GameStatus, PlayerView, TournamentError, TournamentInfo
-from duplicate.standings import BonusMode
+from duplicate.rules.bonuses import BonusMode
+from duplicate.rules.statuses import GameStatus
+from duplicate.service.errors import TournamentError
+from duplicate.service.views import EntryView, GameInfo, PlayerView, TournamentInfo
 from tui.app.screens.setup_presenter import (
     bonus_advice,
     games_text,

@@ -8,7 +8,9 @@ import pytest
 from rich.text import Text
 
 from duplicate.labels import local_time
-from duplicate.service import AssistantRangeView, EntryView, InvalidNumber, PlayerView, VenueView
+from duplicate.service.errors import InvalidNumber
+from duplicate.service.venues import VenueView
+from duplicate.service.views import AssistantRangeView, EntryView, PlayerView
 from tui.app.screens.setup_presenter import SetupData, player_row
 from tui.app.screens.setup_venues import ORGANISER_ROOM, imported_text, table_span, venue_choices, venue_rows
 

@@ -19,16 +19,19 @@ from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import DataTable, TabbedContent
 
-from duplicate.service import EventKind, TournamentService, TournamentSettings
-from duplicate.slips import SlipStatus
+from duplicate.record.event_kinds import EventKind
+from duplicate.rules.slips import SlipStatus
+from duplicate.rules.statuses import ClaimStatus, GameStatus
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from duplicate.storage.database import open_database
-from duplicate.storage.models import ClaimStatus, GameStatus
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN, pin_of
 from tests.tui.keys import footer_actions, footer_beyond
 from tests.tui.waiting import idle
-from tui.app import DuplicadaApp
-from tui.app.screens.standings import BONUS_STYLE, StandingsScreen
+from tui.app.application import DuplicadaApp
+from tui.app.screens.standings import StandingsScreen
+from tui.app.screens.standings_presenter import BONUS_STYLE
 
 NAMES = ["Ana Pérez", "Ángel Núñez", "Beatriz Ñúñez", "Carmen Gil", "David Sanz", "Elena Ruiz"]
 

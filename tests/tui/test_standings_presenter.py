@@ -6,7 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from duplicate.labels import GAME_STATUS
-from duplicate.service import ClaimView, GameStatus, SlipView
+from duplicate.rules.statuses import GameStatus
+from duplicate.service.views import ClaimView, SlipView
 from tui.app.screens.standings_presenter import (
     BONUS_STYLE,
     MASTER_STYLE,

@@ -14,13 +14,13 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Select, TabbedContent
 
-from duplicate.prepared import PreparedGame
-from duplicate.service import TournamentService
+from duplicate.prepared.file import PreparedGame
+from duplicate.service.facade import TournamentService
 from lexicon.lexicon import Lexicon
 from tests.credentials import pin_of
 from tests.tui.venue_event import HOSTILE_VENUE, organiser, texts, venue_game, venue_records
 from tests.tui.waiting import until
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.screens.standings import StandingsScreen
 
 

@@ -7,9 +7,10 @@ import asyncio
 import pytest
 from textual.app import App
 
-from duplicate.service import Action, TournamentService
+from duplicate.service.access import Action
+from duplicate.service.facade import TournamentService
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.station import Station, StationScreen
 
 

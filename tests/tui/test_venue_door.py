@@ -102,7 +102,7 @@ def test_the_venue_server_speaks_tls_and_locks_a_guessing_address(tmp_path: Path
 
 def test_tls_files_are_checked_before_serving(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import tui.cli.venue_server as venue_server
-    from tui.cli import main
+    from tui.cli.main import main
 
     started: list[dict[str, object]] = []
 

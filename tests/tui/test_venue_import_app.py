@@ -21,16 +21,18 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, TabbedContent
 
-import duplicate.record_reading
-from duplicate.prepared import PreparedGame
-from duplicate.service import EventKind, TournamentService, VenueView
+import duplicate.record.reading
+from duplicate.prepared.file import PreparedGame
+from duplicate.record.event_kinds import EventKind
+from duplicate.service.facade import TournamentService
+from duplicate.service.venues import VenueView
 from lexicon.lexicon import Lexicon
 from tests.credentials import pin_of
 from tests.tui.screen_text import screen_text
 from tests.tui.test_setup import message, settle, type_into
 from tests.tui.venue_event import HOSTILE_VENUE, organiser, texts, venue_game, venue_records
 from tests.tui.waiting import until
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.screens.setup import SetupScreen
 from tui.app.screens.standings import StandingsScreen
 
@@ -138,7 +140,7 @@ def test_bad_venue_records_are_refused_in_the_form_and_nothing_is_stored(
         await import_record(pilot, not_json, "Lloret")
         assert message(setup).startswith(f"{not_json}: no es JSON válido (línea 1, columna 1")
         nothing_stored()
-        monkeypatch.setattr(duplicate.record_reading, "RECORD_MAX_BYTES", 100)
+        monkeypatch.setattr(duplicate.record.reading, "RECORD_MAX_BYTES", 100)
         await import_record(pilot, lloret, "Lloret")
         assert message(setup) == (f"{lloret}: {lloret.stat().st_size} bytes; un registro de torneo (JSON) tiene "
                                   "como máximo 100")

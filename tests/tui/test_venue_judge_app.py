@@ -11,14 +11,16 @@ from pathlib import Path
 
 from textual.widgets import DataTable, OptionList
 
-from duplicate.service import ClaimStatus, PendingSlip, RoundStatus, TournamentService
+from duplicate.rules.statuses import ClaimStatus
+from duplicate.service.facade import TournamentService
+from duplicate.service.views import PendingSlip, RoundStatus
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
 from tests.tui.keys import footer_actions, footer_beyond
 from tests.tui.screen_text import screen_text
 from tests.tui.waiting import idle, mounted, until
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.judge import JudgeScreen

@@ -12,12 +12,12 @@ import asyncio
 from textual.pilot import Pilot
 from textual.widgets import DataTable, OptionList, Select, TabbedContent
 
-from duplicate.service import TournamentService
+from duplicate.service.facade import TournamentService
 from tests.tui.keys import footer_actions, footer_beyond
 from tests.tui.screen_text import screen_text
 from tests.tui.test_setup import message, run_setup, settle, type_into
 from tests.tui.waiting import idle, mounted
-from tui.app import DuplicadaApp
+from tui.app.application import DuplicadaApp
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.setup import SetupScreen
 

@@ -11,8 +11,9 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import DataTable
 
-from duplicate.prepared import PreparedGame, generate
-from duplicate.service import TournamentService
+from duplicate.prepared.file import PreparedGame
+from duplicate.prepared.generation import generate
+from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN

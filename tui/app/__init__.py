@@ -3,9 +3,3 @@
 Screens (``tui.app.screens``) and widgets (``tui.app.widgets``) hold no rules: every action
 goes through the tournament service, the same one the command line uses.
 """
-
-from tui.app.application import POLL_SECONDS, DuplicadaApp
-from tui.app.messages import DataChanged
-from tui.app.station import StationState
-
-__all__ = ["POLL_SECONDS", "DataChanged", "DuplicadaApp", "StationState"]

@@ -16,7 +16,9 @@ from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen
 
-from duplicate.service import Action, Actor, StorageUnavailable, TournamentService
+from duplicate.service.access import Action, Actor
+from duplicate.service.errors import StorageUnavailable
+from duplicate.service.facade import TournamentService
 from tui.app.key_order import KeysInOrderApp
 from tui.app.messages import DataChanged
 from tui.app.screens.home import HomeScreen

@@ -14,7 +14,8 @@ from typing import Protocol, TypeVar, runtime_checkable
 
 from textual.screen import Screen
 
-from duplicate.service import Action, Actor, TournamentService
+from duplicate.service.access import Action, Actor
+from duplicate.service.facade import TournamentService
 
 
 @dataclass

@@ -30,9 +30,9 @@ def run_app(db: str | None, station: str | None, remote: bool = False, tournamen
     ``tournament_id`` (None: the newest) before anything is shown."""
     import os
 
-    from duplicate.service import TournamentError
+    from duplicate.service.errors import TournamentError
     from ranking.service import open_tournament_service
-    from tui.app import DuplicadaApp
+    from tui.app.application import DuplicadaApp
     from tui.cli.venue_server import SOURCE_ENV
 
     station = station_name(station)
@@ -80,7 +80,7 @@ def serve(db: str | None, host: str, port: int, public_url: str | None, max_sess
     después el PIN de su puesto; con --certfile, todo viaja cifrado (https)."""
     import os
 
-    from duplicate.service.opening import DATABASE_ENV
+    from duplicate.service.opening import set_default_database
     from tui.cli.venue_server import VenueServer, is_loopback
 
     ssl_context = tls_context(certfile, keyfile)
@@ -96,7 +96,7 @@ def serve(db: str | None, host: str, port: int, public_url: str | None, max_sess
     # The URL (which may hold a password) reaches each browser's app through the
     # environment, never its command line (visible to every user in «ps»; issue 14 §4).
     if db:                                   # otherwise the apps find the same default themselves
-        os.environ[DATABASE_ENV] = db
+        set_default_database(db)
     os.environ.pop(VENUE_PASSWORD_ENV, None)                  # the apps do not need it
     command = f"{shlex.quote(sys.executable)} -m tui.cli tui --remote"
     if tournament_id is not None:

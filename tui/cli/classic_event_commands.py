@@ -57,7 +57,7 @@ def _pairing_errors(call: Any) -> Any:
 def classic_division(context: Context, rounds: int, system: str, name: str, bye_spread: int, forfeit_spread: int,
                      tie_breaks: str, club_rounds: int, gibson: bool, first_colour: str) -> None:
     """Crea una división clásica en el torneo (solo el juez árbitro)."""
-    from ranking.classic.service import FIRST_COLOUR_TEXT, DivisionSettings
+    from ranking.classic.views import FIRST_COLOUR_TEXT, DivisionSettings
 
     settings = DivisionSettings(bye_spread, forfeit_spread, tuple(t.strip() for t in tie_breaks.split(",") if t.strip()),
                                 club_rounds, gibson, "" if first_colour == "sorteo" else first_colour)
@@ -255,7 +255,7 @@ def classic_standings(context: Context, division: str, output: str) -> None:
     if output == "json":
         click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
     elif output == "csv":
-        from duplicate.spreadsheets import neutralised
+        from duplicate.publishing.spreadsheets import neutralised
 
         writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]) if rows else ["puesto"])
         writer.writeheader()

@@ -25,9 +25,10 @@ from pathlib import Path
 import click
 
 from duplicate.plurals import counted
-from duplicate.service import CredentialRefused, NotAuthorised, TournamentError
+from duplicate.service.errors import CredentialRefused, NotAuthorised, TournamentError
 from ranking.elodi import Contestant, EloDIError, Phase, rate_game
-from ranking.ratings import GameRef, RatingError, RatingService
+from ranking.rating_views import GameRef, RatingError
+from ranking.ratings import RatingService
 from ranking.service import open_rating_service
 from tui.cli.listing import emit_rows
 from tui.cli.options import (

@@ -27,8 +27,8 @@ from tui.cli.options import NUMBER, SEED, lexicon_option, load_lexicon
               help="Escribe aquí el registro completo de la partida (JSON).")
 def play(seed: int | None, rounds: int | None, lexicon_path: Path | None, json_path: Path | None) -> None:
     """Juega una partida duplicada completa y muestra cada ronda."""
-    from duplicate.game import Game
-    from duplicate.rack import shown_rack
+    from duplicate.rules.game import Game
+    from duplicate.rules.rack import shown_rack
 
     lexicon_ = load_lexicon(lexicon_path)
     game = Game(lexicon_, seed=seed, rounds=rounds)
@@ -116,9 +116,9 @@ def _emit(result: dict[str, object]) -> None:
 
 def analyze_position(line: str, lexicon_: Lexicon) -> dict[str, object]:
     """One ``<board> <rack>`` line → the analysis dict (see ``analyze``), or ``{"error": ...}``."""
-    from duplicate.master import rank_top_moves
-    from duplicate.notation import format_move
-    from duplicate.rack import beyond_tile_set
+    from duplicate.rules.master import rank_top_moves
+    from duplicate.rules.notation import format_move
+    from duplicate.rules.rack import beyond_tile_set
     from duplicate.texts import shown
 
     if len(line) > 1000:

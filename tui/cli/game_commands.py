@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from duplicate.plurals import counted
-from duplicate.service import SeatingMethod
+from duplicate.rules.statuses import SeatingMethod
 from duplicate.service.views import BoardCells
 from tui.cli.listing import emit_rows
 from tui.cli.options import (
@@ -44,7 +44,7 @@ def game_start(context: Context, rounds: int | None, seconds: int | None, seed: 
     """Crea la siguiente partida y asigna las mesas (IV.32: con los resultados de la anterior publicados)."""
     prepared = None
     if prepared_path is not None:
-        from duplicate.prepared import PreparedFileError, load_prepared
+        from duplicate.prepared.file import PreparedFileError, load_prepared
 
         try:
             prepared = load_prepared(prepared_path)[0]

@@ -64,7 +64,7 @@ def emit_rows(rows: Sequence[dict[str, Any]], output: str, *, numeric_text: Sequ
     ``table``, ``csv`` or ``json`` (tables in Spanish: accented headings, decimals with a
     comma, ``cell``, control characters ``visible``; CSV and JSON keep the keys and numbers
     as programs read them, and a CSV text cell that a spreadsheet would run as a formula is
-    ``duplicate.spreadsheets.neutralised``, as in the published files).
+    ``duplicate.publishing.spreadsheets.neutralised``, as in the published files).
     ``None`` prints as an empty cell; columns whose values
     are all numbers (or ``None``, or one of ``numeric_text`` such as «nuevo») are right-aligned.
     Piped tables are not cut to the terminal's width."""
@@ -76,7 +76,7 @@ def emit_rows(rows: Sequence[dict[str, Any]], output: str, *, numeric_text: Sequ
         return
     headers = list(rows[0])
     if output == "csv":
-        from duplicate.spreadsheets import neutralised      # the rule the published CSV files follow
+        from duplicate.publishing.spreadsheets import neutralised      # the rule the published CSV files follow
 
         buffer = io.StringIO()
         writer = csv.DictWriter(buffer, fieldnames=headers)

@@ -24,7 +24,7 @@ import click
 from duplicate.bounds import BONUS_MAX, DB_INT_MAX, ROUND_SECONDS_MAX, SEED_MAX
 
 if TYPE_CHECKING:
-    from duplicate.service import TournamentService
+    from duplicate.service.facade import TournamentService
     from lexicon.lexicon import Lexicon
     from ranking.service import EloDIHooks
 
@@ -63,19 +63,19 @@ else:                                   # Click before 8.5: ParamType is not gen
 
 class MarkChoice(_TextType):
     """A slip's mark as the judge says it: ``tarde``, ``nula`` or ``no-entregada`` (also
-    «falta», «fuera de tiempo»…, any case and accents: ``duplicate.slips.read_mark``); the
+    «falta», «fuera de tiempo»…, any case and accents: ``duplicate.rules.slips.read_mark``); the
     storage codes ``late``, ``null``, ``missing`` are still accepted but not offered. The
     value is the code (``"late"``…)."""
 
     name = "marca"
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
-        from duplicate.slips import MARK_NAMES
+        from duplicate.rules.slips import MARK_NAMES
 
         return "{" + "|".join(MARK_NAMES.values()) + "}"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        from duplicate.slips import MARK_NAMES, MARKED_STATUSES, read_mark
+        from duplicate.rules.slips import MARK_NAMES, MARKED_STATUSES, read_mark
 
         mark = read_mark(str(value))
         if mark not in MARKED_STATUSES:
@@ -225,7 +225,7 @@ class Context:
         if self._service is None:
             # Imported here, when a command first needs the database: ``duplicada --help``
             # and the commands without a database never load SQLAlchemy or Alembic.
-            from duplicate.service import TournamentError
+            from duplicate.service.errors import TournamentError
             from lexicon import lexicon as compiled
             from ranking.service import open_tournament_service
 
@@ -261,9 +261,9 @@ class Context:
 
 def _shown_database(db: str | None) -> str:
     """The database a command used, as messages show it (never its password)."""
-    from duplicate.service.opening import default_database_url, masked_url
+    from duplicate.service.opening import shown_database
 
-    return masked_url(db or default_database_url())
+    return shown_database(db)
 
 
 def common(command: F) -> F:
@@ -280,7 +280,7 @@ def common(command: F) -> F:
     @wraps(command)
     def wrapper(db: str | None, tournament_id: int | None, station: str | None,
                 lexicon_path: Path | None, pin_file: Path | None, **kwargs: Any) -> Any:
-        from duplicate.service import CredentialRefused, DamagedData, NotAuthorised, TournamentError
+        from duplicate.service.errors import CredentialRefused, DamagedData, NotAuthorised, TournamentError
 
         context = Context(db, tournament_id, station, lexicon_path, pin_file)
         try:

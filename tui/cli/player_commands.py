@@ -8,7 +8,7 @@ import click
 
 from duplicate.labels import ENTRY_STATUS, label
 from duplicate.plurals import counted
-from duplicate.service import EntryStatus
+from duplicate.rules.statuses import EntryStatus
 from tui.cli.listing import say
 from tui.cli.options import NUMBER, Context, common
 

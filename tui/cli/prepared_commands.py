@@ -17,7 +17,7 @@ from tui.cli.listing import say
 from tui.cli.options import NUMBER, SEED, Bounded, lexicon_option, load_lexicon
 
 if TYPE_CHECKING:
-    from duplicate.prepared import PreparedGame
+    from duplicate.prepared.file import PreparedGame
     from lexicon.lexicon import Lexicon
 
 CHECK_UNREADABLE = 2
@@ -78,8 +78,8 @@ def prepared_create(out: Path, seed: int | None, rounds: int | None, min_total: 
                                            ("--game", game_number)) if value is not None]
         if chosen:
             raise click.UsageError(f"con --from-eliot no se usa {', '.join(chosen)}: la partida es la del archivo")
-        from duplicate.eliot_xml import load_eliot
-        from duplicate.prepared import PreparedError
+        from duplicate.prepared.eliot_xml import load_eliot
+        from duplicate.prepared.file import PreparedError
 
         try:
             game = load_eliot(eliot_path, load_lexicon(lexicon_path))
@@ -101,7 +101,8 @@ def prepared_create(out: Path, seed: int | None, rounds: int | None, min_total: 
         raise click.UsageError("--game solo se usa con --from-record")
     import secrets
 
-    from duplicate.prepared import PreparedError, QualityFilters, generate_filtered
+    from duplicate.prepared.file import PreparedError
+    from duplicate.prepared.generation import QualityFilters, generate_filtered
 
     lexicon = load_lexicon(lexicon_path)
     try:
@@ -126,8 +127,9 @@ def prepared_from_record(record_path: Path, game_number: int, out: Path, lexicon
 
 
 def _from_record(record_path: Path, game_number: int, out: Path, lexicon_path: Path | None) -> None:
-    from duplicate.prepared import PreparedError, from_record
-    from duplicate.record_reading import RecordError, load_record
+    from duplicate.prepared.file import PreparedError
+    from duplicate.prepared.generation import from_record
+    from duplicate.record.reading import RecordError, load_record
 
     try:
         record = load_record(record_path)
@@ -149,8 +151,8 @@ def _from_record(record_path: Path, game_number: int, out: Path, lexicon_path: P
 def prepared_publish(path: Path, out: Path, title: str) -> None:
     """Página estática de repetición de una partida preparada: cada ronda con su atril, su
     jugada maestra, sus puntos y el tablero tras ella; sin JavaScript, enlaces relativos."""
-    from duplicate.prepared import PreparedFileError, load_prepared
-    from duplicate.publish import publish_prepared
+    from duplicate.prepared.file import PreparedFileError, load_prepared
+    from duplicate.publishing.site import publish_prepared
 
     try:
         game, _data = load_prepared(path)
@@ -170,7 +172,8 @@ def prepared_check(path: Path, lexicon_path: Path | None) -> None:
     """Comprobador independiente de una partida preparada: su resumen, cada atril sacado de
     la bolsa en orden, cada maestra válida, de máxima puntuación y con sus puntos. Sale con
     0 si está bien, 1 nombrando la primera ronda mala, 2 si no se puede leer."""
-    from duplicate.prepared import PreparedFileError, check_prepared, load_prepared
+    from duplicate.prepared.file import PreparedFileError, load_prepared
+    from duplicate.prepared.check import check_prepared
 
     try:
         game, data = load_prepared(path)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from duplicate.publish import FORMATS, publish_results
-from duplicate.results import spanish_number
+from duplicate.publishing.result_values import spanish_number
+from duplicate.publishing.site import FORMATS, publish_results
 from tui.cli.options import NUMBER, Context, common
 
 

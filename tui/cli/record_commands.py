@@ -50,7 +50,7 @@ def standings(context: Context, game_number: int | None, overall: bool, per_roun
                          "porcentaje": round(line.percentage, 2), "partidas": line.games_played,
                          "puestos": " ".join("-" if place is None else str(place) for place in line.places)})
     else:
-        from duplicate.standings import tied_on_total
+        from duplicate.rules.game_standings import tied_on_total
 
         number = context.game(game_number)
         lines = service.game_standings(number, context.tournament)
@@ -133,7 +133,7 @@ def export(context: Context, out: Path, kind: str, game_number: int | None) -> N
 def _export_eliot(context: Context, out: Path, game_number: int | None) -> None:
     """``export --format eliot``: game ``--game`` (default: the one in play) as Eliot XML,
     written beside OUT and renamed over it (no half-written file)."""
-    from duplicate.eliot_export import eliot_game
+    from duplicate.publishing.eliot_export import eliot_game
 
     number = context.game(game_number)
     data = eliot_game(context.service, number, context.tournament)
@@ -153,7 +153,7 @@ def _export_eliot(context: Context, out: Path, game_number: int | None) -> None:
               help="Cabeza de la cadena de eventos anotada al exportar: el registro debe acabar en ella.")
 def verify(path: Path, lexicon_path: Path | None, head: str | None) -> None:
     """Comprobador independiente: recalcula todo el registro ARCHIVO y lista las diferencias."""
-    from duplicate.verify import run_verify
+    from duplicate.record.verify import run_verify
 
     sys.exit(run_verify(path, lexicon_path, sys.stdout, head=head))
 
@@ -179,7 +179,7 @@ def restore(context: Context, path: Path) -> None:
     tener ningún torneo. El PIN del juez árbitro se pide como en «tournament create»
     (--pin-file, $DUPLICADA_PIN o dos veces sin eco); los PIN de los auxiliares se fijan de
     nuevo («tournament pin assistant»): un registro nunca lleva secretos."""
-    from duplicate.record_reading import RecordError, load_record
+    from duplicate.record.reading import RecordError, load_record
 
     try:
         record = load_record(path)

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import click
 
-from duplicate.service import TournamentService, TournamentSettings
+from duplicate.rules.bonuses import BonusMode
+from duplicate.rules.tournament_standings import TournamentCriterion
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from duplicate.simulate import simulate_tournament
-from duplicate.standings import BonusMode, TournamentCriterion
 from lexicon.lexicon import Lexicon
 from tui.cli.options import NUMBER, SEED, db_option, lexicon_option, pin_file_option, read_pin
 
@@ -46,7 +48,7 @@ def simulate(players: int, games: int, seed: int | None, rounds: int | None, nam
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-    from duplicate.service import TournamentError
+    from duplicate.service.errors import TournamentError
     from duplicate.service.opening import open_service
     from lexicon.default import default_lexicon_path
     from lexicon.lexicon import LexiconError

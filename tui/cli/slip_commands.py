@@ -8,10 +8,7 @@ import click
 
 from duplicate.labels import SLIP_STATUS, label
 from duplicate.plurals import counted
-from duplicate.service import (
-    EntryResult,
-    SlipView,
-)
+from duplicate.service.views import EntryResult, SlipView
 from tui.cli.listing import emit_rows, say
 from tui.cli.options import (
     MARK,

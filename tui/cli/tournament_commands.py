@@ -11,10 +11,9 @@ import click
 from data.rules import ROUND_SECONDS
 from duplicate.labels import BONUS_MODES, CRITERION_NAMES, GAME_STATUS, label
 from duplicate.plurals import counted
-from duplicate.service import (
-    TournamentSettings,
-)
-from duplicate.standings import BonusMode, TournamentCriterion
+from duplicate.rules.bonuses import BonusMode
+from duplicate.rules.tournament_standings import TournamentCriterion
+from duplicate.service.settings import TournamentSettings
 from tui.cli.listing import say
 from tui.cli.options import BONUS, NUMBER, SECONDS, Context, common, read_pin
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from duplicate.notation import parse_move
 from duplicate.record.event_kinds import EventKind
 from duplicate.record.events_play import (
     GameCreated,
@@ -31,17 +30,9 @@ from duplicate.record.events_play import (
     TablesAssigned,
     VenueAdded,
 )
-from duplicate.storage.models import (
-    Base,
-    Conflict,
-    Event,
-    GameRow,
-    GameStatus,
-    OnlineVenue,
-    RoundRow,
-    Seat,
-    Slip,
-)
+from duplicate.rules.notation import parse_move
+from duplicate.rules.statuses import GameStatus
+from duplicate.storage.models import Base, Conflict, Event, GameRow, OnlineVenue, RoundRow, Seat, Slip
 from duplicate.storage.projection.handler import Handler
 from lexicon.alphabet import spanish
 from lexicon.board import Board

@@ -21,7 +21,8 @@ from duplicate.record.events_registration import (
     SettingsChanged,
     TournamentCreated,
 )
-from duplicate.storage.models import AssistantRange, Base, Entry, EntryStatus, Event, Player, Tournament
+from duplicate.rules.statuses import EntryStatus
+from duplicate.storage.models import AssistantRange, Base, Entry, Event, Player, Tournament
 from duplicate.storage.projection.handler import Handler
 
 __all__ = ["ACCESS_KEY", "HANDLERS", "MODELS"]

@@ -46,7 +46,7 @@ from duplicate.record.events_slips import (
     SlipCorrected,
     SlipEntered,
 )
-from duplicate.statuses import SLIP_ANNULLED, ClaimStatus
+from duplicate.rules.statuses import SLIP_ANNULLED, ClaimStatus
 from duplicate.storage.models import Base, Claim, Conflict, Event, GameRow, RoundRow, Slip
 from duplicate.storage.projection.handler import Handler
 

@@ -37,15 +37,25 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Header, Input, Label, Select, Static, TabbedContent, TabPane
 from textual.widgets.data_table import ColumnKey
 
-from duplicate.service import Action, TournamentError
 from duplicate.plurals import counted
+from duplicate.service.access import Action
+from duplicate.service.errors import TournamentError
 from ranking.classic.engines import SYSTEM_NAMES, PairingError, PairingSystem
-from ranking.classic.pairing_rules import parse_pairs
 from ranking.classic.errors import ReasonRequired
-from ranking.classic.service import DOUBLE_ROUND_ROBIN, FIRST_COLOUR_TEXT, MANUAL, ROUND_ROBIN, BoardView, ClassicService, DivisionView, system_name
+from ranking.classic.pairing_rules import parse_pairs
+from ranking.classic.service import ClassicService
 from ranking.classic.standings import Seeded, StandingLine
 from ranking.classic.starting_list import TITLES
 from ranking.classic.trf import is_number
+from ranking.classic.views import (
+    DOUBLE_ROUND_ROBIN,
+    FIRST_COLOUR_TEXT,
+    MANUAL,
+    ROUND_ROBIN,
+    BoardView,
+    DivisionView,
+    system_name,
+)
 from tui.app.messages import DataChanged
 from tui.app.station import StationScreen
 from tui.app.widgets.glyphs import HEADER_ICON

@@ -63,15 +63,9 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Header, Input, Label, Static
 
 from duplicate.labels import SLIP_STATUS
-from duplicate.service import (
-    ConflictView,
-    RoundView,
-    SetAsideSlipView,
-    SlipView,
-    StorageUnavailable,
-    TournamentError,
-)
-from duplicate.slips import SlipStatus
+from duplicate.rules.slips import SlipStatus
+from duplicate.service.errors import StorageUnavailable, TournamentError
+from duplicate.service.views import ConflictView, RoundView, SetAsideSlipView, SlipView
 from tui.app.heap import freeze_heap
 from tui.app.messages import DataChanged
 from tui.app.screens.entry_actions import EntryActions, SlipJob

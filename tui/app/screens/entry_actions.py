@@ -20,19 +20,12 @@ from rich.text import Text
 from textual import events, on
 from textual.widgets import DataTable, Input, Static
 
-from duplicate.service import (
-    BOARD_REFUSED,
-    Action,
-    EntryResult,
-    RoundClosed,
-    RoundView,
-    SetAsideSlipView,
-    SlipView,
-    TournamentError,
-)
-from duplicate.service.views import PaperPlacement
-from duplicate.slips import SlipStatus
 from duplicate.plurals import counted
+from duplicate.rules.slips import SlipStatus
+from duplicate.service.access import Action
+from duplicate.service.errors import RoundClosed, TournamentError
+from duplicate.service.slip_context import BOARD_REFUSED
+from duplicate.service.views import EntryResult, PaperPlacement, RoundView, SetAsideSlipView, SlipView
 from tui.app.screens.entry_presenter import (
     Refusal,
     conflict_sides,

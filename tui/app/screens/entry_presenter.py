@@ -9,7 +9,10 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from duplicate.service import (
+from duplicate.plurals import counted
+from duplicate.rules.slips import SlipStatus
+from duplicate.service.errors import StorageUnavailable, TournamentError
+from duplicate.service.views import (
     AssistantRangeView,
     ConflictView,
     EntryView,
@@ -17,12 +20,8 @@ from duplicate.service import (
     RoundView,
     SetAsideSlipView,
     SlipView,
-    StorageUnavailable,
-    TournamentError,
 )
-from duplicate.slips import SlipStatus
 from tui.app.widgets.glyphs import WARNING_MARK
-from duplicate.plurals import counted
 from tui.app.widgets.slip_feedback import Feedback, set_aside_feedback, status_name
 
 Cell = str | Text

@@ -71,7 +71,7 @@ class NewGame:
 
 Attempt = Callable[[NewGame], str]
 """Creates the game asked for and returns the note for the judge; raises ``ValueError``
-(``duplicate.prepared.PreparedFileError``) or ``TournamentError`` with the refusal."""
+(``duplicate.prepared.file.PreparedFileError``) or ``TournamentError`` with the refusal."""
 
 
 class NewGameScreen(ModalScreen[NewGame | None]):
@@ -147,8 +147,8 @@ class NewGameScreen(ModalScreen[NewGame | None]):
     @work(thread=True, exclusive=True, group="new-game", exit_on_error=False)
     def _create(self, request: NewGame) -> None:
         """Create the prepared game (``attempt``); stay open with the refusal if refused."""
-        from duplicate.prepared_file import PreparedError
-        from duplicate.service import TournamentError
+        from duplicate.prepared.file import PreparedError
+        from duplicate.service.errors import TournamentError
 
         assert self.attempt is not None
         try:

@@ -21,8 +21,8 @@ from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from duplicate.service import TournamentError
 from duplicate.service.access import ROLE_NAMES, Action, Role
+from duplicate.service.errors import TournamentError
 from tui.app.station import StationScreen
 from tui.app.widgets.glyphs import HEADER_ICON
 from tui.app.widgets.steady_footer import SteadyFooter

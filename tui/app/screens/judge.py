@@ -41,13 +41,14 @@ from textual.widgets import Checkbox, Header, Input, Static
 from textual.worker import get_current_worker
 
 from data.rules import ROUND_SECONDS
-from duplicate.announce import SpellingTable
-from duplicate.service import Action, RoundStatus, TournamentError, TournamentService
-from duplicate.service.views import NextScore
-from duplicate.timer import Cue, RoundTimer
+from duplicate.rules.announce import SpellingTable
+from duplicate.rules.timer import Cue, RoundTimer
+from duplicate.service.access import Action
+from duplicate.service.errors import TournamentError
+from duplicate.service.facade import TournamentService
+from duplicate.service.views import NextScore, RoundStatus
 from tui.app.heap import freeze_heap
 from tui.app.messages import DataChanged
-from tui.app.screens.game_dialogs import ConfirmScreen, NewGame, NewGameScreen
 from tui.app.screens.judge_actions import JudgeActions
 from tui.app.screens.judge_presenter import (
     ConsoleState,
@@ -69,7 +70,7 @@ from tui.app.widgets.steady_footer import SteadyFooter
 from tui.app.widgets.timer import RoundClock
 from tui.app.widgets.toggles import MarkedCheckbox
 
-__all__ = ["ConfirmScreen", "ConsoleState", "JudgeScreen", "NewGame", "NewGameScreen", "read_console"]
+__all__ = ["JudgeScreen", "read_console"]
 
 NEXT_SCORES = 20
 """How many scores below the top the move list shows."""

@@ -17,7 +17,9 @@ from textual import on, work
 from textual.widgets import Checkbox, Input, Static
 
 from duplicate.plurals import agreeing, counted
-from duplicate.service import Action, RoundStatus, RoundView, TournamentError
+from duplicate.service.access import Action
+from duplicate.service.errors import TournamentError
+from duplicate.service.views import RoundStatus, RoundView
 from tui.app.screens.game_dialogs import ConfirmScreen, NewGame, NewGameScreen
 from tui.app.screens.judge_presenter import ConsoleState, situation, summary_text, tables_text
 from tui.app.station import StationScreen
@@ -389,7 +391,7 @@ class JudgeActions(StationScreen[None]):
         shows a refusal (``PreparedFileError``, ``TournamentError``) and nothing is created."""
 
         def make(request: NewGame) -> str:
-            from duplicate.prepared import load_prepared
+            from duplicate.prepared.file import load_prepared
 
             assert request.prepared is not None
             prepared = load_prepared(request.prepared)[0]

@@ -13,10 +13,10 @@ from dataclasses import dataclass, replace
 from rich.text import Text
 
 from data.rules import ROUND_SECONDS
-from duplicate.announce import SpellingTable, master_announcement, spoken_rack
 from duplicate.plurals import counted
-from duplicate.service import GameInfo, GameStatus, RoundStatus, RoundView
-from duplicate.service.views import BoardCells, GameView, TopMove, pending_line
+from duplicate.rules.announce import SpellingTable, master_announcement, spoken_rack
+from duplicate.rules.statuses import GameStatus
+from duplicate.service.views import BoardCells, GameInfo, GameView, RoundStatus, RoundView, TopMove, pending_line
 from tui.app.widgets.board import BLANK_STYLE, TILE_STYLE
 from tui.app.widgets.glyphs import WARNING_MARK
 

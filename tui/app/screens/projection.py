@@ -33,9 +33,12 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, Digits, Static
 
 from data.rules import ROUND_SECONDS
-from duplicate.service import GameStatus, RoundView, TournamentError, TournamentService, TournamentSettings
-from duplicate.service.views import BoardCells, Tile
-from duplicate.timer import RoundTimer
+from duplicate.rules.statuses import GameStatus
+from duplicate.rules.timer import RoundTimer
+from duplicate.service.errors import TournamentError
+from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
+from duplicate.service.views import BoardCells, RoundView, Tile
 from tui.app.messages import DataChanged
 from tui.app.station import StationScreen
 from tui.app.widgets.big_board import BigBoard, board_size, cell_for

@@ -35,14 +35,10 @@ from textual.widgets import (
 )
 
 from data.rules import ROUND_SECONDS
-from duplicate.service import (
-    Action,
-    AssistantRangeView,
-    EntryView,
-    PlayerView,
-    TournamentError,
-    TournamentSettings,
-)
+from duplicate.service.access import Action
+from duplicate.service.errors import TournamentError
+from duplicate.service.settings import TournamentSettings
+from duplicate.service.views import AssistantRangeView, EntryView, PlayerView
 from tui.app.messages import DataChanged
 from tui.app.screens.setup_actions import SetupActions
 from tui.app.screens.setup_presenter import (

@@ -17,18 +17,10 @@ from textual.widgets import Button, DataTable, Input, Select, Switch
 
 from duplicate.labels import ENTRY_STATUS
 from duplicate.plurals import counted
-from duplicate.service import (
-    InvalidNumber,
-    InvalidText,
-    AssistantRangeView,
-    EntryStatus,
-    EntryView,
-    PlayerView,
-    ResultsUnpublished,
-    SeatingMethod,
-    TournamentError,
-    TournamentSettings,
-)
+from duplicate.rules.statuses import EntryStatus, SeatingMethod
+from duplicate.service.errors import InvalidNumber, InvalidText, ResultsUnpublished, TournamentError
+from duplicate.service.settings import TournamentSettings
+from duplicate.service.views import AssistantRangeView, EntryView, PlayerView
 from tui.app.screens.setup_presenter import STATUS_BUTTONS, integer
 from tui.app.screens.setup_venues import ORGANISER_ROOM, VenueActions
 from tui.app.widgets.judge_dialogs import ReasonDialog

@@ -12,19 +12,13 @@ from rich.text import Text
 
 from duplicate.labels import ENTRY_STATUS, GAME_STATUS, label
 from duplicate.plurals import counted
-from duplicate.service import (
-    InvalidNumber,
-    AssistantRangeView,
-    EntryStatus,
-    EntryView,
-    PlayerView,
-    SeatingMethod,
-    TournamentError,
-    TournamentInfo,
-    TournamentSettings,
-    VenueView,
-)
-from duplicate.standings import BonusMode, BonusPolicy, TournamentCriterion, bonus_warnings
+from duplicate.rules.bonuses import BonusMode, BonusPolicy, bonus_warnings
+from duplicate.rules.statuses import EntryStatus, SeatingMethod
+from duplicate.rules.tournament_standings import TournamentCriterion
+from duplicate.service.errors import InvalidNumber, TournamentError
+from duplicate.service.settings import TournamentSettings
+from duplicate.service.venues import VenueView
+from duplicate.service.views import AssistantRangeView, EntryView, PlayerView, TournamentInfo
 from tui.app.widgets.glyphs import WARNING_MARK
 
 BONUS_MODES = [

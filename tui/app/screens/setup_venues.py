@@ -29,15 +29,10 @@ from textual.widgets import DataTable, Input, Select, Static
 
 from duplicate.labels import local_time
 from duplicate.plurals import counted
-from duplicate.service import (
-    Action,
-    AssistantRangeView,
-    EntryView,
-    InvalidNumber,
-    InvalidText,
-    PlayerView,
-    VenueView,
-)
+from duplicate.service.access import Action
+from duplicate.service.errors import InvalidNumber, InvalidText
+from duplicate.service.venues import VenueView
+from duplicate.service.views import AssistantRangeView, EntryView, PlayerView
 from tui.app.station import StationScreen
 from tui.app.widgets.form_rows import form_button, form_input, form_row, form_select
 from tui.app.widgets.plain_table import PlainTable

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Header, Input, Label, Static
 
-from duplicate.service import TournamentError
+from duplicate.service.errors import TournamentError
 from tui.app.screens.home import HomeScreen
 from tui.app.station import StationScreen
 from tui.app.widgets.glyphs import HEADER_ICON

@@ -37,18 +37,13 @@ from textual.widgets import DataTable, Header, Select, Static, TabbedContent, Ta
 
 from duplicate.labels import CLAIM_STATUS, CRITERION_HEADINGS, label
 from duplicate.plurals import counted
-from duplicate.service import (
-    Action,
-    ClaimStatus,
-    ClaimView,
-    GameStatus,
-    RoundView,
-    SlipView,
-    TournamentError,
-    TournamentInfo,
-    TournamentSettings,
-)
-from duplicate.standings import GameStanding, RoundResult, TournamentCriterion, TournamentStanding, running_totals
+from duplicate.rules.game_standings import GameStanding, RoundResult, running_totals
+from duplicate.rules.statuses import ClaimStatus, GameStatus
+from duplicate.rules.tournament_standings import TournamentCriterion, TournamentStanding
+from duplicate.service.access import Action
+from duplicate.service.errors import TournamentError
+from duplicate.service.settings import TournamentSettings
+from duplicate.service.views import ClaimView, RoundView, SlipView, TournamentInfo
 from tui.app.messages import DataChanged
 from tui.app.screens.standings_actions import JUDGE_KEYS, StandingsActions
 from tui.app.screens.standings_presenter import (
@@ -428,7 +423,7 @@ class StandingsScreen(StandingsActions):
 
     @work(thread=True, exclusive=True, group="publish", exit_on_error=False)
     def _publish(self, folder: Path) -> None:
-        from duplicate.publish import publish_results
+        from duplicate.publishing.site import publish_results
 
         service, tournament_id = self.station.service, self.station.state.tournament_id
         try:

@@ -15,7 +15,9 @@ from textual import work
 from textual.widgets import DataTable
 
 from duplicate.labels import CLAIM_STATUS, label
-from duplicate.service import Action, ClaimStatus, GameStatus, TournamentError
+from duplicate.rules.statuses import ClaimStatus, GameStatus
+from duplicate.service.access import Action
+from duplicate.service.errors import TournamentError
 from tui.app.screens.standings_presenter import claim_summary
 from tui.app.station import StationScreen
 from tui.app.widgets.judge_dialogs import ClaimDecision, ClaimDialog, ClaimResolutionDialog, NewClaim, ReasonDialog

@@ -11,8 +11,10 @@ from typing import Any
 from rich.text import Text
 
 from duplicate.labels import GAME_STATUS
-from duplicate.service import ClaimView, GameStatus, SlipView
-from duplicate.standings import GameStanding, TournamentStanding
+from duplicate.rules.game_standings import GameStanding
+from duplicate.rules.statuses import GameStatus
+from duplicate.rules.tournament_standings import TournamentStanding
+from duplicate.service.views import ClaimView, SlipView
 from tui.app.widgets.slip_feedback import status_name
 
 BONUS_STYLE = "bold black on yellow"

@@ -20,8 +20,9 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Select, Static
 
-from duplicate.service import TournamentService
-from duplicate.standings import GameStanding, TournamentStanding
+from duplicate.rules.game_standings import GameStanding
+from duplicate.rules.tournament_standings import TournamentStanding
+from duplicate.service.facade import TournamentService
 from tui.app.screens.standings_presenter import VenueKey, venue_game_rows, venue_tournament_rows
 from tui.app.widgets.plain_table import PlainTable
 

@@ -11,7 +11,8 @@ from textual.widgets import Button, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from duplicate.plurals import counted
-from duplicate.service import TournamentError, TournamentInfo
+from duplicate.service.errors import TournamentError
+from duplicate.service.views import TournamentInfo
 from tui.app.station import StationScreen
 from tui.app.widgets.glyphs import HEADER_ICON
 from tui.app.widgets.steady_footer import SteadyFooter

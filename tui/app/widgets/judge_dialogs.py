@@ -21,10 +21,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, RadioSet, Static
 
-from duplicate.notation import LOWERCASE_HINT
-from duplicate.service import TournamentError
+from duplicate.rules.notation import LOWERCASE_HINT
+from duplicate.rules.slips import read_mark
+from duplicate.service.errors import TournamentError
 from tui.app.widgets.toggles import MarkedRadioButton
-from duplicate.slips import read_mark
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@
 ranks where it does, then the next best scores (one move per score, with how many
 moves share it). The data comes down as ``TopMove`` / ``NextScore`` values (the
 service's views); the choice goes up as a ``MoveChoices.TopChosen`` message. No rule is applied here: the ranking
-and its reasons are the engine's (``duplicate.master``).
+and its reasons are the engine's (``duplicate.rules.master``).
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from duplicate.plurals import counted
 from duplicate.service.views import NextScore, TopMove
 from tui.app.widgets.glyphs import MASTER_MARK
-from duplicate.plurals import counted
 
-__all__ = ["MoveChoices", "NextScore", "TopMove"]
+__all__ = ["MoveChoices"]
 
 
 class MoveChoices(OptionList):

@@ -1,7 +1,7 @@
 """Slips written on a paper board (II.8; III.20.1.c absolute, III.20.1.d relative): the
 assistant places the word on an on-screen copy of the round's board, sees the canonical
 notation (III.20.1.a) it gives, and the dialog returns the board form (``BoardSlip``) that
-the service converts and judges (``duplicate.board_notation``: the rules convert, the
+the service converts and judges (``duplicate.rules.board_notation``: the rules convert, the
 screen only shows).
 
 Arrows move the cursor to the square of the word's first new tile; Space turns the
@@ -11,7 +11,7 @@ from the cursor along the direction, over the squares already occupied; Backspac
 the last letter back; Intro gives the canonical notation of the main word — extended
 over the tiles already on the board before and after it — and Esc cancels.
 The service's ``paper_board_placement`` does the arithmetic on the board's cells
-(``duplicate.board_notation.placed_word``) and is tested on its own.
+(``duplicate.rules.board_notation.placed_word``) and is tested on its own.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from duplicate.board_notation import BoardNotationError
-from duplicate.notation import LOWERCASE_HINT
+from duplicate.rules.board_notation import BoardNotationError
+from duplicate.rules.notation import LOWERCASE_HINT
 from duplicate.service.game_views import paper_board_placement
 from duplicate.service.views import BOARD_SIZE, BoardCells, PaperPlacement
 from tui.app.widgets.board import board_text

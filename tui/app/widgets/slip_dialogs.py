@@ -17,8 +17,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
-from duplicate.notation import LOWERCASE_HINT
-from duplicate.slips import SlipStatus, read_mark
+from duplicate.rules.notation import LOWERCASE_HINT
+from duplicate.rules.slips import SlipStatus, read_mark
 
 
 _RANGE = re.compile(r"^(\d+)(?:-(\d+))?$")

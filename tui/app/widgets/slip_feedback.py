@@ -16,9 +16,9 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from duplicate.labels import SLIP_STATUS, label
-from duplicate.notation import LOWERCASE_HINT
-from duplicate.service import EntryResult, SetAsideSlipView
-from duplicate.slips import MARKED_STATUSES
+from duplicate.rules.notation import LOWERCASE_HINT
+from duplicate.rules.slips import MARKED_STATUSES
+from duplicate.service.views import EntryResult, SetAsideSlipView
 
 
 def status_name(status: str) -> str:

@@ -1,4 +1,4 @@
-"""The round clock: a ``duplicate.timer.RoundTimer`` shown in large digits with the
+"""The round clock: a ``duplicate.rules.timer.RoundTimer`` shown in large digits with the
 announcer's cues (III.13: 1:00, 0:30, «ALCEN» at 0:05, «TIEMPO» at 0:00).
 
 The widget holds no rule: the countdown and the cue moments are the ``RoundTimer``'s.
@@ -14,7 +14,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Digits, Static
 
-from duplicate.timer import Cue, RoundTimer
+from duplicate.rules.timer import Cue, RoundTimer
 
 TICK_SECONDS = 0.2
 """How often the display is refreshed (seconds)."""
@@ -43,7 +43,7 @@ class RoundClock(Vertical):
     """
 
     class CueReached(Message):
-        """A cue is due now (``cue``: a ``duplicate.timer.Cue``)."""
+        """A cue is due now (``cue``: a ``duplicate.rules.timer.Cue``)."""
 
         def __init__(self, cue: Cue) -> None:
             super().__init__()

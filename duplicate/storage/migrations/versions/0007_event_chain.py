@@ -5,7 +5,7 @@ Revises: 0006
 Create Date: 2026-11-27
 
 Each event keeps the hash of the tournament's event before it (issue 26 §2;
-``duplicate.event_chain``): the column ``events.previous_hash``, filled here for the events
+``duplicate.record.chain``): the column ``events.previous_hash``, filled here for the events
 already stored, tournament by tournament in id order (``duplicate.storage.event_chain``).
 """
 

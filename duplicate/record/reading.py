@@ -1,0 +1,175 @@
+"""Reading a tournament record (``docs/tournament-record.md``, format
+``duplicada-tournament-1``) for ``duplicada verify``: the file, its JSON and its shape.
+
+``load_record(path)`` reads a record file and ``check_shape(record)`` checks a parsed one:
+every key the checker reads is there, of its kind, so the checks that follow
+(``duplicate.record.replay``, ``duplicate.record.figures_check``) never meet a missing key or a
+value of another type. A record that cannot be checked raises ``RecordError``, its
+message in Spanish naming the file (when known), the place in the record and what was
+expected — never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, cast
+
+from duplicate.input_files import InputFileError, read_text
+from duplicate.record.difference import show_value
+
+__all__ = ["ARBITER_STATUSES", "BONUS_MODES", "CRITERIA", "RECORD_FORMAT", "SLIP_STATUSES", "RecordError",
+           "check_shape", "load_record"]
+
+RECORD_FORMAT = "duplicada-tournament-1"
+"""``format`` field of a tournament record."""
+
+ARBITER_STATUSES = frozenset({"late", "null", "missing"})
+"""Slip statuses set by the arbiter, not derivable from the text (III.13, III.20.4); 0 points."""
+
+SLIP_STATUSES = frozenset({
+    "valid", "syntax", "off_board", "misplaced", "not_connected", "not_in_rack", "unmarked_blank",
+    "invalid_word", "late", "null", "missing", "annulled",
+})
+"""Every slip status code of the format."""
+
+BONUS_MODES = frozenset({"automatic", "manual", "off"})
+"""The values of ``tournament.settings.bonus_mode`` (III.24)."""
+CRITERIA = frozenset({"total", "average_place", "average_percentage", "deviation"})
+"""The values of ``tournament.settings.criterion`` (IV.31)."""
+
+
+class RecordError(ValueError):
+    """A record that cannot be checked: unreadable file or JSON, wrong ``format``,
+    a missing key or a value of the wrong type. The message (Spanish) names the
+    file (when known), the place in the record and what was expected."""
+
+
+_KINDS: dict[str, tuple[str, Callable[[object], bool]]] = {
+    "int": ("un número entero", lambda value: isinstance(value, int) and not isinstance(value, bool)),
+    "number": ("un número", lambda value: isinstance(value, (int, float)) and not isinstance(value, bool)),
+    "str": ("un texto", lambda value: isinstance(value, str)),
+    "str?": ("un texto o null", lambda value: value is None or isinstance(value, str)),
+    "bool": ("true o false", lambda value: isinstance(value, bool)),
+    "list": ("una lista", lambda value: isinstance(value, list)),
+    "dict": ("un objeto", lambda value: isinstance(value, dict)),
+}
+_TOP = {"format": "str", "tournament": "dict", "players": "list", "games": "list", "standings": "list"}
+_TOURNAMENT = {"lexicon_hash": "str", "settings": "dict"}
+_SETTINGS = {"bonus_mode": "str", "bonus_value": "int", "criterion": "str", "tie_breaks": "bool",
+             "oriented_notation": "bool"}
+_PLAYER = {"id": "int"}
+_GAME = {"number": "int", "tables": "dict", "rounds": "list", "standings": "list"}
+_ROUND = {"number": "int", "rack": "str", "board_before": "str", "top_score": "int", "top_moves": "list",
+          "master": "str", "master_score": "int", "cumulative": "int", "annulled": "bool", "slips": "list",
+          "bonuses": "dict"}
+_SLIP = {"player": "int", "table": "int", "text": "str?", "status": "str", "score": "int", "move": "str?"}
+_GAME_STANDING = {"player": "int", "position": "int", "total": "int", "bonus": "int", "percentage": "number"}
+_STANDING = {"player": "int", "position": "int", "value": "number", "total": "int"}
+
+
+def _require(value: object, spec: Mapping[str, str], place: str) -> None:
+    """Raise ``RecordError`` unless ``value`` is an object with the keys of ``spec``, of their kinds."""
+    if not isinstance(value, dict):
+        raise RecordError(f"en {place} se esperaba un objeto, no {show_value(value)[:60]}")
+    for key, kind in spec.items():
+        if key not in value:
+            raise RecordError(f"en {place} falta la clave «{key}» ({_KINDS[kind][0]})")
+        name, accepts = _KINDS[kind]
+        if not accepts(value[key]):
+            raise RecordError(f"en {place}, «{key}» debe ser {name}, no {show_value(value[key])[:60]}")
+
+
+def _require_map(value: Mapping[str, object], place: str, what: str) -> None:
+    """Keys that are player ids written as text, values integers."""
+    for key, item in value.items():
+        digits = key.lstrip("-")
+        if not (digits.isascii() and digits.isdigit() and len(digits) <= 18) or not _KINDS["int"][1](item):
+            raise RecordError(f"en {place} se esperaba {what}, no «{key}»: {show_value(item)[:40]}")
+
+
+def check_shape(record: object) -> None:
+    """Raise ``RecordError`` if ``record`` is not a ``duplicada-tournament-1`` record
+    with every key the checker reads (see ``docs/tournament-record.md``)."""
+    _require(record, _TOP, "el registro")
+    assert isinstance(record, dict)
+    if record["format"] != RECORD_FORMAT:
+        raise RecordError(f"formato {record['format']!r} desconocido: se esperaba «{RECORD_FORMAT}»")
+    _require(record["tournament"], _TOURNAMENT, "tournament")
+    settings = record["tournament"]["settings"]
+    _require(settings, _SETTINGS, "tournament.settings")
+    if not isinstance(settings.get("board_notation", False), bool):    # optional: format version 8
+        raise RecordError(f"en tournament.settings, «board_notation» debe ser true o false, "
+                          f"no {show_value(settings['board_notation'])[:60]}")
+    for key, allowed in (("bonus_mode", BONUS_MODES), ("criterion", CRITERIA)):
+        if settings[key] not in allowed:
+            raise RecordError(f"tournament.settings.{key} = {settings[key]!r}: se esperaba uno de {sorted(allowed)}")
+    for index, player in enumerate(record["players"]):
+        _require(player, _PLAYER, f"players[{index}]")
+    for index, standing in enumerate(record["standings"]):
+        _require(standing, _STANDING, f"standings[{index}]")
+    for g, game in enumerate(record["games"]):
+        _require(game, _GAME, f"games[{g}]")
+        _require_map(game["tables"], f"games[{g}].tables", "id de jugador → número de mesa")
+        for index, standing in enumerate(game["standings"]):
+            _require(standing, _GAME_STANDING, f"games[{g}].standings[{index}]")
+        for r, round_ in enumerate(game["rounds"]):
+            place = f"games[{g}].rounds[{r}]"
+            _require(round_, _ROUND, place)
+            _require_map(round_["bonuses"], f"{place}.bonuses", "id de jugador → puntos")
+            if not all(isinstance(move, str) for move in round_["top_moves"]):
+                raise RecordError(f"en {place}.top_moves se esperaba una lista de textos")
+            for s, slip in enumerate(round_["slips"]):
+                _require(slip, _SLIP, f"{place}.slips[{s}]")
+                if "board" in slip and not isinstance(slip["board"], str):
+                    raise RecordError(f"en {place}.slips[{s}], «board» debe ser un texto (la papeleta en tablero "
+                                      f"tal como se anotó, II.8), no {show_value(slip['board'])[:60]}")
+
+
+RECORD_MAX_BYTES = 2**30
+"""The largest record file read (a season of a federation is a few tens of MB)."""
+
+
+class _LongNumber(ValueError):
+    def __init__(self, digits: int) -> None:
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _json_integer(text: str) -> int:
+    """A JSON integer, refused beyond 30 digits (Python would refuse 4,300 with a ValueError)."""
+    if len(text) > 30:
+        raise _LongNumber(len(text.lstrip("-")))
+    return int(text)
+
+
+def load_record(path: Path | str) -> dict[str, Any]:
+    """Read a tournament record (JSON, UTF-8) and check its shape.
+
+    Returns the parsed record. Raises ``RecordError`` — message in Spanish naming
+    the file and what was expected — when the file cannot be read, is not JSON, has
+    another ``format`` or lacks a key the checker needs (or has it of another kind).
+    """
+    path = Path(path)
+    try:
+        text = read_text(path, what="un registro de torneo (JSON)", limit=RECORD_MAX_BYTES)
+    except InputFileError as error:
+        raise RecordError(str(error)) from None
+    try:
+        record = json.loads(text, parse_int=_json_integer)
+    except _LongNumber as error:
+        raise RecordError(f"{path}: un número de {error.digits} cifras; un registro no lleva números tan largos") from None
+    except RecursionError:
+        raise RecordError(f"{path}: el JSON anida demasiados niveles; "
+                          f"se esperaba un registro «{RECORD_FORMAT}»") from None
+    except json.JSONDecodeError as error:
+        raise RecordError(
+            f"{path}: no es JSON válido (línea {error.lineno}, columna {error.colno}: {error.msg}); "
+            f"se esperaba un registro «{RECORD_FORMAT}»"
+        ) from None
+    try:
+        check_shape(record)
+    except RecordError as error:
+        raise RecordError(f"{path}: {error}") from None
+    return cast("dict[str, Any]", record)
