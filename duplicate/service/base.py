@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 from sqlalchemy import event, func, select
@@ -76,6 +76,11 @@ _now = now
 
 
 def _iso(moment: datetime | date | None) -> str | None:
+    """``moment`` as the record writes it: a date as ``YYYY-MM-DD``; a moment as ISO 8601 in
+    UTC with its offset (SQLite returns the stored times without a zone, PostgreSQL with
+    one: both are UTC, and the record reads the same from either); None stays None."""
+    if isinstance(moment, datetime):
+        return (moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)).isoformat()
     return moment.isoformat() if moment is not None else None
 
 

@@ -142,10 +142,8 @@ class Restore(TaskModule):
                         station=str(logged["station"]), arbiter=str(logged.get("arbiter") or ""),
                         role=str(logged.get("role") or ""), reason=str(logged.get("reason") or ""),
                         created_at=datetime.fromisoformat(str(logged["created_at"])))
-            session.add(row)
-            session.flush()
             try:
-                project(session, row)
+                project(session, row)          # stored, and applied (the rows it makes first when it refers to them)
             except (ValueError, KeyError, TypeError) as error:
                 raise InconsistentHistory(f"el evento {row.id} ({row.kind}) no se puede aplicar: {error}",
                                           event_id=row.id, game=number) from error
