@@ -72,6 +72,7 @@ class Corrections(TaskModule):
                 raise StateConflict(f"el conflicto {conflict_id} ya está resuelto ({conflict.resolution}, "
                                       f"{conflict.resolved_by})", what=f"conflicto {conflict_id}", state="resolved")
             if verdict is not None:
+                context, verdict = self._held(session, context, verdict, text, mark)
                 self._correct_in(session, context, text, verdict, actor,
                                  reason or f"conflicto {conflict_id} resuelto a favor de la nueva papeleta")
             else:
@@ -103,6 +104,7 @@ class Corrections(TaskModule):
                 if closed:
                     raise RoundClosed(f"la ronda {context.round_number} está cerrada: "
                                           "solo el juez árbitro puede corregirla", round=context.round_number)
+            context, verdict = self._held(session, context, verdict, text, status)
             return self._correct_in(session, context, text or "", verdict, actor, reason)
 
     def _correction_verdict(self, context: SlipContext, text: str | None,
@@ -116,6 +118,18 @@ class Corrections(TaskModule):
         if mark is not None:                    # «tarde» as the corrected slip: the mark (issue 25 §3)
             return mark_verdict(mark)
         return judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
+
+    def _held(self, session: Session, context: SlipContext, verdict: SlipVerdict, text: str | None,
+              status: SlipStatus | str | None) -> tuple[SlipContext, SlipVerdict]:
+        """Inside the correction's write transaction (after ``_authorise``, which holds the
+        tournament): the round read again (``SlipEntry.held_context``, closed rounds
+        allowed: a correction); the correction judged again when the round changed since
+        ``context`` was read (a rack replaced, a master annulled, III.29). Raises
+        ``LockedGameError`` when the game became final (III.26)."""
+        held = self.slip_entry.held_context(session, context, allow_closed=True)
+        if held is context:
+            return context, verdict
+        return held, self._correction_verdict(held, text, status)
 
     def _correct_in(self, session: Session, context: SlipContext, text: str, verdict: SlipVerdict, actor: Actor,
                     reason: str) -> EntryResult:
@@ -207,6 +221,7 @@ class Corrections(TaskModule):
                 raise StateConflict(f"la reclamación {claim_id} ya está resuelta ({claim.status})",
                                     what=f"reclamación {claim_id}", state="resolved")
             if verdict is not None:
+                context, verdict = self._held(session, context, verdict, corrected_text, corrected_status)
                 self._correct_in(session, context, corrected_text or "", verdict, actor,
                                  f"reclamación {claim_id} aceptada: {resolution}")
             else:
