@@ -59,15 +59,16 @@ class Corrections(TaskModule):
             game = session.get(GameRow, conflict.game_id)
             assert game is not None
             game_number, tournament_id = game.number, game.tournament_id
-            table, round_number, text, mark = (conflict.table_number, conflict.round_number, conflict.text,
-                                               conflict.mark)
+            table, round_number, text, mark, entry_id = (conflict.table_number, conflict.round_number, conflict.text,
+                                                         conflict.mark, conflict.entry_id)
         context = self.slip_entry.slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
         verdict = self._correction_verdict(context, text, mark) if use_new else None
         with self._write() as session:
+            # The tournament held first (``_authorise``), the conflict's row then: every write takes them in this order.
+            actor = self._authorise(session, tournament_id, Action.RESOLVE_CONFLICT, entries=[entry_id])
             conflict = session.scalar(select(Conflict).where(Conflict.id == conflict_id).with_for_update()
                                       .execution_options(populate_existing=True))
             assert conflict is not None
-            actor = self._authorise(session, tournament_id, Action.RESOLVE_CONFLICT, entries=[conflict.entry_id])
             if conflict.resolution is not None:
                 raise StateConflict(f"el conflicto {conflict_id} ya está resuelto ({conflict.resolution}, "
                                       f"{conflict.resolved_by})", what=f"conflicto {conflict_id}", state="resolved")
@@ -209,14 +210,16 @@ class Corrections(TaskModule):
             assert seat is not None
             tournament_id, game_number, table, round_number = (game.tournament_id, game.number, seat.table_number,
                                                                claim.round_number)
+            entry_id = claim.entry_id
         correcting = upheld and (corrected_text is not None or corrected_status is not None)
         context = self.slip_entry.slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
         verdict = self._correction_verdict(context, corrected_text, corrected_status) if correcting else None
         with self._write() as session:
+            # The tournament held first (``_authorise``), the claim's row then: every write takes them in this order.
+            actor = self._authorise(session, tournament_id, Action.RESOLVE_CLAIM, entries=[entry_id])
             claim = session.scalar(select(Claim).where(Claim.id == claim_id).with_for_update()
                                    .execution_options(populate_existing=True))
             assert claim is not None
-            actor = self._authorise(session, tournament_id, Action.RESOLVE_CLAIM, entries=[claim.entry_id])
             if claim.status != ClaimStatus.OPEN.value:
                 raise StateConflict(f"la reclamación {claim_id} ya está resuelta ({claim.status})",
                                     what=f"reclamación {claim_id}", state="resolved")
