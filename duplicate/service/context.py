@@ -298,8 +298,13 @@ class ServiceContext:
         ``game_id``), on the players of ``entries`` (entry ids) and in ``venues``; raises
         ``NotAuthorised`` or ``CredentialRefused`` otherwise (II.4). A venue's credential
         (issue 27 §2) may act only where every table's player and every entry is of its
-        venue: tables without ``game_id`` cannot be placed, and are refused to it."""
+        venue: tables without ``game_id`` cannot be placed, and are refused to it.
+
+        Inside ``write`` the tournament's lock is then held to the end of the transaction
+        (``Database.hold``; taken after the PIN's check, whose scrypt is slow on purpose):
+        what the action reads from here on is what it commits on (issue 34 §1)."""
         actor = self.actor(session, tournament_id)
+        self.db.hold(session, tournament_id)
         tables = list(tables)
         acted_on: list[str | None] = list(venues)
         if actor.venue is not None:

@@ -42,19 +42,21 @@ class Corrections(TaskModule):
             game = session.get(GameRow, conflict.game_id)
             assert game is not None
             game_number, tournament_id = game.number, game.tournament_id
-            table, round_number, text, mark = (conflict.table_number, conflict.round_number, conflict.text,
-                                               conflict.mark)
+            table, round_number, text, mark, entry_id = (conflict.table_number, conflict.round_number, conflict.text,
+                                                         conflict.mark, conflict.entry_id)
         context = self.slip_entry.slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
         verdict = self._correction_verdict(context, text, mark) if use_new else None
         with self._write() as session:
+            # The tournament held first (``_authorise``), the conflict's row then: every write takes them in this order.
+            actor = self._authorise(session, tournament_id, Action.RESOLVE_CONFLICT, entries=[entry_id])
             conflict = session.scalar(select(Conflict).where(Conflict.id == conflict_id).with_for_update()
                                       .execution_options(populate_existing=True))
             assert conflict is not None
-            actor = self._authorise(session, tournament_id, Action.RESOLVE_CONFLICT, entries=[conflict.entry_id])
             if conflict.resolution is not None:
                 raise StateConflict(f"el conflicto {conflict_id} ya está resuelto ({conflict.resolution}, "
                                       f"{conflict.resolved_by})", what=f"conflicto {conflict_id}", state="resolved")
             if verdict is not None:
+                context, verdict = self._held(session, context, verdict, text, mark)
                 self._correct_in(session, context, text, verdict, actor,
                                  reason or f"conflicto {conflict_id} resuelto a favor de la nueva papeleta")
             else:
@@ -85,6 +87,7 @@ class Corrections(TaskModule):
                 if closed:
                     raise RoundClosed(f"la ronda {context.round_number} está cerrada: "
                                           "solo el juez árbitro puede corregirla", round=context.round_number)
+            context, verdict = self._held(session, context, verdict, text, status)
             return self._correct_in(session, context, text or "", verdict, actor, reason)
 
     def _correction_verdict(self, context: SlipContext, text: str | None,
@@ -98,6 +101,18 @@ class Corrections(TaskModule):
         if mark is not None:                    # «tarde» as the corrected slip: the mark (issue 25 §3)
             return mark_verdict(mark)
         return judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
+
+    def _held(self, session: Session, context: SlipContext, verdict: SlipVerdict, text: str | None,
+              status: SlipStatus | str | None) -> tuple[SlipContext, SlipVerdict]:
+        """Inside the correction's write transaction (after ``_authorise``, which holds the
+        tournament): the round read again (``SlipEntry.held_context``, closed rounds
+        allowed: a correction); the correction judged again when the round changed since
+        ``context`` was read (a rack replaced, a master annulled, III.29). Raises
+        ``LockedGameError`` when the game became final (III.26)."""
+        held = self.slip_entry.held_context(session, context, allow_closed=True)
+        if held is context:
+            return context, verdict
+        return held, self._correction_verdict(held, text, status)
 
     def _correct_in(self, session: Session, context: SlipContext, text: str, verdict: SlipVerdict, actor: Actor,
                     reason: str) -> EntryResult:
@@ -166,18 +181,21 @@ class Corrections(TaskModule):
             assert seat is not None
             tournament_id, game_number, table, round_number = (game.tournament_id, game.number, seat.table_number,
                                                                claim.round_number)
+            entry_id = claim.entry_id
         correcting = upheld and (corrected_text is not None or corrected_status is not None)
         context = self.slip_entry.slip_context(game_number, table, round_number, tournament_id, allow_closed=True)
         verdict = self._correction_verdict(context, corrected_text, corrected_status) if correcting else None
         with self._write() as session:
+            # The tournament held first (``_authorise``), the claim's row then: every write takes them in this order.
+            actor = self._authorise(session, tournament_id, Action.RESOLVE_CLAIM, entries=[entry_id])
             claim = session.scalar(select(Claim).where(Claim.id == claim_id).with_for_update()
                                    .execution_options(populate_existing=True))
             assert claim is not None
-            actor = self._authorise(session, tournament_id, Action.RESOLVE_CLAIM, entries=[claim.entry_id])
             if claim.status != ClaimStatus.OPEN.value:
                 raise StateConflict(f"la reclamación {claim_id} ya está resuelta ({claim.status})",
                                     what=f"reclamación {claim_id}", state="resolved")
             if verdict is not None:
+                context, verdict = self._held(session, context, verdict, corrected_text, corrected_status)
                 self._correct_in(session, context, corrected_text or "", verdict, actor,
                                  f"reclamación {claim_id} aceptada: {resolution}")
             else:

@@ -47,10 +47,15 @@ class Results(TaskModule):
         marked missing and the bonuses ``{table: points}``. ``round_number`` defaults to
         the round waiting to be closed: the newest with its master placed and not closed
         (``StateConflict`` when there is none). Refused (``RoundHasConflicts``) while the
-        round has conflicts the judge has not resolved."""
+        round has conflicts the judge has not resolved.
+
+        Decided in its one write transaction, on what it reads once ``_authorise`` holds
+        the tournament (issue 34 §1): a slip committed before is counted (never marked
+        missing), a slip arriving after is refused (``RoundClosed``, ``SlipEntry.held_context``)."""
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.CLOSE_ROUND)
+            session.refresh(tournament)       # read again now the tournament is held (its bonus settings, III.24)
             game = self._game(session, tournament, game_number, lock=True)
             self._check_unlocked(game)
             number = round_number if round_number is not None else self._round_to_close(game)

@@ -7,17 +7,18 @@ repeat or a conflict there.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from duplicate.bounds import NumberError, whole_number
 from duplicate.record.events_slips import SlipEntered
 from duplicate.rules.slips import SlipStatus, SlipVerdict, judge_slip, mark_verdict, read_mark
-from duplicate.service.access import Action
+from duplicate.service.access import Action, Actor
 from duplicate.service.base import MARK_STATUSES, TaskModule, _read_csv, checked_mark
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import InvalidFile, NotFound
@@ -27,6 +28,7 @@ from duplicate.service.slip_context import (
     BoardWritten,
     SlipContext,
     board_canonical,
+    rebased,
     verdict_payload,
 )
 from duplicate.service.slip_entry import SlipEntry
@@ -35,6 +37,14 @@ from duplicate.storage.models import Entry, Player, Seat, Slip
 from duplicate.texts import SLIP_MAX, shown
 
 __all__ = ["SlipBatch"]
+
+Prepared = list[tuple[SlipContext, str, SlipVerdict, str | None]]
+"""A round's slips judged: each one's context, text, verdict and board form (``None``: not
+written on a board)."""
+
+Batch = tuple[SlipContext, Prepared, Callable[[SlipContext], Prepared]]
+"""A round's batch: the round as read, its slips judged on it, and how to judge them again
+on the round as the write transaction finds it (``SlipEntry.held_context``)."""
 
 
 class SlipBatch(TaskModule):
@@ -53,18 +63,31 @@ class SlipBatch(TaskModule):
         ``enter_slip``/``mark_slip``; identical texts are judged once. For imports and
         the simulator; the assistants' stations use ``enter_slip`` (one commit each).
         If another station stores one of these players' slips meanwhile, the batch is
-        retried once and that slip becomes a repeat or a conflict."""
-        return self._enter_slips(game_number, list(slips), round_number, tournament_id, Action.ENTER_SLIP)
-
-    def _enter_slips(self, game_number: int, items: list[tuple[Any, ...]], round_number: int | None,
-                     tournament_id: int | None, action: Action) -> list[EntryResult]:
+        retried once and that slip becomes a repeat or a conflict. The round is read again
+        in the write transaction: closed since, ``RoundClosed`` and nothing stored; changed
+        since (a rack replaced, a master annulled), the slips are judged again on it."""
+        items = list(slips)
         if not items:
             return []
+        return self._store_batches([self._batch(game_number, items, round_number, tournament_id)], Action.ENTER_SLIP)
+
+    def _batch(self, game_number: int, items: list[tuple[Any, ...]], round_number: int | None,
+               tournament_id: int | None) -> Batch:
+        """The slips ``items`` of one round judged on the round as read now (``Batch``)."""
         base = self.slip_entry.slip_context(game_number, items[0][0], round_number, tournament_id)
         with self._read() as session:
             seated = {table: (entry_id, name) for table, entry_id, name in session.execute(
                 select(Seat.table_number, Seat.entry_id, Player.name).join(Entry, Seat.entry_id == Entry.id)
                 .join(Player, Entry.player_id == Player.id).where(Seat.game_id == base.game_id))}
+
+        def prepare(base: SlipContext) -> Prepared:
+            return self._prepared(game_number, items, base, seated)
+
+        return base, prepare(base), prepare
+
+    def _prepared(self, game_number: int, items: list[tuple[Any, ...]], base: SlipContext,
+                  seated: dict[int, tuple[int, str]]) -> Prepared:
+        """Each slip of ``items`` judged on the round ``base`` (identical texts once)."""
         verdicts: dict[str, SlipVerdict] = {}
         prepared = []
         for table, value, *written in items:
@@ -89,45 +112,57 @@ class SlipBatch(TaskModule):
                     verdicts[value] = judge_slip(base.board, base.rack, value, base.lexicon, oriented=base.oriented)
                 verdict, raw = verdicts[value], value
             entry_id, name = seated[table]
-            context = SlipContext(base.tournament_id, base.game_id, base.round_number, entry_id, name, table,
-                                   base.board, base.rack, base.lexicon, base.oriented, base.master, base.annulled,
-                                   base.board_allowed)
+            context = rebased(SlipContext(base.tournament_id, base.game_id, base.round_number, entry_id, name, table,
+                                          base.board, base.rack, base.lexicon, base.oriented, base.master,
+                                          base.annulled), base)
             prepared.append((context, raw, verdict, board))
-        try:
-            return self._store_batch(prepared, action)
-        except IntegrityError:
-            return self._store_batch(prepared, action)
+        return prepared
 
-    def _store_batch(self, prepared: list[tuple[SlipContext, str, SlipVerdict, str | None]],
-                     action: Action) -> list[EntryResult]:
-        """Store a batch in one transaction: the round's existing slips are read once, the
-        first slip of each player without one is logged (``SlipEntered``, the projector
-        inserts its row) and every second slip becomes a repeat or a conflict
-        (``SlipEntry.store_in``)."""
+    def _store_batches(self, batches: list[Batch], action: Action) -> list[EntryResult]:
+        """Store the batches (one per round) in one write transaction; one retry when
+        another station stored one of these players' slips at the same moment."""
+        try:
+            return self._store_batches_once(batches, action)
+        except IntegrityError:
+            return self._store_batches_once(batches, action)
+
+    def _store_batches_once(self, batches: list[Batch], action: Action) -> list[EntryResult]:
+        results: list[EntryResult] = []
         with self._write() as session:
-            first = prepared[0][0]
-            actor = self._authorise(session, first.tournament_id, action,
-                                    tables=[context.table for context, _, _, _ in prepared], game_id=first.game_id)
-            self._writable_game(session, first.game_id)
-            existing = set(session.scalars(select(Slip.entry_id).where(
-                Slip.game_id == first.game_id, Slip.round_number == first.round_number)))
-            fresh: list[SlipEntered] = []
-            results: list[EntryResult | None] = []
-            for context, raw, verdict, board in prepared:
-                if context.entry_id in existing:
-                    results.append(None)
-                    continue
-                existing.add(context.entry_id)
-                fresh.append(SlipEntered(context.table, context.entry_id,
-                                         **verdict_payload(raw, verdict, context, board), hint=verdict.hint))
-                results.append(EntryResult("accepted", verdict, context.table, context.player, context.round_number))
-            self.context.log_all(session, first.tournament_id, fresh, actor=actor, game_id=first.game_id,
-                                 round_number=first.round_number)
-            # Second slips for a player (already stored, or twice in this batch): repeat or conflict.
-            for index, (context, raw, verdict, board) in enumerate(prepared):
-                if results[index] is None:
-                    results[index] = self.slip_entry.store_in(session, context, raw, verdict, actor, board)
-            return [result for result in results if result is not None]
+            for base, prepared, prepare in batches:
+                actor = self._authorise(session, base.tournament_id, action,
+                                        tables=[context.table for context, _, _, _ in prepared], game_id=base.game_id)
+                held = self.slip_entry.held_context(session, base)
+                if held is not base:
+                    prepared = prepare(held)
+                results += self._store_batch_in(session, actor, prepared)
+        return results
+
+    def _store_batch_in(self, session: Session, actor: Actor, prepared: Prepared) -> list[EntryResult]:
+        """Store a round's batch in the write transaction ``session``, the round checked
+        (``_store_batches``): the round's existing slips are read once, the first slip of
+        each player without one is logged (``SlipEntered``, the projector inserts its row)
+        and every second slip becomes a repeat or a conflict (``SlipEntry.store_in``)."""
+        first = prepared[0][0]
+        existing = set(session.scalars(select(Slip.entry_id).where(
+            Slip.game_id == first.game_id, Slip.round_number == first.round_number)))
+        fresh: list[SlipEntered] = []
+        results: list[EntryResult | None] = []
+        for context, raw, verdict, board in prepared:
+            if context.entry_id in existing:
+                results.append(None)
+                continue
+            existing.add(context.entry_id)
+            fresh.append(SlipEntered(context.table, context.entry_id,
+                                     **verdict_payload(raw, verdict, context, board), hint=verdict.hint))
+            results.append(EntryResult("accepted", verdict, context.table, context.player, context.round_number))
+        self.context.log_all(session, first.tournament_id, fresh, actor=actor, game_id=first.game_id,
+                             round_number=first.round_number)
+        # Second slips for a player (already stored, or twice in this batch): repeat or conflict.
+        for index, (context, raw, verdict, board) in enumerate(prepared):
+            if results[index] is None:
+                results[index] = self.slip_entry.store_in(session, context, raw, verdict, actor, board)
+        return [result for result in results if result is not None]
 
     def import_slips(self, game_number: int, path: Path, *, tournament_id: int | None = None) -> list[EntryResult]:
         """Enter the slips of a CSV file with a header: ``mesa`` (table), ``jugada``
@@ -137,7 +172,8 @@ class SlipBatch(TaskModule):
         in the board form of ``duplicate.rules.board_notation``, e.g. ``H8 → CASA``; ``jugada``
         empty then: a row with both is refused, III.20.2). Every row is checked first (syntax, table seated, round open):
         a bad row raises ``TournamentError`` naming its line and nothing is entered; then
-        each round's slips are entered in one transaction."""
+        every round's slips are entered in one transaction, which checks each round again:
+        a round closed since refuses the whole file (``RoundClosed``, nothing entered)."""
         with self._write() as session:
             self._authorise(session, self._tournament(session, tournament_id).id, Action.IMPORT_SLIPS)
         parsed: list[tuple[int, int, int | None, str | BoardWritten, str]] = []
@@ -184,7 +220,5 @@ class SlipBatch(TaskModule):
                 raise InvalidFile(f"{path}, línea {line}: {BOARD_REFUSED}; no se ha anotado nada",
                                   path=path, line=line, what="la columna «tablero»", value=written.text)
             by_round.setdefault(target, []).append((table, checked_mark(mark), written) if mark else (table, written))
-        results = []
-        for number, items in sorted(by_round.items()):
-            results += self._enter_slips(game_number, items, number, tournament_id, Action.IMPORT_SLIPS)
-        return results
+        batches = [self._batch(game_number, items, number, tournament_id) for number, items in sorted(by_round.items())]
+        return self._store_batches(batches, Action.IMPORT_SLIPS) if batches else []

@@ -10,7 +10,7 @@ Used by slip entry (``slip_entry``, ``slip_batch``), corrections and results.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from duplicate.rules.board_notation import BoardNotationError, board_slip_notation
@@ -18,7 +18,7 @@ from duplicate.rules.rack import RackError, parse_rack_text
 from duplicate.service.base import ANNULLED, MARK_STATUSES
 from duplicate.service.errors import DamagedData, InvalidSlip
 from duplicate.rules.slips import SlipStatus, SlipVerdict
-from duplicate.storage.models import Slip
+from duplicate.storage.models import RoundRow, Slip
 from duplicate.storage.projection.slips import ANNULLED_REASON
 from lexicon.board import Board, BoardError
 from lexicon.lexicon import Lexicon
@@ -28,6 +28,8 @@ __all__ = [
     "BoardWritten",
     "SlipContext",
     "board_canonical",
+    "rebased",
+    "round_version",
     "same_slip",
     "slip_payload",
     "stored_board",
@@ -56,6 +58,25 @@ class SlipContext:
     master: str | None
     annulled: bool
     board_allowed: bool = False
+    version: tuple[str, str, str | None, bool] | None = None
+    """What the slip was judged against as the round row stored it when read
+    (``round_version``): the write transaction reads it again and compares (issue 34 §1)."""
+
+
+def round_version(row: RoundRow) -> tuple[str, str, str | None, bool]:
+    """What a slip of the round ``row`` is judged against, as stored: the rack, the board
+    before the round, the master and whether it was annulled (III.29). Two equal versions
+    judge every slip alike."""
+    return row.rack, row.board_before, row.master, row.annulled
+
+
+def rebased(context: SlipContext, fresh: SlipContext) -> SlipContext:
+    """``context`` (a player's slip) judged against the round as ``fresh`` (another
+    context of the same round, read later) has it: its board, rack, lexicon, settings,
+    master and version."""
+    return replace(context, board=fresh.board, rack=fresh.rack, lexicon=fresh.lexicon, oriented=fresh.oriented,
+                   master=fresh.master, annulled=fresh.annulled, board_allowed=fresh.board_allowed,
+                   version=fresh.version)
 
 
 @dataclass(frozen=True)

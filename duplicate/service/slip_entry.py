@@ -7,7 +7,7 @@ re-exported here).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
@@ -26,6 +26,8 @@ from duplicate.service.settings import TournamentSettings
 from duplicate.service.slip_context import (
     SlipContext,
     board_canonical,
+    rebased,
+    round_version,
     same_slip,
     stored_board,
     stored_rack,
@@ -38,11 +40,17 @@ from duplicate.service.views import (
     SlipView,
     view_of,
 )
-from duplicate.storage.models import Conflict, Event, GameRow, RoundRow, Seat, Slip
+from duplicate.storage.models import Conflict, Event, GameRow, RoundRow, Seat, Slip, Tournament
 from duplicate.storage.projector import next_id
 from duplicate.texts import SLIP_MAX
 
-__all__ = ["SlipEntry"]
+__all__ = ["Decision", "SlipEntry"]
+
+Decision = Callable[[SlipContext], tuple[str, SlipVerdict, str | None]]
+"""How an action judges its slip against a round (``SlipContext``): the text to store, its
+verdict and the board form as typed (``None``: not written on a board). Called once on
+the round as read before the write transaction, and again inside it when the round
+changed meanwhile (``SlipEntry.held_context``)."""
 
 
 class SlipEntry(TaskModule):
@@ -70,15 +78,17 @@ class SlipEntry(TaskModule):
         """
         text = self._typed(text, "la papeleta", SLIP_MAX)
         context = self.slip_context(game_number, table, round_number, tournament_id)
-        written = None
-        if board:
-            written, text = text, board_canonical(context, text)
-        else:
-            mark = read_mark(text)
-            if mark is not None:
-                return self._store(context, text, mark_verdict(mark), Action.MARK_SLIP)
-        verdict = judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)
-        return self._store(context, text, verdict, Action.ENTER_SLIP, written)
+        mark = None if board else read_mark(text)
+        if mark is not None:
+            marked = mark_verdict(mark)
+            return self._store(context, lambda _: (text, marked, None), Action.MARK_SLIP)
+
+        def decide(context: SlipContext) -> tuple[str, SlipVerdict, str | None]:
+            canonical = board_canonical(context, text) if board else text
+            verdict = judge_slip(context.board, context.rack, canonical, context.lexicon, oriented=context.oriented)
+            return canonical, verdict, text if board else None
+
+        return self._store(context, decide, Action.ENTER_SLIP)
 
     def mark_slip(self, game_number: int, table: int, status: SlipStatus | str, *, text: str = "",
                   round_number: int | None = None, tournament_id: int | None = None) -> EntryResult:
@@ -88,47 +98,60 @@ class SlipEntry(TaskModule):
         status = checked_mark(status)
         text = self._typed(text, "la papeleta", SLIP_MAX)
         context = self.slip_context(game_number, table, round_number, tournament_id)
-        return self._store(context, text, mark_verdict(status, text), Action.MARK_SLIP)
+        return self._store(context, lambda _: (text, mark_verdict(status, text), None), Action.MARK_SLIP)
 
     def enter_master_slips(self, game_number: int, tables: Iterable[int], *, round_number: int | None = None,
                            tournament_id: int | None = None) -> list[EntryResult]:
         """Enter the master's own text for every player in ``tables`` in one step, one
-        transaction (issue 3 §3)."""
+        transaction (issue 3 §3). The round is read again in that transaction: closed
+        since, ``RoundClosed`` and nothing stored; its master changed, the new one is entered."""
         tables = list(dict.fromkeys(tables))
         contexts = [self.slip_context(game_number, table, round_number, tournament_id) for table in tables]
         if not contexts:
             return []
-        master = contexts[0].master
-        if master is None:
-            raise StateConflict(f"la ronda {contexts[0].round_number} aún no tiene jugada maestra",
-                                what=f"ronda {contexts[0].round_number}", state="no_master")
-        verdict = judge_slip(contexts[0].board, contexts[0].rack, master, contexts[0].lexicon,
-                             oriented=contexts[0].oriented)
+        master, verdict = self._master_verdict(contexts[0])
         results = []
         with self._write() as session:
             actor = self._authorise(session, contexts[0].tournament_id, Action.ENTER_SLIP, tables=tables,
                                     game_id=contexts[0].game_id)
-            self._writable_game(session, contexts[0].game_id)
+            held = self.held_context(session, contexts[0])
+            if held is not contexts[0]:
+                contexts = [rebased(context, held) for context in contexts]
+                master, verdict = self._master_verdict(held)
             for context in contexts:
                 results.append(self.store_in(session, context, master, verdict, actor))
         return results
+
+    @staticmethod
+    def _master_verdict(context: SlipContext) -> tuple[str, SlipVerdict]:
+        """The round's master and its verdict; ``StateConflict`` when it has none yet."""
+        if context.master is None:
+            raise StateConflict(f"la ronda {context.round_number} aún no tiene jugada maestra",
+                                what=f"ronda {context.round_number}", state="no_master")
+        return context.master, judge_slip(context.board, context.rack, context.master, context.lexicon,
+                                          oriented=context.oriented)
 
     def double_check(self, game_number: int, table: int, text: str, *, round_number: int | None = None,
                      tournament_id: int | None = None, board: bool = False) -> EntryResult:
         """Double entry: a second assistant re-types a slip. A match is recorded as
         checked; a mismatch becomes a ``Conflict`` the judge resolves. ``board``: ``text``
         is a board form (II.8), compared by the canonical notation it gives (``enter_slip``)."""
-        text = self._typed(text, "la papeleta", SLIP_MAX)
-        context = self.slip_context(game_number, table, round_number, tournament_id)
-        if board:
-            text = board_canonical(context, text)
-        mark = read_mark(text)
-        verdict = (mark_verdict(mark) if mark is not None
-                   else judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented))
+        typed = self._typed(text, "la papeleta", SLIP_MAX)
+
+        def decide(context: SlipContext) -> tuple[str, SlipVerdict, str | None]:
+            text = board_canonical(context, typed) if board else typed
+            mark = read_mark(text)
+            return text, (mark_verdict(mark) if mark is not None else
+                          judge_slip(context.board, context.rack, text, context.lexicon, oriented=context.oriented)), None
+
+        read = self.slip_context(game_number, table, round_number, tournament_id)
+        text, verdict, _ = decide(read)
         with self._write() as session:
-            actor = self._authorise(session, context.tournament_id, Action.CHECK_SLIP, tables=[table],
-                                    game_id=context.game_id)
-            self._writable_game(session, context.game_id)
+            actor = self._authorise(session, read.tournament_id, Action.CHECK_SLIP, tables=[table],
+                                    game_id=read.game_id)
+            context = self.held_context(session, read)
+            if context is not read:
+                text, verdict, _ = decide(context)
             slip = self.slip_in(session, context)
             if slip is None:
                 raise NotFound(f"mesa {table}, ronda {context.round_number}: no hay papeleta que comprobar",
@@ -193,6 +216,11 @@ class SlipEntry(TaskModule):
 
     def slip_context(self, game_number: int, table: int, round_number: int | None, tournament_id: int | None,
                      *, allow_closed: bool = False) -> SlipContext:
+        """What the slip of ``table`` in the round ``round_number`` (default: the round open
+        for slips, III.16) is judged against, read in a read transaction: to judge before
+        writing. The write transaction checks it again (``held_context``). Raises
+        ``LockedGameError`` for a final game, ``RoundClosed`` for a closed round (unless
+        ``allow_closed``: a correction), ``NotFound`` for a game, round or table without one."""
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
@@ -200,22 +228,58 @@ class SlipEntry(TaskModule):
             number = round_number if round_number is not None else self._slip_round_number(session, game)
             row = self._round(session, game, number)
             if row.closed and not allow_closed:
-                raise RoundClosed(f"la ronda {number} está cerrada: solo el juez árbitro puede corregirla",
-                                  game=game.number, round=number)
-            seat = session.scalar(select(Seat).where(Seat.game_id == game.id,
-                                                     Seat.table_number == self._number(table, "la mesa")))
-            if seat is None:
-                raise NotFound(f"no hay ningún jugador en la mesa {table} en la partida {game.number}",
-                               what="mesa", key=table)
-            lexicon = self.lexicon_for(tournament)
-            settings = TournamentSettings.from_dict(tournament.settings)
-            rack = stored_rack(row.rack, lexicon)
-            if seat.entry is None or seat.entry.player is None:
-                raise DamagedData(f"la mesa {table} está asignada a una inscripción que no existe: la base de datos "
-                                  "está dañada; restaure una copia")
-            return SlipContext(tournament.id, game.id, number, seat.entry_id, seat.entry.player.name, table,
-                                stored_board(row.board_before, lexicon), rack, lexicon, settings.oriented_notation,
-                                row.master, row.annulled, settings.board_notation)
+                raise self._closed(game, number)
+            return self._context_of(session, tournament, game, row, table)
+
+    def held_context(self, session: Session, context: SlipContext, *, allow_closed: bool = False) -> SlipContext:
+        """Inside the write transaction that stores what was judged against ``context``,
+        once ``_authorise`` holds the tournament (``ServiceContext.authorise``; SQLite: the
+        whole database since ``BEGIN IMMEDIATE``): the game and the round read again as
+        they are now, the check that a station acting meanwhile (``round close``, a rack
+        replaced, a master annulled) cannot slip past (issue 34 §1).
+
+        Raises ``LockedGameError`` when the game became final (III.26), ``RoundClosed``
+        (the Spanish message of ``slip_context``) when the round was closed, unless
+        ``allow_closed``. Returns ``context`` itself when the round is as it was judged
+        against (``round_version``), else the round's context read here: the caller judges
+        again on it (a few milliseconds, inside the transaction)."""
+        game = self._writable_game(session, context.game_id)
+        row = session.scalar(select(RoundRow).where(RoundRow.game_id == context.game_id,
+                                                    RoundRow.number == context.round_number)
+                             .execution_options(populate_existing=True))
+        if row is None:
+            raise NotFound(f"la partida {game.number} no tiene ronda {context.round_number}", what="ronda",
+                           key=context.round_number)
+        if row.closed and not allow_closed:
+            raise self._closed(game, context.round_number)
+        if round_version(row) == context.version:
+            return context
+        tournament = session.get(Tournament, context.tournament_id, populate_existing=True)
+        assert tournament is not None
+        return self._context_of(session, tournament, game, row, context.table)
+
+    @staticmethod
+    def _closed(game: GameRow, number: int) -> RoundClosed:
+        return RoundClosed(f"la ronda {number} está cerrada: solo el juez árbitro puede corregirla",
+                           game=game.number, round=number)
+
+    def _context_of(self, session: Session, tournament: Tournament, game: GameRow, row: RoundRow,
+                    table: int) -> SlipContext:
+        """The ``SlipContext`` of ``table`` in the round ``row``, read in ``session``."""
+        seat = session.scalar(select(Seat).where(Seat.game_id == game.id,
+                                                 Seat.table_number == self._number(table, "la mesa")))
+        if seat is None:
+            raise NotFound(f"no hay ningún jugador en la mesa {table} en la partida {game.number}",
+                           what="mesa", key=table)
+        lexicon = self.lexicon_for(tournament)
+        settings = TournamentSettings.from_dict(tournament.settings)
+        rack = stored_rack(row.rack, lexicon)
+        if seat.entry is None or seat.entry.player is None:
+            raise DamagedData(f"la mesa {table} está asignada a una inscripción que no existe: la base de datos "
+                              "está dañada; restaure una copia")
+        return SlipContext(tournament.id, game.id, row.number, seat.entry_id, seat.entry.player.name, table,
+                           stored_board(row.board_before, lexicon), rack, lexicon, settings.oriented_notation,
+                           row.master, row.annulled, settings.board_notation, round_version(row))
 
     @staticmethod
     def _slip_round_number(session: Session, game: GameRow) -> int:
@@ -233,12 +297,16 @@ class SlipEntry(TaskModule):
                                                  Slip.round_number == context.round_number,
                                                  Slip.entry_id == context.entry_id))
 
-    def _store(self, context: SlipContext, text: str, verdict: SlipVerdict, action: Action,
-               board: str | None = None) -> EntryResult:
+    def _store(self, read: SlipContext, decide: Decision, action: Action) -> EntryResult:
+        """Judge (``decide``) on the round as ``read``, then store in one write transaction
+        that checks the round again (``held_context``): closed since, ``RoundClosed`` and
+        nothing stored; changed since, judged again on the round as it is."""
+        text, verdict, board = decide(read)
         with self._write() as session:
-            actor = self._authorise(session, context.tournament_id, action, tables=[context.table],
-                                    game_id=context.game_id)
-            self._writable_game(session, context.game_id)
+            actor = self._authorise(session, read.tournament_id, action, tables=[read.table], game_id=read.game_id)
+            context = self.held_context(session, read)
+            if context is not read:
+                text, verdict, board = decide(context)
             return self.store_in(session, context, text, verdict, actor, board)
 
     def store_in(self, session: Session, context: SlipContext, text: str, verdict: SlipVerdict,

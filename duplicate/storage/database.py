@@ -28,6 +28,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from duplicate.storage.event_chain import install as install_event_chain
+from duplicate.storage.event_chain import lock_tournament
 from duplicate.storage.projector import guard as guard_projection
 from duplicate.storage.schema_copy import copy_schema, remember_schema, sqlite_file
 
@@ -214,6 +215,10 @@ def folder_name(url: URL) -> str:
     return f"{re.sub(r'[^A-Za-z0-9_-]+', '-', stem).strip('-') or 'base'}-{digest}"
 
 
+WRITING = "duplicada.writing"
+"""Key of ``Session.info`` set in the sessions ``Database.write`` yields."""
+
+
 class Database:
     """An opened, migrated database. ``write()``/``read()`` yield sessions."""
 
@@ -233,9 +238,26 @@ class Database:
         """A session whose work is committed on normal exit, rolled back on an exception.
         Raises ``DatabaseUnavailable`` (Spanish) when the database stops answering, and
         ``DatabaseDamaged`` when a stored value cannot be read (a damaged file, a corrupt
-        datetime or JSON column)."""
+        datetime or JSON column).
+
+        What an action decides on it reads in this transaction, once it holds what it
+        checks (issue 34 §1, "decide, then apply"): on SQLite the transaction starts with
+        ``BEGIN IMMEDIATE`` and holds the database's write lock from its first statement;
+        on a server, ``hold`` takes the tournament's lock before the action reads."""
         with self._storage_errors(), self._write() as session, session.begin():
+            session.info[WRITING] = True
             yield session
+
+    @staticmethod
+    def hold(session: Session, tournament_id: int) -> None:
+        """Inside ``write``: hold ``tournament_id``'s lock to the end of the transaction
+        (``event_chain.lock_tournament``: PostgreSQL's advisory lock, the one every append
+        of its events takes), so nothing another station commits for that tournament
+        changes what this transaction reads from here on before it commits. SQLite: nothing
+        to take (``BEGIN IMMEDIATE`` holds the database). A read session: nothing (it
+        decides nothing)."""
+        if session.info.get(WRITING):
+            lock_tournament(session.connection(), tournament_id)
 
     @contextmanager
     def read(self) -> Iterator[Session]:

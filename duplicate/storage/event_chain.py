@@ -28,7 +28,7 @@ from sqlalchemy.orm.base import instance_state
 
 from duplicate.record.chain import GENESIS, event_hash
 
-__all__ = ["LOCK_CLASS", "extend_chain", "install"]
+__all__ = ["LOCK_CLASS", "extend_chain", "install", "lock_tournament"]
 
 LOCK_CLASS = 0x64757063
 """First key of the PostgreSQL advisory lock that serialises a tournament's appends (the
@@ -86,7 +86,12 @@ def _new_events(session: Session) -> dict[int, list[Any]]:
     return found
 
 
-def _lock(connection: Connection, tournament_id: int) -> None:
+def lock_tournament(connection: Connection, tournament_id: int) -> None:
+    """Hold ``tournament_id``'s lock until the end of ``connection``'s transaction: the
+    one every append of its events takes (PostgreSQL: the transaction-level advisory lock
+    ``(LOCK_CLASS, tournament_id)``, taken again at no cost; other servers: the tournament
+    row ``FOR UPDATE``). SQLite: nothing, a write transaction holds the whole database
+    from its ``BEGIN IMMEDIATE``."""
     dialect = connection.dialect.name
     if dialect == "postgresql":
         connection.execute(text("SELECT pg_advisory_xact_lock(:class, :key)"),
@@ -109,7 +114,7 @@ def _before_flush(session: Session, _context: Any, _instances: Iterable[Any] | N
         return
     connection = session.connection()
     for tournament_id, items in sorted(pending.items()):
-        _lock(connection, tournament_id)
+        lock_tournament(connection, tournament_id)
         latest = _as_utc(connection.execute(
             text("SELECT created_at FROM events WHERE tournament_id = :t ORDER BY id DESC LIMIT 1"),
             {"t": tournament_id}).scalar())
