@@ -27,8 +27,8 @@ from tests.ranking.test_ratings import (  # noqa: F401 — the fixtures lexicon 
     db_path,
     lexicon,
     new_tournament,
-    write_game,
 )
+from tests.ranking.finished_games import write_game
 from tui.cli.main import main
 
 
