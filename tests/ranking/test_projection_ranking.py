@@ -48,6 +48,7 @@ from ranking.elodi import EloDISettings
 from ranking.ratings import RatingService
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 from tests.duplicate.test_stations import database_url  # noqa: F401 — the fixture: SQLite, PostgreSQL
+from tests.ranking.finished_games import write_game
 from tests.ranking.test_ratings import (  # noqa: F401 — the fixtures lexicon and db_path
     GAME_ONE,
     GAME_TWO,
@@ -55,7 +56,6 @@ from tests.ranking.test_ratings import (  # noqa: F401 — the fixtures lexicon 
     lexicon,
     new_tournament,
 )
-from tests.ranking.finished_games import write_game
 
 MOMENT = datetime(2099, 5, 2, 10, 30, tzinfo=UTC)
 """Later than the fixtures' events (each event's time is no earlier than the one before)."""
