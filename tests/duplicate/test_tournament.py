@@ -564,15 +564,22 @@ def test_slip_import_refuses_an_unseated_table_before_storing_anything(service: 
 
 def test_seating_by_rating_puts_the_highest_first_and_new_players_after_II6(service: TournamentService,
                                                                           spanish_lexicon: Lexicon) -> None:
-    from duplicate.storage.rating_models import Rating
+    from ranking.ratings import RatingService
     from ranking.service import tournament_service
+    from tests.ranking.finished_games import write_game
 
     service = tournament_service(service.db, station="mesa-arbitral", lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    # An earlier tournament rated Carla above Beto above Ana (its final publication rates it, V);
+    # the same persons (by federation id) enter this one with Dora, who was never rated.
+    earlier = service.create_tournament("Liga de invierno")
+    for index, name in enumerate(["Ana", "Beto", "Carla"]):
+        service.add_player(name, club="Club", federation_id=f"F{index}", tournament_id=earlier)
+    write_game(service, earlier, {"Carla": 600, "Beto": 450, "Ana": 300})
     setup_tournament(service, names=["Ana", "Beto", "Carla", "Dora"])
-    ids = {player.name: player.id for _, player in service.entries()}
-    with service.db.write() as session:
-        for name, rating in (("Ana", 1100), ("Beto", 1500), ("Carla", 1900)):
-            session.add(Rating(player_id=ids[name], rating=rating, volatility=300, games=3))
+    rated = {line.name: line.rating for line in RatingService(service.context).rating_list()}
+    assert rated["Dora"] is None
+    assert sorted(["Ana", "Beto", "Carla"], key=lambda name: rated[name] or 0, reverse=True) == ["Carla", "Beto", "Ana"]
+    assert len({rated["Ana"], rated["Beto"], rated["Carla"]}) == 3
     game = service.create_game(rounds=1, seed=1)                # first game: rating is the default (II.6)
     assert [player.name for _, _, player in service.seats(game)] == ["Carla", "Beto", "Ana", "Dora"]
 

@@ -48,13 +48,13 @@ from ranking.elodi import EloDISettings
 from ranking.ratings import RatingService
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 from tests.duplicate.test_stations import database_url  # noqa: F401 — the fixture: SQLite, PostgreSQL
+from tests.ranking.finished_games import write_game
 from tests.ranking.test_ratings import (  # noqa: F401 — the fixtures lexicon and db_path
     GAME_ONE,
     GAME_TWO,
     db_path,
     lexicon,
     new_tournament,
-    write_game,
 )
 
 MOMENT = datetime(2099, 5, 2, 10, 30, tzinfo=UTC)
@@ -214,20 +214,18 @@ def test_result_resolved_sets_the_scores_and_settles_the_board(tournament: Tourn
     assert len(rows(db, ClassicScoreEntry, "id")) == 2                  # the judge's decisions type no score
 
 
-def rated_tournament(db_path: Path, lexicon: Lexicon) -> tuple[TournamentService, int, int]:
-    """Six players (ids 1–6) and games 1 and 2 published final; their game ids (their
-    final publications are the events ``PUBLISHED``)."""
+def rated_tournament(db_path: Path, lexicon: Lexicon) -> tuple[TournamentService, int, int, tuple[int, int]]:
+    """Six players (ids 1–6) and games 1 and 2 published final; their game ids and the
+    ids of their final publications (the events ``results_published``)."""
     service = TournamentService(open_database(str(db_path)), station="mesa", lexicon=lexicon, pin=JUDGE_PIN)
     tournament_id = new_tournament(service)
     write_game(service, tournament_id, GAME_ONE)
     write_game(service, tournament_id, GAME_TWO)
     with service.db.read() as session:
         one, two = session.scalars(select(GameRow.id).order_by(GameRow.number)).all()
-        assert session.scalars(select(Event.id).where(Event.kind == "results_published")).all() == PUBLISHED
-    return service, one, two
-
-
-PUBLISHED = [8, 9]
+        first, second = session.scalars(select(Event.id).where(Event.kind == "results_published")
+                                        .order_by(Event.id)).all()
+    return service, one, two, (first, second)
 
 
 def changes(db: Database) -> list[tuple[Any, ...]]:
@@ -244,19 +242,19 @@ def changes(db: Database) -> list[tuple[Any, ...]]:
 
 def test_ratings_updated_stores_the_version_the_games_the_history_and_the_ratings(
         db_path: Path, lexicon: Lexicon) -> None:
-    service, one, two = rated_tournament(db_path, lexicon)
+    service, one, two, (_, published_two) = rated_tournament(db_path, lexicon)
     db = service.db
     game = {"tournament": 1, "game": 1, "published": None, "rounds": 12,
             "players": [[1, 900, 1.0, 1350, 385, 2.5, 1.0, True], [2, 850, 2.0, 1180, 385, 2.5, 2.0, False],
                         [3, 300, 3.0]]}
     apply(db, RatingsUpdated(1, [game], SETTINGS), station="elodi", tournament_id=1)
-    later = {"tournament": 1, "game": 2, "published": 9, "rounds": 12,
+    later = {"tournament": 1, "game": 2, "published": published_two, "rounds": 12,
              "players": [[1, 450, 2.0, 1300, 300, 1.2, 2.0, False], [2, 500, 1.0, 1230, 310, 1.8, 1.0, False]]}
     apply(db, RatingsUpdated(1, [later], SETTINGS), station="elodi", tournament_id=1)
     assert rows(db, RatingVersion, "number", "kind", "created_at", "station", "arbiter", "tournament_id") == [
         (1, "update", MOMENT.replace(tzinfo=None), "elodi", "", None)]
     assert rows(db, RatedGame, "version", "game_id", "sequence", "published_event_id", "rounds", "rated_at") == [
-        (1, one, 1, None, 12, MOMENT.replace(tzinfo=None)), (1, two, 2, 9, 12, MOMENT.replace(tzinfo=None))]
+        (1, one, 1, None, 12, MOMENT.replace(tzinfo=None)), (1, two, 2, published_two, 12, MOMENT.replace(tzinfo=None))]
     assert changes(db) == [
         (1, 1, 1, "new", 900, 1.0, None, None, 0, 2.5, 1.0, 1350, 385, 1, True),
         (1, 1, 2, "new", 850, 2.0, None, None, 0, 2.5, 2.0, 1180, 385, 1, False),
@@ -268,7 +266,7 @@ def test_ratings_updated_stores_the_version_the_games_the_history_and_the_rating
 
 
 def test_ratings_recomputed_adds_a_version_and_rebuilds_the_ratings_from_it(db_path: Path, lexicon: Lexicon) -> None:
-    service, one, two = rated_tournament(db_path, lexicon)
+    service, one, two, (published_one, published_two) = rated_tournament(db_path, lexicon)
     db = service.db
     apply(db, RatingsUpdated(1, [{"tournament": 1, "game": 1, "published": None, "rounds": 12,
                                   "players": [[1, 900, 1.0, 1350, 385, 2.5, 1.0, False],
@@ -276,16 +274,16 @@ def test_ratings_recomputed_adds_a_version_and_rebuilds_the_ratings_from_it(db_p
     before = changes(db)
     venue_person = [77, "Sede Uno", "Club Sede", "Andorra", "sede:1:0123456789ab:4"]
     apply(db, RatingsRecomputed(2, 1, 2, rated=[
-        {"tournament": 1, "game": 2, "published": 9, "rounds": 12,
+        {"tournament": 1, "game": 2, "published": published_two, "rounds": 12,
          "players": [[2, 500, 1.0, 1250, 385, 1.5, 1.0, False], [77, 450, 2.0, 1150, 385, 1.5, 2.0, False]]},
-        {"tournament": 1, "game": 1, "published": 8, "rounds": 12,
+        {"tournament": 1, "game": 1, "published": published_one, "rounds": 12,
          "players": [[2, 850, 1.0, 1260, 350, 1.5, 1.0, True], [3, 700, 2.0]]}],
         settings=SETTINGS, persons=[venue_person]), station="elodi", arbiter="juez", tournament_id=1)
     assert rows(db, Player, "id", "name", "club", "country", "federation_id")[-1] == tuple(venue_person)
     assert rows(db, RatingVersion, "number", "kind", "arbiter", "tournament_id") == [
         (1, "update", "", None), (2, "recompute", "juez", 1)]
     assert rows(db, RatedGame, "version", "sequence", "game_id", "published_event_id") == [
-        (1, 1, one, None), (2, 1, two, 9), (2, 2, one, 8)]
+        (1, 1, one, None), (2, 1, two, published_two), (2, 2, one, published_one)]
     assert [line for line in changes(db) if line[0] == 1] == before               # the older version kept
     assert [line for line in changes(db) if line[0] == 2] == [
         (2, 1, 2, "new", 500, 1.0, None, None, 0, 1.5, 1.0, 1250, 385, 1, False),
@@ -422,8 +420,8 @@ def test_a_division_run_through_the_service_is_its_events_applied_again(tmp_path
 
 
 def test_the_ratings_written_by_the_service_are_its_events_applied_again(tmp_path: Path, lexicon: Lexicon) -> None:
-    copy, _, _ = rated_tournament(tmp_path / "copia.db", lexicon)   # made first: the events replayed come later
-    service, _, _ = rated_tournament(tmp_path / "origen.db", lexicon)
+    copy, *_ = rated_tournament(tmp_path / "copia.db", lexicon)   # made first: the events replayed come later
+    service, *_ = rated_tournament(tmp_path / "origen.db", lexicon)
     ratings = RatingService(service.context)
     ratings.update()
     ratings.recompute()

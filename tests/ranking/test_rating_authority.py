@@ -21,13 +21,13 @@ from lexicon.lexicon import Lexicon
 from ranking.rating_views import RatingError
 from ranking.ratings import RatingService
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
+from tests.ranking.finished_games import write_game
 from tests.ranking.test_ratings import (  # noqa: F401 — the fixtures lexicon and db_path
     GAME_ONE,
     GAME_TWO,
     db_path,
     lexicon,
     new_tournament,
-    write_game,
 )
 from tui.cli.main import main
 

@@ -3,9 +3,9 @@ rated once and only once after it is published final, short or provisional games
 withdrawn players are left out, and a recompute replays every valid game in date order
 with the same outcome every time. Also the ``duplicada elodi`` commands.
 
-Games are written straight into the tables (rounds closed, one slip per player and
-round), then published final through ``TournamentService.publish`` so that the event
-log holds the publication, as in a real tournament.
+Games are created through the service and played as the events of their rounds,
+applied by the projector (``tests.ranking.finished_games``), then published final
+through ``TournamentService.publish``, as in a real tournament.
 """
 
 from __future__ import annotations
@@ -13,24 +13,24 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from datetime import UTC, date, datetime
+from datetime import date
 from pathlib import Path
 
 import click
 import pytest
 from click.testing import CliRunner
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, select
 
-from duplicate.rules.statuses import EntryStatus, GameStatus
+from duplicate.rules.statuses import EntryStatus
 from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
-from duplicate.storage.models import GameRow, RoundRow, Seat, Slip
 from duplicate.storage.rating_models import RatedGame, RatingChange
 from lexicon.lexicon import Lexicon
 from ranking.elodi import Contestant, rate_game
 from ranking.ratings import RatingService
 from tests.credentials import JUDGE_PIN
 from tests.duplicate.test_stations import _postgres_url
+from tests.ranking.finished_games import correct_score, write_game
 from tui.cli.main import main
 
 NAMES = ["Ana", "Bea", "Carlos", "Dani", "Eva", "Fede"]
@@ -63,34 +63,6 @@ def new_tournament(service: TournamentService, name: str = "Open", day: date | N
         service.add_player(player, club="Club Valencia" if player < "C" else "Club Madrid", country="España",
                            federation_id=f"F-{player}", tournament_id=tournament)
     return tournament
-
-
-def write_game(service: TournamentService, tournament_id: int, totals: dict[str, int], *, rounds: int = 12,
-               final: bool = True) -> int:
-    """A finished game whose players end with ``totals`` (all points in round 1); published
-    final (or provisional). Returns the game number."""
-    entries = {player.name: entry.id for entry, player in service.entries(tournament_id)}
-    now = datetime.now(UTC)
-    with service.db.write() as session:
-        number = (session.scalar(select(func.max(GameRow.number)).where(GameRow.tournament_id == tournament_id))
-                  or 0) + 1
-        game = GameRow(tournament_id=tournament_id, number=number, planned_rounds=rounds, seed=number,
-                       status=GameStatus.ENDED.value)
-        session.add(game)
-        session.flush()
-        session.execute(insert(Seat), [{"game_id": game.id, "entry_id": entries[name], "table_number": table}
-                                       for table, name in enumerate(totals, start=1)])
-        for round_number in range(1, rounds + 1):
-            session.add(RoundRow(game_id=game.id, number=round_number, rack="CASAOSL", board_before="15/" * 14 + "15",
-                                 top_score=500, top_moves=[], move_count=1, master="H8-CASA", master_score=500,
-                                 cumulative=500 * round_number, closed=True))
-            session.execute(insert(Slip), [
-                {"game_id": game.id, "round_number": round_number, "entry_id": entries[name], "table_number": table,
-                 "text": "H8-CASA", "move": "H8-CASA", "status": "valid",
-                 "score": total if round_number == 1 else 0, "reason": "", "entered_by": "test", "entered_at": now}
-                for table, (name, total) in enumerate(totals.items(), start=1)])
-    service.publish(number, final=final, tournament_id=tournament_id)
-    return number
 
 
 def stored(ratings: RatingService) -> dict[str, tuple[int | None, int | None, int]]:
@@ -170,8 +142,9 @@ def test_withdrawn_players_are_not_rated(tournaments: TournamentService, ratings
     status counted is the one at the final publication."""
     tournament = new_tournament(tournaments)
     entries = {player.name: entry.id for entry, player in tournaments.entries(tournament)}
-    tournaments.set_entry_status(entries["Fede"], EntryStatus.WITHDRAWN)
-    write_game(tournaments, tournament, GAME_ONE)
+    write_game(tournaments, tournament, GAME_ONE, final=False)                 # Fede played...
+    tournaments.set_entry_status(entries["Fede"], EntryStatus.WITHDRAWN)      # ...and withdrew before
+    tournaments.publish(1, final=True, tournament_id=tournament)              # the final publication
     tournaments.set_entry_status(entries["Ana"], EntryStatus.DISQUALIFIED)    # after the publication
     ratings.update()
     values = stored(ratings)
@@ -211,13 +184,7 @@ def test_recompute_after_a_corrected_result_uses_the_new_classification(tourname
     ratings.update()
     before = stored(ratings)
     tournaments.reopen(1, reason="papeleta mal sumada", tournament_id=tournament)
-    entries = {player.name: entry.id for entry, player in tournaments.entries(tournament)}
-    with tournaments.db.write() as session:       # Fede's round 1 was worth 1000, not 400
-        game_id = session.scalar(select(GameRow.id).where(GameRow.tournament_id == tournament, GameRow.number == 1))
-        slip = session.scalar(select(Slip).where(Slip.game_id == game_id, Slip.round_number == 1,
-                                                 Slip.entry_id == entries["Fede"]))
-        assert slip is not None
-        slip.score = 1000
+    correct_score(tournaments, tournament, 1, "Fede", 1000)     # Fede's round 1 was worth 1000, not 400
     tournaments.publish(1, final=True, tournament_id=tournament)
     ratings.recompute()
     corrected = stored(ratings)
@@ -317,8 +284,8 @@ def test_concurrent_updates_rate_each_game_once(shared_url: str, lexicon: Lexico
 # --- list and report ------------------------------------------------------------------------------
 def test_rating_list_and_report(tournaments: TournamentService, ratings: RatingService) -> None:
     tournament = new_tournament(tournaments)
-    tournaments.add_player("Zoe", club="Club Madrid", tournament_id=tournament)
     write_game(tournaments, tournament, GAME_ONE)
+    tournaments.add_player("Zoe", club="Club Madrid", tournament_id=tournament)    # entered, never rated
     ratings.update()
     lines = ratings.rating_list()
     assert [line.name for line in lines] == ["Ana", "Bea", "Carlos", "Dani", "Eva", "Fede", "Zoe"]
