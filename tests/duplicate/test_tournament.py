@@ -564,15 +564,31 @@ def test_slip_import_refuses_an_unseated_table_before_storing_anything(service: 
 
 def test_seating_by_rating_puts_the_highest_first_and_new_players_after_II6(service: TournamentService,
                                                                           spanish_lexicon: Lexicon) -> None:
-    from duplicate.storage.rating_models import Rating
-    from ranking.service import tournament_service
+    from datetime import date
+
+    from ranking.service import EloDIHooks, tournament_service
 
     service = tournament_service(service.db, station="mesa-arbitral", lexicon=spanish_lexicon, pin=JUDGE_PIN)
-    setup_tournament(service, names=["Ana", "Beto", "Carla", "Dora"])
-    ids = {player.name: player.id for _, player in service.entries()}
-    with service.db.write() as session:
-        for name, rating in (("Ana", 1100), ("Beto", 1500), ("Carla", 1900)):
-            session.add(Rating(player_id=ids[name], rating=rating, volatility=300, games=3))
+    # The ratings come from an earlier tournament's final results (EloDI, section V):
+    # a game of the 12 rounds EloDI needs, Carla scoring the master in every round, Beto in
+    # the first six, Ana in none.
+    earlier = service.create_tournament("Torneo anterior", start_date=date(2026, 3, 14))
+    for index, name in enumerate(["Ana", "Beto", "Carla"]):
+        service.add_player(name, club="Club", federation_id=f"F{index}")
+    first = service.create_game(rounds=12, seed=1)
+    tables = {player.name: table for table, _, player in service.seats(first)}
+    for number in range(1, 13):
+        _, master, _ = play_round(service, first)
+        for name in ("Ana", "Beto", "Carla"):
+            scored = name == "Carla" or (name == "Beto" and number <= 6)
+            service.enter_slip(first, tables[name], master if scored else "tarde")
+        service.close_round(first)
+    service.end_game(first)
+    service.publish(first, final=True)                         # final: the game is rated
+    rated = {player.name: player.id for _, player in service.entries(earlier)}
+    ratings = EloDIHooks(service.db).ratings(list(rated.values()))
+    assert ratings[rated["Carla"]] > ratings[rated["Beto"]] > ratings[rated["Ana"]]
+    setup_tournament(service, names=["Ana", "Beto", "Carla", "Dora"])     # the same players (federation ids F0–F2)
     game = service.create_game(rounds=1, seed=1)                # first game: rating is the default (II.6)
     assert [player.name for _, _, player in service.seats(game)] == ["Carla", "Beto", "Ana", "Dora"]
 
