@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from duplicate.record.event_kinds import TournamentEvent
 from duplicate.storage.database import Database, open_database
 from duplicate.storage.models import Base, Event
-from duplicate.storage.projector import _projecting, project
+from duplicate.storage.projector import project
 
 MOMENT = datetime(2026, 3, 14, 10, 30, tzinfo=UTC)
 
@@ -30,13 +30,6 @@ def apply(database: Database, tournament_id: int, typed: TournamentEvent, *, gam
                     created_at=MOMENT)
         project(session, row, typed)
         return row.id
-
-
-@contextmanager
-def earlier_rows(database: Database) -> Iterator[Session]:
-    """A write whose rows stand for what earlier events (of another family) left."""
-    with database.write() as session, _projecting(session):
-        yield session
 
 
 def _plain(value: Any) -> Any:

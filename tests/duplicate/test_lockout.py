@@ -199,21 +199,27 @@ def test_parallel_guesses_never_pass_the_limit(database_url: str, processes: int
 
 def test_a_wrong_pin_after_a_change_is_counted_once_the_change_is_rolled_back(judge: TournamentService,
                                                                              clock: Clock) -> None:
-    # An action that changed something before asking who acts: its change must not be
-    # committed with the count, so the count is made after the rollback instead.
-    from duplicate.service.access import Action
-    from duplicate.storage.models import Player
+    # An action that changed something before asking who acts (an event appended, so a
+    # player stored by the projector): its change must not be committed with the count, so
+    # the count is made after the rollback instead.
+    from duplicate.record.events_registration import PlayerAdded
+    from duplicate.service.access import Action, Actor, Role
+    from duplicate.storage.models import Entry, Event, Player
+    from duplicate.storage.projector import next_id
 
     tournament = judge.tournaments()[-1].id
+    with judge.db.read() as session:
+        events_before = session.query(Event).count()
     for pin in WRONG[:MAX_FAILURES]:
         guesser = at(judge, "aux-portatil", pin)
         with pytest.raises(CredentialRefused) as refused:
             with guesser.context.write() as session:
-                session.add(Player(name="Intruso"))
-                session.flush()
+                added = PlayerAdded(next_id(session, Entry), next_id(session, Player), "Intruso", "", "", None)
+                guesser.context.log(session, tournament, added, actor=Actor(Role.JUDGE, "juez"))
+                assert session.query(Player).filter_by(name="Intruso").count() == 1    # changed, not committed
                 guesser.context.authorise(session, tournament, Action.ADD_PLAYER)
     assert not isinstance(refused.value, SignInLocked) and refused.value.retry_after > 0   # counted: locked
     with pytest.raises(SignInLocked):
         at(judge, "aux-portatil", ASSISTANT_PINS["aux1"]).sign_in()
     with judge.db.read() as session:
-        assert session.query(Player).count() == 0
+        assert session.query(Player).count() == 0 and session.query(Event).count() == events_before

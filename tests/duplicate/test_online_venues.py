@@ -191,7 +191,7 @@ def test_one_prepared_game_in_two_online_venues(database_url: str, spanish_lexic
 
     # Standings of the whole field with the venue column, against a plain recomputation.
     record = organiser.export()
-    assert record["format_version"] == 12 and record["tournament"]["venues"] == ["Lloret", "El Vendrell"]
+    assert record["format_version"] == 13 and record["tournament"]["venues"] == ["Lloret", "El Vendrell"]
     assert verify_record(record, spanish_lexicon) == []
     expected = plain_standings(record)
     lines = organiser.venue_game_standings(game)

@@ -33,6 +33,7 @@ from duplicate.record.events_play import (
     VenueImported,
 )
 from duplicate.record.events_registration import PlayerAdded, TournamentCreated
+from duplicate.record.events_slips import SlipConflict, SlipEntered
 from duplicate.rules.statuses import SeatingMethod
 from duplicate.service.facade import TournamentService
 from duplicate.storage.database import Database, open_database
@@ -40,7 +41,7 @@ from duplicate.storage.models import Base, Conflict, GameRow, OnlineVenue, Round
 from duplicate.storage.projector import ProjectionBypassed
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
-from tests.duplicate.projection_steps import MOMENT, apply, database_at, earlier_rows, rows
+from tests.duplicate.projection_steps import MOMENT, apply, database_at, rows
 
 TOURNAMENT, GAME = 7, 21
 EMPTY = "/".join(["15"] * 15)
@@ -143,23 +144,23 @@ def test_rack_withdrawn_removes_its_round(database: Database) -> None:
         assert rows(session, RoundRow, "number", "master") == [(1, "H8-CASA")]
 
 
-def slip(round_number: int, entry: int, table: int) -> Slip:
-    return Slip(game_id=GAME, round_number=round_number, entry_id=entry, table_number=table, text="H8-CASA",
-                move="H8-CASA", status="valid", score=12, reason="", entered_by="aux1", entered_at=MOMENT)
+def slip(entry: int, table: int) -> SlipEntered:
+    return SlipEntered(table, entry, "H8-CASA", "valid", 12, "H8-CASA", "")
 
 
-def conflict(number: int, round_number: int, entry: int, table: int) -> Conflict:
-    return Conflict(id=number, game_id=GAME, round_number=round_number, entry_id=entry, table_number=table, kind="text",
-                    text="H8-CAS", entered_by="aux2", entered_at=MOMENT)
+def conflict(number: int, entry: int, table: int) -> SlipConflict:
+    return SlipConflict(number, "duplicate", table, entry, "H8-CAS", None, "H8-CASA", "aux1")
 
 
 def test_slips_set_aside_leave_the_round_and_its_conflicts_are_set_aside(database: Database) -> None:
     on_game(database, drawn(1), 1)
     on_game(database, MasterChosen(1, "H8-CASA", 12, 0, 12, 2), 1)
     on_game(database, drawn(2), 2)
-    with earlier_rows(database) as session:          # what the slips' events left
-        session.add_all([slip(1, 40, 1), slip(2, 40, 1), slip(2, 41, 2), conflict(4, 1, 41, 2), conflict(5, 2, 42, 3),
-                         conflict(6, 2, 40, 1)])
+    # What the slips' events left: slips of both rounds, conflicts of both rounds.
+    on_game(database, slip(40, 1), 1, arbiter="aux1")
+    on_game(database, conflict(4, 41, 2), 1, arbiter="aux2")
+    for event in (slip(40, 1), slip(41, 2), conflict(5, 42, 3), conflict(6, 40, 1)):
+        on_game(database, event, 2, arbiter="aux1" if isinstance(event, SlipEntered) else "aux2")
     on_game(database, SlipsSetAside(2, "CASAXYZ", [], [5, 6]), 2, arbiter="Marta", reason="atril mal tecleado")
     with database.read() as session:
         assert rows(session, Slip, "round_number", "entry_id") == [(1, 40)]

@@ -22,7 +22,7 @@ from duplicate.service.errors import TournamentError
 from duplicate.service.facade import TournamentService
 from duplicate.storage.database import Database, open_database
 from duplicate.storage.models import Base, Event
-from duplicate.storage.projector import project
+from duplicate.storage.projector import replay_log
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
 
@@ -141,16 +141,13 @@ def _chain(database: Database) -> list[tuple[int, str | None]]:
 
 
 def replay_into(source: Database, target: Database) -> None:
-    """The log of ``source`` stored again in the empty ``target``, each event projected."""
+    """The log of ``source`` stored again in the empty ``target``, each event projected
+    (``replay_log``, the projector's one way of rebuilding the tables from a log)."""
     with source.read() as session:
-        rows = [{column.key: getattr(row, column.key) for column in Event.__table__.columns
-                 if column.key != "previous_hash"} for row in session.scalars(select(Event).order_by(Event.id))]
+        stored = list(session.scalars(select(Event).order_by(Event.id)))
+        session.expunge_all()
     with target.write() as session:
-        for values in rows:
-            row = Event(**values)
-            session.add(row)
-            session.flush()
-            project(session, row)
+        replay_log(session, stored)
 
 
 @pytest.fixture(scope="module")
