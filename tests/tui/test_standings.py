@@ -26,7 +26,7 @@ from duplicate.storage.models import ClaimStatus, GameStatus
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN, pin_of
 from tests.tui.keys import footer_actions, footer_beyond
-from tests.tui.waiting import idle
+from tests.tui.waiting import idle, until
 from tui.app import DuplicadaApp
 from tui.app.screens.standings import BONUS_STYLE, StandingsScreen
 
@@ -391,3 +391,25 @@ def test_an_assistant_cannot_publish_reopen_or_handle_claims(service: Tournament
     run(service, scenario, role="assistant")
     assert status(service, 1) == GameStatus.PROVISIONAL.value
     assert [(claim.id, claim.status) for claim in service.claims(1)] == before
+
+
+def test_a_read_shown_after_the_screen_was_left_changes_nothing(service: TournamentService) -> None:
+    # Issue 34 §7: on a busy machine the standings' read (a worker thread) was shown after
+    # the screen had been left (Escape, or a test's pop) while the screen was being removed:
+    # hiding its venues tab then left a callback on the next screen for a removed widget, and
+    # the app stopped (NoMatches 'Underline' on ContentTabs). What was read is shown here
+    # at that moment, as the worker's call from its thread would.
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
+        read: list[object] = []
+        real = screen.show_data
+        screen.show_data = lambda data: read.append(data) or real(data)  # type: ignore[method-assign]
+        screen.refresh_data()
+        await idle(pilot)
+        assert read
+        app.pop_screen()
+        screen.show_data(read[-1])  # type: ignore[arg-type]
+        await app.push_screen(StandingsScreen(1))                  # the next screen, which is painted
+        await idle(pilot)
+        assert app.is_running and app._exception is None
+
+    run(service, scenario)
