@@ -13,7 +13,7 @@ from duplicate.announce import SpellingTable
 from duplicate.service import TournamentService
 from duplicate.timer import Cue
 from tests.credentials import JUDGE_PIN, pin_of
-from tests.tui.keys import footer_beyond
+from tests.tui.keys import footer_beyond, footer_laid_out
 from tests.tui.waiting import idle, mounted, until
 from tui.app import DataChanged, DuplicadaApp
 from tui.app.screens.home import HomeScreen
@@ -472,6 +472,7 @@ def test_the_console_at_80_by_24_keeps_the_rack_and_the_clock_in_sight(service: 
             await pilot.press("t")
             await pilot.pause()
             assert "crono 3:00 · TIEMPO (inicio)" in shown(screen, "#summary")      # started: the call to make (III.13)
+            await until(pilot, lambda: footer_laid_out(screen))
             assert footer_beyond(screen) == []
 
     asyncio.run(scenario())

@@ -12,8 +12,8 @@ from textual.widgets import Digits, Static
 from duplicate.service import TournamentService, TournamentSettings
 from duplicate.storage.models import SeatingMethod
 from tests.credentials import pin_of
-from tests.tui.keys import footer_beyond
-from tests.tui.waiting import idle
+from tests.tui.keys import footer_beyond, footer_laid_out
+from tests.tui.waiting import idle, until
 from tui.app import DuplicadaApp
 from tui.app.screens.projection import ProjectionScreen
 from tui.app.widgets.big_board import BigBoard, cell_for
@@ -115,6 +115,7 @@ def test_the_local_timer_starts_pauses_and_resets_with_keys(service: TournamentS
             screen.timer.clock = lambda: clock[0]
             assert screen.query_one("#timer", Digits).value == "3:00"
             assert screen.query_one(BigBoard).cell == (3, 1)
+            await until(pilot, lambda: footer_laid_out(screen))
             assert footer_beyond(screen) == []
             await pilot.press("space")
             clock[0] += 176

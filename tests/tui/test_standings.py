@@ -25,7 +25,7 @@ from duplicate.storage.database import open_database
 from duplicate.storage.models import ClaimStatus, GameStatus
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN, pin_of
-from tests.tui.keys import footer_actions, footer_beyond
+from tests.tui.keys import footer_actions, footer_beyond, footer_laid_out
 from tests.tui.waiting import idle, until
 from tui.app import DuplicadaApp
 from tui.app.screens.standings import BONUS_STYLE, StandingsScreen
@@ -209,6 +209,7 @@ def test_the_standings_screen_fits_80_by_24(service: TournamentService) -> None:
     async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
         region = screen.query_one("#game-table").region
         assert region.height >= 8 and region.right <= 80 and region.bottom <= 23
+        await until(pilot, lambda: footer_laid_out(screen))
         assert footer_beyond(screen) == []
 
     run(service, scenario, size=(80, 24))
@@ -220,6 +221,7 @@ def test_the_footer_offers_each_station_what_it_may_do(service: TournamentServic
     judges = {"publish", "publish_results(False)", "publish_results(True)", "reopen", "file_claim", "resolve_claim"}
 
     async def assistant(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
+        await until(pilot, lambda: footer_laid_out(screen))
         assert footer_beyond(screen) == [] and not footer_actions(screen) & judges
         assert {"game(-1)", "game(1)"} <= footer_actions(screen)
 
@@ -233,6 +235,7 @@ def test_the_footer_offers_each_station_what_it_may_do(service: TournamentServic
         await done(app, pilot)
         assert status(service, 1) == GameStatus.FINAL.value
         assert "reopen" in footer_actions(screen) and "publish_results(True)" not in footer_actions(screen)
+        await until(pilot, lambda: footer_laid_out(screen))
         assert footer_beyond(screen) == []
 
     run(service, judge, size=(80, 24))
