@@ -32,6 +32,14 @@ def footer_beyond(screen: Screen[object], width: int = 80) -> list[str]:
             for item in items if item.region.width == 0 or item.region.right > width]
 
 
+def footer_laid_out(screen: Screen[object]) -> bool:
+    """Whether the footer of ``screen`` has its keys mounted and placed (a footer rebuilt
+    after a change of bindings is laid out at the next refresh): wait for it before
+    :func:`footer_beyond`."""
+    keys = list(screen.query_one(Footer).query(FooterKey))
+    return bool(keys) and all(key.region.width for key in keys)
+
+
 def footer_actions(screen: Screen[object]) -> set[str]:
     """The actions the footer of ``screen`` offers."""
     return {item.action for item in screen.query_one(Footer).query(FooterKey)}

@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 from rich.text import Text
 from textual.pilot import Pilot
-from textual.widgets import Footer, Static, TabbedContent
-from textual.widgets._footer import FooterKey
+from textual.widgets import Static, TabbedContent
 
 from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
@@ -25,7 +24,7 @@ from ranking.classic.service import ClassicService
 from ranking.classic.trf import read_trf
 from ranking.classic.views import DivisionSettings
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
-from tests.tui.keys import footer_beyond, send_without_pauses
+from tests.tui.keys import footer_beyond, footer_laid_out, send_without_pauses
 from tests.tui.waiting import finished, idle, until
 from tui.app.application import DuplicadaApp
 from tui.app.screens.classic import ClassicScreen, parse_result
@@ -54,11 +53,6 @@ async def classic_screen(service: TournamentService, pin: str, *, size: tuple[in
         screen = app.screen
         assert isinstance(screen, ClassicScreen)
         yield app, pilot, screen
-
-
-def footer_laid_out(screen: ClassicScreen) -> bool:
-    keys = list(screen.query_one(Footer).query(FooterKey))
-    return bool(keys) and all(key.region.width for key in keys)
 
 
 def shown_text(screen: ClassicScreen, selector: str) -> str:

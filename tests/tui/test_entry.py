@@ -29,7 +29,7 @@ from duplicate.storage.database import open_database
 from lexicon.board import Board
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN, pin_of
-from tests.tui.keys import footer_beyond, send_without_pauses
+from tests.tui.keys import footer_beyond, footer_laid_out, send_without_pauses
 from tests.tui.waiting import finished, idle, until
 from tui.app.application import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
@@ -272,6 +272,7 @@ def test_the_entry_screen_fits_80_by_24(service: TournamentService) -> None:
         for selector in ("#table", "#move", "#feedback", "#missing", "#slips"):
             region = screen.query_one(selector).region
             assert region.height > 0 and region.right <= 80 and region.bottom <= 23, selector
+        await until(pilot, lambda: footer_laid_out(screen))
         assert footer_beyond(screen) == []
         await pilot.press("2", "enter", "f12", *"CASA")                 # the paper board, whole
         await pilot.pause()

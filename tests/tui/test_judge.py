@@ -13,7 +13,7 @@ from duplicate.rules.announce import SpellingTable
 from duplicate.rules.timer import Cue
 from duplicate.service.facade import TournamentService
 from tests.credentials import JUDGE_PIN, pin_of
-from tests.tui.keys import footer_beyond
+from tests.tui.keys import footer_beyond, footer_laid_out
 from tests.tui.waiting import idle, mounted, until
 from tui.app.application import DuplicadaApp
 from tui.app.messages import DataChanged
@@ -474,6 +474,7 @@ def test_the_console_at_80_by_24_keeps_the_rack_and_the_clock_in_sight(service: 
             await pilot.press("t")
             await pilot.pause()
             assert "crono 3:00 · TIEMPO (inicio)" in shown(screen, "#summary")      # started: the call to make (III.13)
+            await until(pilot, lambda: footer_laid_out(screen))
             assert footer_beyond(screen) == []
 
     asyncio.run(scenario())

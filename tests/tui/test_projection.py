@@ -14,8 +14,8 @@ from duplicate.service.facade import TournamentService
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.views import board_cells
 from tests.credentials import pin_of
-from tests.tui.keys import footer_beyond
-from tests.tui.waiting import idle
+from tests.tui.keys import footer_beyond, footer_laid_out
+from tests.tui.waiting import idle, until
 from tui.app.application import DuplicadaApp
 from tui.app.screens.projection import ProjectionScreen
 from tui.app.widgets.big_board import BigBoard, cell_for
@@ -117,6 +117,7 @@ def test_the_local_timer_starts_pauses_and_resets_with_keys(service: TournamentS
             screen.timer.clock = lambda: clock[0]
             assert screen.query_one("#timer", Digits).value == "3:00"
             assert screen.query_one(BigBoard).cell == (3, 1)
+            await until(pilot, lambda: footer_laid_out(screen))
             assert footer_beyond(screen) == []
             await pilot.press("space")
             clock[0] += 176

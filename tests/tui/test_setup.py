@@ -17,7 +17,7 @@ from duplicate.service.access import Role
 from duplicate.service.errors import CredentialRefused
 from duplicate.service.facade import TournamentService
 from tests.credentials import JUDGE_PIN, pin_of
-from tests.tui.keys import footer_beyond, send_without_pauses
+from tests.tui.keys import footer_beyond, footer_laid_out, send_without_pauses
 from tests.tui.waiting import idle, until
 from tui.app.application import DuplicadaApp
 from tui.app.screens.setup import SetupScreen
@@ -196,6 +196,7 @@ def test_every_tab_fits_80_by_24(service: TournamentService) -> None:
         for key in ("f2", "f3", "f4", "f5"):
             await pilot.press(key)
             await settle(pilot)
+            await until(pilot, lambda: footer_laid_out(screen))
             assert footer_beyond(screen) == [], key
             for button in screen.query(Button):
                 if button.display and button.region.width:

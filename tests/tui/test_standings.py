@@ -27,8 +27,8 @@ from duplicate.service.settings import TournamentSettings
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN, pin_of
-from tests.tui.keys import footer_actions, footer_beyond
-from tests.tui.waiting import idle
+from tests.tui.keys import footer_actions, footer_beyond, footer_laid_out
+from tests.tui.waiting import idle, until
 from tui.app.application import DuplicadaApp
 from tui.app.screens.standings import StandingsScreen
 from tui.app.screens.standings_presenter import BONUS_STYLE
@@ -212,6 +212,7 @@ def test_the_standings_screen_fits_80_by_24(service: TournamentService) -> None:
     async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
         region = screen.query_one("#game-table").region
         assert region.height >= 8 and region.right <= 80 and region.bottom <= 23
+        await until(pilot, lambda: footer_laid_out(screen))
         assert footer_beyond(screen) == []
 
     run(service, scenario, size=(80, 24))
@@ -223,6 +224,7 @@ def test_the_footer_offers_each_station_what_it_may_do(service: TournamentServic
     judges = {"publish", "publish_results(False)", "publish_results(True)", "reopen", "file_claim", "resolve_claim"}
 
     async def assistant(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
+        await until(pilot, lambda: footer_laid_out(screen))
         assert footer_beyond(screen) == [] and not footer_actions(screen) & judges
         assert {"game(-1)", "game(1)"} <= footer_actions(screen)
 
@@ -236,6 +238,7 @@ def test_the_footer_offers_each_station_what_it_may_do(service: TournamentServic
         await done(app, pilot)
         assert status(service, 1) == GameStatus.FINAL.value
         assert "reopen" in footer_actions(screen) and "publish_results(True)" not in footer_actions(screen)
+        await until(pilot, lambda: footer_laid_out(screen))
         assert footer_beyond(screen) == []
 
     run(service, judge, size=(80, 24))
@@ -394,3 +397,25 @@ def test_an_assistant_cannot_publish_reopen_or_handle_claims(service: Tournament
     run(service, scenario, role="assistant")
     assert status(service, 1) == GameStatus.PROVISIONAL.value
     assert [(claim.id, claim.status) for claim in service.claims(1)] == before
+
+
+def test_a_read_shown_after_the_screen_was_left_changes_nothing(service: TournamentService) -> None:
+    # Issue 34 §7: on a busy machine the standings' read (a worker thread) was shown after
+    # the screen had been left (Escape, or a test's pop) while the screen was being removed:
+    # hiding its venues tab then left a callback on the next screen for a removed widget, and
+    # the app stopped (NoMatches 'Underline' on ContentTabs). What was read is shown here
+    # at that moment, as the worker's call from its thread would.
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
+        read: list[object] = []
+        real = screen.show_data
+        screen.show_data = lambda data: read.append(data) or real(data)  # type: ignore[method-assign]
+        screen.refresh_data()
+        await idle(pilot)
+        assert read
+        app.pop_screen()
+        screen.show_data(read[-1])  # type: ignore[arg-type]
+        await app.push_screen(StandingsScreen(1))                  # the next screen, which is painted
+        await idle(pilot)
+        assert app.is_running and app._exception is None
+
+    run(service, scenario)

@@ -17,7 +17,7 @@ from duplicate.service.views import PendingSlip, RoundStatus
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
-from tests.tui.keys import footer_actions, footer_beyond
+from tests.tui.keys import footer_actions, footer_beyond, footer_laid_out
 from tests.tui.screen_text import screen_text
 from tests.tui.waiting import idle, mounted, until
 from tui.app.application import DuplicadaApp
@@ -94,6 +94,7 @@ def test_a_venue_judge_resolves_its_venues_conflict_and_is_not_offered_the_game(
             offered = footer_actions(screen)
             assert not offered & {"draw", "type_rack", "replace_rack", "clock", "close_round", "end_game",
                                   "new_game", "select"}, offered
+            await until(pilot, lambda: footer_laid_out(screen))
             assert footer_beyond(screen) == []
             assert "conflictos de su sede («r»)." in text                      # the whole situation line
             pending = screen.query_one("#pending").region

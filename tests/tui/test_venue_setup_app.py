@@ -13,10 +13,10 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, OptionList, Select, TabbedContent
 
 from duplicate.service.facade import TournamentService
-from tests.tui.keys import footer_actions, footer_beyond
+from tests.tui.keys import footer_actions, footer_beyond, footer_laid_out
 from tests.tui.screen_text import screen_text
 from tests.tui.test_setup import message, run_setup, settle, type_into
-from tests.tui.waiting import idle, mounted
+from tests.tui.waiting import idle, mounted, until
 from tui.app.application import DuplicadaApp
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.setup import SetupScreen
@@ -77,6 +77,7 @@ def test_the_organiser_sets_up_two_venues_and_their_pins_at_80_by_24(service: To
         await settle(pilot)
         text = screen_text(app)
         assert "juez de Lloret" in text and "=cmd aux (3–4)" in text
+        await until(pilot, lambda: footer_laid_out(screen))
         assert footer_beyond(screen) == []
         assert f"PIN del auxiliar «=cmd aux» de la sede «{HOSTILE}» guardado. Mesas 3–4." in text  # the whole message
         # Players in venues: the form's «Sede» line, then a move back to the organiser's room.
@@ -172,6 +173,7 @@ def test_a_venue_judge_on_the_setup_screen_has_its_players_and_assistants_only(s
             assert "Rango de mesas guardado" in message(screen), message(screen)
             text = screen_text(app)
             assert "aux Lloret" in text and "aux Reus" not in text
+            await until(pilot, lambda: footer_laid_out(screen))
             assert footer_beyond(screen) == []
 
     asyncio.run(scenario())

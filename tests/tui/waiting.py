@@ -8,7 +8,7 @@ what it shows; :func:`finished` awaits one of the app's own awaitables (``keys_a
 The only limit is a safety cap, :data:`CAP` seconds, far above what any wait takes on a
 quiet machine (the longest, a hundred slips typed ahead, takes under a minute): on a busy
 machine the tests are slower, never failed for it; a test that cannot get there fails with
-what it was waiting for instead of hanging.
+what it was waiting for instead of hanging, and at once if the app has stopped on an error.
 """
 
 from __future__ import annotations
@@ -42,6 +42,9 @@ async def until(pilot: Pilot, condition: Callable[[], object], what: str = "", *
     loop = asyncio.get_running_loop()
     deadline = loop.time() + cap
     while not condition():
+        if pilot.app._exception is not None:
+            raise AssertionError(f"the app stopped while waiting for: {what or _described(condition)}") \
+                from pilot.app._exception
         if loop.time() > deadline:
             raise AssertionError(f"after {cap:.0f} s the app had still not reached: {what or _described(condition)} "
                                  f"(screen {type(pilot.app.screen).__name__})")

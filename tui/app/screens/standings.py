@@ -196,7 +196,11 @@ class StandingsScreen(StandingsActions):
         self.app.call_from_thread(self.show_data, data)
 
     def show_data(self, data: _StandingsData) -> None:
-        """Show what ``refresh_data`` read."""
+        """Show what ``refresh_data`` read; nothing once the screen has been left (a read that
+        ends while the screen is removed would hide its venues tab there, and the tabs' redraw,
+        run on the next screen, would stop the app)."""
+        if self not in self.app.screen_stack:
+            return
         self.game, info, settings = data.game, data.info, data.settings
         self._names, self._tables, self._slips = data.names, data.tables, data.slips
         standings, results, rounds, overall, claims = data.standings, data.results, data.rounds, data.overall, data.claims
