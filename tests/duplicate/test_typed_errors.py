@@ -13,7 +13,6 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -27,9 +26,9 @@ from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
+from tests.duplicate.test_stations import _postgres_url
 from tui.cli.main import main
 
-PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 FOREIGN_HASH = "ab" * 32
 """A lexicon hash no lexicon file has."""
 
@@ -118,19 +117,8 @@ def test_a_corrupt_json_column_is_damaged_data_not_an_unavailable_database(
 # --- ConcurrentChange (PostgreSQL) ----------------------------------------------------------
 @pytest.fixture
 def postgres_url() -> Iterator[str]:
-    try:
-        admin = sqlalchemy.create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
-        with admin.connect() as connection:
-            name = f"duplicada_test_{uuid.uuid4().hex[:10]}"
-            connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    except Exception as error:  # noqa: BLE001 — any failure to reach the server: skipped, saying why
-        pytest.skip(f"no hay servidor PostgreSQL en 127.0.0.1:5432 ({type(error).__name__})")
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
-    finally:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.dispose()
+    """A fresh PostgreSQL database (skipped, saying why, without a server)."""
+    yield from _postgres_url()
 
 
 def _deadlocked(url: str, game_id: int, action: Callable[[], Any]) -> Any:

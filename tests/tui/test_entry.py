@@ -235,8 +235,8 @@ def test_the_assistant_sees_own_tables_and_another_stations_entry_appears(servic
         await pilot.pause()                      # the DataChanged message is handled…
         await settle(pilot, screen)              # …and its reads (worker threads) shown
         assert "Faltan 5 de 6 papeletas de la ronda 1: 7, 8, 10, 11, 12" in str(missing.render())
-        await pilot.press("f9")                                   # every table
-        assert "Faltan 11 de 12" in str(missing.render())
+        await pilot.press("f9")                                   # every table: read again, then shown
+        await until(pilot, lambda: "Faltan 11 de 12" in str(missing.render()), "every table's missing slips shown")
 
     run(service, scenario, arbiter="Luis")
 

@@ -131,7 +131,7 @@ def test_tls_files_are_checked_before_serving(tmp_path: Path, monkeypatch: pytes
 
 def test_each_browsers_app_learns_its_address_and_counts_its_wrong_pins_there(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import tui.app
+    import tui.app.application
     import tui.cli.app_commands as app_commands
     from duplicate.service.lockout import address_source
     from tui.cli.venue_server import SOURCE_ENV, _AddressedAppService
@@ -148,7 +148,7 @@ def test_each_browsers_app_learns_its_address_and_counts_its_wrong_pins_there(
         def run(self) -> None:
             pass
 
-    monkeypatch.setattr(tui.app, "DuplicadaApp", App)
+    monkeypatch.setattr(tui.app.application, "DuplicadaApp", App)
     monkeypatch.setenv(SOURCE_ENV, "dirección:192.168.1.20")
     app_commands.run_app(f"sqlite:///{tmp_path / 't.db'}", "sala", remote=True, tournament_id=2)
     app_commands.run_app(f"sqlite:///{tmp_path / 't.db'}", "sala")       # at a terminal: the station
