@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from movegen import REFERENCE, reference_tree  # noqa: E402
 
-PROGRAM = "import sys; sys.path.insert(0, sys.argv[1]); from tui.cli import main; sys.argv = ['duplicada', *sys.argv[2:]]; main()"
+PROGRAM = "import sys; sys.path.insert(0, sys.argv[1]); from tui.cli.main import main; sys.argv = ['duplicada', *sys.argv[2:]]; main()"
 
 
 def run(tree: Path, seed: int, home: Path) -> tuple[float, float, str]:
