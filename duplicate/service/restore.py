@@ -77,8 +77,8 @@ class Restore(TaskModule):
         Raises ``InvalidFile`` for a record that does not verify (its first differences
         named) or of a format before ``RESTORABLE_FROM``; ``StateConflict`` (state
         ``"not_empty"``) for a database that holds a tournament; ``InvalidPin``;
-        ``InconsistentHistory`` when an event cannot be applied or the chain restored does
-        not end in the record's ``events_head``. Nothing is stored unless all of it is."""
+        ``InconsistentHistory`` when an event cannot be applied or is not chained as in the
+        record (its ``previous_hash``). Nothing is stored unless all of it is."""
         version = record.get("format_version", 1)
         if not isinstance(version, int) or version < RESTORABLE_FROM:
             raise InvalidFile(f"el registro {path} es del formato {version}: solo se restauran registros del formato "
