@@ -371,9 +371,7 @@ class ServiceContext:
         """Append one typed event to the log, recording who acted (the credential's name
         and role), from which station, when and why (``reason``, checked as typed text)."""
         reason = typed_text(reason, "el motivo", REASON_MAX, lines=True)
-        event = Event(tournament_id=tournament_id, game_id=game_id, round_number=round_number,
-                      kind=typed.KIND.value, payload=typed.payload(), station=self.station, arbiter=actor.name,
-                      role=actor.role.value, reason=reason, created_at=now())
+        event = self._event_row(tournament_id, typed, actor, game_id, round_number, reason, now())
         project(session, event, typed)        # stored, and the tables follow it (issue 34 §1)
         return event
 
@@ -387,13 +385,19 @@ class ServiceContext:
             return []
         reason = typed_text(reason, "el motivo", REASON_MAX, lines=True)
         moment = now()
-        events = [Event(tournament_id=tournament_id, game_id=game_id, round_number=round_number,
-                        kind=item.KIND.value, payload=item.payload(), station=self.station, arbiter=actor.name,
-                        role=actor.role.value, reason=reason, created_at=moment) for item in typed]
+        events = [self._event_row(tournament_id, item, actor, game_id, round_number, reason, moment)
+                  for item in typed]
         session.add_all(events)
         session.flush()
         project_all(session, zip(events, typed))
         return events
+
+    def _event_row(self, tournament_id: int, typed: TournamentEvent, actor: Actor, game_id: int | None,
+                   round_number: int | None, reason: str, moment: datetime) -> Event:
+        """The ``events`` row of ``typed``: who acted, from this station, when and why."""
+        return Event(tournament_id=tournament_id, game_id=game_id, round_number=round_number,
+                     kind=typed.KIND.value, payload=typed.payload(), station=self.station, arbiter=actor.name,
+                     role=actor.role.value, reason=reason, created_at=moment)
 
     # --- look-ups -------------------------------------------------------------------------
     @staticmethod

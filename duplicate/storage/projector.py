@@ -131,6 +131,8 @@ def project_all(session: Session, items: Iterable[tuple[Event, TournamentEvent]]
             if handler is not None:
                 handler(session, row, typed)
         session.flush()
+
+
 def replay_log(session: Session, rows: Iterable[Event]) -> None:
     """Store a copy of each event of ``rows`` (stored events, in the order of their ids)
     in ``session`` and apply it (``project``): the copies keep their ids, tournament, game,
