@@ -8,8 +8,12 @@ document type, an entity, an external reference is refused, as is a file over
 
 Our mapping: a ``GameRack`` is ``leftover+new`` tiles written with the tile set's display
 strings (a digraph tile CH, LL, RR is one string, read longest first as our tile text
-does; ``?`` a blank); a leading ``-`` marks a rack sent back, which is skipped (the rack
-played is the turn's last one without it). The ``MasterMove`` (``type="valid"``) gives
+does; ``?`` a blank); a leading ``-`` marks a rack drawn after the one before it went back
+to the bag (a III.19 redraw: the leftover went back too); the rack played is the turn's
+**last** ``GameRack``, with or without it. The turn's **last** ``MasterMove`` is its
+master (Eliot writes a ``type="none"`` one when the turn starts); ``PlayerRack``,
+``PlayerMove``, ``Solo``, ``Warning``, ``Penalty``, ``EndGame`` and ``Statistics`` are
+ignored (they do not change racks or masters). The master (``type="valid"``) gives
 ``coord`` (``H8`` across, ``8H`` down: the FISE canonical order) and ``word`` (blanks in
 lower case), read as ``COORD-WORD``. Eliot keeps no seed: every rack becomes a judge's rack
 (``drawn: false``) taken from the bag's tiles, and the engine checks every rack and master
@@ -80,9 +84,31 @@ def _child_text(element: Element, name: str) -> str:
 
 
 def _rack(text: str) -> tuple[str, str]:
-    """``(leftover, new tiles)`` of a ``GameRack`` text (``LEFT+NEW``)."""
-    left, plus, new = text.partition("+")
+    """``(leftover, new tiles)`` of a ``GameRack`` text (``LEFT+NEW``; a leading ``-``, a rack
+    drawn after the one before went back to the bag, dropped: its tiles are all new)."""
+    rejected = text.startswith("-")
+    left, plus, new = text.removeprefix("-").partition("+")
+    if rejected:
+        return "", left + new
     return (left, new) if plus else ("", left)
+
+
+def _turn_shape(turn: Element) -> tuple[str, str, str, str] | None:
+    """``(leftover, new tiles, coord, word)`` of an Eliot ``Turn``: its **last** ``GameRack``
+    (one with a leading ``-`` was drawn after the rack before it went back: it counts) and
+    its **last** ``MasterMove`` (Eliot writes one each time the master is set, a
+    ``type="none"`` first), or its ``GameMove`` when it has no ``MasterMove``. The other
+    commands (``PlayerRack``, ``PlayerMove``, ``Solo``, ``Warning``, ``Penalty``,
+    ``EndGame``) say nothing about the racks and masters and are ignored. None when the
+    turn has no rack or its master is not a valid move (the game's last turn: a rack
+    drawn, nothing played)."""
+    racks = [(element.text or "").strip() for element in turn.findall("GameRack")]
+    masters = turn.findall("MasterMove") or turn.findall("GameMove")
+    if not racks or not masters or masters[-1].get("type") != "valid":
+        return None
+    left, new = _rack(racks[-1])
+    master = masters[-1]
+    return left, new, (master.get("coord") or "").strip(), (master.get("word") or "").strip()
 
 
 _DIGRAPHS = ("CH", "LL", "RR")
@@ -183,13 +209,10 @@ def prepared_from_eliot(data: bytes, lexicon: Lexicon) -> PreparedGame:
     alphabet = lexicon.alphabet
     drawn: list[bool] = []
     for index, turn in enumerate(turns, start=1):
-        racks = [(element.text or "").strip() for element in turn.findall("GameRack")]
-        played = [text for text in racks if not text.startswith("-")]
-        master = next((element for element in turn.findall("MasterMove") if element.get("type") == "valid"), None)
-        if not played or master is None:
+        shape = _turn_shape(turn)
+        if shape is None:
             break                                     # the last turn, its rack drawn but not played
-        left, new = _rack(played[-1])
-        coord, word = (master.get("coord") or "").strip(), (master.get("word") or "").strip()
+        left, new, coord, word = shape
         try:
             _play_turn(engine, index, left, new, coord, word)
         except (PreparedError, GameError) as error:

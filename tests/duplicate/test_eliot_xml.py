@@ -21,10 +21,11 @@ from duplicate.prepared.eliot_xml import ELIOT_FILE_LIMIT, EliotFileError, load_
 from duplicate.prepared.file import PreparedError, PreparedGame
 from duplicate.prepared.generation import generate
 from duplicate.rules.next_scores import next_score_groups
-from duplicate.rules.notation import format_move
+from duplicate.rules.notation import format_move, parse_move
 from duplicate.rules.rack import parse_rack_text
 from lexicon.alphabet import spanish
 from lexicon.board import Board
+from lexicon.move import placed_tiles
 from lexicon.lexicon import Lexicon
 from tui.cli.main import main
 
@@ -142,3 +143,87 @@ def test_prepared_create_from_eliot(played: PreparedGame, tmp_path: Path) -> Non
     source.write_bytes(b"<EliotGame")
     result = runner.invoke(main, ["prepared", "create", "-o", str(out), "--from-eliot", str(source)])
     assert result.exit_code == 1 and "XML" in result.output and "Traceback" not in result.output
+
+
+def eliot_shaped_xml(game: PreparedGame, lexicon: Lexicon, *, redraw_turn: int = 3) -> bytes:
+    """``game`` as Eliot 2.x writes an arbitration game (issue 35 §3): each turn starts with
+    the players' racks and a ``MasterMove type="none"``, then the ``GameRack``, the players'
+    racks again, their moves, the master set twice (first a lower move, then the master:
+    the last one counts), a ``Solo``, a ``Warning``, a ``Penalty`` and the ``GameMove``; turn
+    ``redraw_turn``'s first rack is rejected and the rack played follows with a leading
+    ``-``; the last turn has a rack and no master; ``Statistics`` close the file."""
+    alphabet = lexicon.alphabet
+    root = Element("EliotGame", format="2")
+    header = SubElement(root, "Game")
+    SubElement(header, "Mode").text = "arbitration"
+    for player_id in range(2):
+        player = SubElement(header, "Player", id=str(player_id))
+        SubElement(player, "Name").text = f"Jugador {player_id}"
+        SubElement(player, "Type").text = "human"
+    SubElement(header, "Turns").text = str(len(game.rounds) + 1)
+    history = SubElement(root, "History")
+    board = Board(alphabet)
+    for round_ in game.rounds:
+        turn = SubElement(history, "Turn")
+        for player_id in range(2):
+            SubElement(turn, "PlayerRack", playerId=str(player_id)).text = eliot_tiles(round_.leftover)
+        SubElement(turn, "MasterMove", points="0", type="none")
+        rack_tiles = parse_rack_text(round_.rack, alphabet)
+        left, rack = eliot_tiles(round_.leftover), eliot_tiles(round_.rack)
+        written = f"{left}+{rack[len(left):]}" if left else rack
+        if round_.number == redraw_turn:
+            SubElement(turn, "GameRack").text = f"{left}+ÑÑ" if left else "ÑÑ"     # sent back (III.19)
+            written = f"-{rack}"
+        SubElement(turn, "GameRack").text = written
+        for player_id in range(2):
+            SubElement(turn, "PlayerRack", playerId=str(player_id)).text = written.removeprefix("-")
+        coord, word = round_.master.split("-", 1)
+        plain = word.replace("[", "").replace("]", "")
+        SubElement(turn, "PlayerMove", playerId="0", points=str(round_.score), type="valid", word=plain, coord=coord)
+        SubElement(turn, "PlayerMove", playerId="1", points="0", type="invalid", word="XYZ", coord="A1")
+        lower = next_score_groups(board, rack_tiles, lexicon, 1)
+        if lower:
+            low_coord, low_word = format_move(lower[0].move, alphabet).split("-", 1)
+            SubElement(turn, "MasterMove", points=str(lower[0].score), type="valid",
+                       word=low_word.replace("[", "").replace("]", ""), coord=low_coord)
+        SubElement(turn, "MasterMove", points=str(round_.score), type="valid", word=plain, coord=coord)
+        SubElement(turn, "Solo", playerId="0", points="10")
+        SubElement(turn, "Warning", playerId="1")
+        SubElement(turn, "Penalty", playerId="1", points="-5")
+        SubElement(turn, "GameMove", points=str(round_.score), type="valid", word=plain, coord=coord)
+        board.place(placed_tiles(board, parse_move(round_.master, alphabet, oriented=False)))
+    last = SubElement(history, "Turn")
+    SubElement(last, "MasterMove", points="0", type="none")
+    SubElement(last, "GameRack").text = "A"                # the bag's last tile: nothing played
+    SubElement(last, "EndGame", playerId="0", points="0")
+    statistics = SubElement(root, "Statistics")
+    SubElement(statistics, "GameStats", totalScore=str(sum(r.score for r in game.rounds)))
+    SubElement(statistics, "PlayerStats", playerId="0", rawScore="0", totalScore="0", rank="1")
+    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + tostring(root, encoding="utf-8").split(b"?>", 1)[-1]
+
+
+def test_an_eliot_shaped_file_imports_whole(played: PreparedGame, spanish_lexicon: Lexicon) -> None:
+    # Issue 35 §3: several MasterMove (a «none» first, the last is the master), a «-» rack
+    # (the rack played after a III.19 redraw), PlayerRack, Solo, Warning, Penalty, EndGame
+    # and Statistics: every turn is read, none dropped.
+    assert played.rounds[2].leftover                     # the redraw sends a leftover back
+    made = prepared_from_eliot(eliot_shaped_xml(played, spanish_lexicon), spanish_lexicon)
+    assert len(made.rounds) == len(played.rounds)
+    assert [(r.master, r.score) for r in made.rounds] == [(r.master, r.score) for r in played.rounds]
+    alphabet = spanish_lexicon.alphabet
+    assert [sorted(parse_rack_text(r.rack, alphabet)) for r in made.rounds] == [
+        sorted(parse_rack_text(r.rack, alphabet)) for r in played.rounds]
+    assert made.rounds[2].leftover == ""                # the leftover went back to the bag (III.19)
+    assert [r.leftover for r in made.rounds[3:]] == [r.leftover for r in played.rounds[3:]]
+
+
+def test_a_rack_with_a_leading_minus_is_the_rack_played(played: PreparedGame, spanish_lexicon: Lexicon) -> None:
+    # Issue 35 §3: a turn whose only rack is «-RACK» (drawn after the tiles went back)
+    # is played, not taken for the end of the game.
+    root = fromstring(eliot_xml(played))
+    rack = root.findall("History/Turn")[2].find("GameRack")
+    assert rack is not None
+    rack.text = "-" + (rack.text or "").replace("+", "")
+    made = prepared_from_eliot(tostring(root, encoding="utf-8"), spanish_lexicon)
+    assert [r.master for r in made.rounds] == [r.master for r in played.rounds]
+    assert made.rounds[2].leftover == "" and played.rounds[2].leftover
