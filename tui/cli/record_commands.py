@@ -106,13 +106,19 @@ def _venue_standings(context: Context, game_number: int | None, overall: bool, p
 @click.option("--format", "kind", type=click.Choice(["record", "eliot"]), default="record", show_default=True,
               help="record: el registro completo del torneo (JSON); eliot: una partida como partida guardada de "
                    "Eliot (XML, modo arbitration; con --game).")
+@click.option("--eliot-dictionary", "eliot_dictionary", metavar="ARCHIVO",
+              type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Con --format eliot: el diccionario de Eliot (.dawg) con que se abrirá la partida; su cabecera da "
+                   "el bloque Dictionary (sin él no se escribe: Eliot rechaza uno que no sea el suyo).")
 @game_option
 @common
-def export(context: Context, out: Path, kind: str, game_number: int | None) -> None:
+def export(context: Context, out: Path, kind: str, eliot_dictionary: Path | None, game_number: int | None) -> None:
     """Escribe el registro completo del torneo (JSON) en SALIDA, o con --format eliot una partida en XML de Eliot."""
     if kind == "eliot":
-        _export_eliot(context, out, game_number)
+        _export_eliot(context, out, game_number, eliot_dictionary)
         return
+    if eliot_dictionary is not None:
+        raise click.UsageError("--eliot-dictionary solo se usa con --format eliot")
     if game_number is not None:
         raise click.UsageError("--game solo se usa con --format eliot: el registro (JSON) lleva todo el torneo")
     # Streamed game by game and event by event (issue 26 §3), into a file beside OUT renamed
@@ -130,20 +136,35 @@ def export(context: Context, out: Path, kind: str, game_number: int | None) -> N
     click.echo(f"Cabeza de la cadena de eventos: {head}")
 
 
-def _export_eliot(context: Context, out: Path, game_number: int | None) -> None:
+def _export_eliot(context: Context, out: Path, game_number: int | None, dictionary_path: Path | None) -> None:
     """``export --format eliot``: game ``--game`` (default: the one in play) as Eliot XML,
-    written beside OUT and renamed over it (no half-written file)."""
+    written beside OUT and renamed over it (no half-written file); what Eliot cannot hold
+    as it was played is printed as «Aviso:» lines (issue 35 §3)."""
+    from duplicate.publishing.eliot_dictionary import EliotDictionaryError, read_eliot_dictionary
     from duplicate.publishing.eliot_export import eliot_game
 
+    dictionary = None
+    if dictionary_path is not None:
+        try:
+            dictionary = read_eliot_dictionary(dictionary_path)
+        except EliotDictionaryError as error:
+            raise click.UsageError(f"--eliot-dictionary: {error}") from None
     number = context.game(game_number)
-    data = eliot_game(context.service, number, context.tournament)
+    export = eliot_game(context.service, number, context.tournament, dictionary=dictionary)
     partial = out.with_name(f".{out.name}.{os.getpid()}.parcial")
     try:
-        partial.write_bytes(data)
+        partial.write_bytes(export.data)
         os.replace(partial, out)
     finally:
         partial.unlink(missing_ok=True)
     click.echo(f"Partida {number} escrita en {out} (XML de Eliot, formato 2, modo arbitration).")
+    if dictionary is None:
+        click.echo("Sin bloque Dictionary: Eliot la abre con el diccionario que tenga cargado "
+                   "(con --eliot-dictionary ARCHIVO se comprueba que sea ese).")
+    else:
+        click.echo(f"Diccionario de Eliot: {dictionary.name} ({dictionary.word_count} palabras).")
+    for warning in export.warnings:
+        click.echo(f"Aviso: {warning}")
 
 
 @click.command()
