@@ -297,3 +297,14 @@ def test_a_file_that_is_not_an_eliot_dictionary_is_refused_in_spanish(crafted, t
 def test_header_letters_keep_the_dictionarys_order() -> None:
     header = parse_eliot_header(_dawg_header("X", "ZAÇ?", "Ç|CH|C", 3))
     assert (header.name, header.kind, header.letters, header.word_count) == ("X", "dawg", ("Z", "A", "CH", "?"), 3)
+
+
+GOLDEN_XML = sorted((Path(__file__).parent.parent / "golden").glob("*/expected/*.xml"))
+
+
+@pytest.mark.parametrize("path", GOLDEN_XML, ids=lambda path: f"{path.parts[-3]}/{path.name}")
+def test_every_golden_eliot_file_replays_as_eliot_reads_it(path: Path, spanish_lexicon: Lexicon) -> None:
+    # The golden games' exports (players' vertical first moves across a horizontal master
+    # among them, written as their mirror images) load in Eliot as a whole.
+    turns = replay_eliot(path.read_bytes(), spanish_lexicon)
+    assert turns and all(turn.master is not None for turn in turns)
