@@ -114,9 +114,12 @@ def read_eliot_dictionary(path: Path) -> EliotDictionary:
     try:
         with path.open("rb") as handle:
             data = handle.read(ELIOT_HEADER_SIZE)
-    except OSError as error:
-        raise EliotDictionaryError(f"{path}: no se puede leer el diccionario de Eliot: "
-                                   f"{error.strerror or error}") from None
+    except FileNotFoundError:
+        raise EliotDictionaryError(f"{path}: no existe ese diccionario de Eliot") from None
+    except PermissionError:
+        raise EliotDictionaryError(f"{path}: no hay permiso para leer el diccionario de Eliot") from None
+    except OSError:
+        raise EliotDictionaryError(f"{path}: no se puede leer el diccionario de Eliot (¿es una carpeta?)") from None
     try:
         return parse_eliot_header(data)
     except EliotDictionaryError as error:

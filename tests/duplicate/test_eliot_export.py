@@ -294,6 +294,19 @@ def test_a_file_that_is_not_an_eliot_dictionary_is_refused_in_spanish(crafted, t
     assert "Traceback" not in result.output and not target.exists()
 
 
+def test_a_missing_dictionary_or_one_for_the_json_record_is_refused_in_spanish(crafted, tmp_path: Path) -> None:
+    service, tournament, out, _output = crafted
+    database = str(out.parent / "torneo.db")
+    result = CliRunner().invoke(main, ["export", "--db", database, "--format", "eliot", "--game", "1",
+                                       "--eliot-dictionary", str(tmp_path / "no-hay.dawg"), str(tmp_path / "x.xml")],
+                                env=ENV)
+    assert result.exit_code != 0 and "no-hay.dawg: no existe" in result.output and not (tmp_path / "x.xml").exists()
+    result = CliRunner().invoke(main, ["export", "--db", database, "--eliot-dictionary", str(tmp_path / "a.dawg"),
+                                       str(tmp_path / "t.json")], env=ENV)
+    assert result.exit_code != 0 and "solo se usa con --format eliot" in result.output
+    assert not (tmp_path / "t.json").exists()
+
+
 def test_header_letters_keep_the_dictionarys_order() -> None:
     header = parse_eliot_header(_dawg_header("X", "ZAÇ?", "Ç|CH|C", 3))
     assert (header.name, header.kind, header.letters, header.word_count) == ("X", "dawg", ("Z", "A", "CH", "?"), 3)
