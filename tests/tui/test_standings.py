@@ -41,7 +41,8 @@ def seeded_file(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexic
     path = tmp_path_factory.mktemp("standings") / "seeded.db"
     database = open_database(str(path))
     service = TournamentService(database, station="mesa-arbitral", lexicon=spanish_lexicon, pin=JUDGE_PIN)
-    service.create_tournament("Open de Pruebas", venue="Madrid", settings=TournamentSettings(bonus_mode="automatic"),
+    service.create_tournament("Open de Pruebas", venue="Madrid", settings=TournamentSettings(bonus_mode="automatic",
+                                                                                       corrections_after_final=True),
                               judge_name="Lucía")
     for index, name in enumerate(NAMES):
         service.add_player(name, club="Club", federation_id=f"F{index}")

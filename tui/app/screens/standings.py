@@ -138,6 +138,8 @@ class StandingsScreen(StandingsActions):
         self._rounds: Sequence[RoundView] = ()
         self._status: str | None = None
         """Status (``GameStatus`` value) of the game shown, once read."""
+        self.corrections_after_final = False
+        """Whether the tournament admits reopening a final game (IV.32, its settings), once read."""
         self.loaded = False
         """True once the first read has been shown."""
         self.venue: str | None = None
@@ -209,8 +211,9 @@ class StandingsScreen(StandingsActions):
         heading = Text()
         heading.append(f"{info.name} · Partida {self.game} de {len(info.games)} · ", style="bold")
         final = game_info.status == GameStatus.FINAL.value
-        if game_info.status != self._status:
+        if game_info.status != self._status or settings.corrections_after_final != self.corrections_after_final:
             self._status = game_info.status
+            self.corrections_after_final = settings.corrections_after_final
             self.refresh_bindings()
         heading.append(STANDINGS_HEADING.get(game_info.status, game_info.status),
                        style="bold reverse green" if final else "bold reverse yellow")
@@ -379,13 +382,13 @@ class StandingsScreen(StandingsActions):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The footer shows what this station may do now (issue 13 §3): the judge's keys
         only to the judge; «provisional/definitive» while the game is not final, «reopen»
-        only when it is."""
+        only when it is and the tournament admits corrections after final results (IV.32)."""
         if action in JUDGE_KEYS and not self.may(JUDGE_KEYS[action][0]):
             return False
         final = self._status == GameStatus.FINAL.value
         if action == "publish_results" and final:
             return False
-        if action == "reopen" and self._status is not None and not final:
+        if action == "reopen" and self._status is not None and not (final and self.corrections_after_final):
             return False
         return True
 
