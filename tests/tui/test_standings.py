@@ -332,6 +332,34 @@ def test_the_judge_publishes_provisional_then_final_and_reopens_by_keys(service:
     assert event.reason == "error en la mesa 3" and event.arbiter == "Lucía"
 
 
+def test_IV32_the_app_does_not_offer_reopening_a_final_game_unless_the_tournament_admits_it(
+        tmp_path: Path, spanish_lexicon: Lexicon) -> None:
+    # Issue 35 §5: final results are not modified (IV.32) in a tournament that does not admit
+    # corrections after them (the default): no «Reabrir» in the footer, and «a» says why.
+    service = TournamentService(open_database(str(tmp_path / "definitivo.db")), station="puesto-1",
+                                lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    service.create_tournament("Sin correcciones", judge_name="Lucía")
+    for name in NAMES[:3]:
+        service.add_player(name)
+    game = service.create_game(rounds=1, seed=7)
+    service.set_rack(game, "CASAMOS")
+    service.choose_master(game)
+    service.close_round(game)
+    service.publish(game, final=True)
+
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
+        assert status(service, game) == GameStatus.FINAL.value
+        assert "reopen" not in footer_actions(screen)
+        await pilot.press("a")
+        await done(app, pilot)
+        assert app.screen is screen
+        assert any("IV.32" in text and "no pueden modificarse" in text for text in notifications(app))
+
+    run(service, scenario, game=game, size=(80, 24))
+    assert status(service, game) == GameStatus.FINAL.value
+    assert not [event for event in service.history() if event.kind == EventKind.GAME_REOPENED.value]
+
+
 def test_the_judge_files_and_resolves_a_claim_before_the_final_results(service: TournamentService) -> None:
     # III.27: N files a claim; with it open, D is refused in Spanish; R resolves the claim
     # selected in the Reclamaciones tab, upheld with a corrected slip; then D goes through.

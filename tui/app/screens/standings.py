@@ -393,12 +393,16 @@ class StandingsScreen(StandingsActions):
         return True
 
     def on_key(self, event: events.Key) -> None:
-        """A judge's key pressed at another station is answered, not ignored."""
+        """A judge's key pressed at another station is answered, not ignored; so is «a» on a
+        final game of a tournament that admits no corrections after final results (IV.32)."""
         keys = {binding.key: binding.action for binding in self.BINDINGS if isinstance(binding, Binding)}
         action = keys.get(event.key, "").split("(")[0]
         if action in JUDGE_KEYS and not self.may(JUDGE_KEYS[action][0]):
             event.stop()
             self.notify(f"Solo el juez árbitro puede {JUDGE_KEYS[action][1]}.", severity="warning")
+        elif action == "reopen" and self._status == GameStatus.FINAL.value and not self.corrections_after_final:
+            event.stop()
+            self.action_reopen()                 # says why not (IV.32) rather than ignoring the key
 
     def action_tab(self, tab: str) -> None:
         if tab == "venues" and not self.query_one(VenueStandings).has_venues:
