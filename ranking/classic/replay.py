@@ -60,7 +60,7 @@ def check_tournament(trf: Trf, system: PairingSystem) -> tuple[int, RoundDiffere
         fixed = [Pair(*board)] if board else []
         reasons = check_pairing(replace(before, absent=trf.cut(number - 1).absent), found)
         wrong_gibson = gibson_problems(trf, number, board) if board else []
-        if wrong_gibson:
+        if board and wrong_gibson:
             return number - 1, RoundDifference(number, None, found, [
                 f"el tablero Gibson {board[0]}-{board[1]} que registra el archivo (XXG) no cumple la regla Gibson: "
                 f"{problem}" for problem in wrong_gibson] + reasons)

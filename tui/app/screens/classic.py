@@ -83,7 +83,8 @@ def parse_result(text: str) -> tuple[int, int, int]:
 
 
 JUDGE_HINT = ("Juez: «3 i1»/«3 i2»/«3 ii» incomparecencia de quien empieza/del segundo/de los dos en la mesa 3; "
-              "«d 5» descanso pedido del 5 en la ronda siguiente (sin puntos), «dm 5» con medio punto; «r 5» retira al 5; "
+              "«d 5» descanso pedido del 5 en la ronda siguiente (sin puntos), «dm 5» con medio punto; "
+              "«r 5» retira al 5; "
               "«e Nombre 1850 FM» inscribe en la división con rating y título; «v 5 1900» corrige el rating del 5; "
               "«m 1-8,2-7,…: motivo» empareja a mano; «: motivo» tras una orden o un resultado que cambia otro")
 

@@ -154,7 +154,8 @@ class SetupScreen(SetupActions):
                 yield _row("Clasificación del torneo", _select(CRITERIA, "criterion"))
                 yield _row("Desempates (III.28)", Switch(id="tie_breaks"),
                            hint="premios no compartibles; también en la general (IV.31)")
-                yield _row("Notación orientada", Switch(id="oriented"), hint="con flecha, si el organizador la admite (II.8)")
+                yield _row("Notación orientada", Switch(id="oriented"),
+                           hint="con flecha, si el organizador la admite (II.8)")
                 yield _row("Notación de tablero", Switch(id="board_notation"),
                            hint="papeletas en tablero, F12 (II.8, III.20.1.c–d)")
                 yield _row("Corregir definitivos", Switch(id="corrections_after_final"),
