@@ -118,3 +118,20 @@ def test_IV32_admitted_corrections_reopen_with_the_reason_logged(service: Tourna
     assert [event.reason for event in reopened] == ["papeleta mal tecleada"]
     service.correct_slip(game, 1, master, round_number=number, reason="mal tecleada")
     assert service.slips(game)[0].score > 0
+
+
+def test_the_organiser_admits_oriented_notation_and_corrections_from_the_command_line_before_play(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DUPLICADA_DB", str(tmp_path / "torneo.db"))
+    monkeypatch.setenv("DUPLICADA_PIN", JUDGE_PIN)
+    runner = CliRunner()
+    assert runner.invoke(main, ["tournament", "create", "Ajustes"]).exit_code == 0
+    changed = runner.invoke(main, ["tournament", "settings", "--oriented", "--corrections-after-final",
+                                   "--reason", "lo decide el organizador"])
+    assert changed.exit_code == 0, changed.output
+    assert "Notación orientada (II.8): sí" in changed.output
+    shown = runner.invoke(main, ["tournament", "show"]).output
+    assert "notación orientada (II.8): sí" in shown and "(IV.32): sí" in shown
+    assert runner.invoke(main, ["tournament", "settings", "--no-oriented"]).exit_code == 0
+    shown = runner.invoke(main, ["tournament", "show"]).output
+    assert "notación orientada (II.8): no" in shown and "(IV.32): sí" in shown

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -105,6 +106,33 @@ def tournament_show(context: Context) -> None:
     for game_info in item.games:
         click.echo(f"  partida {game_info.number}: {label(GAME_STATUS, game_info.status)}, {counted(game_info.rounds, 'ronda')}"
                    f"{', ' + game_info.end_reason if game_info.end_reason else ''}")
+
+
+@tournament.command("settings")
+@click.option("--oriented/--no-oriented", default=None,
+              help="Admitir papeletas en notación canónica orientada, con flecha (II.8, III.20.1.b).")
+@click.option("--board/--no-board", default=None,
+              help="Admitir papeletas en notación de tablero (II.8, III.20.1.c–d).")
+@click.option("--corrections-after-final/--no-corrections-after-final", default=None,
+              help="Admitir correcciones tras los resultados definitivos: reabrir una partida, con motivo (IV.32).")
+@click.option("--reason", default="", help="Motivo del cambio (queda en el historial).")
+@common
+def tournament_settings(context: Context, oriented: bool | None, board: bool | None,
+                        corrections_after_final: bool | None, reason: str) -> None:
+    """Cambia las notaciones admitidas (II.8) y las correcciones tras los resultados
+    definitivos (IV.32) antes de empezar a jugar; lo que no se indica queda como está."""
+    service = context.acting
+    settings = service.settings(context.tournament)
+    changes = {name: value for name, value in (("oriented_notation", oriented), ("board_notation", board),
+                                               ("corrections_after_final", corrections_after_final))
+               if value is not None}
+    if changes:
+        settings = replace(settings, **changes)
+        service.change_settings(context.tournament, settings, reason=reason)
+    click.echo(f"Notación orientada (II.8): {'sí' if settings.oriented_notation else 'no'}; "
+               f"notación de tablero (II.8): {'sí' if settings.board_notation else 'no'}; "
+               f"correcciones tras los resultados definitivos (IV.32): "
+               f"{'sí' if settings.corrections_after_final else 'no'}.")
 
 
 @tournament.command("pin")
