@@ -123,11 +123,12 @@ def tournament_settings(context: Context, oriented: bool | None, board: bool | N
     definitivos (IV.32) antes de empezar a jugar; lo que no se indica queda como está."""
     service = context.acting
     settings = service.settings(context.tournament)
-    changes = {name: value for name, value in (("oriented_notation", oriented), ("board_notation", board),
-                                               ("corrections_after_final", corrections_after_final))
-               if value is not None}
-    if changes:
-        settings = replace(settings, **changes)
+    if (oriented, board, corrections_after_final) != (None, None, None):
+        settings = replace(settings,
+                           oriented_notation=settings.oriented_notation if oriented is None else oriented,
+                           board_notation=settings.board_notation if board is None else board,
+                           corrections_after_final=(settings.corrections_after_final if corrections_after_final is None
+                                                    else corrections_after_final))
         service.change_settings(context.tournament, settings, reason=reason)
     click.echo(f"Notación orientada (II.8): {'sí' if settings.oriented_notation else 'no'}; "
                f"notación de tablero (II.8): {'sí' if settings.board_notation else 'no'}; "
