@@ -137,7 +137,8 @@ def _show_boards(boards: list[Any]) -> None:
 @click.command("pair-round")
 @division_option
 @click.option("--manual", default=None, help="Emparejamiento del juez: «1-8,2-7,…» (0 = descanso).")
-@click.option("--reason", default="", help="Motivo (obligatorio si el emparejamiento manual incumple una regla).")
+@click.option("--reason", default="", help="Motivo (obligatorio si el emparejamiento manual incumple una regla o, en "
+              "un suizo, difiere del que da el sistema: C.04.2 A.4/A.5).")
 @common
 def classic_round_pair(context: Context, division: str, manual: str | None, reason: str) -> None:
     """Empareja la ronda siguiente con el sistema de la división (o a mano)."""
