@@ -31,9 +31,9 @@ class TournamentSettings:
     ``criterion``: IV.31 ranking of the tournament; ``tie_breaks``: III.28 in game
     standings (and, IV.31, in the tournament's: prizes that cannot be shared);
     ``oriented_notation``: slips in oriented notation (III.20.1.b) accepted — II.8: only
-    when the organiser admits it, as an addition to the canonical notation; off by default,
-    and on for tournaments stored before the default changed (issue 35 §5: their stored
-    settings lack no key, but ``from_dict`` reads a missing one as they were played, on);
+    when the organiser admits it, as an addition to the canonical notation; off by default
+    (issue 35 §5); ``from_dict`` reads settings stored without the key as they were played,
+    with it on (``_STORED_BEFORE``);
     ``board_notation``: slips written on a paper board accepted (II.8: only when the
     organiser admits it, as an addition to the canonical notation; III.20.1.c–d; off by
     default, and off for tournaments stored before the setting existed);
