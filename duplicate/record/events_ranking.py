@@ -50,7 +50,11 @@ class RoundPaired(TournamentEvent):
     rows, in the order of ``boards``; ``gibson`` the table of the Gibson board;
     ``forfeits`` the side that did not play (``first``/``second``) of each unplayed board
     (table 0 and two players: a withdrawn player's round-robin game), in order;
-    ``club_waived`` ``True`` when the same-club pairs could not be kept apart this round."""
+    ``club_waived`` ``True`` when the same-club pairs could not be kept apart this round.
+
+    Since issue 35 §5: ``system_pairs`` the pairs (``[first, second or 0]``) the division's
+    Swiss system gave for a round the judge paired by hand differently (C.04.2 A.4/A.5:
+    the event's reason says why); ``[]`` when the system could not pair it."""
 
     KIND = EventKind.ROUND_PAIRED
     division: str
@@ -61,6 +65,7 @@ class RoundPaired(TournamentEvent):
     gibson: int | None = field(default=None, metadata=OMIT_NONE)
     forfeits: list[str] | None = field(default=None, metadata=OMIT_NONE)
     club_waived: bool | None = field(default=None, metadata=OMIT_NONE)
+    system_pairs: list[list[int]] | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True)

@@ -246,7 +246,8 @@ def _read(text: str, alphabet: Alphabet, oriented: bool) -> Move:
     arrows = [groups[name] for name in ("pre", "pre_v", "mid", "mid_v", "post", "post_v") if groups[name]]
     if arrows and not oriented:
         raise NotationSyntaxError(
-            f"«{slip}»: la notación orientada (con flecha, III.20.1.b) no está admitida en este torneo", slip=slip
+            f"«{slip}»: la notación orientada (con flecha, III.20.1.b) no está admitida: el organizador no la ha "
+            "admitido en este torneo (II.8); anote la jugada en la forma canónica, como H8-CASA", slip=slip
         )
     if len(arrows) > 1:
         raise NotationSyntaxError(f"«{slip}»: hay más de una flecha; anote una sola orientación", slip=slip)

@@ -40,6 +40,7 @@ from duplicate.service.errors import (
 )
 from duplicate.service.lockout import SOURCE_MAX, WrongPin, check_pin, count_late_failure, station_source
 from duplicate.service.replay import _apply
+from duplicate.service.settings import TournamentSettings
 from duplicate.service.views import TournamentInfo
 from duplicate.storage.models import Event, GameRow, RoundRow, Tournament
 from lexicon.lexicon import Lexicon
@@ -187,9 +188,15 @@ class TaskModule(OnContext):
 
     @staticmethod
     def _check_unlocked(game: GameRow) -> None:
+        """``LockedGameError`` when ``game``'s results are final (III.26, IV.32); its message
+        says whether the tournament admits reopening it (``corrections_after_final``)."""
         if game.status == GameStatus.FINAL.value:
-            raise LockedGameError(f"la partida {game.number} tiene resultados definitivos: "
-                                  "el juez árbitro debe reabrirla (con motivo) para cambiar algo", game=game.number)
+            if TournamentSettings.from_dict(game.tournament.settings).corrections_after_final:
+                then = "el juez árbitro debe reabrirla (con motivo) para cambiar algo"
+            else:
+                then = ("no pueden modificarse (IV.32) y el torneo no admite correcciones tras los resultados "
+                        "definitivos")
+            raise LockedGameError(f"la partida {game.number} tiene resultados definitivos: {then}", game=game.number)
 
     def _engine(self, session: Session, tournament: Tournament, game: GameRow) -> Game:
         """The game's engine, replayed from the log (cached by the last event applied).

@@ -20,7 +20,7 @@ from duplicate.rules.statuses import ClaimStatus, GameStatus
 from duplicate.service.access import Action
 from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
-from duplicate.service.errors import MissingReason, RoundClosed, RoundHasConflicts, StateConflict
+from duplicate.service.errors import LockedGameError, MissingReason, RoundClosed, RoundHasConflicts, StateConflict
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.slip_context import stored_board, stored_rack, verdict_payload
 from duplicate.service.standings import Standings
@@ -189,7 +189,10 @@ class Results(TaskModule):
         return standings
 
     def reopen(self, game_number: int, *, reason: str, tournament_id: int | None = None) -> None:
-        """The judge reopens a final game (explicit and logged); it becomes provisional.
+        """The judge reopens a final game (explicit and logged, ``reason`` in the event); it
+        becomes provisional. IV.32: final results are not modified, so only a tournament
+        whose organiser admits corrections after final results (``corrections_after_final``)
+        may; otherwise ``LockedGameError``, nothing logged.
         A rated game reopened is stale for EloDI (``ranking.ratings.RatingService.stale_games``)
         and its next final publication recomputes the ratings."""
         if not reason.strip():
@@ -202,6 +205,10 @@ class Results(TaskModule):
             if game.status != GameStatus.FINAL.value:
                 raise StateConflict(f"la partida {game.number} no tiene resultados definitivos",
                                     what=f"partida {game.number}", state="not_final")
+            if not TournamentSettings.from_dict(tournament.settings).corrections_after_final:
+                raise LockedGameError(f"la partida {game.number} tiene resultados definitivos, que no pueden "
+                                      "modificarse (IV.32): el torneo no admite correcciones tras los resultados "
+                                      "definitivos, y no se reabre", game=game.number)
             self._log(session, tournament.id, GameReopened(GameStatus.PROVISIONAL.value), game_id=game.id,
                       actor=actor, reason=reason)
 

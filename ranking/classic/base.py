@@ -176,7 +176,8 @@ class ClassicTask(OnContext):
              export: bool = False) -> Trf:
         """The division as the engines read it after ``played`` rounds; ``export``: also what
         a third party needs to re-pair it (``XXP`` same-club pairs with the rounds that kept
-        them apart, ``XXG`` Gibson boards; ``ranking.classic.trf``)."""
+        them apart, ``XXG`` Gibson boards, ``XXM`` rounds paired by hand unlike the system
+        with the judge's reason; ``ranking.classic.trf``)."""
         players, boards, absences = data or self._division_data(session, row)
         tournament = session.get(Tournament, row.tournament_id)
         name = tournament.name if tournament is not None else ""
@@ -192,7 +193,9 @@ class ClassicTask(OnContext):
             if b.second_id is not None)
         restricted = frozenset(range(1, settings.club_rounds + 1)) - set(row.settings.get("club_waived", []))
         forbidden = self._club_pairs(session, row) if settings.club_rounds else frozenset()
-        return replace(trf, forbidden=forbidden, restricted_rounds=restricted, gibson=gibson)
+        manual = tuple(sorted((int(number), reason) for number, reason in row.settings.get("manual_rounds", {}).items()
+                              if int(number) <= played))
+        return replace(trf, forbidden=forbidden, restricted_rounds=restricted, gibson=gibson, manual=manual)
 
     def _board_views(self, session: Session, row: ClassicDivision, number: int) -> list[BoardView]:
         seeds = {seed.id: seed for seed in self._seeds(session, row)}

@@ -172,9 +172,17 @@ class Divisions(ClassicTask):
             self._seed_new_entries(session, tournament, row, self._rounds_paired(session, row) + 1, actor)
             return [(s.number, s.entry.player.name, s.rating, s.title) for s in self._seeds(session, row)]
 
-    def request_bye(self, number: int, round_number: int, kind: Literal["H", "Z"] = "H", *, division: str = "",
+    def request_bye(self, number: int, round_number: int, kind: Literal["H", "Z"] = "Z", *, division: str = "",
                     tournament_id: int | None = None) -> None:
-        """A bye asked for a round not yet paired: ``H`` half a win, ``Z`` nothing (C.04.2)."""
+        """A bye asked for a round not yet paired: ``Z`` nothing — C.04.2 D.4: a player known
+        in advance not to play a round is not paired and gets zero, unless the tournament's
+        rules say otherwise — or ``H`` half a win, when they do (a Swiss division only).
+
+        In a round robin the absent player's game is not played: it is marked "−" for them
+        and "+" for the opponent the Berger table gave them (C.06 11;
+        ``ranking.classic.round_robin``), so ``H`` is refused there (``InvalidInput``).
+        Raises ``StateConflict`` for a round already paired, a withdrawn player or a second
+        bye in the round, ``NotFound`` for a round the division does not have."""
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.SET_ENTRY_STATUS)
@@ -196,6 +204,10 @@ class Divisions(ClassicTask):
                                     what=f"jugador {number}", state="bye")
             if kind not in ("H", "Z"):
                 raise InvalidInput("el descanso pedido es H (media victoria) o Z (sin puntos)",
+                                   what="el descanso", value=kind)
+            if kind == "H" and row.system in ROUND_ROBINS:
+                raise InvalidInput("en un todos contra todos la partida que no se juega se marca «−» para quien "
+                                   "no juega y «+» para su rival (C.06 11): el descanso pedido no da medio punto",
                                    what="el descanso", value=kind)
             self._log(session, tournament.id, ClassicEntryChanged(row.name, number,
                                                                   "half-bye" if kind == "H" else "zero-bye",

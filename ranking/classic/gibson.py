@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from fractions import Fraction
 
 from ranking.classic.engines import EngineUnavailable, PairingError
 from ranking.classic.pairing_rules import Pair, check_pairing
@@ -73,3 +74,48 @@ def gibson_round(trf: Trf, leader: int, choices: Sequence[Pair], pair_rest: Call
     note = (f"regla Gibson no aplicada: ningún rival posible del líder ({leader}) cumple las reglas absolutas "
             "(C.04.1) dejando emparejable al resto; ronda emparejada sin ella")
     return pair_rest(trf), [note], None
+
+
+def gibson_problems(trf: Trf, number: int, board: tuple[int, int]) -> list[str]:
+    """Why the Gibson board ``board`` (first, second) that ``trf`` records for round
+    ``number`` (``XXG``) is not one the rule of this module gives; empty when it holds.
+
+    Checked from the file alone, after round ``number`` − 1, among the players paired in
+    round ``number``: the file names the number of rounds (``XXR``: the rounds left decide);
+    one of the two had clinched first place — more points (wins) than the second's plus the
+    rounds left, this one included; the two had not met; the opponent is one who can no
+    longer reach the second's points, or else the lowest placed of those the leader has not
+    met. A TRF holds no spreads, so among several eligible opponents the order (the highest
+    placed first, by spread) is not checked, nor the fallback when the preferred ones break
+    C.04.1 (the absolute rules are checked on the whole round, ``pairing_rules``)."""
+    if trf.total_rounds is None:
+        return ["el archivo no dice cuántas rondas tiene el torneo (XXR): no se sabe si el primer puesto "
+                "estaba asegurado"]
+    active = {p.number: p.points(number - 1) for p in trf.players
+              if len(p.rounds) >= number and (p.rounds[number - 1].opponent or p.rounds[number - 1].result == "U")}
+    first, second = board
+    if first not in active or second not in active:
+        return [f"el tablero {first}-{second} no se jugó en la ronda {number}"]
+    if len(active) < 3:
+        return ["con menos de tres jugadores no hay regla Gibson"]
+    left = trf.total_rounds - number + 1
+    leader, opponent = (first, second) if active[first] >= active[second] else (second, first)
+    runner_up = max(points for player, points in active.items() if player != leader)
+    if active[leader] - runner_up <= left:
+        return [f"el jugador {leader} no tenía asegurado el primer puesto antes de la ronda {number}: "
+                f"{_shown(active[leader])} victorias frente a {_shown(runner_up)} del segundo con "
+                f"{left} rondas por jugar (hacen falta más victorias que el segundo más las rondas que quedan)"]
+    met = {cell.opponent for cell in trf.player(leader).rounds[:number - 1] if cell.opponent}
+    if opponent in met:
+        return [f"el jugador {opponent} ya se había enfrentado al líder ({leader})"]
+    candidates = {player: points for player, points in active.items() if player != leader and player not in met}
+    if active[opponent] + left < runner_up or active[opponent] == min(candidates.values()):
+        return []
+    return [f"el jugador {opponent} aún podía alcanzar el segundo puesto ({_shown(active[opponent])} victorias "
+            f"y {left} rondas por jugar, frente a {_shown(runner_up)}) y no era el último de los que no se "
+            f"habían enfrentado al líder ({leader})"]
+
+
+def _shown(points: Fraction) -> str:
+    """Points as a Spanish reader writes them: ``3``, ``2,5``."""
+    return str(points.numerator) if points.denominator == 1 else format(float(points), "g").replace(".", ",")

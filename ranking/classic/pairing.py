@@ -24,6 +24,9 @@ from ranking.classic.standings import standings
 from ranking.classic.trf import Trf
 from ranking.classic.views import CLUB_WAIVED, MANUAL, ROUND_ROBINS, BoardView, DivisionSettings
 
+SWISS_SYSTEMS = frozenset(system.value for system in PairingSystem)
+"""The divisions paired by a Swiss system (C.04), whose manual rounds are compared with it."""
+
 __all__ = ["Pairing"]
 
 
@@ -34,7 +37,11 @@ class Pairing(ClassicTask):
                    tournament_id: int | None = None) -> list[BoardView]:
         """Pair the next round: by the division's system, or ``manual`` pairs (first, second;
         second 0 for the bye) typed by the judge. The previous round must have every result.
-        A manual pairing that breaks a rule of ``pairing_rules`` needs ``reason``.
+        A manual pairing that breaks a rule of ``pairing_rules`` needs ``reason``; so does,
+        in a Swiss division, one that differs from the pairing its system gives (C.04.2 A.4:
+        the system pairs objectively; A.5: correct pairings are not altered in anyone's
+        favour): the event keeps the system's pairs (``system_pairs``) and the reason, and
+        the exported TRF says so (``XXM``, read by ``classic check``).
         Raises ``TournamentError``/``PairingError`` (Spanish) and changes nothing then."""
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
@@ -54,6 +61,7 @@ class Pairing(ClassicTask):
             gibson: Pair | None = None
             unplayed: list[tuple[Pair, str]] = []
             waived = False
+            system_pairs: list[Pair] | None = None
             if manual is not None:
                 pairs = [Pair(first, second) for first, second in manual]
                 self._check_manual(session, row, pairs)
@@ -61,6 +69,13 @@ class Pairing(ClassicTask):
                 if problems and not reason.strip():
                     raise MissingReason("el emparejamiento incumple el reglamento (" + "; ".join(problems)
                                           + "): indique el motivo para mantenerlo", action="override_pairing")
+                if row.system in SWISS_SYSTEMS:
+                    system_pairs, unlike = self._unlike_the_system(session, row, trf, number, pairs)
+                    if unlike and not reason.strip():
+                        raise MissingReason(f"el emparejamiento a mano difiere del que da el sistema ({unlike}); el "
+                                            "sistema empareja de forma objetiva y no se alteran los emparejamientos "
+                                            "correctos (C.04.2 A.4/A.5): indique el motivo para mantenerlo",
+                                            action="override_pairing")
                 method = MANUAL
             elif row.system == MANUAL:
                 raise InvalidInput("esta división se empareja a mano: indique los emparejamientos",
@@ -72,9 +87,11 @@ class Pairing(ClassicTask):
                 pairs, notes, gibson, waived = self._swiss_round(session, row, trf, number)
                 method = row.system
                 reason = "; ".join([reason.strip()] * bool(reason.strip()) + notes)
-            self._log(session, tournament.id, self._round_event(session, row, number, pairs, method, gibson=gibson,
-                                                                unplayed=unplayed, waived=waived),
-                      actor=actor, round_number=number, reason=reason)
+            event = self._round_event(session, row, number, pairs, method, gibson=gibson, unplayed=unplayed,
+                                      waived=waived)
+            if system_pairs is not None:
+                event = replace(event, system_pairs=[[pair.first, pair.second] for pair in system_pairs])
+            self._log(session, tournament.id, event, actor=actor, round_number=number, reason=reason)
             return self._board_views(session, row, number)
 
     def _check_manual(self, session: Session, row: ClassicDivision, pairs: list[Pair]) -> None:
@@ -108,6 +125,22 @@ class Pairing(ClassicTask):
         if sum(pair.is_bye for pair in pairs) > 1:
             raise InvalidInput("como mucho un descanso por ronda",
                                what="el emparejamiento", value=sum(pair.is_bye for pair in pairs))
+
+    def _unlike_the_system(self, session: Session, row: ClassicDivision, trf: Trf, number: int,
+                           pairs: list[Pair]) -> tuple[list[Pair] | None, str]:
+        """How the judge's ``pairs`` differ from what the division's Swiss system gives for
+        round ``number`` (C.04.2 A.4/A.5): (the system's pairs, ``[]`` when it cannot pair
+        the round; a Spanish description), or (None, "") when they are the same."""
+        try:
+            expected, _, _, _ = self._swiss_round(session, row, trf, number)
+        except (PairingError, EngineUnavailable) as error:
+            return [], f"el sistema no empareja esta ronda: {error}"
+        if sorted(expected) == sorted(pairs):
+            return None, ""
+        only_system = [f"{pair.first}-{pair.second}" for pair in sorted(expected) if pair not in pairs]
+        only_judge = [f"{pair.first}-{pair.second}" for pair in sorted(pairs) if pair not in expected]
+        return sorted(expected), (f"el sistema da {', '.join(only_system) or 'nada más'}; a mano, "
+                                  f"{', '.join(only_judge) or 'nada más'}")
 
     def _swiss_round(self, session: Session, row: ClassicDivision, trf: Trf, number: int
                      ) -> tuple[list[Pair], list[str], Pair | None, bool]:

@@ -2,7 +2,8 @@
 
 ``check_tournament`` cuts the history before each completed round (``Trf.for_round``: later
 cells dropped, byes asked for in that round kept, the same-club pairs kept apart only in the
-rounds that kept them apart, a Gibson board fixed), pairs it with the chosen system and compares
+rounds that kept them apart, a Gibson board fixed once it is checked against the Gibson rule,
+``gibson.gibson_problems``), pairs it with the chosen system and compares
 with the round the file holds. It stops at the first round that differs and says why: the
 pairs that differ and any absolute rule the file's round breaks (``pairing_rules``).
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ranking.classic.engines import PairingError, PairingSystem, pair_next_round
+from ranking.classic.gibson import gibson_problems
 from ranking.classic.pairing_rules import Pair, check_pairing
 from ranking.classic.trf import Trf
 
@@ -57,16 +59,27 @@ def check_tournament(trf: Trf, system: PairingSystem) -> tuple[int, RoundDiffere
         board = trf.gibson_board(number)
         fixed = [Pair(*board)] if board else []
         reasons = check_pairing(replace(before, absent=trf.cut(number - 1).absent), found)
+        wrong_gibson = gibson_problems(trf, number, board) if board else []
+        if board and wrong_gibson:
+            return number - 1, RoundDifference(number, None, found, [
+                f"el tablero Gibson {board[0]}-{board[1]} que registra el archivo (XXG) no cumple la regla Gibson: "
+                f"{problem}" for problem in wrong_gibson] + reasons)
         try:
             expected = sorted(fixed + pair_next_round(before, system))
         except PairingError as error:
             if type(error) is not PairingError:
                 raise
-            return number - 1, RoundDifference(number, None, found, [str(error)] + reasons)
+            manual = trf.manual_reason(number)
+            said = [f"el juez árbitro la emparejó a mano (C.04.2 A.4/A.5), con el motivo «{manual}» (XXM)"] * (
+                manual is not None)
+            return number - 1, RoundDifference(number, None, found, [str(error)] + reasons + said)
         if expected != found:
             only_expected = [p.text() for p in expected if p not in found]
             only_found = [p.text() for p in found if p not in expected]
             reasons = [f"el sistema da {', '.join(only_expected) or 'nada más'}; el archivo tiene "
                        f"{', '.join(only_found) or 'nada más'}"] + reasons
+            manual = trf.manual_reason(number)
+            if manual is not None:
+                reasons.append(f"el juez árbitro la emparejó a mano (C.04.2 A.4/A.5), con el motivo «{manual}» (XXM)")
             return number - 1, RoundDifference(number, expected, found, reasons)
     return trf.rounds_played, None

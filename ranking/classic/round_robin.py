@@ -10,8 +10,11 @@
 * A player who has withdrawn (C.06 11) is not paired: each of their remaining games is not
   played and is marked "-" for them, "+" for the opponent (a forfeit board without a table);
   both withdrawn: "-" for both.
-* A bye asked for a round (C.04.2 D.4: ½ or 0, as asked) takes the player out of that round;
-  the opponent the table gave them gets the bye (a win, as a pairing-allocated bye).
+* A bye asked for a round takes the player out of that round: their game is not played and
+  is marked as C.06 11 marks unplayed round-robin games, "-" for them and "+" for the
+  opponent the table gave them (a forfeit board without a table; both asked, or one asked
+  and the other withdrawn: "-" for both). C.04.2 D.4's zero for an announced absence; a
+  half-point bye is a Swiss division's only (``Divisions.request_bye``).
 * C.06 11: a player who withdraws having completed less than 50 % of their games keeps their
   results in the crosstable (for rating and history), but the points won by them or against
   them are not counted in the final standings (``annulled``); from 50 % on everything counts.
@@ -75,7 +78,7 @@ def round_robin_round(scheduled: Sequence[Pair], *, withdrawn: Collection[int],
                       asked: Collection[int]) -> RoundRobinRound:
     """The round the table ``scheduled`` gives, with the ``withdrawn`` players (not paired,
     their games lost by forfeit) and those who ``asked`` for a bye this round (not paired,
-    their opponent has the bye) taken out (see the module docstring)."""
+    their games lost by forfeit as well, C.06 11) taken out (see the module docstring)."""
     pairs: list[Pair] = []
     unplayed: list[tuple[Pair, str]] = []
     out = set(withdrawn) | set(asked)
@@ -84,18 +87,9 @@ def round_robin_round(scheduled: Sequence[Pair], *, withdrawn: Collection[int],
             if pair.first not in out:
                 pairs.append(pair)
             continue
-        first_gone, second_gone = pair.first in withdrawn, pair.second in withdrawn
+        first_gone, second_gone = pair.first in out, pair.second in out
         if first_gone or second_gone:
-            if pair.first in asked or pair.second in asked:
-                stays = pair.second if first_gone else pair.first
-                if stays not in out:
-                    pairs.append(Pair(stays, 0))
-                continue
             unplayed.append((pair, "both" if first_gone and second_gone else "first" if first_gone else "second"))
-        elif pair.first in asked and pair.second in asked:
-            continue
-        elif pair.first in asked or pair.second in asked:
-            pairs.append(Pair(pair.second if pair.first in asked else pair.first, 0))
         else:
             pairs.append(pair)
     return RoundRobinRound(pairs, unplayed)

@@ -61,7 +61,7 @@ def simulate_classic(service: TournamentService, *, players: int, rounds: int, s
         if round_number < rounds and rng.random() < 0.5:
             asking = rng.choice(list(numbers.values()))
             try:
-                classic.request_bye(asking, round_number, "H", tournament_id=tournament_id)
+                classic.request_bye(asking, round_number, tournament_id=tournament_id)   # C.04.2 D.4: 0
                 byes += 1
             except TournamentError:          # refused (a round paired, a bye taken): no bye then
                 pass

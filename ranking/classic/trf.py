@@ -15,7 +15,9 @@ needs is read; every other line is kept as text and ignored:
 duplicada's own records, so that a third party can re-check an exported event
 (``replay.check_tournament``; other readers skip them): ``XXK r …`` the rounds in which the
 ``XXP`` pairs were kept apart (without it, every round); ``XXG r first second`` the Gibson
-board of round ``r``, fixed before the system paired the rest (``ranking.classic.gibson``).
+board of round ``r``, fixed before the system paired the rest (``ranking.classic.gibson``);
+``XXM r motivo`` round ``r`` paired by the judge by hand unlike the system, and why
+(C.04.2 A.4/A.5).
 
 Result codes (TRF-16, C.04 annex): ``1 = 0`` played; ``+ -`` won/lost by forfeit; ``W D L``
 played, unrated; ``H`` half-point bye, ``F`` full-point bye, ``U`` the pairing-allocated
@@ -104,6 +106,8 @@ class Trf:
     ignored: tuple[str, ...] = field(default=(), compare=False)
     restricted_rounds: frozenset[int] | None = None
     gibson: tuple[tuple[int, int, int], ...] = ()
+    manual: tuple[tuple[int, str], ...] = ()
+    """``XXM``: the rounds the judge paired by hand unlike the system, with the reason."""
 
     def for_round(self, number: int) -> Trf:
         """What the system read when it paired round ``number`` (1-based), before the round:
@@ -114,7 +118,12 @@ class Trf:
         board = self.gibson_board(number)
         absent = before.absent | ({board[0], board[1]} if board else set())
         return replace(before, forbidden=self.forbidden if restricted else frozenset(), absent=frozenset(absent),
-                       restricted_rounds=None, gibson=())
+                       restricted_rounds=None, gibson=(), manual=())
+
+    def manual_reason(self, number: int) -> str | None:
+        """The judge's reason for pairing round ``number`` by hand unlike the system
+        (``XXM``), or None when the file records none."""
+        return next((reason for round_number, reason in self.manual if round_number == number), None)
 
     def gibson_board(self, number: int) -> tuple[int, int] | None:
         """The Gibson board (first, second) of round ``number``, or None."""
@@ -215,6 +224,7 @@ def read_trf(text: str) -> Trf:
     forbidden: set[tuple[int, int]] = set()
     restricted: set[int] | None = None
     gibson: list[tuple[int, int, int]] = []
+    manual: list[tuple[int, str]] = []
     ignored = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip("\r\n")
@@ -261,6 +271,11 @@ def read_trf(text: str) -> Trf:
             if len(tokens) != 3 or not all(is_number(token) for token in tokens):
                 raise TrfError(f"línea {number}: XXG debe ir seguida de RONDA PRIMERO SEGUNDO")
             gibson.append((int(tokens[0]), int(tokens[1]), int(tokens[2])))
+        elif code == "XXM":
+            round_text, _, reason = line[3:].strip().partition(" ")
+            if not is_number(round_text):
+                raise TrfError(f"línea {number}: XXM debe ir seguida de RONDA MOTIVO")
+            manual.append((int(round_text), reason.strip()))
         elif code == "012":
             name = line[4:].strip()
         else:
@@ -269,7 +284,7 @@ def read_trf(text: str) -> Trf:
         raise TrfError("el archivo no tiene ninguna línea de jugador (001)")
     trf = Trf(tuple(sorted(players, key=lambda p: p.number)), total_rounds, first_colour, name,
               frozenset(absent), frozenset(forbidden), tuple(ignored),
-              frozenset(restricted) if restricted is not None else None, tuple(gibson))
+              frozenset(restricted) if restricted is not None else None, tuple(gibson), tuple(manual))
     _check_consistency(trf)
     return trf
 
@@ -338,6 +353,8 @@ def write_trf(trf: Trf, *, rank_by_points: bool = True, colour_record: bool = Fa
         lines.append("XXK " + " ".join(str(n) for n in sorted(trf.restricted_rounds)))
     for round_number, first, second in trf.gibson:
         lines.append(f"XXG {round_number} {first} {second}")
+    for round_number, reason in trf.manual:
+        lines.append(f"XXM {round_number} {' '.join(reason.split())}".rstrip())
     return "\n".join(lines) + "\n"
 
 

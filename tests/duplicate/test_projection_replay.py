@@ -20,6 +20,7 @@ from sqlalchemy import select
 
 from duplicate.service.errors import TournamentError
 from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from duplicate.storage.database import Database, open_database
 from duplicate.storage.models import Base, Event
 from duplicate.storage.projector import replay_log
@@ -171,7 +172,7 @@ def test_any_commands_replayed_from_the_log_give_the_same_tables(commands: list[
                                                                   databases: Path) -> None:
     original = _fresh(databases, "original")
     service = TournamentService(original, station="juez", lexicon=spanish_lexicon, pin=JUDGE_PIN)
-    service.create_tournament("Réplica")
+    service.create_tournament("Réplica", settings=TournamentSettings(corrections_after_final=True))
     for index in range(TABLES):
         service.add_player(f"Jugador {index}")
     service.create_game(seed=11, rounds=4)

@@ -36,6 +36,7 @@ from duplicate.record.events_slips import (
 )
 from duplicate.service.facade import TournamentService
 from duplicate.service.slip_entry import SlipEntry
+from duplicate.service.settings import TournamentSettings
 from duplicate.storage.database import Database, open_database
 from duplicate.storage.models import Base, Claim, Conflict, Event, GameRow, RoundRow, Seat, Slip
 from duplicate.storage.projector import ProjectionBypassed, project
@@ -111,7 +112,8 @@ def snapshot(played: Played) -> dict[str, list[dict[str, Any]]]:
 def played(tmp_path: Path, spanish_lexicon: Lexicon) -> Played:
     service = TournamentService(open_database(str(tmp_path / "p.db")), station="mesa-arbitral",
                                 lexicon=spanish_lexicon, pin=JUDGE_PIN)
-    tournament_id = service.create_tournament("Proyección de papeletas")
+    tournament_id = service.create_tournament("Proyección de papeletas",
+                                              settings=TournamentSettings(corrections_after_final=True))
     for name in ("Ana Pérez", "Berta Gil", "Carlos Ruiz"):
         service.add_player(name)
     game = service.create_game(seed=3)

@@ -41,7 +41,8 @@ needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="Debian chromium no
                                     "(apt-get install -y chromium): no se puede abrir el HTML en un navegador")
 needs_pdftotext = pytest.mark.skipif(PDFTOTEXT is None, reason="pdftotext no está instalado "
                                      "(apt-get install -y poppler-utils): no se puede leer el PDF")
-SETTINGS = TournamentSettings(bonus_mode="automatic", criterion="average_place", partial_every=3)
+SETTINGS = TournamentSettings(bonus_mode="automatic", criterion="average_place", partial_every=3,
+                              corrections_after_final=True)               # IV.32: reopening admitted
 
 
 # --- helpers ---------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from click.testing import CliRunner
 
 from duplicate.service.errors import InvalidFile, StateConflict
 from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from duplicate.simulate import simulate_tournament
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
@@ -45,7 +46,8 @@ def played(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexicon) -
     folder = tmp_path_factory.mktemp("original")
     service = TournamentService(open_database(f"sqlite:///{folder / 'original.db'}"), station="juez",
                                 lexicon=spanish_lexicon, pin=JUDGE_PIN)
-    simulate_tournament(service, players=8, games=1, seed=5, rounds=4)
+    simulate_tournament(service, players=8, games=1, seed=5, rounds=4,
+                        settings=TournamentSettings(corrections_after_final=True))     # IV.32: reopening admitted
     service.set_pin("assistant", ASSISTANT_PINS["aux1"], name="aux1")
     service.set_assistant_range("aux1", 1, 4)
     game = service.create_game(rounds=3, seed=9)

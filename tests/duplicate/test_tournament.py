@@ -213,7 +213,7 @@ def test_double_entry_flags_a_mismatch(service: TournamentService) -> None:
 
 def test_a_correction_keeps_the_old_values_in_the_history(service: TournamentService) -> None:
     # III.27: a claim upheld is a new event; the history says who changed what and why.
-    setup_tournament(service)
+    setup_tournament(service, TournamentSettings(corrections_after_final=True))     # IV.32: reopening admitted
     game = service.create_game(rounds=1, seed=2)
     number, master, score = play_round(service, game)
     service.enter_slip(game, 1, "H8-QZQZ")

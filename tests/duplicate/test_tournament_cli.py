@@ -32,7 +32,8 @@ def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
 def test_a_game_from_setup_to_final_results(run, tmp_path: Path) -> None:
     run("tournament", "create", "Open de Valencia", "--venue", "Valencia", "--start", "2026-11-21",
-        "--bonus", "automatic", "--criterion", "average_place", "--tie-breaks")
+        "--bonus", "automatic", "--criterion", "average_place", "--tie-breaks",
+        "--corrections-after-final")
     players = tmp_path / "jugadores.csv"
     players.write_text("nombre;club;pais;federacion\nAna Pérez;Club A;ES;1\nÍñigo Núñez;Club B;ES;2\n"
                        "Zoe Ruiz;;MX;3\n", encoding="utf-8")

@@ -60,8 +60,10 @@ def command_line(database: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..
 
 
 def play_manual(classic: ClassicService, boards: list[Played]) -> None:
-    """The judge pairs a round by hand (no rule broken: no reason needed), then the results."""
-    paired = classic.pair_round(manual=[(first, second) for first, second, _ in boards])
+    """The judge pairs a round by hand (no rule broken, but unlike the system: a reason,
+    C.04.2 A.4/A.5), then the results."""
+    paired = classic.pair_round(manual=[(first, second) for first, second, _ in boards],
+                                reason="ronda preparada para la prueba")
     for board, (_, _, winner) in zip(paired, boards):
         scores = {"first": (420, 300), "second": (300, 420), "draw": (350, 350)}[winner]
         classic.enter_result(board.round, board.table or 0, *scores)
@@ -333,22 +335,23 @@ def test_a_round_robin_withdrawal_before_half_is_annulled_and_byes_are_honoured(
     """C.06 11: player 6 withdraws after 1 of 5 games: not paired again (its games are "-",
     its opponents' "+", without a table, and no result is taken for them), and as it did
     not complete half of its games nothing won by it or against it counts. Player 2 asked
-    for a half-point bye in round 2: not paired, ½; the opponent the table gave it rests."""
+    for a bye in round 2: not paired, its game unplayed like any other in a round robin
+    ("-" for it, "+" for the opponent the table gave it; C.06 11, C.04.2 D.4: zero)."""
     classic = round_robin(tmp_path, 6)
     schedule = berger_schedule(6)
     classic.pair_round()
     play_round(classic)
     first_round = {b.first: b.second for b in classic.boards(1)} | {b.second: b.first for b in classic.boards(1)}
     classic.withdraw(6, reason="enfermo")
-    classic.request_bye(2, 2, "H")
+    classic.request_bye(2, 2)
     boards = classic.pair_round()
     opponent = {p.first: p.second for p in schedule[1]} | {p.second: p.first for p in schedule[1]}
     assert all(6 not in (b.first, b.second) and 2 not in (b.first, b.second) for b in boards if b.table is not None)
-    unplayed = [b for b in boards if b.table is None and b.second]
+    unplayed = {frozenset((b.first, b.second)): b.first if b.forfeit == "first" else b.second
+                for b in boards if b.table is None and b.second}
     assert opponent[6] != 2                                      # Berger round 2 of 6: 6-4, 5-3, 1-2
-    assert [(b.forfeit, {b.first, b.second}) for b in unplayed] == [
-        ("first" if unplayed[0].first == 6 else "second", {6, opponent[6]})]
-    assert [b.first for b in boards if b.second == 0] == [opponent[2]]
+    assert unplayed == {frozenset((6, opponent[6])): 6, frozenset((2, opponent[2])): 2}
+    assert [b.first for b in boards if b.second == 0] == []
     with pytest.raises(TournamentError):
         classic.enter_result(2, 9, 400, 300)                     # no table for player 6's game
     play_round(classic)
@@ -357,11 +360,13 @@ def test_a_round_robin_withdrawal_before_half_is_annulled_and_byes_are_honoured(
     assert refused.value.number == 6
     lines = {line.number: line for line in classic.standings()}
     expected = {number: Fraction(0) for number in range(1, 7)}
-    expected[2] += Fraction(1, 2)                                # the bye asked for
     for board in classic.boards(1) + classic.boards(2):
         if 6 in (board.first, board.second):
             continue                                             # annulled: 6 played 1 of 5 games
-        expected[board.first] += 1                               # every game 400-300; byes a win
+        if board.forfeit is not None:                            # 2's game: "+" for its opponent
+            expected[board.second if board.forfeit == "first" else board.first] += 1
+        else:
+            expected[board.first] += 1                           # every game 400-300
     assert {number: line.wins for number, line in lines.items()} == expected
     assert lines[6].games == 0 and lines[first_round[6]].games == sum(
         1 for b in classic.boards(2) if b.table is not None and first_round[6] in (b.first, b.second))
@@ -369,7 +374,8 @@ def test_a_round_robin_withdrawal_before_half_is_annulled_and_byes_are_honoured(
     assert snapshot.annulled == {6}
     assert {n: Fraction(scorecard_rows(snapshot, n)[-1].wins) for n in range(1, 7)} == expected
     trf = read_trf(classic.trf_text())
-    assert trf.player(2).rounds[1].result == "H" and trf.player(6).rounds[1].result in ("-", "Z")
+    assert trf.player(2).rounds[1].result == "-" and trf.player(opponent[2]).rounds[1].result == "+"
+    assert trf.player(6).rounds[1].result in ("-", "Z")
     printed_byes = {b.first for b in classic.boards(2) if b.second == 0}
     assert {p.first for p in pairs_of_round(trf, 2) if p.is_bye} == printed_byes
 

@@ -146,7 +146,8 @@ def test_byes_forfeits_withdrawals_and_late_entries(services: tuple[TournamentSe
 def test_a_manual_pairing_that_breaks_a_rule_needs_a_reason(services: tuple[TournamentService, ClassicService]) -> None:
     _, classic = services
     classic.create_division(rounds=3, system=PairingSystem.DUTCH_2026.value)
-    classic.pair_round(manual=[(n, n + 6) for n in range(1, 7)])
+    classic.pair_round(manual=[(n, n + 6) for n in range(1, 7)],        # unlike the system (C.04.2 A.4/A.5)
+                       reason="colores sorteados a mano")
     play(classic, random.Random(2))
     repeat = [(1, 7)] + [(n, n + 1) for n in (2, 4, 8, 10)] + [(6, 12)]
     with pytest.raises(MissingReason) as refused:

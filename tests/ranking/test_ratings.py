@@ -23,6 +23,7 @@ from sqlalchemy import func, select
 
 from duplicate.rules.statuses import EntryStatus
 from duplicate.service.facade import TournamentService
+from duplicate.service.settings import TournamentSettings
 from duplicate.storage.database import open_database
 from duplicate.storage.rating_models import RatedGame, RatingChange
 from lexicon.lexicon import Lexicon
@@ -58,7 +59,8 @@ def ratings(tournaments: TournamentService) -> RatingService:
 
 def new_tournament(service: TournamentService, name: str = "Open", day: date | None = date(2026, 3, 14),
                    players: Iterable[str] = NAMES) -> int:
-    tournament = service.create_tournament(name, start_date=day)
+    tournament = service.create_tournament(name, start_date=day,            # IV.32: reopening admitted
+                                           settings=TournamentSettings(corrections_after_final=True))
     for player in players:
         service.add_player(player, club="Club Valencia" if player < "C" else "Club Madrid", country="España",
                            federation_id=f"F-{player}", tournament_id=tournament)

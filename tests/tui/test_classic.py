@@ -274,7 +274,8 @@ def test_the_judge_enters_players_with_ratings_corrects_with_a_reason_and_record
 def test_round_robin_withdrawal_bye_and_double_round_robin_from_the_app(tmp_path: Path) -> None:
     """Issue 25 §5 from the app: the judge creates a double round robin from the setup
     form (the initial colour drawn by lot is said); «r 6» withdraws player 6 and «d 2» gives player 2 the bye asked for: F5 pairs
-    neither — 6's game is shown without a table, lost by forfeit, 2's opponent rests."""
+    neither — 6's game is shown without a table, lost by forfeit, and so is 2's (C.06 11:
+    "-" for 2, "+" for its opponent; issue 35 §5)."""
     service = new_tournament(tmp_path / "clasico.db", 6)
 
     async def main() -> None:
@@ -306,7 +307,7 @@ def test_round_robin_withdrawal_bye_and_double_round_robin_from_the_app(tmp_path
             await until(pilot, lambda: "Ronda 2 de 10" in shown_text(screen, "#round-title") and boards.row_count == 3)
             rows = [[str(cell) for cell in boards.get_row_at(index)] for index in range(3)]
             assert ["—", "no vino el 1.º", "6 Jugador 06", "4 Jugador 04"] in rows     # Berger round 2: 6-4
-            assert ["—", "", "1 Jugador 01", "descansa"] in rows                       # 1-2: 2 asked the bye
+            assert ["—", "no vino el 2.º", "1 Jugador 01", "2 Jugador 02"] in rows     # 1-2: 2 asked the bye
 
     asyncio.run(main())
     classic = ClassicService.like(service)
@@ -322,7 +323,8 @@ def test_a_gibson_round_that_falls_back_says_so_in_the_app(tmp_path: Path) -> No
                             settings=DivisionSettings(gibson=True, tie_breaks=(), first_colour="w"))
     for boards in ([(2, 1, 2), (4, 3, 0), (5, 6, 2)], [(3, 1, 2), (5, 2, 2), (6, 4, 2)],
                    [(1, 4, 1), (6, 2, 0), (3, 5, 1)]):
-        paired = classic.pair_round(manual=[(first, second) for first, second, _ in boards])
+        paired = classic.pair_round(manual=[(first, second) for first, second, _ in boards],
+                                    reason="ronda preparada para la prueba")      # C.04.2 A.4/A.5
         for board, (_, _, winner) in zip(paired, boards):
             classic.enter_result(board.round, board.table or 0, *{1: (420, 300), 2: (300, 420), 0: (350, 350)}[winner])
 

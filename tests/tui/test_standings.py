@@ -41,7 +41,8 @@ def seeded_file(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexic
     path = tmp_path_factory.mktemp("standings") / "seeded.db"
     database = open_database(str(path))
     service = TournamentService(database, station="mesa-arbitral", lexicon=spanish_lexicon, pin=JUDGE_PIN)
-    service.create_tournament("Open de Pruebas", venue="Madrid", settings=TournamentSettings(bonus_mode="automatic"),
+    service.create_tournament("Open de Pruebas", venue="Madrid", settings=TournamentSettings(bonus_mode="automatic",
+                                                                                       corrections_after_final=True),
                               judge_name="Lucía")
     for index, name in enumerate(NAMES):
         service.add_player(name, club="Club", federation_id=f"F{index}")
@@ -329,6 +330,34 @@ def test_the_judge_publishes_provisional_then_final_and_reopens_by_keys(service:
     run(service, scenario, game=2)
     [event] = [event for event in service.history() if event.kind == EventKind.GAME_REOPENED.value]
     assert event.reason == "error en la mesa 3" and event.arbiter == "Lucía"
+
+
+def test_IV32_the_app_does_not_offer_reopening_a_final_game_unless_the_tournament_admits_it(
+        tmp_path: Path, spanish_lexicon: Lexicon) -> None:
+    # Issue 35 §5: final results are not modified (IV.32) in a tournament that does not admit
+    # corrections after them (the default): no «Reabrir» in the footer, and «a» says why.
+    service = TournamentService(open_database(str(tmp_path / "definitivo.db")), station="puesto-1",
+                                lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    service.create_tournament("Sin correcciones", judge_name="Lucía")
+    for name in NAMES[:3]:
+        service.add_player(name)
+    game = service.create_game(rounds=1, seed=7)
+    service.set_rack(game, "CASAMOS")
+    service.choose_master(game)
+    service.close_round(game)
+    service.publish(game, final=True)
+
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
+        assert status(service, game) == GameStatus.FINAL.value
+        assert "reopen" not in footer_actions(screen)
+        await pilot.press("a")
+        await done(app, pilot)
+        assert app.screen is screen
+        assert any("IV.32" in text and "no pueden modificarse" in text for text in notifications(app))
+
+    run(service, scenario, game=game, size=(80, 24))
+    assert status(service, game) == GameStatus.FINAL.value
+    assert not [event for event in service.history() if event.kind == EventKind.GAME_REOPENED.value]
 
 
 def test_the_judge_files_and_resolves_a_claim_before_the_final_results(service: TournamentService) -> None:

@@ -137,7 +137,8 @@ def _show_boards(boards: list[Any]) -> None:
 @click.command("pair-round")
 @division_option
 @click.option("--manual", default=None, help="Emparejamiento del juez: «1-8,2-7,…» (0 = descanso).")
-@click.option("--reason", default="", help="Motivo (obligatorio si el emparejamiento manual incumple una regla).")
+@click.option("--reason", default="", help="Motivo (obligatorio si el emparejamiento manual incumple una regla o, en "
+              "un suizo, difiere del que da el sistema: C.04.2 A.4/A.5).")
 @common
 def classic_round_pair(context: Context, division: str, manual: str | None, reason: str) -> None:
     """Empareja la ronda siguiente con el sistema de la división (o a mano)."""
@@ -220,11 +221,15 @@ def classic_resolve(context: Context, division: str, round_number: int, table: i
 @division_option
 @click.argument("number", type=NUMBER)
 @click.argument("round_number", type=NUMBER)
-@click.option("--zero", is_flag=True, help="Descanso sin puntos (por defecto, media victoria).")
+@click.option("--half/--zero", default=False, show_default=True,
+              help="Medio punto por el descanso, si las reglas del torneo lo dicen (solo en un suizo); por "
+                   "defecto, sin puntos (C.04.2 D.4). En un todos contra todos la partida queda «−» para él y "
+                   "«+» para su rival (C.06 11).")
 @common
-def classic_bye(context: Context, division: str, number: int, round_number: int, zero: bool) -> None:
-    """Descanso pedido por un jugador para una ronda aún sin emparejar."""
-    _classic(context, acting=True).request_bye(number, round_number, "Z" if zero else "H", division=division,
+def classic_bye(context: Context, division: str, number: int, round_number: int, half: bool) -> None:
+    """Descanso pedido por un jugador para una ronda aún sin emparejar (C.04.2 D.4: sin puntos,
+    salvo que las reglas del torneo digan otra cosa)."""
+    _classic(context, acting=True).request_bye(number, round_number, "H" if half else "Z", division=division,
                                                tournament_id=context.tournament)
     click.echo(f"El jugador {number} descansa en la ronda {round_number}.")
 

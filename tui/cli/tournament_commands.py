@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -39,13 +40,17 @@ def tournament() -> None:
               help="Premios que no se pueden compartir: desempates III.28 en cada partida y, en la "
                    "clasificación del torneo, III.28 sobre todas las rondas (IV.31); sin ellos, los empatados "
                    "comparten puesto.")
-@click.option("--oriented/--no-oriented", default=True, show_default=True,
-              help="Admitir la notación canónica orientada (III.20.1.b).")
+@click.option("--oriented/--no-oriented", default=False, show_default=True,
+              help="Admitir papeletas en notación canónica orientada, con flecha (II.8: solo si el organizador "
+                   "la admite, además de la canónica; III.20.1.b).")
 @click.option("--board/--no-board", default=False, show_default=True,
               help="Admitir papeletas en notación de tablero (II.8, III.20.1.c–d), además de la canónica.")
 @click.option("--venue-bonuses/--field-bonuses", default=False, show_default=True,
               help="Torneo en varias sedes: bonificaciones (III.24) de cada sede entre sus jugadores, en lugar "
                    "de sobre todos los jugadores de todas las sedes.")
+@click.option("--corrections-after-final/--no-corrections-after-final", default=False, show_default=True,
+              help="Admitir correcciones tras los resultados definitivos: el juez árbitro podrá reabrir una "
+                   "partida, con motivo (IV.32: sin esta opción, los resultados definitivos no se modifican).")
 @click.option("--seconds", type=SECONDS, default=ROUND_SECONDS, show_default=True, help="Segundos por ronda (III.13).")
 @click.option("--partial-every", type=NUMBER, default=3, show_default=True,
               help="Rondas entre clasificaciones parciales.")
@@ -54,12 +59,14 @@ def tournament() -> None:
 @common
 def tournament_create(context: Context, name: str, venue: str, start_date: Any, end_date: Any, bonus: str,
                       bonus_value: int, criterion: str, tie_breaks: bool, oriented: bool, board: bool, seconds: int,
-                      partial_every: int, judge_name: str, venue_bonuses: bool) -> None:
+                      partial_every: int, judge_name: str, venue_bonuses: bool,
+                      corrections_after_final: bool) -> None:
     """Crea un torneo NOMBRE con sus criterios (fijados antes de empezar)."""
     settings = TournamentSettings(bonus_mode=bonus, bonus_value=bonus_value, criterion=criterion,
                                   tie_breaks=tie_breaks, oriented_notation=oriented, board_notation=board,
                                   seconds_per_round=seconds,
-                                  partial_every=partial_every, venue_bonuses=venue_bonuses)
+                                  partial_every=partial_every, venue_bonuses=venue_bonuses,
+                                  corrections_after_final=corrections_after_final)
     service = context.service.with_pin(context.new_pin("PIN o contraseña del juez árbitro del nuevo torneo"))
     tournament_id = service.create_tournament(
         name, venue=venue, start_date=start_date.date() if start_date else None,
@@ -88,8 +95,10 @@ def tournament_show(context: Context) -> None:
     click.echo(f"Bonificación: {label(BONUS_MODES, settings.bonus_mode)}"
                f"{f' ({settings.bonus_value})' if settings.bonus_mode == 'manual' else ''}; "
                f"clasificación: {label(CRITERION_NAMES, settings.criterion)}; desempates III.28: {'sí' if settings.tie_breaks else 'no'}; "
-               f"notación orientada: {'sí' if settings.oriented_notation else 'no'}; "
-               f"notación de tablero (II.8): {'sí' if settings.board_notation else 'no'}")
+               f"notación orientada (II.8): {'sí' if settings.oriented_notation else 'no'}; "
+               f"notación de tablero (II.8): {'sí' if settings.board_notation else 'no'}; "
+               f"correcciones tras los resultados definitivos (IV.32): "
+               f"{'sí' if settings.corrections_after_final else 'no'}")
     for warning in service.bonus_warnings(item.id):
         click.echo(f"Aviso: {warning}")
     click.echo(f"Jugadores: {item.players} ({counted(item.active_players, 'activo')}{item.field_note()}); "
@@ -97,6 +106,34 @@ def tournament_show(context: Context) -> None:
     for game_info in item.games:
         click.echo(f"  partida {game_info.number}: {label(GAME_STATUS, game_info.status)}, {counted(game_info.rounds, 'ronda')}"
                    f"{', ' + game_info.end_reason if game_info.end_reason else ''}")
+
+
+@tournament.command("settings")
+@click.option("--oriented/--no-oriented", default=None,
+              help="Admitir papeletas en notación canónica orientada, con flecha (II.8, III.20.1.b).")
+@click.option("--board/--no-board", default=None,
+              help="Admitir papeletas en notación de tablero (II.8, III.20.1.c–d).")
+@click.option("--corrections-after-final/--no-corrections-after-final", default=None,
+              help="Admitir correcciones tras los resultados definitivos: reabrir una partida, con motivo (IV.32).")
+@click.option("--reason", default="", help="Motivo del cambio (queda en el historial).")
+@common
+def tournament_settings(context: Context, oriented: bool | None, board: bool | None,
+                        corrections_after_final: bool | None, reason: str) -> None:
+    """Cambia las notaciones admitidas (II.8) y las correcciones tras los resultados
+    definitivos (IV.32) antes de empezar a jugar; lo que no se indica queda como está."""
+    service = context.acting
+    settings = service.settings(context.tournament)
+    if (oriented, board, corrections_after_final) != (None, None, None):
+        settings = replace(settings,
+                           oriented_notation=settings.oriented_notation if oriented is None else oriented,
+                           board_notation=settings.board_notation if board is None else board,
+                           corrections_after_final=(settings.corrections_after_final if corrections_after_final is None
+                                                    else corrections_after_final))
+        service.change_settings(context.tournament, settings, reason=reason)
+    click.echo(f"Notación orientada (II.8): {'sí' if settings.oriented_notation else 'no'}; "
+               f"notación de tablero (II.8): {'sí' if settings.board_notation else 'no'}; "
+               f"correcciones tras los resultados definitivos (IV.32): "
+               f"{'sí' if settings.corrections_after_final else 'no'}.")
 
 
 @tournament.command("pin")

@@ -147,6 +147,9 @@ def _round_paired(session: Session, row: Event, event: RoundPaired) -> None:
     if event.club_waived:
         waived = sorted({*division.settings.get("club_waived", []), event.round})
         division.settings = {**division.settings, "club_waived": waived}
+    if event.system_pairs is not None:          # a manual Swiss round unlike the system's (C.04.2 A.4/A.5)
+        manual = {**division.settings.get("manual_rounds", {}), str(event.round): row.reason or ""}
+        division.settings = {**division.settings, "manual_rounds": manual}
 
 
 def _score_entry(session: Session, row: Event, board: ClassicBoard, first: int, second: int) -> None:

@@ -15,7 +15,8 @@ is checked by the rules before it is stored), and when the tournament has no cla
 division yet the screen offers to create one (rounds, system). Assistants enter the results
 of their tables only (the service refuses others, II.4.c). The judge also types short orders
 in the same field (shown under it): ``3 i2`` the second player of table 3 did not show
-(forfeit), ``d 5`` / ``d0 5`` player 5 asks for a bye next round (½ / nothing), ``r 5``
+(forfeit), ``d 5`` player 5 asks for a bye next round (no points, C.04.2 D.4; ``dm 5``
+half a point, in a Swiss division whose rules say so), ``r 5``
 withdraws player 5, ``3 ii`` neither player of table 3 came (double forfeit), ``e Nombre 1850
 FM`` puts a tournament player in the division with a rating and title, ``v 5 1900`` corrects
 player 5's rating, ``m 1-8,2-7,…: motivo`` pairs the next round by hand (the reason is needed
@@ -82,15 +83,16 @@ def parse_result(text: str) -> tuple[int, int, int]:
 
 
 JUDGE_HINT = ("Juez: «3 i1»/«3 i2»/«3 ii» incomparecencia de quien empieza/del segundo/de los dos en la mesa 3; "
-              "«d 5» descanso pedido (½) del 5 en la ronda siguiente, «d0 5» sin puntos; «r 5» retira al 5; "
+              "«d 5» descanso pedido del 5 en la ronda siguiente (sin puntos), «dm 5» con medio punto; "
+              "«r 5» retira al 5; "
               "«e Nombre 1850 FM» inscribe en la división con rating y título; «v 5 1900» corrige el rating del 5; "
               "«m 1-8,2-7,…: motivo» empareja a mano; «: motivo» tras una orden o un resultado que cambia otro")
 
 
 def parse_judge_order(text: str) -> tuple[str, tuple[Any, ...]] | None:
     """The judge's short orders typed in the result field, or None when ``text`` is not one:
-    ``MESA i1|i2|ii`` (forfeit: who did not show, ``ii`` neither), ``d N`` / ``d0 N`` (a bye
-    asked for the next round, half a win or none), ``r N`` (withdraw), ``e NOMBRE [RATING]
+    ``MESA i1|i2|ii`` (forfeit: who did not show, ``ii`` neither), ``d N`` (also ``d0 N``) /
+    ``dm N`` (a bye asked for the next round: none, C.04.2 D.4, or half a win), ``r N`` (withdraw), ``e NOMBRE [RATING]
     [TÍTULO]`` (a player put in the division), ``v N RATING [TÍTULO]`` (a rating corrected).
     Raises ``ValueError`` (Spanish) for an order with a bad number. The manual pairing order
     is ``parse_manual_order``'s."""
@@ -100,10 +102,10 @@ def parse_judge_order(text: str) -> tuple[str, tuple[Any, ...]] | None:
         if not is_number(parts[0]):
             raise ValueError(f"«{text}»: se esperaba MESA i1, MESA i2 o MESA ii")
         return ("forfeit", (int(parts[0]), {"i1": "first", "i2": "second", "ii": "both"}[lower[1]]))
-    if len(parts) == 2 and lower[0] in ("d", "d0", "r"):
+    if len(parts) == 2 and lower[0] in ("d", "d0", "dm", "r"):
         if not is_number(parts[1]):
             raise ValueError(f"«{text}»: se esperaba «{parts[0]} NÚMERO» (número inicial del jugador)")
-        return ({"d": "half-bye", "d0": "zero-bye", "r": "withdraw"}[lower[0]], (int(parts[1]),))
+        return ({"d": "zero-bye", "d0": "zero-bye", "dm": "half-bye", "r": "withdraw"}[lower[0]], (int(parts[1]),))
     if len(parts) >= 2 and lower[0] == "e":
         words = parts[1:]
         title = words.pop().upper() if len(words) > 1 and words[-1].upper() in TITLES else ""

@@ -154,9 +154,12 @@ class SetupScreen(SetupActions):
                 yield _row("Clasificación del torneo", _select(CRITERIA, "criterion"))
                 yield _row("Desempates (III.28)", Switch(id="tie_breaks"),
                            hint="premios no compartibles; también en la general (IV.31)")
-                yield _row("Notación orientada", Switch(id="oriented"), hint="se admite en las papeletas (III.20.1.b)")
+                yield _row("Notación orientada", Switch(id="oriented"),
+                           hint="con flecha, si el organizador la admite (II.8)")
                 yield _row("Notación de tablero", Switch(id="board_notation"),
                            hint="papeletas en tablero, F12 (II.8, III.20.1.c–d)")
+                yield _row("Corregir definitivos", Switch(id="corrections_after_final"),
+                           hint="reabrir partidas con motivo (IV.32)")
                 yield _row("Clasificación parcial cada", _input(type="integer", id="partial_every"),
                            hint="rondas (FISE: 3)")
                 yield Horizontal(_button("Guardar ajustes", id="save", variant="primary"), classes="buttons")
@@ -354,6 +357,7 @@ class SetupScreen(SetupActions):
         self.query_one("#tie_breaks", Switch).value = settings.tie_breaks
         self.query_one("#oriented", Switch).value = settings.oriented_notation
         self.query_one("#board_notation", Switch).value = settings.board_notation
+        self.query_one("#corrections_after_final", Switch).value = settings.corrections_after_final
         self.query_one("#partial_every", Input).value = str(settings.partial_every)
 
     def update_warnings(self) -> None:

@@ -43,6 +43,7 @@ class SetupActions(VenueActions):
                 tie_breaks=self.query_one("#tie_breaks", Switch).value,
                 oriented_notation=self.query_one("#oriented", Switch).value,
                 board_notation=self.query_one("#board_notation", Switch).value,
+                corrections_after_final=self.query_one("#corrections_after_final", Switch).value,
                 partial_every=integer(self.query_one("#partial_every", Input).value, "clasificación parcial") or 0,
                 seconds_per_round=integer(self.query_one("#seconds", Input).value, "segundos por ronda") or 0)
             service, tournament_id = self.service, self.tournament_id

@@ -138,6 +138,8 @@ class StandingsScreen(StandingsActions):
         self._rounds: Sequence[RoundView] = ()
         self._status: str | None = None
         """Status (``GameStatus`` value) of the game shown, once read."""
+        self.corrections_after_final = False
+        """Whether the tournament admits reopening a final game (IV.32, its settings), once read."""
         self.loaded = False
         """True once the first read has been shown."""
         self.venue: str | None = None
@@ -209,8 +211,9 @@ class StandingsScreen(StandingsActions):
         heading = Text()
         heading.append(f"{info.name} · Partida {self.game} de {len(info.games)} · ", style="bold")
         final = game_info.status == GameStatus.FINAL.value
-        if game_info.status != self._status:
+        if game_info.status != self._status or settings.corrections_after_final != self.corrections_after_final:
             self._status = game_info.status
+            self.corrections_after_final = settings.corrections_after_final
             self.refresh_bindings()
         heading.append(STANDINGS_HEADING.get(game_info.status, game_info.status),
                        style="bold reverse green" if final else "bold reverse yellow")
@@ -379,23 +382,27 @@ class StandingsScreen(StandingsActions):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The footer shows what this station may do now (issue 13 §3): the judge's keys
         only to the judge; «provisional/definitive» while the game is not final, «reopen»
-        only when it is."""
+        only when it is and the tournament admits corrections after final results (IV.32)."""
         if action in JUDGE_KEYS and not self.may(JUDGE_KEYS[action][0]):
             return False
         final = self._status == GameStatus.FINAL.value
         if action == "publish_results" and final:
             return False
-        if action == "reopen" and self._status is not None and not final:
+        if action == "reopen" and self._status is not None and not (final and self.corrections_after_final):
             return False
         return True
 
     def on_key(self, event: events.Key) -> None:
-        """A judge's key pressed at another station is answered, not ignored."""
+        """A judge's key pressed at another station is answered, not ignored; so is «a» on a
+        final game of a tournament that admits no corrections after final results (IV.32)."""
         keys = {binding.key: binding.action for binding in self.BINDINGS if isinstance(binding, Binding)}
         action = keys.get(event.key, "").split("(")[0]
         if action in JUDGE_KEYS and not self.may(JUDGE_KEYS[action][0]):
             event.stop()
             self.notify(f"Solo el juez árbitro puede {JUDGE_KEYS[action][1]}.", severity="warning")
+        elif action == "reopen" and self._status == GameStatus.FINAL.value and not self.corrections_after_final:
+            event.stop()
+            self.action_reopen()                 # says why not (IV.32) rather than ignoring the key
 
     def action_tab(self, tab: str) -> None:
         if tab == "venues" and not self.query_one(VenueStandings).has_venues:

@@ -39,6 +39,7 @@ class StandingsActions(StationScreen[None]):
     game: int | None
     _names: dict[int, str]
     _tables: dict[int, int]
+    corrections_after_final: bool
 
     def refresh_data(self) -> object:
         """Read the standings again (``StandingsScreen``, in a worker)."""
@@ -91,6 +92,10 @@ class StandingsActions(StationScreen[None]):
         if self._game_status() != GameStatus.FINAL.value:
             self.notify(f"La partida {self.game} no tiene resultados definitivos: no hay nada que reabrir.",
                         severity="warning")
+            return
+        if not self.corrections_after_final:
+            self.notify(f"La partida {self.game} tiene resultados definitivos, que no pueden modificarse (IV.32): "
+                        "el torneo no admite correcciones tras los resultados definitivos.", severity="warning")
             return
         game = self.game
         service, state = self.station.service, self.station.state
