@@ -216,6 +216,7 @@ class TournamentService(OnContext):
     venue_record_players = _Delegate("venues", Venues.venue_record_players)
     venues = _Delegate("venues", Venues.venues)
     venue_field = _Delegate("venues", Venues.venue_field)
+    field_standings = _Delegate("venues", Venues.field_standings)
     venue_game_standings = _Delegate("venues", Venues.venue_game_standings)
     venue_tournament_standings = _Delegate("venues", Venues.venue_tournament_standings)
 
