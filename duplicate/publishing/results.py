@@ -25,7 +25,7 @@ What is derived here, and nowhere else:
   game has been rated (``GameResults.elodi``; ``None`` with ``elodi_note`` otherwise).
 
 Text for players is Spanish (``GAME_STATUS_LABELS``, ``CRITERION_LABELS``,
-``SLIP_STATUS_LABELS``). Numbers stay numbers here; ``spanish_number`` formats them
+``SLIP_STATUS_LABELS``). Numbers stay numbers here; ``duplicate.labels.spanish_number`` formats them
 (decimal comma).
 
 The values and their formatting live in ``duplicate.publishing.result_values`` and are re-exported

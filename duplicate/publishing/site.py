@@ -65,6 +65,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from duplicate.labels import spanish_number
 from duplicate.prepared.file import PreparedGame
 from duplicate.publishing import spreadsheets
 from duplicate.publishing.pdf_noticeboard import write_game_pdf, write_overall_pdf
@@ -81,7 +82,6 @@ from duplicate.publishing.result_values import (
     StandingLine,
     TournamentResults,
     spanish_date,
-    spanish_number,
 )
 from duplicate.publishing.results import collect_results
 from duplicate.publishing.venue_pages import ALL_VENUES_PAGE, VenuePages, collect_venue_pages, write_venue_pages

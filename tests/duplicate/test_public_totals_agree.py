@@ -42,11 +42,12 @@ ROUNDS = 4
 BONUSES = TournamentSettings(bonus_mode="automatic", partial_every=3)
 FINDERS = {1: {"Barcelona 1", "Lloret 1"}, 2: {"Girona 1"}, 3: {"Barcelona 2", "Lloret 2"}, 4: {"Lloret 1"}}
 """Who plays the master in each round; everybody else hands in a word not in the lexicon (0)."""
-ORGANISER_ROOM = ("Barcelona 1", "Barcelona 2", "Girona 1")
+ORGANISER_ROOM = ("Barcelona 1", "Barcelona 2", "Girona 1", "Girona 2")     # Girona 2 never scores
 
 
 @dataclass(frozen=True)
 class Event:
+    table: str                               # ``standings --overall`` as a table
     web: Path
     eliot: Path
     overall: dict[str, dict[str, Any]]       # ``standings --overall --format json`` by player name
@@ -84,6 +85,7 @@ def event(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexicon) ->
     organiser.add_player("Barcelona 1", club="Barcelona")
     organiser.add_player("Barcelona 2", club="Barcelona")
     organiser.add_player("Girona 1", club="Girona", venue="Girona")
+    organiser.add_player("Girona 2", club="Girona", venue="Girona")
     game = organiser.create_game(prepared=prepared)
     play_room(organiser, prepared, game)
     organiser.import_venue(lloret.export(), "Lloret")
@@ -97,13 +99,14 @@ def event(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexicon) ->
         return result.output
 
     overall = {row["jugador"]: row for row in json.loads(run("standings", "--overall", "--format", "json"))}
+    table = run("standings", "--overall")
     rounds = {row["jugador"]: row for row in json.loads(run("standings", "--rounds", "--format", "json"))}
     per_round = {name: [_points_and_bonus(row[f"r{number}"]) for number in range(1, ROUNDS + 1)]
                  for name, row in rounds.items()}
     run("publish", "--out", str(folder / "web"), "--workers", "1")
     run("export", "--format", "eliot", "--game", "1", str(folder / "partida-1.xml"))
     entries = {entry.id: person.name for entry, person in organiser.entries()}
-    return Event(folder / "web", folder / "partida-1.xml", overall, per_round, rounds, entries)
+    return Event(table, folder / "web", folder / "partida-1.xml", overall, per_round, rounds, entries)
 
 
 def _points_and_bonus(value: int | str) -> tuple[int, int]:
@@ -117,8 +120,8 @@ def test_the_event_is_the_one_meant(event: Event) -> None:
     with a Lloret player at the top of rounds 1 and 3)."""
     assert set(event.overall) == {*ORGANISER_ROOM, "Lloret 1", "Lloret 2"}
     assert {name: row["sede"] for name, row in event.overall.items()} == {
-        "Barcelona 1": "Barcelona", "Barcelona 2": "Barcelona", "Girona 1": "Girona", "Lloret 1": "Lloret",
-        "Lloret 2": "Lloret"}
+        "Barcelona 1": "Barcelona", "Barcelona 2": "Barcelona", "Girona 1": "Girona", "Girona 2": "Girona",
+        "Lloret 1": "Lloret", "Lloret 2": "Lloret"}
     assert [bonus for _points, bonus in event.per_round["Barcelona 1"]] == [0, 0, 0, 0]
     assert [bonus for _points, bonus in event.per_round["Girona 1"]] == [0, 10, 0, 0]
     assert [bonus for _points, bonus in event.per_round["Lloret 1"]] == [0, 0, 0, 10]
@@ -254,3 +257,53 @@ def test_the_json_game_standings(event: Event) -> None:
     for name, row in event.game.items():
         assert (row["total"], row["bonificaciones"]) == (event.overall[name]["total"],
                                                          event.overall[name]["bonificaciones"]), name
+
+
+def _headed(path: Path, marker: str) -> list[dict[str, str]]:
+    """The rows with ``marker`` (``data-entry`` or ``data-player``) of every table of
+    ``path``, each as heading → text; a table's headings must be distinct."""
+    found = []
+    for _attrs, rows in tables_of(path).tables:
+        lines = [cells for row_attrs, cells in rows if marker in row_attrs]
+        if not lines:
+            continue
+        heads = [text for _classes, text in next(cells for row_attrs, cells in rows if not row_attrs)]
+        assert len(set(heads)) == len(heads), (path.name, heads)
+        found += [dict(zip(heads, (text for _classes, text in cells), strict=True)) for cells in lines]
+    return found
+
+
+def test_one_heading_one_meaning(event: Event) -> None:
+    """«Puntos»: the moves' points, bonuses apart; «Bonif.»: the bonuses; «Total»: both —
+    in every standings table of the pages (issue 35 §1: «Puntos» meant the total in the
+    index and the points without bonuses in the next table)."""
+    checked = 0
+    for page, marker in (("index.html", "data-entry"), ("partida-1.html", "data-entry"),
+                         ("sedes.html", "data-player"), ("sede-girona.html", "data-player")):
+        for row in _headed(event.web / page, marker):
+            name = row["Jugador"]
+            expected = event.overall[name]
+            if "Total" in row:
+                assert int(row["Total"]) == expected["total"], (page, name, row)
+            if "Bonif." in row:
+                assert int(row["Bonif."] or 0) == expected["bonificaciones"], (page, name, row)
+            if "Puntos" in row:
+                assert int(row["Puntos"]) == expected["total"] - expected["bonificaciones"], (page, name, row)
+            checked += 1
+    assert checked >= 2 * len(ORGANISER_ROOM) + 2 * len(event.overall)
+    bonuses = next(rows for attrs, rows in tables_of(event.web / "partida-1.html").tables
+                   if "bonificaciones" in (attrs.get("class") or "").split())
+    assert [text for _classes, text in bonuses[0][1]] == ["Ronda", "Jugador", "Bonif."]
+
+
+def test_one_number_format_for_a_percentage(event: Event) -> None:
+    """The percentage of the master reads the same at the command line as on the pages
+    (two decimals: «0,00», never «0» or «43,6» beside «43,60»)."""
+    index = {event.entries[entry]: {classes.split()[-1]: text for classes, text in cells if classes}
+             for entry, cells in entry_rows(event.web / "index.html", "general").items()}
+    lines = {name: line for line in event.table.splitlines() for name in event.overall if f" {name} " in line}
+    for name in ORGANISER_ROOM:
+        shown = index[name]["pct"].removesuffix(" %")
+        assert re.fullmatch(r"\d+,\d\d", shown), shown
+        assert f" {shown} " in lines[name] + " ", (name, lines[name])
+    assert index["Girona 2"]["pct"] == "0,00 %"
