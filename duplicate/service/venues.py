@@ -362,6 +362,44 @@ class Venues(TaskModule):
         with self._read() as session:
             return self._field(session, self._tournament(session, tournament_id))
 
+    # The standings every front end reads (the façade's ``game_standings``…): this tournament's
+    # entries' lines of the whole field's, by entry id. In one room, the room's standings.
+    def game_standings(self, game_number: int, tournament_id: int | None = None) -> list[GameStanding[int]]:
+        """Game standings (III.23, III.24, III.28) of this tournament's players; ``player`` is
+        the entry id. In an event played in several venues, their lines of the whole field's
+        standings (``field_standings``: positions and bonuses over every venue, III.24,
+        unless ``venue_bonuses``), as ``duplicada standings`` and every publication show
+        them. ``NotFound`` for an unknown game."""
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            return self._field(session, tournament, game).entry_game_standings(game.number)
+
+    def round_results(self, game_number: int, tournament_id: int | None = None) -> list[RoundResult[int]]:
+        """Per played round: master and top scores, each of this tournament's seated players'
+        score and bonus (III.24, over the whole field as ``game_standings``)."""
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            return self._field(session, tournament, game).entry_rounds(game.number)
+
+    def partial_standings(self, game_number: int, through_round: int,
+                          tournament_id: int | None = None) -> list[GameStanding[int]]:
+        """The game standings counting only rounds 1..``through_round`` (the partial
+        standings shown every ``partial_every`` rounds; FISE: every 3). Same ordering,
+        tie-breaks and field as ``game_standings``; ``player`` is the entry id."""
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            return self._field(session, tournament, game).entry_partial_standings(game.number, through_round)
+
+    def tournament_standings(self, tournament_id: int | None = None) -> list[TournamentStanding[int]]:
+        """Tournament standings by the tournament's criterion (IV.31) of this tournament's
+        players; ``player`` is the entry id; with venues, their lines of the whole field's
+        (``field_standings``)."""
+        with self._read() as session:
+            return self._field(session, self._tournament(session, tournament_id)).entry_tournament_standings()
+
     def venue_game_standings(self, game_number: int, venue: str | None = None,
                              tournament_id: int | None = None) -> list[GameStanding[VenueKey]]:
         """Game standings of the whole field (III.23, III.24, III.28; module docstring):
@@ -385,12 +423,13 @@ class Venues(TaskModule):
             _check_venue(field, venue)
             return field.tournament_standings(venue)
 
-    def _field(self, session: Session, tournament: Tournament) -> FieldStandings:
+    def _field(self, session: Session, tournament: Tournament, only: GameRow | None = None) -> FieldStandings:
+        """The whole field's standings; with ``only``, that game's alone (no tournament standings)."""
         sources = self._sources(session, tournament)
         settings = TournamentSettings.from_dict(tournament.settings)
         here = own_venue(tournament)
         games: dict[int, FieldGame] = {}
-        for game in tournament.games:
+        for game in (tournament.games if only is None else [only]):
             players, results = self._combined(session, tournament, game, sources.get(game.number, []))
             games[game.number] = FieldGame(game.number, tuple(players), tuple(results),
                                            tuple(game_standings(players, results, tie_breaks=settings.tie_breaks)))
@@ -402,7 +441,8 @@ class Venues(TaskModule):
                                          *(player for players, _rounds in played for player in players)]))
         criterion = TournamentCriterion(settings.criterion)
         try:
-            overall = tournament_standings(classified, played, criterion, tie_breaks=settings.tie_breaks)
+            overall = ([] if only is not None
+                       else tournament_standings(classified, played, criterion, tie_breaks=settings.tie_breaks))
         except ValueError as error:     # seats of entries that are gone: the stored rows disagree
             raise DamagedData(f"las mesas guardadas no casan con las inscripciones ({error}): la base de datos "
                               "está dañada; restaure una copia") from None

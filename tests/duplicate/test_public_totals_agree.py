@@ -54,6 +54,7 @@ class Event:
     per_round: dict[str, list[tuple[int, int]]]   # ``standings --rounds``: (points, bonus) per round
     game: dict[str, dict[str, Any]]          # ``standings --format json`` (game 1) by player name
     entries: dict[int, str]                  # the organiser's entry ids → names
+    organiser: TournamentService             # what the app's standings and projection screens read
 
 
 def play_room(service: TournamentService, prepared: PreparedGame, game: int) -> None:
@@ -106,7 +107,7 @@ def event(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexicon) ->
     run("publish", "--out", str(folder / "web"), "--workers", "1")
     run("export", "--format", "eliot", "--game", "1", str(folder / "partida-1.xml"))
     entries = {entry.id: person.name for entry, person in organiser.entries()}
-    return Event(table, folder / "web", folder / "partida-1.xml", overall, per_round, rounds, entries)
+    return Event(table, folder / "web", folder / "partida-1.xml", overall, per_round, rounds, entries, organiser)
 
 
 def _points_and_bonus(value: int | str) -> tuple[int, int]:
@@ -307,3 +308,19 @@ def test_one_number_format_for_a_percentage(event: Event) -> None:
         assert re.fullmatch(r"\d+,\d\d", shown), shown
         assert f" {shown} " in lines[name] + " ", (name, lines[name])
     assert index["Girona 2"]["pct"] == "0,00 %"
+
+
+def test_the_services_standings_read_by_the_app(event: Event) -> None:
+    """The app's standings (F2, F3) and projection screens read ``game_standings``,
+    ``round_results``, ``tournament_standings`` and ``partial_standings``: the same figures."""
+    service, names = event.organiser, event.entries
+    assert {names[line.player]: line.total for line in service.tournament_standings()} == {
+        name: event.overall[name]["total"] for name in ORGANISER_ROOM}
+    assert {names[line.player]: (line.total, line.bonus_total, line.position) for line in service.game_standings(1)} == {
+        name: (event.overall[name]["total"], event.overall[name]["bonificaciones"], event.overall[name]["puesto"])
+        for name in ORGANISER_ROOM}
+    results = service.round_results(1)
+    assert {names[entry]: [result.bonuses.get(entry, 0) for result in results] for entry in names} == {
+        name: [bonus for _points, bonus in event.per_round[name]] for name in ORGANISER_ROOM}
+    assert {names[line.player]: line.total for line in service.partial_standings(1, 3)} == {
+        name: sum(points + bonus for points, bonus in event.per_round[name][:3]) for name in ORGANISER_ROOM}
