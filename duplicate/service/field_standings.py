@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from duplicate.rules.game_standings import GameStanding, RoundResult, game_standings, partial_standings
 from duplicate.rules.tournament_standings import TournamentCriterion, TournamentStanding, tournament_standings
@@ -38,12 +39,17 @@ VenueKey = tuple[str, int]
 class FieldGame:
     """One game of the whole field: ``number``, its ``players`` (the organiser's room
     first, then each online venue, then each imported venue), its ``rounds`` (in round
-    order, every room's, bonuses as awarded) and its ``standings`` (III.23, III.28)."""
+    order, every room's, bonuses as awarded) and its ``standings`` (III.23, III.28; with
+    III.28's tie-breaks when ``tie_breaks``), computed when first read."""
 
     number: int
     players: tuple[VenueKey, ...]
     rounds: tuple[RoundResult[VenueKey], ...]
-    standings: tuple[GameStanding[VenueKey], ...]
+    tie_breaks: bool
+
+    @cached_property
+    def standings(self) -> tuple[GameStanding[VenueKey], ...]:
+        return tuple(game_standings(self.players, self.rounds, tie_breaks=self.tie_breaks))
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ from duplicate.record.events_play import VenueAdded, VenueImported
 from duplicate.record.reading import RecordError, check_shape, load_record
 from duplicate.record.verify import verify_record
 from duplicate.rules.bonuses import round_bonuses
-from duplicate.rules.game_standings import GameStanding, RoundResult, game_standings
+from duplicate.rules.game_standings import GameStanding, RoundResult
 from duplicate.rules.statuses import EntryStatus
 from duplicate.rules.tournament_standings import TournamentCriterion, TournamentStanding, tournament_standings
 from duplicate.service.access import Action
@@ -429,10 +429,13 @@ class Venues(TaskModule):
         settings = TournamentSettings.from_dict(tournament.settings)
         here = own_venue(tournament)
         games: dict[int, FieldGame] = {}
+        online = venue_names(session, tournament.id)
+        venue_of = {entry: venue for entry, venue in session.execute(      # one query, not one per seat
+            select(Entry.id, Entry.venue).where(Entry.tournament_id == tournament.id))}
         for game in (tournament.games if only is None else [only]):
-            players, results = self._combined(session, tournament, game, sources.get(game.number, []))
-            games[game.number] = FieldGame(game.number, tuple(players), tuple(results),
-                                           tuple(game_standings(players, results, tie_breaks=settings.tie_breaks)))
+            players, results = self._combined(session, tournament, game, sources.get(game.number, []), online,
+                                              venue_of)
+            games[game.number] = FieldGame(game.number, tuple(players), tuple(results), settings.tie_breaks)
         played = [(list(game.players), list(game.rounds)) for game in games.values() if game.players and game.rounds]
         entries = {entry.id: (entry.venue or here, entry.id) for entry in tournament.entries}
         seated = {player for players, _rounds in played for player in players}
@@ -446,7 +449,7 @@ class Venues(TaskModule):
         except ValueError as error:     # seats of entries that are gone: the stored rows disagree
             raise DamagedData(f"las mesas guardadas no casan con las inscripciones ({error}): la base de datos "
                               "está dañada; restaure una copia") from None
-        venues = tuple(dict.fromkeys([here, *venue_names(session, tournament.id),
+        venues = tuple(dict.fromkeys([here, *online,
                                       *(source.venue for listed in sources.values() for source in listed)]))
         return FieldStandings(here, venues, entries, games, tuple(overall), criterion, settings.tie_breaks)
 
@@ -472,8 +475,10 @@ class Venues(TaskModule):
         return sources
 
     def _combined(self, session: Session, tournament: Tournament, game: GameRow,
-                  imported: list[_Source]) -> tuple[list[VenueKey], list[RoundResult[VenueKey]]]:
-        """The whole field of ``game``: its players and its rounds with bonuses over everybody."""
+                  imported: list[_Source], online: list[str],
+                  venue_of: dict[int, str | None]) -> tuple[list[VenueKey], list[RoundResult[VenueKey]]]:
+        """The whole field of ``game``: its players and its rounds with bonuses over everybody
+        (``online``: the online venues' names; ``venue_of``: each entry's venue)."""
         own = self.standings.round_results_in(session, tournament, game)
         closed = {row.number: row.closed for row in game.rounds}
         here = own_venue(tournament)
@@ -481,9 +486,9 @@ class Venues(TaskModule):
         rounds = {result.number: (result.master_score, result.top_score, closed.get(result.number, False),
                                   dict(result.scores)) for result in own}
         rooms: dict[str | None, list[int]] = {None: []}           # the organiser's room, then each online venue
-        rooms.update((name, []) for name in venue_names(session, tournament.id))
+        rooms.update((name, []) for name in online)
         for seat in game.seats:
-            rooms.setdefault(seat.entry.venue, []).append(seat.entry_id)
+            rooms.setdefault(venue_of.get(seat.entry_id), []).append(seat.entry_id)
         for name, seated in rooms.items():
             if seated:
                 sources.append(_Source(name or here, tuple(seated), rounds))
