@@ -1,5 +1,6 @@
 """The Spanish names the users read, in one place for the app, the command line and the
-published sheets (issue 12 §2): statuses, roles, criteria, actions.
+published sheets (issue 12 §2): statuses, roles, criteria, actions; and the one format of a
+decimal number shown to people (``spanish_number``, issue 35 §1).
 
 Each table maps a code (the value stored and exported) to its Spanish name; an unknown
 code is shown as it is (``label``).
@@ -67,12 +68,15 @@ CRITERION_NAMES: Mapping[str, str] = {
 """Tournament criteria (IV.31)."""
 
 CRITERION_HEADINGS: Mapping[str, str] = {
-    TournamentCriterion.TOTAL.value: "Puntos",
+    TournamentCriterion.TOTAL.value: "Total",
     TournamentCriterion.AVERAGE_PLACE.value: "Prom. plazas",
     TournamentCriterion.AVERAGE_PERCENTAGE.value: "Prom. %",
     TournamentCriterion.DEVIATION.value: "Desviación",
 }
-"""The heading of the value column of each tournament criterion (IV.31)."""
+"""The heading of the value column of each tournament criterion (IV.31). The headings of
+every table (issue 35 §1): «Puntos» the moves' points, bonuses apart; «Bonif.» the bonuses
+(III.24); «Total» the points with the bonuses — so the sum of points criterion's value is
+the «Total» column itself, shown once."""
 
 BONUS_MODES: Mapping[str, str] = {
     BonusMode.OFF.value: "sin bonificaciones",
@@ -98,3 +102,11 @@ def local_time(iso: str) -> str:
         return ""
     return (moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)).astimezone().strftime(
         "%d/%m/%Y %H:%M")
+
+
+def spanish_number(value: float, digits: int = 2) -> str:
+    """``value`` with ``digits`` decimals and a decimal comma (Spanish): ``87,25``. The one
+    format of a decimal quantity shown to people — a percentage of the master, a
+    criterion's value (IV.31) — on every screen, command, page, sheet and PDF: always
+    ``digits`` decimals (``43,60``, never ``43,6`` beside it; issue 35 §1)."""
+    return f"{value:.{digits}f}".replace(".", ",")

@@ -15,7 +15,8 @@ from reportlab.lib import colors
 
 from duplicate.plurals import counted
 from duplicate.publishing.pdf_pages import FONT, FONT_BOLD, PREMIUM_FILLS, TILE_FILL, Cell, Column, Document, draw_table
-from duplicate.publishing.result_values import GameResults, TournamentResults, spanish_number
+from duplicate.labels import spanish_number
+from duplicate.publishing.result_values import GameResults, TournamentResults
 from lexicon.board import ROW_NAMES, SIZE
 
 __all__ = ["status_banner", "write_game_pdf", "write_overall_pdf"]
@@ -95,7 +96,7 @@ def _game_record(doc: Document, game: GameResults) -> None:
 def _penalties_and_bonuses(doc: Document, game: GameResults) -> None:
     doc.heading("Bonificaciones (III.24)", 11)
     if game.bonuses:
-        draw_table(doc, [Column("Ronda", 40, "right"), Column("Jugador", 220), Column("Puntos", 50, "right")],
+        draw_table(doc, [Column("Ronda", 40, "right"), Column("Jugador", 220), Column("Bonif.", 50, "right")],
                     ([str(number), player.name, (f"+{points}", "bonus")] for number, player, points in game.bonuses),
                     scale=False)
     else:
@@ -179,11 +180,13 @@ def write_overall_pdf(results: TournamentResults, path: Path) -> None:
     columns = [Column("Pos.", 28, "right"), Column("Jugador", 140), Column("Club", 90),
                *[Column(f"P{number}", 26, "right") for number in results.all_games],
                Column("Partidas", 40, "right"), Column("Bonif.", 34, "right"), Column("Total", 40, "right"),
-               Column("% maestra", 46, "right"), Column(results.criterion_heading, 70, "right")]
+               Column("% maestra", 46, "right"),
+               *([Column(results.criterion_heading, 70, "right")] if results.shows_value else [])]
     draw_table(doc, columns, ([str(line.standing.position), line.player.name, line.player.club,
                                 *["—" if place is None else str(place) for place in line.standing.places],
                                 str(line.standing.games_played), str(line.standing.bonus_total or ""),
                                 str(line.standing.total), spanish_number(line.standing.percentage) + " %",
-                                (results.format_value(line.standing.value), "bold")]
+                                *([(results.format_value(line.standing.value), "bold")] if results.shows_value
+                                  else [])]
                                for line in results.overall))
     doc.save()

@@ -18,7 +18,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from duplicate.publishing.pdf_noticeboard import status_banner
 from duplicate.publishing.pdf_pages import FONT, FONT_BOLD, Column, Document, draw_table, fit_text
-from duplicate.publishing.result_values import GameResults, TournamentResults, spanish_number
+from duplicate.labels import spanish_number
+from duplicate.publishing.result_values import GameResults, TournamentResults
 
 __all__ = ["SLIPS_PER_PAD", "write_blank_follow_up_pdf", "write_follow_up_sheets_pdf", "write_slip_pads_pdf"]
 

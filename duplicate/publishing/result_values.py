@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from duplicate.labels import CRITERION_HEADINGS, CRITERION_NAMES, GAME_STATUS, SLIP_STATUS
+from duplicate.labels import CRITERION_HEADINGS, CRITERION_NAMES, GAME_STATUS, SLIP_STATUS, spanish_number
 from duplicate.rules.game_standings import GameStanding
 from duplicate.rules.slips import SlipStatus
 from duplicate.rules.statuses import GameStatus
@@ -38,7 +38,6 @@ __all__ = [
     "StandingLine",
     "TournamentResults",
     "spanish_date",
-    "spanish_number",
     "split_move",
 ]
 
@@ -53,11 +52,6 @@ SLIP_STATUS_LABELS = SLIP_STATUS
 
 _MONTHS = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
            "noviembre", "diciembre")
-
-
-def spanish_number(value: float, digits: int = 2) -> str:
-    """``value`` with ``digits`` decimals and a decimal comma (Spanish): ``87,25``."""
-    return f"{value:.{digits}f}".replace(".", ",")
 
 
 def spanish_date(day: date | datetime | None) -> str:
@@ -301,6 +295,12 @@ class TournamentResults:
     @property
     def criterion_label(self) -> str:
         return CRITERION_LABELS.get(self.settings.criterion, self.settings.criterion)
+
+    @property
+    def shows_value(self) -> bool:
+        """Whether the standings need a column for the criterion's value: not for the sum
+        of points, whose value is the «Total» column (IV.31; ``CRITERION_HEADINGS``)."""
+        return self.settings.criterion != TournamentCriterion.TOTAL.value
 
     @property
     def criterion_heading(self) -> str:

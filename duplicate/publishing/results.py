@@ -25,7 +25,7 @@ What is derived here, and nowhere else:
   game has been rated (``GameResults.elodi``; ``None`` with ``elodi_note`` otherwise).
 
 Text for players is Spanish (``GAME_STATUS_LABELS``, ``CRITERION_LABELS``,
-``SLIP_STATUS_LABELS``). Numbers stay numbers here; ``spanish_number`` formats them
+``SLIP_STATUS_LABELS``). Numbers stay numbers here; ``duplicate.labels.spanish_number`` formats them
 (decimal comma).
 
 The values and their formatting live in ``duplicate.publishing.result_values`` and are re-exported
@@ -61,6 +61,7 @@ from duplicate.rules.slips import SlipStatus
 from duplicate.rules.statuses import GameStatus
 from duplicate.service.errors import TournamentError
 from duplicate.service.facade import TournamentService
+from duplicate.service.field_standings import FieldStandings
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.views import RoundView, SlipView
 from lexicon.alphabet import Alphabet, spanish
@@ -73,16 +74,23 @@ __all__ = ["board_rows", "collect_results"]
 
 
 def collect_results(service: TournamentService, tournament_id: int | None = None,
-                    games: Iterable[int] | None = None, *, alphabet: Alphabet | None = None) -> TournamentResults:
+                    games: Iterable[int] | None = None, *, alphabet: Alphabet | None = None,
+                    field: FieldStandings | None = None) -> TournamentResults:
     """Read a tournament's results through ``service``.
 
     ``tournament_id``: None for the newest tournament; ``games``: the game numbers to
     detail (None: every game with at least one master move); ``alphabet``: the tile
-    set of the boards (default: the Spanish set, I.2). The overall standings always
-    cover every game played (IV.32). Raises ``TournamentError`` for an unknown
-    tournament or game.
+    set of the boards (default: the Spanish set, I.2); ``field``: the standings of the
+    whole field (``service.field_standings``, read here when not given — a publication
+    reads them once and hands them to its venue pages too). Every figure of a player
+    (positions, points, bonuses, totals, percentages, partial standings) is that
+    player's line of ``field``: in an event played in several venues, the positions and
+    the bonuses of the whole field (III.24, unless ``venue_bonuses``), as ``duplicada
+    standings --overall``. The overall standings always cover every game played
+    (IV.32). Raises ``TournamentError`` for an unknown tournament or game.
     """
     info = service.tournament(tournament_id)
+    field = field if field is not None else service.field_standings(info.id)
     settings = TournamentSettings.from_dict(info.settings)
     alphabet = alphabet or spanish()
     players = {entry.id: PlayerInfo(entry.id, person.id, person.name, person.club or "", person.country or "",
@@ -92,10 +100,10 @@ def collect_results(service: TournamentService, tournament_id: int | None = None
     statuses = {game.number: game for game in info.games}
     detailed = tuple(_collect_game(service, info.id, statuses[number].status if number in statuses else "",
                                    statuses[number].end_reason if number in statuses else None, number, players,
-                                   settings, alphabet)
+                                   settings, alphabet, field)
                      if number in statuses else _unknown_game(service, info.id, number)
                      for number in wanted)
-    overall = tuple(OverallLine(line, players[line.player]) for line in service.tournament_standings(info.id))
+    overall = tuple(OverallLine(line, players[line.player]) for line in field.entry_tournament_standings())
     played = [game for game in info.games if game.rounds]
     provisional = any(game.status != GameStatus.FINAL.value for game in played)
     return TournamentResults(info.id, info.name, info.venue, info.start_date, info.end_date, settings, players,
@@ -108,10 +116,12 @@ def _unknown_game(service: TournamentService, tournament_id: int, number: int) -
 
 
 def _collect_game(service: TournamentService, tournament_id: int, status: str, end_reason: str | None, number: int,
-                  players: dict[int, PlayerInfo], settings: TournamentSettings, alphabet: Alphabet) -> GameResults:
+                  players: dict[int, PlayerInfo], settings: TournamentSettings, alphabet: Alphabet,
+                  field: FieldStandings) -> GameResults:
     rounds = [view for view in service.rounds(number, tournament_id) if view.master is not None]
-    standings = service.game_standings(number, tournament_id)
-    round_results = service.round_results(number, tournament_id)
+    standings = field.entry_game_standings(number)
+    round_results = field.entry_rounds(number)
+    at = {result.number: index for index, result in enumerate(round_results)}     # the field's round order
     slips: dict[tuple[int, int], SlipView] = {}
     tables: dict[int, int] = {}
     for slip in service.slips(number, tournament_id=tournament_id):
@@ -136,15 +146,16 @@ def _collect_game(service: TournamentService, tournament_id: int, status: str, e
         cells = []
         sheet = []
         totals = running_totals(round_results, standing.player)
-        for index, master in enumerate(masters):
+        for master in masters:
             found = slips.get((standing.player, master.number))
-            points = standing.per_round[index]
-            bonus = standing.bonuses_per_round[index]
+            index = at.get(master.number)
+            points = standing.per_round[index] if index is not None else 0
+            bonus = standing.bonuses_per_round[index] if index is not None else 0
             status_code = found.status if found is not None else SlipStatus.MISSING.value
             reason = "" if status_code == SlipStatus.VALID.value else (
                 (found.reason if found is not None else "") or SLIP_STATUS_LABELS.get(status_code, status_code))
             cells.append(RoundCell(points, bonus, status_code, reason))
-            cumulative = totals[index]                       # bonuses included (III.24)
+            cumulative = totals[index] if index is not None else 0          # bonuses included (III.24)
             if status_code != SlipStatus.VALID.value:
                 penalties.append(Penalty(master.number, tables.get(standing.player, 0), player,
                                          found.text if found is not None else "", status_code, reason))
@@ -157,7 +168,7 @@ def _collect_game(service: TournamentService, tournament_id: int, status: str, e
         sheets[standing.player] = tuple(sheet)
     penalties.sort(key=lambda item: (item.round_number, item.table))
     bonuses.sort(key=lambda item: (item[0], item[1].name))
-    partials = _partials(service, number, tournament_id, lines, masters, settings.partial_every)
+    partials = _partials(field, number, lines, masters, settings.partial_every)
     elodi, note = _elodi(service, tournament_id, number, players)
     reopenings = tuple(f"{event.created_at:%d/%m/%Y %H:%M}: reabierta por {event.arbiter or 'el juez árbitro'} — "
                        f"{event.reason or 'sin motivo'}"
@@ -173,16 +184,16 @@ def _master_line(view: RoundView, replaced: tuple[str, ...] = ()) -> MasterLine:
                       replaced)
 
 
-def _partials(service: TournamentService, number: int, tournament_id: int, lines: Sequence[StandingLine],
+def _partials(field: FieldStandings, number: int, lines: Sequence[StandingLine],
               masters: Sequence[MasterLine], every: int) -> tuple[PartialStandings, ...]:
     """Standings after rounds ``every``, ``2 * every``, … before the last (III.26), from
-    the service's ``partial_standings`` — the same figures as the projection screen."""
+    the whole field's ``partial_standings`` (this tournament's entries' lines)."""
     by_entry = {line.player.entry_id: line for line in lines}
     result = []
     for after in range(every, len(masters), every):
         ranked = tuple(PartialLine(standing.position, by_entry[standing.player].player, by_entry[standing.player].table,
                                    standing.round_total, standing.bonus_total, standing.total, standing.percentage)
-                       for standing in service.partial_standings(number, after, tournament_id))
+                       for standing in field.entry_partial_standings(number, after))
         result.append(PartialStandings(after, masters[after - 1].cumulative, ranked))
     return tuple(result)
 

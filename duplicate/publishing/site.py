@@ -65,6 +65,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from duplicate.labels import spanish_number
 from duplicate.prepared.file import PreparedGame
 from duplicate.publishing import spreadsheets
 from duplicate.publishing.pdf_noticeboard import write_game_pdf, write_overall_pdf
@@ -81,7 +82,6 @@ from duplicate.publishing.result_values import (
     StandingLine,
     TournamentResults,
     spanish_date,
-    spanish_number,
 )
 from duplicate.publishing.results import collect_results
 from duplicate.publishing.venue_pages import ALL_VENUES_PAGE, VenuePages, collect_venue_pages, write_venue_pages
@@ -376,7 +376,8 @@ def publish_results(service: TournamentService, out: Path, *, game: int | None =
         raise NotFound(f"el torneo «{info.name}» no tiene partida {game}"
                               + (f" (partidas: {', '.join(map(str, numbers))})" if numbers else ""),
                               what="partida", key=game)
-    results = collect_results(service, info.id)
+    field = service.field_standings(info.id)        # every figure of every page and file reads these (issue 35)
+    results = collect_results(service, info.id, field=field)
     played = {item.number for item in results.games}
     detailed = tuple(sorted(played if game is None else played & {game}))
     pad_games = [item.number for item in info.games if game is None or item.number == game]
@@ -401,7 +402,7 @@ def publish_results(service: TournamentService, out: Path, *, game: int | None =
     alphabet = spanish()     # the tile set of the boards, as collect_results (I.2)
     replays = {number: replay_of_results(_game_of(results, number), service.rounds(number, info.id), alphabet)
                for number in detailed} if "html" in chosen else {}
-    venue_pages = collect_venue_pages(service, info.id, numbers) if "html" in chosen else None
+    venue_pages = collect_venue_pages(service, info.id, numbers, field) if "html" in chosen else None
     plan = _Plan(out, results, info.games, detailed, chosen, seats, slips_per_pad, replays, venue_pages)
     jobs = _jobs(plan)
     _PLAN = plan

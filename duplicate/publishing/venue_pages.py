@@ -14,8 +14,9 @@ file                            what
                                 each game), with the same points and bonuses
 ==============================  ====================================================================
 
-The index and every game page link to them. The standings are the service's
-(``venue_tournament_standings``, ``venue_game_standings``); nothing is recomputed here.
+The index and every game page link to them. The standings are the whole field's, read
+once per publication (``TournamentService.field_standings``, the source of ``duplicada
+standings`` and of every other page); nothing is recomputed here.
 
 File names come from the venue names through ``venue_slugs``: lower-case ASCII letters,
 digits and hyphens only (accents dropped, anything else a hyphen), at most
@@ -39,7 +40,8 @@ from duplicate.publishing.result_values import TournamentResults
 from duplicate.rules.game_standings import GameStanding
 from duplicate.rules.tournament_standings import TournamentStanding
 from duplicate.service.facade import TournamentService
-from duplicate.service.venues import FieldPlayer, VenueKey
+from duplicate.service.field_standings import FieldStandings, VenueKey
+from duplicate.service.venues import FieldPlayer
 
 __all__ = ["ALL_VENUES_PAGE", "SLUG_LIMIT", "VenuePages", "collect_venue_pages", "venue_slugs", "write_venue_pages"]
 
@@ -107,27 +109,30 @@ class VenuePages:
                      for page in self.pages)
 
 
-def collect_venue_pages(service: TournamentService, tournament_id: int, game_numbers: Sequence[int]) -> VenuePages | None:
+def collect_venue_pages(service: TournamentService, tournament_id: int, game_numbers: Sequence[int],
+                        field: FieldStandings) -> VenuePages | None:
     """The venue pages of the tournament, or None when it is played in one room (no
     imported venue and every player of one venue).
-    ``game_numbers``: the games to show (those with no player in any venue are left out)."""
+    ``game_numbers``: the games to show (those with no player in any venue are left out);
+    ``field``: the standings of the whole field (``service.field_standings``)."""
     imported = service.venues(tournament_id)
-    field = service.venue_field(tournament_id)
-    players = {player.key: player for player in field}
-    venues = list(dict.fromkeys(player.venue for player in field))
+    everybody = service.venue_field(tournament_id)
+    players = {player.key: player for player in everybody}
+    venues = list(dict.fromkeys(player.venue for player in everybody))
     if not imported and len(venues) < 2:        # one room: no venue pages
         return None
     slugs = venue_slugs(venues)
     from_records = set(service.venue_record_players(tournament_id))
-    player_pages = {player.key: f"jugador-{player.player}" for player in field if player.venue not in from_records}
+    player_pages = {player.key: f"jugador-{player.player}" for player in everybody
+                    if player.venue not in from_records}
     pages = []
     for venue in (None, *venues):
         games = []
         for number in game_numbers:
-            lines = tuple(service.venue_game_standings(number, venue, tournament_id))
+            lines = tuple(field.game_standings(number, venue))
             if lines:
                 games.append(VenueGame(number, lines))
-        overall = tuple(service.venue_tournament_standings(venue, tournament_id))
+        overall = tuple(field.tournament_standings(venue))
         name = ALL_VENUES_PAGE if venue is None else f"sede-{slugs[venue]}.html"
         pages.append(VenuePage(venue, name, overall, tuple(games)))
     return VenuePages(tuple(pages), players, player_pages)

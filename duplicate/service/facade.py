@@ -150,10 +150,12 @@ class TournamentService(OnContext):
     update_player = _Delegate("registration", Registration.update_player)
 
     # --- standings (III.23, III.24, III.28, IV.31) ---------------------------------------------
-    game_standings = _Delegate("standings", Standings.game_standings)
-    tournament_standings = _Delegate("standings", Standings.tournament_standings)
-    round_results = _Delegate("standings", Standings.round_results)
-    partial_standings = _Delegate("standings", Standings.partial_standings)
+    # Read from the whole field (``Venues``: with venues, every venue's players and bonuses; in one
+    # room, the room's), the one source of every screen, command and publication (issue 35 §1).
+    game_standings = _Delegate("venues", Venues.game_standings)
+    tournament_standings = _Delegate("venues", Venues.tournament_standings)
+    round_results = _Delegate("venues", Venues.round_results)
+    partial_standings = _Delegate("venues", Venues.partial_standings)
 
     # --- seating (II.6) ------------------------------------------------------------------------
     create_game = _Delegate("seating", Seating.create_game)
@@ -216,6 +218,7 @@ class TournamentService(OnContext):
     venue_record_players = _Delegate("venues", Venues.venue_record_players)
     venues = _Delegate("venues", Venues.venues)
     venue_field = _Delegate("venues", Venues.venue_field)
+    field_standings = _Delegate("venues", Venues.field_standings)
     venue_game_standings = _Delegate("venues", Venues.venue_game_standings)
     venue_tournament_standings = _Delegate("venues", Venues.venue_tournament_standings)
 

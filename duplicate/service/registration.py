@@ -454,7 +454,12 @@ class Registration(TaskModule):
             moved = venue is not None
             if venue is not None:
                 venue = checked_venue(session, entry.tournament, venue)
-                authorise(actor, Action.UPDATE_PLAYER, venues=[venue])
+                if actor.venue is not None and venue != entry.venue:     # a move: the organiser's only
+                    where = f"la sede «{venue}»" if venue is not None else "la sala del organizador"
+                    raise NotAuthorised(f"el {actor.describe()} no puede pasar a {where} a «{entry.player.name}», "
+                                        f"jugador de su sede «{entry.venue}»: solo el juez árbitro del torneo (el "
+                                        "organizador) cambia a un jugador de sede", role=actor.role.value,
+                                        action=Action.UPDATE_PLAYER.value, venue=actor.venue)
                 before["venue"] = entry.venue
             if name is not None:
                 name = " ".join(self._typed(name, "el nombre del jugador", NAME_MAX).split())

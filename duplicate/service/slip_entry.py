@@ -40,7 +40,7 @@ from duplicate.service.views import (
     SlipView,
     view_of,
 )
-from duplicate.storage.models import Conflict, Event, GameRow, RoundRow, Seat, Slip, Tournament
+from duplicate.storage.models import Conflict, Entry, Event, GameRow, RoundRow, Seat, Slip, Tournament
 from duplicate.storage.projector import next_id
 from duplicate.texts import SLIP_MAX
 
@@ -166,11 +166,16 @@ class SlipEntry(TaskModule):
 
     def conflicts(self, game_number: int, *, tournament_id: int | None = None,
                   unresolved: bool = True) -> list[tuple[ConflictView, SlipView | None]]:
-        """Conflicts of a game with the slip they disagree with."""
+        """Conflicts of a game with the slip they disagree with. A venue's credential
+        (issue 27 §2) sees only its venue's (the conflicts of its players); the organiser's
+        and a handle without a credential see every one."""
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
             query = select(Conflict).where(Conflict.game_id == game.id)
+            venue = self.context.actor(session, tournament.id).venue
+            if venue is not None:
+                query = query.join(Entry, Entry.id == Conflict.entry_id).where(Entry.venue == venue)
             if unresolved:
                 query = query.where(Conflict.resolution.is_(None))
             result = []

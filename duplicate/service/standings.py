@@ -1,5 +1,9 @@
-"""Standings read from the store (III.23, III.24, III.28, IV.31): round results, bonuses, game,
-partial and tournament standings, each computed by one function of ``duplicate.rules.game_standings``."""
+"""A room's standings read from the store (III.23, III.24, III.28, IV.31): round results, bonuses,
+game and tournament standings of this database's seated players, each computed by one function of
+``duplicate.rules.game_standings`` — what the room's own record holds (the export, ``verify``),
+the bonuses logged when a round closes, II.6's seating. What the front ends and the
+publications show is the whole field's (``duplicate.service.venues.Venues.game_standings``…,
+built on these: one room's figures when there is no other venue)."""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ from sqlalchemy.orm import Session
 from duplicate.record.event_kinds import EventKind
 from duplicate.record.events_slips import BonusesAwarded
 from duplicate.rules.bonuses import round_bonuses
-from duplicate.rules.game_standings import GameStanding, RoundResult, game_standings, partial_standings
+from duplicate.rules.game_standings import GameStanding, RoundResult, game_standings
 from duplicate.rules.tournament_standings import TournamentCriterion, TournamentStanding, tournament_standings
 from duplicate.service.access import Actor
 from duplicate.service.base import TaskModule
@@ -26,23 +30,6 @@ from duplicate.storage.models import (
 
 class Standings(TaskModule):
     """Standings and bonuses of the games of a tournament, from the stored slips."""
-
-    def game_standings(self, game_number: int, tournament_id: int | None = None) -> list[GameStanding[int]]:
-        """Game standings (III.23, III.24, III.28); ``player`` is the entry id."""
-        with self._read() as session:
-            tournament = self._tournament(session, tournament_id)
-            return self.game_standings_in(session, tournament, self._game(session, tournament, game_number))
-
-    def tournament_standings(self, tournament_id: int | None = None) -> list[TournamentStanding[int]]:
-        """Tournament standings by the tournament's criterion (IV.31); ``player`` is the entry id."""
-        with self._read() as session:
-            return self.tournament_standings_in(session, self._tournament(session, tournament_id))
-
-    def round_results(self, game_number: int, tournament_id: int | None = None) -> list[RoundResult[int]]:
-        """Per played round: master and top scores, each seated player's score and bonus."""
-        with self._read() as session:
-            tournament = self._tournament(session, tournament_id)
-            return self.round_results_in(session, tournament, self._game(session, tournament, game_number))
 
     def round_results_in(self, session: Session, tournament: Tournament, game: GameRow) -> list[RoundResult[int]]:
         policy = TournamentSettings.from_dict(tournament.settings).bonus_policy
@@ -119,16 +106,3 @@ class Standings(TaskModule):
         if last is None or last.payload.get("bonuses") != bonuses:
             self._log(session, tournament.id, BonusesAwarded(row.number, bonuses),
                       game_id=game.id, round_number=row.number, actor=actor, reason=why)
-
-    def partial_standings(self, game_number: int, through_round: int,
-                          tournament_id: int | None = None) -> list[GameStanding[int]]:
-        """The game standings counting only rounds 1..``through_round`` (the partial
-        standings shown every ``partial_every`` rounds; FISE: every 3). Same ordering and
-        tie-breaks as ``game_standings``; ``player`` is the entry id."""
-        with self._read() as session:
-            tournament = self._tournament(session, tournament_id)
-            game = self._game(session, tournament, game_number)
-            settings = TournamentSettings.from_dict(tournament.settings)
-            return partial_standings([seat.entry_id for seat in game.seats],
-                                     self.round_results_in(session, tournament, game), through_round,
-                                     tie_breaks=settings.tie_breaks)

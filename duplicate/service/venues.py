@@ -49,23 +49,21 @@ from duplicate.record.events_play import VenueAdded, VenueImported
 from duplicate.record.reading import RecordError, check_shape, load_record
 from duplicate.record.verify import verify_record
 from duplicate.rules.bonuses import round_bonuses
-from duplicate.rules.game_standings import GameStanding, RoundResult, game_standings
+from duplicate.rules.game_standings import GameStanding, RoundResult
 from duplicate.rules.statuses import EntryStatus
 from duplicate.rules.tournament_standings import TournamentCriterion, TournamentStanding, tournament_standings
 from duplicate.service.access import Action
 from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import DamagedData, InvalidFile, InvalidText, NotFound, StateConflict
+from duplicate.service.field_standings import FieldGame, FieldStandings, VenueKey
 from duplicate.service.online_venues import VENUE_NAME_LIMIT, venue_names
 from duplicate.service.prepared_play import plan_of
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.standings import Standings
 from duplicate.storage.models import Credential, Entry, Event, GameRow, Seat, Tournament
 
-__all__ = ["OWN_VENUE", "FieldPlayer", "VenueKey", "VenueView", "Venues", "imported_active_players", "latest_imports"]
-
-VenueKey = tuple[str, int]
-"""A player of the whole field: ``(venue name, entry id in that venue's record)``."""
+__all__ = ["OWN_VENUE", "FieldPlayer", "VenueView", "Venues", "imported_active_players", "latest_imports"]
 
 OWN_VENUE = "sede del organizador"
 """The venue name of the organiser's own room when the tournament names no venue."""
@@ -357,6 +355,51 @@ class Venues(TaskModule):
                                   "la base de datos está dañada; restaure una copia") from None
 
     # --- standings ----------------------------------------------------------------------------------
+    def field_standings(self, tournament_id: int | None = None) -> FieldStandings:
+        """The standings of the whole field, read once (``duplicate.service.field_standings``;
+        module docstring): every game's rounds and standings and the tournament standings
+        of every player of every room. ``DamagedData`` when a stored import cannot be read."""
+        with self._read() as session:
+            return self._field(session, self._tournament(session, tournament_id))
+
+    # The standings every front end reads (the façade's ``game_standings``…): this tournament's
+    # entries' lines of the whole field's, by entry id. In one room, the room's standings.
+    def game_standings(self, game_number: int, tournament_id: int | None = None) -> list[GameStanding[int]]:
+        """Game standings (III.23, III.24, III.28) of this tournament's players; ``player`` is
+        the entry id. In an event played in several venues, their lines of the whole field's
+        standings (``field_standings``: positions and bonuses over every venue, III.24,
+        unless ``venue_bonuses``), as ``duplicada standings`` and every publication show
+        them. ``NotFound`` for an unknown game."""
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            return self._field(session, tournament, game).entry_game_standings(game.number)
+
+    def round_results(self, game_number: int, tournament_id: int | None = None) -> list[RoundResult[int]]:
+        """Per played round: master and top scores, each of this tournament's seated players'
+        score and bonus (III.24, over the whole field as ``game_standings``)."""
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            return self._field(session, tournament, game).entry_rounds(game.number)
+
+    def partial_standings(self, game_number: int, through_round: int,
+                          tournament_id: int | None = None) -> list[GameStanding[int]]:
+        """The game standings counting only rounds 1..``through_round`` (the partial
+        standings shown every ``partial_every`` rounds; FISE: every 3). Same ordering,
+        tie-breaks and field as ``game_standings``; ``player`` is the entry id."""
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            game = self._game(session, tournament, game_number)
+            return self._field(session, tournament, game).entry_partial_standings(game.number, through_round)
+
+    def tournament_standings(self, tournament_id: int | None = None) -> list[TournamentStanding[int]]:
+        """Tournament standings by the tournament's criterion (IV.31) of this tournament's
+        players; ``player`` is the entry id; with venues, their lines of the whole field's
+        (``field_standings``)."""
+        with self._read() as session:
+            return self._field(session, self._tournament(session, tournament_id)).entry_tournament_standings()
+
     def venue_game_standings(self, game_number: int, venue: str | None = None,
                              tournament_id: int | None = None) -> list[GameStanding[VenueKey]]:
         """Game standings of the whole field (III.23, III.24, III.28; module docstring):
@@ -366,13 +409,9 @@ class Venues(TaskModule):
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
-            sources = self._sources(session, tournament)
-            self._check_venue(session, tournament, sources, venue)
-            players, results = self._combined(session, tournament, game, sources.get(game.number, []))
-            settings = TournamentSettings.from_dict(tournament.settings)
-            if venue is not None:
-                players, results = _only(venue, players, results)
-            return game_standings(players, results, tie_breaks=settings.tie_breaks)
+            field = self._field(session, tournament)
+            _check_venue(field, venue)
+            return field.game_standings(game.number, venue)
 
     def venue_tournament_standings(self, venue: str | None = None,
                                    tournament_id: int | None = None) -> list[TournamentStanding[VenueKey]]:
@@ -380,30 +419,39 @@ class Venues(TaskModule):
         ``player`` is ``(venue, entry id)``; with ``venue``, only that venue's players,
         ranked among themselves. ``NotFound`` for an unknown venue."""
         with self._read() as session:
-            tournament = self._tournament(session, tournament_id)
-            sources = self._sources(session, tournament)
-            self._check_venue(session, tournament, sources, venue)
-            settings = TournamentSettings.from_dict(tournament.settings)
-            games = []
-            for game in tournament.games:
-                players, results = self._combined(session, tournament, game, sources.get(game.number, []))
-                if venue is not None:
-                    players, results = _only(venue, players, results)
-                if players and results:
-                    games.append((players, results))
-            classified = list(dict.fromkeys(player for players, _results in games for player in players))
-            return tournament_standings(classified, games, TournamentCriterion(settings.criterion),
-                                        tie_breaks=settings.tie_breaks)
+            field = self._field(session, self._tournament(session, tournament_id))
+            _check_venue(field, venue)
+            return field.tournament_standings(venue)
 
-    def _check_venue(self, session: Session, tournament: Tournament, sources: dict[int, list[_Source]],
-                     venue: str | None) -> None:
-        if venue is None:
-            return
-        known = ({own_venue(tournament)} | set(venue_names(session, tournament.id))
-                 | {source.venue for listed in sources.values() for source in listed})
-        if venue not in known:
-            raise NotFound(f"no hay ninguna sede «{venue}» en este torneo (sedes: {', '.join(sorted(known))})",
-                           what="la sede", key=venue)
+    def _field(self, session: Session, tournament: Tournament, only: GameRow | None = None) -> FieldStandings:
+        """The whole field's standings; with ``only``, that game's alone (no tournament standings)."""
+        sources = self._sources(session, tournament)
+        settings = TournamentSettings.from_dict(tournament.settings)
+        here = own_venue(tournament)
+        games: dict[int, FieldGame] = {}
+        online = venue_names(session, tournament.id)
+        venue_of = {entry: venue for entry, venue in session.execute(      # one query, not one per seat
+            select(Entry.id, Entry.venue).where(Entry.tournament_id == tournament.id))}
+        for game in (tournament.games if only is None else [only]):
+            players, results = self._combined(session, tournament, game, sources.get(game.number, []), online,
+                                              venue_of)
+            games[game.number] = FieldGame(game.number, tuple(players), tuple(results), settings.tie_breaks)
+        played = [(list(game.players), list(game.rounds)) for game in games.values() if game.players and game.rounds]
+        entries = {entry.id: (entry.venue or here, entry.id) for entry in tournament.entries}
+        seated = {player for players, _rounds in played for player in players}
+        # The tournament's own entries in their order (as ``Standings``), then the imported venues' players.
+        classified = list(dict.fromkeys([*(key for key in entries.values() if key in seated),
+                                         *(player for players, _rounds in played for player in players)]))
+        criterion = TournamentCriterion(settings.criterion)
+        try:
+            overall = ([] if only is not None
+                       else tournament_standings(classified, played, criterion, tie_breaks=settings.tie_breaks))
+        except ValueError as error:     # seats of entries that are gone: the stored rows disagree
+            raise DamagedData(f"las mesas guardadas no casan con las inscripciones ({error}): la base de datos "
+                              "está dañada; restaure una copia") from None
+        venues = tuple(dict.fromkeys([here, *online,
+                                      *(source.venue for listed in sources.values() for source in listed)]))
+        return FieldStandings(here, venues, entries, games, tuple(overall), criterion, settings.tie_breaks)
 
     def _sources(self, session: Session, tournament: Tournament) -> dict[int, list[_Source]]:
         """Each imported venue's games, by game number, in order of first import."""
@@ -427,8 +475,10 @@ class Venues(TaskModule):
         return sources
 
     def _combined(self, session: Session, tournament: Tournament, game: GameRow,
-                  imported: list[_Source]) -> tuple[list[VenueKey], list[RoundResult[VenueKey]]]:
-        """The whole field of ``game``: its players and its rounds with bonuses over everybody."""
+                  imported: list[_Source], online: list[str],
+                  venue_of: dict[int, str | None]) -> tuple[list[VenueKey], list[RoundResult[VenueKey]]]:
+        """The whole field of ``game``: its players and its rounds with bonuses over everybody
+        (``online``: the online venues' names; ``venue_of``: each entry's venue)."""
         own = self.standings.round_results_in(session, tournament, game)
         closed = {row.number: row.closed for row in game.rounds}
         here = own_venue(tournament)
@@ -436,9 +486,9 @@ class Venues(TaskModule):
         rounds = {result.number: (result.master_score, result.top_score, closed.get(result.number, False),
                                   dict(result.scores)) for result in own}
         rooms: dict[str | None, list[int]] = {None: []}           # the organiser's room, then each online venue
-        rooms.update((name, []) for name in venue_names(session, tournament.id))
+        rooms.update((name, []) for name in online)
         for seat in game.seats:
-            rooms.setdefault(seat.entry.venue, []).append(seat.entry_id)
+            rooms.setdefault(venue_of.get(seat.entry_id), []).append(seat.entry_id)
         for name, seated in rooms.items():
             if seated:
                 sources.append(_Source(name or here, tuple(seated), rounds))
@@ -467,17 +517,10 @@ class Venues(TaskModule):
         return players, results
 
 
-def _only(venue: str, players: list[VenueKey],
-          results: list[RoundResult[VenueKey]]) -> tuple[list[VenueKey], list[RoundResult[VenueKey]]]:
-    """The players of ``venue`` and the rounds restricted to them (bonuses kept as awarded
-    over the whole field)."""
-    members = [player for player in players if player[0] == venue]
-    chosen = set(members)
-    return members, [RoundResult(number=result.number, master_score=result.master_score,
-                                 top_score=result.top_score,
-                                 scores={key: value for key, value in result.scores.items() if key in chosen},
-                                 bonuses={key: value for key, value in result.bonuses.items() if key in chosen})
-                     for result in results]
+def _check_venue(field: FieldStandings, venue: str | None) -> None:
+    if venue is not None and venue not in field.venues:
+        raise NotFound(f"no hay ninguna sede «{venue}» en este torneo (sedes: {', '.join(sorted(field.venues))})",
+                       what="la sede", key=venue)
 
 
 def _view(event: Event) -> VenueView:

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from duplicate.publishing.result_values import spanish_number
+from duplicate.labels import spanish_number
 from duplicate.publishing.site import Publication, publish_results
 from duplicate.rules.slips import SlipStatus
 from duplicate.service.errors import NotFound

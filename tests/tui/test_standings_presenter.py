@@ -22,7 +22,7 @@ WHEN = datetime(2026, 5, 1, 10, 0)
 
 
 def test_cells_and_numbers() -> None:
-    assert decimal(93.456) == "93,5" and decimal(2, 2) == "2,00"
+    assert decimal(93.456) == "93,46" and decimal(2, 2) == "2,00" and decimal(43.6) == "43,60"
     bonus = round_cell(70, 10, 70)
     assert (bonus.plain, str(bonus.style)) == ("70+10", BONUS_STYLE)            # III.24: the bonus stands out
     assert str(round_cell(70, 0, 70).style) == MASTER_STYLE                     # the master's score

@@ -155,9 +155,17 @@ def tables() -> None:
 @format_option
 @common
 def tables_show(context: Context, game_number: int | None, output: str) -> None:
-    """Lista las mesas y sus jugadores."""
-    rows = [{"mesa": table, "jugador": person.name, "club": person.club, "inscripcion": entry.id}
-            for table, entry, person in context.service.seats(context.game(game_number), context.tournament)]
+    """Lista las mesas y sus jugadores (con la sede de cada uno cuando el torneo tiene sedes en línea)."""
+    from duplicate.service.venues import OWN_VENUE
+
+    service = context.service
+    seats = service.seats(context.game(game_number), context.tournament)
+    rows: list[dict[str, object]] = [{"mesa": table, "jugador": person.name, "club": person.club,
+                                      "inscripcion": entry.id} for table, entry, person in seats]
+    if service.online_venues(context.tournament):
+        here = (service.tournament(context.tournament).venue or "").strip() or OWN_VENUE    # as «standings»
+        for row, (_table, entry, _person) in zip(rows, seats, strict=True):
+            row["sede"] = entry.venue or here
     emit_rows(rows, output)
 
 

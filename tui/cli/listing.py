@@ -12,7 +12,7 @@ import io
 import json
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import click
@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from duplicate.labels import spanish_number
 from duplicate.texts import visible
 
 FORMATS = ("table", "csv", "json")
@@ -59,7 +60,15 @@ def cell(value: Any) -> str:
     return str(value)
 
 
-def emit_rows(rows: Sequence[dict[str, Any]], output: str, *, numeric_text: Sequence[str] = ()) -> None:
+def _shown(value: Any, digits: int | None) -> str:
+    """``cell``, or a number with ``digits`` decimals (``spanish_number``) when given."""
+    if digits is not None and isinstance(value, int | float) and not isinstance(value, bool):
+        return spanish_number(value, digits)
+    return cell(value)
+
+
+def emit_rows(rows: Sequence[dict[str, Any]], output: str, *, numeric_text: Sequence[str] = (),
+              digits: Mapping[str, int] | None = None) -> None:
     """Write ``rows`` (dicts with the same keys, in column order) to standard output as
     ``table``, ``csv`` or ``json`` (tables in Spanish: accented headings, decimals with a
     comma, ``cell``, control characters ``visible``; CSV and JSON keep the keys and numbers
@@ -67,7 +76,9 @@ def emit_rows(rows: Sequence[dict[str, Any]], output: str, *, numeric_text: Sequ
     ``duplicate.publishing.spreadsheets.neutralised``, as in the published files).
     ``None`` prints as an empty cell; columns whose values
     are all numbers (or ``None``, or one of ``numeric_text`` such as «nuevo») are right-aligned.
-    Piped tables are not cut to the terminal's width."""
+    Piped tables are not cut to the terminal's width. ``digits``: the columns whose
+    decimals a table shows as ``duplicate.labels.spanish_number`` with that many digits
+    (a percentage ``43,60`` as on every page, never ``43,6``)."""
     if output == "json":
         click.echo(json.dumps(list(rows), ensure_ascii=False, indent=1))
         return
@@ -91,6 +102,6 @@ def emit_rows(rows: Sequence[dict[str, Any]], output: str, *, numeric_text: Sequ
                       for row in rows)
         table.add_column(heading(key), justify="right" if numeric else "left")
     for row in rows:
-        table.add_row(*(Text(visible(cell(row.get(key)))) for key in headers))      # as typed, never markup
+        table.add_row(*(Text(visible(_shown(row.get(key), (digits or {}).get(key)))) for key in headers))
     width = shutil.get_terminal_size().columns if sys.stdout.isatty() else 250
     Console(width=width, highlight=False).print(table)

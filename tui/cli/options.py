@@ -248,6 +248,15 @@ class Context:
             self._acting = self.service.with_pin(read_pin(self.pin_file))
         return self._acting
 
+    @property
+    def reading(self) -> TournamentService:
+        """The handle for a read that depends on who reads (a venue's credential sees its
+        venue): ``acting`` when this station has a credential (``--pin-file`` or
+        ``$DUPLICADA_PIN``), else the viewer ``service``."""
+        if self._acting is None and self.pin_file is None and not os.environ.get(PIN_ENV):
+            return self.service
+        return self.acting
+
     def new_pin(self, prompt: str) -> str:
         """A new credential (a tournament's judge PIN): from ``--pin-file`` or
         ``$DUPLICADA_PIN``, else asked twice at the terminal."""

@@ -24,14 +24,20 @@ def player() -> None:
 @click.option("--club", default="")
 @click.option("--country", default="")
 @click.option("--federation-id", default=None, help="Identificador federativo.")
-@click.option("--venue", default=None, help="Sede en línea donde juega («venue add»); sin ella, la del organizador.")
+@click.option("--venue", default=None,
+              help="Sede en línea donde juega («venue add»); sin ella, la de quien inscribe: el juez de una sede "
+                   "inscribe en su sede, el del organizador en su sala.")
 @common
 def player_add(context: Context, name: str, club: str, country: str, federation_id: str | None,
                venue: str | None) -> None:
-    """Inscribe al jugador NOMBRE en el torneo."""
-    entry = context.acting.add_player(name, club=club, country=country, federation_id=federation_id,
-                                       tournament_id=context.tournament, venue=venue)
-    click.echo(f"Inscrito: {name} (inscripción {entry}{f', sede «{venue}»' if venue else ''}).")
+    """Inscribe al jugador NOMBRE en el torneo (dice en qué sede, cuando el torneo tiene sedes en línea)."""
+    acting = context.acting
+    entry = acting.add_player(name, club=club, country=country, federation_id=federation_id,
+                              tournament_id=context.tournament, venue=venue)
+    used = next((row.venue for row, _person in acting.entries(context.tournament) if row.id == entry), None)
+    where = (f", sede «{used}»" if used is not None
+             else ", sala del organizador" if acting.online_venues(context.tournament) else "")
+    click.echo(f"Inscrito: {name} (inscripción {entry}{where}).")
 
 
 @player.command("import")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from duplicate.publishing.result_values import spanish_number
+from duplicate.labels import spanish_number
 from duplicate.publishing.site import FORMATS, publish_results
 from tui.cli.options import NUMBER, Context, common
 

@@ -70,7 +70,16 @@ def standings(context: Context, game_number: int | None, overall: bool, per_roun
                                                             strict=True), start=1):
                     row[f"r{index}"] = f"{points}+{bonus}" if bonus else points
             rows.append(row)
-    emit_rows(rows, output)
+    emit_rows(rows, output, digits=_digits(context))
+
+
+def _digits(context: Context) -> dict[str, int]:
+    """The decimals a table shows (``emit_rows``): a percentage of the master with 2, as every
+    page and sheet; the criterion's value with 2 unless it is a sum of points (IV.31)."""
+    from duplicate.rules.tournament_standings import TournamentCriterion
+
+    total = context.service.settings(context.tournament).criterion == TournamentCriterion.TOTAL.value
+    return {"porcentaje": 2} if total else {"porcentaje": 2, "valor": 2}
 
 
 def _venue_standings(context: Context, game_number: int | None, overall: bool, per_round: bool,
@@ -98,7 +107,7 @@ def _venue_standings(context: Context, game_number: int | None, overall: bool, p
                                                             strict=True), start=1):
                     row[f"r{index}"] = f"{points}+{bonus}" if bonus else points
             rows.append(row)
-    emit_rows(rows, output)
+    emit_rows(rows, output, digits=_digits(context))
 
 
 @click.command()

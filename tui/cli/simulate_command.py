@@ -17,7 +17,7 @@ from lexicon.lexicon import Lexicon
 from tui.cli.options import NUMBER, SEED, db_option, lexicon_option, pin_file_option, read_pin
 
 
-def _decimal(value: float, digits: int = 1) -> str:
+def _decimal(value: float, digits: int = 2) -> str:
     return f"{value:.{digits}f}".replace(".", ",")
 
 
@@ -97,7 +97,7 @@ def _print_summary(service: TournamentService, tournament_id: int, games: int, e
     slip_count = sum(len(service.slips(number, tournament_id=tournament_id)) for number in game_numbers)
     click.echo(f"Torneo «{tournament.name}» (id {tournament_id}): {_count(len(names), 'jugador', 'jugadores')}, "
                f"{_count(len(game_numbers), 'partida', 'partidas')}, {_count(round_count, 'ronda', 'rondas')}, "
-               f"{_count(slip_count, 'papeleta', 'papeletas')}, en {_decimal(elapsed)} s.")
+               f"{_count(slip_count, 'papeleta', 'papeletas')}, en {_decimal(elapsed, 1)} s.")
     criterion = TournamentSettings.from_dict(tournament.settings).criterion
     click.echo("Clasificación (5 primeros):")
     for line in service.tournament_standings(tournament_id)[:5]:

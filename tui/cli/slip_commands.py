@@ -169,8 +169,9 @@ def slip_list(context: Context, game_number: int | None, round_number: int | Non
 @game_option
 @common
 def slip_conflicts(context: Context, game_number: int | None) -> None:
-    """Conflictos pendientes (papeleta repetida distinta, doble entrada que no coincide)."""
-    items = context.service.conflicts(context.game(game_number), tournament_id=context.tournament)
+    """Conflictos pendientes (papeleta repetida distinta, doble entrada que no coincide);
+    con la credencial del juez de una sede, solo los de su sede."""
+    items = context.reading.conflicts(context.game(game_number), tournament_id=context.tournament)
     if not items:
         click.echo("No hay conflictos pendientes.")
     for conflict, stored in items:

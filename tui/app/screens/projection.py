@@ -33,6 +33,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, Digits, Static
 
 from data.rules import ROUND_SECONDS
+from duplicate.labels import spanish_number
 from duplicate.rules.statuses import GameStatus
 from duplicate.rules.timer import RoundTimer
 from duplicate.service.errors import TournamentError
@@ -154,7 +155,7 @@ def standings_table(data: ProjectionData, limit: int | None = None) -> Table:
     table.add_column("Puntos", justify="right", style="bold #ffd84d")
     table.add_column("%", justify="right")
     for line in data.standings[:limit]:
-        table.add_row(str(line.position), Text(line.name), str(line.total), f"{line.percentage:.1f}".replace(".", ","))
+        table.add_row(str(line.position), Text(line.name), str(line.total), spanish_number(line.percentage))
     return table
 
 

@@ -260,7 +260,7 @@ class StandingsScreen(StandingsActions):
         row = self._reset(table, columns)
         master_total = sum(result.master_score for result in results)
         table.add_row("", "", Text("Jugada maestra", style="italic"), Text(str(master_total), justify="right"),
-                      "", Text("100,0", justify="right"),
+                      "", Text(decimal(100.0), justify="right"),
                       *(Text(str(result.master_score), style="italic", justify="right") for result in results),
                       key="master")
         for line in standings:
@@ -286,16 +286,18 @@ class StandingsScreen(StandingsActions):
 
     def _fill_tournament(self, overall: Sequence[TournamentStanding[int]], criterion: str, games: int) -> None:
         table = self.query_one("#tournament-table", DataTable)
-        columns = [("pos", "Pos."), ("player", "Jugador"), ("value", label(CRITERION_HEADINGS, criterion)),
+        shows_value = criterion != TournamentCriterion.TOTAL.value      # a sum of points: the «Total» column
+        columns = [("pos", "Pos."), ("player", "Jugador"),
+                   *([("value", label(CRITERION_HEADINGS, criterion))] if shows_value else []),
                    ("total", "Total"), ("bonus", "Bonif."), ("pct", "%"), ("played", "Partidas")]
         columns += [(f"g{number}", f"P{number}") for number in range(1, games + 1)]
         row = self._reset(table, columns)
         for line in overall:
-            value = str(int(line.value)) if criterion == TournamentCriterion.TOTAL.value else decimal(line.value, 2)
+            value = [Text(decimal(line.value, 2), style="bold", justify="right")] if shows_value else []
             places = [Text("—" if place is None else f"{place}º", justify="right") for place in line.places]
             places += [Text("")] * (games - len(places))
             table.add_row(Text(str(line.position), justify="right"), self._names.get(line.player, str(line.player)),
-                          Text(value, style="bold", justify="right"), Text(str(line.total), justify="right"),
+                          *value, Text(str(line.total), style="" if shows_value else "bold", justify="right"),
                           Text(f"+{line.bonus_total}" if line.bonus_total else "",
                                style=BONUS_STYLE if line.bonus_total else "", justify="right"),
                           Text(decimal(line.percentage), justify="right"), Text(str(line.games_played), justify="right"),

@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.text import Text
 
-from duplicate.labels import GAME_STATUS
+from duplicate.labels import GAME_STATUS, spanish_number
 from duplicate.rules.game_standings import GameStanding
 from duplicate.rules.statuses import GameStatus
 from duplicate.rules.tournament_standings import TournamentStanding
@@ -21,9 +21,10 @@ BONUS_STYLE = "bold black on yellow"
 MASTER_STYLE = "bold green"
 
 
-def decimal(value: float, places: int = 1) -> str:
-    """``93.456`` → ``"93,5"`` (Spanish decimal comma)."""
-    return f"{value:.{places}f}".replace(".", ",")
+def decimal(value: float, places: int = 2) -> str:
+    """``93.456`` → ``"93,46"``: ``spanish_number``, the one format of a percentage or a
+    criterion's value on every screen, sheet and page (issue 35 §1)."""
+    return spanish_number(value, places)
 
 
 def round_cell(score: int, bonus: int, master_score: int) -> Text:
@@ -77,12 +78,13 @@ def venue_game_rows(lines: Sequence[GameStanding[VenueKey]],
 def venue_tournament_rows(lines: Sequence[TournamentStanding[VenueKey]], names: dict[VenueKey, str],
                           decimals: bool) -> list[tuple[str, list[Any]]]:
     """The venue tab's tournament rows: position, name, venue, the criterion's value
-    (``decimals``: two decimals, else an integer), total, bonus, games, places."""
+    (``decimals``: two decimals; without, a sum of points, which is the total's column:
+    left out), total, bonus, games, places."""
     return [(_key(line.player), [Text(str(line.position), justify="right"), names.get(line.player, ""),
                                  line.player[0],
-                                 Text(decimal(line.value, 2) if decimals else str(int(line.value)), style="bold",
-                                      justify="right"),
-                                 Text(str(line.total), justify="right"),
+                                 *([Text(decimal(line.value, 2), style="bold", justify="right")] if decimals
+                                   else []),
+                                 Text(str(line.total), style="" if decimals else "bold", justify="right"),
                                  Text(f"+{line.bonus_total}" if line.bonus_total else "", justify="right"),
                                  Text(str(line.games_played), justify="right"),
                                  " ".join("—" if place is None else f"{place}º" for place in line.places)])

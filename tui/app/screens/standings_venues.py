@@ -106,7 +106,8 @@ class VenueStandings(Vertical):
         _fill(game_table, [("pos", "Pos."), ("player", "Jugador"), ("venue", "Sede"), ("total", "Total"),
                            ("points", "Puntos"), ("bonus", "Bonif."), ("pct", "%")],
               venue_game_rows(data.game_lines, data.names))
-        _fill(overall_table, [("pos", "Pos."), ("player", "Jugador"), ("venue", "Sede"), ("value", criterion_heading),
+        _fill(overall_table, [("pos", "Pos."), ("player", "Jugador"), ("venue", "Sede"),
+                              *([("value", criterion_heading)] if decimals else []),      # a sum: the «Total» column
                               ("total", "Total"), ("bonus", "Bonif."), ("played", "Partidas"), ("places", "Puestos")],
               venue_tournament_rows(data.overall, data.names, decimals))
         for table, row in zip((game_table, overall_table), rows, strict=True):
