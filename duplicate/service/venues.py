@@ -292,18 +292,10 @@ class Venues(TaskModule):
         or a venue name of this tournament's own room or of an online venue. Returns the
         key's fingerprint. Issue 35 §2."""
         name = self._venue_name(venue, source)
-        try:
-            key = serialization.load_pem_public_key(pem)
-        except (ValueError, TypeError, UnsupportedAlgorithm):
-            key = None
-        if not isinstance(key, Ed25519PublicKey):
-            raise InvalidFile(f"{source} no es una clave pública Ed25519 en PEM (se esperaba el archivo que escribe "
-                              "«duplicada tournament key --out ARCHIVO» en la sede)", path=source,
-                              what="la clave de la sede")
-        raw = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.REGISTER_VENUE_KEY)
+            raw = _public_key(pem, source)
             if name.casefold() == own_venue(tournament).casefold() or any(
                     online.casefold() == name.casefold() for online in venue_names(session, tournament.id)):
                 raise InvalidFile(f"«{name}» no es una sede sin conexión de este torneo (es la sala del organizador o "
@@ -601,6 +593,20 @@ def _only(venue: str, players: list[VenueKey],
                                  scores={key: value for key, value in result.scores.items() if key in chosen},
                                  bonuses={key: value for key, value in result.bonuses.items() if key in chosen})
                      for result in results]
+
+
+def _public_key(pem: bytes, source: str) -> bytes:
+    """The 32 raw bytes of the Ed25519 public key in ``pem`` (SubjectPublicKeyInfo PEM);
+    ``InvalidFile`` (Spanish, naming ``source``) for anything else."""
+    try:
+        key = serialization.load_pem_public_key(pem)
+    except (ValueError, TypeError, UnsupportedAlgorithm):
+        key = None
+    if not isinstance(key, Ed25519PublicKey):
+        raise InvalidFile(f"{source} no es una clave pública Ed25519 en PEM (se esperaba el archivo que escribe "
+                          "«duplicada tournament key --out ARCHIVO» en la sede)", path=source,
+                          what="la clave de la sede")
+    return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
 
 def _view(event: Event) -> VenueView:
