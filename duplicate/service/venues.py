@@ -255,7 +255,7 @@ class Venues(TaskModule):
                       "no está firmado y ")
             raise InvalidFile(f"{source}: no se importa la sede «{name}»: {signed}la sede no tiene clave registrada; "
                               f"registre su clave pública («duplicada venue key \"{name}\" ARCHIVO», el archivo de "
-                              "«duplicada tournament key» de la sede) o impórtela sin firma (--unsigned)",
+                              "«duplicada tournament key» de la sede) o impórtela sin firma (--unsigned; en la aplicación, «Sin firma»)",
                               path=source, what="la firma del registro")
         expected = str(registered.get("fingerprint"))
         if not check.valid:
