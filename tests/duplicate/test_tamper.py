@@ -154,6 +154,7 @@ def test_a_record_without_the_chain_verifies_as_before_and_says_so(exported: tup
     code, output = verify_file(folder, older)
     assert code == 0
     assert "cadena" in output           # the report says the chain is absent (wording not asserted)
+    assert "sin firmar (formato 5, anterior a la firma)" in output      # issue 35 §2: unsigned, and why
     assert "cadena" in verify_file(folder, record)[1]
 
 
