@@ -19,7 +19,8 @@ from typing import Any, cast
 from duplicate.input_files import InputFileError, read_text
 from duplicate.record.difference import show_value
 
-__all__ = ["ARBITER_STATUSES", "BONUS_MODES", "CRITERIA", "NEWEST_FORMAT_VERSION", "RECORD_FORMAT", "SLIP_STATUSES", "RecordError",
+__all__ = ["ARBITER_STATUSES", "BONUS_MODES", "CRITERIA", "NEWEST_FORMAT_VERSION", "RECORD_FORMAT", "SLIP_STATUSES",
+           "RecordError",
            "check_shape", "load_record"]
 
 RECORD_FORMAT = "duplicada-tournament-1"

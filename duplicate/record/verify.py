@@ -158,7 +158,8 @@ def signature_line(check: SignatureCheck, version: object) -> str:
     if check.state == "valid":
         return f"firma Ed25519 válida, clave del torneo con huella {check.fingerprint}"
     if check.state == "unsigned":
-        return (f"sin firmar (formato {version}, anterior a la firma)" if isinstance(version, int) and version < SIGNED_SINCE
+        older = isinstance(version, int) and version < SIGNED_SINCE
+        return (f"sin firmar (formato {version}, anterior a la firma)" if older
                 else "sin firmar (exportado sin el PIN del juez árbitro)")
     return f"FIRMA NO VÁLIDA ({check.problem})"
 

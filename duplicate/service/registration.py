@@ -85,7 +85,8 @@ class Registration(TaskModule):
         (at least 6 characters, II.4.a); ``judge_name`` is recorded with the judge's
         actions. The lexicon's hash is fixed now. Anyone may create a tournament: its
         creator is its judge. Its Ed25519 signing key is made with it, the private key sealed
-        with the judge's PIN (``duplicate.service.signing``, issue 35 §2). Raises ``TournamentError`` for an empty name or a short PIN.
+        with the judge's PIN (``duplicate.service.signing``, issue 35 §2). Raises
+        ``TournamentError`` for an empty name or a short PIN.
         """
         name = self._typed(name, "el nombre del torneo", NAME_MAX)
         venue = self._typed(venue, "el lugar", NAME_MAX)

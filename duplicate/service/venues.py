@@ -211,7 +211,8 @@ class Venues(TaskModule):
             signed_by = self._check_signature(session, tournament.id, name, record, source, unsigned)
             previous = self._latest(session, tournament.id).get(name)
             kept = {key: value for key, value in record.items() if key != "events"}
-            reason = "sustituye la importación anterior de la sede" if previous is not None else "importación de la sede"
+            reason = ("sustituye la importación anterior de la sede" if previous is not None
+                      else "importación de la sede")
             event = self._log(session, tournament.id,
                               VenueImported(name, record_digest(record), kept,
                                             previous.id if previous is not None else None, signed_by=signed_by,
@@ -255,7 +256,8 @@ class Venues(TaskModule):
                       "no está firmado y ")
             raise InvalidFile(f"{source}: no se importa la sede «{name}»: {signed}la sede no tiene clave registrada; "
                               f"registre su clave pública («duplicada venue key \"{name}\" ARCHIVO», el archivo de "
-                              "«duplicada tournament key» de la sede) o impórtela sin firma (--unsigned; en la aplicación, «Sin firma»)",
+                              "«duplicada tournament key» de la sede) o impórtela sin firma (--unsigned; en la "
+                              "aplicación, «Sin firma»)",
                               path=source, what="la firma del registro")
         expected = str(registered.get("fingerprint"))
         if not check.valid:

@@ -140,7 +140,7 @@ def test_importing_a_venue_again_makes_the_ratings_stale(organiser: tuple[Databa
     ratings.update()
     before = ratings_by_name(database, ratings)
     assert ratings.stale_games() == []
-    service.import_venue(records["Lloret"], "Lloret", unsigned=True)                 # the same venue again: a new import
+    service.import_venue(records["Lloret"], "Lloret", unsigned=True)     # the same venue again: a new import
     assert [ref.number for ref in ratings.stale_games()] == [1]
     assert [ref.number for ref in ratings.update().stale] == [1]      # update says so (the CLI: run recompute)
     ratings.recompute()
