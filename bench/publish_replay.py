@@ -73,7 +73,7 @@ def main() -> int:
         organiser = TournamentService(open_database(str(Path(folder) / "org.db")), station="org", lexicon=lexicon,
                                       pin=PIN)
         room(organiser, prepared, "Simultáneo", "Barcelona", args.players)
-        organiser.import_venue(venue.export(), "Lloret")
+        organiser.import_venue(venue.export(), "Lloret", unsigned=True)
         print(f"datos: {args.players} + {args.venue_players} jugadores jugados e importados en "
               f"{time.perf_counter() - started:.1f} s")
         out = Path(folder) / "html"

@@ -62,7 +62,7 @@ def main() -> int:
         path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
         megabytes = path.stat().st_size / 1e6
         start = time.perf_counter()
-        organiser.import_venue_file(path, "Lloret")
+        organiser.import_venue_file(path, "Lloret", unsigned=True)
         imported = time.perf_counter() - start
         start = time.perf_counter()
         organiser.venues()

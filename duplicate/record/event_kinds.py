@@ -65,6 +65,8 @@ class EventKind(StrEnum):
     PREPARED_LEFT = "prepared_game_left"
     VENUE_IMPORTED = "venue_imported"
     VENUE_ADDED = "venue_added"
+    SIGNING_KEY_MADE = "signing_key_made"
+    VENUE_KEY_REGISTERED = "venue_key_registered"
 
 
 OMIT_NONE = {"omit_none": True}

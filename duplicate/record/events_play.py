@@ -27,6 +27,7 @@ __all__ = [
     "TimerChanged",
     "VenueAdded",
     "VenueImported",
+    "VenueKeyRegistered",
 ]
 
 
@@ -186,6 +187,26 @@ class VenueImported(TournamentEvent):
     digest: str
     record: dict[str, Any]
     replaces: int | None = field(default=None, metadata=OMIT_NONE)
+    signed_by: str | None = field(default=None, metadata=OMIT_NONE)
+    """Issue 35 §2: the fingerprint of the venue's registered key that signed the record."""
+    unsigned: bool | None = field(default=None, metadata=OMIT_NONE)
+    """Issue 35 §2: True when the judge imported the record unsigned (``--unsigned``: the
+    venue has no registered key); absent otherwise."""
+
+
+@dataclass(frozen=True)
+class VenueKeyRegistered(TournamentEvent):
+    """Issue 35 §2: the organiser registers the public key of the offline venue ``venue``
+    (its ``duplicada tournament key`` file, before the event): ``public_key`` (32 raw
+    bytes, base64) and its ``fingerprint``; from then on ``venue import`` takes only records
+    of that venue signed by that key. ``replaces``: the fingerprint of the key registered
+    before for the venue, if any."""
+
+    KIND = EventKind.VENUE_KEY_REGISTERED
+    venue: str
+    public_key: str
+    fingerprint: str
+    replaces: str | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True)

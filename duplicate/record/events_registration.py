@@ -18,6 +18,7 @@ __all__ = [
     "PlayerAdded",
     "PlayerUpdated",
     "SettingsChanged",
+    "SigningKeyMade",
     "TournamentCreated",
 ]
 
@@ -96,3 +97,16 @@ class PlayerUpdated(TournamentEvent):
     player: int
     before: dict[str, Any]
     after: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class SigningKeyMade(TournamentEvent):
+    """Issue 35 §2: the tournament's Ed25519 key pair, whose private key signs its exported
+    records (``duplicate.record.signature``): ``public_key`` (the 32 raw bytes, base64) and
+    its ``fingerprint``. Never the private key: it is a secret, kept sealed with the judge's
+    PIN beside the log (``duplicate.service.signing``), never in a record. A later event
+    replaces the key (a tournament restored on another installation, or made before keys)."""
+
+    KIND = EventKind.SIGNING_KEY_MADE
+    public_key: str
+    fingerprint: str

@@ -19,11 +19,17 @@ from typing import Any, cast
 from duplicate.input_files import InputFileError, read_text
 from duplicate.record.difference import show_value
 
-__all__ = ["ARBITER_STATUSES", "BONUS_MODES", "CRITERIA", "RECORD_FORMAT", "SLIP_STATUSES", "RecordError",
+__all__ = ["ARBITER_STATUSES", "BONUS_MODES", "CRITERIA", "NEWEST_FORMAT_VERSION", "RECORD_FORMAT", "SLIP_STATUSES",
+           "RecordError",
            "check_shape", "load_record"]
 
 RECORD_FORMAT = "duplicada-tournament-1"
 """``format`` field of a tournament record."""
+
+NEWEST_FORMAT_VERSION = 14
+"""The newest ``format_version`` this checker reads (the exporter's ``RECORD_VERSION``,
+``duplicate.service.record``): a newer record may hold what this version cannot check —
+a signature of another form, new kinds of events — and is refused, never half-checked."""
 
 ARBITER_STATUSES = frozenset({"late", "null", "missing"})
 """Slip statuses set by the arbiter, not derivable from the text (III.13, III.20.4); 0 points."""
@@ -96,6 +102,12 @@ def check_shape(record: object) -> None:
     assert isinstance(record, dict)
     if record["format"] != RECORD_FORMAT:
         raise RecordError(f"formato {record['format']!r} desconocido: se esperaba «{RECORD_FORMAT}»")
+    version = record.get("format_version", 1)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise RecordError(f"«format_version» debe ser un número entero positivo, no {show_value(version)[:60]}")
+    if version > NEWEST_FORMAT_VERSION:
+        raise RecordError(f"el registro es del formato {version}, posterior a esta versión de duplicada (lee hasta el "
+                          f"{NEWEST_FORMAT_VERSION}): actualice duplicada para comprobarlo")
     _require(record["tournament"], _TOURNAMENT, "tournament")
     settings = record["tournament"]["settings"]
     _require(settings, _SETTINGS, "tournament.settings")

@@ -95,6 +95,9 @@ Decisions where the rules or the record format leave room (reported, not guessed
   its ``text`` (``duplicate.rules.board_notation``).
 * ``average_percentage`` is a percentage (0–100), like every percentage of the
   format: 100 × mean over the rounds with ``master_score`` > 0 of score/master.
+* The ``signature`` (format 14, ``duplicate.record.signature``): a block that does not
+  hold for the record's content is a difference; the report names the key's
+  fingerprint, or says the record is unsigned (every record before format 14 is).
 * The ``events`` log is checked against the stored figures by
   ``duplicate.record.figures_check`` (issue 14 §5); game ``status``, ``planned_rounds`` and
   ``end_reason`` are not checked.
@@ -113,10 +116,11 @@ from duplicate.record.log_check import chain_state, log_differences
 from duplicate.record.prepared_check import prepared_differences
 from duplicate.record.reading import RecordError, check_shape, load_record
 from duplicate.record.replay import rule_differences
+from duplicate.record.signature import SIGNED_SINCE, SignatureCheck, signature_check
 from duplicate.texts import visible
 from lexicon.lexicon import Lexicon, LexiconError
 
-__all__ = ["run_verify", "verify_record"]
+__all__ = ["run_verify", "signature_differences", "signature_line", "verify_record"]
 
 
 def verify_record(record: dict[str, Any], lexicon: Lexicon) -> list[Difference]:
@@ -130,12 +134,34 @@ def verify_record(record: dict[str, Any], lexicon: Lexicon) -> list[Difference]:
     (``duplicate.record.figures_check``: racks, also drawn again from the seed, masters,
     slips, bonuses); then players, tournament, games and rounds against the log, the
     log's order and its chain (``duplicate.record.log_check``); then each game's prepared game
-against the one its log loaded (``duplicate.record.prepared_check``). Raises ``RecordError`` if the record lacks a key it needs.
-    See the module docstring for what is checked and the decisions taken.
+against the one its log loaded (``duplicate.record.prepared_check``); last, a signature
+    that does not hold (``duplicate.record.signature``; an unsigned record is no difference).
+    Raises ``RecordError`` if the record lacks a key it needs or is of a format newer than
+    this checker reads. See the module docstring for what is checked and the decisions taken.
     """
     check_shape(record)
     return (rule_differences(record, lexicon) + event_differences(record, lexicon) + log_differences(record)
-            + prepared_differences(record))
+            + prepared_differences(record) + signature_differences(signature_check(record)))
+
+
+def signature_differences(check: SignatureCheck) -> list[Difference]:
+    """The difference of a signature that does not hold (none for a valid or absent one)."""
+    if check.state != "invalid":
+        return []
+    return [Difference("firma", "signature", check.fingerprint, None,
+                       f"firma no válida: {check.problem}; no se acepta este registro")]
+
+
+def signature_line(check: SignatureCheck, version: object) -> str:
+    """The report's line on the signature (Spanish): valid with its key's fingerprint,
+    unsigned, or not valid."""
+    if check.state == "valid":
+        return f"firma Ed25519 válida, clave del torneo con huella {check.fingerprint}"
+    if check.state == "unsigned":
+        older = isinstance(version, int) and version < SIGNED_SINCE
+        return (f"sin firmar (formato {version}, anterior a la firma)" if older
+                else "sin firmar (exportado sin el PIN del juez árbitro)")
+    return f"FIRMA NO VÁLIDA ({check.problem})"
 
 
 def run_verify(path: Path, lexicon_path: Path | None, out: TextIO, *, head: str | None = None) -> int:
@@ -180,6 +206,7 @@ def run_verify(path: Path, lexicon_path: Path | None, out: TextIO, *, head: str 
     else:
         counts += (f"; sin cadena de eventos (formato {record.get('format_version', 1)}, anterior a la cadena: "
                    "no se puede saber si se quitó o cambió un evento)")
+    counts += f"; {signature_line(signature_check(record), record.get('format_version', 1))}"
     if not differences:
         print(f"{path}: sin diferencias: {counts}", file=out)
         return 0

@@ -80,6 +80,8 @@ class Action(StrEnum):
     RESOLVE_RESULT = "resolve_result"
     IMPORT_VENUE = "import_venue"
     ADD_VENUE = "add_venue"
+    SIGN_RECORD = "sign_record"
+    REGISTER_VENUE_KEY = "register_venue_key"
 
 
 ACTION_NAMES: Mapping[Action, str] = {
@@ -117,6 +119,8 @@ ACTION_NAMES: Mapping[Action, str] = {
     Action.RESOLVE_RESULT: "resolver conflictos de resultados",
     Action.IMPORT_VENUE: "importar el registro de una sede",
     Action.ADD_VENUE: "dar de alta una sede en línea",
+    Action.SIGN_RECORD: "usar la clave de firma del torneo",
+    Action.REGISTER_VENUE_KEY: "registrar la clave de una sede",
 }
 """Spanish names of the actions, as refusals name them."""
 

@@ -29,6 +29,7 @@ from duplicate.service.seating import Seating
 from duplicate.service.slip_batch import SlipBatch
 from duplicate.service.slip_entry import SlipEntry
 from duplicate.service.standings import Standings
+from duplicate.service.signing import Signing
 from duplicate.service.venues import Venues
 from duplicate.service.views import TournamentInfo
 from duplicate.storage.database import Database
@@ -52,17 +53,19 @@ class TaskModules:
     record: Record
     venues: Venues
     restore: Restore
+    signing: Signing
 
     @classmethod
     def on(cls, context: ServiceContext) -> TaskModules:
         standings = Standings(context)
         slip_entry = SlipEntry(context)
+        signing = Signing(context)
         return cls(registration=Registration(context), standings=standings, seating=Seating(context, standings),
                    rounds=Rounds(context), masters=Masters(context), slip_entry=slip_entry,
                    slip_batch=SlipBatch(context, slip_entry),
                    corrections=Corrections(context, slip_entry, standings), results=Results(context, standings),
-                   record=Record(context, standings), venues=Venues(context, standings),
-                   restore=Restore(context))
+                   record=Record(context, standings, signing), venues=Venues(context, standings),
+                   restore=Restore(context), signing=signing)
 
 
 class TournamentService(OnContext):
@@ -211,6 +214,7 @@ class TournamentService(OnContext):
     history = _Delegate("record", Record.history)
     restore = _Delegate("restore", Restore.restore)
     last_event_id = _Delegate("record", Record.last_event_id)
+    tournament_key = _Delegate("signing", Signing.tournament_key)
 
     # --- offline venues (issue 27 §2: one event, several rooms, prepared games) -----------------
     import_venue = _Delegate("venues", Venues.import_venue)
@@ -221,6 +225,9 @@ class TournamentService(OnContext):
     field_standings = _Delegate("venues", Venues.field_standings)
     venue_game_standings = _Delegate("venues", Venues.venue_game_standings)
     venue_tournament_standings = _Delegate("venues", Venues.venue_tournament_standings)
+    register_venue_key = _Delegate("venues", Venues.register_venue_key)
+    register_venue_key_file = _Delegate("venues", Venues.register_venue_key_file)
+    venue_keys = _Delegate("venues", Venues.venue_keys)
 
     # --- online venues (issue 27 §2: every room's stations on this database) --------------------
     add_venue = _Delegate("venues", Venues.add_venue)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
 from sqlalchemy import func, select
@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from duplicate.record.chain import GENESIS, event_hash
 from duplicate.record.event_kinds import EventKind
+from duplicate.record.signature import RecordDigest, record_message, signature_block
 from duplicate.rules.rack import shown_rack
 from duplicate.service.base import TaskModule, _iso, _now
 from duplicate.service.context import ServiceContext
@@ -19,6 +20,7 @@ from duplicate.service.errors import DamagedData
 from duplicate.service.online_venues import venue_names
 from duplicate.service.prepared_play import plan_of
 from duplicate.service.settings import DamagedSettings, TournamentSettings
+from duplicate.service.signing import Signing, raw_public
 from duplicate.service.standings import Standings
 from duplicate.service.views import EventView, view_of
 from duplicate.storage.models import (
@@ -33,7 +35,7 @@ from lexicon.alphabet import Alphabet
 RECORD_FORMAT = "duplicada-tournament-1"
 """The record's format name (docs/tournament-record.md); ``verify`` reads this format."""
 
-RECORD_VERSION = 13
+RECORD_VERSION = 14
 """Revision of the format: fields are only ever added (version 2 adds ``format_version``
 and each event's ``role``: the role of the credential that acted; version 3 adds
 ``equal_tops`` to the payload of ``master_chosen`` events, so that replay places recorded
@@ -55,7 +57,12 @@ version 12 adds online venues: each player's ``venue`` (null: the organiser's ow
 tournament's ``venues`` (the online venues' names), the event kind ``venue_added`` and the
 ``venue`` of ``player_added`` and ``pin_changed`` payloads; issue 27 §2; version 13 makes
 each event carry what the tables hold of it — the tables are the log's projection,
-``duplicate.storage.projector`` — so that ``duplicada restore`` rebuilds them; issue 34)."""
+``duplicate.storage.projector`` — so that ``duplicada restore`` rebuilds them; issue 34;
+version 14 signs the record — its ``signature`` block, ``duplicate.record.signature``, by the
+tournament's Ed25519 key, ``duplicate.service.signing`` — and adds the event kinds
+``signing_key_made`` and ``venue_key_registered`` and the ``signed_by`` and ``unsigned``
+of ``venue_imported`` payloads; issue 35 §2). ``verify`` refuses a newer version than it
+knows (``duplicate.record.reading.NEWEST_FORMAT_VERSION``, kept equal to this one)."""
 
 
 def _slip_record(slip: Slip) -> dict[str, Any]:
@@ -86,29 +93,50 @@ def _racks_shown(payload: dict[str, Any], alphabet: Alphabet) -> dict[str, Any]:
     return shown
 
 
+@dataclass(frozen=True)
+class ExportSummary:
+    """What ``write_export`` wrote: the numbers of ``games`` and ``events``, the ``head`` of
+    the chain of events (``events_head``) and ``fingerprint``, that of the key that signed
+    the record (None: written unsigned)."""
+
+    games: int
+    events: int
+    head: str
+    fingerprint: str | None
+
+
 class Record(TaskModule):
     """The complete tournament record (``duplicada export``; docs/tournament-record.md)."""
 
-    def __init__(self, context: ServiceContext, standings: Standings) -> None:
+    def __init__(self, context: ServiceContext, standings: Standings, signing: Signing) -> None:
         super().__init__(context)
         self.standings = standings
+        self.signing = signing
 
     def export(self, tournament_id: int | None = None) -> dict[str, Any]:
         """The complete tournament record (format ``duplicada-tournament-1``,
         ``docs/tournament-record.md``): everything needed to recompute every result. The
-        same content ``write_export`` streams, held whole in memory."""
+        same content ``write_export`` streams, held whole in memory; signed (its last key,
+        ``signature``) when this handle holds the organiser's judge PIN and the tournament's
+        key is here (``Signing.export_key``; issue 35 §2). ``CredentialRefused`` for a wrong PIN."""
+        private = self.signing.export_key(tournament_id)
         with self._read() as session:
-            return {key: list(value) if isinstance(value, Iterator) else value
-                    for key, value in self._record_parts(session, self._tournament(session, tournament_id))}
+            record = {key: list(value) if isinstance(value, Iterator) else value
+                      for key, value in self._record_parts(session, self._tournament(session, tournament_id))}
+        if private is not None:
+            record["signature"] = signature_block(raw_public(private), private.sign(record_message(record)))
+        return record
 
-    def write_export(self, out: TextIO, tournament_id: int | None = None) -> tuple[int, int, str]:
+    def write_export(self, out: TextIO, tournament_id: int | None = None) -> ExportSummary:
         """Write the record of ``export`` to ``out`` as JSON (UTF-8 text, ``indent=1``,
         non-ASCII kept: the same text as ``json.dumps(export(), ensure_ascii=False,
         indent=1)``), game by game and event by event, so that memory does not grow with
-        the record (issue 26 §3). Returns the numbers of games and events written and the
-        head of the chain of events (``events_head``)."""
+        the record (issue 26 §3); each value is hashed as it is written and the signature
+        (when ``export`` signs) written last. Returns what was written (``ExportSummary``)."""
         counts = {"games": 0, "events": 0}
         head = ""
+        private = self.signing.export_key(tournament_id)
+        digest = RecordDigest()
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             out.write("{")
@@ -116,15 +144,21 @@ class Record(TaskModule):
                 out.write(f"{',' if index else ''}\n {json.dumps(key)}: ")
                 if not isinstance(value, Iterator):
                     out.write(_dumps(value).replace("\n", "\n "))
+                    digest.add(key, value)
                     head = value if key == "events_head" else head
                     continue
                 out.write("[")
-                for number, item in enumerate(value):
+                for number, item in enumerate(digest.add_items(key, value)):
                     out.write(f"{',' if number else ''}\n  " + _dumps(item).replace("\n", "\n  "))
                     counts[key] = number + 1
                 out.write("\n ]" if counts.get(key) else "]")
+            signed = None
+            if private is not None:
+                block = signature_block(raw_public(private), private.sign(digest.message()))
+                out.write(",\n \"signature\": " + _dumps(block).replace("\n", "\n "))
+                signed = block["fingerprint"]
             out.write("\n}")
-        return counts["games"], counts["events"], head
+        return ExportSummary(counts["games"], counts["events"], head, signed)
 
     def _record_parts(self, session: Session, tournament: Tournament) -> Iterator[tuple[str, Any]]:
         """The record's keys in order with their values; ``games`` and ``events`` are

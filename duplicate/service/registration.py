@@ -35,6 +35,7 @@ from duplicate.service.errors import (
 )
 from duplicate.service.online_venues import checked_venue
 from duplicate.service.settings import TournamentSettings
+from duplicate.service.signing import make_key, reseal
 from duplicate.service.venues import imported_active_players
 from duplicate.service.views import (
     AssistantRangeView,
@@ -83,7 +84,9 @@ class Registration(TaskModule):
         ``judge_pin`` (default: this handle's own PIN) is the judge's PIN or passphrase
         (at least 6 characters, II.4.a); ``judge_name`` is recorded with the judge's
         actions. The lexicon's hash is fixed now. Anyone may create a tournament: its
-        creator is its judge. Raises ``TournamentError`` for an empty name or a short PIN.
+        creator is its judge. Its Ed25519 signing key is made with it, the private key sealed
+        with the judge's PIN (``duplicate.service.signing``, issue 35 §2). Raises
+        ``TournamentError`` for an empty name or a short PIN.
         """
         name = self._typed(name, "el nombre del torneo", NAME_MAX)
         venue = self._typed(venue, "el lugar", NAME_MAX)
@@ -111,6 +114,9 @@ class Registration(TaskModule):
                 name.strip(), asdict(settings), lexicon.content_hash, venue=venue or None,
                 start_date=_iso(start_date), end_date=_iso(end_date),
                 lexicon_path=str(lexicon_path.resolve()) if lexicon_path else None), actor=judge)
+            # Its signing key (issue 35 §2): the public key in the log, the private one sealed
+            # with the judge's PIN beside it (``duplicate.service.signing``).
+            self._log(session, tournament_id, make_key(session, tournament_id, pin), actor=judge)
             # The secrets, never in the record (not projected: ``duplicate.storage.projector``).
             session.add(TournamentAccess(tournament_id=tournament_id, salt=salt))
             session.add(Credential(tournament_id=tournament_id, role=Role.JUDGE.value, name=judge_name, digest=digest,
@@ -165,7 +171,9 @@ class Registration(TaskModule):
         assistant's, whose rights stop at the venue (``NotFound`` for a venue the tournament
         has not named). The organiser's judge sets any; a venue's judge only its own PIN and
         its venue's assistants' (its venue is the default when it gives none); the
-        organiser's judge PIN is the organiser's alone. A venue judge's ``name`` defaults
+        organiser's judge PIN is the organiser's alone, and changing it seals the
+        tournament's signing key again with the new PIN (``StateConflict`` when this
+        handle's PIN does not open it; issue 35 §2). A venue judge's ``name`` defaults
         to «juez de VENUE». An assistant's name is unique in the tournament: giving it
         another venue moves it there (the organiser only); ``None`` keeps an existing
         assistant in its venue (changing a venue assistant's PIN never widens its rights to
@@ -239,6 +247,9 @@ class Registration(TaskModule):
                 current.digest = digest
                 current.created_at = _now()
                 current.venue = venue
+            if role == Role.JUDGE.value and venue is None and pin:
+                # The signing key follows the organiser's judge PIN (issue 35 §2).
+                reseal(session, tournament.id, self.context.pin_for_new_tournament(), pin)
             session.flush()
             if role == Role.JUDGE.value and self.context.has_credential and not self.context.holds(pin):
                 self.context.forget(tournament.id)

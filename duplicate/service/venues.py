@@ -15,6 +15,12 @@ head of its chain of events) and the SHA-256 of the record as imported. Importin
 again logs a new event naming the one it replaces: the log keeps both, the standings read
 the latest of each venue.
 
+Signed records (issue 35 §2; docs/venues.md, «Registros firmados»): the organiser registers
+each offline venue's public key before the event (``register_venue_key``, a
+``venue_key_registered`` event); a venue with a registered key is imported only from a
+record signed by that key, and a venue without one only when the judge says so
+(``unsigned``: the import's event records ``unsigned``).
+
 Online venues (``duplicate.service.online_venues``): rooms whose stations play on this same
 database; the tournament names them (``add_venue``) and each of its entries may belong to one
 (``Entry.venue``). They are listed with the imported ones (``venues``, ``online`` set) and
@@ -40,13 +46,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cryptography.exceptions import UnsupportedAlgorithm
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from duplicate.input_files import InputFileError, read_bytes
 from duplicate.prepared.check import played_differences
 from duplicate.record.event_kinds import EventKind
-from duplicate.record.events_play import VenueAdded, VenueImported
+from duplicate.record.events_play import VenueAdded, VenueImported, VenueKeyRegistered
 from duplicate.record.reading import RecordError, check_shape, load_record
+from duplicate.record.signature import fingerprint, public_key_text, signature_check
 from duplicate.record.verify import verify_record
 from duplicate.rules.bonuses import round_bonuses
 from duplicate.rules.game_standings import GameStanding, RoundResult
@@ -68,6 +79,9 @@ __all__ = ["OWN_VENUE", "FieldPlayer", "VenueView", "Venues", "imported_active_p
 OWN_VENUE = "sede del organizador"
 """The venue name of the organiser's own room when the tournament names no venue."""
 
+
+KEY_FILE_MAX_BYTES = 4096
+"""Bytes of a venue's public key file read at most (a PEM Ed25519 key is 113)."""
 
 _SHOWN_DIFFERENCES = 3
 """Differences named in a refusal (the rest are counted)."""
@@ -92,6 +106,9 @@ class VenueView:
     events_head: str | None
     imported_at: str
     online: bool = False
+    signed_by: str | None = None
+    """The fingerprint of the venue's registered key that signed the imported record; None
+    for an import made unsigned (``--unsigned``) and for an online venue (issue 35 §2)."""
 
 
 @dataclass(frozen=True)
@@ -161,7 +178,7 @@ class Venues(TaskModule):
 
     # --- import -------------------------------------------------------------------------------------
     def import_venue(self, record: dict[str, Any], venue: str, tournament_id: int | None = None, *,
-                     source: str = "el registro") -> VenueView:
+                     source: str = "el registro", unsigned: bool = False) -> VenueView:
         """Bring in the record of the venue ``venue`` (a parsed ``duplicada-tournament-1``
         record, ``duplicate.record.reading.load_record``; ``source`` names it in errors,
         e.g. its path). Judge (organiser) only: ``NotAuthorised``/``CredentialRefused``.
@@ -169,7 +186,11 @@ class Venues(TaskModule):
         stored, when the record has the wrong shape or lexicon, does not verify, has no
         game, or a game of it does not play the prepared game of this tournament's game of
         the same number (digest, seed, racks, masters, scores) or left it (III.29);
-        ``InvalidText`` for a bad venue name or the organiser's own venue's. Importing a
+        ``InvalidText`` for a bad venue name or the organiser's own venue's. Signatures
+        (issue 35 §2, ``_check_signature``): a venue whose key is registered
+        (``register_venue_key``) is imported only from a record signed by that key
+        (``InvalidFile`` naming both fingerprints otherwise, ``unsigned`` or not); a venue
+        with no registered key only with ``unsigned`` (the import's event says so). Importing a
         venue again replaces its earlier import (a new event naming it; the log keeps both).
         Then the ``venue_imported`` hook (EloDI: a game already rated is rated again with
         this import). Returns the import."""
@@ -185,20 +206,25 @@ class Venues(TaskModule):
                                   "dé otro nombre a la sede importada", path=source, what="el nombre de la sede",
                                   value=name)
             self._check_record(session, tournament, record, source)
+            signed_by = self._check_signature(session, tournament.id, name, record, source, unsigned)
             previous = self._latest(session, tournament.id).get(name)
             kept = {key: value for key, value in record.items() if key != "events"}
+            reason = ("sustituye la importación anterior de la sede" if previous is not None
+                      else "importación de la sede")
             event = self._log(session, tournament.id,
                               VenueImported(name, record_digest(record), kept,
-                                            previous.id if previous is not None else None),
-                              actor=actor, reason=("sustituye la importación anterior de la sede"
-                                                   if previous is not None else "importación de la sede"))
+                                            previous.id if previous is not None else None, signed_by=signed_by,
+                                            unsigned=True if signed_by is None else None),
+                              actor=actor, reason=reason + ("; sin firma: la sede no tiene clave registrada"
+                                                            if signed_by is None else f"; firmado, huella {signed_by}"))
             session.flush()
             view, tournament_id = _view(event), tournament.id
         if self.hooks.venue_imported is not None:       # EloDI: a rated game is rated again (V)
             self.hooks.venue_imported(self.context, tournament_id)
         return view
 
-    def import_venue_file(self, path: Path | str, venue: str, tournament_id: int | None = None) -> VenueView:
+    def import_venue_file(self, path: Path | str, venue: str, tournament_id: int | None = None, *,
+                          unsigned: bool = False) -> VenueView:
         """``import_venue`` of the record file ``path`` (JSON, UTF-8, at most ``record_reading.RECORD_MAX_BYTES``,
         read by ``duplicate.record.reading.load_record``) — ``duplicada venue import`` and the
         setup screen's «Sedes» tab. The name and the credential are checked before the file is
@@ -211,7 +237,98 @@ class Venues(TaskModule):
             record = load_record(path)
         except RecordError as error:
             raise InvalidFile(str(error), path=path, what="el registro de la sede") from None
-        return self.import_venue(record, venue, tournament_id, source=str(path))
+        return self.import_venue(record, venue, tournament_id, source=str(path), unsigned=unsigned)
+
+    # --- signed records (issue 35 §2) ---------------------------------------------------------------
+    def _check_signature(self, session: Session, tournament_id: int, name: str, record: dict[str, Any],
+                         source: str, unsigned: bool) -> str | None:
+        """The fingerprint of the venue's registered key that signed ``record`` (its signature
+        already holds: ``verify_record`` checked it), or None for an unsigned import allowed
+        by ``unsigned``. ``InvalidFile`` (Spanish, both fingerprints named) otherwise."""
+        registered = self._venue_key(session, tournament_id, name)
+        check = signature_check(record)
+        if registered is None:
+            if unsigned:
+                return None
+            signed = (f"está firmado con la clave de huella {check.fingerprint}, pero " if check.valid else
+                      "no está firmado y ")
+            raise InvalidFile(f"{source}: no se importa la sede «{name}»: {signed}la sede no tiene clave registrada; "
+                              f"registre su clave pública («duplicada venue key \"{name}\" ARCHIVO», el archivo de "
+                              "«duplicada tournament key» de la sede) o impórtela sin firma (--unsigned; en la "
+                              "aplicación, «Sin firma»)",
+                              path=source, what="la firma del registro")
+        expected = str(registered.get("fingerprint"))
+        if not check.valid:
+            raise InvalidFile(f"{source}: no se importa la sede «{name}»: el registro no está firmado, y la sede tiene "
+                              f"registrada la clave de huella {expected}: expórtelo con el PIN de su juez árbitro",
+                              path=source, what="la firma del registro", value=expected)
+        if record["signature"].get("public_key") != registered.get("public_key"):
+            raise InvalidFile(f"{source}: no se importa la sede «{name}»: está firmado con la clave de huella "
+                              f"{check.fingerprint}, no con la registrada para la sede (huella {expected}): es un "
+                              "registro de otra instalación", path=source, what="la firma del registro",
+                              value=check.fingerprint)
+        return expected
+
+    @staticmethod
+    def _venue_key(session: Session, tournament_id: int, name: str) -> dict[str, Any] | None:
+        """The payload of the venue's latest ``venue_key_registered`` event, if any."""
+        payloads = session.scalars(select(Event.payload).where(
+            Event.tournament_id == tournament_id, Event.kind == EventKind.VENUE_KEY_REGISTERED.value)
+            .order_by(Event.id))
+        found = None
+        for payload in payloads:
+            if isinstance(payload, dict) and payload.get("venue") == name:
+                found = payload
+        return found
+
+    def register_venue_key(self, venue: str, pem: bytes, tournament_id: int | None = None, *,
+                           source: str = "la clave") -> str:
+        """Register the public key of the offline venue ``venue`` (``pem``: the
+        SubjectPublicKeyInfo PEM that ``duplicada tournament key`` writes at the venue;
+        ``source`` names it in errors): from then on ``import_venue`` takes only records of
+        that venue signed by it. The organiser's judge only (``NotAuthorised``,
+        ``CredentialRefused``); logged (``venue_key_registered``, naming the key it
+        replaces). ``InvalidFile`` for a text that is not an Ed25519 public key in PEM,
+        or a venue name of this tournament's own room or of an online venue. Returns the
+        key's fingerprint. Issue 35 §2."""
+        name = self._venue_name(venue, source)
+        with self._write() as session:
+            tournament = self._tournament(session, tournament_id)
+            actor = self._authorise(session, tournament.id, Action.REGISTER_VENUE_KEY)
+            raw = _public_key(pem, source)
+            if name.casefold() == own_venue(tournament).casefold() or any(
+                    online.casefold() == name.casefold() for online in venue_names(session, tournament.id)):
+                raise InvalidFile(f"«{name}» no es una sede sin conexión de este torneo (es la sala del organizador o "
+                                  "una sede en línea, que no importan registros): dé el nombre de la sede importada",
+                                  path=source, what="el nombre de la sede", value=name)
+            before = self._venue_key(session, tournament.id, name)
+            replaces = str(before.get("fingerprint")) if before is not None else None
+            shown = fingerprint(raw)
+            self._log(session, tournament.id, VenueKeyRegistered(name, public_key_text(raw), shown, replaces),
+                      actor=actor, reason=("sustituye la clave registrada antes" if replaces is not None
+                                           else "clave de la sede registrada"))
+        return shown
+
+    def register_venue_key_file(self, venue: str, path: Path | str, tournament_id: int | None = None) -> str:
+        """``register_venue_key`` of the PEM file ``path`` (at most ``KEY_FILE_MAX_BYTES``;
+        ``InvalidFile`` naming it when missing, unreadable or too big) — ``duplicada venue key``."""
+        try:
+            pem = read_bytes(Path(path), what="una clave pública en PEM", limit=KEY_FILE_MAX_BYTES)
+        except InputFileError as error:
+            raise InvalidFile(str(error), path=str(path), what="la clave de la sede") from None
+        return self.register_venue_key(venue, pem, tournament_id, source=str(path))
+
+    def venue_keys(self, tournament_id: int | None = None) -> dict[str, str]:
+        """Each offline venue's registered key fingerprint, by venue name (issue 35 §2)."""
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            keys: dict[str, str] = {}
+            for payload in session.scalars(select(Event.payload).where(
+                    Event.tournament_id == tournament.id, Event.kind == EventKind.VENUE_KEY_REGISTERED.value)
+                    .order_by(Event.id)):
+                if isinstance(payload, dict):
+                    keys[str(payload.get("venue"))] = str(payload.get("fingerprint"))
+            return keys
 
     def _venue_name(self, venue: str, source: str) -> str:
         name = self._typed(venue, "el nombre de la sede", VENUE_NAME_LIMIT)
@@ -523,10 +640,25 @@ def _check_venue(field: FieldStandings, venue: str | None) -> None:
                        what="la sede", key=venue)
 
 
+def _public_key(pem: bytes, source: str) -> bytes:
+    """The 32 raw bytes of the Ed25519 public key in ``pem`` (SubjectPublicKeyInfo PEM);
+    ``InvalidFile`` (Spanish, naming ``source``) for anything else."""
+    try:
+        key = serialization.load_pem_public_key(pem)
+    except (ValueError, TypeError, UnsupportedAlgorithm):
+        key = None
+    if not isinstance(key, Ed25519PublicKey):
+        raise InvalidFile(f"{source} no es una clave pública Ed25519 en PEM (se esperaba el archivo que escribe "
+                          "«duplicada tournament key --out ARCHIVO» en la sede)", path=source,
+                          what="la clave de la sede")
+    return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
 def _view(event: Event) -> VenueView:
     record = event.payload.get("record") or {}
     return VenueView(str(event.payload.get("venue")), len(record.get("players") or []),
                      len(record.get("games") or []), str(event.payload.get("digest")), event.id,
                      event.payload.get("replaces"), record.get("events_head"),
-                     event.created_at.isoformat() if event.created_at is not None else "")
+                     event.created_at.isoformat() if event.created_at is not None else "",
+                     signed_by=event.payload.get("signed_by"))
 

@@ -274,6 +274,20 @@ class SignInSource(Base):
     judge_vouched: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
+class TournamentKey(Base):
+    """A tournament's signing key (issue 35 §2, ``duplicate.service.signing``): the Ed25519
+    ``public_key`` (32 raw bytes, base64; the one its latest ``signing_key_made`` event
+    names) and the private key ``sealed`` with the judge's PIN (scrypt and AES-GCM). A
+    secret like the credentials' digests: not projected, never in a record."""
+
+    __tablename__ = "tournament_keys"
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    public_key: Mapped[str] = mapped_column(String(64))
+    sealed: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class Credential(Base):
     """A station credential: the judge's or one assistant's PIN, kept only as its scrypt
     digest (``duplicate.service.access``). Unique per tournament, so the PIN alone says

@@ -34,8 +34,10 @@ imported venues' players, first rated by one of these events, are named by it.
 
 What is not projected: the stations' credentials (``Credential``: PIN digests), the
 tournament's sign-in state (``TournamentAccess``: the digests' salt and the count of wrong
-PINs) and the sources of wrong PINs (``SignInSource``) — secrets and counters, never in a
-record (``PinChanged`` says only that a station's credential was set or revoked): the
+PINs), the sources of wrong PINs (``SignInSource``) and the tournament's sealed signing key
+(``TournamentKey``: its public half is in the log, ``SigningKeyMade``; issue 35 §2) —
+secrets and counters, never in a record (``PinChanged`` says only that a station's
+credential was set or revoked): the
 service writes them (``duplicate.service.registration``, ``duplicate.service.lockout``),
 and a restored tournament gets its PINs again. Nor the event log itself.
 """

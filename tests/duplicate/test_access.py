@@ -70,6 +70,9 @@ ACTIONS: dict[Action, tuple[Call, bool]] = {
     Action.IMPORT_VENUE: (lambda s: s.import_venue({}, "Sede"), False),
     # Online venues (issue 27 §2): naming one is the organiser's judge's.
     Action.ADD_VENUE: (lambda s: s.add_venue("Sede nueva"), False),
+    # Signed records (issue 35 §2): the tournament's key and the venues' keys, the judge's.
+    Action.SIGN_RECORD: (lambda s: s.tournament_key(), False),
+    Action.REGISTER_VENUE_KEY: (lambda s: s.register_venue_key("Sede", b"no es una clave"), False),
     # Classic events (issue 16): the same credentials through ranking.classic.service.
     Action.PAIR_ROUND: (lambda s: ClassicService.like(s).pair_round(), False),
     Action.OVERRIDE_PAIRING: (lambda s: ClassicService.like(s).pair_round(manual=[(1, 2)]), False),

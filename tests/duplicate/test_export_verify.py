@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from duplicate.record.signature import signature_check
 from duplicate.record.verify import verify_record
 from duplicate.rules.slips import SlipStatus
 from duplicate.rules.tournament_standings import TournamentCriterion
@@ -153,7 +154,7 @@ def test_consistent_forgeries_are_caught_by_the_event_log(tmp_path: Path, spanis
     # The history emptied: said, never a crash.
     forged = copy.deepcopy(record)
     forged["events"] = []
-    assert [difference.where for difference in verify_record(forged, spanish_lexicon)] == ["historial"]
+    assert [difference.where for difference in verify_record(forged, spanish_lexicon)] == ["historial", "firma"]
 
 
 def test_streamed_export_is_the_same_text_as_the_whole_record(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
@@ -167,13 +168,18 @@ def test_streamed_export_is_the_same_text_as_the_whole_record(tmp_path: Path, sp
     service.add_player("Único")
 
     def without_time(text: str) -> str:
-        return re.sub(r'\n "exported_at": "[^"]*",', "", text)
+        """The text but the export time and the signature's value (which signs that time too)."""
+        return re.sub(r'\n  "value": "[^"]*"', "", re.sub(r'\n "exported_at": "[^"]*",', "", text))
 
     for _ in range(2):
         whole = json.dumps(service.export(), ensure_ascii=False, indent=1)
         streamed = io.StringIO()
-        games, events, head = service.write_export(streamed)
+        written = service.write_export(streamed)
         assert without_time(streamed.getvalue()) == without_time(whole)
         record = json.loads(whole)
-        assert (games, events, head) == (len(record["games"]), len(record["events"]), record["events_head"])
+        assert (written.games, written.events, written.head) == (len(record["games"]), len(record["events"]),
+                                                                 record["events_head"])
+        # Issue 35 §2: the signature made while streaming holds for the text written.
+        assert signature_check(json.loads(streamed.getvalue())).valid
+        assert written.fingerprint == record["signature"]["fingerprint"]
         run_tournament(service, TournamentSettings(bonus_mode="automatic"))

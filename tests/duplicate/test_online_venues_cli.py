@@ -123,7 +123,7 @@ def test_setting_up_and_playing_with_online_venues(run, tmp_path: Path, prepared
     out = tmp_path / "registro.json"
     run("export", str(out))
     record = json.loads(out.read_text(encoding="utf-8"))
-    assert record["format_version"] == 13 and {player["venue"] for player in record["players"]} == {"Lloret", "Reus"}
+    assert record["format_version"] == 14 and {player["venue"] for player in record["players"]} == {"Lloret", "Reus"}
     verified = CliRunner().invoke(main, ["verify", str(out)])
     assert verified.exit_code == 0, verified.output
     pin_events = [event for event in record["events"] if event["kind"] == "pin_changed"]

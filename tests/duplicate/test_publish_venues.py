@@ -39,7 +39,7 @@ def published(tmp_path_factory: pytest.TempPathFactory,
     organiser.create_tournament("Simultáneo nacional", venue="Barcelona", settings=BONUSES)
     organiser.create_game(prepared=prepared)
     for venue, record in records.items():
-        organiser.import_venue(record, venue)
+        organiser.import_venue(record, venue, unsigned=True)
     publish_results(organiser, folder / "web", formats=["html"], workers=1)
     return folder / "web", records
 
@@ -135,7 +135,7 @@ def test_only_the_own_rooms_players_link_to_their_pages(tmp_path: Path, spanish_
                                   lexicon=spanish_lexicon, pin=JUDGE_PIN)
     organiser.create_tournament("Simultáneo", venue="Barcelona", settings=BONUSES)
     play(organiser, prepared, ["Barcelona 1", "Barcelona 2"], final=False)
-    organiser.import_venue(record, "Lloret")
+    organiser.import_venue(record, "Lloret", unsigned=True)
     publish_results(organiser, tmp_path / "web", formats=["html"], workers=1)
     page = (tmp_path / "web" / "sedes.html").read_text(encoding="utf-8")
     own = {entry.id for entry, _person in organiser.entries()}

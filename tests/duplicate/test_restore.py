@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from duplicate.record.verify import verify_record
 from duplicate.service.errors import InvalidFile, StateConflict
 from duplicate.service.facade import TournamentService
 from duplicate.service.settings import TournamentSettings
@@ -70,7 +71,8 @@ def played(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexicon) -
 
 
 def _without_export_time(record: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in record.items() if key != "exported_at"}
+    """The record but its time of export and its signature (which signs that time too)."""
+    return {key: value for key, value in record.items() if key not in ("exported_at", "signature")}
 
 
 def test_a_restored_tournament_exports_the_same_record(played: dict[str, Any], target_url: str,
@@ -86,6 +88,27 @@ def test_a_restored_tournament_exports_the_same_record(played: dict[str, Any], t
     assert again["events"] == played["events"]
     assert again["standings"] == played["standings"]
     assert _without_export_time(again) == _without_export_time(played)
+
+
+def test_a_restored_tournament_keeps_the_public_key_and_signs_with_a_new_one(played: dict[str, Any], tmp_path: Path,
+                                                                          spanish_lexicon: Lexicon) -> None:
+    # Issue 35 §2: the log keeps the tournament's public key; its private key never travels in a
+    # record, so the restored tournament exports unsigned until the judge makes a new key
+    # (logged with its reason), which then signs.
+    restored = TournamentService(open_database(f"sqlite:///{tmp_path / 'r.db'}"), station="sala",
+                                 lexicon=spanish_lexicon, pin=NEW_JUDGE_PIN)
+    tournament = restored.restore(copy.deepcopy(played), path="registro.json").tournament_id
+    original = played["signature"]["public_key"]
+    made = [event for event in restored.history(tournament) if event.kind == "signing_key_made"]
+    assert [event.payload["public_key"] for event in made] == [original]
+    assert "signature" not in restored.export(tournament)
+    key = restored.tournament_key(tournament)
+    assert key.made and key.fingerprint != played["signature"]["fingerprint"]
+    newest = restored.history(tournament)[-1]
+    assert newest.kind == "signing_key_made" and "no viaja en el registro" in newest.reason
+    again = restored.export(tournament)
+    assert again["signature"]["fingerprint"] == key.fingerprint
+    assert verify_record(again, spanish_lexicon) == []
 
 
 def test_the_restored_tournament_goes_on_with_the_new_judge_pin(played: dict[str, Any], target_url: str,

@@ -154,6 +154,7 @@ def test_a_record_without_the_chain_verifies_as_before_and_says_so(exported: tup
     code, output = verify_file(folder, older)
     assert code == 0
     assert "cadena" in output           # the report says the chain is absent (wording not asserted)
+    assert "sin firmar (formato 5, anterior a la firma)" in output      # issue 35 §2: unsigned, and why
     assert "cadena" in verify_file(folder, record)[1]
 
 
@@ -183,7 +184,7 @@ def test_eight_stations_appending_at_once_keep_one_chain(database_url: str, span
     assert errors == []
     record = json.loads(json.dumps(judge.export()))
     judge.db.dispose()
-    assert len(record["events"]) == 1 + 8 * 6
+    assert len(record["events"]) == 2 + 8 * 6          # tournament_created, signing_key_made, the players
     previous = GENESIS
     for event in record["events"]:
         assert event["previous_hash"] == previous
@@ -215,7 +216,7 @@ def test_the_migration_chains_the_events_stored_before_it(tmp_path: Path, spanis
     reopened.add_player("Después")
     record = json.loads(json.dumps(reopened.export()))
     reopened.db.dispose()
-    assert [event["previous_hash"] is not None for event in record["events"]] == [True] * 5
+    assert [event["previous_hash"] is not None for event in record["events"]] == [True] * 6     # with signing_key_made
     assert log_differences(record) == []
 
 

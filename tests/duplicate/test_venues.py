@@ -115,7 +115,7 @@ def plain_standings(records: dict[str, dict[str, Any]]) -> dict[tuple[str, int],
 def test_two_offline_venues_are_ranked_together(organiser: TournamentService,
                                                 records: dict[str, dict[str, Any]]) -> None:
     for venue, record in records.items():
-        organiser.import_venue(record, venue)
+        organiser.import_venue(record, venue, unsigned=True)
     assert [(view.name, view.players, view.games) for view in organiser.venues()] == [("Lloret", 6, 1),
                                                                                        ("El Vendrell", 5, 1)]
     expected = plain_standings(records)
@@ -147,13 +147,13 @@ def test_two_offline_venues_are_ranked_together(organiser: TournamentService,
 
 def test_a_venue_record_with_one_changed_rack_is_refused_and_changes_nothing(
         organiser: TournamentService, records: dict[str, dict[str, Any]], prepared: PreparedGame) -> None:
-    organiser.import_venue(records["Lloret"], "Lloret")
+    organiser.import_venue(records["Lloret"], "Lloret", unsigned=True)
     before = organiser.export()
     changed = copy.deepcopy(records["El Vendrell"])
     round_ = changed["games"][0]["rounds"][2]
     round_["rack"] = round_["rack"][::-1] if round_["rack"][::-1] != round_["rack"] else "AEIOU"
     with pytest.raises(InvalidInput, match="no se importa la sede"):
-        organiser.import_venue(changed, "El Vendrell")
+        organiser.import_venue(changed, "El Vendrell", unsigned=True)
     after = organiser.export()
     assert after["events"] == before["events"] and [view.name for view in organiser.venues()] == ["Lloret"]
     assert {line.player[0] for line in organiser.venue_game_standings(1)} == {"Lloret"}
@@ -164,29 +164,29 @@ def test_a_record_that_verifies_but_plays_another_game_is_refused(
     other = generate(spanish_lexicon, 28, 3)
     record = play_venue(tmp_path / "otra.db", spanish_lexicon, other, "Girona", 2, slips_at_end=True)
     with pytest.raises(InvalidInput, match="no juega la partida preparada"):
-        organiser.import_venue(record, "Girona")
+        organiser.import_venue(record, "Girona", unsigned=True)
     assert organiser.venues() == []
 
 
 def test_importing_a_venue_again_replaces_it_as_an_event(organiser: TournamentService,
                                                          records: dict[str, dict[str, Any]]) -> None:
-    first = organiser.import_venue(records["Lloret"], "Lloret")
-    second = organiser.import_venue(records["Lloret"], "Lloret")
+    first = organiser.import_venue(records["Lloret"], "Lloret", unsigned=True)
+    second = organiser.import_venue(records["Lloret"], "Lloret", unsigned=True)
     assert second.replaces == first.event_id and [view.event_id for view in organiser.venues()] == [second.event_id]
     imported = [event for event in organiser.history() if event.kind == EventKind.VENUE_IMPORTED.value]
     assert len(imported) == 2                      # the log keeps both imports
     assert len(organiser.venue_game_standings(1)) == 6
     record = organiser.export()                    # the organiser's record still verifies
-    assert record["format_version"] == 13          # issue 27 §2: online venues (format 12); issue 34: format 13
+    assert record["format_version"] == 14          # issue 34: format 13; issue 35 §2: signed records, format 14
     assert verify_record(record, organiser.lexicon_for(organiser.tournament())) == []
 
 
 def test_only_the_judge_imports_and_not_under_the_own_venue(organiser: TournamentService,
                                                             records: dict[str, dict[str, Any]]) -> None:
     with pytest.raises(NotAuthorised):
-        organiser.with_pin(None).import_venue(records["Lloret"], "Lloret")
+        organiser.with_pin(None).import_venue(records["Lloret"], "Lloret", unsigned=True)
     with pytest.raises(InvalidInput, match="sede del propio torneo"):
-        organiser.import_venue(records["Lloret"], "barcelona")
+        organiser.import_venue(records["Lloret"], "barcelona", unsigned=True)
     assert organiser.venues() == []
 
 
@@ -202,7 +202,7 @@ def test_the_organisers_own_room_is_a_venue(tmp_path: Path, spanish_lexicon: Lex
         service.choose_master(game)
         service.enter_slip(game, 1, round_.master, round_number=round_.number)
         service.close_round(game, round_.number)
-    service.import_venue(records["El Vendrell"], "El Vendrell")
+    service.import_venue(records["El Vendrell"], "El Vendrell", unsigned=True)
     lines = service.venue_game_standings(game)
     assert lines[0].player[0] == "Barcelona" and lines[0].round_total == prepared.total
     assert {line.player[0] for line in lines} == {"Barcelona", "El Vendrell"}
@@ -244,8 +244,8 @@ def test_venue_commands_import_and_rank_the_whole_field(tmp_path: Path, monkeypa
     assert "no se importa la sede" in refused
     assert "Lloret" not in run("venue", "list").output
     for venue, path in files.items():
-        assert f"Sede «{venue}» importada" in run("venue", "import", str(path), "--venue", venue).output
-    assert "sustituye" in run("venue", "import", str(files["Lloret"]), "--venue", "Lloret").output
+        assert f"Sede «{venue}» importada" in run("venue", "import", str(path), "--venue", venue, "--unsigned").output
+    assert "sustituye" in run("venue", "import", str(files["Lloret"]), "--venue", "Lloret", "--unsigned").output
     rows = json.loads(run("standings", "--format", "json").output)
     expected = plain_standings(records)
     assert len(rows) == 11 and {row["sede"] for row in rows} == {"Lloret", "El Vendrell"}
@@ -271,7 +271,7 @@ def test_per_venue_bonuses_as_a_setting(tmp_path: Path, spanish_lexicon: Lexicon
                               settings=TournamentSettings(bonus_mode="automatic", venue_bonuses=True))
     service.create_game(prepared=prepared)
     for venue, record in records.items():
-        service.import_venue(record, venue)
+        service.import_venue(record, venue, unsigned=True)
     lines = service.venue_game_standings(1)
     assert sorted(line.bonuses_per_round[1] for line in lines if line.bonuses_per_round[1]) == [10, 10]
     local = {(venue, int(player)): points for venue, record in records.items()
@@ -291,9 +291,9 @@ def test_an_organiser_without_a_room_counts_the_whole_field(organiser: Tournamen
     def few_players() -> list[str]:
         return [text for text in organiser.bonus_warnings() if "10 jugadores o menos" in text]
 
-    organiser.import_venue(records["Lloret"], "Lloret")
+    organiser.import_venue(records["Lloret"], "Lloret", unsigned=True)
     assert len(few_players()) == 1 and "(hay 6;" in few_players()[0]
-    organiser.import_venue(records["El Vendrell"], "El Vendrell")
+    organiser.import_venue(records["El Vendrell"], "El Vendrell", unsigned=True)
     assert few_players() == []                                      # 6 + 5 = 11 players
     field = sum(len(record["players"]) for record in records.values())
     monkeypatch.setenv("DUPLICADA_DB", str(tmp_path / "org.db"))
@@ -327,7 +327,7 @@ def test_a_venue_record_file_is_read_once_the_judge_may_import(organiser: Tourna
     assert refused.value.what == "el registro de la sede"
     path = tmp_path / "lloret.json"
     path.write_text(json.dumps(records["Lloret"], ensure_ascii=False), encoding="utf-8")
-    view = organiser.import_venue_file(path, "Lloret")
+    view = organiser.import_venue_file(path, "Lloret", unsigned=True)
     assert (view.name, view.players, view.games, view.replaces) == ("Lloret", len(records["Lloret"]["players"]), 1,
                                                                      None)
     assert [item.event_id for item in organiser.venues()] == [view.event_id]

@@ -42,6 +42,7 @@ written.
 from __future__ import annotations
 
 import datetime as _datetime_module
+import hashlib
 import os
 import shlex
 import sys
@@ -55,6 +56,7 @@ from types import ModuleType
 from typing import Any
 
 from click.testing import CliRunner
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 
@@ -241,6 +243,32 @@ def _environment() -> Iterator[None]:
         time.tzset()
 
 
+# --- the fixed keys -------------------------------------------------------------------------
+_REAL_GENERATE = Ed25519PrivateKey.__dict__["generate"]
+
+
+@contextmanager
+def fixed_keys(game: str) -> Iterator[None]:
+    """While open, ``Ed25519PrivateKey.generate`` (a tournament's signing key, issue 35 §2,
+    ``duplicate.service.signing``) gives the keys whose 32 private bytes are the SHA-256 of
+    ``golden GAME N`` (``N``: 1 for the first key made, 2 for the next…), so that the keys,
+    their fingerprints and the records' signatures (Ed25519's are deterministic) are the
+    same on every run. Test harness only: the product always draws its keys from the
+    operating system."""
+    made = 0
+
+    def generate(_cls: type) -> Ed25519PrivateKey:
+        nonlocal made
+        made += 1
+        return Ed25519PrivateKey.from_private_bytes(hashlib.sha256(f"golden {game} {made}".encode()).digest())
+
+    Ed25519PrivateKey.generate = classmethod(generate)  # type: ignore[assignment, method-assign]
+    try:
+        yield
+    finally:
+        Ed25519PrivateKey.generate = _REAL_GENERATE  # type: ignore[method-assign]
+
+
 # --- the replay -----------------------------------------------------------------------------
 class ScriptFailed(AssertionError):
     """A command did not end as its script line says (refused or not), or crashed."""
@@ -267,7 +295,7 @@ def replay(game: str, work: Path) -> dict[str, bytes]:
             (work / path.name).write_bytes(path.read_bytes())
     runner = CliRunner()
     transcript: list[str] = []
-    with chdir(work), _environment(), fixed_clock() as clock:
+    with chdir(work), _environment(), fixed_keys(game), fixed_clock() as clock:
         for index, command in enumerate(commands):
             clock.moment = START + index * STEP
             result = runner.invoke(main, list(command.args), prog_name="duplicada", catch_exceptions=True)

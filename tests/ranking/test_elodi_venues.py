@@ -97,7 +97,7 @@ def organiser(tmp_path: Path, spanish_lexicon: Lexicon, prepared: PreparedGame,
     service.create_tournament("Mundial duplicado", venue="Barcelona", settings=SETTINGS)
     play(service, prepared, names_of("Barcelona"), final=True)
     for venue, record in records.items():
-        service.import_venue(record, venue)
+        service.import_venue(record, venue, unsigned=True)
     return database, service
 
 
@@ -140,7 +140,7 @@ def test_importing_a_venue_again_makes_the_ratings_stale(organiser: tuple[Databa
     ratings.update()
     before = ratings_by_name(database, ratings)
     assert ratings.stale_games() == []
-    service.import_venue(records["Lloret"], "Lloret")                 # the same venue again: a new import
+    service.import_venue(records["Lloret"], "Lloret", unsigned=True)     # the same venue again: a new import
     assert [ref.number for ref in ratings.stale_games()] == [1]
     assert [ref.number for ref in ratings.update().stale] == [1]      # update says so (the CLI: run recompute)
     ratings.recompute()
@@ -161,7 +161,7 @@ def test_an_organiser_without_a_room_of_its_own_rates_the_venues(tmp_path: Path,
     service.create_tournament("Simultáneo", venue="Federación", settings=SETTINGS)
     service.create_game(prepared=prepared)
     for venue, record in records.items():
-        service.import_venue(record, venue)
+        service.import_venue(record, venue, unsigned=True)
     service.end_game(1, reason="jugada en las sedes")
     service.publish(1, final=True)
     ratings = acting(database)
@@ -184,7 +184,7 @@ def test_importing_a_venue_again_recomputes_through_the_service(tmp_path: Path, 
     service = tournament_service(database, station="organizador", lexicon=spanish_lexicon, pin=JUDGE_PIN)
     service.create_tournament("Mundial duplicado", venue="Barcelona", settings=SETTINGS)
     play(service, prepared, names_of("Barcelona"), final=False)
-    service.import_venue(first, "Lloret")
+    service.import_venue(first, "Lloret", unsigned=True)
     service.end_game(1)
     service.publish(1, final=True)                                 # rates the whole field once
     ratings = RatingService(database)
@@ -198,7 +198,7 @@ def test_importing_a_venue_again_recomputes_through_the_service(tmp_path: Path, 
         corrected.correct_slip(1, table, prepared.rounds[2].master, round_number=3, reason="error de anotación")
     else:
         corrected.correct_slip(1, table, "H8-QZQZ", round_number=3, reason="error de anotación")
-    service.import_venue(corrected.export(), "Lloret")
+    service.import_venue(corrected.export(), "Lloret", unsigned=True)
     assert ratings.stale_games() == [] and ratings.current_version() == 2     # recomputed at once
     after = ratings_by_name(database, ratings)
     assert after != before and sorted(after) == sorted(before)

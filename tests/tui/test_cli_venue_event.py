@@ -44,6 +44,7 @@ def test_a_venue_event_through_the_fixed_forms(run, tmp_path: Path) -> None:
     for venue, names in rooms.items():
         db = f"{venue}.db"
         run("tournament", "create", "Simultáneo", "--venue", venue, db=db)
+        run("tournament", "key", "--out", str(tmp_path / f"{venue}.pem"), db=db)    # sent to the organiser
         for name in names:
             run("player", "add", name, db=db)
         run("game", "start", "--prepared", str(maestra), db=db)
@@ -60,6 +61,8 @@ def test_a_venue_event_through_the_fixed_forms(run, tmp_path: Path) -> None:
     org = "org.db"
     run("tournament", "create", "Simultáneo nacional", "--venue", "Barcelona", db=org)
     run("game", "start", "--prepared", str(maestra), db=org)
+    for venue in rooms:                               # each venue's key registered before the event (issue 35 §2)
+        run("venue", "key", venue, str(tmp_path / f"{venue}.pem"), db=org)
     for venue in rooms:
         assert f"Sede «{venue}» importada" in run("venue", "import", str(tmp_path / f"{venue}.json"), "--venue", venue,
                                                    db=org).output

@@ -10,6 +10,7 @@ is made on what the service stored; a second Enter while a record is read is ref
 from __future__ import annotations
 
 import asyncio
+import base64
 import copy
 import json
 import threading
@@ -19,7 +20,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable, TabbedContent
+from textual.widgets import Checkbox, DataTable, TabbedContent
 
 import duplicate.record.reading
 from duplicate.prepared.file import PreparedGame
@@ -95,14 +96,23 @@ def run(service: TournamentService,
 
 
 async def import_record(pilot: Pilot, path: Path | str, venue: str, *, typed: bool = False,  # type: ignore[type-arg]
-                        button: bool = False) -> None:
+                        button: bool = False, unsigned: bool = False) -> None:
     """Type the record's path (pasted, as paths mostly are; ``typed``: key by key), Enter,
-    the venue's name, then Enter (``button``: Tab to «Importar el registro», Enter)."""
+    the venue's name, then Enter (``button``: Tab past «Sin firma» to «Importar el
+    registro», Enter); ``unsigned``: Tab to «Sin firma» and tick it with the space bar
+    first (a venue with no registered key, issue 35 §2)."""
     await type_into(pilot, "#vi_path", str(path), enter=True, paste=not typed)
     assert pilot.app.focused is not None and pilot.app.focused.id == "vi_name"     # Enter moved on
-    await type_into(pilot, "#vi_name", venue, enter=not button)
-    if button:
+    await type_into(pilot, "#vi_name", venue, enter=not (button or unsigned))
+    if unsigned:
         await pilot.press("tab")
+        assert pilot.app.focused is not None and pilot.app.focused.id == "vi_unsigned"
+        await pilot.press("space")
+        if not button:
+            await pilot.press("shift+tab", "enter")
+            await settle(pilot)
+    if button:
+        await pilot.press(*(["tab"] if unsigned else ["tab", "tab"]))
         assert pilot.app.focused is not None and pilot.app.focused.id == "import_venue"
         await pilot.press("enter")
         await settle(pilot)
@@ -187,6 +197,7 @@ def test_the_organiser_imports_offline_venues_then_again_at_80_by_24(
         monkeypatch.setattr(TournamentService, "import_venue_file", held)
         await type_into(pilot, "#vi_path", str(lloret), enter=True, paste=True)
         await type_into(pilot, "#vi_name", "Lloret")
+        setup.query_one("#vi_unsigned", Checkbox).value = True       # no key registered for Lloret
         await pilot.press("enter")
         assert message(setup) == "Leyendo y verificando el registro de la sede…"
         await pilot.press("enter")
@@ -194,18 +205,20 @@ def test_the_organiser_imports_offline_venues_then_again_at_80_by_24(
         release.set()
         await settle(pilot)
         monkeypatch.undo()
-        assert message(setup) == "Sede «Lloret» importada: 4 jugadores, 1 partida."
+        assert message(setup) == ("Sede «Lloret» importada: 4 jugadores, 1 partida. SIN FIRMA: la sede no tiene "
+                                  "clave registrada (queda anotado en el historial).")
+        assert not setup.query_one("#vi_unsigned", Checkbox).value      # the form emptied, the box too
         assert imports(service) == ["Lloret"]
         assert not setup.query_one("#message").has_class("error")
         assert setup.query_one("#vi_path").value == setup.query_one("#vi_name").value == ""  # type: ignore[attr-defined]
-        await import_record(pilot, vendrell, HOSTILE_VENUE, typed=True, button=True)
-        assert message(setup) == f"Sede «{HOSTILE_VENUE}» importada: 3 jugadores, 1 partida."
+        await import_record(pilot, vendrell, HOSTILE_VENUE, typed=True, button=True, unsigned=True)
+        assert message(setup).startswith(f"Sede «{HOSTILE_VENUE}» importada: 3 jugadores, 1 partida. SIN FIRMA")
         assert [(view.name, view.players, view.games, view.online) for view in service.venues()] == [
             ("Lloret", len(records["Lloret"]["players"]), 1, False),
             (HOSTILE_VENUE, len(records[HOSTILE_VENUE]["players"]), 1, False)]
         # The same venue again: a new import replacing the first, both kept in the log.
         first = service.venues()[0]
-        await import_record(pilot, lloret, "Lloret")
+        await import_record(pilot, lloret, "Lloret", unsigned=True)
         assert message(setup).startswith("Sede «Lloret» importada (sustituye a su importación anterior")
         again = service.venues()
         assert [view.name for view in again] == ["Lloret", HOSTILE_VENUE] and again[0].replaces == first.event_id
@@ -237,3 +250,68 @@ def test_the_organiser_imports_offline_venues_then_again_at_80_by_24(
 
     run(service, scenario)
     assert len(service.venue_game_standings(1)) == 7
+
+
+def public_pem(raw_base64: str) -> bytes:
+    """The PEM a venue's ``duplicada tournament key`` writes for the raw public key ``raw_base64``."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    key = Ed25519PublicKey.from_public_bytes(base64.b64decode(raw_base64))
+    return key.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+
+
+def test_signed_venue_records_in_the_form_at_80_by_24(
+        tmp_path: Path, spanish_lexicon: Lexicon, prepared: PreparedGame, records: dict[str, dict[str, Any]]) -> None:
+    """Issue 35 §2: a venue with a registered key is refused a record signed by another key
+    (both fingerprints in the form's message, nothing stored) and an unsigned one even with
+    «Sin firma» ticked; its own signed record comes in, «Firma comprobada» with the key's
+    fingerprint; a venue with no key is refused unless «Sin firma» is ticked."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from duplicate.record.signature import fingerprint
+
+    service = organiser(tmp_path / "org.db", spanish_lexicon, prepared, None)
+    folder = tmp_path / "sedes"
+    lloret = written(folder, "lloret.json", records["Lloret"])
+    unsigned = written(folder, "lloret-sin-firma.json",
+                       {key: value for key, value in records["Lloret"].items() if key != "signature"})
+    vendrell = written(folder, "vendrell.json", records[HOSTILE_VENUE])
+    other = Ed25519PrivateKey.generate().public_key()
+    other_raw = other.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    lloret_key = records["Lloret"]["signature"]["fingerprint"]
+    events = len(service.history())
+
+    def nothing_stored() -> None:
+        assert service.venues() == [] and len(service.history()) == events
+
+    async def scenario(pilot: Pilot, standings: StandingsScreen, setup: SetupScreen) -> None:  # type: ignore[type-arg]
+        nonlocal events
+        service.register_venue_key("Lloret", other.public_bytes(serialization.Encoding.PEM,
+                                                                serialization.PublicFormat.SubjectPublicKeyInfo))
+        events += 1
+        await import_record(pilot, lloret, "Lloret")
+        said = message(setup)
+        assert said.startswith(f"{lloret}: no se importa la sede «Lloret»: está firmado con la clave de huella "
+                               f"{lloret_key}"), said
+        assert fingerprint(other_raw) in said and setup.query_one("#message").has_class("error")
+        nothing_stored()
+        service.register_venue_key("Lloret", public_pem(records["Lloret"]["signature"]["public_key"]))
+        events += 1
+        await import_record(pilot, unsigned, "Lloret", unsigned=True)       # «Sin firma» does not lift a key
+        assert "el registro no está firmado, y la sede tiene registrada la clave de huella" in message(setup)
+        nothing_stored()
+        assert setup.query_one("#vi_unsigned", Checkbox).value      # the form kept for a correction: untick it
+        setup.query_one("#vi_unsigned", Checkbox).focus()
+        await pilot.press("space")
+        await import_record(pilot, vendrell, HOSTILE_VENUE)                # no key, «Sin firma» not ticked
+        assert "la sede no tiene clave registrada" in message(setup) and "«Sin firma»" in message(setup)
+        nothing_stored()
+        await import_record(pilot, lloret, "Lloret")
+        assert message(setup) == (f"Sede «Lloret» importada: 4 jugadores, 1 partida. Firma comprobada: clave "
+                                  f"registrada de la sede, huella {lloret_key}.")
+        assert "Firma comprobada" in screen_text(pilot.app)
+        assert [view.signed_by for view in service.venues()] == [lloret_key]
+
+    run(service, scenario)

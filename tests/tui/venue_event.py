@@ -43,7 +43,7 @@ def organiser(path: Path, lexicon: Lexicon, prepared: PreparedGame,
     service.create_tournament("Simultáneo", venue="Barcelona", settings=BONUSES)
     service.create_game(prepared=prepared)
     for venue, record in (records or {}).items():
-        service.import_venue(record, venue)
+        service.import_venue(record, venue, unsigned=True)
     return service
 
 

@@ -6,19 +6,24 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from duplicate.plurals import counted
 from tui.cli.listing import emit_rows, say
 from tui.cli.options import (
+    PIN_ENV,
     Context,
     common,
     format_option,
     game_option,
     lexicon_option,
 )
+
+
+if TYPE_CHECKING:
+    from duplicate.service.facade import TournamentService
 
 
 # --- standings, export, verify, history -------------------------------------------------------------------------
@@ -135,14 +140,30 @@ def export(context: Context, out: Path, kind: str, eliot_dictionary: Path | None
     partial = out.with_name(f".{out.name}.{os.getpid()}.parcial")
     try:
         with partial.open("w", encoding="utf-8") as handle:
-            games, events, head = context.service.write_export(handle, context.tournament)
+            written = _signing_service(context).write_export(handle, context.tournament)
         os.replace(partial, out)
     finally:
         partial.unlink(missing_ok=True)
-    click.echo(f"Registro del torneo escrito en {out} ({counted(games, 'partida')}, {counted(events, 'evento')}).")
+    click.echo(f"Registro del torneo escrito en {out} ({counted(written.games, 'partida')}, "
+               f"{counted(written.events, 'evento')}).")
     # The head of the chain of events (issue 26 §2): noted at the venue, it shows later that
     # a record is this one, not a log rewritten from some event on.
-    click.echo(f"Cabeza de la cadena de eventos: {head}")
+    click.echo(f"Cabeza de la cadena de eventos: {written.head}")
+    if written.fingerprint is not None:
+        click.echo(f"Firmado con la clave del torneo, huella {written.fingerprint}.")
+    else:
+        click.echo("Registro sin firmar: firma solo el juez árbitro del torneo (su PIN con --pin-file o "
+                   "$DUPLICADA_PIN) con la clave de este torneo en esta instalación («duplicada tournament key» la "
+                   "crea si falta); una sede con clave registrada no se importa sin firma.")
+
+
+def _signing_service(context: Context) -> TournamentService:
+    """The handle ``export`` writes with: the station's credential when one is given
+    (``--pin-file``, ``$DUPLICADA_PIN``; the judge's signs the record, issue 35 §2), else
+    the read-only handle (the record is written unsigned: no prompt, scripts keep working)."""
+    if context.pin_file is not None or os.environ.get(PIN_ENV):
+        return context.acting
+    return context.service
 
 
 def _export_eliot(context: Context, out: Path, game_number: int | None, dictionary_path: Path | None) -> None:

@@ -199,3 +199,22 @@ def _table_span(text: str) -> tuple[int, int]:
         raise click.BadParameter(f"«{text}» no es un tramo de mesas: la primera mesa es 1 o más y la última no es "
                                  "menor que la primera", param_hint="'--tables'")
     return span
+
+
+@tournament.command("key")
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Archivo donde escribir la clave pública (PEM) para el organizador.")
+@common
+def tournament_key(context: Context, out: Path) -> None:
+    """Escribe la clave pública de firma del torneo (PEM) en --out e imprime su huella: el
+    juez árbitro la manda al organizador, que la registra («venue key»), y le lee la huella
+    por teléfono. Un torneo sin clave en esta instalación (anterior a las claves, o
+    restaurado: la clave privada nunca va en el registro) recibe una nueva, anotada en el
+    historial."""
+    key = context.acting.tournament_key(context.tournament)
+    out.write_text(key.pem, encoding="ascii")
+    if key.made:
+        click.echo("Clave de firma nueva creada para este torneo (queda en el historial); regístrela de nuevo en el "
+                   "organizador si registró otra.")
+    click.echo(f"Clave pública del torneo escrita en {out}.")
+    click.echo(f"Huella: {key.fingerprint}")

@@ -26,19 +26,38 @@ def venue() -> None:
 @venue.command("import")
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--venue", "name", required=True, help="Nombre de la sede cuyo registro se importa.")
+@click.option("--unsigned", is_flag=True,
+              help="Importa sin comprobar la firma una sede sin clave registrada («venue key»); queda anotado.")
 @common
-def venue_import(context: Context, path: Path, name: str) -> None:
+def venue_import(context: Context, path: Path, name: str, unsigned: bool) -> None:
     """Importa el registro de torneo (JSON) de una sede: se rechaza sin guardar nada si no se
-    verifica o no juega las partidas preparadas del torneo; importar otra vez la misma sede
-    sustituye la importación anterior (queda en el historial)."""
-    view = context.acting.import_venue_file(path, name, context.tournament)
+    verifica, no juega las partidas preparadas del torneo o no lo firma la clave registrada de
+    la sede («venue key»; una sede sin clave solo con --unsigned); importar otra vez la misma
+    sede sustituye la importación anterior (queda en el historial)."""
+    view = context.acting.import_venue_file(path, name, context.tournament, unsigned=unsigned)
     replaced = " (sustituye la importación anterior)" if view.replaces is not None else ""
     say(f"Sede «{view.name}» importada{replaced}: {view.players} jugadores, {view.games} "
         f"partida{'s' if view.games != 1 else ''}; resumen {view.digest[:16]}…")
+    say(f"Firma comprobada: clave registrada de la sede, huella {view.signed_by}." if view.signed_by else
+        "SIN FIRMA: la sede no tiene clave registrada y se importó con --unsigned (queda anotado en el historial).")
     update = context.elodi.last_update if context.elodi is not None else None
     if update is not None and update.recomputed:         # the field of a rated game changed (V)
         say(f"EloDI recalculado con esta importación: {len(update.rated)} partida"
             f"{'s' if len(update.rated) != 1 else ''} valorada{'s' if len(update.rated) != 1 else ''}.")
+
+
+@venue.command("key")
+@click.argument("name")
+@click.argument("path", metavar="ARCHIVO", type=click.Path(dir_okay=False, path_type=Path))
+@common
+def venue_key(context: Context, name: str, path: Path) -> None:
+    """Registra la clave pública de la sede sin conexión NOMBRE (ARCHIVO: el que escribe
+    «duplicada tournament key --out ARCHIVO» en la sede), antes del torneo: desde entonces
+    «venue import» solo acepta registros de esa sede firmados con esa clave. Lo hace el juez
+    árbitro del torneo; queda en el historial. Compruebe la huella con la sede (por teléfono)."""
+    shown = context.acting.register_venue_key_file(name, path, context.tournament)
+    say(f"Clave de la sede «{' '.join(name.split())}» registrada: huella {shown}. Compruebe con la sede que es la "
+        "que imprime «duplicada tournament key» allí.")
 
 
 @venue.command("add")

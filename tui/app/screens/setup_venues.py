@@ -25,7 +25,7 @@ from typing import Any
 from rich.text import Text
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import DataTable, Input, Select, Static
+from textual.widgets import Checkbox, DataTable, Input, Select, Static
 
 from duplicate.labels import local_time
 from duplicate.plurals import counted
@@ -36,6 +36,7 @@ from duplicate.service.views import AssistantRangeView, EntryView, PlayerView
 from tui.app.station import StationScreen
 from tui.app.widgets.form_rows import form_button, form_input, form_row, form_select
 from tui.app.widgets.plain_table import PlainTable
+from tui.app.widgets.toggles import MarkedCheckbox
 
 ORGANISER_ROOM = ""
 """The value that stands for the organiser's own room in the players' venue list."""
@@ -98,8 +99,10 @@ def venue_rows(views: Sequence[VenueView], entries: Sequence[tuple[EntryView, Pl
 def imported_text(view: VenueView) -> str:
     """What the organiser is told after importing a venue's record (issue 27 §2)."""
     replaced = " (sustituye a su importación anterior, que queda en el historial)" if view.replaces is not None else ""
+    signed = (f" Firma comprobada: clave registrada de la sede, huella {view.signed_by}." if view.signed_by else
+              " SIN FIRMA: la sede no tiene clave registrada (queda anotado en el historial).")
     return (f"Sede «{view.name}» importada{replaced}: {counted(view.players, 'jugador')}, "
-            f"{counted(view.games, 'partida')}.")
+            f"{counted(view.games, 'partida')}.{signed}")
 
 
 def venue_fields() -> Iterator[Widget]:
@@ -122,10 +125,12 @@ def venue_fields() -> Iterator[Widget]:
     yield Vertical(
         Static("Sedes sin conexión: cada sala juega la misma partida preparada en su equipo y exporta su registro "
                "(«duplicada export»); impórtelo aquí. Se rechaza, sin guardar nada, si no se verifica o no juega "
-               "la partida preparada; importar otra vez la misma sede sustituye la importación anterior.",
+               "la partida preparada, o si no lo firma la clave registrada de la sede («duplicada venue key»); "
+               "importar otra vez la misma sede sustituye la importación anterior.",
                classes="note"),
         form_row("Registro (JSON)", form_input(id="vi_path", classes="wide", placeholder="ruta del archivo")),
         form_row("Nombre de la sede", form_input(id="vi_name", classes="wide")),
+        form_row("Sin firma", MarkedCheckbox("la sede no tiene clave registrada", id="vi_unsigned")),
         Horizontal(form_button("Importar el registro", id="import_venue", variant="primary"), classes="buttons"),
         id="venue_import", classes="group")
 
@@ -204,11 +209,13 @@ class VenueActions(StationScreen[None]):
                  then=clear)
 
     def import_venue_record(self) -> None:
-        """Import an offline venue's record (``import_venue_file``): the path and the
-        venue's name from the form; the service's refusal is shown and nothing is stored.
+        """Import an offline venue's record (``import_venue_file``): the path, the venue's
+        name and «Sin firma» (``unsigned``: a venue with no registered key, issue 35 §2) from
+        the form; the service's refusal is shown and nothing is stored.
         One import at a time: Enter again while a record is verified is refused, not queued
         (it would import the venue a second time)."""
         path_field, name_field = self.query_one("#vi_path", Input), self.query_one("#vi_name", Input)
+        unsigned_box = self.query_one("#vi_unsigned", Checkbox)
 
         def form() -> Callable[[], VenueView]:
             if self._importing:
@@ -219,13 +226,15 @@ class VenueActions(StationScreen[None]):
                 raise InvalidText("escriba la ruta del registro (JSON) que exportó la sede", what="el registro",
                                   value="")
             name, service, tournament_id = name_field.value, self.service, self.tournament_id
+            unsigned = unsigned_box.value
             self.say("Leyendo y verificando el registro de la sede…")     # a big record takes a while
             self._importing = True
-            return lambda: service.import_venue_file(Path(path).expanduser(), name, tournament_id)
+            return lambda: service.import_venue_file(Path(path).expanduser(), name, tournament_id, unsigned=unsigned)
 
         def clear() -> None:
             self._importing = False
             path_field.value = name_field.value = ""
+            unsigned_box.value = False
 
         def failed(_error: Exception) -> None:
             self._importing = False
