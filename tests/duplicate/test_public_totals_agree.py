@@ -89,7 +89,7 @@ def event(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexicon) ->
     organiser.add_player("Girona 2", club="Girona", venue="Girona")
     game = organiser.create_game(prepared=prepared)
     play_room(organiser, prepared, game)
-    organiser.import_venue(lloret.export(), "Lloret")
+    organiser.import_venue(lloret.export(), "Lloret", unsigned=True)
 
     runner = CliRunner()
     environment = {"DUPLICADA_DB": str(database), "DUPLICADA_STATION": "organizador", "DUPLICADA_PIN": JUDGE_PIN}
