@@ -144,6 +144,7 @@ class TournamentService(OnContext):
     add_player = _Delegate("registration", Registration.add_player)
     import_players = _Delegate("registration", Registration.import_players)
     entries = _Delegate("registration", Registration.entries)
+    entry_names = _Delegate("registration", Registration.entry_names)
     set_entry_status = _Delegate("registration", Registration.set_entry_status)
     set_assistant_range = _Delegate("registration", Registration.set_assistant_range)
     assistant_ranges = _Delegate("registration", Registration.assistant_ranges)
@@ -216,6 +217,7 @@ class TournamentService(OnContext):
     venue_record_players = _Delegate("venues", Venues.venue_record_players)
     venues = _Delegate("venues", Venues.venues)
     venue_field = _Delegate("venues", Venues.venue_field)
+    venue_field_names = _Delegate("venues", Venues.venue_field_names)
     venue_game_standings = _Delegate("venues", Venues.venue_game_standings)
     venue_tournament_standings = _Delegate("venues", Venues.venue_tournament_standings)
 

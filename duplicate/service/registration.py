@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import asdict
 from datetime import date
 from pathlib import Path
@@ -19,6 +18,7 @@ from duplicate.record.events_registration import (
     SettingsChanged,
     TournamentCreated,
 )
+from duplicate.homonyms import NamedPlayer, distinct_names, same_name
 from duplicate.rules.bonuses import bonus_warnings
 from duplicate.rules.statuses import EntryStatus
 from duplicate.service.access import Action, Actor, Role, authorise, check_new_pin, new_salt, pin_digest
@@ -58,17 +58,6 @@ from duplicate.storage.projection.registration import ACCESS_KEY
 from duplicate.storage.projector import next_id
 from duplicate.texts import COUNTRY_MAX, FEDERATION_ID_MAX, NAME_MAX, PERSON_MAX
 from lexicon.lexicon import Lexicon
-
-
-def same_name(first: str, second: str) -> bool:
-    """Whether two players' names are the same name as an arbiter reads them: case,
-    accents and spaces aside («Ana  Pérez» and «ana perez» are; «Ana Pérez» and «Ana
-    Pérez Gil» are not)."""
-    def folded(name: str) -> str:
-        return " ".join("".join(char for char in unicodedata.normalize("NFD", name.casefold())
-                                if not unicodedata.combining(char)).split())
-
-    return folded(first) == folded(second)
 
 
 class Registration(TaskModule):
@@ -389,6 +378,12 @@ class Registration(TaskModule):
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             return [(view_of(EntryView, entry), view_of(PlayerView, entry.player)) for entry in tournament.entries]
+
+    def entry_names(self, tournament_id: int | None = None) -> dict[int, str]:
+        """Each entry's name as lists show it, by entry id: homonyms told apart by club,
+        federation id or entry number (``duplicate.homonyms.distinct_names``, issue 35 §4)."""
+        return distinct_names(NamedPlayer(entry.id, player.name, player.club, player.federation_id, entry.id)
+                              for entry, player in self.entries(tournament_id))
 
     def set_entry_status(self, entry_id: int, status: EntryStatus, *, reason: str = "") -> None:
         with self._write() as session:

@@ -180,7 +180,7 @@ class StandingsScreen(StandingsActions):
             game = self.game if self.game is not None else service.current_game(tournament_id)
             data = _StandingsData(
                 game=game, info=service.tournament(tournament_id), settings=service.settings(tournament_id),
-                names={entry.id: player.name for entry, player in service.entries(tournament_id)},
+                names=service.entry_names(tournament_id),
                 tables={entry.id: table for table, entry, _ in service.seats(game, tournament_id)},
                 standings=service.game_standings(game, tournament_id),
                 results=service.round_results(game, tournament_id),
