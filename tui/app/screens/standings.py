@@ -9,13 +9,16 @@ Keys: F2 game, F3 tournament, F4 follow-up sheet, F5 claims, F6 venues (the tabs
 imported venues, the whole field with a «Sede» column and a venue selector,
 ``tui.app.screens.standings_venues``); Intro on a
 player's row opens their follow-up sheet; F7 / F8 previous / next game; F9 writes the
-publication files; Esc back. Refreshed on ``DataChanged``.
+publication files (the folder remembered for the tournament); Esc back. Refreshed on
+``DataChanged``.
 
 The judge's keys (an assistant is told they are the judge's): P publishes the game shown
-provisional, D final (III.26; ``service.publish``), A reopens a final game (with its
+provisional, D final once confirmed (III.26; ``service.publish``), A reopens a final game (with its
 reason), N files a player's claim (round, table, text), R resolves the claim selected in
 the Reclamaciones tab (III.27). The service calls run in a worker thread; a refusal is a
-Spanish notification.
+Spanish notification. After P, D or A the publication follows the new status (issue 35 §4):
+the folder published to from the app (F9), else the default one when it holds a
+publication, is written again.
 
 In a round cell, a bonus shows as ``score+bonus`` on a yellow background; a score equal
 to the master's is green.
@@ -419,7 +422,26 @@ class StandingsScreen(StandingsActions):
                 self.notify(f"Publicando los resultados en {folder}…", markup=False)
                 self._publish(folder)
 
-        self.app.push_screen(FolderDialog(default), chosen)
+        self.app.push_screen(FolderDialog(self.station.state.published.get(self._tournament_key(), default)), chosen)
+
+    def _tournament_key(self) -> int:
+        tournament_id = self.station.state.tournament_id
+        return tournament_id if tournament_id is not None else self._newest_tournament_id()
+
+    def follow_status(self) -> None:
+        """A game's status changed (P, D, A; III.26): the publication says it at once. The
+        folder published to from this app (F9), else the tournament's default folder when
+        it holds a publication, is written again; with none, the judge is told F9 publishes."""
+        key = self._tournament_key()
+        folder = self.station.state.published.get(key)
+        if folder is None:
+            default = publication_folder(key, self.station.service.database_folder)
+            folder = default if (default / "index.html").is_file() else None
+        if folder is None:
+            self.notify("Sin publicación en carpeta todavía: F9 la escribe.", timeout=8)
+            return
+        self.notify(f"Actualizando la publicación en {folder}…", markup=False)
+        self._publish(folder)
 
     def _newest_tournament_id(self) -> int:
         """The tournament shown when the station has none chosen: the newest."""
@@ -437,6 +459,8 @@ class StandingsScreen(StandingsActions):
             self.app.call_from_thread(partial(self.notify, f"No se pudo publicar: {error}", severity="error",
                                               markup=False))
             return
+        key = tournament_id if tournament_id is not None else int(service.tournament().id)
+        self.app.call_from_thread(self.station.state.published.__setitem__, key, folder)
         self.app.call_from_thread(partial(
             self.notify, f"Publicado en {publication.out}: {counted(publication.count('.html'), 'página')}, "
             f"{publication.count('.pdf')} PDF ({publication.seconds:.1f} s)", timeout=15, markup=False))
