@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from datetime import date
 from pathlib import Path
 
@@ -124,15 +124,20 @@ class Registration(TaskModule):
         return TournamentSettings.from_dict(self.tournament(tournament_id).settings)
 
     def change_settings(self, tournament_id: int | None, settings: TournamentSettings, *, reason: str = "") -> None:
-        """Change the rule settings; refused once a game has started (III.24, III.28: fixed before play)."""
+        """Change the rule settings; refused once a game has started (III.24, III.28: fixed
+        before play, ``StateConflict``), except the seconds per round alone (III.13): a game
+        keeps the time it was created with, so the new time applies to the games not begun
+        (issue 35 §4)."""
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.CHANGE_SETTINGS)
             started = session.scalar(select(func.count()).select_from(RoundRow).join(GameRow)
                                      .where(GameRow.tournament_id == tournament.id))
-            if started:
+            current = TournamentSettings.from_dict(tournament.settings)
+            if started and replace(current, seconds_per_round=settings.seconds_per_round) != settings:
                 raise StateConflict("los criterios de bonificación y desempate se fijan antes de empezar: "
-                                      "ya hay rondas jugadas", what="los criterios", state="rounds_played")
+                                      "ya hay rondas jugadas (solo los segundos por ronda se cambian aún, para "
+                                      "las próximas partidas)", what="los criterios", state="rounds_played")
             before = {key: value for key, value in tournament.settings.items() if key != ACCESS_KEY}
             self._log(session, tournament.id, SettingsChanged(before, asdict(settings)),
                       actor=actor, reason=reason)

@@ -91,6 +91,14 @@ def test_settings_are_stored_and_refused_once_play_started(service: TournamentSe
         assert "antes de empezar" in message(screen)
         assert "fijados" in str(screen.query_one("#lock", Static).render())
         assert service.settings().partial_every == 4
+        # Issue 35 §4 (III.13): the seconds per round, for the next games, are still saved.
+        await type_into(pilot, "#partial_every", "4")
+        await type_into(pilot, "#seconds", "200")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "guardados" in message(screen)
+        assert (service.settings().seconds_per_round, service.settings().partial_every) == (200, 4)
+        assert "segundos por ronda" in str(screen.query_one("#lock", Static).render())
 
     run_setup(service, scenario)
 

@@ -105,7 +105,8 @@ def info_text(info: TournamentInfo) -> Text:
 def lock_text(info: TournamentInfo) -> str:
     """Why the settings are fixed (empty while no round is played), III.24, III.28."""
     started = any(game.rounds for game in info.games)
-    return "Ya hay rondas jugadas: los ajustes quedan fijados (III.24, III.28)." if started else ""
+    return ("Ya hay rondas jugadas: los ajustes quedan fijados (III.24, III.28), salvo los segundos por ronda "
+            "(para las próximas partidas, III.13)." if started else "")
 
 
 def games_text(info: TournamentInfo) -> str:
