@@ -37,6 +37,7 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Header, Select, Static, TabbedContent, TabPane
+from textual.widgets.data_table import ColumnKey
 
 from duplicate.labels import CLAIM_STATUS, CRITERION_HEADINGS, label
 from duplicate.plurals import counted
@@ -76,6 +77,9 @@ def publication_folder(tournament_id: int, database: str) -> Path:
             / f"torneo-{tournament_id}")
 
 
+
+NAME_MIN = 14
+"""The narrowest «Jugador» column of the standings (characters)."""
 
 _TABS = Binding.Group("Pestañas", compact=True)
 _GAMES = Binding.Group("Partida −/+", compact=True)
@@ -247,10 +251,26 @@ class StandingsScreen(StandingsActions):
             table.clear()
         return row
 
-    @staticmethod
-    def _restore(table: DataTable[Any], row: int) -> None:
+    def _restore(self, table: DataTable[Any], row: int) -> None:
+        self._fit_names(table)
         if table.row_count:
             table.move_cursor(row=min(row, table.row_count - 1), animate=False)
+
+    def _fit_names(self, table: DataTable[Any]) -> None:
+        """Narrow the «Jugador» column so that the last round's (or game's) column is seen
+        whole on the screen (80 columns, issue 35 §4): the names take what the other columns
+        leave, never less than ``NAME_MIN`` (a longer name is cut there; the follow-up sheet
+        gives it whole)."""
+        column = table.columns.get(ColumnKey("player"))
+        if column is None:
+            return
+        longest = max([len(column.label.plain)] + [len(cell.plain if isinstance(cell, Text) else str(cell))
+                                                   for cell in table.get_column(ColumnKey("player"))])
+        others = sum(other.get_render_width(table) for key, other in table.columns.items() if key.value != "player")
+        room = self.size.width - others - 2 * table.cell_padding - 2          # the scrollbar's columns
+        column.width, column.auto_width = max(NAME_MIN, min(longest, room)), False
+        table._require_update_dimensions = True
+        table.refresh()
 
     def _fill_game(self, standings: Sequence[GameStanding[int]], results: Sequence[RoundResult[int]],
                    rounds: Sequence[RoundView], bonuses: bool) -> None:
