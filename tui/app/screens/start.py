@@ -117,7 +117,10 @@ class StartScreen(StationScreen[None]):
             self.query_one("#message", Static).update(Text(why, style="bold red"))
             pin_input.focus()
 
-        confirm_pin(self.app, pin, "del juez árbitro", lambda: self._create(name, venue, judge, pin), refused)
+        def create() -> None:
+            self._create(name, venue, judge, pin)
+
+        confirm_pin(self.app, pin, "del juez árbitro", create, refused)
 
     @work(thread=True, exclusive=True, group="create", exit_on_error=False)
     def _create(self, name: str, venue: str, judge: str, pin: str) -> None:
