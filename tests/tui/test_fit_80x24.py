@@ -117,3 +117,21 @@ def test_the_game_standings_last_round_column_fits(service: TournamentService) -
             assert "R6" in header, "\n".join(lines)
 
     asyncio.run(main())
+
+
+def test_the_consoles_slips_panel_fits(service: TournamentService) -> None:
+    from tests.tui.test_judge import console_app, open_console, settled, tournament
+
+    tournament(service, game_seed=3)
+
+    async def main() -> None:
+        app = console_app(service)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await open_console(app, pilot)
+            await pilot.press("d")                                     # a rack: moves, reading, slips
+            await settled(pilot, screen)
+            panel = screen.query_one("#status-panel")
+            assert whole(panel), "\n".join(screen_lines(app))
+            assert "papeletas" in str(screen.query_one("#status").render())
+
+    asyncio.run(main())
