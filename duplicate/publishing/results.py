@@ -93,8 +93,9 @@ def collect_results(service: TournamentService, tournament_id: int | None = None
     field = field if field is not None else service.field_standings(info.id)
     settings = TournamentSettings.from_dict(info.settings)
     alphabet = alphabet or spanish()
-    players = {entry.id: PlayerInfo(entry.id, person.id, person.name, person.club or "", person.country or "",
-                                    person.federation_id, entry.status)
+    shown = service.entry_names(info.id)                 # homonyms told apart (issue 35 §4)
+    players = {entry.id: PlayerInfo(entry.id, person.id, shown.get(entry.id, person.name), person.club or "",
+                                    person.country or "", person.federation_id, entry.status)
                for entry, person in service.entries(info.id)}
     wanted = [game.number for game in info.games if game.rounds] if games is None else list(games)
     statuses = {game.number: game for game in info.games}

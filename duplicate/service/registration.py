@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import unicodedata
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from datetime import date
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from duplicate.record.events_registration import (
     SettingsChanged,
     TournamentCreated,
 )
+from duplicate.homonyms import NamedPlayer, distinct_names, same_name
 from duplicate.rules.bonuses import bonus_warnings
 from duplicate.rules.statuses import EntryStatus
 from duplicate.service.access import Action, Actor, Role, authorise, check_new_pin, new_salt, pin_digest
@@ -59,17 +59,6 @@ from duplicate.storage.projection.registration import ACCESS_KEY
 from duplicate.storage.projector import next_id
 from duplicate.texts import COUNTRY_MAX, FEDERATION_ID_MAX, NAME_MAX, PERSON_MAX
 from lexicon.lexicon import Lexicon
-
-
-def same_name(first: str, second: str) -> bool:
-    """Whether two players' names are the same name as an arbiter reads them: case,
-    accents and spaces aside («Ana  Pérez» and «ana perez» are; «Ana Pérez» and «Ana
-    Pérez Gil» are not)."""
-    def folded(name: str) -> str:
-        return " ".join("".join(char for char in unicodedata.normalize("NFD", name.casefold())
-                                if not unicodedata.combining(char)).split())
-
-    return folded(first) == folded(second)
 
 
 class Registration(TaskModule):
@@ -141,15 +130,20 @@ class Registration(TaskModule):
         return TournamentSettings.from_dict(self.tournament(tournament_id).settings)
 
     def change_settings(self, tournament_id: int | None, settings: TournamentSettings, *, reason: str = "") -> None:
-        """Change the rule settings; refused once a game has started (III.24, III.28: fixed before play)."""
+        """Change the rule settings; refused once a game has started (III.24, III.28: fixed
+        before play, ``StateConflict``), except the seconds per round alone (III.13): a game
+        keeps the time it was created with, so the new time applies to the games not begun
+        (issue 35 §4)."""
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.CHANGE_SETTINGS)
             started = session.scalar(select(func.count()).select_from(RoundRow).join(GameRow)
                                      .where(GameRow.tournament_id == tournament.id))
-            if started:
+            current = TournamentSettings.from_dict(tournament.settings)
+            if started and replace(current, seconds_per_round=settings.seconds_per_round) != settings:
                 raise StateConflict("los criterios de bonificación y desempate se fijan antes de empezar: "
-                                      "ya hay rondas jugadas", what="los criterios", state="rounds_played")
+                                      "ya hay rondas jugadas (solo los segundos por ronda se cambian aún, para "
+                                      "las próximas partidas)", what="los criterios", state="rounds_played")
             before = {key: value for key, value in tournament.settings.items() if key != ACCESS_KEY}
             self._log(session, tournament.id, SettingsChanged(before, asdict(settings)),
                       actor=actor, reason=reason)
@@ -400,6 +394,12 @@ class Registration(TaskModule):
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             return [(view_of(EntryView, entry), view_of(PlayerView, entry.player)) for entry in tournament.entries]
+
+    def entry_names(self, tournament_id: int | None = None) -> dict[int, str]:
+        """Each entry's name as lists show it, by entry id: homonyms told apart by club,
+        federation id or entry number (``duplicate.homonyms.distinct_names``, issue 35 §4)."""
+        return distinct_names(NamedPlayer(entry.id, player.name, player.club, player.federation_id, entry.id)
+                              for entry, player in self.entries(tournament_id))
 
     def set_entry_status(self, entry_id: int, status: EntryStatus, *, reason: str = "") -> None:
         with self._write() as session:

@@ -53,6 +53,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from duplicate.input_files import InputFileError, read_bytes
+from duplicate.homonyms import NamedPlayer, distinct_names
 from duplicate.prepared.check import played_differences
 from duplicate.record.event_kinds import EventKind
 from duplicate.record.events_play import VenueAdded, VenueImported, VenueKeyRegistered
@@ -457,6 +458,18 @@ class Venues(TaskModule):
                                            str(player.get("club") or ""))
                                for player in event.payload["record"]["players"])
             return players
+
+    def venue_field_names(self, tournament_id: int | None = None) -> dict[VenueKey, str]:
+        """Each player's name of the whole field as lists show it, by ``(venue, entry id)``:
+        homonyms of one venue told apart by club or entry number
+        (``duplicate.homonyms.distinct_names``, issue 35 §4); the lists' venue column tells
+        apart those of different venues."""
+        field = self.venue_field(tournament_id)
+        names: dict[VenueKey, str] = {}
+        for venue in dict.fromkeys(player.venue for player in field):
+            names.update(distinct_names(NamedPlayer(player.key, player.name, player.club, None, player.player)
+                                        for player in field if player.venue == venue))
+        return names
 
     def venue_record_players(self, tournament_id: int | None = None) -> dict[str, list[dict[str, Any]]]:
         """Each imported venue's players as its record gives them (``id``, ``name``, ``club``,

@@ -309,6 +309,25 @@ def test_settings_are_fixed_once_play_has_started(service: TournamentService) ->
 
 
     assert refused.value.state == "rounds_played"
+
+
+def test_the_seconds_per_round_change_for_the_next_games_once_play_has_started(service: TournamentService) -> None:
+    """Issue 35 §4, III.13: the seconds per round alone may change after the first round;
+    the game begun keeps its time, the next games take the new one; the rest stays fixed."""
+    setup_tournament(service)
+    service.change_settings(None, TournamentSettings(bonus_mode="manual", bonus_value=5))
+    first = service.create_game(rounds=1, seed=1)
+    play_round(service, first)
+    service.change_settings(None, TournamentSettings(bonus_mode="manual", bonus_value=5, seconds_per_round=120))
+    assert service.settings().seconds_per_round == 120
+    service.close_round(first)
+    service.end_game(first)
+    second = service.create_game(rounds=1, seed=2, unpublished_reason="prueba")
+    seconds = {game.number: game.seconds_per_round for game in service.tournament().games}
+    assert seconds == {first: 180, second: 120}
+    with pytest.raises(StateConflict):
+        service.change_settings(None, TournamentSettings(bonus_mode="manual", bonus_value=10, seconds_per_round=90))
+    assert (service.settings().bonus_value, service.settings().seconds_per_round) == (5, 120)
 def test_player_import_is_all_or_nothing(service: TournamentService, tmp_path: Path) -> None:
     service.create_tournament("T")
     good = tmp_path / "good.csv"

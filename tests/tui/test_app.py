@@ -14,10 +14,11 @@ from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
-from tests.tui.waiting import idle
+from tests.tui.waiting import idle, mounted
 from tui.app.application import DuplicadaApp
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.signin import SignInScreen
+from tui.app.widgets.pin_dialog import PinAgainDialog
 
 
 async def checked(pilot) -> None:  # type: ignore[no-untyped-def]
@@ -39,6 +40,18 @@ def test_create_a_tournament_then_sign_in_as_judge(service: TournamentService) -
             await pilot.press(*"Lucía Gil", "enter", *"12345", "enter")
             await checked(pilot)
             assert "al menos 6" in str(app.screen.query_one("#message").render())      # too short: not created
+            # Issue 35 §4: the PIN is typed twice; two different ones create nothing.
+            await pilot.press(*"juez-del-open", "enter")
+            assert isinstance(pilot.app.screen, PinAgainDialog), "the PIN is asked again"
+            await mounted(pilot, PinAgainDialog)
+            await pilot.press(*"juez-del-opem", "enter")
+            await checked(pilot)
+            assert "no coinciden" in str(app.screen.query_one("#message").render())
+            assert service.tournaments() == []
+            assert app.focused is app.screen.query_one("#judge_pin") and app.focused.value == ""
+            await pilot.press(*"juez-del-open", "enter")
+            assert isinstance(pilot.app.screen, PinAgainDialog), "the PIN is asked again"
+            await mounted(pilot, PinAgainDialog)
             await pilot.press(*"juez-del-open", "enter")
             await checked(pilot)
             assert isinstance(app.screen, SignInScreen)

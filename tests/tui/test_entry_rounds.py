@@ -133,6 +133,8 @@ def test_refused_slips_stay_listed_with_their_reason_until_seen(seeded: Tourname
         assert "mesa 8, ronda 1 «H8-CASAMO»" in shown and "mesa 9, ronda 1 «H8-CASA»" in shown
         assert "Marta" in shown or "mesas" in shown                      # the service's reason
         assert listing.display and 0 < listing.region.height and listing.region.bottom <= 24
+        # Issue 35 §4: little room at 80×24 — a line saying how many, then a line each.
+        assert listing.region.height == 3, listing.region
         await pilot.press("ctrl+o")                                       # seen
         assert not screen.refusals and not listing.display
 

@@ -26,13 +26,14 @@ from lexicon.lexicon import Lexicon
 from ranking.ratings import RatingService
 from ranking.service import tournament_service
 from tests.credentials import JUDGE_PIN
-from tests.tui.waiting import idle, until
+from tests.tui.waiting import idle, mounted, until
 from tui.app.application import DuplicadaApp
 from tui.app.screens.entry import EntryScreen
 from tui.app.screens.judge import JudgeScreen
 from tui.app.screens.setup import SetupScreen
 from tui.app.screens.standings import StandingsScreen
 from tui.app.screens.start import StartScreen
+from tui.app.widgets.pin_dialog import PinAgainDialog
 from tui.cli.main import main
 
 PLAYERS = ("Ana", "Beto", "Carla")
@@ -119,6 +120,9 @@ def by_app(path: Path, lexicon: Lexicon) -> dict[str, Any]:
             await idle(pilot)                                        # the tournaments are read in a worker
             app.screen.query_one("#name", Input).focus()
             await pilot.press(*"Paridad", "enter", "enter", *"juez", "enter", *JUDGE_PIN, "enter")
+            assert isinstance(pilot.app.screen, PinAgainDialog), "the PIN is asked again"
+            await mounted(pilot, PinAgainDialog)
+            await pilot.press(*JUDGE_PIN, "enter")                   # typed twice (issue 35 §4)
             await idle(pilot)
             await pilot.press(*JUDGE_PIN, "enter")                   # sign in with the judge's PIN
             await idle(pilot)                                        # the PIN is checked in a worker
@@ -181,7 +185,7 @@ def by_app(path: Path, lexicon: Lexicon) -> dict[str, Any]:
             await idle(pilot)
             await pilot.press("p")
             await idle(pilot)
-            await pilot.press("d")
+            await pilot.press("d", "s")                                  # final results, confirmed
             await idle(pilot)
 
     asyncio.run(scenario())

@@ -18,9 +18,10 @@ from duplicate.service.errors import CredentialRefused
 from duplicate.service.facade import TournamentService
 from tests.credentials import JUDGE_PIN, pin_of
 from tests.tui.keys import footer_beyond, footer_laid_out, send_without_pauses
-from tests.tui.waiting import idle, until
+from tests.tui.waiting import idle, mounted, until
 from tui.app.application import DuplicadaApp
 from tui.app.screens.setup import SetupScreen
+from tui.app.widgets.pin_dialog import PinAgainDialog
 
 NAMES = ["Zoe Ruiz", "Ángel Núñez", "Beatriz Ñúñez", "Ana Pérez"]
 
@@ -91,8 +92,58 @@ def test_settings_are_stored_and_refused_once_play_started(service: TournamentSe
         assert "antes de empezar" in message(screen)
         assert "fijados" in str(screen.query_one("#lock", Static).render())
         assert service.settings().partial_every == 4
+        # Issue 35 §4 (III.13): the seconds per round, for the next games, are still saved.
+        await type_into(pilot, "#partial_every", "4")
+        await type_into(pilot, "#seconds", "200")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "guardados" in message(screen)
+        assert (service.settings().seconds_per_round, service.settings().partial_every) == (200, 4)
+        assert "segundos por ronda" in str(screen.query_one("#lock", Static).render())
 
     run_setup(service, scenario)
+
+
+async def again(pilot: Pilot, pin: str) -> None:
+    """Type ``pin`` again in the confirmation dialog (issue 35 §4), then wait for the save."""
+    assert isinstance(pilot.app.screen, PinAgainDialog), "the PIN is asked again"
+    await mounted(pilot, PinAgainDialog)
+    await pilot.press(*pin, "enter")
+    await settle(pilot)
+
+
+def test_a_new_pin_is_typed_twice_and_two_different_ones_store_nothing(service: TournamentService) -> None:
+    """Issue 35 §4: as the CLI, the app asks for a new PIN again, hidden; a different one
+    or Esc stores nothing and says so in Spanish; the same one is stored."""
+    service.create_tournament("Open")
+    service.set_assistant_range("aux1", 1, 10)
+
+    async def scenario(pilot: Pilot, screen: SetupScreen) -> None:
+        await pilot.press("f5")
+        await type_into(pilot, "#pin_judge", "juez-nuevo-1", enter=True)
+        assert isinstance(pilot.app.screen, PinAgainDialog), "the PIN is asked again"
+        dialog = await mounted(pilot, PinAgainDialog)
+        assert dialog.query_one("#pin_again", Input).password
+        await pilot.press(*"juez-nuevo-2", "enter")
+        await settle(pilot)
+        assert "no coinciden" in message(screen) and "no se ha guardado nada" in message(screen)
+        assert screen.query_one("#pin_judge", Input).value == ""
+        await type_into(pilot, "#a_name", "aux1", paste=True)
+        await type_into(pilot, "#pin_assistant", "aux1-mesas", enter=True)
+        assert isinstance(pilot.app.screen, PinAgainDialog), "the PIN is asked again"
+        await mounted(pilot, PinAgainDialog)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert "PIN no guardado" in message(screen)
+        await type_into(pilot, "#pin_judge", "juez-nuevo-1", enter=True)
+        await again(pilot, "juez-nuevo-1")
+        assert "PIN del juez árbitro guardado" in message(screen)
+
+    run_setup(service, scenario)
+    for refused in ("juez-nuevo-2", "aux1-mesas"):
+        with pytest.raises(CredentialRefused):
+            service.with_pin(refused).sign_in()
+    assert service.with_pin("juez-nuevo-1").sign_in().role is Role.JUDGE
 
 
 def test_add_edit_import_and_withdraw_players(service: TournamentService, tmp_path: Path) -> None:
@@ -221,8 +272,10 @@ def test_assistant_ranges_and_pins(service: TournamentService) -> None:
         assert "al menos 6" in message(screen)
         await type_into(pilot, "#a_name", "aux1", paste=True)
         await type_into(pilot, "#pin_assistant", "aux1-mesas", enter=True, paste=True)
+        await again(pilot, "aux1-mesas")
         assert "auxiliar «aux1»" in message(screen)
         await type_into(pilot, "#pin_judge", "juez-nuevo-1", enter=True)
+        await again(pilot, "juez-nuevo-1")
         assert screen.query_one("#ranges", DataTable).row_count == 1
 
     run_setup(service, scenario)

@@ -62,7 +62,8 @@ def test_a_player_row() -> None:
     entry = EntryView(id=7, tournament_id=1, player_id=3, status="active")
     player = PlayerView(id=3, name="Ana", club="Club", country="ES", federation_id=None)
     row = player_row(entry, player)
-    assert row[:5] == ("7", "Ana", "Club", "ES", "") and row[5] != "active"   # the status by its Spanish name
+    assert row[:2] == ("7", "Ana") and row[3:] == ("Club", "ES", "")
+    assert row[2] == "activo"                                  # the status by its Spanish name, by the name
 
 
 def test_the_bonus_advice_of_iii_24() -> None:

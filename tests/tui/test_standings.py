@@ -235,7 +235,7 @@ def test_the_footer_offers_each_station_what_it_may_do(service: TournamentServic
         assert status(service, 1) == GameStatus.PROVISIONAL.value
         assert {"publish_results(True)", "publish"} <= footer_actions(screen)
         assert "reopen" not in footer_actions(screen)
-        await pilot.press("d")
+        await pilot.press("d", "s")
         await done(app, pilot)
         assert status(service, 1) == GameStatus.FINAL.value
         assert "reopen" in footer_actions(screen) and "publish_results(True)" not in footer_actions(screen)
@@ -291,6 +291,37 @@ def test_the_judge_publishes_from_the_standings_in_a_worker(service: TournamentS
     assert any(folder.rglob("*.pdf"))
 
 
+def test_final_results_are_confirmed_and_the_publication_follows_the_status(
+        service: TournamentService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35 §4: D asks to confirm (n leaves the game provisional); once final, the
+    folder published to with F9 is written again: its pages say «definitivos» at once,
+    and say «provisionales» again after A reopens the game."""
+    import tui.app.screens.standings as standings_module
+    from tui.app.screens.game_dialogs import ConfirmScreen
+
+    folder = tmp_path / "publicacion"
+    monkeypatch.setattr(standings_module, "publication_folder", lambda tournament_id, database: folder)
+    page = folder / "partida-1.html"
+
+    async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
+        await pilot.press("f9", "enter")
+        await until(pilot, lambda: page.is_file() and "Resultados provisionales" in page.read_text())
+        await pilot.press("d")
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "DEFINITIVOS" in str(app.screen.query_one("#question").render())
+        await pilot.press("n")
+        await done(app, pilot)
+        assert app.screen is screen and status(service, 1) == GameStatus.PROVISIONAL.value
+        await pilot.press("d", "s")
+        await until(pilot, lambda: "Resultados definitivos" in page.read_text(), "the page rewritten as final")
+        assert status(service, 1) == GameStatus.FINAL.value
+        await pilot.press("a", *"error en la mesa 3", "enter")
+        await until(pilot, lambda: "Resultados provisionales" in page.read_text(), "the page rewritten as provisional")
+        await idle(pilot)
+
+    run(service, scenario)
+
+
 def status(service: TournamentService, game: int) -> str:
     return next(info.status for info in service.tournament().games if info.number == game)
 
@@ -314,7 +345,7 @@ def test_the_judge_publishes_provisional_then_final_and_reopens_by_keys(service:
         await done(app, pilot)
         assert status(service, 2) == GameStatus.PROVISIONAL.value
         assert "resultados provisionales" in str(screen.query_one("#heading").render())
-        await pilot.press("d")
+        await pilot.press("d", "s")                                 # confirmed (issue 35 §4)
         await done(app, pilot)
         assert status(service, 2) == GameStatus.FINAL.value
         assert "resultados definitivos" in str(screen.query_one("#heading").render())
@@ -368,7 +399,7 @@ def test_the_judge_files_and_resolves_a_claim_before_the_final_results(service: 
         await done(app, pilot)
         claim = service.claims(1)[-1]
         assert (claim.round_number, claim.text, claim.status) == (1, "Anoté H8-CAMAS", ClaimStatus.OPEN.value)
-        await pilot.press("d")
+        await pilot.press("d", "s")
         await done(app, pilot)
         assert status(service, 1) == GameStatus.PROVISIONAL.value
         assert any("quedan 1 reclamación y 0 conflictos" in message for message in notifications(app))
@@ -383,7 +414,7 @@ def test_the_judge_files_and_resolves_a_claim_before_the_final_results(service: 
         await done(app, pilot)
         assert app.screen is screen
         assert cell(claims, str(claim.id), "status") == "aceptada"
-        await pilot.press("d")
+        await pilot.press("d", "s")
         await done(app, pilot)
         assert status(service, 1) == GameStatus.FINAL.value
 

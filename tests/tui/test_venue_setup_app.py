@@ -15,7 +15,7 @@ from textual.widgets import DataTable, OptionList, Select, TabbedContent
 from duplicate.service.facade import TournamentService
 from tests.tui.keys import footer_actions, footer_beyond, footer_laid_out
 from tests.tui.screen_text import screen_text
-from tests.tui.test_setup import message, run_setup, settle, type_into
+from tests.tui.test_setup import again, message, run_setup, settle, type_into
 from tests.tui.waiting import idle, mounted, until
 from tui.app.application import DuplicadaApp
 from tui.app.screens.home import HomeScreen
@@ -57,6 +57,7 @@ def test_the_organiser_sets_up_two_venues_and_their_pins_at_80_by_24(service: To
         assert [station for station in service.venue_stations() if station[2] is not None] == []
         await type_into(pilot, "#v_pin", "lloret-juez-1", enter=True)
         await type_into(pilot, "#v_tables", "", enter=True)
+        await again(pilot, "lloret-juez-1")
         assert "PIN del juez de la sede «Lloret» guardado" in message(screen)
         # The hostile venue's assistant, with its tables; bad tables first: refused, nothing stored.
         screen.query_one("#v_venue", Select).value = HOSTILE
@@ -68,6 +69,7 @@ def test_the_organiser_sets_up_two_venues_and_their_pins_at_80_by_24(service: To
         assert ("assistant", "=cmd aux", HOSTILE) not in service.venue_stations()
         await type_into(pilot, "#v_pin", "reus-aux-pin")
         await type_into(pilot, "#v_tables", "3-4", enter=True)
+        await again(pilot, "reus-aux-pin")
         assert f"PIN del auxiliar «=cmd aux» de la sede «{HOSTILE}» guardado" in message(screen)
         assert "Mesas 3–4" in message(screen)
         assert screen.query_one("#v_pin").value == ""                   # type: ignore[attr-defined]
@@ -110,6 +112,7 @@ def test_the_organiser_sets_up_two_venues_and_their_pins_at_80_by_24(service: To
         await settle(pilot)
         await type_into(pilot, "#a_name", "=cmd aux")
         await type_into(pilot, "#pin_assistant", "reus-aux-pin-2", enter=True)
+        await again(pilot, "reus-aux-pin-2")
         assert f"PIN del auxiliar «=cmd aux» de la sede «{HOSTILE}» guardado" in message(screen)
         assert ("assistant", "=cmd aux", HOSTILE) in service.venue_stations()
 
@@ -166,6 +169,7 @@ def test_a_venue_judge_on_the_setup_screen_has_its_players_and_assistants_only(s
             assert "PIN del juez de sede" in screen_text(app)           # its own PIN, named so
             await type_into(pilot, "#a_name", "aux Lloret")
             await type_into(pilot, "#pin_assistant", "lloret-aux-pin", enter=True)
+            await again(pilot, "lloret-aux-pin")
             assert "guardado" in message(screen), message(screen)
             await type_into(pilot, "#a_name", "aux Lloret", enter=True)
             await type_into(pilot, "#a_first", "1", enter=True)

@@ -9,7 +9,8 @@ the type checker cannot see.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol, TypeVar, runtime_checkable
 
 from textual.screen import Screen
@@ -21,13 +22,17 @@ from duplicate.service.facade import TournamentService
 @dataclass
 class StationState:
     """Who this station is: the tournament open, the role signed in, the name recorded and,
-    for a venue's judge or assistant (issue 27 §2, online venues), its venue."""
+    for a venue's judge or assistant (issue 27 §2, online venues), its venue; where each
+    tournament was published."""
 
     tournament_id: int | None = None
     role: str | None = None
     station: str = "principal"
     arbiter: str = ""
     venue: str | None = None
+    published: dict[int, Path] = field(default_factory=dict)
+    """The folder each tournament was last published to from this app (F9 on the
+    standings): the publication a change of a game's status rewrites (issue 35 §4)."""
 
 
 @runtime_checkable

@@ -46,7 +46,7 @@ def standings(context: Context, game_number: int | None, overall: bool, per_roun
     if venue is not None or service.venues(context.tournament):
         _venue_standings(context, game_number, overall, per_round, venue, output)
         return
-    names = {entry.id: person.name for entry, person in service.entries(context.tournament)}
+    names = service.entry_names(context.tournament)
     rows: list[dict[str, Any]] = []
     if overall:
         for line in service.tournament_standings(context.tournament):
@@ -91,7 +91,7 @@ def _venue_standings(context: Context, game_number: int | None, overall: bool, p
                      venue: str | None, output: str) -> None:
     """``standings`` of the whole field of a tournament played in several venues (issue 27 §2)."""
     service = context.service
-    names = {player.key: player.name for player in service.venue_field(context.tournament)}
+    names = service.venue_field_names(context.tournament)
     rows: list[dict[str, Any]] = []
     if overall:
         for line in service.venue_tournament_standings(venue, context.tournament):

@@ -151,7 +151,8 @@ class EntryScreen(EntryActions):
     EntryScreen #missing.-complete { color: $success; }
     EntryScreen #missing.-pending { color: $warning; }
     EntryScreen #conflicts { height: auto; padding: 0 1; color: $error; text-style: bold; }
-    EntryScreen #refused { height: auto; max-height: 5; padding: 0 1; color: $error; background: $error 10%; }
+    EntryScreen #refused { height: auto; max-height: 4; padding: 0 1; color: $error; background: $error 10%;
+                           text-wrap: nowrap; text-overflow: ellipsis; }
     EntryScreen #refused.-none { display: none; }
     EntryScreen #slips { height: 1fr; }
     """

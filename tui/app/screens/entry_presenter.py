@@ -52,7 +52,7 @@ class Refusal:
     reason: str
 
 
-REFUSALS_SHOWN = 4
+REFUSALS_SHOWN = 3
 """Refused slips listed one a line; older ones are counted on the title line."""
 
 
@@ -63,9 +63,10 @@ def refusals_text(refusals: Sequence[Refusal], shown: int = REFUSALS_SHOWN) -> T
     if not refusals:
         return Text("")
     count = len(refusals)
+    # One line each, cut with «…» rather than wrapped: little room at 80×24 (issue 35 §4).
     text = Text(f"⚠ {count} {'papeleta' if count == 1 else 'papeletas'} NO "
-                f"{'anotada' if count == 1 else 'anotadas'}: vuelva a teclearlas o avise al juez árbitro "
-                "(Ctrl+O: vistas)", style="bold")
+                f"{'anotada' if count == 1 else 'anotadas'}: tecléelas de nuevo o avise al juez (Ctrl+O: vistas)",
+                style="bold", no_wrap=True, overflow="ellipsis")
     hidden = count - shown
     if hidden > 0:
         text.append(f" · {hidden} más antiguas no caben aquí", style="dim")

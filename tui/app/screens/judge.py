@@ -136,7 +136,7 @@ class JudgeScreen(JudgeActions):
     JudgeScreen.-narrow #columns { layout: vertical; height: auto; }
     JudgeScreen.-narrow #left { dock: none; width: 100%; }
     JudgeScreen.-narrow #right { width: 100%; height: auto; }
-    JudgeScreen.-narrow #moves-panel { height: 14; }
+    JudgeScreen.-narrow #moves-panel { height: 10; }   /* «Papeletas» in sight at 80×24 (issue 35 §4) */
     JudgeScreen #summary { display: none; height: 1; padding: 0 1; }
     JudgeScreen #pending { display: none; height: auto; max-height: 6; padding: 0 1; background: $error 10%; }
     JudgeScreen #pending.-some { display: block; }

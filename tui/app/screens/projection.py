@@ -130,7 +130,7 @@ def read_projection(service: TournamentService, tournament_id: int | None) -> Pr
     through = _partial_round(rounds, TournamentSettings.from_dict(info.settings).partial_every,
                              ended=game_info.status not in (GameStatus.SETUP.value, GameStatus.PLAYING.value))
     if through:
-        names = {entry.id: player.name for entry, player in service.entries(tournament_id)}
+        names = service.entry_names(tournament_id)
         lines = tuple(StandingLine(s.position, names.get(s.player, str(s.player)), s.total, s.percentage)
                       for s in service.partial_standings(number, through, tournament_id))
         data = replace(data, standings=lines, standings_title=f"Clasificación tras la ronda {through}")

@@ -25,6 +25,7 @@ from tui.app.screens.setup_presenter import STATUS_BUTTONS, integer
 from tui.app.screens.setup_venues import ORGANISER_ROOM, VenueActions
 from tui.app.widgets.judge_dialogs import ReasonDialog
 from tui.app.widgets.ordered_input import OrderedInput
+from tui.app.widgets.pin_dialog import confirm_pin
 
 
 class SetupActions(VenueActions):
@@ -199,8 +200,16 @@ class SetupActions(VenueActions):
         def clear() -> None:
             pin_input.value = ""
 
-        self.run(lambda: lambda: service.set_pin(role, pin, name=name, tournament_id=tournament_id, venue=venue),
-                 f"PIN del {who} {'guardado' if pin else 'quitado: ya no puede entrar'}.", then=clear)
+        def save() -> None:
+            self.run(lambda: lambda: service.set_pin(role, pin, name=name, tournament_id=tournament_id, venue=venue),
+                     f"PIN del {who} {'guardado' if pin else 'quitado: ya no puede entrar'}.", then=clear)
+
+        def refused(why: str) -> None:
+            clear()
+            self.say(why, error=True)
+            pin_input.focus()
+
+        confirm_pin(self.app, pin, f"del {who}", save, refused)       # typed twice (issue 35 §4)
 
     # --- events ---------------------------------------------------------------------------------
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -105,7 +105,8 @@ def info_text(info: TournamentInfo) -> Text:
 def lock_text(info: TournamentInfo) -> str:
     """Why the settings are fixed (empty while no round is played), III.24, III.28."""
     started = any(game.rounds for game in info.games)
-    return "Ya hay rondas jugadas: los ajustes quedan fijados (III.24, III.28)." if started else ""
+    return ("Ya hay rondas jugadas: los ajustes quedan fijados (III.24, III.28), salvo los segundos por ronda "
+            "(para las próximas partidas, III.13)." if started else "")
 
 
 def games_text(info: TournamentInfo) -> str:
@@ -117,15 +118,17 @@ def games_text(info: TournamentInfo) -> str:
     return "Partidas:\n" + "\n".join(lines) if lines else "Aún no hay partidas."
 
 
-PLAYER_COLUMNS = ("Nº", "Nombre", "Club", "País", "Federación", "Estado")
-"""The players' table's columns; «Sede» is added when the tournament has online venues."""
+PLAYER_COLUMNS = ("Nº", "Nombre", "Estado", "Club", "País", "Federación")
+"""The players' table's columns; «Sede» is added when the tournament has online venues. The
+status next to the name: seen whole at 80 columns, however long the clubs (issue 35 §4)."""
 
 
 def player_row(entry: EntryView, player: PlayerView, *, venues: bool = False) -> tuple[str, ...]:
-    """A row of the players' table: entry, name, club, country, federation id, status and,
-    with ``venues``, the player's venue (issue 27 §2; the organiser's room when none)."""
-    return (str(entry.id), player.name, player.club, player.country, player.federation_id or "",
-            label(ENTRY_STATUS, entry.status)) + ((entry.venue or "sala del organizador",) if venues else ())
+    """A row of the players' table (``PLAYER_COLUMNS``): entry, name, status, club, country,
+    federation id and, with ``venues``, the player's venue (issue 27 §2; the organiser's room
+    when none)."""
+    return (str(entry.id), player.name, label(ENTRY_STATUS, entry.status), player.club, player.country,
+            player.federation_id or "") + ((entry.venue or "sala del organizador",) if venues else ())
 
 
 def bonus_advice(active_players: int | None, mode_value: str, bonus_text: str) -> str | None:

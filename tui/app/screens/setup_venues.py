@@ -30,11 +30,12 @@ from textual.widgets import Checkbox, DataTable, Input, Select, Static
 from duplicate.labels import local_time
 from duplicate.plurals import counted
 from duplicate.service.access import Action
-from duplicate.service.errors import InvalidNumber, InvalidText
+from duplicate.service.errors import InvalidNumber, InvalidText, TournamentError
 from duplicate.service.venues import VenueView
 from duplicate.service.views import AssistantRangeView, EntryView, PlayerView
 from tui.app.station import StationScreen
 from tui.app.widgets.form_rows import form_button, form_input, form_row, form_select
+from tui.app.widgets.pin_dialog import confirm_pin
 from tui.app.widgets.plain_table import PlainTable
 from tui.app.widgets.toggles import MarkedCheckbox
 
@@ -276,4 +277,14 @@ class VenueActions(StationScreen[None]):
         def clear() -> None:
             pin_field.value = ""
 
-        self.run(form, str, then=clear)
+        def refused(why: str) -> None:
+            clear()
+            self.say(why, error=True)
+            pin_field.focus()
+
+        try:
+            call = form()                      # the form checked before the PIN is typed again
+        except TournamentError as error:
+            self.say(str(error), error=True)
+            return
+        confirm_pin(self.app, pin_field.value, "de la sede", lambda: self.run(lambda: call, str, then=clear), refused)

@@ -9,13 +9,16 @@ Keys: F2 game, F3 tournament, F4 follow-up sheet, F5 claims, F6 venues (the tabs
 imported venues, the whole field with a «Sede» column and a venue selector,
 ``tui.app.screens.standings_venues``); Intro on a
 player's row opens their follow-up sheet; F7 / F8 previous / next game; F9 writes the
-publication files; Esc back. Refreshed on ``DataChanged``.
+publication files (the folder remembered for the tournament); Esc back. Refreshed on
+``DataChanged``.
 
 The judge's keys (an assistant is told they are the judge's): P publishes the game shown
-provisional, D final (III.26; ``service.publish``), A reopens a final game (with its
+provisional, D final once confirmed (III.26; ``service.publish``), A reopens a final game (with its
 reason), N files a player's claim (round, table, text), R resolves the claim selected in
 the Reclamaciones tab (III.27). The service calls run in a worker thread; a refusal is a
-Spanish notification.
+Spanish notification. After P, D or A the publication follows the new status (issue 35 §4):
+the folder published to from the app (F9), else the default one when it holds a
+publication, is written again.
 
 In a round cell, a bonus shows as ``score+bonus`` on a yellow background; a score equal
 to the master's is green.
@@ -34,6 +37,7 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Header, Select, Static, TabbedContent, TabPane
+from textual.widgets.data_table import ColumnKey
 
 from duplicate.labels import CLAIM_STATUS, CRITERION_HEADINGS, label
 from duplicate.plurals import counted
@@ -73,6 +77,9 @@ def publication_folder(tournament_id: int, database: str) -> Path:
             / f"torneo-{tournament_id}")
 
 
+
+NAME_MIN = 14
+"""The narrowest «Jugador» column of the standings (characters)."""
 
 _TABS = Binding.Group("Pestañas", compact=True)
 _GAMES = Binding.Group("Partida −/+", compact=True)
@@ -182,7 +189,7 @@ class StandingsScreen(StandingsActions):
             game = self.game if self.game is not None else service.current_game(tournament_id)
             data = _StandingsData(
                 game=game, info=service.tournament(tournament_id), settings=service.settings(tournament_id),
-                names={entry.id: player.name for entry, player in service.entries(tournament_id)},
+                names=service.entry_names(tournament_id),
                 tables={entry.id: table for table, entry, _ in service.seats(game, tournament_id)},
                 standings=service.game_standings(game, tournament_id),
                 results=service.round_results(game, tournament_id),
@@ -247,10 +254,26 @@ class StandingsScreen(StandingsActions):
             table.clear()
         return row
 
-    @staticmethod
-    def _restore(table: DataTable[Any], row: int) -> None:
+    def _restore(self, table: DataTable[Any], row: int) -> None:
+        self._fit_names(table)
         if table.row_count:
             table.move_cursor(row=min(row, table.row_count - 1), animate=False)
+
+    def _fit_names(self, table: DataTable[Any]) -> None:
+        """Narrow the «Jugador» column so that the last round's (or game's) column is seen
+        whole on the screen (80 columns, issue 35 §4): the names take what the other columns
+        leave, never less than ``NAME_MIN`` (a longer name is cut there; the follow-up sheet
+        gives it whole)."""
+        column = table.columns.get(ColumnKey("player"))
+        if column is None:
+            return
+        longest = max([len(column.label.plain)] + [len(cell.plain if isinstance(cell, Text) else str(cell))
+                                                   for cell in table.get_column(ColumnKey("player"))])
+        others = sum(other.get_render_width(table) for key, other in table.columns.items() if key.value != "player")
+        room = self.size.width - others - 2 * table.cell_padding - 2          # the scrollbar's columns
+        column.width, column.auto_width = max(NAME_MIN, min(longest, room)), False
+        table._require_update_dimensions = True
+        table.refresh()
 
     def _fill_game(self, standings: Sequence[GameStanding[int]], results: Sequence[RoundResult[int]],
                    rounds: Sequence[RoundView], bonuses: bool) -> None:
@@ -428,7 +451,26 @@ class StandingsScreen(StandingsActions):
                 self.notify(f"Publicando los resultados en {folder}…", markup=False)
                 self._publish(folder)
 
-        self.app.push_screen(FolderDialog(default), chosen)
+        self.app.push_screen(FolderDialog(self.station.state.published.get(self._tournament_key(), default)), chosen)
+
+    def _tournament_key(self) -> int:
+        tournament_id = self.station.state.tournament_id
+        return tournament_id if tournament_id is not None else self._newest_tournament_id()
+
+    def follow_status(self) -> None:
+        """A game's status changed (P, D, A; III.26): the publication says it at once. The
+        folder published to from this app (F9), else the tournament's default folder when
+        it holds a publication, is written again; with none, the judge is told F9 publishes."""
+        key = self._tournament_key()
+        folder = self.station.state.published.get(key)
+        if folder is None:
+            default = publication_folder(key, self.station.service.database_folder)
+            folder = default if (default / "index.html").is_file() else None
+        if folder is None:
+            self.notify("Sin publicación en carpeta todavía: F9 la escribe.", timeout=8)
+            return
+        self.notify(f"Actualizando la publicación en {folder}…", markup=False)
+        self._publish(folder)
 
     def _newest_tournament_id(self) -> int:
         """The tournament shown when the station has none chosen: the newest."""
@@ -446,6 +488,8 @@ class StandingsScreen(StandingsActions):
             self.app.call_from_thread(partial(self.notify, f"No se pudo publicar: {error}", severity="error",
                                               markup=False))
             return
+        key = tournament_id if tournament_id is not None else int(service.tournament().id)
+        self.app.call_from_thread(self.station.state.published.__setitem__, key, folder)
         self.app.call_from_thread(partial(
             self.notify, f"Publicado en {publication.out}: {counted(publication.count('.html'), 'página')}, "
             f"{publication.count('.pdf')} PDF ({publication.seconds:.1f} s)", timeout=15, markup=False))

@@ -18,6 +18,7 @@ from duplicate.labels import CLAIM_STATUS, label
 from duplicate.rules.statuses import ClaimStatus, GameStatus
 from duplicate.service.access import Action
 from duplicate.service.errors import TournamentError
+from tui.app.screens.game_dialogs import ConfirmScreen
 from tui.app.screens.standings_presenter import claim_summary
 from tui.app.station import StationScreen
 from tui.app.widgets.judge_dialogs import ClaimDecision, ClaimDialog, ClaimResolutionDialog, NewClaim, ReasonDialog
@@ -57,9 +58,15 @@ class StandingsActions(StationScreen[None]):
         self.notify(f"Solo el juez árbitro puede {what}.", severity="warning")
         return False
 
+    def follow_status(self) -> None:
+        """A game's status changed (III.26): rewrite the publication (``StandingsScreen``)."""
+        raise NotImplementedError
+
     @work(thread=True, group="judge", exit_on_error=False)
-    def _judge_call(self, call: Callable[[], object], done: str) -> None:
-        """Run the service ``call`` in a worker thread; notify ``done`` or the refusal, then refresh."""
+    def _judge_call(self, call: Callable[[], object], done: str, *, status: bool = False) -> None:
+        """Run the service ``call`` in a worker thread; notify ``done`` or the refusal, then
+        refresh; ``status``: the call changes a game's status, so the publication follows
+        it (``follow_status``) once it went through."""
         try:
             call()
         except TournamentError as error:
@@ -69,6 +76,8 @@ class StandingsActions(StationScreen[None]):
                                       severity="error", timeout=10)
         else:
             self.app.call_from_thread(self.notify, done)
+            if status:
+                self.app.call_from_thread(self.follow_status)
         self.app.call_from_thread(self.refresh_data)
 
     def _game_status(self) -> str | None:
@@ -80,10 +89,21 @@ class StandingsActions(StationScreen[None]):
         """Publish the game shown: provisional or final results (III.26)."""
         if not self._judge_only(Action.PUBLISH_RESULTS, "publicar los resultados") or self.game is None:
             return
-        service, state = self.station.service, self.station.state
+        service, state, game = self.station.service, self.station.state, self.game
         kind = "definitivos" if final else "provisionales"
-        self._judge_call(partial(service.publish, self.game, final=final, tournament_id=state.tournament_id),
-                         f"Partida {self.game}: resultados {kind} publicados")
+
+        def publish(confirmed: bool | None = True) -> None:
+            if confirmed:
+                self._judge_call(partial(service.publish, game, final=final, tournament_id=state.tournament_id),
+                                 f"Partida {game}: resultados {kind} publicados", status=True)
+
+        if not final:
+            publish()
+            return
+        # Final results are not modified afterwards (IV.32): the judge confirms them.
+        self.app.push_screen(ConfirmScreen(
+            f"¿Publicar los resultados DEFINITIVOS de la partida {game} (III.26)? Después solo se cambian "
+            "reabriendo la partida, con un motivo. (s: sí · n: no)"), publish)
 
     def action_reopen(self) -> None:
         """Reopen the final game shown; asks for the reason (logged)."""
@@ -103,7 +123,7 @@ class StandingsActions(StationScreen[None]):
         def reopen(reason: object) -> None:
             if isinstance(reason, str):
                 self._judge_call(partial(service.reopen, game, reason=reason, tournament_id=state.tournament_id),
-                                 f"Partida {game} reabierta: resultados provisionales")
+                                 f"Partida {game} reabierta: resultados provisionales", status=True)
 
         self.app.push_screen(ReasonDialog(f"Reabrir la partida {game} (resultados definitivos)",
                                           "Motivo de la reapertura:"), reopen)

@@ -58,7 +58,7 @@ def read_venues(service: TournamentService, tournament_id: int | None, game: int
     if not imported and len(venues) < 2:        # one room: no venue view
         return None
     chosen = venue if venue in venues else None
-    return VenueData(venues, chosen, {player.key: player.name for player in field}, game,
+    return VenueData(venues, chosen, service.venue_field_names(tournament_id), game,
                      service.venue_game_standings(game, chosen, tournament_id),
                      service.venue_tournament_standings(chosen, tournament_id))
 

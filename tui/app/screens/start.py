@@ -15,6 +15,7 @@ from duplicate.service.errors import TournamentError
 from duplicate.service.views import TournamentInfo
 from tui.app.station import StationScreen
 from tui.app.widgets.glyphs import HEADER_ICON
+from tui.app.widgets.pin_dialog import confirm_pin
 from tui.app.widgets.steady_footer import SteadyFooter
 
 
@@ -111,7 +112,15 @@ class StartScreen(StationScreen[None]):
                      "(escriba después el PIN otra vez).", style="bold red"))
             self.query_one("#judge_name", Input).focus()
             return
-        self._create(name, venue, judge, pin)
+
+        def refused(why: str) -> None:
+            self.query_one("#message", Static).update(Text(why, style="bold red"))
+            pin_input.focus()
+
+        def create() -> None:
+            self._create(name, venue, judge, pin)
+
+        confirm_pin(self.app, pin, "del juez árbitro", create, refused)
 
     @work(thread=True, exclusive=True, group="create", exit_on_error=False)
     def _create(self, name: str, venue: str, judge: str, pin: str) -> None:

@@ -72,7 +72,7 @@ class _JudgeDialog(ModalScreen[ResultT | None], Generic[ResultT]):
     #judge-dialog .title { text-style: bold; }
     #judge-dialog Input { width: 100%; }
     #judge-dialog RadioSet { width: 100%; }
-    #judge-dialog Label { padding: 0 0 0 1; }
+    #judge-dialog Label { padding: 0 0 0 1; width: 100%; }   /* a long label wraps (80 columns) */
     #dialog-error { color: $error; text-style: bold; height: auto; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancelar")]
