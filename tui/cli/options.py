@@ -217,6 +217,9 @@ class Context:
         self.lexicon_path = lexicon
         self.pin_file = pin_file
         self.elodi: EloDIHooks | None = None
+        self.creates = False
+        """Whether this command may create the database (a SQLite file that does not exist):
+        only the commands that make a tournament («tournament create», «restore») set it."""
         self._service: TournamentService | None = None
         self._acting: TournamentService | None = None
 
@@ -236,8 +239,8 @@ class Context:
                 except compiled.LexiconError as error:
                     raise click.ClickException(str(error)) from None
             try:
-                self._service, self.elodi = open_tournament_service(self.db_url, station=self.station,
-                                                                    lexicon=lexicon)
+                self._service, self.elodi = open_tournament_service(self.db_url, create=self.creates,
+                                                                    station=self.station, lexicon=lexicon)
             except TournamentError as error:
                 raise click.ClickException(str(error)) from None
         return self._service

@@ -185,6 +185,7 @@ def restore(context: Context, path: Path) -> None:
         record = load_record(path)
     except RecordError as error:
         raise click.ClickException(str(error)) from None
+    context.creates = True
     service = context.service.with_pin(context.new_pin("PIN o contraseña del juez árbitro del torneo restaurado"))
     restored = service.restore(record, path=str(path))
     click.echo(f"Torneo {restored.tournament_id} restaurado desde {path}: «{restored.name}», "

@@ -60,6 +60,7 @@ def tournament_create(context: Context, name: str, venue: str, start_date: Any, 
                                   tie_breaks=tie_breaks, oriented_notation=oriented, board_notation=board,
                                   seconds_per_round=seconds,
                                   partial_every=partial_every, venue_bonuses=venue_bonuses)
+    context.creates = True
     service = context.service.with_pin(context.new_pin("PIN o contraseña del juez árbitro del nuevo torneo"))
     tournament_id = service.create_tournament(
         name, venue=venue, start_date=start_date.date() if start_date else None,
