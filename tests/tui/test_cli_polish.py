@@ -53,7 +53,8 @@ def test_the_serve_banner_is_spanish() -> None:
     server.console = Console(file=out, width=100)
     asyncio.run(server.on_startup(None))  # type: ignore[arg-type]
     banner = out.getvalue()
-    assert "http://0.0.0.0:8123" in banner and "contraseña de la sala" in banner and "Ctrl+C" in banner
+    assert "Los puestos abren http" in banner and "contraseña de la sala" in banner and "Ctrl+C" in banner
+    assert "0.0.0.0" not in banner                 # this machine's addresses instead (issue 35 §4)
     assert "Serving" not in banner and "Press" not in banner and "--remote" not in banner
 
 
