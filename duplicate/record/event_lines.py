@@ -89,7 +89,8 @@ DESCRIBERS: dict[str, Callable[[Payload], str]] = {
                                 + (" (sustituye al anterior)" if p.get("replaces") else ""),
     # play
     "game_created": lambda p: f"Partida {_text(p, 'number')} creada"
-                              + (f": {_text(p, 'planned_rounds')} rondas" if p.get("planned_rounds") else "")
+                              + (f": {_text(p, 'planned_rounds')} ronda{'' if p.get('planned_rounds') == 1 else 's'}"
+                                 if p.get("planned_rounds") else "")
                               + (f", {_text(p, 'seconds_per_round')} s por ronda" if p.get("seconds_per_round") else ""),
     "tables_assigned": lambda p: f"Mesas asignadas ({_count(p, 'tables')} jugadores)",
     "rack_drawn": lambda p: _rack(p, "sacado de la bolsa"),

@@ -37,7 +37,13 @@ def _plain(word: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", word.strip().lower()) if not unicodedata.combining(c))
 
 
-class SpanishChoice(click.ParamType):
+if TYPE_CHECKING:                            # generic for the type checker; older Click's is not at run time
+    _ParamType = click.ParamType[str]
+else:
+    _ParamType = click.ParamType
+
+
+class SpanishChoice(_ParamType):
     """One of a few Spanish words (shown in ``--help`` and in the errors), each standing
     for the value the program keeps (``{"automáticas": "automatic"}``). Accents and case
     do not matter; the kept (English) values are accepted too, as aliases for scripts

@@ -166,7 +166,7 @@ class VenueServer(Server):
             return None
         return f"{'https' if self.ssl_context else 'http'}://{host}"
 
-    async def handle_index(self, request: web.Request) -> web.Response:  # type: ignore[override]
+    async def handle_index(self, request: web.Request) -> web.Response:
         """The page: textual-serve's terminal in duplicada's Spanish template, every address
         in it derived from ``page_url`` (400 for a ``Host`` that is not an address)."""
         base = self.page_url(request)
