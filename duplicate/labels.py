@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 from duplicate.rules.bonuses import BonusMode
 from duplicate.rules.slips import SlipStatus
-from duplicate.rules.statuses import ClaimStatus, EntryStatus, GameStatus
+from duplicate.rules.statuses import ClaimStatus, ConflictKind, EntryStatus, GameStatus
 from duplicate.rules.tournament_standings import TournamentCriterion
 
 ANNULLED = "annulled"
@@ -51,6 +51,13 @@ ENTRY_STATUS: Mapping[str, str] = {
     EntryStatus.DISQUALIFIED.value: "descalificado",
 }
 """A player's status in a tournament."""
+
+CONFLICT_KIND: Mapping[str, str] = {
+    ConflictKind.DUPLICATE.value: "papeleta repetida",
+    ConflictKind.DOUBLE_ENTRY.value: "doble entrada distinta",
+}
+"""Kinds of slip conflict: a second, different slip for a table and round; the re-typed
+slip of double entry not matching the first."""
 
 CLAIM_STATUS: Mapping[str, str] = {
     ClaimStatus.OPEN.value: "abierta",

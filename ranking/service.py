@@ -81,12 +81,14 @@ def tournament_service(database: Database, **options: Any) -> TournamentService:
     return TournamentService(database, hooks=EloDIHooks(database).hooks(), **options)
 
 
-def open_tournament_service(url: str | None, **options: Any) -> tuple[TournamentService, EloDIHooks]:
+def open_tournament_service(url: str | None, *, create: bool = True,
+                            **options: Any) -> tuple[TournamentService, EloDIHooks]:
     """The tournament service on the database at ``url`` with the EloDI hooks, and the
     hooks (which keep the last rating update to show). ``options`` as for
-    ``tournament_service``. Raises ``StorageUnavailable`` (Spanish) when the database
-    cannot be opened."""
-    database = open_database_for(url)
+    ``tournament_service``; a SQLite file that does not exist is created only with
+    ``create``. Raises ``StorageUnavailable`` (Spanish) when the database cannot be
+    opened."""
+    database = open_database_for(url, create=create)
     hooks = EloDIHooks(database)
     return TournamentService(database, hooks=hooks.hooks(), **options), hooks
 

@@ -33,7 +33,7 @@ class FiltersNotMet(PreparedError):
 
 def _no_move_end(pending: PendingRound) -> dict[str, str]:
     return {"code": EndCode.NO_MOVE.value,
-            "text": f"con el atril {pending.rack.text} no hay ninguna jugada válida (III.22)"}
+            "text": f"con el atril {pending.rack.shown} no hay ninguna jugada válida (III.22)"}
 
 
 def generate(lexicon: Lexicon, seed: int, rounds: int | None = None, *,

@@ -69,7 +69,7 @@ def apply_rack(engine: Game, prepared: PreparedRound) -> RackStep:
     except (RackError, GameError) as error:
         raise PreparedMismatch(f"ronda {number}: el atril {prepared.rack} no sale de la bolsa: {error}", number) from None
     if pending.rack.text != prepared.rack:
-        raise PreparedMismatch(f"ronda {number}: el atril {prepared.rack} se lee como {pending.rack.text}", number)
+        raise PreparedMismatch(f"ronda {number}: el atril {prepared.rack} se lee como {pending.rack.shown}", number)
     return RackStep(pending, typed=True, redraw=redraw)
 
 
@@ -85,7 +85,7 @@ def apply_master(engine: Game, prepared: PreparedRound) -> RoundRecord:
         raise PreparedMismatch(f"ronda {number}: la maestra {prepared.master!r} no se lee: {error}", number) from None
     pending = engine.pending
     if pending is not None and not pending.ranked:
-        raise PreparedMismatch(f"ronda {number}: con el atril {pending.rack.text} no hay ninguna jugada válida", number)
+        raise PreparedMismatch(f"ronda {number}: con el atril {pending.rack.shown} no hay ninguna jugada válida", number)
     try:
         record = engine.play(move)
     except GameError as error:

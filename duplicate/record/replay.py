@@ -193,7 +193,7 @@ class _RuleCheck:
                 return self.compare_master_score(where, recorded, check_move(board, rack, master, self.lexicon).score)
             except SlipError as error:
                 self.add(where, "master", round_["master"], None,
-                         f"la jugada maestra no es legal con el atril {round_['rack']}: {error}")
+                         f"la jugada maestra no es legal con el atril {self.alphabet.display(rack)}: {error}")
         try:
             return self.compare_master_score(where, recorded, score_move(board, master))
         except PlacementError as error:

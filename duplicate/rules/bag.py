@@ -68,10 +68,11 @@ def count_tiles(tiles: Iterable[int], alphabet: Alphabet) -> TileCounts:
 
 
 def tile_name(tile: int, alphabet: Alphabet) -> str:
-    """Spanish name of a tile for messages: ``«CH»``, or ``comodín`` for a blank."""
+    """Spanish name of a tile for messages: ``«A»``, ``«[CH]»`` for a digraph tile (as
+    racks are shown), or ``comodín`` for a blank."""
     if tile == alphabet.blank or tile & BLANK_FLAG:
         return "comodín"
-    return f"«{alphabet.symbol(tile)}»"
+    return f"«{alphabet.display((tile,))}»"
 
 
 class Bag:

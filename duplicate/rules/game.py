@@ -247,7 +247,7 @@ class Game:
         if pending is None:
             raise GameError("no hay atril en juego: primero hay que sacar las fichas o introducir el atril")
         if not pending.ranked:
-            raise GameError(f"con el atril {pending.rack.text} no hay ninguna jugada válida")
+            raise GameError(f"con el atril {pending.rack.shown} no hay ninguna jugada válida")
         index = self._choice_index(pending, choice)
         chosen = pending.ranked[index]
         if index == 0:
@@ -424,7 +424,7 @@ class Game:
             how = "ni es posible con las fichas que quedan"
         else:
             how = f"ni es posible tras {redrawn + 1} atriles sacados sin jugada"
-        return f"con el atril {pending.rack.text} no hay ninguna jugada válida, {how} (III.22, III.29)"
+        return f"con el atril {pending.rack.shown} no hay ninguna jugada válida, {how} (III.22, III.29)"
 
     def play_all(self) -> GameRecord:
         """Play rounds until the game is over; returns the record."""

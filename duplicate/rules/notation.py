@@ -352,7 +352,7 @@ def check_move(board: Board, rack: Sequence[int], slip: str | Move, lexicon: Lex
         raise InvalidWordError(f"«{text}»: {label} (I.2): {', '.join(invalid)}", slip=text, words=invalid)
     if short:
         corrected, corrected_score = _mark_blanks(board, move, short)
-        letters = ", ".join(alphabet.symbol(letter) for letter in sorted(short.elements()))
+        letters = ", ".join(alphabet.display((letter,)) for letter in sorted(short.elements()))
         raise UnmarkedBlankError(
             f"«{text}»: comodín sin marcar (III.25.a): el atril no tiene {letters} y la ficha sale de un comodín; "
             f"anotada bien sería {format_move(corrected, alphabet)} ({corrected_score} puntos). La jugada vale 0 puntos",
@@ -393,8 +393,8 @@ def _position_problem(board: Board, move: Move, alphabet: Alphabet) -> tuple[typ
     for (row, col), tile in zip(squares, move.word):
         existing = board.tiles[row][col]
         if existing is not None and letter_of(existing) != letter_of(tile):
-            there = alphabet.symbol(letter_of(existing))
-            return MisplacedError, f"en {Square(row, col).name} ya hay {there}, no {alphabet.symbol(letter_of(tile))}"
+            there, typed = alphabet.display((letter_of(existing),)), alphabet.display((letter_of(tile),))
+            return MisplacedError, f"en {Square(row, col).name} ya hay {there}, no {typed}"
     if all(board.tiles[row][col] is not None for row, col in squares):
         return MisplacedError, "todas sus casillas ya están ocupadas: no coloca ninguna ficha"
     run = _full_run(board, move)
@@ -449,7 +449,7 @@ def _rack_shortfall(placed: tuple[tuple[int, int, int], ...], rack: Sequence[int
     if blanks_needed + short.total() <= blanks:
         return short
     missing = tuple(sorted(short.elements())) + (alphabet.blank,) * max(0, blanks_needed - blanks)
-    names = ", ".join("comodín" if tile == alphabet.blank else alphabet.symbol(tile) for tile in missing)
+    names = ", ".join("comodín" if tile == alphabet.blank else alphabet.display((tile,)) for tile in missing)
     spare = max(0, blanks - blanks_needed)
     note = f" (y solo {spare} comodín libre)" if spare and short else ""
     raise TilesNotInRackError(
@@ -460,8 +460,10 @@ def _rack_shortfall(placed: tuple[tuple[int, int, int], ...], rack: Sequence[int
 
 
 def _rack_text(rack: Sequence[int], alphabet: Alphabet) -> str:
+    """The rack as messages show it: letters in code order, digraph tiles in brackets
+    (``AAEIOQ[RR]``, as racks are shown everywhere), blanks last."""
     letters = sorted(tile for tile in rack if tile != alphabet.blank)
-    return format_tiles(letters, alphabet) + "?" * (len(rack) - len(letters))
+    return alphabet.display(letters) + "?" * (len(rack) - len(letters))
 
 
 def _mark_blanks(board: Board, move: Move, short: Counter[int]) -> tuple[Move, int]:

@@ -98,6 +98,12 @@ class Rack:
         """Rack text, leftovers first (``AE`` + ``RSTU?`` → ``AERSTU?``)."""
         return rack_text(self.tiles, self.alphabet)
 
+    @property
+    def shown(self) -> str:
+        """The rack as people read it in messages, leftovers first: digraph tiles in
+        brackets (``UUQVZ[LL][RR]``; ``Alphabet.display``). Not meant to be read back."""
+        return self.alphabet.display(self.tiles)
+
     def counts(self) -> TileCounts:
         """Vowels, consonants, blanks on the rack."""
         return count_tiles(self.tiles, self.alphabet)

@@ -56,7 +56,7 @@ class Masters(TaskModule):
                 raise StateConflict("no hay atril en juego: saque o introduzca el atril primero",
                                     what=f"partida {game.number}", state="no_rack")
             if not pending.ranked:
-                raise InvalidRack(f"con el atril {pending.rack.text} no hay ninguna jugada válida: "
+                raise InvalidRack(f"con el atril {pending.rack.shown} no hay ninguna jugada válida: "
                                       "cambie el atril (III.29) o termine la partida",
                                       what="el atril", value=pending.rack.text)
             plan = plan_of(session, game.id)

@@ -34,12 +34,13 @@ ASK_PASSWORD = "?"
 asked for instead of being typed where ``ps`` and the shell history keep it (issue 14 §4)."""
 
 
-def open_database_for(url: str | None) -> Database:
+def open_database_for(url: str | None, *, create: bool = True) -> Database:
     """The database at ``url`` (None: ``$DUPLICADA_DB`` or the default SQLite file), opened
-    and migrated, for the services built on it (``open_service``, ``ranking.service``).
+    and migrated, for the services built on it (``open_service``, ``ranking.service``); a
+    SQLite file that does not exist is created only with ``create``.
     Raises ``StorageUnavailable`` (Spanish: the cause and the next step)."""
     try:
-        return open_database(url)
+        return open_database(url, create=create)
     except DatabaseError as error:
         raise StorageUnavailable(str(error)) from error
 

@@ -21,7 +21,7 @@ from duplicate.rules.slips import SlipStatus, SlipVerdict, judge_slip, mark_verd
 from duplicate.service.access import Action, Actor
 from duplicate.service.base import MARK_STATUSES, TaskModule, _read_csv, checked_mark
 from duplicate.service.context import ServiceContext
-from duplicate.service.errors import InvalidFile, NotFound
+from duplicate.service.errors import InvalidFile, InvalidText, NotFound
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.slip_context import (
     BOARD_REFUSED,
@@ -166,7 +166,7 @@ class SlipBatch(TaskModule):
 
     def import_slips(self, game_number: int, path: Path, *, tournament_id: int | None = None) -> list[EntryResult]:
         """Enter the slips of a CSV file with a header: ``mesa`` (table), ``jugada``
-        (the text; empty with ``marca``), optional ``ronda`` (round), ``marca``
+        (the text, at most ``SLIP_MAX`` printable characters; empty with ``marca``), optional ``ronda`` (round), ``marca``
         (tarde/nula/no-entregada/falta, or late/null/missing; a ``jugada`` that is one of
         these words is that mark too) and ``tablero`` (a slip written on a paper board, II.8,
         in the board form of ``duplicate.rules.board_notation``, e.g. ``H8 → CASA``; ``jugada``
@@ -196,6 +196,11 @@ class SlipBatch(TaskModule):
                 raise InvalidFile(f"{path}, línea {number}: la papeleta trae «jugada» y «tablero»; anote solo una de "
                                   "las dos (III.20.2: una única jugada por papeleta)", path=path, line=number,
                                   what="la papeleta", value=text)
+            try:                                  # the text's length and characters, said with its line
+                self._typed(board or text, f"la papeleta de la mesa {table}", SLIP_MAX)
+            except InvalidText as error:
+                raise InvalidFile(f"{path}, línea {number}: {error}; no se ha anotado nada", path=path, line=number,
+                                  what=error.what, value=error.value) from error
             written: str | BoardWritten = BoardWritten(board) if board else text
             parsed.append((number, table, round_number, written, mark))
         # Every table and round is checked before anything is stored.

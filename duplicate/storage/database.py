@@ -11,9 +11,11 @@ acknowledges is on disk.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -359,12 +361,35 @@ def _migrate(engine: Engine, current: str | None, migrate: bool) -> None:
             command.upgrade(config, "head")
 
 
-def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
-    """Open (creating if needed) the database at ``url`` (default: ``default_database_url()``).
+def _check_sqlite_file(path: Path, url: URL, create: bool) -> None:
+    """Refuse, before anything is written, a SQLite file that does not exist (unless
+    ``create``) or that holds another program's tables: read only (``mode=ro``), so the
+    file stays byte for byte as it was — the connection ``open_database`` makes next
+    sets WAL mode, which rewrites the file's header (issue 35 §4). ``DatabaseError``."""
+    if not path.exists():
+        if not create:
+            raise DatabaseError(f"no existe la base de datos {masked_url(url)}: compruebe --db ($DUPLICADA_DB); "
+                                "solo «duplicada tournament create» y «duplicada restore» crean una nueva")
+        return
+    try:
+        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as connection:
+            names = {str(row[0]) for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error as error:
+        raise DatabaseError(explain(error, url)) from None
+    if names and "alembic_version" not in names:
+        raise DatabaseError(f"{masked_url(url)}: tiene tablas pero no es una base de datos de duplicada "
+                            "(o está dañada): no se toca; indique otra con --db o restaure una copia")
+
+
+def open_database(url: str | None = None, *, migrate: bool = True, create: bool = True) -> Database:
+    """Open the database at ``url`` (default: ``default_database_url()``), creating a
+    SQLite file that does not exist only with ``create``.
 
     With ``migrate`` the schema is upgraded to the newest revision. Raises
-    ``DatabaseError`` when the URL is bad, the server cannot be reached, or the
-    database was written by a newer version of duplicada.
+    ``DatabaseError`` when the URL is bad, the server cannot be reached, the SQLite file
+    does not exist (without ``create``) or holds another program's tables (refused
+    before anything is written), or the database was written by a newer version of
+    duplicada.
     """
     url = database_url(url) if url else default_database_url()
     try:
@@ -374,6 +399,9 @@ def open_database(url: str | None = None, *, migrate: bool = True) -> Database:
                             f": falta su controlador o la URL no es válida ({type(error).__name__})") from None
     new_file = None
     if engine.dialect.name == "sqlite":
+        path = sqlite_file(engine.url)
+        if path is not None:
+            _check_sqlite_file(path, engine.url, create)
         _sqlite_pragmas(engine)
         new_file = sqlite_file(engine.url) if migrate else None
         if new_file is not None and copy_schema(new_file):   # a copy of the schema migrated before

@@ -132,3 +132,12 @@ def test_III_29_a_replaced_rack_is_in_the_published_round_notes(service: Tournam
     publish_results(service, tmp_path, formats=["html"], workers=1)
     page = (tmp_path / f"partida-{game}.html").read_text(encoding="utf-8")
     assert f"atril {first.rack_shown} cambiado por el juez (III.29): atril mal tecleado" in page
+
+
+def test_an_unplayable_rack_with_digraph_tiles_is_named_with_them_in_brackets(service: TournamentService) -> None:
+    # Issue 35 §4: «con el atril UUQVZLLRR»: the LL and RR tiles written as racks show them.
+    game = service.create_game(rounds=3, seed=7)
+    assert service.set_rack(game, "UUQVZLLRR").move_count == 0
+    with pytest.raises(InvalidRack) as refused:
+        service.choose_master(game)
+    assert "con el atril UUQVZ[LL][RR] no hay ninguna jugada válida" in str(refused.value)

@@ -497,3 +497,14 @@ def test_property_generator_and_checker_agree_over_a_game(lexicon, seed):
         board.place(placed)
         for _row, _col, tile in placed:
             tiles.remove(alphabet.blank if tile & BLANK_FLAG else tile)
+
+
+def test_a_rack_and_its_missing_tiles_show_digraph_tiles_in_brackets(alphabet, lexicon):
+    # Issue 35 §4: «faltan en el atril AAEIOQRR: R» — the rack held one RR tile, not two R:
+    # messages write digraph tiles as racks are shown everywhere, [RR], [LL], [CH].
+    with pytest.raises(TilesNotInRackError) as caught:
+        check_move(Board(alphabet), rack(alphabet, "AAEIOQRR"), "H8-ARO", lexicon)
+    assert "faltan en el atril AAEIOQ[RR]: R" in str(caught.value)
+    with pytest.raises(TilesNotInRackError) as caught:
+        check_move(Board(alphabet), rack(alphabet, "AEOR[R]NS"), "H8-CHE", lexicon)
+    assert "faltan en el atril AENORRS: [CH]" in str(caught.value)

@@ -120,7 +120,7 @@ def test_replacing_a_rack_says_the_game_leaves_the_prepared_game(run, tmp_path: 
     run("rack", "draw")
     output = run("rack", "replace", "--reason", "ficha vista").output
     assert "deja de ser la partida preparada desde la ronda 1" in output
-    assert "prepared_game_left" in run("history").output
+    assert "Ronda 1: se deja la partida preparada" in run("history").output
 
 
 def test_all_slips_imported_at_the_end_of_a_prepared_game(run, tmp_path: Path) -> None:

@@ -67,7 +67,7 @@ def test_a_game_from_setup_to_final_results(run, tmp_path: Path) -> None:
     run("game", "reopen", "--reason", "papeleta traspapelada")
     run("slip", "correct", "3", master, "--round", "2", "--reason", "papeleta traspapelada")
     history = run("history").output
-    assert "slip_corrected" in history and "papeleta traspapelada" in history and "game_reopened" in history
+    assert "papeleta corregida" in history and "papeleta traspapelada" in history and "Partida reabierta" in history
     overall = json.loads(run("standings", "--overall", "--format", "json").output)
     assert [line["jugador"] for line in overall][0] == "Ana Pérez"
     record = tmp_path / "registro.json"
@@ -76,7 +76,7 @@ def test_a_game_from_setup_to_final_results(run, tmp_path: Path) -> None:
 
 
 def test_refused_actions_exit_non_zero_with_a_spanish_reason(run) -> None:
-    assert "no hay ningún torneo" in run("player", "list", code=1).output
+    assert "no existe la base de datos" in run("player", "list", code=1).output
     run("tournament", "create", "T")
     run("player", "add", "Ana")
     assert "no tiene partidas" in run("rack", "draw", code=1).output

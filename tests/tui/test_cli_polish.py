@@ -53,7 +53,8 @@ def test_the_serve_banner_is_spanish() -> None:
     server.console = Console(file=out, width=100)
     asyncio.run(server.on_startup(None))  # type: ignore[arg-type]
     banner = out.getvalue()
-    assert "http://0.0.0.0:8123" in banner and "contraseña de la sala" in banner and "Ctrl+C" in banner
+    assert "Los puestos abren http" in banner and "contraseña de la sala" in banner and "Ctrl+C" in banner
+    assert "0.0.0.0" not in banner                 # this machine's addresses instead (issue 35 §4)
     assert "Serving" not in banner and "Press" not in banner and "--remote" not in banner
 
 
@@ -216,7 +217,7 @@ def test_history_shows_racks_with_digraphs_in_brackets(run) -> None:  # type: ig
     run("game", "start", "--rounds", "1", "--seed", "1")
     run("rack", "set", "IDLLTAAR")
     history = run("history").output
-    assert '"rack": "ID[LL]TAAR"' in history and '"rack": "IDLLTAAR"' not in history
+    assert "atril ID[LL]TAAR" in history and "IDLLTAAR" not in history
     assert "ID[LL]TAAR" in run("rack", "set", "EEEEAAA", code=1).output           # the rack in play, unambiguous
 
 

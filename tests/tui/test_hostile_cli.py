@@ -91,7 +91,7 @@ def test_out_of_range_numbers_are_refused_before_the_database(started, args: tup
 
 def test_a_huge_round_clock_never_reaches_a_game(run) -> None:
     run("tournament", "create", "T", "--seconds", "100000000000000000000", code=2)
-    assert "no hay ningún torneo" in run("player", "list", code=1).output     # nothing was created
+    assert "no existe la base de datos" in run("player", "list", code=1).output     # nothing was created
 
 
 def test_the_service_checks_the_same_ranges(tmp_path: Path) -> None:
@@ -253,3 +253,52 @@ def test_a_master_choice_of_odd_digits_is_refused_in_spanish(started, choice: st
 def test_elodi_history_looks_players_up_without_converting_digits(started, player: str) -> None:
     result = started("elodi", "history", player, code=1)
     assert "9" * 100 not in result.output
+
+
+def another_programs_database(path: Path) -> bytes:
+    """A SQLite file written by another program (a table of its own, one row); its bytes."""
+    import sqlite3
+
+    with sqlite3.connect(path) as connection:
+        connection.execute("CREATE TABLE clientes (id INTEGER PRIMARY KEY, nombre TEXT)")
+        connection.execute("INSERT INTO clientes (nombre) VALUES ('Ana')")
+    connection.close()
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("args", [("standings",), ("player", "add", "Ana"), ("tournament", "create", "T")])
+def test_another_programs_database_is_refused_and_left_byte_for_byte(run, tmp_path: Path,
+                                                                      args: tuple[str, ...]) -> None:
+    # Issue 35 §4: a failing command changed the file (WAL mode written into its header).
+    path = tmp_path / "contabilidad.db"
+    before = another_programs_database(path)
+    result = run(*args, "--db", str(path), code=1)
+    assert "no es una base de datos de duplicada" in result.output and "no se toca" in result.output
+    assert path.read_bytes() == before
+    assert sorted(item.name for item in tmp_path.iterdir()) == ["contabilidad.db"]      # no -wal, no -shm
+
+
+def test_only_the_commands_that_make_a_tournament_create_a_database(run, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 35 §4: «standings --db "nosuch file.db"» left a new 299 KB database behind.
+    monkeypatch.chdir(tmp_path)
+    for args in (("standings",), ("player", "list"), ("tournament", "list"), ("export", "registro.json")):
+        result = run(*args, "--db", "nosuch file.db", code=1)
+        assert "no existe la base de datos" in result.output and "tournament create" in result.output, result.output
+        assert not any(tmp_path.iterdir()), args
+    run("tournament", "create", "T", "--db", "nosuch file.db")
+    assert (tmp_path / "nosuch file.db").is_file()
+    assert "T" in run("tournament", "list", "--db", "nosuch file.db").output
+
+
+@pytest.mark.parametrize(("text", "said"), [("H8-" + "A" * 5003, "5006 caracteres"),
+                                            ("H8-CA\x00SA", "carácter de control (U+0000)")])
+def test_a_slip_import_refusing_a_text_names_the_file_and_line(started, tmp_path: Path, text: str, said: str) -> None:
+    # Issue 35 §4: a 5,006-character slip, a NUL in a slip: refused without the file or line.
+    started("rack", "draw")
+    path = tmp_path / "papeletas.csv"
+    path.write_text(f"mesa,jugada\n1,H8-CASA\n2,{text}\n", encoding="utf-8")
+    result = started("slip", "import", str(path), code=1)
+    assert f"{path}, línea 3: la papeleta de la mesa 2" in result.output and said in result.output
+    assert "no se ha anotado nada" in result.output
+    assert "H8-CASA" not in started("slip", "list").output

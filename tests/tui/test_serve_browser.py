@@ -68,24 +68,25 @@ def seeded(path: Path, lexicon: Lexicon) -> str:
 
 
 @contextmanager
-def serving(path: Path, *options: str, env: dict[str, str] | None = None) -> Iterator[str]:
-    """``duplicada serve`` on a free port of 127.0.0.1 for the database at ``path``;
-    yields the page's address."""
+def serving(path: Path, *options: str, env: dict[str, str] | None = None, host: str = "127.0.0.1",
+            reached_at: str = "127.0.0.1") -> Iterator[str]:
+    """``duplicada serve --host host`` on a free port for the database at ``path``;
+    yields the page's address at ``reached_at``."""
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "tui.cli", "serve", "--db", f"sqlite:///{path}",
-                               "--host", "127.0.0.1", "--port", str(port), *options],
+                               "--host", host, "--port", str(port), *options],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                               env={**os.environ, **(env or {})})
     try:
         deadline = time.monotonic() + 300
         while True:
             try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                socket.create_connection((reached_at, port), timeout=1).close()
                 break
             except OSError:
                 assert server.poll() is None and time.monotonic() < deadline, "duplicada serve no arrancó"
                 time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/"
+        yield f"http://{reached_at}:{port}/"
     finally:
         server.terminate()
         try:
@@ -194,6 +195,41 @@ def test_a_browser_needs_the_venue_password_then_a_pin(tmp_path: Path, spanish_l
                 page.keyboard.press("Enter")
                 screen.wait_for("Entrada de papeletas", since=mark)
                 assert not any(text in before for text in ("Nuevo torneo", "Solo consulta", "Navegador", "jugador"))
+            finally:
+                browser.close()
+
+
+def test_on_the_venue_network_the_page_loads_from_the_address_typed_and_nowhere_else(
+        tmp_path: Path, spanish_lexicon: Lexicon) -> None:
+    # Issue 35 §4: with --host 0.0.0.0 the page named http://0.0.0.0:PORT for its script,
+    # style and websocket (no other machine reaches it) and loaded its font from Google.
+    from tui.cli.machine_addresses import machine_addresses
+
+    addresses = machine_addresses(socket.AF_INET)
+    if not addresses:
+        pytest.skip("esta máquina no tiene ninguna dirección de red fuera de 127.0.0.1")
+    path = tmp_path / "red.db"
+    seeded(path, spanish_lexicon)
+    with serving(path, env={"DUPLICADA_VENUE_PASSWORD": VENUE_PASSWORD}, host="0.0.0.0",
+                 reached_at=addresses[0]) as address:
+        with sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            try:
+                context = browser.new_context(http_credentials={"username": "auxiliar", "password": VENUE_PASSWORD})
+                page = context.new_page()
+                asked: list[str] = []
+                page.on("request", lambda request: asked.append(request.url))
+                screen = Screen(page)
+                origin = address.rstrip("/")
+
+                def elsewhere() -> list[str]:
+                    return [url for url in asked if not url.startswith((origin + "/", origin.replace("http", "ws", 1)))]
+
+                page.goto(address)                                           # the page, its script, style, font
+                assert not elsewhere() and any(url.endswith("/static/js/textual.js") for url in asked)
+                assert "0.0.0.0" not in page.content()
+                screen.wait_for("Identifíquese")                           # the websocket reached the app
+                assert not elsewhere()
             finally:
                 browser.close()
 

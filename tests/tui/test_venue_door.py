@@ -125,7 +125,7 @@ def test_tls_files_are_checked_before_serving(tmp_path: Path, monkeypatch: pytes
     result = CliRunner().invoke(main, ["serve", "--certfile", str(cert), "--keyfile", str(key), "--tournament", "3"])
     assert result.exit_code == 0, result.output
     assert isinstance(started[-1]["ssl_context"], ssl.SSLContext)
-    assert str(started[-1]["public_url"]).startswith("https://")
+    assert started[-1]["public_url"] is None          # the page names the address typed, https (issue 35 §4)
     assert str(started[-1]["command"]).endswith("tui --remote --tournament 3")
 
 

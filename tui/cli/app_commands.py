@@ -57,10 +57,12 @@ def tui(db: str | None, station: str | None, remote: bool, tournament_id: int | 
 @click.command("serve")
 @db_option
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Dirección en la que escuchar; para la red de la sala (p. ej. 0.0.0.0) pide la contraseña de la "
-                   "sala.")
+              help="Dirección en la que escuchar; para la red de la sala (p. ej. 0.0.0.0: todas las de este equipo, "
+                   "que se muestran al arrancar) pide la contraseña de la sala.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
-@click.option("--public-url", default=None, help="URL con la que los navegadores llegan al servidor.")
+@click.option("--public-url", default=None,
+              help="URL con la que los navegadores llegan al servidor, si no es la que escriben (p. ej. tras un "
+                   "proxy); por defecto, la página usa la dirección con la que se pidió.")
 @click.option("--max-sessions", type=NUMBER, default=DEFAULT_MAX_SESSIONS, show_default=True,
               help="Navegadores conectados a la vez (cada uno ocupa unos 93 MiB).")
 @click.option("--idle-minutes", type=NUMBER, default=DEFAULT_IDLE_MINUTES, show_default=True,
@@ -84,8 +86,6 @@ def serve(db: str | None, host: str, port: int, public_url: str | None, max_sess
     from tui.cli.venue_server import VenueServer, is_loopback
 
     ssl_context = tls_context(certfile, keyfile)
-    if ssl_context is not None and public_url is None:
-        public_url = f"https://{host}:{port}"
 
     password = os.environ.get(VENUE_PASSWORD_ENV) or None
     if password is None and not is_loopback(host):

@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from tui.cli.listing import say
-from tui.cli.options import NUMBER, SCORE, Context, common, format_option
+from tui.cli.options import NUMBER, SCORE, Context, SpanishChoice, common, format_option
 
 division_option = click.option("--division", default="", help="División (por defecto, la única sin nombre).")
 
@@ -50,7 +50,7 @@ def _pairing_errors(call: Any) -> Any:
               help="En las rondas 1 a N no se enfrentan jugadores del mismo club si el sistema puede evitarlo.")
 @click.option("--gibson", is_flag=True, help="Regla Gibson: quien tiene asegurado el primer puesto juega con "
                                              "el mejor clasificado que ya no puede ser segundo.")
-@click.option("--first-colour", type=click.Choice(["sorteo", "w", "b"]), default="sorteo", show_default=True,
+@click.option("--first-colour", type=SpanishChoice({"sorteo": "sorteo", "blancas": "w", "negras": "b"}), default="sorteo", show_default=True,
               help="Color inicial (C.04.3 E): sorteo, o el del sorteo ya hecho en la sala: w (el número 1 "
                    "empieza en la ronda 1) o b.")
 @common
@@ -190,7 +190,7 @@ def classic_result(context: Context, division: str, round_number: int, table: in
 @division_option
 @click.argument("round_number", type=NUMBER)
 @click.argument("table", type=NUMBER)
-@click.option("--loser", type=click.Choice(["first", "second", "both"]), required=True,
+@click.option("--loser", type=SpanishChoice({"primero": "first", "segundo": "second", "ambos": "both"}), required=True,
               help="Quién no se presentó: first (el que empezaba), second o both (ninguno de los dos).")
 @click.option("--reason", default="", help="Motivo (obligatorio si la mesa ya tenía resultado).")
 @common

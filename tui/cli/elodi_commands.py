@@ -43,7 +43,6 @@ from tui.cli.options import (
     tournament_option,
 )
 
-FORMATS = click.Choice(["table", "csv", "json"])
 NEW = "nuevo"
 
 

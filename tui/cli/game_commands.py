@@ -12,6 +12,7 @@ from duplicate.service.views import BoardCells
 from tui.cli.listing import emit_rows
 from tui.cli.options import (
     NUMBER,
+    SEATING,
     SEED,
     SECONDS,
     Context,
@@ -31,7 +32,7 @@ def game() -> None:
 @click.option("--rounds", type=NUMBER, default=None, help="Rondas pactadas (por defecto, bolsa completa).")
 @click.option("--seconds", type=SECONDS, default=None, help="Segundos por ronda.")
 @click.option("--seed", type=SEED, default=None, help="Semilla del sorteo de fichas.")
-@click.option("--seating", type=click.Choice([method.value for method in SeatingMethod]), default=None,
+@click.option("--seating", type=SEATING, default=None,
               help="Asignación de mesas (II.6; por defecto, clasificación parcial o alfabético).")
 @click.option("--seating-seed", type=SEED, default=None, help="Semilla del sorteo de mesas (--seating random).")
 @click.option("--unpublished-reason", default="",
@@ -171,7 +172,7 @@ def tables_show(context: Context, game_number: int | None, output: str) -> None:
 
 @tables.command("assign")
 @game_option
-@click.option("--seating", type=click.Choice([method.value for method in SeatingMethod]), default=None)
+@click.option("--seating", type=SEATING, default=None)
 @click.option("--seed", type=SEED, default=None)
 @common
 def tables_assign(context: Context, game_number: int | None, seating: str | None, seed: int | None) -> None:

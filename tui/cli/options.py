@@ -19,6 +19,9 @@ from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import unicodedata
+from collections.abc import Mapping
+
 import click
 
 from duplicate.bounds import BONUS_MAX, DB_INT_MAX, ROUND_SECONDS_MAX, SEED_MAX
@@ -27,6 +30,66 @@ if TYPE_CHECKING:
     from duplicate.service.facade import TournamentService
     from lexicon.lexicon import Lexicon
     from ranking.service import EloDIHooks
+
+
+def _plain(word: str) -> str:
+    """``word`` lowercased without accents (``Automáticas`` → ``automaticas``)."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word.strip().lower()) if not unicodedata.combining(c))
+
+
+if TYPE_CHECKING:                            # generic for the type checker; older Click's is not at run time
+    _ParamType = click.ParamType[str]
+else:
+    _ParamType = click.ParamType
+
+
+class SpanishChoice(_ParamType):
+    """One of a few Spanish words (shown in ``--help`` and in the errors), each standing
+    for the value the program keeps (``{"automáticas": "automatic"}``). Accents and case
+    do not matter; the kept (English) values are accepted too, as aliases for scripts
+    written before (issue 35 §4). Converts to the kept value."""
+
+    name = "opción"
+
+    def __init__(self, words: Mapping[str, str]) -> None:
+        self.words = dict(words)
+        self._read = {_plain(word): value for word, value in words.items()}
+        self._read.update({_plain(value): value for value in words.values() if _plain(value) not in self._read})
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str | None:
+        return "[" + "|".join(self.words) + "]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        kept = self._read.get(_plain(str(value)))
+        if kept is None:
+            self.fail(f"«{value}» no es una de: {', '.join(self.words)}", param, ctx)
+        return kept
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter,
+                       incomplete: str) -> list[click.shell_completion.CompletionItem]:
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(word) for word in self.words if _plain(word).startswith(_plain(incomplete))]
+
+
+BONUS_MODE = SpanishChoice({"sin": "off", "automáticas": "automatic", "manuales": "manual"})
+"""``--bonus`` (III.24): no bonuses, automatic (+10 / +5) or manual; the service's ``BonusMode`` values."""
+
+CRITERION = SpanishChoice({"suma": "total", "promedio-plazas": "average_place",
+                           "promedio-porcentajes": "average_percentage", "desviación": "deviation"})
+"""``--criterion`` (IV.31): the service's ``TournamentCriterion`` values."""
+
+ENTRY_STATUS_WORDS = SpanishChoice({"activo": "active", "retirado": "withdrawn", "ausente": "absent",
+                              "descalificado": "disqualified"})
+"""A player's status in a tournament (``EntryStatus`` values)."""
+
+SEATING = SpanishChoice({"clasificación": "standings", "elodi": "rating", "alfabético": "alphabetical",
+                         "sorteo": "random"})
+"""How players are seated (II.6; ``SeatingMethod`` values)."""
+
+OUTPUT_FORMAT = SpanishChoice({"tabla": "table", "csv": "csv", "json": "json"})
+"""``--format`` of the listings: a table for people, CSV or JSON for programs."""
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -120,7 +183,7 @@ def round_choice(default: str) -> Callable[[F], F]:
 
 round_option = round_choice("la última con la jugada maestra ya anunciada, III.16: en ella se anotan las papeletas")
 """``--round`` of the slip commands (``TournamentService.enter_slip``'s default round)."""
-format_option = click.option("--format", "output", type=click.Choice(["table", "csv", "json"]), default="table",
+format_option = click.option("--format", "output", type=OUTPUT_FORMAT, default="tabla",
                              show_default=True, help="Formato de salida.")
 
 
@@ -217,6 +280,9 @@ class Context:
         self.lexicon_path = lexicon
         self.pin_file = pin_file
         self.elodi: EloDIHooks | None = None
+        self.creates = False
+        """Whether this command may create the database (a SQLite file that does not exist):
+        only the commands that make a tournament («tournament create», «restore») set it."""
         self._service: TournamentService | None = None
         self._acting: TournamentService | None = None
 
@@ -236,8 +302,8 @@ class Context:
                 except compiled.LexiconError as error:
                     raise click.ClickException(str(error)) from None
             try:
-                self._service, self.elodi = open_tournament_service(self.db_url, station=self.station,
-                                                                    lexicon=lexicon)
+                self._service, self.elodi = open_tournament_service(self.db_url, create=self.creates,
+                                                                    station=self.station, lexicon=lexicon)
             except TournamentError as error:
                 raise click.ClickException(str(error)) from None
         return self._service

@@ -10,7 +10,7 @@ from duplicate.labels import ENTRY_STATUS, label
 from duplicate.plurals import counted
 from duplicate.rules.statuses import EntryStatus
 from tui.cli.listing import say
-from tui.cli.options import NUMBER, Context, common
+from tui.cli.options import ENTRY_STATUS_WORDS, NUMBER, Context, common
 
 
 # --- players and assistants ------------------------------------------------------------------
@@ -63,11 +63,11 @@ def player_list(context: Context) -> None:
 
 @player.command("status")
 @click.argument("entry_id", type=NUMBER)
-@click.argument("status", type=click.Choice([status.value for status in EntryStatus]))
+@click.argument("status", type=ENTRY_STATUS_WORDS)
 @click.option("--reason", default="")
 @common
 def player_status(context: Context, entry_id: int, status: str, reason: str) -> None:
-    """Cambia el estado de una inscripción (active, withdrawn, absent, disqualified)."""
+    """Cambia el estado de una inscripción (activo, retirado, ausente, descalificado)."""
     context.acting.set_entry_status(entry_id, EntryStatus(status), reason=reason)
     click.echo(f"Inscripción {entry_id}: {label(ENTRY_STATUS, status)}.")
 

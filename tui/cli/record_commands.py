@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -15,6 +14,7 @@ from tui.cli.listing import emit_rows, say
 from tui.cli.options import (
     PIN_ENV,
     Context,
+    SpanishChoice,
     common,
     format_option,
     game_option,
@@ -117,7 +117,7 @@ def _venue_standings(context: Context, game_number: int | None, overall: bool, p
 
 @click.command()
 @click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--format", "kind", type=click.Choice(["record", "eliot"]), default="record", show_default=True,
+@click.option("--format", "kind", type=SpanishChoice({"registro": "record", "eliot": "eliot"}), default="registro", show_default=True,
               help="record: el registro completo del torneo (JSON); eliot: una partida como partida guardada de "
                    "Eliot (XML, modo arbitration; con --game).")
 @click.option("--eliot-dictionary", "eliot_dictionary", metavar="ARCHIVO",
@@ -236,6 +236,7 @@ def restore(context: Context, path: Path) -> None:
         record = load_record(path)
     except RecordError as error:
         raise click.ClickException(str(error)) from None
+    context.creates = True
     service = context.service.with_pin(context.new_pin("PIN o contraseña del juez árbitro del torneo restaurado"))
     restored = service.restore(record, path=str(path))
     click.echo(f"Torneo {restored.tournament_id} restaurado desde {path}: «{restored.name}», "
@@ -250,12 +251,14 @@ def restore(context: Context, path: Path) -> None:
 @click.option("--all", "everything", is_flag=True, help="Todo el torneo, no solo una partida.")
 @common
 def history(context: Context, game_number: int | None, everything: bool) -> None:
-    """Historial de eventos: quién cambió qué, cuándo y por qué."""
+    """Historial de eventos: quién cambió qué, cuándo y por qué (una línea por evento)."""
+    from duplicate.record.event_lines import describe
+
     service = context.service
     number = None if everything else context.game(game_number)
     for event in service.history(context.tournament, number):
         where = f"r{event.round_number}" if event.round_number else "  "
         who = event.station + (f"/{event.arbiter}" if event.arbiter else "")
         why = f" — {event.reason}" if event.reason else ""
-        say(f"{event.id:>6} {event.created_at:%Y-%m-%d %H:%M:%S} {where:>4} {event.kind:<18} {who:<16} "
-                   f"{json.dumps(event.shown or event.payload, ensure_ascii=False)[:120]}{why}")
+        say(f"{event.id:>6} {event.created_at:%Y-%m-%d %H:%M:%S} {where:>4} {who:<16} "
+            f"{describe(event.kind, event.shown or event.payload)}{why}")

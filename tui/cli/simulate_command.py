@@ -14,7 +14,7 @@ from duplicate.service.facade import TournamentService
 from duplicate.service.settings import TournamentSettings
 from duplicate.simulate import simulate_tournament
 from lexicon.lexicon import Lexicon
-from tui.cli.options import NUMBER, SEED, db_option, lexicon_option, pin_file_option, read_pin
+from tui.cli.options import BONUS_MODE, CRITERION, NUMBER, SEED, db_option, lexicon_option, pin_file_option, read_pin
 
 
 def _decimal(value: float, digits: int = 2) -> str:
@@ -33,10 +33,10 @@ def _count(number: int, singular: str, plural: str) -> str:
 @click.option("--rounds", type=NUMBER, default=None,
               help="Rondas por partida (por defecto, a bolsa completa, III.21).")
 @click.option("--name", default=None, help="Nombre del torneo (por defecto, «Torneo simulado (semilla S)»).")
-@click.option("--bonus", type=click.Choice([mode.value for mode in BonusMode]), default=BonusMode.OFF.value,
+@click.option("--bonus", type=BONUS_MODE, default="sin",
               show_default=True, help="Bonificaciones (III.24).")
-@click.option("--criterion", type=click.Choice([c.value for c in TournamentCriterion]),
-              default=TournamentCriterion.TOTAL.value, show_default=True, help="Clasificación del torneo (IV.31).")
+@click.option("--criterion", type=CRITERION,
+              default="suma", show_default=True, help="Clasificación del torneo (IV.31).")
 @db_option
 @lexicon_option
 @pin_file_option

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from duplicate.labels import SLIP_STATUS, label
+from duplicate.labels import CONFLICT_KIND, SLIP_STATUS, label
 from duplicate.plurals import counted
 from duplicate.service.views import EntryResult, SlipView
 from tui.cli.listing import emit_rows, say
@@ -177,7 +177,7 @@ def slip_conflicts(context: Context, game_number: int | None) -> None:
     for conflict, stored in items:
         say(f"{conflict.id:>4}  ronda {conflict.round_number}, mesa {conflict.table_number}: "
                    f"«{label(SLIP_STATUS, conflict.mark) if conflict.mark else conflict.text}» ({conflict.entered_by}) frente a «{_slip_label(stored)}» "
-                   f"({stored.entered_by if stored else ''}) [{conflict.kind}]")
+                   f"({stored.entered_by if stored else ''}) [{label(CONFLICT_KIND, conflict.kind)}]")
 
 
 @slip.command("resolve")

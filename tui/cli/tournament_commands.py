@@ -16,7 +16,7 @@ from duplicate.rules.bonuses import BonusMode
 from duplicate.rules.tournament_standings import TournamentCriterion
 from duplicate.service.settings import TournamentSettings
 from tui.cli.listing import say
-from tui.cli.options import BONUS, NUMBER, SECONDS, Context, common, read_pin
+from tui.cli.options import BONUS, BONUS_MODE, CRITERION, NUMBER, SECONDS, Context, SpanishChoice, common, read_pin
 
 
 # --- tournament --------------------------------------------------------------------------
@@ -30,12 +30,12 @@ def tournament() -> None:
 @click.option("--venue", default="", help="Lugar.")
 @click.option("--start", "start_date", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Fecha de inicio (AAAA-MM-DD).")
 @click.option("--end", "end_date", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Fecha de fin (AAAA-MM-DD).")
-@click.option("--bonus", type=click.Choice([mode.value for mode in BonusMode]), default=BonusMode.OFF.value,
+@click.option("--bonus", type=BONUS_MODE, default="sin",
               show_default=True, help="Bonificaciones (III.24).")
 @click.option("--bonus-value", type=BONUS, default=10, show_default=True,
               help="Valor de la bonificación manual (III.24 aconseja 5 o 10).")
-@click.option("--criterion", type=click.Choice([c.value for c in TournamentCriterion]),
-              default=TournamentCriterion.TOTAL.value, show_default=True, help="Clasificación del torneo (IV.31).")
+@click.option("--criterion", type=CRITERION,
+              default="suma", show_default=True, help="Clasificación del torneo (IV.31).")
 @click.option("--tie-breaks/--no-tie-breaks", default=False, show_default=True,
               help="Premios que no se pueden compartir: desempates III.28 en cada partida y, en la "
                    "clasificación del torneo, III.28 sobre todas las rondas (IV.31); sin ellos, los empatados "
@@ -67,6 +67,7 @@ def tournament_create(context: Context, name: str, venue: str, start_date: Any, 
                                   seconds_per_round=seconds,
                                   partial_every=partial_every, venue_bonuses=venue_bonuses,
                                   corrections_after_final=corrections_after_final)
+    context.creates = True
     service = context.service.with_pin(context.new_pin("PIN o contraseña del juez árbitro del nuevo torneo"))
     tournament_id = service.create_tournament(
         name, venue=venue, start_date=start_date.date() if start_date else None,
@@ -137,7 +138,7 @@ def tournament_settings(context: Context, oriented: bool | None, board: bool | N
 
 
 @tournament.command("pin")
-@click.argument("role", type=click.Choice(["judge", "assistant"]))
+@click.argument("role", type=SpanishChoice({"juez": "judge", "auxiliar": "assistant"}))
 @click.option("--name", default=None,
               help="Nombre del auxiliar (el de su tramo de mesas, «assistant set»), o del juez de una sede.")
 @click.option("--venue", default=None,

@@ -15,7 +15,14 @@ other end. ``VenueServer`` adds, around it:
   with ``https://`` and ``wss://``, and neither the password nor the PINs cross the
   network in clear;
 * each app process told its browser's address (``$DUPLICADA_SOURCE``), the key its wrong
-  PINs count against in the service (``duplicate.service.lockout``).
+  PINs count against in the service (``duplicate.service.lockout``);
+* **its own page** (``serve_page/app_index.html``, in place of textual-serve's): Spanish
+  texts, the font from the server's own files (no request leaves the venue), and the
+  script, style and websocket addresses written from the address the browser used (its
+  ``Host`` header), or from ``--public-url`` when given — never from ``--host``, which is
+  ``0.0.0.0`` on a venue network and reachable from no other machine (issue 35 §4). At
+  start-up the judge's terminal lists this machine's addresses
+  (``machine_addresses.browser_urls``).
 
 Inside each session the app itself asks for the station's PIN before any screen
 (``tui.app``): the password lets a browser into the venue's server, the PIN says which
@@ -30,20 +37,31 @@ import binascii
 import hmac
 import ipaddress
 import math
+import re
 import ssl
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 from typing import Any, cast
 
+import aiohttp_jinja2
 from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 from duplicate.service.lockout import address_source
+from tui.cli.machine_addresses import browser_urls
 from tui.cli.venue_door import DoorGuard
 
 SOURCE_ENV = "DUPLICADA_SOURCE"
 """Environment variable through which a browser's app process learns its source key."""
+
+PAGE_FOLDER = Path(__file__).with_name("serve_page")
+"""duplicada's page template for the browsers (textual-serve's static files stay its own)."""
+
+HOST_HEADER = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?")
+"""A ``Host`` header the page may name: a name or IPv4 address, or a bracketed IPv6
+address, and an optional port — nothing that could break out of an address."""
 
 
 def is_loopback(host: str) -> bool:
@@ -108,7 +126,8 @@ class VenueServer(Server):
 
     def __init__(self, command: str, *, password: str | None, max_sessions: int, idle_seconds: float,
                  ssl_context: ssl.SSLContext | None = None, **options: Any) -> None:
-        super().__init__(command, **options)
+        super().__init__(command, templates_path=PAGE_FOLDER, **options)
+        self.given_url: str | None = options.get("public_url")
         self.password = password
         self.max_sessions = max_sessions
         self.idle_seconds = idle_seconds
@@ -129,12 +148,47 @@ class VenueServer(Server):
         await web.TCPSite(runner, self.host, self.port, ssl_context=self.ssl_context).start()
         return runner
 
+    def browser_urls(self) -> list[str]:
+        """The addresses the venue's browsers open: ``--public-url`` when given, else this
+        machine's addresses when listening on every interface, else ``--host``."""
+        if self.given_url:
+            return [self.given_url]
+        return browser_urls(self.host, self.port, "https" if self.ssl_context else "http")
+
+    def page_url(self, request: web.Request) -> str | None:
+        """The server's address as the page names it (no final slash): ``--public-url``
+        when given, else the scheme this server speaks and the request's ``Host``; None for
+        a ``Host`` that is not a plain address."""
+        if self.given_url:
+            return self.given_url.rstrip("/")
+        host = request.host
+        if not HOST_HEADER.fullmatch(host):
+            return None
+        return f"{'https' if self.ssl_context else 'http'}://{host}"
+
+    async def handle_index(self, request: web.Request) -> web.Response:
+        """The page: textual-serve's terminal in duplicada's Spanish template, every address
+        in it derived from ``page_url`` (400 for a ``Host`` that is not an address)."""
+        base = self.page_url(request)
+        if base is None:
+            return web.Response(status=400, content_type="text/plain", charset="utf-8",
+                                text="La dirección pedida (cabecera Host) no es válida.")
+        scheme, rest = base.split(":", 1)
+        context = {
+            "title": self.title,
+            "font_size": _size(request.query.get("fontsize"), 16),
+            "static_url": f"{base}/static/",
+            "websocket_url": f"{'wss' if scheme == 'https' else 'ws'}:{rest}/ws",
+        }
+        return aiohttp_jinja2.render_template("app_index.html", request, context)
+
     async def on_startup(self, app: web.Application) -> None:
         """The banner on the judge's terminal, in Spanish (textual-serve's own is English and
         shows the app's command line): where the browsers go and how to stop."""
         self.console.print("duplicada: aplicación de arbitraje para los navegadores de la sala", highlight=False,
                            markup=False)
-        self.console.print(f"Los puestos abren {self.public_url} en su navegador"
+        urls = self.browser_urls()
+        self.console.print(f"Los puestos abren {' o '.join(urls)} en su navegador"
                            + (" (con la contraseña de la sala)." if self.password else "."),
                            highlight=False, markup=False)
         self.console.print(f"Hasta {self.max_sessions} puestos a la vez. Pulse Ctrl+C para terminar.",
