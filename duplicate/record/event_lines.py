@@ -86,7 +86,12 @@ DESCRIBERS: dict[str, Callable[[Payload], str]] = {
     "player_updated": lambda p: f"Datos del jugador de la inscripción {_text(p, 'entry')} corregidos",
     "venue_added": lambda p: f"Sede añadida: {_text(p, 'venue')}",
     "venue_imported": lambda p: f"Registro de la sede {_text(p, 'venue')} importado"
+                                + (f", firmado con la clave de huella {_text(p, 'signed_by')}" if p.get("signed_by") else "")
+                                + (", SIN FIRMA" if p.get("unsigned") else "")
                                 + (" (sustituye al anterior)" if p.get("replaces") else ""),
+    "venue_key_registered": lambda p: f"Clave de la sede {_text(p, 'venue')} registrada: huella {_text(p, 'fingerprint')}"
+                                      + (f" (sustituye a {_text(p, 'replaces')})" if p.get("replaces") else ""),
+    "signing_key_made": lambda p: f"Clave de firma del torneo creada: huella {_text(p, 'fingerprint')}",
     # play
     "game_created": lambda p: f"Partida {_text(p, 'number')} creada"
                               + (f": {_text(p, 'planned_rounds')} ronda{'' if p.get('planned_rounds') == 1 else 's'}"
