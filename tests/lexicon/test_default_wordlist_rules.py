@@ -1,7 +1,9 @@
 """The default word list's build rules (issues 15 and 28): the FISE admission rules, on small
-synthetic sources and on the shipped ``data/lexicon-es.txt.xz``; the shipped file is what
-the script builds from the shared sources, byte for byte. The whole build on a synthetic
-sources folder: ``test_default_wordlist_build.py``.
+synthetic sources and on the shipped ``data/lexicon-es.txt.xz``. The shipped file is what
+the script builds from the shared sources, byte for byte: ``test_default_wordlist_shipped.py``;
+the expansion against spylls on those sources: ``test_default_wordlist_spylls.py`` (files of
+their own, the two longest, so that xdist runs them beside these). The whole build on a
+synthetic sources folder: ``test_default_wordlist_build.py``.
 
 Tests on the rules, not on counts: enclitic forms never appear, an intransitive verb has
 -DO and no -DA, a verb listed only for Spain has its infinitive only, a pronominal verb has
@@ -12,7 +14,6 @@ for a reviewed reason.
 from __future__ import annotations
 
 import lzma
-import os
 import re
 from pathlib import Path
 
@@ -21,9 +22,8 @@ import pytest
 import data
 from lexicon.alphabet import spanish
 from lexicon.default import WORD_LIST
-from scripts.build_default_wordlist import DEFAULT_SOURCES, compressed
 from scripts.default_lexicon import fise_rules
-from scripts.default_lexicon.build import build, pronominal_lemma, read_two_tile_table
+from scripts.default_lexicon.build import pronominal_lemma, read_two_tile_table
 from scripts.default_lexicon.enclitics import enclitic_words, plain
 from scripts.default_lexicon.fise_rules import Verbs, active_participles, plurals, voseo_rules
 from scripts.default_lexicon.hunspell import Affixes, Entry, Rule, content_lines
@@ -325,57 +325,11 @@ def test_active_participles_and_superlatives_in_the_shipped_list(shipped: set[st
 
 def test_every_two_tile_word_has_a_reviewed_reason(shipped: set[str]) -> None:
     alphabet = spanish()
-    two_tiles = {w for w in shipped if len(alphabet.word_codes(w)) == 2}
+    # Two tiles are at most twice the longest tile's letters (CH, LL, RR: 4): only those
+    # words are split into tiles, not the whole list.
+    longest = max(len(letter.symbol) for letter in alphabet.letters)
+    two_tiles = {w for w in shipped if len(w) <= 2 * longest and len(alphabet.word_codes(w)) == 2}
     admitted = {word for word, row in read_two_tile_table().items() if row.admitted}
     assert two_tiles == admitted
     assert {"FI", "HI", "HU", "NA", "OX", "ÑU", "CHE", "XI"} <= two_tiles
     assert not {"AD", "ET", "QU", "LLE"} & shipped
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(not (Path(os.environ.get("DUPLICADA_LEXICON_SOURCES", DEFAULT_SOURCES)) / "README.md").exists(),
-                    reason="las fuentes (shared/lexicon-sources) no están en esta máquina")
-def test_the_shipped_list_is_what_the_script_builds() -> None:
-    words, steps, _ = build(Path(os.environ.get("DUPLICADA_LEXICON_SOURCES", DEFAULT_SOURCES)))
-    assert compressed(words) == data.path(WORD_LIST).read_bytes()
-    # Every word is written as the alphabet writes its tiles (the build writes them faster).
-    alphabet = spanish()
-    assert words == sorted(set(words))
-    assert all(2 <= len(codes := alphabet.word_codes(w)) <= 15 and alphabet.format(codes) == w for w in words)
-    assert steps[0].added > len(words)
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(not (Path(os.environ.get("DUPLICADA_LEXICON_SOURCES", DEFAULT_SOURCES)) / "README.md").exists(),
-                    reason="las fuentes (shared/lexicon-sources) no están en esta máquina")
-def test_expansion_agrees_with_spylls_lookup(tmp_path: Path) -> None:
-    """Cross-check of the expander against an independent Hunspell implementation: every form
-    it makes of 1,500 random RLA-ES entries (all rules, no FISE rule) is one spylls accepts,
-    with the Spain affix file, or, for the forms only the voseo rules make, with Argentina's.
-    The one known difference: the prefix class ☎️ (tele-) is named by two code points; like
-    Hunspell we reach it by the first, spylls by both, so spylls rejects its forms."""
-    import random
-
-    from spylls.hunspell import Dictionary
-
-    from scripts.default_lexicon.sources import RLA_ES_AFFIXES, read_rla_es
-
-    root = Path(os.environ.get("DUPLICADA_LEXICON_SOURCES", DEFAULT_SOURCES))
-    rla = read_rla_es(root)
-    lines = sorted({f"{e.word}/{e.flags}" if e.flags else e.word for e in rla.entries})
-    dictionaries = {}
-    for country in ("es_ES", "es_AR"):
-        affix_file = root / RLA_ES_AFFIXES.parent.parent / country / "afijos.txt"
-        (tmp_path / f"{country}.aff").write_text("\n".join(content_lines(affix_file)) + "\n", encoding="utf-8")
-        (tmp_path / f"{country}.dic").write_text(f"{len(lines)}\n" + "\n".join(lines) + "\n", encoding="utf-8")
-        dictionaries[country] = Dictionary.from_files(str(tmp_path / country))
-    sample = random.Random(28).sample(rla.entries, 1500)
-    voseo = set(rla.voseo)
-    spain = {form for entry in sample for form in rla.affixes.expand(entry, lambda e, r: r not in voseo)}
-    only_voseo = {form for entry in sample for form in rla.affixes.expand(entry)} - spain
-    rejected = {form for form in spain if not dictionaries["es_ES"].lookup(form)}
-    rejected |= {form for form in only_voseo if not dictionaries["es_AR"].lookup(form)}
-    made_by_tele = {form for entry in sample if "☎" in entry.flags
-                    for form in rla.affixes.expand(entry) if form.startswith("tel")}
-    assert rejected <= made_by_tele
-    assert len(spain) > 10_000 and len(only_voseo) > 100

@@ -1,12 +1,12 @@
 """The classic event screen (issue 16), driven with Pilot as the judge and an assistant
 would: the judge creates the division, pairs each round with F5; results are typed as
 ``MESA PUNTOS1 PUNTOS2`` and Enter with no pause between boards; the standings tab shows the
-service's standings. A 40-player, 7-round Swiss event is run end to end from the app."""
+service's standings. The 40-player, 7-round Swiss event run end to end from the app is in
+``test_classic_swiss.py`` (its own file: the longest of these, run beside them under xdist)."""
 
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -14,18 +14,15 @@ from pathlib import Path
 import pytest
 from rich.text import Text
 from textual.pilot import Pilot
-from textual.widgets import Static, TabbedContent
+from textual.widgets import Static
 
 from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
-from ranking.classic.engines import py4swiss_installed
-from ranking.classic.replay import check_tournament
 from ranking.classic.service import ClassicService
-from ranking.classic.trf import read_trf
 from ranking.classic.views import DivisionSettings
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
-from tests.tui.keys import footer_beyond, footer_laid_out, send_without_pauses
-from tests.tui.waiting import finished, idle, until
+from tests.tui.keys import footer_beyond, footer_laid_out
+from tests.tui.waiting import idle, until
 from tui.app.application import DuplicadaApp
 from tui.app.screens.classic import ClassicScreen, parse_result
 from tui.app.widgets.plain_table import PlainTable
@@ -74,57 +71,6 @@ def test_result_text_is_read(text: str, expected: tuple[int, int, int]) -> None:
 def test_a_malformed_result_says_what_was_expected(text: str) -> None:
     with pytest.raises(ValueError, match="se esperaba MESA PUNTOS1 PUNTOS2"):
         parse_result(text)
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(not py4swiss_installed(), reason="py4swiss no se instala en este sistema")
-def test_a_40_player_7_round_swiss_event_from_the_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "datos"))          # where F9 publishes
-    service = new_tournament(tmp_path / "clasico.db", 40)
-    rng = random.Random(40)
-
-    async def main() -> None:
-        async with classic_screen(service, JUDGE_PIN, size=(100, 40)) as (app, pilot, screen):
-            await idle(pilot)
-            await pilot.click("#setup-rounds")
-            await pilot.press("7", "enter")                     # the default system: FIDE Dutch
-            await until(pilot, lambda: screen.division is not None)
-            classic = ClassicService.like(app.service)
-            for number in range(1, 8):
-                await pilot.press("f5")
-
-                await until(pilot, lambda: screen.shown_round == number and
-                            screen.query_one("#boards", PlainTable).row_count == 20)
-                boards = classic.boards(number)
-                keys: list[str] = []
-                for board in boards:
-                    scores = (rng.randint(300, 520), rng.randint(300, 520))
-                    keys += list(f"{board.table} {scores[0]} {scores[1]}") + ["enter"]
-                screen.query_one("#result").focus()
-                send_without_pauses(app, keys)                  # 20 boards typed with no pause
-                # 220 keys, each applied in order: the service is asked once they all are (asking it
-                # every 20 ms meanwhile took the event loop's time from the keys).
-                await finished(app.keys_applied(), f"the 220 keys of round {number} applied")
-                await until(pilot, lambda: all(b.first_score is not None for b in classic.boards(number)))
-                await idle(pilot)
-            await pilot.press("f5")
-            await until(pilot, lambda: "ya se han emparejado las 7 rondas" in feedback(screen))
-            await pilot.press("f3")
-            assert app.screen.query_one("#classic-tabs", TabbedContent).active == "clasificacion"
-            table = screen.query_one("#standings", PlainTable)
-            await until(pilot, lambda: table.row_count == 40)
-            shown = [table.get_row_at(i)[1].plain for i in range(40)]
-            assert shown == [f"{line.number} {line.name}" for line in classic.standings()]
-            assert any("[red]Eva[/red] Núñez" in name for name in shown)        # names as typed, no markup
-            await pilot.press("f9")
-            await until(pilot, lambda: "Publicado" in feedback(screen))
-
-    asyncio.run(main())
-    folder = next((tmp_path / "datos").rglob("clasico"))
-    assert (folder / "index.html").exists() and (folder / "pdf" / "ronda-7.pdf").exists()
-    assert "Clasificación final" in (folder / "index.html").read_text(encoding="utf-8")
-    trf = read_trf(ClassicService(service.db).trf_text())
-    assert trf.rounds_played == 7 and check_tournament(trf, "dutch") == (7, None)  # type: ignore[arg-type]
 
 
 def test_an_assistant_enters_its_tables_and_is_refused_others(tmp_path: Path) -> None:
