@@ -28,6 +28,7 @@ from tui.app.screens.entry import EntryScreen
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.setup import SetupScreen
 from tui.app.screens.signin import SignInScreen
+from tui.app.widgets.pin_dialog import PinAgainDialog
 
 RACK = "CASAMO?"
 
@@ -139,6 +140,8 @@ def test_the_new_tournament_form_takes_name_tab_venue_tab_judge_tab_pin(service:
             send_without_pauses(app, keys("Open", ["tab"], "Madrix", ["backspace"], "d", ["tab"], "Lucía",
                                           ["tab"], "clave-del-juez", ["shift+tab"], ["home"], "Dña. ",
                                           ["tab"], ["enter"]))
+            await mounted(pilot, PinAgainDialog)              # the PIN typed twice (issue 35 §4)
+            send_without_pauses(app, keys("clave-del-juez", ["enter"]))
             await mounted(pilot, SignInScreen)
             await idle(pilot)
 
