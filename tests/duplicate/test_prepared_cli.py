@@ -8,26 +8,14 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
 from duplicate.prepared.file import content_digest
-from tests.credentials import JUDGE_PIN
-from tui.cli.main import main
+from tests.command_line import judge_command_line
 
 
 @pytest.fixture
 def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("DUPLICADA_DB", str(tmp_path / "torneo.db"))
-    monkeypatch.setenv("DUPLICADA_STATION", "mesa-1")
-    monkeypatch.setenv("DUPLICADA_PIN", JUDGE_PIN)
-    runner = CliRunner()
-
-    def invoke(*args: str, code: int = 0) -> Result:
-        result = runner.invoke(main, list(args))
-        assert result.exit_code == code, result.output
-        return result
-
-    return invoke
+    return judge_command_line(monkeypatch, tmp_path / "torneo.db")
 
 
 def test_create_check_and_play_a_prepared_game(run, tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from sqlalchemy import select
@@ -30,6 +30,7 @@ from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from duplicate.storage.models import TournamentKey
 from lexicon.lexicon import Lexicon
+from tests.command_line import judge_command_line
 from tests.credentials import JUDGE_PIN
 from tests.duplicate.test_venues import BONUSES, prepared, records  # noqa: F401 — the module's fixtures
 from tests.fuzz import tamperings
@@ -147,17 +148,7 @@ def test_a_record_of_another_installation_is_refused_naming_both_fingerprints(
 
 
 def cli(monkeypatch: pytest.MonkeyPatch, db: Path) -> Any:
-    monkeypatch.setenv("DUPLICADA_DB", str(db))
-    monkeypatch.setenv("DUPLICADA_STATION", "organizador")
-    monkeypatch.setenv("DUPLICADA_PIN", JUDGE_PIN)
-    runner = CliRunner()
-
-    def run(*args: str, code: int = 0) -> Result:
-        result = runner.invoke(main, list(args))
-        assert result.exit_code == code, result.output
-        return result
-
-    return run
+    return judge_command_line(monkeypatch, db, "organizador")
 
 
 def test_a_venue_without_a_key_imports_only_unsigned_and_the_log_says_so(

@@ -9,25 +9,15 @@ from pathlib import Path
 
 import click
 import pytest
-from click.testing import CliRunner, Result
 
+from tests.command_line import judge_command_line
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 from tui.cli.main import main
 
 
 @pytest.fixture
 def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("DUPLICADA_DB", str(tmp_path / "torneo.db"))
-    monkeypatch.setenv("DUPLICADA_STATION", "mesa-1")
-    monkeypatch.setenv("DUPLICADA_PIN", JUDGE_PIN)                 # the judge's station (issue 12 §1)
-    runner = CliRunner()
-
-    def invoke(*args: str, code: int = 0) -> Result:
-        result = runner.invoke(main, list(args))
-        assert result.exit_code == code, result.output
-        return result
-
-    return invoke
+    return judge_command_line(monkeypatch, tmp_path / "torneo.db")
 
 
 def test_a_game_from_setup_to_final_results(run, tmp_path: Path) -> None:

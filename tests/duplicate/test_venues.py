@@ -214,19 +214,9 @@ def test_venue_commands_import_and_rank_the_whole_field(tmp_path: Path, monkeypa
                                                         records: dict[str, dict[str, Any]]) -> None:
     import json
 
-    from click.testing import CliRunner, Result
+    from tests.command_line import judge_command_line
 
-    from tui.cli.main import main
-
-    monkeypatch.setenv("DUPLICADA_DB", str(tmp_path / "organizador.db"))
-    monkeypatch.setenv("DUPLICADA_STATION", "organizador")
-    monkeypatch.setenv("DUPLICADA_PIN", JUDGE_PIN)
-    runner = CliRunner()
-
-    def run(*args: str, code: int = 0) -> Result:
-        result = runner.invoke(main, list(args))
-        assert result.exit_code == code, result.output
-        return result
+    run = judge_command_line(monkeypatch, tmp_path / "organizador.db", "organizador")
 
     game_file = tmp_path / "maestra.json"
     game_file.write_text(prepared.to_json(), encoding="utf-8")

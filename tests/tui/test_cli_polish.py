@@ -10,7 +10,7 @@ import importlib
 import inspect
 import io
 
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 from rich.console import Console
 
 from tui.cli.main import main
@@ -65,22 +65,13 @@ from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 
+from tests.command_line import judge_command_line  # noqa: E402
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN  # noqa: E402
 
 
 @pytest.fixture
 def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("DUPLICADA_DB", str(tmp_path / "torneo.db"))
-    monkeypatch.setenv("DUPLICADA_STATION", "mesa-1")
-    monkeypatch.setenv("DUPLICADA_PIN", JUDGE_PIN)
-    runner = CliRunner()
-
-    def invoke(*args: str, code: int = 0) -> Result:
-        result = runner.invoke(main, list(args), prog_name="duplicada")
-        assert result.exit_code == code, result.output
-        return result
-
-    return invoke
+    return judge_command_line(monkeypatch, tmp_path / "torneo.db", prog_name="duplicada")
 
 
 def _round_with_master(run, players: int = 4) -> None:  # type: ignore[no-untyped-def]

@@ -9,31 +9,19 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
 from duplicate.record.event_lines import DESCRIBERS, describe
 from duplicate.record.events import EVENT_TYPES
 from duplicate.rules.bonuses import BonusMode
 from duplicate.rules.statuses import EntryStatus, SeatingMethod
 from duplicate.rules.tournament_standings import TournamentCriterion
-from tests.credentials import JUDGE_PIN
-from tui.cli.main import main
+from tests.command_line import judge_command_line
 from tui.cli.options import BONUS_MODE, CRITERION, ENTRY_STATUS_WORDS, SEATING
 
 
 @pytest.fixture
 def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("DUPLICADA_DB", str(tmp_path / "torneo.db"))
-    monkeypatch.setenv("DUPLICADA_STATION", "mesa-1")
-    monkeypatch.setenv("DUPLICADA_PIN", JUDGE_PIN)
-    runner = CliRunner()
-
-    def invoke(*args: str, code: int = 0) -> Result:
-        result = runner.invoke(main, list(args), prog_name="duplicada")
-        assert result.exit_code == code, result.output
-        return result
-
-    return invoke
+    return judge_command_line(monkeypatch, tmp_path / "torneo.db", prog_name="duplicada")
 
 
 def test_the_spanish_words_stand_for_every_value_the_service_keeps() -> None:
