@@ -79,8 +79,11 @@ def test_when_a_venue_was_imported_is_shown_in_local_time(monkeypatch: pytest.Mo
 
 
 def test_what_the_organiser_is_told_after_an_import() -> None:
+    # Issue 35 §2: an unsigned import says so; a signed one names the key that signed it.
     first = VenueView("Lloret", 6, 1, "ab" * 32, 4, None, None, "")
-    assert imported_text(first) == "Sede «Lloret» importada: 6 jugadores, 1 partida."
-    again = VenueView("Lloret", 1, 2, "cd" * 32, 9, 4, None, "")
+    assert imported_text(first) == ("Sede «Lloret» importada: 6 jugadores, 1 partida. SIN FIRMA: la sede no tiene "
+                                    "clave registrada (queda anotado en el historial).")
+    again = VenueView("Lloret", 1, 2, "cd" * 32, 9, 4, None, "", signed_by="57ca da43 d87a 92ec 3806")
     assert imported_text(again) == ("Sede «Lloret» importada (sustituye a su importación anterior, que queda en el "
-                                    "historial): 1 jugador, 2 partidas.")
+                                    "historial): 1 jugador, 2 partidas. Firma comprobada: clave registrada de la "
+                                    "sede, huella 57ca da43 d87a 92ec 3806.")
