@@ -60,8 +60,11 @@ groups of four to read over the phone."""
 
 
 def canonical(value: Any) -> bytes:
-    """``value`` as canonical JSON: sorted keys, no spaces, non-ASCII kept, UTF-8."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    """``value`` as canonical JSON: sorted keys, no spaces, non-ASCII kept, UTF-8 (a lone
+    surrogate, which only an edited file can hold, kept as its code unit: such a record
+    then fails its signature, never the check itself)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8",
+                                                                                               "surrogatepass")
 
 
 def fingerprint(public_raw: bytes) -> str:

@@ -81,8 +81,9 @@ def test_the_service_converts_judges_and_records_a_board_slip_II_8(tmp_path: Pat
     tampered = copy.deepcopy(record)
     tampered["games"][0]["rounds"][0]["slips"][0]["board"] = "8H v CASA"
     found = {(d.field, d.expected) for d in verify_record(tampered, spanish_lexicon)}
-    # the rules (the board form gives another text) and the log (it recorded another form)
-    assert found == {("text", "8H-CASA"), ("board", "H8 > CASA")}
+    # the rules (the board form gives another text), the log (it recorded another form) and
+    # the export's signature (issue 35 §2: the record was changed after it was signed)
+    assert found == {("text", "8H-CASA"), ("board", "H8 > CASA"), ("signature", None)}
     # ... and so is a board slip in a tournament that does not admit them (II.8).
     forbidden = copy.deepcopy(record)
     forbidden["tournament"]["settings"]["board_notation"] = False
