@@ -240,9 +240,9 @@ def test_an_event_day_through_the_app(tmp_path: Path, spanish_lexicon: Lexicon,
             await idle(pilot)
             await pilot.press("p")
             await idle(pilot)
-            await pilot.press("d")
+            await pilot.press("d", "s")                                 # final, confirmed (issue 35 §4)
+            await until(pilot, lambda: service.tournament().games[0].status == "final")
             await idle(pilot)
-            assert service.tournament().games[0].status == "final"
             app.pop_screen()
             await day.open_console()
             assert day.console.state.unpublished is None
