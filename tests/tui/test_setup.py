@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -64,6 +65,8 @@ def message(screen: SetupScreen) -> str:
 
 def test_settings_are_stored_and_refused_once_play_started(service: TournamentService) -> None:
     service.create_tournament("Open")
+    # A setting the form does not show (each venue's own bonuses, issue 27 §2) is kept.
+    service.change_settings(service.tournament().id, replace(service.settings(), venue_bonuses=True))
     for name in NAMES:
         service.add_player(name)
 
@@ -81,6 +84,7 @@ def test_settings_are_stored_and_refused_once_play_started(service: TournamentSe
         settings = service.settings()
         assert (settings.bonus_mode, settings.bonus_value, settings.criterion, settings.tie_breaks,
                 settings.partial_every, settings.seconds_per_round) == ("manual", 30, "average_place", True, 4, 150)
+        assert settings.venue_bonuses
 
         game = service.create_game(rounds=3, seed=1)
         service.draw_rack(game)

@@ -10,6 +10,7 @@ named at once) and hands the service call to ``run``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +49,9 @@ class SetupActions(VenueActions):
                 partial_every=integer(self.query_one("#partial_every", Input).value, "clasificación parcial") or 0,
                 seconds_per_round=integer(self.query_one("#seconds", Input).value, "segundos por ronda") or 0)
             service, tournament_id = self.service, self.tournament_id
-            return lambda: service.change_settings(tournament_id, settings)
+            # Each venue's own bonuses (issue 27 §2) are not on this form: they keep their value.
+            return lambda: service.change_settings(
+                tournament_id, replace(settings, venue_bonuses=service.settings(tournament_id).venue_bonuses))
 
         self.run(form, "Ajustes guardados.")
 
