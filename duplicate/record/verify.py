@@ -123,7 +123,7 @@ from lexicon.lexicon import Lexicon, LexiconError
 __all__ = ["run_verify", "signature_differences", "signature_line", "verify_record"]
 
 
-def verify_record(record: dict[str, Any], lexicon: Lexicon) -> list[Difference]:
+def verify_record(record: dict[str, Any], lexicon: Lexicon, signature: SignatureCheck | None = None) -> list[Difference]:
     """Every difference between a tournament record and its recomputation.
 
     ``record``: a parsed ``duplicada-tournament-1`` record (``load_record``);
@@ -135,13 +135,15 @@ def verify_record(record: dict[str, Any], lexicon: Lexicon) -> list[Difference]:
     slips, bonuses); then players, tournament, games and rounds against the log, the
     log's order and its chain (``duplicate.record.log_check``); then each game's prepared game
 against the one its log loaded (``duplicate.record.prepared_check``); last, a signature
-    that does not hold (``duplicate.record.signature``; an unsigned record is no difference).
+    that does not hold (``duplicate.record.signature``; an unsigned record is no difference;
+    ``signature``: the record's ``signature_check`` when the caller has it already).
     Raises ``RecordError`` if the record lacks a key it needs or is of a format newer than
     this checker reads. See the module docstring for what is checked and the decisions taken.
     """
     check_shape(record)
     return (rule_differences(record, lexicon) + event_differences(record, lexicon) + log_differences(record)
-            + prepared_differences(record) + signature_differences(signature_check(record)))
+            + prepared_differences(record)
+            + signature_differences(signature if signature is not None else signature_check(record)))
 
 
 def signature_differences(check: SignatureCheck) -> list[Difference]:
@@ -192,7 +194,8 @@ def run_verify(path: Path, lexicon_path: Path | None, out: TextIO, *, head: str 
     except LexiconError as error:
         print(f"Error: {error}", file=out)
         return 2
-    differences = verify_record(record, lexicon)
+    signature = signature_check(record)
+    differences = verify_record(record, lexicon, signature)
     if head is not None and record.get("events_head") != head.strip().lower():
         differences.append(Difference("historial", "events_head", record.get("events_head"), head.strip().lower(),
                                       "el registro no acaba en la cabeza de la cadena anotada (--head): no es el "
@@ -206,7 +209,7 @@ def run_verify(path: Path, lexicon_path: Path | None, out: TextIO, *, head: str 
     else:
         counts += (f"; sin cadena de eventos (formato {record.get('format_version', 1)}, anterior a la cadena: "
                    "no se puede saber si se quitó o cambió un evento)")
-    counts += f"; {signature_line(signature_check(record), record.get('format_version', 1))}"
+    counts += f"; {signature_line(signature, record.get('format_version', 1))}"
     if not differences:
         print(f"{path}: sin diferencias: {counts}", file=out)
         return 0

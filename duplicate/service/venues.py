@@ -58,7 +58,7 @@ from duplicate.prepared.check import played_differences
 from duplicate.record.event_kinds import EventKind
 from duplicate.record.events_play import VenueAdded, VenueImported, VenueKeyRegistered
 from duplicate.record.reading import RecordError, check_shape, load_record
-from duplicate.record.signature import fingerprint, public_key_text, signature_check
+from duplicate.record.signature import SignatureCheck, fingerprint, public_key_text, signature_check
 from duplicate.record.verify import verify_record
 from duplicate.rules.bonuses import round_bonuses
 from duplicate.rules.game_standings import GameStanding, RoundResult
@@ -206,8 +206,8 @@ class Venues(TaskModule):
                 raise InvalidFile(f"«{name}» es una sede en línea de este torneo (juega en esta misma base de datos): "
                                   "dé otro nombre a la sede importada", path=source, what="el nombre de la sede",
                                   value=name)
-            self._check_record(session, tournament, record, source)
-            signed_by = self._check_signature(session, tournament.id, name, record, source, unsigned)
+            signature = self._check_record(session, tournament, record, source)
+            signed_by = self._check_signature(session, tournament.id, name, record, signature, source, unsigned)
             previous = self._latest(session, tournament.id).get(name)
             kept = {key: value for key, value in record.items() if key != "events"}
             reason = ("sustituye la importación anterior de la sede" if previous is not None
@@ -242,12 +242,11 @@ class Venues(TaskModule):
 
     # --- signed records (issue 35 §2) ---------------------------------------------------------------
     def _check_signature(self, session: Session, tournament_id: int, name: str, record: dict[str, Any],
-                         source: str, unsigned: bool) -> str | None:
+                         check: SignatureCheck, source: str, unsigned: bool) -> str | None:
         """The fingerprint of the venue's registered key that signed ``record`` (its signature
         already holds: ``verify_record`` checked it), or None for an unsigned import allowed
         by ``unsigned``. ``InvalidFile`` (Spanish, both fingerprints named) otherwise."""
         registered = self._venue_key(session, tournament_id, name)
-        check = signature_check(record)
         if registered is None:
             if unsigned:
                 return None
@@ -337,7 +336,11 @@ class Venues(TaskModule):
             raise InvalidFile("falta el nombre de la sede", path=source, what="el nombre de la sede")
         return name
 
-    def _check_record(self, session: Session, tournament: Tournament, record: dict[str, Any], source: str) -> None:
+    def _check_record(self, session: Session, tournament: Tournament, record: dict[str, Any],
+                      source: str) -> SignatureCheck:
+        """Refuse (``InvalidFile`` naming ``source``) a record that does not verify or does not
+        play this tournament's prepared games; the record's signature check otherwise
+        (computed once: ``verify_record`` and ``_check_signature`` both read it)."""
         def refuse(problems: Sequence[object]) -> None:
             shown = "; ".join(str(problem) for problem in problems[:_SHOWN_DIFFERENCES])
             more = len(problems) - _SHOWN_DIFFERENCES
@@ -354,7 +357,8 @@ class Venues(TaskModule):
             refuse([f"se jugó con otro léxico ({str(record['tournament'].get('lexicon_hash'))[:12]}…, "
                     f"el torneo usa {str(tournament.lexicon_hash)[:12]}…)"])
         try:
-            differences = verify_record(record, self.lexicon_for(tournament))
+            signature = signature_check(record)
+            differences = verify_record(record, self.lexicon_for(tournament), signature)
         except RecordError as error:
             refuse([error])
         if differences:
@@ -382,6 +386,7 @@ class Venues(TaskModule):
                                 "no se puede clasificar con las demás sedes")
         if problems:
             refuse(problems)
+        return signature
 
     # --- what was imported --------------------------------------------------------------------------
     @staticmethod
