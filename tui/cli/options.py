@@ -14,20 +14,27 @@ import os
 import socket
 import stat
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import unicodedata
+from collections.abc import Mapping
+
 import click
 
 from duplicate.bounds import BONUS_MAX, DB_INT_MAX, ROUND_SECONDS_MAX, SEED_MAX
-from duplicate.homonyms import folded_name
 
 if TYPE_CHECKING:
     from duplicate.service.facade import TournamentService
     from lexicon.lexicon import Lexicon
     from ranking.service import EloDIHooks
+
+
+def _plain(word: str) -> str:
+    """``word`` lowercased without accents (``Automáticas`` → ``automaticas``)."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word.strip().lower()) if not unicodedata.combining(c))
 
 
 if TYPE_CHECKING:                            # generic for the type checker; older Click's is not at run time
@@ -46,14 +53,14 @@ class SpanishChoice(_ParamType):
 
     def __init__(self, words: Mapping[str, str]) -> None:
         self.words = dict(words)
-        self._read = {folded_name(word): value for word, value in words.items()}
-        self._read.update({folded_name(value): value for value in words.values() if folded_name(value) not in self._read})
+        self._read = {_plain(word): value for word, value in words.items()}
+        self._read.update({_plain(value): value for value in words.values() if _plain(value) not in self._read})
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str | None:
         return "[" + "|".join(self.words) + "]"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        kept = self._read.get(folded_name(str(value)))
+        kept = self._read.get(_plain(str(value)))
         if kept is None:
             self.fail(f"«{value}» no es una de: {', '.join(self.words)}", param, ctx)
         return kept
@@ -62,7 +69,7 @@ class SpanishChoice(_ParamType):
                        incomplete: str) -> list[click.shell_completion.CompletionItem]:
         from click.shell_completion import CompletionItem
 
-        return [CompletionItem(word) for word in self.words if folded_name(word).startswith(folded_name(incomplete))]
+        return [CompletionItem(word) for word in self.words if _plain(word).startswith(_plain(incomplete))]
 
 
 BONUS_MODE = SpanishChoice({"sin": "off", "automáticas": "automatic", "manuales": "manual"})
