@@ -16,13 +16,14 @@ import hashlib
 import os
 import re
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import platformdirs
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import DatabaseError as SQLAlchemyDatabaseError
@@ -138,6 +139,38 @@ def damaged(error: BaseException, url: URL) -> DatabaseDamaged:
                            "registro exportado) y vuelva a intentarlo")
 
 
+def damaged_file(url: URL, problems: int | None) -> DatabaseDamaged:
+    """The Spanish ``DatabaseDamaged`` for a SQLite file at ``url`` that ``PRAGMA quick_check``
+    finds damaged (``problems``: how many it lists; ``None`` when the check itself could not
+    read the file): it names the database, says nothing was written, and points to
+    ``duplicada restore`` from the last exported record and to a backup copy (issue 36 §3)."""
+    where = masked_url(url)
+    found = ("la comprobación «PRAGMA quick_check» de SQLite no puede leerla" if problems is None else
+             f"la comprobación «PRAGMA quick_check» de SQLite encuentra {problems} "
+             f"{'problema' if problems == 1 else 'problemas'}")
+    return DatabaseDamaged(f"la base de datos {where} está dañada ({found}): no se ha escrito nada y no se escribirá "
+                           "en ella. Guarde una copia del archivo tal como está; luego restaure el torneo desde su "
+                           "último registro exportado en una base de datos nueva («duplicada restore REGISTRO --db "
+                           "NUEVA.db») o vuelva a la última copia de seguridad del archivo")
+
+
+def quick_check(connection: Connection, url: URL) -> None:
+    """Run ``PRAGMA quick_check`` on the SQLite ``connection`` (to the file at ``url``) and
+    raise ``damaged_file`` unless it answers ``ok``: the b-trees' pages, cells, free list
+    and NOT NULL/CHECK constraints are read through (O(size of the file); not the indexes
+    against their tables, which ``integrity_check`` adds). Issue 36 §3."""
+    try:
+        rows = [str(row[0]) for row in connection.exec_driver_sql("PRAGMA quick_check").all()]
+    except SQLAlchemyDatabaseError as error:
+        detail = str(error.orig).lower()
+        if "malformed" in detail or "corrupt" in detail or "not a database" in detail:
+            raise damaged_file(url, None) from None
+        raise
+    if rows != ["ok"]:
+        raise damaged_file(url, sum(1 for row in rows for line in row.splitlines()
+                                    if line.strip() and not line.startswith("*** in database")))
+
+
 def default_database_url() -> str:
     """``$DUPLICADA_DB`` or a SQLite file ``duplicada.db`` in the user's data directory."""
     if url := os.environ.get(DATABASE_ENV):
@@ -222,7 +255,11 @@ WRITING = "duplicada.writing"
 
 
 class Database:
-    """An opened, migrated database. ``write()``/``read()`` yield sessions."""
+    """An opened, migrated database. ``write()``/``read()`` yield sessions.
+
+    On SQLite the file is checked (``quick_check``) before the first write of this object:
+    a damaged file is never written (issue 36 §3). PostgreSQL checks its own pages (a
+    server-side matter): nothing is checked there."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -234,6 +271,24 @@ class Database:
         install_event_chain(self._write)      # each appended event chained to the one before (issue 26 §2)
         guard_projection(self._write)         # the projected tables written by the projector alone (issue 34)
         self._read = sessionmaker(engine, expire_on_commit=False)
+        self._file_checked = not self.is_sqlite
+        """True once the SQLite file passed ``quick_check`` (``check_file``); always on a server."""
+        self._check_lock = threading.Lock()
+
+    def check_file(self) -> None:
+        """Before this object's first write on SQLite: ``PRAGMA quick_check`` on the file, once
+        (later calls return at once); ``DatabaseDamaged`` (Spanish, ``damaged_file``) when it
+        finds damage, and again at every later call: a damaged file is never written. It
+        runs in a read transaction of its own, outside the write lock (other stations' writes
+        go on meanwhile). PostgreSQL: nothing to do. Issue 36 §3."""
+        if self._file_checked:
+            return
+        with self._check_lock:
+            if self._file_checked:
+                return
+            with self._storage_errors(), self.engine.connect() as connection:
+                quick_check(connection, self.engine.url)
+            self._file_checked = True
 
     @contextmanager
     def write(self) -> Iterator[Session]:
@@ -245,7 +300,11 @@ class Database:
         What an action decides on it reads in this transaction, once it holds what it
         checks (issue 34 §1, "decide, then apply"): on SQLite the transaction starts with
         ``BEGIN IMMEDIATE`` and holds the database's write lock from its first statement;
-        on a server, ``hold`` takes the tournament's lock before the action reads."""
+        on a server, ``hold`` takes the tournament's lock before the action reads.
+
+        The first write of this object on SQLite checks the file first (``check_file``):
+        ``DatabaseDamaged`` for a damaged file, before anything is written (issue 36 §3)."""
+        self.check_file()
         with self._storage_errors(), self._write() as session, session.begin():
             session.info[WRITING] = True
             yield session
@@ -356,6 +415,9 @@ def _migrate(engine: Engine, current: str | None, migrate: bool) -> None:
             "más nueva que esta versión de duplicada: actualice el programa"
         )
     if migrate and current not in heads:
+        if current is not None and engine.dialect.name == "sqlite":
+            with engine.connect() as connection:        # a damaged file is not migrated either (issue 36 §3)
+                quick_check(connection, engine.url)
         with engine.begin() as connection:
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
