@@ -28,6 +28,8 @@ and ``CredentialRefused`` and status 1 for the others.
     ├── InconsistentHistory(event_id)            a stored event that replay cannot apply
     ├── LexiconUnavailable(tournament, lexicon_hash)
     └── StorageUnavailable                       the database stopped answering
+        └── DamagedData                          a stored value that cannot be used
+            └── DamagedAccess(tournament, missing)   the judge's credential lost (issue 36 §3)
 
 ``ranking.ratings.RatingError`` (EloDI) is a ``TournamentError`` too.
 """
@@ -226,3 +228,16 @@ class DamagedData(StorageUnavailable):
     a score that is not a number, a seat without its entry, settings that are not an
     object (issue 26 §3): the database was damaged or edited by hand. Nothing was written;
     restore a copy."""
+
+
+class DamagedAccess(DamagedData):
+    """The tournament ``tournament`` (its name) has a history signed by PIN-holding stations,
+    yet its sign-in rows are missing (``missing``: ``"tournament_access"``, the row with
+    its salt, and/or ``"judge_credential"``, the judge-arbiter's credential): the database
+    was damaged, the tournament is not a new one waiting for its first PIN. Every action and
+    every new judge PIN are refused; nothing was written (issue 36 §3)."""
+
+    def __init__(self, message: str, *, tournament: str, missing: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.tournament = tournament
+        self.missing = missing

@@ -33,6 +33,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from duplicate.service.access import Role, lock_seconds, pin_digest
+from duplicate.service.access_damage import check_access_rows, organiser_judge
 from duplicate.service.errors import CredentialRefused, SignInLocked
 from duplicate.storage.models import Credential, SignInSource, TournamentAccess
 
@@ -99,9 +100,11 @@ class Attempt:
 def _locked_rows(session: Session, tournament_id: int, source: str) -> Attempt:
     """The tournament's and the source's sign-in rows, locked for this transaction (the
     source's made when it first tries); ``CredentialRefused`` when the tournament has no
-    judge's PIN yet."""
+    judge's PIN yet (it is from before credentials); ``DamagedAccess`` when its access row or
+    its judge's credential was lost (``access_damage``, issue 36 §3)."""
     access = session.scalar(select(TournamentAccess).where(TournamentAccess.tournament_id == tournament_id)
                             .with_for_update().execution_options(populate_existing=True))
+    check_access_rows(session, tournament_id, access, organiser_judge(session, tournament_id))
     if access is None:
         raise CredentialRefused("este torneo aún no tiene PIN de juez árbitro: el juez debe asignarlo "
                                 "(duplicada tournament pin judge)")
@@ -118,7 +121,7 @@ def open_attempt(session: Session, tournament_id: int, source: str, now: datetim
     """Lock the tournament's sign-in row for this transaction and let one attempt from
     ``source`` be compared, or refuse it first: ``SignInLocked`` (the source is locked, or
     paced and not its turn; ``retry_after`` says how long), ``CredentialRefused`` when the
-    tournament has no judge's PIN yet. Claims the paced turn when pacing applies."""
+    tournament has no judge's PIN yet, ``DamagedAccess`` when its sign-in rows were lost. Claims the paced turn when pacing applies."""
     attempt = _locked_rows(session, tournament_id, source)
     access, origin = attempt.access, attempt.origin
     last_failure = _aware(origin.last_failure_at)

@@ -22,6 +22,7 @@ from duplicate.homonyms import NamedPlayer, distinct_names, same_name
 from duplicate.rules.bonuses import bonus_warnings
 from duplicate.rules.statuses import EntryStatus
 from duplicate.service.access import Action, Actor, Role, authorise, check_new_pin, new_salt, pin_digest
+from duplicate.service.access_damage import check_access_rows, organiser_judge
 from duplicate.service.base import TaskModule, _iso, _now, _read_csv
 from duplicate.service.errors import (
     InvalidFile,
@@ -152,7 +153,9 @@ class Registration(TaskModule):
                 venue: str | None = None) -> None:
         """Set the PIN of a station: the judge's (``role="judge"``) or the assistant
         ``name``'s (``role="assistant"``, II.4.c). Only the judge may; the first judge PIN
-        of a tournament created before credentials existed may be set by anyone.
+        of a tournament created before credentials existed may be set by anyone. A
+        tournament whose judge's credential or access row was lost to damage is no such
+        tournament: ``DamagedAccess``, nothing written (``access_damage``, issue 36 §3).
 
         The PIN needs at least 6 characters and must differ from every other PIN of the
         tournament (a PIN alone says who is acting); only its scrypt digest is stored. An
@@ -183,9 +186,8 @@ class Registration(TaskModule):
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             access = session.get(TournamentAccess, tournament.id)
-            judge = session.scalar(select(Credential).where(Credential.tournament_id == tournament.id,
-                                                            Credential.role == Role.JUDGE.value,
-                                                            Credential.venue.is_(None)))
+            judge = organiser_judge(session, tournament.id)
+            check_access_rows(session, tournament.id, access, judge)     # lost by damage: refused (issue 36 §3)
             if access is None or judge is None:
                 # A tournament from before credentials: its first judge PIN opens it.
                 if role != Role.JUDGE.value:
