@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 
 from duplicate.service.access import Role
 from duplicate.service.errors import DamagedAccess
-from duplicate.storage.database import masked_url
+from duplicate.storage.database import RESTORE_HINT, masked_url
 from duplicate.storage.models import Credential, Event, Tournament, TournamentAccess
 
 ACCESS_ROW = "tournament_access"
@@ -71,7 +71,5 @@ def check_access_rows(session: Session, tournament_id: int, access: TournamentAc
     raise DamagedAccess(
         f"el torneo «{name}» de la base de datos {where} está dañado: su historial lo firmaron puestos con PIN, "
         f"pero ya no tiene {lost}. No es un torneo nuevo: no se acepta ningún PIN (tampoco uno nuevo del juez "
-        "árbitro) y no se ha escrito nada. Guarde una copia del archivo tal como está; luego restaure el torneo "
-        "desde su último registro exportado en una base de datos nueva («duplicada restore REGISTRO --db "
-        "NUEVA.db») o vuelva a la última copia de seguridad del archivo",
+        f"árbitro) y no se ha escrito nada; {RESTORE_HINT}",
         tournament=name, missing=missing)

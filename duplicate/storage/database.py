@@ -61,6 +61,12 @@ class DatabaseUnavailable(DatabaseError):
     do; nothing of the failed transaction was stored."""
 
 
+RESTORE_HINT = ("guarde una copia del archivo tal como está; luego restaure el torneo desde su último registro "
+                "exportado en una base de datos nueva («duplicada restore REGISTRO --db NUEVA.db») o vuelva a la "
+                "última copia de seguridad del archivo")
+"""What every message about a damaged database says to do next (issue 36 §3)."""
+
+
 def explain(error: BaseException, url: URL) -> str:
     """A Spanish message for a database ``error`` met with ``url``: what happened and
     the next step, never the driver's own text. The URL is shown without its password."""
@@ -79,8 +85,7 @@ def explain(error: BaseException, url: URL) -> str:
     if "file is not a database" in detail or "file is encrypted" in detail:
         return f"{where} no es una base de datos de duplicada: elija otro archivo con --db"
     if "malformed" in detail or "corrupt" in detail:
-        return (f"{where} está dañada (el archivo no se lee entero): no se toca; restaure la última copia "
-                "(o el registro exportado) y vuelva a intentarlo")
+        return f"{where} está dañada (el archivo no se lee entero): no se ha escrito nada; {RESTORE_HINT}"
     if "unable to open database file" in detail:
         return (f"no se puede abrir {where}: la carpeta no existe o no se puede escribir en ella; "
                 "elija otro archivo con --db")
@@ -135,8 +140,7 @@ def damaged(error: BaseException, url: URL) -> DatabaseDamaged:
     if isinstance(error, OverflowError):
         return DatabaseDamaged(f"un número no cabe en la base de datos {where}: no se ha guardado nada")
     return DatabaseDamaged(f"la base de datos {where} tiene datos dañados que no se pueden leer "
-                           f"({type(error).__name__}): no se ha escrito nada; restaure la última copia (o el "
-                           "registro exportado) y vuelva a intentarlo")
+                           f"({type(error).__name__}): no se ha escrito nada; {RESTORE_HINT}")
 
 
 def damaged_file(url: URL, problems: int | None) -> DatabaseDamaged:
@@ -149,9 +153,7 @@ def damaged_file(url: URL, problems: int | None) -> DatabaseDamaged:
              f"la comprobación «PRAGMA quick_check» de SQLite encuentra {problems} "
              f"{'problema' if problems == 1 else 'problemas'}")
     return DatabaseDamaged(f"la base de datos {where} está dañada ({found}): no se ha escrito nada y no se escribirá "
-                           "en ella. Guarde una copia del archivo tal como está; luego restaure el torneo desde su "
-                           "último registro exportado en una base de datos nueva («duplicada restore REGISTRO --db "
-                           "NUEVA.db») o vuelva a la última copia de seguridad del archivo")
+                           f"en ella; {RESTORE_HINT}")
 
 
 def quick_check(connection: Connection, url: URL) -> None:
@@ -343,7 +345,7 @@ class Database:
             if "foreign key" not in str(error.orig).lower():
                 raise
             raise DatabaseDamaged(f"la base de datos {masked_url(self.engine.url)} remite a registros que no "
-                                  "existen (está dañada): no se ha escrito nada; restaure la última copia") from None
+                                  f"existen (está dañada): no se ha escrito nada; {RESTORE_HINT}") from None
         except SQLAlchemyDatabaseError as error:      # «database disk image is malformed», bad data
             raise DatabaseDamaged(explain(error, self.engine.url)) from None
         except (ValueError, TypeError, OverflowError) as error:
