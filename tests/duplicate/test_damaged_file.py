@@ -188,6 +188,28 @@ def test_16_kib_over_the_access_tables_hand_the_judges_role_to_nobody(
         assert listed.exit_code == 0 and "Blas" in listed.output, listed.output
 
 
+def test_a_tournament_whose_access_tables_were_wiped_is_exported_and_restored(
+        pristine: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The way out the refusal points to: the log still reads, so it exports (unsigned: no
+    # PIN opens the tournament any more) and ``duplicada restore`` makes a new database
+    # whose judge is whoever restores it with the judge's PIN.
+    for folder in ("uno", "dos"):
+        (tmp_path / folder).mkdir()
+    first = damaged_copy(pristine, tmp_path / "uno", wiped, "table", "tournament_access", SPAN)
+    path = damaged_copy(first, tmp_path / "dos", wiped, "table", "credentials", SPAN)
+    monkeypatch.delenv("DUPLICADA_PIN", raising=False)
+    monkeypatch.setenv("DUPLICADA_DB", str(path))
+    record = tmp_path / "registro.json"
+    exported = CliRunner().invoke(main, ["export", str(record)], prog_name="duplicada")
+    assert exported.exit_code == 0, exported.output
+    restored_file = tmp_path / "nueva.db"
+    run = command_line(monkeypatch, restored_file, JUDGE_PIN)
+    restored = run("restore", str(record))
+    assert restored.exit_code == 0, restored.output
+    added = run("player", "add", "Zoe")
+    assert added.exit_code == 0, added.output
+
+
 @pytest.fixture
 def service_on(spanish_lexicon: Lexicon) -> Iterator[Callable[[str], TournamentService]]:
     """``open(url)``: the judge's handle on a fresh tournament at ``url`` (two players, game 1
