@@ -341,7 +341,8 @@ def write_trf(trf: Trf, *, rank_by_points: bool = True, colour_record: bool = Fa
     rank = ranks or {p.number: index for index, p in enumerate(order, start=1)}
     for player in trf.players:
         points = player.points()
-        head = (f"001 {player.number:4d}      {visible(player.name)[:33]:<33} {player.rating or '':>4} {'':3} {'':>11} {'':10} "
+        name = visible(player.name)[:33]
+        head = (f"001 {player.number:4d}      {name:<33} {player.rating or '':>4} {'':3} {'':>11} {'':10} "
                 f"{float(points):4.1f} {rank.get(player.number, 0):4d}")
         cells = "".join(f"  {cell.text()}" for cell in player.rounds)
         lines.append((head + cells).rstrip())

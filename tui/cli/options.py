@@ -119,7 +119,13 @@ SCORE = Bounded(0, DB_INT_MAX)
 """Points of a game's result or a spread (stored in ``INTEGER`` columns)."""
 
 
-class TableSpan(click.ParamType):
+if TYPE_CHECKING:                            # generic for the type checker (see ``SpanishChoice``)
+    _SpanType = click.ParamType[tuple[int, int]]
+else:
+    _SpanType = click.ParamType
+
+
+class TableSpan(_SpanType):
     """An assistant's tables typed ``A-B`` (or one table ``A``), each from 1 to 2³¹ − 1
     (``duplicate.bounds.table_span``): converts to ``(A, B)``; anything else is refused
     before the database is opened (issue 36 §5)."""
