@@ -6,8 +6,9 @@ numbers, seeds, seconds, bonus values — fits the column it is stored in: ``INT
 message instead of a driver's traceback (SQLite would take up to 2⁶³ − 1, PostgreSQL
 not). ``checked_int`` checks a number; ``whole_number`` reads one written in a file
 (digits 0–9 only: ``²`` is not 2, and never more than ``DIGITS_MAX`` digits, so no
-4,300-digit conversion limit is met). The command line declares the same ranges with
-Click types (``tui.cli.options``).
+4,300-digit conversion limit is met); ``table_span`` reads an assistant's tables typed
+``A-B`` the same way (issue 36 §5: ``1-99999999999`` was stored on SQLite). The command
+line declares the same ranges with Click types (``tui.cli.options``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from duplicate.texts import shown
 
 __all__ = ["BONUS_MAX", "DB_INT_MAX", "DIGITS_MAX", "NumberError", "ROUND_SECONDS_MAX", "SEED_MAX",
-           "checked_int", "whole_number"]
+           "checked_int", "table_span", "whole_number"]
 
 DB_INT_MAX = 2**31 - 1
 """The largest value an ``INTEGER`` column holds on every supported database."""
@@ -66,3 +67,20 @@ def whole_number(text: str, what: str, *, minimum: int = 1, maximum: int = DB_IN
                           f"{shown(digits, 20)}",
                           what=what, minimum=minimum, maximum=maximum)
     return checked_int(int(digits), what, minimum=minimum, maximum=maximum)
+
+
+def table_span(text: str, what: str = "el tramo de mesas") -> tuple[int, int]:
+    """An assistant's tables typed ``A-B`` (``A–B``, or one table ``A``) as ``(A, B)``: two
+    ``whole_number`` tables from 1 to ``DB_INT_MAX``, ``B`` not less than ``A``; else
+    ``NumberError`` naming ``what``, the text quoted shortened (issue 36 §5)."""
+    first, dash, last = text.strip().replace("–", "-").partition("-")
+    expected = f"{what} {shown(text.strip(), 20)}: se espera A-B (p. ej. 1-10), con mesas de 1 a {DB_INT_MAX}"
+    try:
+        lowest = whole_number(first, what)
+        span = (lowest, whole_number(last, what) if dash else lowest)
+    except NumberError:
+        raise NumberError(expected, what=what, minimum=1, maximum=DB_INT_MAX) from None
+    if span[1] < span[0]:
+        raise NumberError(f"{what} {shown(text.strip(), 20)}: la última mesa es menor que la primera; se espera A-B "
+                          "(p. ej. 1-10)", what=what, minimum=1, maximum=DB_INT_MAX)
+    return span

@@ -59,15 +59,34 @@ def shown(text: str, limit: int = SHOWN_MAX) -> str:
     return f"«{visible(cut)}…» ({len(text)} caracteres)" if len(text) > limit else f"«{visible(cut)}»"
 
 
+def hidden(char: str) -> bool:
+    """Whether the code point ``char`` does something or nothing instead of showing: a control
+    (``Cc``: ESC, BEL, NUL, DEL, the C1 controls), a surrogate (``Cs``), a format or separator
+    character (``INVISIBLE_CATEGORIES``: U+200B, U+202E, U+2028…) or a noncharacter (U+FFFE,
+    U+FFFF, U+FDD0–U+FDEF and their like in every plane, which no XML file may hold). Every
+    one is refused where text enters (``checked_text``); ``visible`` shows the ones stored
+    before, or by another program, as ``U+XXXX`` (issue 26 §3, issue 36 §5)."""
+    code = ord(char)
+    return (unicodedata.category(char) in ("Cc", "Cs", *INVISIBLE_CATEGORIES)
+            or 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE)
+
+
 def visible(text: str, *, lines: bool = False) -> str:
-    """``text`` safe to print on a terminal: every control, format, separator or
-    surrogate code point written ``U+XXXX`` (an ``ESC]0;…BEL`` title sequence, a bare CR
-    or a U+202E override shows as such and does nothing); with ``lines``, line breaks
-    (``\\n``) and tabs are kept. Used for every stored text a command prints."""
-    return "".join(f"U+{ord(char):04X}"
-                   if unicodedata.category(char) in ("Cc", "Cs", *INVISIBLE_CATEGORIES)
-                   and not (lines and char in "\n\t") else char
-                   for char in text)
+    """``text`` safe to print on a terminal or to write into a published file: every
+    ``hidden`` code point written ``U+XXXX`` (an ``ESC]0;…BEL`` title sequence, a bare CR
+    or a U+202E override shows as such and does nothing; a workbook or a web page gets
+    only characters XML allows); with ``lines``, line breaks (``\\n``, ``\\r\\n``) and
+    tabs are kept, as ``checked_text`` keeps them in a reason. Used for every stored text
+    a command prints or a publication writes (issue 26 §3, issue 36 §5)."""
+    if text.isprintable():                   # the usual case, in one C loop: nothing hidden (U+FFFE is
+        return text                          # unassigned, so not printable either)
+    return "".join(f"U+{ord(char):04X}" if hidden(char) and not (lines and _line_break(text, index)) else char
+                   for index, char in enumerate(text))
+
+
+def _line_break(text: str, index: int) -> bool:
+    """Whether ``text[index]`` is a tab or part of a line break (``\\n``, ``\\r\\n``)."""
+    return text[index] in "\n\t" or text[index] == "\r" and text[index + 1:index + 2] == "\n"
 
 
 def checked_text(text: object, what: str, *, limit: int, lines: bool = False) -> str:

@@ -55,6 +55,7 @@ from duplicate.rules.slips import SlipStatus
 from duplicate.service.errors import NotFound, StateConflict
 from duplicate.service.facade import TournamentService
 from duplicate.service.views import RoundView
+from duplicate.texts import visible
 from lexicon.alphabet import Alphabet, AlphabetError
 from lexicon.board import ROW_NAMES, SIZE, Direction
 from lexicon.move import Move
@@ -303,7 +304,7 @@ def eliot_document(game: GameResults, rounds: Sequence[RoundView], players: Sequ
     SubElement(header, "Mode").text = "arbitration"
     for player_id, (table, player) in enumerate(players):
         element = SubElement(header, "Player", id=str(player_id))
-        SubElement(element, "Name").text = player.name
+        SubElement(element, "Name").text = visible(player.name)      # no XML holds ESC or NUL (issue 36 §5)
         SubElement(element, "Type").text = "human"
         SubElement(element, "TableNb").text = str(table)
     SubElement(header, "Turns").text = str(len(game.masters))

@@ -1,7 +1,9 @@
 """The page and the table every printed document (PDF) is drawn with: the fonts, the colours
 of bonuses (III.24) and penalised moves (III.25), ``Document`` (a canvas with margins, a
 running header and footer and a y cursor) and ``draw_table`` (rows under a heading
-repeated on every page, zebra stripes, long text cut or wrapped to its column).
+repeated on every page, zebra stripes, long text cut or wrapped to its column). Every text
+is drawn ``visible`` (``duplicate.texts``): a control or format character stored by another
+program shows as ``U+XXXX`` instead of a blank or a missing glyph (issue 36 §5).
 
 Built with **ReportLab** (``reportlab.pdfgen.canvas``), page by page; nothing here
 writes PDF syntax by hand.
@@ -53,6 +55,8 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
+
+from duplicate.texts import visible
 
 __all__ = [
     "BONUS_FILL",
@@ -108,12 +112,12 @@ class Document:
         _register_fonts()
         self.size = landscape(A4) if wide else A4
         self.canvas = Canvas(str(path), pagesize=self.size, pageCompression=1)
-        self.canvas.setTitle(title)
+        self.canvas.setTitle(visible(title))
         self.canvas.setAuthor("duplicada")
         self.canvas.setCreator("duplicada (ReportLab)")
         self.margin = 14 * mm
-        self.header = header
-        self.banner = banner
+        self.header = visible(header)
+        self.banner = visible(banner)
         self.final = final
         self.page = 0
         self.y = 0.0
@@ -155,11 +159,11 @@ class Document:
         self.ensure(size + 30)
         self.y -= size
         self.canvas.setFont(FONT_BOLD, size)
-        self.canvas.drawString(self.margin, self.y, text)
+        self.canvas.drawString(self.margin, self.y, visible(text))
         self.y -= 6
 
     def paragraph(self, text: str, size: float = 8.5, font: str = FONT) -> None:
-        lines = simpleSplit(text, font, size, self.width)
+        lines = simpleSplit(visible(text, lines=True), font, size, self.width)
         for line in lines:
             self.ensure(size + 3)
             self.y -= size + 2
@@ -189,7 +193,9 @@ Cell = str | tuple[str, str]
 
 
 def fit_text(text: str, font: str, size: float, width: float) -> str:
-    """``text`` as drawn in ``width`` points: whole when it fits, else cut with «…»."""
+    """``text`` as drawn in ``width`` points (hidden characters ``visible``): whole when it
+    fits, else cut with «…»."""
+    text = visible(text)
     if _width(text, font, size) <= width:
         return text
     while text and pdfmetrics.stringWidth(text + "…", font, size) > width:
@@ -226,7 +232,7 @@ def draw_table(doc: Document, columns: Sequence[Column], rows: Iterable[Sequence
     for index, row in enumerate(rows):
         texts: list[list[str]] = []
         for column, cell, width in zip(columns, row, widths, strict=True):
-            text = cell[0] if isinstance(cell, tuple) else cell
+            text = visible(cell[0] if isinstance(cell, tuple) else cell, lines=column.wrap)
             if column.wrap:
                 texts.append(simpleSplit(text, FONT, size, width - 3) or [""])
             else:

@@ -88,9 +88,11 @@ from duplicate.publishing.venue_pages import ALL_VENUES_PAGE, VenuePages, collec
 from duplicate.service.errors import InvalidFile, NotFound, StateConflict
 from duplicate.service.facade import TournamentService
 from duplicate.service.views import GameInfo
+from duplicate.texts import visible
 from lexicon.alphabet import Alphabet, spanish
 
-__all__ = ["FORMATS", "PREPARED_REPLAY_PAGE", "Publication", "publish_prepared", "publish_results", "render_environment"]
+__all__ = ["FORMATS", "PREPARED_REPLAY_PAGE", "Publication", "publish_prepared", "publish_results", "published_value",
+           "render_environment"]
 
 FORMATS = ("html", "pdf", "csv", "xlsx")
 """Every output format, in the order ``--formats`` lists them."""
@@ -114,11 +116,23 @@ class Publication:
         return sum(1 for path in self.files if path.suffix == suffix)
 
 
+def published_value(value: Any) -> Any:
+    """What a page shows of a template's value (Jinja2's ``finalize``, before autoescaping):
+    a text with its hidden characters ``visible`` (line breaks and tabs kept) — a name
+    stored with ESC, NUL or U+202E by another program shows them as ``U+XXXX`` and never
+    reaches a page raw (issue 36 §5); any other value unchanged."""
+    if not isinstance(value, str):
+        return value
+    shown = visible(value, lines=True)
+    return value if shown is value else type(value)(shown)
+
+
 def render_environment() -> Environment:
-    """The Jinja2 environment of the templates (autoescape; filters ``num``: decimal comma,
-    ``fecha``: Spanish date)."""
+    """The Jinja2 environment of the templates (autoescape; ``published_value`` on every
+    value shown; filters ``num``: decimal comma, ``fecha``: Spanish date)."""
     environment = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]),
-                              undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                              undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                              finalize=published_value)
     environment.filters["num"] = spanish_number
     environment.filters["fecha"] = spanish_date
     return environment

@@ -16,7 +16,10 @@ figures.
 No text a user typed is ever a formula (issue 14 §2, the OWASP CSV-injection rule): in
 CSV a text cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return is
 written with a leading ``'`` (``neutralised``); in XLSX every text is a string cell, never
-a formula, and is written as typed. Numbers stay numbers in both.
+a formula, and is written as typed. Numbers stay numbers in both. A control, format or
+separator character stored past the service's checks (by another program: ESC, NUL,
+U+202E, U+FFFE…) is written ``U+XXXX`` in both (``duplicate.texts.visible``; line breaks
+and tabs kept), so the workbook is always written and always opens (issue 36 §5).
 
 Tables: ``clasificacion-general`` (IV.31), per game ``partida-N`` (standings with the
 points of every round, III.23, III.24, III.26), ``partida-N-maestras`` (the game
@@ -32,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from duplicate.publishing.result_values import SLIP_STATUS_LABELS, GameResults, TournamentResults
+from duplicate.texts import visible
 
 __all__ = ["DataTable", "game_tables", "neutralised", "overall_table", "write_csv", "write_xlsx"]
 
@@ -104,11 +108,14 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def neutralised(value: Value) -> Value:
-    """``value`` for a CSV cell: a text a spreadsheet would run as a formula gets a
-    leading ``'`` (shown as typed, never evaluated); numbers and other texts unchanged."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
+    """``value`` for a CSV cell: a text's hidden characters ``visible`` (line breaks and
+    tabs kept; issue 36 §5), and a text a spreadsheet would run as a formula gets a leading
+    ``'`` (shown as typed, never evaluated); numbers unchanged. Every CSV the program
+    writes — published or printed by a command — passes its cells through it."""
+    if not isinstance(value, str):
+        return value
+    value = visible(value, lines=True)
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
 
 
 def write_csv(table: DataTable, path: Path) -> None:
@@ -121,13 +128,15 @@ def write_csv(table: DataTable, path: Path) -> None:
 
 
 def write_xlsx(tables: Sequence[DataTable], path: Path, *, title: str = "") -> None:
-    """Write the tables meant for the workbook (``in_workbook``) as sheets of one XLSX file."""
+    """Write the tables meant for the workbook (``in_workbook``) as sheets of one XLSX file;
+    every text ``visible`` (openpyxl refuses ESC, NUL and the like with
+    ``IllegalCharacterError``; no XML holds U+FFFE), the title and the headings too."""
     from openpyxl import Workbook
     from openpyxl.cell import WriteOnlyCell
     from openpyxl.styles import Font
 
     workbook = Workbook(write_only=True)
-    workbook.properties.title = title
+    workbook.properties.title = visible(title)
     workbook.properties.creator = "duplicada"
     bold = Font(bold=True)
     for table in tables:
@@ -137,7 +146,7 @@ def write_xlsx(tables: Sequence[DataTable], path: Path, *, title: str = "") -> N
         sheet.freeze_panes = "A2"
         heading = []
         for text in table.headings:
-            cell = WriteOnlyCell(sheet, value=text)
+            cell = WriteOnlyCell(sheet, value=visible(text))
             cell.font = bold
             heading.append(cell)
         sheet.append(heading)
@@ -150,7 +159,7 @@ def write_xlsx(tables: Sequence[DataTable], path: Path, *, title: str = "") -> N
                     cell.number_format = "0.00"
                     cells.append(cell)
                 elif isinstance(value, str):
-                    cell = WriteOnlyCell(sheet, value=value)
+                    cell = WriteOnlyCell(sheet, value=visible(value, lines=True))
                     cell.data_type = "s"          # a text, even «=…»: never a formula
                     cells.append(cell)
                 else:
@@ -160,7 +169,8 @@ def write_xlsx(tables: Sequence[DataTable], path: Path, *, title: str = "") -> N
 
 
 def _sheet_name(title: str) -> str:
-    """Excel sheet names: at most 31 characters, none of ``[]:*?/\\``."""
+    """Excel sheet names: at most 31 characters, none of ``[]:*?/\\``, nothing hidden."""
+    title = visible(title)
     for character in "[]:*?/\\":
         title = title.replace(character, " ")
     return title[:31]

@@ -150,7 +150,7 @@ class Registration(TaskModule):
                       actor=actor, reason=reason)
 
     def set_pin(self, role: str, pin: str, *, name: str | None = None, tournament_id: int | None = None,
-                venue: str | None = None) -> None:
+                venue: str | None = None, tables: tuple[int, int] | None = None) -> None:
         """Set the PIN of a station: the judge's (``role="judge"``) or the assistant
         ``name``'s (``role="assistant"``, II.4.c). Only the judge may; the first judge PIN
         of a tournament created before credentials existed may be set by anyone. A
@@ -175,12 +175,21 @@ class Registration(TaskModule):
         another venue moves it there (the organiser only); ``None`` keeps an existing
         assistant in its venue (changing a venue assistant's PIN never widens its rights to
         every table), and ``""`` names the organiser's own room explicitly.
+
+        ``tables`` (an assistant's only): its range of tables (``set_assistant_range``), set
+        in the same transaction as the PIN — checked before anything is stored, and on any
+        error neither is kept (issue 36 §5).
         """
         if role not in (Role.JUDGE.value, Role.ASSISTANT.value):
             raise InvalidInput(f"papel {role!r} desconocido: se espera judge o assistant", what="el papel", value=role)
         if role == Role.ASSISTANT.value and not (name or "").strip():
             raise InvalidText("el PIN de un auxiliar va con su nombre (el de su tramo de mesas)",
                               what="el nombre del auxiliar", value=name)
+        if tables is not None and role != Role.ASSISTANT.value:
+            raise InvalidInput("las mesas son de un auxiliar: el juez actúa en todas", what="las mesas",
+                               value=tables)
+        span = self._table_span(*tables) if tables is not None else None
+        ranged = self._typed(name or "", "el nombre del auxiliar", PERSON_MAX) if span is not None else ""
         if pin or role == Role.JUDGE.value:
             check_new_pin(pin)
         with self._write() as session:
@@ -252,6 +261,8 @@ class Registration(TaskModule):
             self._log(session, tournament.id,
                       PinChanged(role, bool(pin), label if role == Role.ASSISTANT.value or venue is not None else None,
                                  venue), actor=actor)
+            if span is not None:
+                self._assign_tables(session, tournament, ranged, span)
 
     def assistant_without_tables(self, name: str, tournament_id: int | None = None) -> str | None:
         """A Spanish warning when the assistant ``name`` has no tables (II.4.c): its PIN
@@ -414,28 +425,41 @@ class Registration(TaskModule):
 
     def set_assistant_range(self, assistant: str, first_table: int, last_table: int, *,
                             tournament_id: int | None = None) -> None:
-        """The tables ``assistant`` enters slips for (II.4.c), inclusive. A venue's judge
-        (issue 27 §2) sets only its venue's assistants' tables (the assistant's PIN given
-        first, ``set_pin``, says its venue); a venue's assistant enters slips only for the
-        tables of its range where its venue's players sit."""
+        """The tables ``assistant`` enters slips for (II.4.c), inclusive, each from 1 to
+        ``duplicate.bounds.DB_INT_MAX`` (``InvalidNumber`` before anything is stored; issue
+        36 §5). A venue's judge (issue 27 §2) sets only its venue's assistants' tables (the
+        assistant's PIN given first, ``set_pin``, says its venue); a venue's assistant enters
+        slips only for the tables of its range where its venue's players sit. ``set_pin``
+        with ``tables`` sets an assistant's PIN and tables in one transaction."""
         assistant = self._typed(assistant, "el nombre del auxiliar", PERSON_MAX)
-        if first_table < 1 or last_table < first_table:
-            raise InvalidInput(f"rango de mesas {first_table}–{last_table} no válido",
-                               what="el rango de mesas", value=(first_table, last_table))
+        span = self._table_span(first_table, last_table)
         with self._write() as session:
-            tournament = self._tournament(session, tournament_id)
-            station = session.scalar(select(Credential).where(Credential.tournament_id == tournament.id,
-                                                              Credential.role == Role.ASSISTANT.value,
-                                                              Credential.name == assistant.strip()))
-            actor = self.context.actor(session, tournament.id)
-            if station is None and actor.venue is not None:
-                raise NotAuthorised(f"el auxiliar «{assistant.strip()}» aún no tiene PIN de la sede «{actor.venue}»: "
-                                    "el " + actor.describe() + " le asigna antes su PIN («tournament pin assistant "
-                                    "--name …»), y luego sus mesas", role=actor.role.value,
-                                    action=Action.SET_ASSISTANT_RANGE.value, venue=actor.venue)
-            actor = self._authorise(session, tournament.id, Action.SET_ASSISTANT_RANGE,
-                                    venues=[station.venue if station is not None else None])
-            self._log(session, tournament.id, AssistantRangeSet(assistant, first_table, last_table), actor=actor)
+            self._assign_tables(session, self._tournament(session, tournament_id), assistant, span)
+
+    def _table_span(self, first_table: int, last_table: int) -> tuple[int, int]:
+        """``(first_table, last_table)`` when both are tables (1 to ``DB_INT_MAX``) in order;
+        ``InvalidNumber`` / ``InvalidInput`` otherwise."""
+        first = self._number(first_table, "la primera mesa del auxiliar")
+        last = self._number(last_table, "la última mesa del auxiliar")
+        if last < first:
+            raise InvalidInput(f"rango de mesas {first}–{last} no válido: la última es menor que la primera",
+                               what="el rango de mesas", value=(first, last))
+        return first, last
+
+    def _assign_tables(self, session: Session, tournament: Tournament, assistant: str, span: tuple[int, int]) -> None:
+        """``set_assistant_range`` inside the caller's transaction (``assistant`` checked)."""
+        station = session.scalar(select(Credential).where(Credential.tournament_id == tournament.id,
+                                                          Credential.role == Role.ASSISTANT.value,
+                                                          Credential.name == assistant.strip()))
+        actor = self.context.actor(session, tournament.id)
+        if station is None and actor.venue is not None:
+            raise NotAuthorised(f"el auxiliar «{assistant.strip()}» aún no tiene PIN de la sede «{actor.venue}»: "
+                                "el " + actor.describe() + " le asigna antes su PIN («tournament pin assistant "
+                                "--name …»), y luego sus mesas", role=actor.role.value,
+                                action=Action.SET_ASSISTANT_RANGE.value, venue=actor.venue)
+        actor = self._authorise(session, tournament.id, Action.SET_ASSISTANT_RANGE,
+                                venues=[station.venue if station is not None else None])
+        self._log(session, tournament.id, AssistantRangeSet(assistant, span[0], span[1]), actor=actor)
 
     def assistant_ranges(self, tournament_id: int | None = None) -> list[AssistantRangeView]:
         """The assistants' ranges of tables (II.4.c), by first table."""

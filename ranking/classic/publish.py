@@ -35,7 +35,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from duplicate.publishing.pdf_pages import Column, Document, draw_table
 from duplicate.publishing.result_values import spanish_date
-from duplicate.publishing.site import TEMPLATES as DUPLICATE_TEMPLATES, refuse_links
+from duplicate.publishing.site import TEMPLATES as DUPLICATE_TEMPLATES, published_value, refuse_links
 from duplicate.publishing.spreadsheets import DataTable, write_csv
 from ranking.classic.views import BoardView, EventSnapshot, system_name
 
@@ -149,7 +149,8 @@ def publish_classic(snapshot: EventSnapshot, out: Path, *, generated_at: datetim
     for folder in ("jugadores", "pdf", "datos"):
         (out / folder).mkdir(exist_ok=True)
     environment = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]),
-                              undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                              undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                              finalize=published_value)
     environment.filters["num"] = wins_text
     environment.filters["fecha"] = spanish_date
     clubs = {player.number: player.club for player in snapshot.players}

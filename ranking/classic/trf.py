@@ -30,6 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+from duplicate.texts import visible
+
 #: Points of each result code (C.04 annex: a pairing-allocated bye scores a win).
 RESULT_POINTS = {"1": Fraction(1), "+": Fraction(1), "W": Fraction(1), "F": Fraction(1), "U": Fraction(1),
                  "=": Fraction(1, 2), "D": Fraction(1, 2), "H": Fraction(1, 2),
@@ -327,17 +329,20 @@ def write_trf(trf: Trf, *, rank_by_points: bool = True, colour_record: bool = Fa
     ``XXC`` when known. UTF-8 text, no dates (py4swiss misreads ``132`` lines).
     ``colour_record``: also the TRF-2026 record ``152 W|B`` of the initial colour (gacrux
     ignores ``XXC`` and otherwise guesses the colour from the rounds played). ``ranks``: the
-    rank column to write (the organiser's standings order), instead of by points."""
+    rank column to write (the organiser's standings order), instead of by points. Names and
+    reasons are written ``visible`` (a line break or ESC stored by another program never
+    breaks a line or reaches a terminal; issue 36 §5)."""
     lines = []
     if trf.name:
-        lines.append(f"012 {trf.name}")
+        lines.append(f"012 {visible(trf.name)}")
     if colour_record and trf.first_colour is not None:
         lines.append(f"152 {trf.first_colour.upper()}")
     order = sorted(trf.players, key=lambda p: (-p.points(), p.number)) if rank_by_points else list(trf.players)
     rank = ranks or {p.number: index for index, p in enumerate(order, start=1)}
     for player in trf.players:
         points = player.points()
-        head = (f"001 {player.number:4d}      {player.name[:33]:<33} {player.rating or '':>4} {'':3} {'':>11} {'':10} "
+        name = visible(player.name)[:33]
+        head = (f"001 {player.number:4d}      {name:<33} {player.rating or '':>4} {'':3} {'':>11} {'':10} "
                 f"{float(points):4.1f} {rank.get(player.number, 0):4d}")
         cells = "".join(f"  {cell.text()}" for cell in player.rounds)
         lines.append((head + cells).rstrip())
@@ -354,7 +359,7 @@ def write_trf(trf: Trf, *, rank_by_points: bool = True, colour_record: bool = Fa
     for round_number, first, second in trf.gibson:
         lines.append(f"XXG {round_number} {first} {second}")
     for round_number, reason in trf.manual:
-        lines.append(f"XXM {round_number} {' '.join(reason.split())}".rstrip())
+        lines.append(f"XXM {round_number} {' '.join(visible(reason, lines=True).split())}".rstrip())
     return "\n".join(lines) + "\n"
 
 

@@ -227,3 +227,49 @@ def test_verify_reads_long_numbers_and_lone_surrogates_without_a_traceback(servi
     for path in ("/dev/zero", str(tmp_path)):
         with pytest.raises(RecordError):
             load_record(path)
+
+
+def test_an_assistants_pin_and_tables_are_stored_together_or_not_at_all(service: TournamentService, tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 36 §5: «tournament pin assistant --tables 1-99999999999» saved the PIN, then failed
+    # on PostgreSQL storing the tables. The tables are checked first, and both go in one transaction.
+    import sqlite3
+
+    from duplicate.bounds import table_span
+    from duplicate.service.registration import Registration
+    from tests.credentials import ASSISTANT_PINS
+
+    def stored() -> tuple[list[tuple[object, ...]], list[tuple[object, ...]], int]:
+        with sqlite3.connect(tmp_path / "t.db") as connection:
+            result = (connection.execute("SELECT name FROM credentials WHERE role = 'assistant'").fetchall(),
+                      connection.execute("SELECT assistant, first_table, last_table FROM assistant_ranges").fetchall(),
+                      connection.execute("SELECT count(*) FROM events").fetchone()[0])
+        connection.close()
+        return result
+
+    before = stored()
+    pin = ASSISTANT_PINS["aux1"]
+    for tables in ((1, DB_INT_MAX + 1), (0, 3), (5, 4), (1, 10**20), (True, 2)):
+        with pytest.raises(TournamentError):
+            service.set_pin("assistant", pin, name="aux1", tables=tables)      # type: ignore[arg-type]
+    with pytest.raises(TournamentError):
+        service.set_pin("judge", "otro-pin-del-juez", tables=(1, 2))
+    with pytest.raises(TournamentError):
+        service.set_assistant_range("aux1", 1, DB_INT_MAX + 1)
+    assert stored() == before
+
+    def fails(*_args: object) -> None:
+        raise RuntimeError("falla al guardar las mesas")
+
+    monkeypatch.setattr(Registration, "_assign_tables", fails)           # a failure after the PIN is written
+    with pytest.raises(RuntimeError):
+        service.set_pin("assistant", pin, name="aux1", tables=(1, 3))
+    monkeypatch.undo()
+    assert stored() == before
+    service.set_pin("assistant", pin, name="aux1", tables=(1, DB_INT_MAX))
+    credentials, ranges, events = stored()
+    assert (credentials, ranges, events) == ([("aux1",)], [("aux1", 1, DB_INT_MAX)], before[2] + 2)
+    assert table_span(f"1-{DB_INT_MAX}") == (1, DB_INT_MAX)
+    for text in ("1-99999999999", "0-3", "4-2", "1-٣", "1_0", "", "1-" + "9" * 5000):
+        with pytest.raises(NumberError, match="tramo de mesas"):
+            table_span(text)

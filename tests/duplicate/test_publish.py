@@ -509,3 +509,48 @@ def test_no_typed_text_becomes_a_formula_in_csv_or_xlsx(tmp_path: Path, spanish_
     assert set(FORMULAS) <= texts and "=1+1" in texts
     assert not [cell.coordinate for cell in values if cell.data_type == "f"]
     assert all(isinstance(row[0].value, int) for row in sheet.iter_rows(min_row=2))
+
+
+HIDDEN = {"name": ("Ana\x1b[2J\x07", "AnaU+001B[2JU+0007"), "club": ("C\u202eX\x00\ufffe", "CU+202EXU+0000U+FFFE")}
+"""Stored text another program wrote past the service's checks (issue 36 §5): as stored, as published."""
+
+
+def test_stored_control_characters_are_published_visible(tmp_path: Path, spanish_lexicon: Lexicon) -> None:
+    # Issue 36 §5: an ESC in a name stopped «publish» (openpyxl IllegalCharacterError) with no
+    # workbook; NUL, U+202E and U+FFFE reached the HTML, CSV and PDF raw. Every format shows them
+    # as U+XXXX (duplicate.texts.visible), as the terminal listings do.
+    import sqlite3
+
+    openpyxl = pytest.importorskip("openpyxl")
+    path = tmp_path / "t.db"
+    service = TournamentService(open_database(str(path)), station="pruebas", lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    service.create_tournament("Controles")
+    service.add_player("Ana", club="Club")
+    service.add_player("Blas")
+    service.create_game(rounds=1, seed=5)
+    service.set_rack(1, "CASAMOS")
+    master = service.choose_master(1).master
+    assert master is not None
+    service.enter_slip(1, 1, master)
+    service.close_round(1, 1)
+    service.publish(1, final=True)
+    with sqlite3.connect(path) as connection:                     # another program, past the checks
+        connection.execute("UPDATE players SET name = ?, club = ? WHERE name = 'Ana'",
+                           (HIDDEN["name"][0], HIDDEN["club"][0]))
+    connection.close()
+    out = tmp_path / "web"
+    result = CliRunner().invoke(publish, ["--db", str(path), "--out", str(out)])
+    assert result.exit_code == 0 and result.exception is None, (result.output, result.exception)
+    assert "Traceback" not in result.output
+    workbook = openpyxl.load_workbook(out / "datos" / "resultados.xlsx")
+    names = {row[1].value: row[2].value for row in workbook["General"].iter_rows(min_row=2)}
+    assert names[HIDDEN["name"][1]] == HIDDEN["club"][1]
+    texts = {file: file.read_text(encoding="utf-8-sig") for file in
+             [out / "index.html", out / "partida-1.html", out / "jugadores" / "jugador-1.html",
+              *sorted((out / "datos").glob("*.csv"))]}
+    for file, text in texts.items():
+        assert not any(char in text for char in "\x1b\x07\x00\u202e\ufffe"), file.name
+    for name in ("index.html", "partida-1.html", "datos/clasificacion-general.csv", "datos/partida-1.csv"):
+        assert HIDDEN["name"][1] in texts[out / name], name
+    if PDFTOTEXT is not None:
+        assert HIDDEN["name"][1] in pdf_text(out / "pdf" / "clasificacion-general.pdf")

@@ -120,3 +120,26 @@ def test_the_publish_command(event: tuple[ClassicService, Path], tmp_path: Path)
     result = CliRunner().invoke(main, ["classic", "publish", "--db", str(tmp_path / "clasico.db"), "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "Publicado en" in result.output and (out / "index.html").exists()
+
+
+def test_stored_control_characters_are_published_visible(event: tuple[ClassicService, Path], tmp_path: Path) -> None:
+    # Issue 36 §5: a name another program stored with ESC, a line break or U+202E reaches no
+    # page, CSV, PDF or TRF raw: each shows it as U+XXXX, as the duplicate publication does.
+    import sqlite3
+
+    _classic, out = event
+    with sqlite3.connect(tmp_path / "clasico.db") as connection:
+        connection.execute("UPDATE players SET name = ? WHERE name = 'Jugador 5'", ("Jug\x1b[2J\n\u202e5",))
+    connection.close()
+    result = CliRunner().invoke(main, ["classic", "publish", "--db", str(tmp_path / "clasico.db"), "--out", str(out)])
+    assert result.exit_code == 0 and result.exception is None, result.output
+    for path in [*out.rglob("*.html"), *out.rglob("*.csv"), out / "torneo.trf"]:
+        text = path.read_text(encoding="utf-8-sig")
+        assert "\x1b" not in text and "\u202e" not in text, path.name
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "JugU+001B[2J\nU+202E5" in page                  # a line break is only a space on a page
+    assert "JugU+001B[2JU+000AU+202E5" in (out / "torneo.trf").read_text(encoding="utf-8")
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", "-layout", str(out / "pdf" / "clasificacion.pdf"), "-"],
+                              capture_output=True, text=True, check=True).stdout
+        assert "JugU+001B[2J" in text

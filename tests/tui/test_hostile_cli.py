@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tests.credentials import JUDGE_PIN
+from tests.duplicate.test_stations import database_url  # noqa: F401 — the fixture: SQLite and PostgreSQL
 from tui.cli.main import main
 
 BIG = str(2**31)
@@ -302,3 +303,65 @@ def test_a_slip_import_refusing_a_text_names_the_file_and_line(started, tmp_path
     assert f"{path}, línea 3: la papeleta de la mesa 2" in result.output and said in result.output
     assert "no se ha anotado nada" in result.output
     assert "H8-CASA" not in started("slip", "list").output
+
+
+def _rows(url: str, sql: str) -> list[tuple[object, ...]]:
+    """Rows of ``sql`` read straight from the database at ``url`` (SQLite or PostgreSQL)."""
+    import sqlalchemy
+
+    engine = sqlalchemy.create_engine(url)
+    try:
+        with engine.connect() as connection:
+            return [tuple(row) for row in connection.exec_driver_sql(sql)]
+    finally:
+        engine.dispose()
+
+
+def test_an_assistant_pin_with_tables_out_of_range_is_refused_whole(database_url: str, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 36 §5: «--tables 1-99999999999» was stored on SQLite; on PostgreSQL it failed after
+    # the PIN was saved. The range is refused before anything is stored, and the PIN and the
+    # tables are one transaction.
+    from tests.credentials import ASSISTANT_PINS
+
+    monkeypatch.setenv("DUPLICADA_DB", database_url)
+    monkeypatch.setenv("DUPLICADA_STATION", "mesa-1")
+    monkeypatch.setenv("DUPLICADA_PIN", JUDGE_PIN)
+    runner = CliRunner()
+    assert runner.invoke(main, ["tournament", "create", "T"]).exit_code == 0
+    pin = tmp_path / "pin.txt"
+    pin.write_text(ASSISTANT_PINS["aux1"] + "\n", encoding="utf-8")
+    for tables in ("1-99999999999", "99999999999", f"{BIG}-{BIG}", "1-" + "9" * 5000, "1-\u0663", "1_0-20"):
+        result = runner.invoke(main, ["tournament", "pin", "assistant", "--name", "aux1", "--tables", tables,
+                                      "--new-pin-file", str(pin)])
+        assert result.exit_code == 2 and isinstance(result.exception, SystemExit), (tables, result.output)
+        assert "tramo de mesas" in result.output and "9" * 100 not in result.output, result.output
+        assert _rows(database_url, "SELECT name FROM credentials WHERE role = 'assistant'") == []
+        assert _rows(database_url, "SELECT assistant FROM assistant_ranges") == []
+    said = runner.invoke(main, ["tournament", "pin", "assistant", "--name", "aux1", "--tables", f"1-{2**31 - 1}",
+                                "--new-pin-file", str(pin)])
+    assert said.exit_code == 0, said.output
+    assert _rows(database_url, "SELECT name FROM credentials WHERE role = 'assistant'") == [("aux1",)]
+    assert _rows(database_url, "SELECT assistant, first_table, last_table FROM assistant_ranges") == [
+        ("aux1", 1, 2**31 - 1)]
+
+
+def test_json_output_never_prints_invisible_characters_raw(started, tmp_path: Path) -> None:
+    # Issue 36 §5: «standings --format json» printed U+202E raw. Every JSON output escapes
+    # control, format and separator characters (\u202e): the text stays exact for a program
+    # and inert on a terminal.
+    import json
+    import sqlite3
+
+    name = "Ana\u202eX\x1b[2J\x7f\x85\u2028\u200b"
+    with sqlite3.connect(tmp_path / "torneo.db") as connection:
+        connection.execute("UPDATE players SET name = ? WHERE name = 'Ana'", (name,))
+    connection.close()
+    for args, key in ((("standings", "--format", "json"), "jugador"), (("tables", "show", "--format", "json"), None)):
+        output = started(*args).output
+        assert not any(char in output for char in "\u202e\x1b\x7f\x85\u2028\u200b"), args
+        assert "\\u202e" in output, args
+        rows = json.loads(output)
+        assert name in [value for row in rows for value in row.values()], args          # the exact text
+        if key is not None:
+            assert name in [row[key] for row in rows]

@@ -8,14 +8,13 @@ from __future__ import annotations
 from duplicate.plurals import counted
 
 import csv
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
-from tui.cli.listing import say
+from tui.cli.listing import emit_json, say
 from tui.cli.options import NUMBER, SCORE, Context, SpanishChoice, common, format_option
 
 division_option = click.option("--division", default="", help="División (por defecto, la única sin nombre).")
@@ -258,7 +257,7 @@ def classic_standings(context: Context, division: str, output: str) -> None:
              "en_contra": line.points_against, "partidas": line.games, "empezando": line.firsts,
              **{code: line.tie_breaks[code] for code in codes}} for line in lines]
     if output == "json":
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
+        emit_json(rows)
     elif output == "csv":
         from duplicate.publishing.spreadsheets import neutralised
 

@@ -30,7 +30,7 @@ from ranking.elodi import Contestant, EloDIError, Phase, rate_game
 from ranking.rating_views import GameRef, RatingError
 from ranking.ratings import RatingService
 from ranking.service import open_rating_service
-from tui.cli.listing import emit_rows
+from tui.cli.listing import emit_json, emit_rows, json_text
 from tui.cli.options import (
     NUMBER,
     REFUSED_STATUS,
@@ -120,7 +120,7 @@ def _read_game(path: Path) -> list[Contestant[str]]:
         where = f"{path}: jugador {index}"
         if not isinstance(item, dict):
             raise InputError(f"{where}: se espera un objeto {{\"name\", \"rating\", \"volatility\", \"games\", "
-                             f"\"position\"}}, no {json.dumps(item, ensure_ascii=False)}")
+                             f"\"position\"}}, no {json_text(item, indent=None)}")
         name = item.get("name")
         if not isinstance(name, str) or not name.strip():
             raise InputError(f"{where}: «name» debe ser un texto no vacío")
@@ -139,7 +139,7 @@ def _read_game(path: Path) -> list[Contestant[str]]:
                 continue
             if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
                 kind = f"un entero ≥ {minimum}" + (" o null" if nullable else "")
-                raise InputError(f"{where}: «{key}» debe ser {kind}, no {json.dumps(value, ensure_ascii=False)}")
+                raise InputError(f"{where}: «{key}» debe ser {kind}, no {json_text(value, indent=None)}")
             values[key] = value
         players.append(Contestant(name, float(values["position"] or 0), values["rating"], values["volatility"],
                                   values["games"] or 0))
@@ -170,7 +170,7 @@ def rate(path: Path) -> None:
                        "target_position": (round(outcome.target_position, 2)
                                            if outcome.target_position is not None else None),
                        "change": outcome.change})
-    click.echo(json.dumps({"players": result}, ensure_ascii=False, indent=1))
+    emit_json({"players": result})
 
 
 # --- database commands --------------------------------------------------------------------------

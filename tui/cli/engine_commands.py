@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import stat
 import sys
 import time
@@ -16,6 +15,7 @@ from lexicon.alphabet import AlphabetError
 from lexicon.board import Board, BoardError
 from lexicon.lexicon import Lexicon
 from lexicon.movegen import generate
+from tui.cli.listing import json_text
 from tui.cli.options import NUMBER, SEED, lexicon_option, load_lexicon
 
 
@@ -111,7 +111,7 @@ def _analyze_lines(source: BinaryIO, name: object, lexicon_: Lexicon) -> None:
 
 
 def _emit(result: dict[str, object]) -> None:
-    click.echo(json.dumps(result, ensure_ascii=False))
+    click.echo(json_text(result, indent=None))
 
 
 def analyze_position(line: str, lexicon_: Lexicon) -> dict[str, object]:

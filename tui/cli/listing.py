@@ -2,7 +2,10 @@
 
 Used by every command that lists something (standings, tables, slips, ratings): one
 place decides how a list looks, with maintained libraries doing the work (``rich`` for
-the table, ``csv`` and ``json`` from the standard library).
+the table, ``csv`` and ``json`` from the standard library). Every JSON a command prints
+is ``json_text``: stored text stays exact for the program reading it, and a control,
+format or separator character (U+202E, ESC, U+2028…) is written as a JSON escape
+(``\\u202e``), never raw (issue 36 §5).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import shutil
 import sys
 from collections.abc import Mapping, Sequence
@@ -22,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from duplicate.labels import spanish_number
-from duplicate.texts import visible
+from duplicate.texts import hidden, visible
 
 FORMATS = ("table", "csv", "json")
 
@@ -39,6 +43,33 @@ def say(text: str) -> None:
     station read from the database never moves the cursor, retitles the terminal or
     reverses the line (issue 26 §3). Every listing prints through it or ``emit_rows``."""
     click.echo(visible(text))
+
+
+_NOT_PLAIN = re.compile(r"[^\x20-\x7e\n]")
+"""A character of a JSON text that may need escaping: anything but printable ASCII and the
+line breaks of the indentation (JSON's own syntax is ASCII, so such a character is always
+inside a string)."""
+
+
+def json_text(value: Any, *, indent: int | None = 1) -> str:
+    """``value`` as JSON (``json.dumps``, non-ASCII letters kept as they are: «Añón»), with
+    every ``duplicate.texts.hidden`` character — controls, bidirectional overrides, zero-width
+    and line separators, surrogates, noncharacters — escaped ``\\uXXXX`` (a surrogate pair
+    beyond U+FFFF), as ``ensure_ascii`` would: a program reading it gets the exact text, a
+    terminal shows it inert (issue 36 §5). Every ``--format json`` output and JSON stream of
+    the command line prints through it."""
+    return _NOT_PLAIN.sub(_escaped, json.dumps(value, ensure_ascii=False, indent=indent))
+
+
+def _escaped(match: re.Match[str]) -> str:
+    """``json_text``'s escape of one character: itself unless ``hidden``."""
+    char = match.group()
+    return json.dumps(char)[1:-1] if hidden(char) else char        # ASCII escapes: \u202e, \ud83f\udffe
+
+
+def emit_json(value: Any) -> None:
+    """Print ``value`` as ``json_text`` on standard output."""
+    click.echo(json_text(value))
 
 
 def heading(key: str) -> str:
@@ -72,15 +103,16 @@ def emit_rows(rows: Sequence[dict[str, Any]], output: str, *, numeric_text: Sequ
     """Write ``rows`` (dicts with the same keys, in column order) to standard output as
     ``table``, ``csv`` or ``json`` (tables in Spanish: accented headings, decimals with a
     comma, ``cell``, control characters ``visible``; CSV and JSON keep the keys and numbers
-    as programs read them, and a CSV text cell that a spreadsheet would run as a formula is
-    ``duplicate.publishing.spreadsheets.neutralised``, as in the published files).
+    as programs read them; a CSV text cell is ``duplicate.publishing.spreadsheets.neutralised``
+    as in the published files — hidden characters ``visible``, a would-be formula behind a
+    ``'`` — and JSON is ``json_text``, hidden characters escaped).
     ``None`` prints as an empty cell; columns whose values
     are all numbers (or ``None``, or one of ``numeric_text`` such as «nuevo») are right-aligned.
     Piped tables are not cut to the terminal's width. ``digits``: the columns whose
     decimals a table shows as ``duplicate.labels.spanish_number`` with that many digits
     (a percentage ``43,60`` as on every page, never ``43,6``)."""
     if output == "json":
-        click.echo(json.dumps(list(rows), ensure_ascii=False, indent=1))
+        emit_json(list(rows))
         return
     if not rows:
         click.echo("(nada)" if output == "table" else "")

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 
 import click
 
-from duplicate.bounds import BONUS_MAX, DB_INT_MAX, ROUND_SECONDS_MAX, SEED_MAX
+from duplicate.bounds import BONUS_MAX, DB_INT_MAX, ROUND_SECONDS_MAX, SEED_MAX, NumberError, table_span
 
 if TYPE_CHECKING:
     from duplicate.service.facade import TournamentService
@@ -117,6 +117,32 @@ BONUS = Bounded(1, BONUS_MAX)
 """The value of a manual bonus (III.24: 5 or 10 advised)."""
 SCORE = Bounded(0, DB_INT_MAX)
 """Points of a game's result or a spread (stored in ``INTEGER`` columns)."""
+
+
+if TYPE_CHECKING:                            # generic for the type checker (see ``SpanishChoice``)
+    _SpanType = click.ParamType[tuple[int, int]]
+else:
+    _SpanType = click.ParamType
+
+
+class TableSpan(_SpanType):
+    """An assistant's tables typed ``A-B`` (or one table ``A``), each from 1 to 2³¹ − 1
+    (``duplicate.bounds.table_span``): converts to ``(A, B)``; anything else is refused
+    before the database is opened (issue 36 §5)."""
+
+    name = "A-B"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, tuple):
+            return value
+        try:
+            return table_span(str(value))
+        except NumberError as error:
+            self.fail(str(error), param, ctx)
+
+
+TABLE_SPAN = TableSpan()
+"""``--tables A-B`` of ``tournament pin assistant``."""
 
 if TYPE_CHECKING:
     _TextType = click.ParamType[str]

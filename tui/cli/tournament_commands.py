@@ -16,7 +16,18 @@ from duplicate.rules.bonuses import BonusMode
 from duplicate.rules.tournament_standings import TournamentCriterion
 from duplicate.service.settings import TournamentSettings
 from tui.cli.listing import say
-from tui.cli.options import BONUS, BONUS_MODE, CRITERION, NUMBER, SECONDS, Context, SpanishChoice, common, read_pin
+from tui.cli.options import (
+    BONUS,
+    BONUS_MODE,
+    CRITERION,
+    NUMBER,
+    SECONDS,
+    TABLE_SPAN,
+    Context,
+    SpanishChoice,
+    common,
+    read_pin,
+)
 
 
 # --- tournament --------------------------------------------------------------------------
@@ -146,14 +157,15 @@ def tournament_settings(context: Context, oriented: bool | None, board: bool | N
                    "un auxiliar que ya tiene PIN sigue en su sede.")
 @click.option("--organiser-room", is_flag=True,
               help="Con «assistant»: lleva al auxiliar a la sala del organizador (sin sede).")
-@click.option("--tables", default=None, metavar="A-B",
-              help="Con «assistant»: su tramo de mesas, de la A a la B (como «assistant set»).")
+@click.option("--tables", type=TABLE_SPAN, default=None,
+              help="Con «assistant»: su tramo de mesas, de la A a la B (como «assistant set»); se guarda con el "
+                   "PIN, a la vez.")
 @click.option("--new-pin-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Archivo con el PIN nuevo en su primera línea (si no, se pregunta dos veces sin mostrarlo).")
 @click.option("--revoke", is_flag=True, help="Quita el PIN del auxiliar: ya no puede entrar.")
 @common
 def tournament_pin(context: Context, role: str, name: str | None, venue: str | None, organiser_room: bool,
-                   tables: str | None, new_pin_file: Path | None, revoke: bool) -> None:
+                   tables: tuple[int, int] | None, new_pin_file: Path | None, revoke: bool) -> None:
     """El juez árbitro asigna el PIN del juez o el de un auxiliar (al menos 6 caracteres,
     distinto de los demás; solo se guarda su resumen scrypt). Con --venue, el del juez o
     el de un auxiliar de esa sede en línea, cuyos derechos acaban en su sede; el juez de
@@ -162,7 +174,7 @@ def tournament_pin(context: Context, role: str, name: str | None, venue: str | N
         if venue is not None or role != "assistant":
             raise click.UsageError("--organiser-room solo va con «assistant» y sin --venue")
         venue = ""
-    span = _table_span(tables) if tables is not None else None
+    span = tables
     if span is not None and role != "assistant":
         raise click.UsageError("--tables solo va con «assistant»: es el tramo de mesas de un auxiliar")
     if revoke:
@@ -175,31 +187,17 @@ def tournament_pin(context: Context, role: str, name: str | None, venue: str | N
         new = str(click.prompt("PIN nuevo", hide_input=True, confirmation_prompt=True))
     else:
         raise click.UsageError("indique el PIN nuevo con --new-pin-file ARCHIVO (nunca en la línea de órdenes)")
-    context.acting.set_pin(role, new, name=name, tournament_id=context.tournament, venue=venue)
+    context.acting.set_pin(role, new, name=name, tournament_id=context.tournament, venue=venue,
+                           tables=span)                      # one transaction: the PIN and its tables, or neither
     where = f" de la sede «{venue}»" if venue else ""
     who = (f"del juez árbitro{where}" if role == "judge" else f"del auxiliar «{name}»{where}")
-    click.echo(f"PIN {who} {'quitado' if revoke else 'guardado'}.")
+    say(f"PIN {who} {'quitado' if revoke else 'guardado'}.")
     if span is not None and name:
-        context.acting.set_assistant_range(name, span[0], span[1], tournament_id=context.tournament)
-        click.echo(f"{name}: mesas {span[0]}–{span[1]}.")
+        say(f"{name}: mesas {span[0]}–{span[1]}.")
     warning = (context.service.assistant_without_tables(name, context.tournament)
                if role == "assistant" and name and not revoke else None)
     if warning:
         click.echo(f"Aviso: {warning}.")
-
-
-def _table_span(text: str) -> tuple[int, int]:
-    """``A-B`` (or a single table ``A``) as ``(A, B)``; ``click.BadParameter`` (Spanish) otherwise."""
-    first, _, last = text.strip().replace("–", "-").partition("-")
-    try:
-        span = (int(first), int(last or first))
-    except ValueError:
-        raise click.BadParameter(f"«{text}» no es un tramo de mesas: se espera A-B, p. ej. 1-10",
-                                 param_hint="'--tables'") from None
-    if span[0] < 1 or span[1] < span[0]:
-        raise click.BadParameter(f"«{text}» no es un tramo de mesas: la primera mesa es 1 o más y la última no es "
-                                 "menor que la primera", param_hint="'--tables'")
-    return span
 
 
 @tournament.command("key")

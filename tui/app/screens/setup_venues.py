@@ -27,6 +27,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Checkbox, DataTable, Input, Select, Static
 
+from duplicate.bounds import NumberError
+from duplicate.bounds import table_span as bounded_table_span
 from duplicate.labels import local_time
 from duplicate.plurals import counted
 from duplicate.service.access import Action
@@ -55,21 +57,15 @@ def venue_choices(venues: Sequence[str]) -> list[tuple[Text, str]]:
 
 
 def table_span(text: str) -> tuple[int, int] | None:
-    """An assistant's tables typed as ``A-B`` (or one table ``A``) as ``(A, B)``; None when
-    empty. ``InvalidNumber`` (Spanish, naming the field) for anything else."""
-    text = text.strip()
-    if not text:
+    """An assistant's tables typed as ``A-B`` (or one table ``A``) as ``(A, B)``, each from 1
+    to 2³¹ − 1 (``duplicate.bounds.table_span``); None when empty. ``InvalidNumber`` (Spanish,
+    naming the field) for anything else."""
+    if not text.strip():
         return None
-    first, dash, last = text.replace("–", "-").partition("-")
     try:
-        span = (int(first), int(last if dash else first))
-    except ValueError:
-        raise InvalidNumber(f"mesas del auxiliar: «{text}» no es un tramo de mesas: se espera A-B, p. ej. 1-12",
-                            what="las mesas del auxiliar", value=text) from None
-    if span[0] < 1 or span[1] < span[0]:
-        raise InvalidNumber(f"mesas del auxiliar: «{text}»: la primera mesa es 1 o más y la última no es menor que "
-                            "la primera", what="las mesas del auxiliar", value=text)
-    return span
+        return bounded_table_span(text, "las mesas del auxiliar")
+    except NumberError as error:
+        raise InvalidNumber(str(error), what="las mesas del auxiliar", value=text.strip()[:40]) from None
 
 
 VENUE_COLUMNS = ("Sede", "Tipo", "Jugadores", "Juez", "Auxiliares (mesas)", "Fecha")
@@ -262,10 +258,10 @@ class VenueActions(StationScreen[None]):
                    else f"del auxiliar «{name or ''}» de la sede «{venue}»")
 
             def call() -> str:
-                service.set_pin(role, pin, name=name, tournament_id=tournament_id, venue=venue)
+                service.set_pin(role, pin, name=name, tournament_id=tournament_id, venue=venue,
+                                tables=span)         # the PIN and its tables in one transaction (issue 36 §5)
                 said = f"PIN {who} {'guardado' if pin else 'quitado: ya no puede entrar'}."
                 if span is not None and name:
-                    service.set_assistant_range(name, span[0], span[1], tournament_id=tournament_id)
                     said += f" Mesas {span[0]}–{span[1]}."
                 elif role == "assistant" and name and pin:
                     warning = service.assistant_without_tables(name, tournament_id)
