@@ -1,5 +1,7 @@
 """``duplicada serve``'s door (issue 26 §1): wrong venue passwords are counted per client
-address and lock it (the right password too, until the lock ends); ``--certfile`` and
+address and lock it (the right password too, until the lock ends), and across all
+addresses: beyond a burst, only addresses that gave the right password are compared, plus
+one newcomer a minute (issue 36 §2); ``--certfile`` and
 ``--keyfile`` serve over TLS (a self-signed certificate made here with ``openssl``); each
 browser's app process learns its address, the key its wrong PINs count against.
 """
@@ -8,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import logging
 import shutil
 import ssl
 import subprocess
@@ -15,10 +18,12 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from aiohttp import web
+from aiohttp.test_utils import make_mocked_request
 from click.testing import CliRunner
 
 from duplicate.service.access import MAX_FAILURES
-from tui.cli.venue_door import FORGET_SECONDS, DoorGuard
+from tui.cli.venue_door import CROWD_BURST, CROWD_LEAK_SECONDS, FORGET_SECONDS, DoorGuard
 
 PASSWORD = "sala-de-juego-2026"
 
@@ -46,6 +51,65 @@ def test_wrong_passwords_lock_their_address_only_and_no_success_clears_them() ->
     assert door.failed("10.0.0.7") > waits[-1]                     # the next wrong one locks longer
     clock.now += FORGET_SECONDS + 3600
     assert door.wait("10.0.0.7") == 0 and door.failed("10.0.0.7") == 0       # forgotten with time
+
+
+def test_a_guesser_rotating_addresses_is_capped_across_all_and_known_stations_never_wait() -> None:
+    clock = Clock()
+    door = DoorGuard(clock)
+    door.passed("10.0.0.2")                                          # a station already in
+    compared = {0: 0, 1: 0}
+    station_waited = 0
+    for second in range(2 * 3600):                                   # two hours, a new address a second
+        guesser = f"fd00::{second:x}"
+        if not door.wait(guesser) and not door.crowd_wait(guesser):
+            compared[second // 3600] += 1
+            door.failed(guesser)
+        if second % 10 == 0:
+            station_waited += bool(door.wait("10.0.0.2") or door.crowd_wait("10.0.0.2"))
+        clock.now += 1
+    assert compared[0] <= CROWD_BURST + 3600 / CROWD_LEAK_SECONDS + 1      # 80 in the first hour
+    assert compared[1] <= 3600 / CROWD_LEAK_SECONDS + 1                   # then one a minute
+    assert station_waited == 0
+    assert door.crowd_wait("10.9.9.9") > 0                            # a newcomer during the attack waits…
+    clock.now += CROWD_LEAK_SECONDS
+    assert door.crowd_wait("10.9.9.9") == 0                           # …at most a minute once it stops
+
+
+def test_the_door_refuses_newcomers_uncompared_during_a_spread_attack_and_lets_known_ones_in(
+        caplog: pytest.LogCaptureFixture) -> None:
+    from tui.cli.venue_server import VenueServer
+
+    clock = Clock()
+    server = VenueServer("true", password=PASSWORD, max_sessions=2, idle_seconds=60, host="0.0.0.0", port=0)
+    server.door = DoorGuard(clock)
+
+    async def inside(request: web.Request) -> web.Response:
+        return web.Response(text="dentro")
+
+    async def knock(address: str, password: str) -> tuple[int, str]:
+        request = make_mocked_request("GET", "/", headers=basic(password)).clone(remote=address)
+        answer = await server._door(request, inside)
+        assert isinstance(answer, web.Response)
+        return answer.status, answer.text or ""
+
+    async def attack() -> list[tuple[int, str]]:
+        answers = [await knock("192.168.1.20", PASSWORD)]              # an assistant's browser, in before
+        answers += [await knock(f"192.168.7.{n}", f"intento-{n}") for n in range(CROWD_BURST)]
+        answers.append(await knock("192.168.1.21", PASSWORD))          # a newcomer, right password: held back
+        answers.append(await knock("192.168.7.250", PASSWORD[:-1]))    # a guess: refused uncompared
+        answers.append(await knock("192.168.1.20", PASSWORD))          # the known browser: in at once
+        clock.now += CROWD_LEAK_SECONDS
+        answers.append(await knock("192.168.1.21", PASSWORD))          # a minute later the newcomer is in
+        return answers
+
+    with caplog.at_level(logging.INFO, logger="duplicada.serve"):
+        answers = asyncio.run(attack())
+    statuses = [status for status, _ in answers]
+    assert statuses == [200] + [401] * CROWD_BURST + [429, 429, 200, 200]
+    assert "entre todas las direcciones" in answers[-4][1]
+    assert not any(server.door.wait(f"192.168.7.{n}") for n in range(CROWD_BURST))   # none locked by its own
+    notices = [record for record in caplog.records if "todas las direcciones" in record.getMessage()]
+    assert len(notices) == 1                                          # the judge is told once, not per request
 
 
 def self_signed(folder: Path) -> tuple[Path, Path]:
