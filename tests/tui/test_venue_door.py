@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import io
 import logging
 import shutil
+import socket
 import ssl
 import subprocess
 from pathlib import Path
 
 import aiohttp
 import pytest
-from aiohttp import web
-from aiohttp.test_utils import make_mocked_request
 from click.testing import CliRunner
+from rich.console import Console
 
 from duplicate.service.access import MAX_FAILURES
 from tui.cli.venue_door import CROWD_BURST, CROWD_LEAK_SECONDS, FORGET_SECONDS, DoorGuard
@@ -75,39 +76,55 @@ def test_a_guesser_rotating_addresses_is_capped_across_all_and_known_stations_ne
     assert door.crowd_wait("10.9.9.9") == 0                           # …at most a minute once it stops
 
 
-def test_the_door_refuses_newcomers_uncompared_during_a_spread_attack_and_lets_known_ones_in(
+def loopback_alias(last: int) -> str:
+    """``127.0.0.LAST``: on Linux every address of 127.0.0.0/8 reaches this machine, so one
+    test can knock from many addresses (elsewhere the test is skipped)."""
+    address = f"127.0.0.{last}"
+    try:
+        with socket.socket() as probe:
+            probe.bind((address, 0))
+    except OSError:
+        pytest.skip(f"este sistema no deja usar {address} como origen: la prueba de muchas direcciones se omite")
+    return address
+
+
+def test_a_real_server_refuses_newcomers_uncompared_during_a_spread_attack_and_lets_known_ones_in(
         caplog: pytest.LogCaptureFixture) -> None:
     from tui.cli.venue_server import VenueServer
 
-    clock = Clock()
-    server = VenueServer("true", password=PASSWORD, max_sessions=2, idle_seconds=60, host="0.0.0.0", port=0)
+    clock = Clock()                                                   # the server's time stands still
+    server = VenueServer("true", password=PASSWORD, max_sessions=2, idle_seconds=60, host="127.0.0.1", port=0)
+    server.console = Console(file=io.StringIO())
     server.door = DoorGuard(clock)
+    station, newcomer = loopback_alias(2), loopback_alias(3)
+    guessers = [loopback_alias(10 + n) for n in range(CROWD_BURST + 3)]
 
-    async def inside(request: web.Request) -> web.Response:
-        return web.Response(text="dentro")
-
-    async def knock(address: str, password: str) -> tuple[int, str]:
-        request = make_mocked_request("GET", "/", headers=basic(password)).clone(remote=address)
-        answer = await server._door(request, inside)
-        assert isinstance(answer, web.Response)
-        return answer.status, answer.text or ""
+    async def knock(port: int, address: str, password: str) -> tuple[int, str]:
+        connector = aiohttp.TCPConnector(local_addr=(address, 0))
+        async with aiohttp.ClientSession(connector=connector) as client:
+            async with client.get(f"http://127.0.0.1:{port}/", headers=basic(password)) as page:
+                return page.status, await page.text()
 
     async def attack() -> list[tuple[int, str]]:
-        answers = [await knock("192.168.1.20", PASSWORD)]              # an assistant's browser, in before
-        answers += [await knock(f"192.168.7.{n}", f"intento-{n}") for n in range(CROWD_BURST)]
-        answers.append(await knock("192.168.1.21", PASSWORD))          # a newcomer, right password: held back
-        answers.append(await knock("192.168.7.250", PASSWORD[:-1]))    # a guess: refused uncompared
-        answers.append(await knock("192.168.1.20", PASSWORD))          # the known browser: in at once
-        clock.now += CROWD_LEAK_SECONDS
-        answers.append(await knock("192.168.1.21", PASSWORD))          # a minute later the newcomer is in
-        return answers
+        runner = await server.start_site()
+        try:
+            port = runner.addresses[0][1]
+            answers = [await knock(port, station, PASSWORD)]                      # a station, in before
+            answers += [await knock(port, guesser, f"intento-{n}") for n, guesser in enumerate(guessers)]
+            answers.append(await knock(port, newcomer, PASSWORD))    # a newcomer, right password: held back
+            answers.append(await knock(port, station, PASSWORD))     # the known station: in at once
+            clock.now += CROWD_LEAK_SECONDS
+            answers.append(await knock(port, newcomer, PASSWORD))    # a minute later the newcomer is in
+            return answers
+        finally:
+            await runner.cleanup()
 
     with caplog.at_level(logging.INFO, logger="duplicada.serve"):
         answers = asyncio.run(attack())
     statuses = [status for status, _ in answers]
-    assert statuses == [200] + [401] * CROWD_BURST + [429, 429, 200, 200]
-    assert "entre todas las direcciones" in answers[-4][1]
-    assert not any(server.door.wait(f"192.168.7.{n}") for n in range(CROWD_BURST))   # none locked by its own
+    assert statuses == [200] + [401] * CROWD_BURST + [429] * 3 + [429, 200, 200]      # the last guesses uncompared
+    assert "entre todas las direcciones" in answers[-3][1]
+    assert not any(server.door.wait(guesser) for guesser in guessers)         # none locked by its own count
     notices = [record for record in caplog.records if "todas las direcciones" in record.getMessage()]
     assert len(notices) == 1                                          # the judge is told once, not per request
 
