@@ -188,6 +188,33 @@ def test_a_session_sending_only_garbage_is_closed_after_a_bounded_number_of_line
     assert len(refused) == REFUSED_PER_SESSION and "sesión cerrada" in refused[-1], output
 
 
+def test_a_frame_breaking_the_websocket_protocol_ends_its_session_in_one_line(
+        judges_console: None, capsys: pytest.CaptureFixture[str]) -> None:
+    server = venue_server()
+
+    async def browse() -> list[int]:
+        runner = await server.start_site()
+        try:
+            url = f"ws://127.0.0.1:{runner.addresses[0][1]}/ws"
+            codes = []
+            async with aiohttp.ClientSession() as client:
+                async with client.ws_connect(url, headers=AUTH) as browser:      # text that is not UTF-8
+                    await browser._writer.send_frame(b"\xff\xfe", aiohttp.WSMsgType.TEXT)
+                    codes.append((await browser.receive(timeout=CAP)).data)
+                async with client.ws_connect(url, headers=AUTH) as browser:      # beyond aiohttp's 4 MiB
+                    await browser.send_str('["stdin","' + "x" * (5 * 2**20) + '"]')
+                    codes.append((await browser.receive(timeout=CAP)).data)
+            return codes
+        finally:
+            await runner.cleanup()
+
+    assert asyncio.run(browse()) == [1007, 1009]               # invalid data, message too big: closed
+    output = console_text(server, capsys)
+    assert_no_secret(output)
+    cut = [line for line in output.splitlines() if "no cumple el protocolo websocket" in line]
+    assert len(cut) == 2 and all("127.0.0.1" in line for line in cut), output
+
+
 def test_the_access_log_names_method_and_path_never_the_query(
         judges_console: None, capsys: pytest.CaptureFixture[str]) -> None:
     server = venue_server()
