@@ -47,9 +47,9 @@ async def misbehave(port: int, guessers: int) -> Counter[int]:
             for message in MALFORMED:
                 await (browser.send_bytes(message) if isinstance(message, bytes) else browser.send_str(message))
             await browser.send_str('["ping","fin"]')
-            while (answer := await browser.receive(timeout=300)).type != aiohttp.WSMsgType.TEXT \
-                    or "fin" not in answer.data:
-                if answer.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+            while (reply := await browser.receive(timeout=300)).type != aiohttp.WSMsgType.TEXT \
+                    or "fin" not in reply.data:
+                if reply.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
                     break
         async with client.get(f"{base}/?password={PASSWORD}&token=ficha-secreta", headers=basic(PASSWORD)):
             pass
