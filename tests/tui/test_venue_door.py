@@ -72,6 +72,9 @@ def test_a_guesser_rotating_addresses_is_capped_across_all_and_known_stations_ne
     assert compared[1] <= 3600 / CROWD_LEAK_SECONDS + 1                   # then one a minute
     assert station_waited == 0
     assert door.crowd_wait("10.9.9.9") > 0                            # a newcomer during the attack waits…
+    for _ in range(MAX_FAILURES):
+        door.failed("10.0.0.2")                                       # (a known address's typos add no wait)
+    assert door.crowd_wait("10.9.9.9") <= CROWD_LEAK_SECONDS
     clock.now += CROWD_LEAK_SECONDS
     assert door.crowd_wait("10.9.9.9") == 0                           # …at most a minute once it stops
 

@@ -109,9 +109,11 @@ class DoorGuard:
 
     def failed(self, address: str) -> float:
         """Count a wrong password from ``address``, against it and in the bucket of all
-        addresses; the seconds ``address`` is now locked for."""
+        addresses (which holds ``CROWD_BURST`` at most: wrong passwords from known
+        addresses, compared while it is full, never lengthen a newcomer's wait beyond
+        ``CROWD_LEAK_SECONDS``); the seconds ``address`` is now locked for."""
         now = self._clock()
-        self._crowd = self._leaked(now) + 1
+        self._crowd = min(float(CROWD_BURST), self._leaked(now) + 1)
         tries = self._current(address)
         if tries is None:
             if len(self._tries) >= ADDRESSES_KEPT:
