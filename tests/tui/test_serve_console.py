@@ -304,3 +304,22 @@ def test_a_port_in_use_is_one_spanish_line_not_a_traceback(judges_console: None,
         result = CliRunner().invoke(main, ["serve", "--host", "127.0.0.1", "--port", str(port)])
     assert result.exit_code == 1 and "Traceback" not in result.output, result.output
     assert f"no se pudo escuchar en 127.0.0.1, puerto {port}" in result.output
+
+
+def test_an_idle_session_is_still_closed_with_a_spanish_reason(judges_console: None) -> None:
+    server = venue_server()
+    server.idle_seconds = 0.2
+
+    async def browse() -> tuple[aiohttp.WSMsgType, str]:
+        runner = await server.start_site()
+        try:
+            url = f"ws://127.0.0.1:{runner.addresses[0][1]}/ws"
+            async with aiohttp.ClientSession() as client, client.ws_connect(url, headers=AUTH) as browser:
+                while (message := await browser.receive(timeout=CAP)).type == aiohttp.WSMsgType.BINARY:
+                    pass
+                return message.type, str(message.extra)
+        finally:
+            await runner.cleanup()
+
+    kind, reason = asyncio.run(browse())
+    assert kind == aiohttp.WSMsgType.CLOSE and "sesión inactiva" in reason

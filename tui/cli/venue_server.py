@@ -106,9 +106,9 @@ def clear_text_warning(host: str, ssl_context: ssl.SSLContext | None) -> str | N
     how to give a certificate); None on a loopback host or with ``ssl_context`` (issue 36 §2)."""
     if ssl_context is not None or is_loopback(host):
         return None
-    return (f"Aviso: sin --certfile, la contraseña de la sala y los PIN de los puestos viajan sin cifrar por la red "
-            f"(http://): quien escuche en ella ({host}) puede leerlos. Para cifrarlos, arranque con --certfile "
-            "CERTIFICADO.pem y --keyfile CLAVE.pem (un certificado PEM y su clave sin contraseña; p. ej. "
+    return (f"Aviso: escucha en {host} sin --certfile: la contraseña de la sala y los PIN de los puestos viajan sin "
+            "cifrar por la red (http://) y cualquiera conectado a ella puede leerlos. Para cifrarlos, arranque con "
+            "--certfile CERTIFICADO.pem y --keyfile CLAVE.pem (un certificado PEM y su clave sin contraseña; p. ej. "
             "«openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout CLAVE.pem "
             "-out CERTIFICADO.pem -days 30 -subj /CN=sala»); los navegadores entrarán por https://.")
 
