@@ -330,7 +330,7 @@ class VenueServer(Server):
                 write_bytes=websocket.send_bytes, write_str=websocket.send_str, close=websocket.close,
                 download_manager=self.download_manager, debug=self.debug)
             await app_service.start(_size(request.query.get("width"), 80), _size(request.query.get("height"), 24))
-            await self._relay(websocket, app_service, address)
+            await self._process_messages(websocket, app_service, address)
         except asyncio.CancelledError:
             await websocket.close()
         except Exception as error:
@@ -346,9 +346,11 @@ class VenueServer(Server):
             self.sessions -= 1
         return websocket
 
-    async def _relay(self, websocket: web.WebSocketResponse, app_service: AppService, address: str) -> None:
+    async def _process_messages(self, websocket: web.WebSocketResponse, app_service: AppService,
+                                address: str = "desconocida") -> None:
         """The browser's messages to its app process (pings answered here), each checked
-        first (``browser_message``): a malformed one is refused with one line naming
+        first (``browser_message``; in place of textual-serve's loop, which indexes
+        whatever arrives): a malformed one is refused with one line naming
         ``address`` and what is wrong — never its content — and the
         ``REFUSED_PER_SESSION``-th closes the session. Closes an idle session after
         ``idle_seconds`` without a message."""
