@@ -1,5 +1,7 @@
 """``duplicada serve``'s door (issue 26 §1): wrong venue passwords are counted per client
-address and lock it (the right password too, until the lock ends); ``--certfile`` and
+address and lock it (the right password too, until the lock ends), and across all
+addresses: beyond a burst, only addresses that gave the right password are compared, plus
+one newcomer a minute (issue 36 §2); ``--certfile`` and
 ``--keyfile`` serve over TLS (a self-signed certificate made here with ``openssl``); each
 browser's app process learns its address, the key its wrong PINs count against.
 """
@@ -8,7 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import io
+import logging
 import shutil
+import socket
 import ssl
 import subprocess
 from pathlib import Path
@@ -16,9 +21,10 @@ from pathlib import Path
 import aiohttp
 import pytest
 from click.testing import CliRunner
+from rich.console import Console
 
 from duplicate.service.access import MAX_FAILURES
-from tui.cli.venue_door import FORGET_SECONDS, DoorGuard
+from tui.cli.venue_door import CROWD_BURST, CROWD_LEAK_SECONDS, FORGET_SECONDS, DoorGuard
 
 PASSWORD = "sala-de-juego-2026"
 
@@ -46,6 +52,84 @@ def test_wrong_passwords_lock_their_address_only_and_no_success_clears_them() ->
     assert door.failed("10.0.0.7") > waits[-1]                     # the next wrong one locks longer
     clock.now += FORGET_SECONDS + 3600
     assert door.wait("10.0.0.7") == 0 and door.failed("10.0.0.7") == 0       # forgotten with time
+
+
+def test_a_guesser_rotating_addresses_is_capped_across_all_and_known_stations_never_wait() -> None:
+    clock = Clock()
+    door = DoorGuard(clock)
+    door.passed("10.0.0.2")                                          # a station already in
+    compared = {0: 0, 1: 0}
+    station_waited = 0
+    for second in range(2 * 3600):                                   # two hours, a new address a second
+        guesser = f"fd00::{second:x}"
+        if not door.wait(guesser) and not door.crowd_wait(guesser):
+            compared[second // 3600] += 1
+            door.failed(guesser)
+        if second % 10 == 0:
+            station_waited += bool(door.wait("10.0.0.2") or door.crowd_wait("10.0.0.2"))
+        clock.now += 1
+    assert compared[0] <= CROWD_BURST + 3600 / CROWD_LEAK_SECONDS + 1      # 80 in the first hour
+    assert compared[1] <= 3600 / CROWD_LEAK_SECONDS + 1                   # then one a minute
+    assert station_waited == 0
+    assert door.crowd_wait("10.9.9.9") > 0                            # a newcomer during the attack waits…
+    for _ in range(MAX_FAILURES):
+        door.failed("10.0.0.2")                                       # (a known address's typos add no wait)
+    assert door.crowd_wait("10.9.9.9") <= CROWD_LEAK_SECONDS
+    clock.now += CROWD_LEAK_SECONDS
+    assert door.crowd_wait("10.9.9.9") == 0                           # …at most a minute once it stops
+
+
+def loopback_alias(last: int) -> str:
+    """``127.0.0.LAST``: on Linux every address of 127.0.0.0/8 reaches this machine, so one
+    test can knock from many addresses (elsewhere the test is skipped)."""
+    address = f"127.0.0.{last}"
+    try:
+        with socket.socket() as probe:
+            probe.bind((address, 0))
+    except OSError:
+        pytest.skip(f"este sistema no deja usar {address} como origen: la prueba de muchas direcciones se omite")
+    return address
+
+
+def test_a_real_server_refuses_newcomers_uncompared_during_a_spread_attack_and_lets_known_ones_in(
+        caplog: pytest.LogCaptureFixture) -> None:
+    from tui.cli.venue_server import VenueServer
+
+    clock = Clock()                                                   # the server's time stands still
+    server = VenueServer("true", password=PASSWORD, max_sessions=2, idle_seconds=60, host="127.0.0.1", port=0)
+    server.console = Console(file=io.StringIO())
+    server.door = DoorGuard(clock)
+    station, newcomer = loopback_alias(2), loopback_alias(3)
+    guessers = [loopback_alias(10 + n) for n in range(CROWD_BURST + 3)]
+
+    async def knock(port: int, address: str, password: str) -> tuple[int, str]:
+        connector = aiohttp.TCPConnector(local_addr=(address, 0))
+        async with aiohttp.ClientSession(connector=connector) as client:
+            async with client.get(f"http://127.0.0.1:{port}/", headers=basic(password)) as page:
+                return page.status, await page.text()
+
+    async def attack() -> list[tuple[int, str]]:
+        runner = await server.start_site()
+        try:
+            port = runner.addresses[0][1]
+            answers = [await knock(port, station, PASSWORD)]                      # a station, in before
+            answers += [await knock(port, guesser, f"intento-{n}") for n, guesser in enumerate(guessers)]
+            answers.append(await knock(port, newcomer, PASSWORD))    # a newcomer, right password: held back
+            answers.append(await knock(port, station, PASSWORD))     # the known station: in at once
+            clock.now += CROWD_LEAK_SECONDS
+            answers.append(await knock(port, newcomer, PASSWORD))    # a minute later the newcomer is in
+            return answers
+        finally:
+            await runner.cleanup()
+
+    with caplog.at_level(logging.INFO, logger="duplicada.serve"):
+        answers = asyncio.run(attack())
+    statuses = [status for status, _ in answers]
+    assert statuses == [200] + [401] * CROWD_BURST + [429] * 3 + [429, 200, 200]      # the last guesses uncompared
+    assert "entre todas las direcciones" in answers[-3][1]
+    assert not any(server.door.wait(guesser) for guesser in guessers)         # none locked by its own count
+    notices = [record for record in caplog.records if "todas las direcciones" in record.getMessage()]
+    assert len(notices) == 1                                          # the judge is told once, not per request
 
 
 def self_signed(folder: Path) -> tuple[Path, Path]:

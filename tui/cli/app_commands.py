@@ -101,8 +101,13 @@ def serve(db: str | None, host: str, port: int, public_url: str | None, max_sess
     command = f"{shlex.quote(sys.executable)} -m tui.cli tui --remote"
     if tournament_id is not None:
         command += f" --tournament {tournament_id}"
-    VenueServer(command, password=password, max_sessions=max_sessions, idle_seconds=idle_minutes * 60.0,
-                ssl_context=ssl_context, host=host, port=port, title="duplicada", public_url=public_url).serve()
+    server = VenueServer(command, password=password, max_sessions=max_sessions, idle_seconds=idle_minutes * 60.0,
+                         ssl_context=ssl_context, host=host, port=port, title="duplicada", public_url=public_url)
+    try:
+        server.serve()
+    except OSError as error:                 # the port in use, an address not this machine's
+        raise click.ClickException(f"no se pudo escuchar en {host}, puerto {port}: "
+                                   f"{error.strerror or 'el sistema lo rechazó'}") from None
 
 
 def tls_context(certfile: str | None, keyfile: str | None) -> ssl.SSLContext | None:
