@@ -154,8 +154,8 @@ def _declared_version(record: dict[str, Any]) -> int:
         raise RecordError(f"«format_version» {version} no es una versión del formato «{RECORD_FORMAT}»: "
                           f"{_KNOWN_VERSIONS}")
     if version > NEWEST_FORMAT_VERSION:
-        raise RecordError(f"el registro es del formato {version}, posterior a esta versión de duplicada "
-                          f"({_KNOWN_VERSIONS}): actualice duplicada para comprobarlo")
+        raise RecordError(f"el registro es del formato {version}, posterior a esta versión de duplicada, que "
+                          f"conoce las versiones 1 a {NEWEST_FORMAT_VERSION}: actualice duplicada para comprobarlo")
     return version
 
 

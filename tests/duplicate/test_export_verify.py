@@ -8,6 +8,7 @@ import copy
 import json
 import re
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -255,7 +256,8 @@ def test_one_field_of_a_later_format_is_refused(played: dict[str, Any], version:
     (12, lambda record: record["tournament"].pop("venues"), "«venues» (formato 12) en tournament"),
     (14, lambda record: record.pop("events_head"), "«events_head» (formato 7) en el registro"),
     (9, lambda record: record["games"][1].pop("prepared"), "«prepared» (formato 9) en games[1]"),
-    (8, lambda record: record["games"][0]["rounds"][2].pop("set_aside"), "«set_aside» (formato 8) en games[0].rounds[2]"),
+    (8, lambda record: record["games"][0]["rounds"][2].pop("set_aside"),
+     "«set_aside» (formato 8) en games[0].rounds[2]"),
     (2, lambda record: record["events"][3].pop("role"), "«role» (formato 2) en events[3]"),
 ])
 def test_a_field_its_format_always_writes_missing_is_refused(played: dict[str, Any], version: int,
@@ -283,6 +285,11 @@ def test_a_slip_time_or_clerk_that_is_not_its_events_is_a_difference(played: dic
     assert (difference.recorded, difference.expected) == ("2026-11-21T08:00:00+00:00", event["created_at"])
     assert "no es la del evento que la anotó" in difference.message
     slip["entered_at"] = event["created_at"].replace("+00:00", "+01:00")  # the same digits, an hour off
+    assert [d.field for d in verify_record(forged, spanish_lexicon)] == ["entered_at"]
+    moment = datetime.fromisoformat(event["created_at"])
+    slip["entered_at"] = (moment + timedelta(milliseconds=500)).isoformat()   # two clock readings (before issue 34)
+    assert verify_record(forged, spanish_lexicon) == []
+    slip["entered_at"] = (moment - timedelta(seconds=2)).isoformat()
     assert [d.field for d in verify_record(forged, spanish_lexicon)] == ["entered_at"]
     slip["entered_at"] = "ayer"
     assert [d.message for d in verify_record(forged, spanish_lexicon)] == ["hora de la papeleta ilegible"]
