@@ -12,7 +12,10 @@ as it was taken; ``event_differences`` folds it into the state it leads to and c
   the draws, the typed racks and the recorded masters, as the service does on restart);
 * each round's master and its score with the last ``master_chosen`` not undone;
 * each slip (text, board form — II.8 —, status, score) with its ``slip_entered`` event, or
-  the last ``slip_corrected``; a slip with no event, or an event with no slip — a
+  the last ``slip_corrected``, and its ``entered_at`` and ``entered_by`` with that event's
+  ``created_at`` and ``arbiter`` (the service stores the slip as the event says: since format
+  13 the same instant; before, two readings of the clock in one transaction, so a gap up to
+  ``ENTERED_AT_TOLERANCE`` is no difference; issue 36 §5); a slip with no event, or an event with no slip — a
   ``slips_set_aside`` event (III.29: the rack was withdrawn) takes its slips out, so the
   round's slips are those entered after it;
 * each round's bonuses with its last ``bonuses_awarded``.
@@ -24,17 +27,25 @@ A malformed event is reported, never raised.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from typing import Any
 
+from duplicate.record.chain import canonical_time
 from duplicate.record.difference import Difference
 from duplicate.rules.game import Game
 from duplicate.rules.game_record import GameError
 from duplicate.rules.rack import RackError
 from lexicon.lexicon import Lexicon
 
-__all__ = ["event_differences"]
+__all__ = ["ENTERED_AT_TOLERANCE", "event_differences"]
 
 _RACK_KINDS = ("rack_drawn", "rack_set")
+
+ENTERED_AT_TOLERANCE = timedelta(seconds=1)
+"""The largest gap between a slip's ``entered_at`` and its event's ``created_at`` that is no
+difference: a database written before issue 34 stored the slip and its event with two
+readings of the clock in one transaction (microseconds apart); since, the slip is the
+event's projection and the two are the same instant (issue 36 §5)."""
 
 
 def event_differences(record: dict[str, Any], lexicon: Lexicon) -> list[Difference]:
@@ -98,13 +109,13 @@ class _GameCheck:
             elif kind == "master_annulled":
                 self.annulled.add(number)
             elif kind == "slip_entered":
-                self.slips.setdefault((number, int(payload["entry"])), _slip_state(payload))
+                self.slips.setdefault((number, int(payload["entry"])), _slip_state(payload, event))
             elif kind == "slips_set_aside":
                 # III.29: the slips of a withdrawn rack stop counting; the round's slips are entered again.
                 for slip in payload["slips"]:
                     self.slips.pop((number, int(slip["entry"])), None)
             elif kind == "slip_corrected":
-                self.slips[(number, int(payload["entry"]))] = _slip_state(payload["after"])
+                self.slips[(number, int(payload["entry"]))] = _slip_state(payload["after"], event)
             elif kind == "bonuses_awarded":
                 self.bonuses[number] = {int(entry): int(points) for entry, points in payload["bonuses"].items()
                                         if int(points)}
@@ -140,6 +151,7 @@ class _GameCheck:
                     if slip.get(field) != logged.get(field):
                         self.add(place, field, slip.get(field), logged.get(field),
                                  "la papeleta no es la que anotó el historial (ni sus correcciones)")
+                self._entered(place, slip, logged)
             stored = {int(entry): int(points) for entry, points in (round_.get("bonuses") or {}).items()
                       if isinstance(points, int) and points}
             if number in self.bonuses and stored != self.bonuses[number]:
@@ -148,6 +160,21 @@ class _GameCheck:
         for number, entry in sorted(set(self.slips) - stored_slips):
             self.add(f", ronda {number}", "slip", None, self.slips[(number, entry)].get("text"),
                      f"el historial anota una papeleta del jugador {entry} que el registro no tiene")
+
+    def _entered(self, place: str, slip: dict[str, Any], logged: dict[str, Any]) -> None:
+        """The slip's ``entered_by`` and ``entered_at`` against the event that stored it."""
+        if "entered_by" in slip and slip["entered_by"] != logged["entered_by"]:
+            self.add(place, "entered_by", slip["entered_by"], logged["entered_by"],
+                     "quien anotó la papeleta no es quien la anotó según el historial (el evento que la guardó)")
+        if "entered_at" not in slip:
+            return
+        stored, when = _instant(slip["entered_at"]), _instant(logged["entered_at"])
+        if when is None:
+            return                   # the event's own time unreadable: reported with the log (log_check)
+        if stored is None or abs(stored - when) > ENTERED_AT_TOLERANCE:
+            self.add(place, "entered_at", slip["entered_at"], logged["entered_at"],
+                     "la hora de la papeleta no es la del evento que la anotó en el historial"
+                     if stored is not None else "hora de la papeleta ilegible")
 
     def _replay(self) -> None:
         """Draw the racks again from the seed, with the typed racks and recorded masters."""
@@ -187,8 +214,19 @@ class _GameCheck:
                 return
 
 
-def _slip_state(payload: Any) -> dict[str, Any]:
+def _slip_state(payload: Any, event: dict[str, Any]) -> dict[str, Any]:
+    """What the event stored of its slip: the payload's figures, and who and when by the event."""
     if not isinstance(payload, dict):
         raise TypeError("se esperaba un objeto")
     return {"text": payload.get("text"), "status": payload.get("status"), "score": payload.get("score"),
-            "board": payload.get("board")}
+            "board": payload.get("board"), "entered_by": event.get("arbiter"), "entered_at": event.get("created_at")}
+
+
+def _instant(moment: object) -> datetime | None:
+    """An ISO 8601 time of the record as an instant (no zone: UTC); None when it is not one."""
+    if not isinstance(moment, str):
+        return None
+    try:
+        return datetime.fromisoformat(str(canonical_time(moment)))
+    except (ValueError, OverflowError):
+        return None

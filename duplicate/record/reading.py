@@ -4,9 +4,13 @@
 ``load_record(path)`` reads a record file and ``check_shape(record)`` checks a parsed one:
 every key the checker reads is there, of its kind, so the checks that follow
 (``duplicate.record.replay``, ``duplicate.record.figures_check``) never meet a missing key or a
-value of another type. A record that cannot be checked raises ``RecordError``, its
-message in Spanish naming the file (when known), the place in the record and what was
-expected — never a traceback.
+value of another type; its ``format_version`` one this checker knows (1 to
+``NEWEST_FORMAT_VERSION``) and its fields those of that version, none later, none it always
+writes missing (``duplicate.record.format_fields``). A record file over ``RECORD_MAX_BYTES``
+is refused before it is read; a smaller one is held once as text while it is parsed, its
+repeated short texts shared (issue 36 §5). A record that cannot be checked raises
+``RecordError``, its message in Spanish naming the file (when known), the place in the
+record and what was expected — never a traceback.
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, cast
 
-from duplicate.input_files import InputFileError, read_text
+from duplicate.input_files import InputFileError, read_bytes, utf8_error
 from duplicate.record.difference import show_value
+from duplicate.record.format_fields import version_problems
 
 __all__ = ["ARBITER_STATUSES", "BONUS_MODES", "CRITERIA", "NEWEST_FORMAT_VERSION", "RECORD_FORMAT", "SLIP_STATUSES",
            "RecordError",
@@ -102,16 +107,11 @@ def check_shape(record: object) -> None:
     assert isinstance(record, dict)
     if record["format"] != RECORD_FORMAT:
         raise RecordError(f"formato {record['format']!r} desconocido: se esperaba «{RECORD_FORMAT}»")
-    version = record.get("format_version", 1)
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise RecordError(f"«format_version» debe ser un número entero positivo, no {show_value(version)[:60]}")
-    if version > NEWEST_FORMAT_VERSION:
-        raise RecordError(f"el registro es del formato {version}, posterior a esta versión de duplicada (lee hasta el "
-                          f"{NEWEST_FORMAT_VERSION}): actualice duplicada para comprobarlo")
+    version = _declared_version(record)
     _require(record["tournament"], _TOURNAMENT, "tournament")
     settings = record["tournament"]["settings"]
     _require(settings, _SETTINGS, "tournament.settings")
-    if not isinstance(settings.get("board_notation", False), bool):    # optional: format version 8
+    if not isinstance(settings.get("board_notation", False), bool):    # optional: format version 10
         raise RecordError(f"en tournament.settings, «board_notation» debe ser true o false, "
                           f"no {show_value(settings['board_notation'])[:60]}")
     for key, allowed in (("bonus_mode", BONUS_MODES), ("criterion", CRITERIA)):
@@ -137,10 +137,70 @@ def check_shape(record: object) -> None:
                 if "board" in slip and not isinstance(slip["board"], str):
                     raise RecordError(f"en {place}.slips[{s}], «board» debe ser un texto (la papeleta en tablero "
                                       f"tal como se anotó, II.8), no {show_value(slip['board'])[:60]}")
+    _check_fields_of(record, version)
 
 
-RECORD_MAX_BYTES = 2**30
-"""The largest record file read (a season of a federation is a few tens of MB)."""
+_KNOWN_VERSIONS = f"esta versión de duplicada conoce las versiones 1 a {NEWEST_FORMAT_VERSION}"
+
+
+def _declared_version(record: dict[str, Any]) -> int:
+    """The record's ``format_version`` (absent: 1, the first records); ``RecordError`` naming
+    the value found and the versions known for any other than an integer 1…newest (issue 36 §5)."""
+    version = record.get("format_version", 1)
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise RecordError(f"«format_version» {show_value(version)[:60]} no es una versión del formato "
+                          f"«{RECORD_FORMAT}»: se esperaba un número entero; {_KNOWN_VERSIONS}")
+    if version < 1:
+        raise RecordError(f"«format_version» {version} no es una versión del formato «{RECORD_FORMAT}»: "
+                          f"{_KNOWN_VERSIONS}")
+    if version > NEWEST_FORMAT_VERSION:
+        raise RecordError(f"el registro es del formato {version}, posterior a esta versión de duplicada, que "
+                          f"conoce las versiones 1 a {NEWEST_FORMAT_VERSION}: actualice duplicada para comprobarlo")
+    return version
+
+
+def _check_fields_of(record: dict[str, Any], version: int) -> None:
+    """``RecordError`` unless the record carries the fields of the version it declares
+    (``duplicate.record.format_fields``): none introduced later, none its version always writes
+    missing (issue 36 §5)."""
+    newer, missing = version_problems(record, version)
+    for problems, what in ((newer, "trae campos de formatos posteriores"),
+                           (missing, "le faltan campos que ese formato siempre lleva")):
+        if problems:
+            shown = "; ".join(problems[:6]) + (f"; y {len(problems) - 6} más" if len(problems) > 6 else "")
+            raise RecordError(f"el registro se declara del formato {version} (format_version) y {what}: {shown}; "
+                              "un registro lleva los campos de su versión (docs/tournament-record.md)")
+
+
+RECORD_MAX_BYTES = 512 * 2**20
+"""The largest record file read, in bytes (512 MiB; issue 36 §5). A very large real
+tournament — 500 players × 20 games × 22 rounds, double entry: a ``slip_entered`` and a
+``slip_checked`` event a slip — writes a record of about 240 MiB (``bench/record_memory.py``);
+loading it takes a peak of 788 MiB, 3.2 times its size (the text once, and the parsed record),
+so the limit bounds a load to about 1.7 GiB. A larger file is refused before it is read."""
+
+_SHARED_LENGTH = 24
+"""Texts up to this length are shared when a record is parsed (``_shared_texts``): kinds,
+stations, statuses, moves repeat in every event and slip; times and hashes, longer, do not."""
+
+
+def _mib(size: int) -> str:
+    return f"{size / 2**20:.1f} MiB"
+
+
+def _shared_texts() -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """An ``object_hook`` for ``json.loads`` that makes each repeated short text of the record
+    one object (``json`` shares the keys, not the values): the parsed record of a very large
+    tournament takes a fifth less memory (issue 36 §5)."""
+    seen: dict[str, str] = {}
+
+    def share(parsed: dict[str, Any]) -> dict[str, Any]:
+        for key, value in parsed.items():
+            if value.__class__ is str and len(value) <= _SHARED_LENGTH:
+                parsed[key] = seen.setdefault(value, value)         # same keys: the dict keeps its size
+        return parsed
+
+    return share
 
 
 class _LongNumber(ValueError):
@@ -156,20 +216,44 @@ def _json_integer(text: str) -> int:
     return int(text)
 
 
+def _record_text(path: Path) -> str:
+    """The text of the record file ``path``: refused unread over ``RECORD_MAX_BYTES`` (naming
+    the file, its size and the limit), read once, decoded once, the bytes dropped before
+    the text is parsed (issue 36 §5). ``RecordError`` for a file that cannot be read or is
+    not UTF-8 (the line and column where it stops being)."""
+    what = "un registro de torneo (JSON)"
+    try:
+        size = path.stat().st_size if path.is_file() else 0
+    except OSError:
+        size = 0                                     # said by read_bytes, which names the problem
+    if size > RECORD_MAX_BYTES:
+        raise RecordError(f"{path}: {size} bytes ({_mib(size)}), más que el máximo de {what}, {RECORD_MAX_BYTES} "
+                          f"bytes ({_mib(RECORD_MAX_BYTES)}); no se lee: ¿es el registro que escribe "
+                          "«duplicada export»?")
+    try:
+        data = read_bytes(path, what=what, limit=RECORD_MAX_BYTES)
+    except InputFileError as error:
+        raise RecordError(str(error)) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise RecordError(str(utf8_error(data, path))) from None
+
+
 def load_record(path: Path | str) -> dict[str, Any]:
     """Read a tournament record (JSON, UTF-8) and check its shape.
 
     Returns the parsed record. Raises ``RecordError`` — message in Spanish naming
-    the file and what was expected — when the file cannot be read, is not JSON, has
-    another ``format`` or lacks a key the checker needs (or has it of another kind).
+    the file and what was expected — when the file is larger than ``RECORD_MAX_BYTES``
+    (refused before it is read), cannot be read, is not JSON, has another ``format``, a
+    ``format_version`` this checker does not know, fields of another version than the one it
+    declares, or lacks a key the checker needs (or has it of another kind). The file is held
+    once as text while it is parsed, repeated short texts shared (issue 36 §5).
     """
     path = Path(path)
+    text = _record_text(path)
     try:
-        text = read_text(path, what="un registro de torneo (JSON)", limit=RECORD_MAX_BYTES)
-    except InputFileError as error:
-        raise RecordError(str(error)) from None
-    try:
-        record = json.loads(text, parse_int=_json_integer)
+        record = json.loads(text, parse_int=_json_integer, object_hook=_shared_texts())
     except _LongNumber as error:
         raise RecordError(f"{path}: un número de {error.digits} cifras; un registro no lleva números tan largos") from None
     except RecursionError:

@@ -8,7 +8,9 @@ list every difference with the values stored in the record.
 
 Public API:
 
-* ``load_record(path) -> dict`` reads and checks the shape of a record file;
+* ``load_record(path) -> dict`` reads and checks the shape of a record file (at most
+  ``RECORD_MAX_BYTES``, refused unread beyond; its ``format_version`` one this checker knows
+  and its fields those of that version, ``duplicate.record.format_fields``; issue 36 §5);
   raises ``RecordError`` (Spanish message naming the file) — never a traceback.
 * ``verify_record(record, lexicon) -> list[Difference]`` the differences, in
   record order (the lexicon hash first).
@@ -90,7 +92,7 @@ Decisions where the rules or the record format leave room (reported, not guessed
   over all rounds separates players equal on the criterion only when the
   ``tie_breaks`` setting is on ("en caso de que exista la necesidad": prizes that
   cannot be shared); otherwise they share the position.
-* A slip with ``board`` (written on a paper board, II.8, format version 8) needs the
+* A slip with ``board`` (written on a paper board, II.8, format version 10) needs the
   ``board_notation`` setting, and its board form laid on the round's board must give
   its ``text`` (``duplicate.rules.board_notation``).
 * ``average_percentage`` is a percentage (0–100), like every percentage of the

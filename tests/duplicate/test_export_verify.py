@@ -4,12 +4,18 @@ every ranking criterion; a changed figure in it is found; the CLI exits non-zero
 
 from __future__ import annotations
 
+import copy
 import json
+import re
+from collections.abc import Callable
+from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+from duplicate.record.reading import RecordError, check_shape
 from duplicate.record.signature import signature_check
 from duplicate.record.verify import verify_record
 from duplicate.rules.slips import SlipStatus
@@ -19,6 +25,7 @@ from duplicate.service.settings import TournamentSettings
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
+from tests.duplicate.record_versions import as_format
 from tui.cli.main import main
 
 PLAYERS = 8
@@ -183,3 +190,111 @@ def test_streamed_export_is_the_same_text_as_the_whole_record(tmp_path: Path, sp
         assert signature_check(json.loads(streamed.getvalue())).valid
         assert written.fingerprint == record["signature"]["fingerprint"]
         run_tournament(service, TournamentSettings(bonus_mode="automatic"))
+
+
+# --- a record carries the fields of its version; a slip's time is its event's (issue 36 §5) ------------
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexicon) -> dict[str, Any]:
+    """A real tournament's record (format 14, signed), exactly as the file holds it."""
+    service = TournamentService(open_database(str(tmp_path_factory.mktemp("versions") / "t.db")),
+                                lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    run_tournament(service, TournamentSettings(bonus_mode="automatic"))
+    record: dict[str, Any] = json.loads(json.dumps(service.export()))
+    return record
+
+
+def test_a_record_marked_format_6_with_fields_of_later_formats_is_refused(played: dict[str, Any], tmp_path: Path,
+                                                                          spanish_lexicon: Lexicon) -> None:
+    assert verify_record(as_format(played, 6), spanish_lexicon) == []     # what format 6 wrote verifies
+    marked = {**played, "format_version": 6}
+    with pytest.raises(RecordError) as refused:
+        verify_record(marked, spanish_lexicon)
+    message = str(refused.value)
+    assert message.startswith("el registro se declara del formato 6 (format_version) y trae campos de formatos "
+                              "posteriores: ")
+    for field in ("«previous_hash» (formato 7) en events[0]", "«events_head» (formato 7) en el registro",
+                  "«set_aside» (formato 8) en games[0].rounds[0]", "«prepared» (formato 9) en games[0]"):
+        assert field in message
+    path = tmp_path / "seis.json"
+    path.write_text(json.dumps(marked, ensure_ascii=False), encoding="utf-8")
+    result = CliRunner().invoke(main, ["verify", str(path)])
+    assert result.exit_code == 2 and result.output.startswith(f"Error: {path}: el registro se declara del formato 6")
+
+
+def _board_on_a_slip(record: dict[str, Any]) -> None:
+    record["games"][0]["rounds"][0]["slips"][0]["board"] = "H8 → CASA"
+
+
+@pytest.mark.parametrize(("version", "change", "named"), [
+    (11, lambda record: record["players"][0].update(venue=None), "«venue» (formato 12) en players[0]"),
+    (11, lambda record: record["tournament"].update(venues=[]), "«venues» (formato 12) en tournament"),
+    (9, _board_on_a_slip, "«board» (formato 10) en games[0].rounds[0].slips[0]"),
+    (9, lambda record: record["tournament"]["settings"].update(board_notation=False),
+     "«board_notation» (formato 10) en tournament.settings"),
+    (12, lambda record: record["events"][0]["payload"].update(lexicon_path="/tmp/x.lex"),
+     "«lexicon_path» (formato 13) en events[0].payload"),
+    (13, lambda record: record.update(signature={}), "«signature» (formato 14) en el registro"),
+    (13, lambda record: record["events"].append({**record["events"][-1], "id": 10**6, "kind": "signing_key_made"}),
+     "eventos «signing_key_made» (formato 14) en events["),
+    (2, lambda record: next(event for event in record["events"] if event["kind"] == "master_chosen")["payload"]
+     .update(equal_tops=1), "«equal_tops» (formato 3) en events["),
+    (4, lambda record: record["events"].append({**record["events"][-1], "id": 10**6, "kind": "master_undone"}),
+     "eventos «master_undone» (formato 5) en events["),
+])
+def test_one_field_of_a_later_format_is_refused(played: dict[str, Any], version: int,
+                                                change: Callable[[dict[str, Any]], None], named: str) -> None:
+    older = as_format(played, version)
+    change(older)
+    with pytest.raises(RecordError, match=f"se declara del formato {version} .* trae campos de formatos posteriores: "
+                                          f"{re.escape(named)}"):
+        check_shape(older)
+
+
+@pytest.mark.parametrize(("version", "remove", "named"), [
+    (12, lambda record: record["tournament"].pop("venues"), "«venues» (formato 12) en tournament"),
+    (14, lambda record: record.pop("events_head"), "«events_head» (formato 7) en el registro"),
+    (9, lambda record: record["games"][1].pop("prepared"), "«prepared» (formato 9) en games[1]"),
+    (8, lambda record: record["games"][0]["rounds"][2].pop("set_aside"),
+     "«set_aside» (formato 8) en games[0].rounds[2]"),
+    (2, lambda record: record["events"][3].pop("role"), "«role» (formato 2) en events[3]"),
+])
+def test_a_field_its_format_always_writes_missing_is_refused(played: dict[str, Any], version: int,
+                                                             remove: Callable[[dict[str, Any]], None],
+                                                             named: str) -> None:
+    older = as_format(played, version)
+    check_shape(older)
+    remove(older)
+    with pytest.raises(RecordError, match=f"se declara del formato {version} .* le faltan campos que ese formato "
+                                          f"siempre lleva: {re.escape(named)}"):
+        check_shape(older)
+
+
+def test_a_slip_time_or_clerk_that_is_not_its_events_is_a_difference(played: dict[str, Any],
+                                                                      spanish_lexicon: Lexicon) -> None:
+    forged = copy.deepcopy(played)
+    forged.pop("signature")                              # unsigned: only the slip's own check speaks
+    slip = forged["games"][0]["rounds"][1]["slips"][0]
+    event = next(event for event in forged["events"] if event["kind"] in ("slip_entered", "slip_corrected")
+                 and event["game"] == 1 and event["round"] == 2 and event["payload"]["entry"] == slip["player"])
+    assert slip["entered_at"] == event["created_at"] and slip["entered_by"] == event["arbiter"]
+    slip["entered_at"] = "2026-11-21T08:00:00+00:00"
+    (difference,) = verify_record(forged, spanish_lexicon)
+    assert (difference.where, difference.field) == (f"partida 1, ronda 2, mesa {slip['table']}", "entered_at")
+    assert (difference.recorded, difference.expected) == ("2026-11-21T08:00:00+00:00", event["created_at"])
+    assert "no es la del evento que la anotó" in difference.message
+    slip["entered_at"] = event["created_at"].replace("+00:00", "+01:00")  # the same digits, an hour off
+    assert [d.field for d in verify_record(forged, spanish_lexicon)] == ["entered_at"]
+    moment = datetime.fromisoformat(event["created_at"])
+    slip["entered_at"] = (moment + timedelta(milliseconds=500)).isoformat()   # two clock readings (before issue 34)
+    assert verify_record(forged, spanish_lexicon) == []
+    slip["entered_at"] = (moment - timedelta(seconds=2)).isoformat()
+    assert [d.field for d in verify_record(forged, spanish_lexicon)] == ["entered_at"]
+    slip["entered_at"] = "ayer"
+    assert [d.message for d in verify_record(forged, spanish_lexicon)] == ["hora de la papeleta ilegible"]
+    slip["entered_at"] = event["created_at"]
+    slip["entered_by"] = "otra persona"
+    (difference,) = verify_record(forged, spanish_lexicon)
+    assert (difference.field, difference.recorded, difference.expected) == ("entered_by", "otra persona",
+                                                                            event["arbiter"])

@@ -514,3 +514,70 @@ def test_run_verify_reports_and_exit_codes(record: Record, lexicon_path: Path, t
     out = io.StringIO()
     assert run_verify(path, lexicon_path, out) == 2
     assert out.getvalue().startswith("Error: ") and "no es JSON válido" in out.getvalue()
+
+
+# --- format versions and the file's size (issue 36 §5) ----------------------------------------
+
+
+@pytest.mark.parametrize(("version", "shown"), [
+    (15, "15"), (99, "99"), (0, "0"), (-1, "-1"), ("14", '"14"'), (14.0, "14.0"), (True, "true"), (None, "null"),
+    ([14], "[14]"),
+])
+def test_an_unknown_or_ill_typed_format_version_is_refused_naming_it(record: Record, tmp_path: Path,
+                                                                      version: object, shown: str) -> None:
+    path = tmp_path / "version.json"
+    path.write_text(json.dumps({**record, "format_version": version}), encoding="utf-8")
+    with pytest.raises(RecordError) as refused:
+        load_record(path)
+    message = str(refused.value)
+    assert message.startswith(f"{path}: ")
+    assert f"«format_version» {shown} no es una versión" in message or f"formato {shown}, posterior" in message
+    assert "conoce las versiones 1 a 14" in message
+
+
+def test_format_version_1_written_out_is_refused(record: Record, tmp_path: Path, lexicon: Lexicon) -> None:
+    # The first records have no «format_version» (read as 1); version 2 added the key.
+    path = tmp_path / "uno.json"
+    path.write_text(json.dumps({**record, "format_version": 1}), encoding="utf-8")
+    with pytest.raises(RecordError, match=r"se declara del formato 1 .*«format_version» \(formato 2\) en el registro"):
+        load_record(path)
+    assert verify_record(record, lexicon) == []          # without the key: a record of format 1
+
+
+def test_a_record_over_the_size_limit_is_refused_unread(record: Record, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import duplicate.record.reading as reading
+
+    monkeypatch.setattr(reading, "RECORD_MAX_BYTES", 4096)
+    path = tmp_path / "enorme.json"
+    with path.open("wb") as sparse:
+        sparse.truncate(4097)                            # a sparse file: nothing written, 4,097 bytes long
+
+    def never(*_: object, **__: object) -> None:
+        raise AssertionError("a record over the limit is not opened")
+
+    monkeypatch.setattr(Path, "open", never)
+    monkeypatch.setattr(Path, "read_bytes", never)
+    with pytest.raises(RecordError) as refused:
+        load_record(path)
+    assert str(refused.value) == (f"{path}: 4097 bytes (0.0 MiB), más que el máximo de un registro de torneo (JSON), "
+                                  "4096 bytes (0.0 MiB); no se lee: ¿es el registro que escribe «duplicada export»?")
+
+
+def test_the_documented_size_limit_is_above_a_very_large_tournament() -> None:
+    # bench/record_memory.py: 500 players × 20 games × 22 rounds, double entry: 239 MiB.
+    from duplicate.record.reading import RECORD_MAX_BYTES
+
+    assert RECORD_MAX_BYTES == 512 * 2**20 > 2 * 239 * 2**20
+
+
+def test_repeated_texts_of_a_record_are_one_object_once_loaded(record: Record, tmp_path: Path) -> None:
+    # A record is held once as text, and its parsed values do not repeat the same short text
+    # in every slip and event (issue 36 §5: a very large record loads in a fifth less memory).
+    path = tmp_path / "torneo.json"
+    path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    loaded = load_record(path)
+    slips = [slip for game in loaded["games"] for round_ in game["rounds"] for slip in round_["slips"]]
+    assert len({id(slip["entered_by"]) for slip in slips}) == 1 < len(slips)
+    assert len({id(slip["status"]) for slip in slips if slip["status"] == "valid"}) == 1
+    assert loaded == json.loads(path.read_text(encoding="utf-8"))          # the same record

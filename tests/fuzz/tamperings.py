@@ -200,7 +200,7 @@ def change_status(record: Record) -> None:
 
 def add_player(record: Record) -> None:
     record["players"].append({"id": 999, "name": "Fantasma", "club": "", "country": "", "federation_id": None,
-                              "status": "active"})
+                              "status": "active", "venue": None})      # a player as format 12 on writes one
 
 
 def remove_unplaced_player(record: Record) -> None:

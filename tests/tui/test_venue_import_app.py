@@ -152,8 +152,10 @@ def test_bad_venue_records_are_refused_in_the_form_and_nothing_is_stored(
         nothing_stored()
         monkeypatch.setattr(duplicate.record.reading, "RECORD_MAX_BYTES", 100)
         await import_record(pilot, lloret, "Lloret")
-        assert message(setup) == (f"{lloret}: {lloret.stat().st_size} bytes; un registro de torneo (JSON) tiene "
-                                  "como máximo 100")
+        size = lloret.stat().st_size
+        assert message(setup) == (f"{lloret}: {size} bytes ({size / 2**20:.1f} MiB), más que el máximo de un "
+                                  "registro de torneo (JSON), 100 bytes (0.0 MiB); no se lee: ¿es el registro que "
+                                  "escribe «duplicada export»?")
         monkeypatch.undo()
         nothing_stored()
         await import_record(pilot, one_rack_changed, HOSTILE_VENUE, button=True)
