@@ -11,19 +11,23 @@ the sources the judge has not signed in at.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import math
+import time
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
 from duplicate.service import lockout
 from duplicate.service.access import MAX_FAILURES
 from duplicate.service.errors import CredentialRefused, SignInLocked
 from duplicate.service.facade import TournamentService
-from duplicate.storage.database import open_database
+from duplicate.storage.database import Database, open_database
+from duplicate.storage.models import TournamentAccess
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
-from tests.duplicate.guessing import guess_at_once
+from tests.duplicate.guessing import RotatingGuesser, guess_at_once, honest_sign_in
 from tests.duplicate.test_stations import database_url  # noqa: F401 - the SQLite/PostgreSQL fixture
 
 WRONG = [f"adivina{index:03d}" for index in range(200)]
@@ -223,3 +227,54 @@ def test_a_wrong_pin_after_a_change_is_counted_once_the_change_is_rolled_back(ju
         at(judge, "aux-portatil", ASSISTANT_PINS["aux1"]).sign_in()
     with judge.db.read() as session:
         assert session.query(Player).count() == 0 and session.query(Event).count() == events_before
+
+
+def guess_level(database: Database, tournament_id: int) -> float:
+    """The tournament's level of wrong tries as stored (``lockout``)."""
+    with database.read() as session:
+        return float(session.scalar(select(TournamentAccess.guess_level)
+                                    .where(TournamentAccess.tournament_id == tournament_id)) or 0.0)
+
+
+def wait_for(condition: Callable[[], bool], what: str, cap: float = 60.0) -> None:
+    deadline = time.monotonic() + cap
+    while not condition():
+        assert time.monotonic() < deadline, f"still not: {what}"
+        time.sleep(0.05)
+
+
+HONEST_BOUND_SECONDS = 2.0
+"""Issue 36 §1: every honest sign-in during the attack succeeds within 2 s."""
+
+
+def test_honest_stations_sign_in_at_once_while_a_rotating_guesser_attacks(database_url: str) -> None:  # noqa: F811
+    # Issue 36 §1: a guesser giving a new station name with every wrong PIN (2 processes ×
+    # 3 threads, waiting for its answers) grabbed every paced turn on main: the assistant
+    # with its right PIN got in 0 of 54 times, the judge at a new station 0 of 21.
+    judge = TournamentService(open_database(database_url), station="mesa-juez", pin=JUDGE_PIN)
+    tournament = judge.create_tournament("Ataque repartido")
+    judge.set_pin("assistant", ASSISTANT_PINS["aux1"], name="aux1")
+    judge.db.dispose()                              # no connection shared with the forked guessers
+    guesser = RotatingGuesser(database_url, tournament, processes=2, threads=3)
+    database = open_database(database_url, migrate=False)
+    signed = []
+    guesser.start()
+    try:
+        wait_for(lambda: guess_level(database, tournament) > lockout.TOURNAMENT_CEILING,
+                 "the guesses above the tournament's ceiling")
+        for round_ in range(6):                     # spread over a few seconds of the attack
+            signed.append(honest_sign_in(database, tournament, "mesa-aux1", ASSISTANT_PINS["aux1"]))
+            signed.append(honest_sign_in(database, tournament, f"puesto-nuevo-{round_}", JUDGE_PIN))
+            time.sleep(0.4)
+    finally:
+        outcomes, elapsed = guesser.stop()
+        database.dispose()
+    assert [sign.role for sign in signed] == ["assistant", "judge"] * 6, [sign.refusal for sign in signed]
+    assert max(sign.seconds for sign in signed) < HONEST_BOUND_SECONDS, signed
+    # Every guess was compared (none refused unchecked) and none got in; the wrong PINs
+    # compared stay within the design's bound: the ceiling (plus what leaked meanwhile),
+    # one held answer released per pace interval, and the attempts still in flight.
+    assert outcomes["accepted"] == 0 and set(outcomes) <= {"compared", "accepted"}, outcomes
+    bound = (math.ceil(lockout.TOURNAMENT_CEILING + elapsed / lockout.LEAK_SECONDS) + 1
+             + elapsed / lockout.FIRST_PACE_SECONDS + guesser.in_flight)
+    assert lockout.TOURNAMENT_CEILING < outcomes["compared"] <= bound, (outcomes, elapsed)
