@@ -74,9 +74,9 @@ def rotating(url: str, tournament: int, processes: int, threads: int, seconds: f
         print(f"{who}: {sum(sign.role is not None for sign in mine)} of {len(mine)} got in")
     print(f"honest sign-ins: {sum(sign.role is not None for sign in signed)} of {len(signed)} got in; "
           f"median {statistics.median(times):.3f} s, slowest {max(times):.3f} s")
-    refusals = sorted({sign.refusal for sign in signed if sign.role is None})
+    refusals = [sign.refusal for sign in signed if sign.role is None]
     if refusals:
-        print(f"refusals: {refusals}")
+        print(f"{len(refusals)} refused, the first: «{refusals[0]}»")
     print(f"guesser ({processes} × {threads}, {'patient' if patient else 'impatient'}) over {elapsed:.1f} s: "
           f"{outcomes['compared']} wrong PINs compared, {outcomes['refused']} refused unchecked, "
           f"{outcomes['accepted']} accepted; other: "
