@@ -43,8 +43,9 @@ def at_once(url: str, tournament: int, processes: int, threads: int) -> None:
     """Issue 26 §1: ``processes`` × ``threads`` wrong PINs at once, from one station, then from one each."""
     total = processes * threads
     pins = iter(f"adivina{index:04d}" for index in range(2 * total))
-    for label, station in (("one station", lambda p, t: "aux-portatil"), ("a station each", lambda p, t: f"f{p}-{t}")):
-        plans = [[(station(p, t), next(pins)) for t in range(threads)] for p in range(processes)]
+    for label, spread in (("one station", False), ("a station each", True)):
+        plans = [[(f"f{p}-{t}" if spread else "aux-portatil", next(pins)) for t in range(threads)]
+                 for p in range(processes)]
         outcomes = guess_at_once(url, tournament, plans)
         other = {key: value for key, value in outcomes.items() if key not in ("compared", "refused", "accepted")}
         print(f"{label}: {outcomes['compared']} of {total} compared, {outcomes['refused']} refused unchecked, "

@@ -212,10 +212,6 @@ class WrongPin(Exception):
         super().__init__(tournament_id)
         self.tournament_id, self.outcome = tournament_id, counted
 
-    @property
-    def counted(self) -> bool:
-        return self.outcome is not None
-
     @staticmethod
     def refusal(counted: Counted) -> CredentialRefused:
         """The ``CredentialRefused`` a front end sees (Spanish) for a wrong PIN ``counted``;

@@ -216,15 +216,15 @@ def lock_is_free(url: str) -> bool:
     """Whether another connection takes, without waiting, the write lock (SQLite) or the
     ``tournament_access`` rows (PostgreSQL) of the database at ``url``."""
     if url.startswith("sqlite:///"):
-        connection = sqlite3.connect(url.removeprefix("sqlite:///"), timeout=0, isolation_level=None)
+        raw = sqlite3.connect(url.removeprefix("sqlite:///"), timeout=0, isolation_level=None)
         try:
-            connection.execute("BEGIN IMMEDIATE")
-            connection.execute("ROLLBACK")
+            raw.execute("BEGIN IMMEDIATE")
+            raw.execute("ROLLBACK")
             return True
         except sqlite3.OperationalError:
             return False
         finally:
-            connection.close()
+            raw.close()
     engine = create_engine(url)
     try:
         with engine.connect() as connection:
