@@ -207,13 +207,14 @@ class ServiceContext:
         ``StorageUnavailable`` when the database stops answering (``DamagedData`` when a
         stored value does not read back), ``ConcurrentChange`` when the server rolled the
         transaction back for another station's at the same moment, ``CredentialRefused``
-        (``SignInLocked``) for a wrong PIN.
+        (``SignInLocked``) for a wrong PIN — above the tournament's ceiling only when its
+        release slot comes, waited for here once every transaction has ended (issue 36 §1).
 
         The engine cache follows what is committed: an engine handed out in a write
         (``TaskModule._engine``) may have been played on before the transaction failed, so
         unless the write commits, the cache forgets the engines that changed (the next use
         replays the log)."""
-        refused: CredentialRefused | None = None
+        counted: lockout.Counted | None = None
         engines: dict[int, tuple[object, ...]] = {}
         try:
             with self._engines_kept_if_committed(engines):
@@ -223,10 +224,10 @@ class ServiceContext:
                     try:
                         yield session
                     except WrongPin as wrong:
-                        if not wrong.counted:
+                        if wrong.outcome is None:
                             raise
-                        refused = wrong.refusal()          # the count is committed, nothing else
-                if refused is None:
+                        counted = wrong.outcome            # the count is committed, nothing else
+                if counted is None:
                     engines.clear()            # committed: the engines played on follow the log
         except DatabaseConflict as error:
             raise ConcurrentChange(CONCURRENT_CHANGE, state="rolled_back") from error
@@ -236,10 +237,11 @@ class ServiceContext:
             raise StorageUnavailable(str(error)) from error
         except WrongPin as wrong:
             with self.db.write() as session:
-                wait = count_late_failure(session, wrong.tournament_id, self.source, lockout.now())
-            refused = wrong.refusal(wait)
-        if refused is not None:
-            raise refused
+                counted = count_late_failure(session, wrong.tournament_id, self.source, lockout.now())
+        if counted is not None:
+            if counted.release_at is not None:          # held: no transaction nor lock open here
+                lockout.hold_answer(lockout.seconds_until(counted.release_at))
+            raise WrongPin.refusal(counted)
 
     @contextmanager
     def _engines_kept_if_committed(self, engines: dict[int, tuple[object, ...]]) -> Iterator[None]:

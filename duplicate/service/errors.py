@@ -132,9 +132,9 @@ class CredentialRefused(TournamentError):
 
 class SignInLocked(CredentialRefused):
     """A PIN refused without being compared (issue 26 §1): its source is locked after too
-    many wrong tries (``scope`` ``"source"``), or the tournament has had too many wrong
-    tries from everywhere and this station must wait its turn (``scope`` ``"tournament"``);
-    ``retry_after`` is the seconds to wait."""
+    many wrong tries (``scope`` ``"source"``, the only scope since issue 36 §1: the
+    tournament's level holds wrong answers, it refuses nothing); ``retry_after`` is the
+    seconds to wait."""
 
     def __init__(self, message: str, *, retry_after: float, scope: str) -> None:
         super().__init__(message, retry_after=retry_after)

@@ -1,4 +1,5 @@
-"""Wrong PINs: counted where they come from and tournament-wide, under a row lock (issue 26 §1).
+"""Wrong PINs: counted where they come from and tournament-wide, under a row lock (issue 26 §1,
+issue 36 §1).
 
 A sign-in (a handle's first action in a tournament, ``ServiceBase._actor``) is an
 *attempt*. Every attempt comes from a **source**, a key the front end gives the service:
@@ -10,29 +11,36 @@ committed, in the same transaction; so whatever the concurrency, no attempt is c
 with a count that misses an earlier one.
 
 * **Per source**: ``access.MAX_FAILURES`` wrong tries from one source lock that source for
-  ``access.lock_seconds`` (2 s, doubling with each further wrong try, at most 15 min).
-  No success clears them, whoever's it is: a source's wrong tries are forgotten only
+  ``access.lock_seconds`` (2 s, doubling with each further wrong try, at most 15 min): its
+  attempts are refused before comparison (``SignInLocked``) and not counted. No success
+  clears them, whoever's it is: a source's wrong tries are forgotten only
   ``FAILURE_MEMORY_SECONDS`` after the last one. Other sources are not locked.
-* **Tournament-wide**: every wrong try, from anywhere, raises the tournament's level by
-  one; the level leaks one try every ``LEAK_SECONDS``. Above ``TOURNAMENT_CEILING`` the
-  sources the judge has not signed in at are *paced*: one attempt at a time among them,
-  the next only ``pace_seconds(level)`` later (1 s, doubling, at most ``LONGEST_PACE_SECONDS``).
-  A source where the judge has signed in, and from which no wrong try came since, is never
-  paced: spread-out guessing slows down without locking the judge out of a station that
-  has not guessed. A paced or locked attempt is refused before its PIN is compared
-  (``SignInLocked``) and is not counted.
+* **Tournament-wide**: nothing is refused before comparison (issue 36 §1: station names
+  are self-declared, so a guesser rotating them would take every turn meant for honest
+  stations). Every wrong try, from anywhere, raises the tournament's level by one; the
+  level leaks one try every ``LEAK_SECONDS`` and never rises beyond ``GUESS_LEVEL_MAX``.
+  Above ``TOURNAMENT_CEILING`` a wrong PIN's *answer is held*: in the transaction that
+  counts it, it takes the tournament's next release slot (``paced_until``; the slot after
+  it ``pace_seconds(level)`` later: 1 s, doubling, at most ``LONGEST_PACE_SECONDS``; no
+  slot more than that ahead), and the service gives the refusal only then
+  (``hold_answer``), after the transaction has ended. A right PIN is never held: it gets
+  in at once whatever the others' failures. A guesser that waits for its answers gets
+  one wrong answer per slot tournament-wide, plus the attempts it keeps in flight; one
+  that does not wait reads «wrong» from the silence and is bounded only by the attempts
+  it can start (docs/robustness.md, "Guessing PINs").
 """
 
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from duplicate.service.access import Role, lock_seconds, pin_digest
+from duplicate.service.access import lock_seconds, pin_digest
 from duplicate.service.access_damage import check_access_rows, organiser_judge
 from duplicate.service.errors import CredentialRefused, SignInLocked
 from duplicate.storage.models import Credential, SignInSource, TournamentAccess
@@ -41,7 +49,7 @@ FAILURE_MEMORY_SECONDS = 3600.0
 """A source's wrong tries are forgotten one hour after the last of them."""
 
 TOURNAMENT_CEILING = 10.0
-"""Wrong tries tournament-wide (the leaking level) above which unvouched sources are paced."""
+"""Wrong tries tournament-wide (the leaking level) above which wrong PINs' answers are held."""
 
 LEAK_SECONDS = 90.0
 """The tournament's level loses one wrong try every 90 s (ten in a quarter of an hour)."""
@@ -50,7 +58,12 @@ FIRST_PACE_SECONDS = 1.0
 """The pace just above the ceiling; it doubles with each wrong try more."""
 
 LONGEST_PACE_SECONDS = 60.0
-"""Paced sources wait at most a minute for their turn."""
+"""Release slots are at most a minute apart, and a held answer waits at most a minute."""
+
+GUESS_LEVEL_MAX = TOURNAMENT_CEILING + 1 + math.ceil(math.log2(LONGEST_PACE_SECONDS / FIRST_PACE_SECONDS))
+"""The level never rises beyond the point where the pace is longest (17): once an attack
+stops, wrong PINs are answered at once again ``7 × LEAK_SECONDS`` later (10.5 min), however
+long it lasted."""
 
 SOURCE_MAX = 200
 """Characters a source key may have (the column's width)."""
@@ -72,11 +85,25 @@ def address_source(address: str) -> str:
 
 
 def pace_seconds(level: float) -> float:
-    """Seconds between attempts of unvouched sources at tournament level ``level`` (0 up to
-    ``TOURNAMENT_CEILING``; then 1, 2, 4… up to ``LONGEST_PACE_SECONDS``)."""
-    if level < TOURNAMENT_CEILING:
+    """Seconds between the release slots of held answers at tournament level ``level`` (the
+    level with the wrong try just counted): 0 up to ``TOURNAMENT_CEILING`` (not held); then
+    1 s up to one try above it, 2 s up to two, 4, 8… up to ``LONGEST_PACE_SECONDS``."""
+    if level <= TOURNAMENT_CEILING:
         return 0.0
-    return float(min(FIRST_PACE_SECONDS * 2.0 ** math.floor(level - TOURNAMENT_CEILING), LONGEST_PACE_SECONDS))
+    steps = min(max(0, math.ceil(level - TOURNAMENT_CEILING) - 1), 16)
+    return float(min(FIRST_PACE_SECONDS * 2.0**steps, LONGEST_PACE_SECONDS))
+
+
+def hold_answer(seconds: float) -> None:
+    """Wait ``seconds`` before giving a held wrong PIN's answer (issue 36 §1). The service
+    calls it after the attempt's transaction has ended, holding no lock nor connection;
+    tests replace it to record the holds instead of sleeping."""
+    time.sleep(seconds)
+
+
+def seconds_until(release_at: datetime) -> float:
+    """Seconds from ``now()`` to ``release_at``, within 0 and ``LONGEST_PACE_SECONDS``."""
+    return min(max(0.0, _wait(release_at, now())), LONGEST_PACE_SECONDS)
 
 
 def _aware(moment: datetime | None) -> datetime | None:
@@ -90,8 +117,8 @@ def _wait(until: datetime, now: datetime) -> float:
 
 @dataclass
 class Attempt:
-    """One sign-in attempt, between ``open_attempt`` and ``count_failure``/``count_success``:
-    the locked rows of its tournament and its source."""
+    """One sign-in attempt, between ``open_attempt`` and ``count_failure`` (or the right PIN's
+    commit): the locked rows of its tournament and its source."""
 
     access: TournamentAccess
     origin: SignInSource
@@ -112,18 +139,19 @@ def _locked_rows(session: Session, tournament_id: int, source: str) -> Attempt:
                                                        SignInSource.source == source)
                             .with_for_update().execution_options(populate_existing=True))
     if origin is None:
-        origin = SignInSource(tournament_id=tournament_id, source=source, failures=0, judge_vouched=False)
+        origin = SignInSource(tournament_id=tournament_id, source=source, failures=0)
         session.add(origin)
     return Attempt(access, origin)
 
 
 def open_attempt(session: Session, tournament_id: int, source: str, now: datetime) -> Attempt:
     """Lock the tournament's sign-in row for this transaction and let one attempt from
-    ``source`` be compared, or refuse it first: ``SignInLocked`` (the source is locked, or
-    paced and not its turn; ``retry_after`` says how long), ``CredentialRefused`` when the
-    tournament has no judge's PIN yet, ``DamagedAccess`` when its sign-in rows were lost. Claims the paced turn when pacing applies."""
+    ``source`` be compared, or refuse it first: ``SignInLocked`` (``scope`` ``"source"``:
+    the source is locked; ``retry_after`` says how long), ``CredentialRefused`` when the
+    tournament has no judge's PIN yet, ``DamagedAccess`` when its sign-in rows were lost
+    (issue 36 §3). The tournament's level refuses nothing (issue 36 §1)."""
     attempt = _locked_rows(session, tournament_id, source)
-    access, origin = attempt.access, attempt.origin
+    origin = attempt.origin
     last_failure = _aware(origin.last_failure_at)
     if last_failure is not None and _wait(now, last_failure) > FAILURE_MEMORY_SECONDS:
         origin.failures, origin.last_failure_at, origin.locked_until = 0, None, None
@@ -132,19 +160,19 @@ def open_attempt(session: Session, tournament_id: int, source: str, now: datetim
         wait = _wait(locked_until, now)
         raise SignInLocked(f"demasiados PIN incorrectos desde este puesto: espere {max(1, math.ceil(wait))} s antes "
                            "de volver a intentarlo", retry_after=wait, scope="source")
-    _leak(access, now)
-    pace = pace_seconds(access.guess_level)
-    if pace and not origin.judge_vouched:
-        paced_until = _aware(access.paced_until)
-        if paced_until is not None and paced_until > now:
-            wait = _wait(paced_until, now)
-            raise SignInLocked(f"el torneo está recibiendo muchos PIN incorrectos: espere {max(1, math.ceil(wait))} s "
-                               "y vuelva a intentarlo", retry_after=wait, scope="tournament")
-        access.paced_until = now + timedelta(seconds=pace)
     return attempt
 
 
-def count_late_failure(session: Session, tournament_id: int, source: str, now: datetime) -> float:
+@dataclass(frozen=True)
+class Counted:
+    """A wrong PIN counted: ``lock``, the seconds its source is now locked for (0: not
+    locked); ``release_at``, the moment its answer may be given (``None``: at once)."""
+
+    lock: float
+    release_at: datetime | None
+
+
+def count_late_failure(session: Session, tournament_id: int, source: str, now: datetime) -> Counted:
     """Count a wrong PIN found in a transaction that had to be rolled back (it had changed
     something before the check): the rows locked again in ``session``; as ``count_failure``."""
     return count_failure(_locked_rows(session, tournament_id, source), now)
@@ -157,44 +185,45 @@ def _leak(access: TournamentAccess, now: datetime) -> None:
     access.guess_level_at = now
 
 
-def count_failure(attempt: Attempt, now: datetime) -> float:
-    """Count a wrong PIN against its source and the tournament; returns the seconds the
-    source is now locked for (0: not locked)."""
-    origin = attempt.origin
+def count_failure(attempt: Attempt, now: datetime) -> Counted:
+    """Count a wrong PIN against its source and the tournament (the rows ``open_attempt``
+    locked). Above ``TOURNAMENT_CEILING`` its answer takes the tournament's next release
+    slot: ``max(now, paced_until)``, at most ``LONGEST_PACE_SECONDS`` ahead; the following
+    slot is ``pace_seconds(level)`` after it (issue 36 §1)."""
+    origin, access = attempt.origin, attempt.access
     origin.failures += 1
     origin.last_failure_at = now
-    origin.judge_vouched = False
     wait = lock_seconds(origin.failures)
     origin.locked_until = now + timedelta(seconds=wait) if wait else None
-    _leak(attempt.access, now)
-    attempt.access.guess_level += 1.0
-    return wait
-
-
-def count_success(attempt: Attempt, role: Role) -> None:
-    """A PIN that opened a credential: nothing is forgiven; a judge's vouches for its source."""
-    if role is Role.JUDGE:
-        attempt.origin.judge_vouched = True
-
+    _leak(access, now)
+    access.guess_level = min(access.guess_level + 1.0, GUESS_LEVEL_MAX)
+    pace = pace_seconds(access.guess_level)
+    if not pace:
+        return Counted(wait, None)
+    queued = _aware(access.paced_until)
+    release_at = min(max(now, queued or now), now + timedelta(seconds=LONGEST_PACE_SECONDS))
+    access.paced_until = release_at + timedelta(seconds=pace)
+    return Counted(wait, release_at)
 
 
 class WrongPin(Exception):
     """Internal to the service: a PIN that opened no credential of ``tournament_id``.
     ``counted``: the wrong try was counted in the action's own transaction (nothing had
-    changed before the check), which is then committed rather than rolled back; ``wait``:
-    the seconds the source is now locked for."""
+    changed before the check), which is then committed rather than rolled back, and
+    ``outcome`` is that count (``None`` when left for ``count_late_failure``)."""
 
-    def __init__(self, tournament_id: int, *, counted: bool, wait: float) -> None:
+    def __init__(self, tournament_id: int, *, counted: Counted | None) -> None:
         super().__init__(tournament_id)
-        self.tournament_id, self.counted, self.wait = tournament_id, counted, wait
+        self.tournament_id, self.outcome = tournament_id, counted
 
-    def refusal(self, wait: float | None = None) -> CredentialRefused:
-        """The ``CredentialRefused`` a front end sees (Spanish)."""
-        wait = self.wait if wait is None else wait
+    @staticmethod
+    def refusal(counted: Counted) -> CredentialRefused:
+        """The ``CredentialRefused`` a front end sees (Spanish) for a wrong PIN ``counted``;
+        ``retry_after``: the seconds its source is now locked for."""
         message = "PIN incorrecto: no corresponde a ningún puesto de este torneo"
-        if wait:
-            message += f"; demasiados intentos fallidos desde este puesto, espere {math.ceil(wait)} s"
-        return CredentialRefused(message, retry_after=wait)
+        if counted.lock:
+            message += f"; demasiados intentos fallidos desde este puesto, espere {math.ceil(counted.lock)} s"
+        return CredentialRefused(message, retry_after=counted.lock)
 
 
 def check_pin(session: Session, tournament_id: int, pin: str, source: str, *, clean: bool) -> tuple[Credential, str]:
@@ -202,16 +231,15 @@ def check_pin(session: Session, tournament_id: int, pin: str, source: str, *, cl
     under the tournament's row lock (``open_attempt``). A wrong PIN raises ``WrongPin``:
     counted in ``session`` when ``clean`` (nothing else changed in it), else left for
     ``count_late_failure`` after the rollback. ``SignInLocked``/``CredentialRefused`` as
-    ``open_attempt``."""
+    ``open_attempt``. A right PIN is let in at once, whatever the tournament's level."""
     moment = now()
     attempt = open_attempt(session, tournament_id, source, moment)
     digest = pin_digest(pin, attempt.access.salt)
     credential = session.scalar(select(Credential).where(Credential.tournament_id == tournament_id,
                                                          Credential.digest == digest))
     if credential is None:
-        wait = count_failure(attempt, moment) if clean else 0.0
+        counted = count_failure(attempt, moment) if clean else None
         if clean:
             session.flush()
-        raise WrongPin(tournament_id, counted=clean, wait=wait)
-    count_success(attempt, Role(credential.role))
+        raise WrongPin(tournament_id, counted=counted)
     return credential, digest

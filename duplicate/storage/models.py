@@ -245,8 +245,8 @@ class TournamentAccess(Base):
     """A tournament's sign-in state (issue 12 §1, issue 26 §1): the salt of its credentials'
     digests and the tournament-wide count of wrong PINs (``duplicate.service.lockout``):
     ``guess_level``, wrong tries from every source, leaking away with time, as it stood at
-    ``guess_level_at``; ``paced_until``, before which no station the judge has not signed
-    in at may try a PIN while the level is above the ceiling."""
+    ``guess_level_at``; ``paced_until``, the next free release slot for the answer of a
+    wrong PIN held while the level is above the ceiling (issue 36 §1)."""
 
     __tablename__ = "tournament_access"
 
@@ -261,8 +261,9 @@ class SignInSource(Base):
     """Wrong PINs counted against where they come from (issue 26 §1): one row per
     tournament and source (the station's name, or the browser's address under ``serve``).
     ``failures``: wrong tries not yet forgotten (no success clears them); ``locked_until``:
-    the lock they caused; ``judge_vouched``: the judge signed in from here and no wrong
-    try came from here since (such a source is never paced by the tournament's ceiling)."""
+    the lock they caused; ``judge_vouched``: no longer used (issue 36 §1: a right PIN is
+    never held, so no source needs vouching; kept, always false for new rows, so that no
+    database needs a migration)."""
 
     __tablename__ = "sign_in_sources"
 

@@ -2,8 +2,10 @@
 
 The judge-arbiter's PIN opens every screen; an assistant's PIN its slip entry (its own
 tables, II.4.c), the standings and the projection; «Solo consulta» opens the read-only
-screens without a PIN. Wrong PINs are counted by the service, which locks sign-in for a
-growing delay after five in a row.
+screens without a PIN. Wrong PINs are counted by the service, which locks sign-in from
+this station for a growing delay after five, and, once the tournament has had many wrong
+tries from anywhere, gives a wrong PIN's answer only when its turn comes (issue 36 §1):
+«Comprobando el PIN…» stays until then; a right PIN is never held.
 """
 
 from __future__ import annotations
