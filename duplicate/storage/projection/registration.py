@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
-from sqlalchemy import insert, select
+from sqlalchemy import Table, insert, select
 from sqlalchemy.orm import Session
 
 from duplicate.record.event_kinds import EventKind
@@ -64,6 +64,12 @@ def _player_added(session: Session, row: Event, event: PlayerAdded) -> None:
                       status=EntryStatus.ACTIVE.value, venue=event.venue))
 
 
+def _table(model: type[Base]) -> Table:
+    table = model.__table__
+    assert isinstance(table, Table)
+    return table
+
+
 PLAYERS_PER_QUERY = 500
 """Player ids looked up per query by ``_players_added``."""
 
@@ -83,10 +89,10 @@ def _players_added(session: Session, items: Sequence[tuple[Event, PlayerAdded]])
             players.append({"id": event.player, "name": event.name, "club": event.club, "country": event.country,
                             "federation_id": event.federation_id})
     if players:
-        session.execute(insert(Player.__table__), players)
-    session.execute(insert(Entry.__table__), [{"id": event.entry, "tournament_id": row.tournament_id, "player_id": event.player,
-                                     "status": EntryStatus.ACTIVE.value, "venue": event.venue}
-                                    for row, event in items])
+        session.execute(insert(_table(Player)), players)
+    entries = [{"id": event.entry, "tournament_id": row.tournament_id, "player_id": event.player,
+                "status": EntryStatus.ACTIVE.value, "venue": event.venue} for row, event in items]
+    session.execute(insert(_table(Entry)), entries)
 
 
 def _entry(session: Session, entry_id: int) -> Entry:
