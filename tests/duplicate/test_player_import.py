@@ -28,6 +28,7 @@ from duplicate.storage.database import open_database
 from duplicate.storage.models import Event
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
+from tests.duplicate.test_projection_replay import _chain, _tables, replay_into
 from tests.duplicate.test_stations import database_url  # noqa: F401 — the fixture: SQLite, PostgreSQL
 
 
@@ -207,6 +208,24 @@ def test_the_import_enters_what_adding_each_row_enters(tmp_path: Path, lexicon: 
     assert listed[0][2:4] == ("Ana Pérez", "Club A") and listed[2][1:4] == (1, "Luis Gil", "Lugo")
     assert [kind for kind, _, _ in payloads].count(EventKind.PLAYER_ADDED.value) == 5
     assert all(chained for _, _, chained in payloads)
+
+
+def test_an_import_replayed_from_the_log_gives_the_same_tables(tmp_path: Path, lexicon: Lexicon) -> None:
+    """The import's players and entries are projected in one insert each
+    (``projector.BATCH_HANDLERS``); the log replayed event by event (``replay_log``, the
+    per-event handler) rebuilds the same tables and the same chain of hashes."""
+    original = _service(f"sqlite:///{tmp_path / 'original.db'}", lexicon)
+    original.create_tournament("Anterior")
+    original.add_player("Jugadora 0003", club="Club 3", federation_id="F00003")    # reused by the file's row
+    original.create_tournament("Este")
+    original.add_player("Sentada Antes", club="Casa")
+    original.import_players(_players(tmp_path / "jugadores.csv", 40))
+    replayed = open_database(f"sqlite:///{tmp_path / 'replayed.db'}")
+    replay_into(original.db, replayed)
+    assert _tables(replayed) == _tables(original.db)
+    assert _chain(replayed) == _chain(original.db)
+    original.db.dispose()
+    replayed.dispose()
 
 
 def test_a_bad_row_enters_nobody(tmp_path: Path, lexicon: Lexicon) -> None:
