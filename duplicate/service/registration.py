@@ -624,8 +624,12 @@ def _refuse_homonym(checks: _Checks, newcomer: _Newcomer) -> None:
         return
     known = ", ".join(part for part in (f"club {other.club}" if other.club else "",
                                         f"federado {other.federation_id}" if other.federation_id else "") if part)
-    where = f"inscripción {other.entry}" if other.entry is not None else f"línea {other.line} del archivo"
+    if other.entry is not None:
+        where = f"inscripción {other.entry}"
+        found = f"ya hay un jugador inscrito como «{other.name}» ({where}" + (f", {known}" if known else "") + ")"
+    else:
+        where = f"línea {other.line} del archivo"
+        found = f"la {where} ya inscribe a «{other.name}»" + (f" ({known})" if known else "")
     raise StateConflict(
-        f"ya hay un jugador inscrito como «{other.name}» ({where}" + (f", {known}" if known else "")
-        + "): no se inscribe dos veces; si es otra persona con el mismo nombre, inscríbala con su club o su "
+        f"{found}: no se inscribe dos veces; si es otra persona con el mismo nombre, inscríbala con su club o su "
         f"número de federado (distintos de los de la {where})", what=newcomer.name, state="same_name")
