@@ -59,7 +59,7 @@ from duplicate.storage.models import (
     Tournament,
     find_tournament,
 )
-from duplicate.storage.projector import project, project_all
+from duplicate.storage.projector import next_ids, project, project_all
 from duplicate.texts import PERSON_MAX, REASON_MAX, TextError, checked_text
 from lexicon.default import default_lexicon_path, earlier_default_path
 from lexicon.lexicon import Lexicon, LexiconError
@@ -382,13 +382,19 @@ class ServiceContext:
                 reason: str = "") -> list[Event]:
         """Append ``typed`` events in order, as ``log`` does one, all of the same game and
         round, with one flush of the log (the hash chain extended once) before the
-        projector applies each: a batch of slips (``slip_batch``) stays one quick write."""
+        projector applies each: a batch of slips (``slip_batch``) or of players (a players'
+        import) stays one quick write. The events' ids are taken at once, under the
+        tournament's lock (``Database.hold``), so the log's rows go in one statement
+        rather than one each (issue 36 §4)."""
         if not typed:
             return []
         reason = typed_text(reason, "el motivo", REASON_MAX, lines=True)
         moment = now()
         events = [self._event_row(tournament_id, item, actor, game_id, round_number, reason, moment)
                   for item in typed]
+        self.db.hold(session, tournament_id)
+        for event_id, row in zip(next_ids(session, Event, len(events)), events, strict=True):
+            row.id = event_id
         session.add_all(events)
         session.flush()
         project_all(session, zip(events, typed))

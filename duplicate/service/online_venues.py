@@ -11,6 +11,8 @@ This module holds the look-ups the task modules share.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -18,7 +20,7 @@ from duplicate.service.context import typed_text
 from duplicate.service.errors import NotFound
 from duplicate.storage.models import OnlineVenue, Tournament
 
-__all__ = ["VENUE_NAME_LIMIT", "checked_venue", "venue_names"]
+__all__ = ["VENUE_NAME_LIMIT", "checked_venue", "venue_among", "venue_names"]
 
 VENUE_NAME_LIMIT = 100
 """Characters a venue's name may have (online or imported)."""
@@ -35,16 +37,24 @@ def checked_venue(session: Session, tournament: Tournament, name: str | None) ->
     organiser's own room, ``None``). ``InvalidText`` for a name that is not typed text;
     ``NotFound`` (Spanish, naming the venues there are) for a venue the tournament has not
     named (``duplicada venue add``)."""
+    return venue_among(tournament.name, lambda: venue_names(session, tournament.id), name)
+
+
+def venue_among(tournament_name: str, known: Sequence[str] | Callable[[], Sequence[str]],
+                name: str | None) -> str | None:
+    """``checked_venue`` on the venues ``known`` of the tournament called ``tournament_name``
+    (``venue_names``, read once by a caller checking many names: a players' import, issue
+    36 §4; or the function that reads them, called only for a name given)."""
     if name is None:
         return None
     name = typed_text(name, "el nombre de la sede", VENUE_NAME_LIMIT).strip()
     if not name:
         return None
-    known = venue_names(session, tournament.id)
-    for venue in known:
+    names = known() if callable(known) else known
+    for venue in names:
         if venue.casefold() == name.casefold():
             return venue
-    listed = ", ".join(f"«{venue}»" for venue in known) if known else "ninguna todavía"
-    raise NotFound(f"el torneo «{tournament.name}» no tiene ninguna sede en línea «{name}» (sedes: {listed}); "
+    listed = ", ".join(f"«{venue}»" for venue in names) if names else "ninguna todavía"
+    raise NotFound(f"el torneo «{tournament_name}» no tiene ninguna sede en línea «{name}» (sedes: {listed}); "
                    "el juez árbitro del torneo la da de alta con «duplicada venue add NOMBRE»",
                    what="sede", key=name)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, replace
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, replace
 from datetime import date
 from pathlib import Path
 
@@ -18,12 +19,13 @@ from duplicate.record.events_registration import (
     SettingsChanged,
     TournamentCreated,
 )
-from duplicate.homonyms import NamedPlayer, distinct_names, same_name
+from duplicate.homonyms import EnteredNames, NamedPlayer, distinct_names
 from duplicate.rules.bonuses import bonus_warnings
 from duplicate.rules.statuses import EntryStatus
 from duplicate.service.access import Action, Actor, Role, authorise, check_new_pin, new_salt, pin_digest
 from duplicate.service.access_damage import check_access_rows, organiser_judge
 from duplicate.service.base import TaskModule, _iso, _now, _read_csv
+from duplicate.service.context import typed_text
 from duplicate.service.errors import (
     InvalidFile,
     InvalidInput,
@@ -34,7 +36,7 @@ from duplicate.service.errors import (
     StateConflict,
     TournamentError,
 )
-from duplicate.service.online_venues import checked_venue
+from duplicate.service.online_venues import checked_venue, venue_among, venue_names
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.signing import make_key, reseal
 from duplicate.service.venues import imported_active_players
@@ -57,7 +59,7 @@ from duplicate.storage.models import (
     TournamentAccess,
 )
 from duplicate.storage.projection.registration import ACCESS_KEY
-from duplicate.storage.projector import next_id
+from duplicate.storage.projector import next_id, next_ids
 from duplicate.texts import COUNTRY_MAX, FEDERATION_ID_MAX, NAME_MAX, PERSON_MAX
 from lexicon.lexicon import Lexicon
 
@@ -312,11 +314,20 @@ class Registration(TaskModule):
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.ADD_PLAYER)
-            return self._add_player(session, tournament, name, club, country, federation_id, actor, venue)
+            typed_id = _federation_id(federation_id)
+            checks = _Checks(_field(session, tournament, [typed_id] if typed_id else []), actor)
+            newcomer = self._newcomer(checks, 0, name, club, country, federation_id, venue)
+            return self._enter(session, tournament.id, [newcomer], actor)[0]
 
-    def _add_player(self, session: Session, tournament: Tournament, name: str, club: str, country: str,
-                    federation_id: str | None, actor: Actor, venue: str | None = None) -> int:
-        venue = checked_venue(session, tournament, venue)
+    def _newcomer(self, checks: _Checks, line: int, name: str, club: str, country: str,
+                  federation_id: str | None, venue: str | None) -> _Newcomer:
+        """The player ``name`` checked as a new entry against ``checks`` (the tournament's
+        field and the newcomers checked before it, to which it is then added); ``line``:
+        its line in a players' file (0: ``add_player``). Pure: no query. Raises what
+        ``add_player`` raises: ``InvalidText``, ``NotFound`` (venue), ``NotAuthorised``,
+        ``StateConflict`` (already entered, or an untold homonym)."""
+        actor = checks.actor
+        venue = venue_among(checks.field.name, checks.field.venues, venue)
         if venue is None and actor.venue is not None:
             venue = actor.venue
         authorise(actor, Action.ADD_PLAYER, venues=[venue])
@@ -328,45 +339,33 @@ class Registration(TaskModule):
         if not name:
             raise InvalidText("el jugador necesita un nombre", what="el nombre del jugador", value=name)
         federation_id = (federation_id or "").strip() or None
-        player = None
-        if federation_id:
-            player = session.scalar(select(Player).where(Player.federation_id == federation_id))
-        if player is None:
-            # The event's player, stored by the projector (never added here).
-            player = Player(id=next_id(session, Player), name=name, club=club.strip(), country=country.strip(),
-                            federation_id=federation_id)
+        stored = checks.federated.get(federation_id) if federation_id else None
+        if stored is None:
+            newcomer = _Newcomer(line, None, name, club.strip(), country.strip(), federation_id, venue)
+            earlier = checks.lines.get(federation_id) if federation_id else None
+            if earlier is not None:
+                raise StateConflict(f"{earlier.name} (federado {federation_id}) ya va en la línea {earlier.line} "
+                                    "del archivo", what=earlier.name, state="entered")
         else:
-            existing = session.scalar(select(Entry).where(Entry.tournament_id == tournament.id,
-                                                          Entry.player_id == player.id))
-            if existing is not None:
-                raise StateConflict(f"{player.name} ya está inscrito en el torneo", what=player.name, state="entered")
-        self._refuse_homonym(session, tournament, player)
-        entry_id = next_id(session, Entry)
-        self._log(session, tournament.id, PlayerAdded(entry_id, player.id, player.name, player.club, player.country,
-                                                      federation_id, venue), actor=actor)
-        return entry_id
+            player_id, stored_name, stored_club, stored_country = stored
+            if player_id in checks.entered:
+                raise StateConflict(f"{stored_name} ya está inscrito en el torneo", what=stored_name, state="entered")
+            newcomer = _Newcomer(line, player_id, stored_name, stored_club, stored_country, federation_id, venue)
+        _refuse_homonym(checks, newcomer)
+        checks.add(newcomer)
+        return newcomer
 
-    @staticmethod
-    def _refuse_homonym(session: Session, tournament: Tournament, player: Player) -> None:
-        """``StateConflict`` when another entry of ``tournament`` has ``player``'s name
-        (``same_name``) and neither the club nor the federation id tells them apart.
-        ``player``: stored, or the one about to be (its id allocated, not in the session)."""
-        for entry, other in session.execute(select(Entry, Player).join(Player, Entry.player_id == Player.id)
-                                            .where(Entry.tournament_id == tournament.id)):
-            if other.id == player.id or not same_name(other.name, player.name):
-                continue
-            clubs = (other.club or "").strip().casefold(), (player.club or "").strip().casefold()
-            ids = other.federation_id, player.federation_id
-            if (all(clubs) and clubs[0] != clubs[1]) or (all(ids) and ids[0] != ids[1]):
-                continue                                        # homonyms told apart by club or federation id
-            known = ", ".join(part for part in (f"club {other.club}" if other.club else "",
-                                                f"federado {other.federation_id}" if other.federation_id else "")
-                              if part)
-            raise StateConflict(
-                f"ya hay un jugador inscrito como «{other.name}» (inscripción {entry.id}"
-                + (f", {known}" if known else "") + "): no se inscribe dos veces; si es otra persona con el mismo "
-                "nombre, inscríbala con su club o su número de federado (distintos de los de la inscripción "
-                f"{entry.id})", what=player.name, state="same_name")
+    def _enter(self, session: Session, tournament_id: int, newcomers: Sequence[_Newcomer], actor: Actor) -> list[int]:
+        """Append one ``PlayerAdded`` per newcomer (checked: ``_newcomer``), in order, with
+        their entry ids and the ids of the new players, in one flush of the log
+        (``ServiceContext.log_all``); returns the entry ids."""
+        entries = next_ids(session, Entry, len(newcomers))
+        made = iter(next_ids(session, Player, sum(1 for newcomer in newcomers if newcomer.player is None)))
+        added = [PlayerAdded(entry, newcomer.player if newcomer.player is not None else next(made), newcomer.name,
+                             newcomer.club, newcomer.country, newcomer.federation_id, newcomer.venue)
+                 for entry, newcomer in zip(entries, newcomers, strict=True)]
+        self.context.log_all(session, tournament_id, added, actor=actor)
+        return entries
 
     def import_players(self, path: Path, *, tournament_id: int | None = None) -> list[int]:
         """Add the players of a CSV file with a header row: ``nombre`` (or ``name``), and
@@ -374,7 +373,15 @@ class Registration(TaskModule):
         ``sede``/``venue`` (an online venue, issue 27 §2; empty: the organiser's room).
 
         All or nothing: a bad row raises ``TournamentError`` naming the line and no
-        player is added.
+        player is added. Each row is checked as ``add_player`` checks one player, against
+        the tournament's entries and the rows before it.
+
+        One short write (issue 36 §4): the credential is checked first (a wrong PIN
+        counted, nothing else written); the file is read and every row checked on the
+        tournament as a read transaction finds it, while other stations go on writing; then
+        one write transaction reads the field again (a few statements), checks the rows
+        again only if something changed meanwhile, and appends one ``PlayerAdded`` per row
+        with one flush of the log. Time and statements grow linearly with the rows.
         """
         aliases = {"nombre": "name", "name": "name", "club": "club", "pais": "country", "país": "country",
                    "country": "country", "federacion": "federation_id", "federación": "federation_id",
@@ -383,24 +390,40 @@ class Registration(TaskModule):
         if rows and not any((key or "").strip().lower() in ("nombre", "name") for key in rows[0][1]):
             raise InvalidFile(f"{path}: falta la columna «nombre» en la cabecera",
                               path=path, line=1, what="la columna «nombre»")
+        with self._write() as session:                  # who acts (a wrong PIN counted here), nothing else
+            tournament_id = self._tournament(session, tournament_id).id
+            actor = self._authorise(session, tournament_id, Action.ADD_PLAYER)
+        records = [(number, {aliases[key.strip().lower()]: value for key, value in row.items()
+                             if key and key.strip().lower() in aliases}) for number, row in rows]
+        federation_ids = sorted({typed for _, record in records
+                                 if (typed := _federation_id(record.get("federation_id")))})
+        with self._read() as session:
+            field = _field(session, self._tournament(session, tournament_id), federation_ids)
+        newcomers = self._newcomers(path, records, _Checks(field, actor))
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
-            actor = self._authorise(session, tournament.id, Action.ADD_PLAYER)
-            entries = []
-            for number, row in rows:
-                record = {aliases[key.strip().lower()]: value for key, value in row.items()
-                          if key and key.strip().lower() in aliases}
-                try:
-                    entries.append(self._add_player(session, tournament, record.get("name", ""),
-                                                    record.get("club", ""), record.get("country", ""),
-                                                    record.get("federation_id"), actor, record.get("venue")))
-                except NotAuthorised as error:          # another venue's player: refused as such
-                    raise NotAuthorised(f"{path}, línea {number}: {error}; no se ha inscrito a nadie",
-                                        role=error.role, action=error.action, venue=error.venue) from error
-                except TournamentError as error:
-                    raise InvalidFile(f"{path}, línea {number}: {error}; no se ha inscrito a nadie",
-                                      path=path, line=number, value=getattr(error, "value", None)) from error
-            return entries
+            held = _Checks(_field(session, tournament, federation_ids),
+                           self._authorise(session, tournament.id, Action.ADD_PLAYER))
+            if (held.field, held.actor) != (field, actor):     # changed since: checked again on what is held
+                newcomers = self._newcomers(path, records, held)
+            return self._enter(session, tournament.id, newcomers, held.actor)
+
+    def _newcomers(self, path: Path, records: Sequence[tuple[int, dict[str, str]]], checks: _Checks) -> list[_Newcomer]:
+        """Every row of a players' file checked (``_newcomer``), in order; the first bad one
+        raises ``InvalidFile`` (``NotAuthorised`` for another venue's player) naming its line."""
+        newcomers = []
+        for number, record in records:
+            try:
+                newcomers.append(self._newcomer(checks, number, record.get("name", ""), record.get("club", ""),
+                                                record.get("country", ""), record.get("federation_id"),
+                                                record.get("venue")))
+            except NotAuthorised as error:          # another venue's player: refused as such
+                raise NotAuthorised(f"{path}, línea {number}: {error}; no se ha inscrito a nadie",
+                                    role=error.role, action=error.action, venue=error.venue) from error
+            except TournamentError as error:
+                raise InvalidFile(f"{path}, línea {number}: {error}; no se ha inscrito a nadie",
+                                  path=path, line=number, value=getattr(error, "value", None)) from error
+        return newcomers
 
     def entries(self, tournament_id: int | None = None) -> list[tuple[EntryView, PlayerView]]:
         """Every entry of the tournament with its player, in entry order."""
@@ -519,3 +542,120 @@ class Registration(TaskModule):
                 after["venue"] = venue
             self._log(session, entry.tournament_id, PlayerUpdated(entry.id, player.id, before, after),
                       actor=actor, reason=reason)
+
+
+FIELD_CHUNK = 500
+"""Federation ids looked up per query when checking new entries (a bound on bound parameters)."""
+
+
+@dataclass(frozen=True)
+class _Field:
+    """What new entries of a tournament are checked against, read in a few statements
+    whatever their number (issue 36 §4): the tournament's name and online venues, its
+    entries (entry id, player id, name, club, federation id; in entry order) and the stored
+    players that hold a federation id being entered (player id, name, club, country,
+    federation id; by id). Equal fields give equal checks: an import reads it before its
+    write and again inside it, and checks its rows again only when the two differ."""
+
+    name: str
+    venues: tuple[str, ...]
+    entered: tuple[tuple[int, int, str, str, str | None], ...]
+    federated: tuple[tuple[int, str, str, str, str | None], ...]
+
+
+def _field(session: Session, tournament: Tournament, federation_ids: Sequence[str]) -> _Field:
+    """The ``_Field`` of ``tournament`` for the ``federation_ids`` being entered."""
+    entered = session.execute(select(Entry.id, Player.id, Player.name, Player.club, Player.federation_id)
+                              .join(Player, Entry.player_id == Player.id)
+                              .where(Entry.tournament_id == tournament.id).order_by(Entry.id))
+    ids = sorted(set(federation_ids))
+    federated = [row for start in range(0, len(ids), FIELD_CHUNK)
+                 for row in session.execute(select(Player.id, Player.name, Player.club, Player.country,
+                                                   Player.federation_id)
+                                            .where(Player.federation_id.in_(ids[start:start + FIELD_CHUNK])))]
+    return _Field(tournament.name, tuple(venue_names(session, tournament.id)),
+                  tuple((row[0], row[1], row[2], row[3], row[4]) for row in entered),
+                  tuple(sorted((row[0], row[1], row[2], row[3], row[4]) for row in federated)))
+
+
+def _federation_id(value: str | None) -> str | None:
+    """``value`` as a federation id is stored (typed text, stripped), None when empty or not
+    typed text (the row's check says why): what ``_field`` looks up."""
+    try:
+        return typed_text(value or "", "el número de federado", FEDERATION_ID_MAX).strip() or None
+    except TournamentError:
+        return None
+
+
+@dataclass(frozen=True)
+class _Newcomer:
+    """A player checked as a new entry (``Registration._newcomer``): its line in a players'
+    file (0: one player), the stored player it is (same federation id; None: a new player)
+    and the details its ``PlayerAdded`` carries."""
+
+    line: int
+    player: int | None
+    name: str
+    club: str
+    country: str
+    federation_id: str | None
+    venue: str | None
+
+
+@dataclass(frozen=True)
+class _Entered:
+    """An entry a newcomer may collide with: a stored one (``entry``) or a newcomer of the
+    same file (``line``)."""
+
+    name: str
+    club: str
+    federation_id: str | None
+    entry: int | None = None
+    line: int = 0
+
+
+class _Checks:
+    """New entries checked one after another against the tournament's ``_Field`` and the
+    newcomers before them, each in constant time (issue 36 §4: an import compared each row
+    with every entry, 2,000 rows took minutes inside the write lock)."""
+
+    def __init__(self, field: _Field, actor: Actor) -> None:
+        self.field, self.actor = field, actor
+        self.names: EnteredNames[_Entered] = EnteredNames()
+        self.entered = {player for _, player, _, _, _ in field.entered}
+        """Ids of the stored players entered in the tournament."""
+        self.federated = {federation_id: (player, name, club, country)
+                          for player, name, club, country, federation_id in field.federated if federation_id}
+        self.lines: dict[str, _Newcomer] = {}
+        """The newcomers with a federation id, by it."""
+        for entry, _player, name, club, federation_id in field.entered:
+            self.names.add(_Entered(name, club, federation_id, entry=entry), name, club, federation_id)
+
+    def add(self, newcomer: _Newcomer) -> None:
+        """``newcomer`` checked: the ones after it are checked against it too."""
+        self.names.add(_Entered(newcomer.name, newcomer.club, newcomer.federation_id, line=newcomer.line),
+                       newcomer.name, newcomer.club, newcomer.federation_id)
+        if newcomer.federation_id:
+            self.lines[newcomer.federation_id] = newcomer
+        if newcomer.player is not None:
+            self.entered.add(newcomer.player)
+
+
+def _refuse_homonym(checks: _Checks, newcomer: _Newcomer) -> None:
+    """``StateConflict`` when an entry of the tournament, or a newcomer before it, has
+    ``newcomer``'s name (``same_name``) and neither the club nor the federation id tells
+    them apart (``duplicate.homonyms.EnteredNames``)."""
+    other = checks.names.untold(newcomer.name, newcomer.club, newcomer.federation_id)
+    if other is None:
+        return
+    known = ", ".join(part for part in (f"club {other.club}" if other.club else "",
+                                        f"federado {other.federation_id}" if other.federation_id else "") if part)
+    if other.entry is not None:
+        where = f"inscripción {other.entry}"
+        found = f"ya hay un jugador inscrito como «{other.name}» ({where}" + (f", {known}" if known else "") + ")"
+    else:
+        where = f"línea {other.line} del archivo"
+        found = f"la {where} ya inscribe a «{other.name}»" + (f" ({known})" if known else "")
+    raise StateConflict(
+        f"{found}: no se inscribe dos veces; si es otra persona con el mismo nombre, inscríbala con su club o su "
+        f"número de federado (distintos de los de la {where})", what=newcomer.name, state="same_name")

@@ -440,6 +440,9 @@ def _check_sqlite_file(path: Path, url: URL, create: bool) -> None:
             names = {str(row[0]) for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     except sqlite3.Error as error:
         raise DatabaseError(explain(error, url)) from None
+    except UnicodeDecodeError:                      # a damaged schema page: table names that are not text
+        raise DatabaseError(f"{masked_url(url)} está dañada (el archivo no se lee entero): no se toca; restaure la "
+                            "última copia (o el registro exportado) y vuelva a intentarlo") from None
     if names and "alembic_version" not in names:
         raise DatabaseError(f"{masked_url(url)}: tiene tablas pero no es una base de datos de duplicada "
                             "(o está dañada): no se toca; indique otra con --db o restaure una copia")

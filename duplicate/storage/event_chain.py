@@ -66,11 +66,14 @@ def extend_chain(connection: Connection, tournament_id: int, first_id: int = 0) 
         else:
             previous, start = event_hash(rows[0][10], _document(rows[0])), first_id
     written: dict[int, str] = {}
+    changed: list[dict[str, Any]] = []
     for row in connection.execute(_ROWS, {"tournament": tournament_id, "first": start}).all():
         if row[10] != previous:
-            connection.execute(_UPDATE, {"hash": previous, "id": row[0]})
+            changed.append({"hash": previous, "id": row[0]})
         written[row[0]] = previous
         previous = event_hash(previous, _document(row))
+    if changed:                                     # one statement for a batch (issue 36 §4)
+        connection.execute(_UPDATE, changed)
     return written
 
 

@@ -7,9 +7,10 @@ service beside the event (``duplicate.storage.projector``, "What is not projecte
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 
-from sqlalchemy import select
+from sqlalchemy import Table, insert, select
 from sqlalchemy.orm import Session
 
 from duplicate.record.event_kinds import EventKind
@@ -23,9 +24,9 @@ from duplicate.record.events_registration import (
 )
 from duplicate.rules.statuses import EntryStatus
 from duplicate.storage.models import AssistantRange, Base, Entry, Event, Player, Tournament
-from duplicate.storage.projection.handler import Handler
+from duplicate.storage.projection.handler import BatchHandler, Handler
 
-__all__ = ["ACCESS_KEY", "HANDLERS", "MODELS"]
+__all__ = ["ACCESS_KEY", "BATCH_HANDLERS", "HANDLERS", "MODELS"]
 
 ACCESS_KEY = "access"
 """Key of a tournament's settings that held the hashed PINs before credentials had their
@@ -61,6 +62,37 @@ def _player_added(session: Session, row: Event, event: PlayerAdded) -> None:
         session.flush()
     session.add(Entry(id=event.entry, tournament_id=row.tournament_id, player_id=event.player,
                       status=EntryStatus.ACTIVE.value, venue=event.venue))
+
+
+def _table(model: type[Base]) -> Table:
+    table = model.__table__
+    assert isinstance(table, Table)
+    return table
+
+
+PLAYERS_PER_QUERY = 500
+"""Player ids looked up per query by ``_players_added``."""
+
+
+def _players_added(session: Session, items: Sequence[tuple[Event, PlayerAdded]]) -> None:
+    """``_player_added`` for a run of events (a players' import, issue 36 §4): the stored
+    players among theirs found in one query per ``PLAYERS_PER_QUERY``, then the new players
+    and the entries inserted in one statement each (no object per row)."""
+    wanted = sorted({event.player for _, event in items})
+    stored = {player for start in range(0, len(wanted), PLAYERS_PER_QUERY)
+              for player in session.scalars(select(Player.id).where(
+                  Player.id.in_(wanted[start:start + PLAYERS_PER_QUERY])))}
+    players: list[dict[str, object]] = []
+    for _, event in items:
+        if event.player not in stored:
+            stored.add(event.player)
+            players.append({"id": event.player, "name": event.name, "club": event.club, "country": event.country,
+                            "federation_id": event.federation_id})
+    if players:
+        session.execute(insert(_table(Player)), players)
+    entries = [{"id": event.entry, "tournament_id": row.tournament_id, "player_id": event.player,
+                "status": EntryStatus.ACTIVE.value, "venue": event.venue} for row, event in items]
+    session.execute(insert(_table(Entry)), entries)
 
 
 def _entry(session: Session, entry_id: int) -> Entry:
@@ -103,6 +135,10 @@ HANDLERS: dict[EventKind, Handler] = {
     EventKind.ASSISTANT_RANGE: _assistant_range_set,
     EventKind.PLAYER_UPDATED: _player_updated,
 }
+BATCH_HANDLERS: dict[EventKind, BatchHandler] = {
+    EventKind.PLAYER_ADDED: _players_added,
+}
+"""The kinds whose runs ``project_all`` applies at once (the same tables as ``HANDLERS`` one by one)."""
 MODELS: tuple[type[Base], ...] = (Tournament, Player, Entry, AssistantRange)
 """The models these handlers create; ``Player`` rows are made by the ranking family's
 handlers too (the people of imported venues, first rated by an EloDI event)."""
