@@ -38,7 +38,6 @@ from duplicate.service.errors import (
     LockedGameError,
     NotFound,
 )
-from duplicate.service.lockout import SOURCE_MAX, WrongPin, check_pin, count_late_failure, station_source
 from duplicate.service.replay import _apply
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.views import TournamentInfo

@@ -167,12 +167,15 @@ class ServiceContext:
         self._pin = pin
         # tournament id -> digest of this handle's PIN with that tournament's salt
         self._digests: dict[int, str] = {}
+        # salt -> digest of this handle's PIN with it, derived before the write lock (issue 36 §1)
+        self._salted: dict[str, str] = {}
 
     def with_pin(self, pin: str | None) -> ServiceContext:
         """The same context (database, station, caches, hooks) acting with ``pin``."""
         other = copy.copy(self)
         other._pin = pin
         other._digests = {}
+        other._salted = {}
         return other
 
     @property
@@ -198,6 +201,35 @@ class ServiceContext:
         """Drop the checked digest of ``tournament_id`` (the credential changed)."""
         self._digests.pop(tournament_id, None)
 
+    def derive_ahead(self, tournament_id: int | None = None) -> None:
+        """Derive this handle's PIN digest for ``tournament_id`` (``None``: the newest)
+        before any write lock is taken (issue 36 §1): the scrypt key derivation (~50 ms at
+        the production cost) then never runs while SQLite's write lock or PostgreSQL's
+        sign-in row lock is held, where every other station would wait for it. Reads the
+        tournament's salt in a short read transaction; does nothing without a PIN, for a
+        tournament already signed in to, or when this handle's source is locked (its
+        attempt will be refused before comparison, at no scrypt). Whatever it cannot read
+        is left to the attempt itself, which derives the digest under the lock as before;
+        so it raises nothing."""
+        if self._pin is None or (tournament_id is not None and tournament_id in self._digests):
+            return
+        try:
+            with self.db.read() as session:
+                salt = lockout.salt_to_derive(session, tournament_id, self.source, lockout.now())
+        except Exception:  # noqa: BLE001 - the attempt itself reports whatever this could not read
+            return
+        if salt is not None and salt not in self._salted:
+            self._salted[salt] = pin_digest(self._pin, salt)
+
+    def _digest_for(self, salt: str) -> str:
+        """This handle's PIN digest with ``salt``: derived ahead (``derive_ahead``), else now."""
+        if self._pin is None:
+            raise ValueError("un puesto sin PIN no tiene resumen que comparar")
+        digest = self._salted.get(salt)
+        if digest is None:
+            digest = self._salted[salt] = pin_digest(self._pin, salt)
+        return digest
+
     # --- transactions -----------------------------------------------------------------------
     @contextmanager
     def write(self) -> Iterator[Session]:
@@ -216,6 +248,8 @@ class ServiceContext:
         replays the log)."""
         counted: lockout.Counted | None = None
         engines: dict[int, tuple[object, ...]] = {}
+        if self._pin is not None and not self._digests and not self._salted:
+            self.derive_ahead(None)        # a first action: the newest tournament's, outside the lock
         try:
             with self._engines_kept_if_committed(engines):
                 with self.db.write() as session:
@@ -284,7 +318,7 @@ class ServiceContext:
         if credential is None:          # a new attempt, counted where it comes from (lockout)
             self._digests.pop(tournament_id, None)
             clean = not (session.new or session.dirty or session.deleted or session.info.get(_CHANGED))
-            credential, digest = check_pin(session, tournament_id, self._pin, self.source, clean=clean)
+            credential, digest = check_pin(session, tournament_id, self._digest_for, self.source, clean=clean)
             self._digests[tournament_id] = digest
         tables = None
         if credential.role == Role.ASSISTANT.value:
@@ -339,6 +373,7 @@ class ServiceContext:
         """Check this handle's PIN against the tournament's credentials and return who it
         is; raises ``CredentialRefused`` (wrong PIN, or locked after too many wrong tries,
         with the seconds to wait). The anonymous handle signs in as ``VIEWER``."""
+        self.derive_ahead(tournament_id)
         with self.write() as session:
             tournament = self.tournament(session, tournament_id)
             return self.actor(session, tournament.id)

@@ -34,16 +34,17 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from duplicate.service.access import lock_seconds, pin_digest
+from duplicate.service.access import lock_seconds
 from duplicate.service.access_damage import check_access_rows, organiser_judge
 from duplicate.service.errors import CredentialRefused, SignInLocked
-from duplicate.storage.models import Credential, SignInSource, TournamentAccess
+from duplicate.storage.models import Credential, SignInSource, TournamentAccess, find_tournament
 
 FAILURE_MEMORY_SECONDS = 3600.0
 """A source's wrong tries are forgotten one hour after the last of them."""
@@ -226,15 +227,35 @@ class WrongPin(Exception):
         return CredentialRefused(message, retry_after=counted.lock)
 
 
-def check_pin(session: Session, tournament_id: int, pin: str, source: str, *, clean: bool) -> tuple[Credential, str]:
-    """The credential ``pin`` opens in ``tournament_id`` and its digest, the attempt counted
+def salt_to_derive(session: Session, tournament_id: int | None, source: str, now: datetime) -> str | None:
+    """The salt a sign-in to ``tournament_id`` (``None``: the newest) from ``source`` will
+    derive its PIN digest with, read without any lock so that the key derivation can run
+    before the attempt takes one (issue 36 §1); ``None`` when there is no such tournament or
+    salt, or when ``source`` is locked (its attempt is refused before comparison and needs
+    no digest). The attempt itself decides under the lock (``open_attempt``)."""
+    tournament = find_tournament(session, tournament_id)
+    if tournament is None:
+        return None
+    origin = session.scalar(select(SignInSource).where(SignInSource.tournament_id == tournament.id,
+                                                       SignInSource.source == source))
+    locked_until = _aware(origin.locked_until) if origin is not None else None
+    if locked_until is not None and locked_until > now:
+        return None
+    return session.scalar(select(TournamentAccess.salt).where(TournamentAccess.tournament_id == tournament.id))
+
+
+def check_pin(session: Session, tournament_id: int, digest_of: Callable[[str], str], source: str, *,
+              clean: bool) -> tuple[Credential, str]:
+    """The credential a PIN opens in ``tournament_id`` and its digest (``digest_of(salt)``:
+    the PIN's scrypt digest with the tournament's salt, derived before the lock when the
+    front end could, ``ServiceContext.derive_ahead``), the attempt counted
     under the tournament's row lock (``open_attempt``). A wrong PIN raises ``WrongPin``:
     counted in ``session`` when ``clean`` (nothing else changed in it), else left for
     ``count_late_failure`` after the rollback. ``SignInLocked``/``CredentialRefused`` as
     ``open_attempt``. A right PIN is let in at once, whatever the tournament's level."""
     moment = now()
     attempt = open_attempt(session, tournament_id, source, moment)
-    digest = pin_digest(pin, attempt.access.salt)
+    digest = digest_of(attempt.access.salt)
     credential = session.scalar(select(Credential).where(Credential.tournament_id == tournament_id,
                                                          Credential.digest == digest))
     if credential is None:

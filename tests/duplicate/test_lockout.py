@@ -360,3 +360,36 @@ def test_honest_stations_sign_in_at_once_while_a_rotating_guesser_attacks(databa
     bound = (math.ceil(lockout.TOURNAMENT_CEILING + elapsed / lockout.LEAK_SECONDS) + 1
              + elapsed / lockout.FIRST_PACE_SECONDS + guesser.in_flight)
     assert lockout.TOURNAMENT_CEILING < outcomes["compared"] <= bound, (outcomes, elapsed)
+
+
+def test_the_pin_digest_is_derived_before_the_write_lock(judge: TournamentService, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 36 §1: the scrypt derivation (~50 ms at the production cost) runs before the
+    attempt takes SQLite's write lock, so a guesser's attempts never make honest stations
+    queue behind their key derivations. Each derivation made while signing in checks that
+    another connection can take the write lock at that moment."""
+    import hashlib
+    import sqlite3
+
+    derive = hashlib.scrypt
+    under_lock: list[str] = []
+
+    def watched(*args: object, **kwargs: object) -> bytes:
+        other = sqlite3.connect(tmp_path / "t.db", timeout=0)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            other.execute("ROLLBACK")
+        except sqlite3.OperationalError as error:
+            under_lock.append(str(error))
+        finally:
+            other.close()
+        return derive(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hashlib, "scrypt", watched)
+    tournament = judge.tournament().id
+    assistant = at(judge, "mesa-3", ASSISTANT_PINS["aux1"])
+    assert assistant.sign_in(tournament).name == "aux1"                    # sign_in: derived ahead
+    at(judge, "portátil", JUDGE_PIN).add_player("Ana Ruiz")                   # a first action (newest)
+    with pytest.raises(CredentialRefused):
+        at(judge, "intruso", WRONG[0]).sign_in(tournament)
+    assert under_lock == []
