@@ -11,11 +11,17 @@ scrypt of its PIN is not in the figures; ``--cold`` leaves the sign-in to the fi
 
 Each slip's wall time, from the call to its return (what the assistant waits for: the
 judging, the write transaction, waiting for the other stations' and the commit), is
-measured in the station and reported as p50 / p95 / p99 / max over all slips, with the
-outcomes (every slip must be ``accepted`` exactly once) and the load average.
+measured in the station and reported as mean / p50 / p95 / p99 / max over all slips,
+with the outcomes (every slip must be ``accepted`` exactly once), the stations' CPU time
+and the load average. Where the time goes, per slip (p50 / p99 / max), from the engine's
+events in the station: ``before`` the write lock is asked for (the read transaction, the
+judging), the ``wait`` for it (SQLite: ``BEGIN IMMEDIATE``; PostgreSQL: the tournament's
+advisory lock taken by ``authorise``), ``held`` (the write transaction's statements up to
+``COMMIT``) and ``commit`` (``COMMIT``, its fsync, to the return); and how many
+statements each slip ran.
 
 Usage: ``python bench/stations_commit.py [--db sqlite|postgresql|URL] [--stations 8]
-[--tables 160] [--rounds 3] [--scrypt-n 16384] [--cold] [--pause MS]``. ``sqlite`` (the
+[--tables 160] [--rounds 3] [--runs 1] [--scrypt-n 16384] [--cold] [--pause MS]``. ``sqlite`` (the
 default): a fresh file in a temporary folder; ``postgresql``: a fresh database on
 127.0.0.1:5432 (user postgres), dropped afterwards; a URL: an empty database to use.
 """
@@ -26,6 +32,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -35,6 +42,7 @@ import uuid
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,11 +115,11 @@ class Phases:
 
     def _before(self, _connection: object, _cursor: object, statement: str, *_: object) -> None:
         self.statements += 1
-        if "pg_advisory_xact_lock" in statement:
+        if "pg_advisory_xact_lock" in statement and not self.lock_asked:    # the first: authorise's
             self.lock_asked = time.perf_counter()
 
     def _after(self, _connection: object, _cursor: object, statement: str, *_: object) -> None:
-        if "pg_advisory_xact_lock" in statement:
+        if "pg_advisory_xact_lock" in statement and not self.lock_held:
             self.lock_held = time.perf_counter()
 
     def _commit(self, _connection: object) -> None:
@@ -137,6 +145,7 @@ def station(url: str, index: int, game: int, first: int, last: int, cold: bool, 
     phases = Phases(service.db.engine)
     rng = random.Random(index)
     print("ready", flush=True)
+    ready = resource.getrusage(resource.RUSAGE_SELF)
     for line in sys.stdin:
         command, round_number, master = line.rstrip("\n").split("\t")
         if command != "go":
@@ -153,7 +162,8 @@ def station(url: str, index: int, game: int, first: int, last: int, cold: bool, 
                               "outcome": result.outcome, **phases.split(started, ended)}), flush=True)
             if pause:
                 time.sleep(pause)
-        print("done", flush=True)
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        print(f"done {used.ru_utime + used.ru_stime - ready.ru_utime - ready.ru_stime}", flush=True)
 
 
 # --- the judge and the figures ---------------------------------------------------------------------
@@ -162,7 +172,7 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered) + 0.5) - 1))]
 
 
-def run(url: str, stations: int, tables: int, rounds: int, cold: bool, pause: float) -> dict[str, object]:
+def run(url: str, stations: int, tables: int, rounds: int, cold: bool, pause: float) -> Figures:
     lexicon = Lexicon.load(default_lexicon_path(None))
     judge = TournamentService(open_database(url), station="juez", lexicon=lexicon, pin=JUDGE_PIN)
     judge.create_tournament("Puestos a la vez")
@@ -182,6 +192,7 @@ def run(url: str, stations: int, tables: int, rounds: int, cold: bool, pause: fl
     for process in processes:
         assert process.stdout is not None and process.stdout.readline().strip() == "ready"
     samples: list[dict[str, object]] = []
+    cpu: dict[int, float] = {}
     wall = 0.0
     for _ in range(rounds):
         judge.draw_rack(game)
@@ -192,10 +203,11 @@ def run(url: str, stations: int, tables: int, rounds: int, cold: bool, pause: fl
             assert process.stdin is not None
             process.stdin.write(f"go\t{view.number}\t{view.master}\n")
             process.stdin.flush()
-        for process in processes:
+        for index, process in enumerate(processes):
             assert process.stdout is not None
             for line in process.stdout:
-                if line.strip() == "done":
+                if line.startswith("done"):
+                    cpu[index] = float(line.split()[1])
                     break
                 samples.append(json.loads(line))
         wall += time.perf_counter() - started
@@ -206,17 +218,43 @@ def run(url: str, stations: int, tables: int, rounds: int, cold: bool, pause: fl
         process.wait(timeout=60)
     stored = sum(len(judge.slips(game, number)) for number in range(1, rounds + 1))
     judge.db.dispose()
-    seconds = [float(str(sample["seconds"])) for sample in samples]
-    phases = {}
-    for phase in ("before_s", "wait_s", "held_s", "commit_s"):
-        values = [float(str(sample[phase])) for sample in samples if phase in sample]
-        if values:
-            phases[phase[:-2]] = (1000 * statistics.median(values), 1000 * percentile(values, 0.99), 1000 * max(values))
-    statements = Counter(int(str(sample["statements"])) for sample in samples)
-    return {"slips": len(samples), "stored": stored, "outcomes": dict(Counter(str(s["outcome"]) for s in samples)),
-            "wall_s": wall, "p50_ms": 1000 * statistics.median(seconds), "p95_ms": 1000 * percentile(seconds, 0.95),
-            "p99_ms": 1000 * percentile(seconds, 0.99), "max_ms": 1000 * max(seconds),
-            "mean_ms": 1000 * statistics.fmean(seconds), "phases": phases, "statements": dict(statements)}
+    return Figures(samples, stored, wall, sum(cpu.values()))
+
+
+@dataclass
+class Figures:
+    """One run: the stations' samples (one dict per slip), the slips stored, the wall
+    seconds of the rounds' entry and the stations' CPU seconds while entering."""
+
+    samples: list[dict[str, object]]
+    stored: int
+    wall: float
+    cpu: float
+
+    def values(self, key: str) -> list[float]:
+        return [float(str(sample[key])) for sample in self.samples if key in sample]
+
+    def summary(self) -> dict[str, float]:
+        """mean, p50, p95, p99 and max of the slips' wall time, in ms."""
+        seconds = self.values("seconds")
+        return {"mean": 1000 * statistics.fmean(seconds), "p50": 1000 * statistics.median(seconds),
+                "p95": 1000 * percentile(seconds, 0.95), "p99": 1000 * percentile(seconds, 0.99),
+                "max": 1000 * max(seconds)}
+
+    def report(self) -> list[str]:
+        outcomes = dict(Counter(str(sample["outcome"]) for sample in self.samples))
+        statements = dict(Counter(int(str(sample["statements"])) for sample in self.samples))
+        lines = [f"  slips {len(self.samples)} (stored {self.stored}), outcomes {outcomes}, wall {self.wall:.1f} s, "
+                 f"stations' CPU {self.cpu:.1f} s (entering only)",
+                 "  per slip, call to return: " + ", ".join(f"{key} {value:.1f} ms"
+                                                            for key, value in self.summary().items())]
+        for phase in ("before", "wait", "held", "commit"):
+            values = self.values(f"{phase}_s")
+            if values:
+                lines.append(f"    {phase:7} p50 {1000 * statistics.median(values):7.1f} ms, "
+                             f"p99 {1000 * percentile(values, 0.99):7.1f} ms, max {1000 * max(values):7.1f} ms")
+        lines.append(f"  statements per slip (statements: slips) {statements}")
+        return lines
 
 
 def main() -> None:
@@ -229,27 +267,25 @@ def main() -> None:
     parser.add_argument("--stations", type=int, default=8)
     parser.add_argument("--tables", type=int, default=160)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=1, help="runs, each on a fresh database (sqlite, postgresql)")
     parser.add_argument("--scrypt-n", type=int, default=2**14, help="scrypt N of the PINs (the product's: 16384)")
     parser.add_argument("--cold", action="store_true", help="no sign-in before the first slip (its scrypt is in it)")
     parser.add_argument("--pause", type=float, default=0.0, help="ms each station waits after a slip (typing)")
     options = parser.parse_args()
     os.environ[TEST_SCRYPT_N_VARIABLE] = str(options.scrypt_n)
-    load = os.getloadavg()
-    with database(options.db) as url:
-        figures = run(url, options.stations, options.tables, options.rounds, options.cold, options.pause / 1000)
-    kind = options.db if options.db in ("sqlite", "postgresql") else url.split(":", 1)[0]
-    print(f"{kind}: {options.stations} stations, {options.tables} tables × {options.rounds} rounds"
-          f"{', cold' if options.cold else ''}; load average before {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, "
-          f"after {os.getloadavg()[0]:.2f}")
-    print(f"  slips {figures['slips']} (stored {figures['stored']}), outcomes {figures['outcomes']}, "
-          f"wall {figures['wall_s']:.1f} s")
-    print("  per slip, call to return: mean {mean_ms:.1f} ms, p50 {p50_ms:.1f} ms, p95 {p95_ms:.1f} ms, "
-          "p99 {p99_ms:.1f} ms, max {max_ms:.1f} ms".format(**figures))
-    phases = figures["phases"]
-    assert isinstance(phases, dict)
-    for phase, (median, p99, top) in phases.items():
-        print(f"    {phase:7} p50 {median:7.1f} ms, p99 {p99:7.1f} ms, max {top:7.1f} ms")
-    print(f"  statements per slip (count: slips) {figures['statements']}")
+    p99s = []
+    for _ in range(options.runs):
+        load = os.getloadavg()
+        with database(options.db) as url:
+            figures = run(url, options.stations, options.tables, options.rounds, options.cold, options.pause / 1000)
+        kind = options.db if options.db in ("sqlite", "postgresql") else url.split(":", 1)[0]
+        print(f"{kind}: {options.stations} stations, {options.tables} tables × {options.rounds} rounds"
+              f"{', cold' if options.cold else ''}; load average before {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, "
+              f"after {os.getloadavg()[0]:.2f}")
+        print("\n".join(figures.report()), flush=True)
+        p99s.append(figures.summary()["p99"])
+    if len(p99s) > 1:
+        print(f"p99 over {len(p99s)} runs: " + ", ".join(f"{value:.0f}" for value in p99s) + " ms")
 
 
 if __name__ == "__main__":
