@@ -58,16 +58,18 @@ def extend_chain(connection: Connection, tournament_id: int, first_id: int = 0) 
     An event before them without its hash (a database not yet migrated) is chained first."""
     before = connection.execute(_BEFORE, {"tournament": tournament_id, "first": first_id}).scalar()
     previous = GENESIS
-    start = first_id
+    rows = None
     if before is not None:
         rows = connection.execute(_ROWS, {"tournament": tournament_id, "first": before}).all()
         if rows[0][10] is None:                       # unchained history: chain it all
-            start = 0
-        else:
-            previous, start = event_hash(rows[0][10], _document(rows[0])), first_id
+            rows = connection.execute(_ROWS, {"tournament": tournament_id, "first": 0}).all()
+        else:                                         # the event before, then the ones from first_id
+            previous, rows = event_hash(rows[0][10], _document(rows[0])), rows[1:]
+    if rows is None:
+        rows = connection.execute(_ROWS, {"tournament": tournament_id, "first": first_id}).all()
     written: dict[int, str] = {}
     changed: list[dict[str, Any]] = []
-    for row in connection.execute(_ROWS, {"tournament": tournament_id, "first": start}).all():
+    for row in rows:
         if row[10] != previous:
             changed.append({"hash": previous, "id": row[0]})
         written[row[0]] = previous

@@ -15,7 +15,15 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import text
 
-from duplicate.storage.database import DatabaseDamaged, DatabaseError, _alembic_config, database_url, open_database
+import duplicate.storage.database as database_module
+from duplicate.storage.database import (
+    DatabaseDamaged,
+    DatabaseError,
+    DatabaseUnavailable,
+    _alembic_config,
+    database_url,
+    open_database,
+)
 from duplicate.storage.models import Base, Credential
 from lexicon.lexicon import Lexicon
 from tests.duplicate.test_stations import _postgres_url
@@ -58,6 +66,52 @@ def test_sqlite_is_in_wal_mode_with_foreign_keys(tmp_path: Path) -> None:
     with pytest.raises(DatabaseDamaged), database.write() as session:
         session.add(Credential(tournament_id=999, role="judge", name="juez", digest="0" * 64,
                                created_at=datetime.now(UTC)))
+
+
+def test_a_sqlite_writer_waiting_for_the_lock_looks_again_every_millisecond(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 36 §5: with eight stations the slowest slips waited about a second for the write
+    # lock, because SQLite's own busy handler sleeps in growing steps (up to 100 ms) and a
+    # station that had waited long lost the lock to the ones that had just come. Now the
+    # wait is ours: BEGIN IMMEDIATE tried again every LOCK_RETRY_SECONDS. Another program
+    # holds the lock here and lets it go at the third retry (no clock involved); before,
+    # SQLite's handler waited out the whole busy timeout and the write failed.
+    path = tmp_path / "lock.db"
+    monkeypatch.setattr(database_module, "BUSY_TIMEOUT_MS", 3000)
+    database = open_database(str(path))
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    waits: list[float] = []
+
+    def retry(seconds: float) -> None:
+        waits.append(seconds)
+        if len(waits) == 3:
+            holder.execute("COMMIT")
+
+    monkeypatch.setattr(database_module, "sleep", retry, raising=False)
+    with database.write() as session:
+        # The lock is held, and the connection's other statements keep the busy timeout.
+        assert session.execute(text("PRAGMA busy_timeout")).scalar() == 3000
+    assert waits == [database_module.LOCK_RETRY_SECONDS] * 3 and database_module.LOCK_RETRY_SECONDS <= 0.002
+    holder.close()
+    database.dispose()
+
+
+def test_a_sqlite_writer_that_never_gets_the_lock_is_told_in_spanish(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "lock.db"
+    database = open_database(str(path))
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    monkeypatch.setattr(database_module, "BUSY_TIMEOUT_MS", 0)           # the first refusal is the last
+    with pytest.raises(DatabaseUnavailable, match="ocupada por otro puesto"), database.write() as session:
+        session.execute(text("SELECT 1"))
+    holder.execute("COMMIT")
+    monkeypatch.undo()
+    with database.write() as session:                                    # the next write takes the lock
+        assert session.execute(text("PRAGMA busy_timeout")).scalar() == database_module.BUSY_TIMEOUT_MS
+    holder.close()
+    database.dispose()
 
 
 def test_a_schema_from_a_newer_version_is_refused_untouched(tmp_path: Path) -> None:
