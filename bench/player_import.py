@@ -29,7 +29,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -37,37 +36,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sqlalchemy import create_engine
-from sqlalchemy.engine import make_url
 
+from bench.scratch_databases import scratch_database
 from duplicate.service.facade import TournamentService
 from duplicate.service.errors import TournamentError
 from duplicate.storage.database import open_database
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
 
-PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 JUDGE_PIN = "juez-de-la-importacion"
 
 
 @contextmanager
 def database(kind: str) -> Iterator[str]:
     """A fresh, empty database URL (``kind``: sqlite, postgresql or a server's admin URL), removed afterwards."""
-    if kind == "sqlite":
-        with tempfile.TemporaryDirectory() as folder:
-            yield f"sqlite:///{Path(folder) / 'importacion.db'}"
-        return
-    admin_url = make_url(PG_ADMIN if kind == "postgresql" else kind)
-    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    name = f"duplicada_import_{uuid.uuid4().hex[:10]}"
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    try:
-        yield admin_url.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.dispose()
+    with scratch_database(kind, "importacion") as url:
+        yield url
 
 
 def players_file(path: Path, rows: int) -> None:

@@ -29,9 +29,7 @@ import argparse
 import os
 import subprocess
 import sys
-import tempfile
 import time
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -39,8 +37,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sqlalchemy import create_engine, select
+from sqlalchemy import select
 
+from bench.scratch_databases import scratch_database
 from duplicate.service.access import TEST_SCRYPT_N_VARIABLE
 from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
@@ -48,31 +47,18 @@ from duplicate.storage.models import Conflict, Event, GameRow, RoundRow
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
 
-PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 JUDGE_PIN = "juez-de-la-carrera"
 WRONG_WORD = "H8-ZZZZ"
 
 
 @contextmanager
 def database(kind: str, url: str | None) -> Iterator[str]:
-    """A fresh, empty database URL of ``kind`` (removed afterwards)."""
+    """A fresh, empty database URL of ``kind`` (removed afterwards), or ``url`` as it is."""
     if url is not None:
         yield url
         return
-    if kind == "sqlite":
-        with tempfile.TemporaryDirectory() as folder:
-            yield f"sqlite:///{Path(folder) / 'carrera.db'}"
-        return
-    admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
-    name = f"duplicada_race_{uuid.uuid4().hex[:10]}"
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
-    finally:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.dispose()
+    with scratch_database(kind, "carrera") as created:
+        yield created
 
 
 def command(url: str, station: str, *args: str) -> subprocess.Popen[str]:

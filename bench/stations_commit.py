@@ -36,9 +36,7 @@ import resource
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
-import uuid
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -48,39 +46,27 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, event
 
+from bench.scratch_databases import scratch_database
 from duplicate.service.access import TEST_SCRYPT_N_VARIABLE
 from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.default import default_lexicon_path
 from lexicon.lexicon import Lexicon
 
-PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 JUDGE_PIN = "juez-de-los-puestos"
 WRONG_WORD = "H8-QZQZ"
 
 
 @contextmanager
 def database(kind: str) -> Iterator[str]:
-    """A fresh, empty database URL for ``kind`` (``sqlite``, ``postgresql`` or a URL)."""
+    """A fresh, empty database URL for ``kind`` (``sqlite``, ``postgresql`` or a URL, used as it is)."""
     if kind not in ("sqlite", "postgresql"):
         yield kind
         return
-    if kind == "sqlite":
-        with tempfile.TemporaryDirectory() as folder:
-            yield f"sqlite:///{Path(folder) / 'puestos.db'}"
-        return
-    admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
-    name = f"duplicada_puestos_{uuid.uuid4().hex[:10]}"
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
-    finally:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.dispose()
+    with scratch_database(kind, "puestos") as url:
+        yield url
 
 
 def station_pin(index: int) -> str:

@@ -39,18 +39,25 @@ SPAN = 16 * 1024
 """Bytes overwritten over the access tables, as in the issue."""
 
 
-@pytest.fixture(scope="module")
-def pristine(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexicon) -> Path:
-    """A tournament file (two players, game 1 at round 1 with a slip), checkpointed: all of
-    it in the main file."""
-    path = tmp_path_factory.mktemp("dañado") / "torneo.db"
-    service = TournamentService(open_database(str(path)), station="mesa", lexicon=spanish_lexicon, pin=JUDGE_PIN)
+def played(url: str, lexicon: Lexicon) -> TournamentService:
+    """The judge's handle on a fresh tournament «Dañado» at ``url``: two players, game 1 with
+    its rack and master."""
+    service = TournamentService(open_database(url), station="mesa", lexicon=lexicon, pin=JUDGE_PIN)
     service.create_tournament("Dañado")
     for name in ("Ana", "Blas"):
         service.add_player(name)
     service.create_game(rounds=2, seed=1)
     service.set_rack(1, "CASAMOS")
     service.choose_master(1)
+    return service
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory: pytest.TempPathFactory, spanish_lexicon: Lexicon) -> Path:
+    """A tournament file (``played``, and a slip at table 2), checkpointed: all of it in the
+    main file."""
+    path = tmp_path_factory.mktemp("dañado") / "torneo.db"
+    service = played(str(path), spanish_lexicon)
     service.enter_slip(1, 2, "H8-QZQZ")
     service.db.dispose()
     with contextlib.closing(sqlite3.connect(path)) as connection:
@@ -217,13 +224,7 @@ def service_on(spanish_lexicon: Lexicon) -> Iterator[Callable[[str], TournamentS
     opened: list[TournamentService] = []
 
     def make(url: str) -> TournamentService:
-        service = TournamentService(open_database(url), station="mesa", lexicon=spanish_lexicon, pin=JUDGE_PIN)
-        service.create_tournament("Dañado")
-        for name in ("Ana", "Blas"):
-            service.add_player(name)
-        service.create_game(rounds=2, seed=1)
-        service.set_rack(1, "CASAMOS")
-        service.choose_master(1)
+        service = played(url, spanish_lexicon)
         opened.append(service)
         return service
 
