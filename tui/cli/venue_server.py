@@ -48,8 +48,10 @@ import ipaddress
 import logging
 import math
 import re
+import shutil
 import ssl
 import sys
+import textwrap
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -238,8 +240,10 @@ class VenueServer(Server):
         self.console.print(f"Hasta {self.max_sessions} puestos a la vez. Pulse Ctrl+C para terminar.",
                            highlight=False, markup=False)
         warning = clear_text_warning(self.host, self.ssl_context)
-        if warning is not None:
-            print(warning, file=sys.stderr, flush=True)
+        if warning is not None:                        # wrapped at the terminal's width, as the banner
+            width = max(40, shutil.get_terminal_size().columns - 1)
+            print(textwrap.fill(warning, width=width, break_long_words=False, break_on_hyphens=False),
+                  file=sys.stderr, flush=True)
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
