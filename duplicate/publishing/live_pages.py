@@ -1,0 +1,226 @@
+"""The live public pages of a tournament (issue 37): one more projection of the event log.
+
+``live_site(service, tournament_id=None)`` reads the tournament through the service (the
+one authority) and renders, in memory, the pages a public web server (``duplicada live``)
+or a static mirror serves:
+
+==============================  ====================================================================
+page                            what
+==============================  ====================================================================
+``directo.html``                the current game: round, the rack once the judge has drawn or set it
+                                (the projection shows it then, III.12, III.17), the shared clock
+                                (III.13) as last recorded, the board with the last master once it is
+                                placed (III.16)
+``index.html``                  the tournament standings (IV.31) of the closed rounds
+``partida-N.html``              a game's closed rounds: every player's points, bonuses (III.24),
+                                rounds scored 0 and why (III.23, III.25), round and cumulative
+                                standings; ``partida-N-parciales.html`` (III.26) and
+                                ``partida-N-repeticion.html`` (every player's move of each round)
+``jugadores/jugador-ID.html``   each player's page (II.9), every closed round of every game
+``sedes.html``, ``sede-*.html``  with venues (issue 27 §2): the whole field and each venue
+``estilo.css``                  the stylesheet
+==============================  ====================================================================
+
+**Never early** (issue 37): a rack appears once drawn (``game_view``: a rack in play),
+never the tops the generator found; a master once placed; a slip, a score, a bonus or a
+standing only once its round is closed (``field_standings(closed_only=True)``,
+``collect_results(closed_only=True)``: the same standings functions over the closed
+rounds); claims are never shown (a resolved claim shows only through the slip it
+corrected); no PIN is read; no federation id is shown. Names are text: the templates
+autoescape them and show hidden characters visibly (``published_value``).
+
+The templates, macros and styles are those of the published site
+(``duplicate.publishing.site``); every page links ``estilo.css`` and nothing outside. Each
+page carries a small inline script that follows the server's ``/eventos`` stream
+(server-sent events) and replaces the page's ``<main>`` when the record moves, and, for
+browsers without JavaScript, a ``<noscript>`` refresh every ``NOSCRIPT_REFRESH`` seconds.
+``live_version(service, tournament_id)`` is the cheap check (one query: the log's last
+event id) a server polls to know when to call ``live_site`` again.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from duplicate.publishing.replay_pages import replay_of_results, replay_page_name
+from duplicate.publishing.result_values import GAME_STATUS_LABELS, BoardCell, TournamentResults
+from duplicate.publishing.results import collect_results
+from duplicate.publishing.site import PLAYER_FOLDER, TEMPLATES, render_environment
+from duplicate.publishing.venue_pages import ALL_VENUES_PAGE, collect_venue_pages
+from duplicate.rules.statuses import GameStatus
+from duplicate.service.facade import TournamentService
+from duplicate.service.views import BoardCells, GameView, TournamentInfo
+from lexicon.alphabet import spanish
+
+__all__ = ["CURRENT_PAGE", "EVENTS_PATH", "NOSCRIPT_REFRESH", "LiveSite", "live_script", "live_site", "live_version"]
+
+CURRENT_PAGE = "directo.html"
+"""The page of the game being played."""
+
+EVENTS_PATH = "eventos"
+"""The server-sent events stream, relative to the site's root (``event: cambio``)."""
+
+NOSCRIPT_REFRESH = 30
+"""Seconds between refreshes of a page in a browser without JavaScript."""
+
+
+@dataclass(frozen=True)
+class LiveSite:
+    """The live pages at one point of the log: ``version`` the tournament's last event id
+    when they were read (``live_version``), ``pages`` relative path (``"index.html"``,
+    ``"jugadores/jugador-3.html"``…) → the page's text (HTML or CSS)."""
+
+    version: int
+    pages: dict[str, str]
+
+
+def live_version(service: TournamentService, tournament_id: int | None = None) -> int:
+    """The tournament's last event id (0 before any event): it moves whenever the record
+    does, so the pages are rebuilt only then. One query (two with ``tournament_id=None``:
+    the newest tournament is looked up first). Raises ``TournamentError`` for an unknown
+    tournament."""
+    return service.last_event_id(tournament_id)
+
+
+def live_script(root: str) -> str:
+    """The inline script of a live page whose site root is ``root`` (``""`` or ``"../"``):
+    it listens to ``root + EVENTS_PATH`` and, on each ``cambio``, fetches the page again
+    and replaces its ``<main>`` (no full reload); EventSource reconnects by itself after a
+    network cut. Does nothing in a browser without EventSource or fetch."""
+    url = json.dumps(root + EVENTS_PATH)
+    return ("(function () {\n"
+            "  if (!window.EventSource || !window.fetch || !window.DOMParser) { return; }\n"
+            f"  var source = new EventSource({url});\n"
+            "  source.addEventListener(\"cambio\", function () {\n"
+            "    fetch(window.location.pathname, {cache: \"no-store\"}).then(function (answer) {\n"
+            "      return answer.ok ? answer.text() : null;\n"
+            "    }).then(function (text) {\n"
+            "      if (text === null) { return; }\n"
+            "      var page = new DOMParser().parseFromString(text, \"text/html\");\n"
+            "      var fresh = page.querySelector(\"main\");\n"
+            "      var shown = document.querySelector(\"main\");\n"
+            "      if (fresh && shown) { shown.replaceWith(fresh); document.title = page.title; }\n"
+            "    }).catch(function () {});\n"
+            "  });\n"
+            "})();")
+
+
+@dataclass(frozen=True)
+class _Now:
+    """What ``directo.html`` shows of the current game (module docstring: never early)."""
+
+    game: int
+    over: bool
+    end_reason: str
+    rack_number: int | None
+    rack: str
+    next_round: int
+    clock: str
+    clock_seconds: int
+    clock_running: bool
+    master_round: int | None
+    master: str
+    master_score: int
+    master_cumulative: int
+    board: tuple[tuple[BoardCell, ...], ...]
+
+
+def _board_rows(board: BoardCells, new: frozenset[tuple[int, int]]) -> tuple[tuple[BoardCell, ...], ...]:
+    """A board of the service's view as the ``tablero`` macro's rows."""
+    rows = []
+    for r, line in enumerate(board.rows):
+        cells = []
+        for c, square in enumerate(line):
+            premium = ("tp" if square.word_premium == 3 else "dp" if square.word_premium == 2
+                       else "tl" if square.letter_premium == 3 else "dl" if square.letter_premium == 2 else "")
+            shown = square.shown or ""
+            cells.append(BoardCell(shown, square.blank, premium, (r, c) in new, len(shown) > 1))
+        rows.append(tuple(cells))
+    return tuple(rows)
+
+
+def _clock_text(seconds: float) -> str:
+    whole = max(0, int(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def _current_game(info: TournamentInfo) -> int | None:
+    """The game being played: the first in play, else the last one with rounds, else the last."""
+    playing = [game.number for game in info.games if game.status == GameStatus.PLAYING.value]
+    if playing:
+        return playing[0]
+    started = [game.number for game in info.games if game.rounds]
+    if started:
+        return started[-1]
+    return info.games[-1].number if info.games else None
+
+
+def _now(view: GameView) -> _Now:
+    rack = view.rack
+    last = view.last
+    clock = view.clock
+    return _Now(view.number, view.over, view.end_reason, rack.number if rack is not None else None,
+                "".join(tile.text for tile in rack.tiles) if rack is not None else "", view.round_number,
+                _clock_text(clock.remaining) if clock is not None else "",
+                int(clock.remaining) if clock is not None else 0, bool(clock is not None and clock.running),
+                last.number if last is not None else None, last.master if last is not None else "",
+                last.score if last is not None else 0, last.cumulative if last is not None else 0,
+                _board_rows(view.board, last.squares if last is not None else frozenset()))
+
+
+def live_site(service: TournamentService, tournament_id: int | None = None) -> LiveSite:
+    """Every live page of the tournament (``tournament_id``; None: the newest), read now
+    through ``service`` (module docstring: what each page shows, never early). ``version``
+    is read first, so the pages are at least as new as it. Raises ``TournamentError`` for
+    an unknown tournament, ``DamagedData`` for a damaged record."""
+    info = service.tournament(tournament_id)
+    version = live_version(service, info.id)
+    field = service.field_standings(info.id, closed_only=True)
+    results = collect_results(service, info.id, field=field, closed_only=True, federation_ids=False)
+    environment = render_environment()
+    pages: dict[str, str] = {"estilo.css": (TEMPLATES / "estilo.css").read_text(encoding="utf-8")}
+
+    def render(name: str, template: str, root: str = "", **context: Any) -> None:
+        pages[name] = environment.get_template(template).render(t=results, root=root, live=True,
+                                                                 live_script=live_script(root), **context)
+
+    numbers = [game.number for game in info.games]
+    venue_pages = collect_venue_pages(service, info.id, numbers, field)
+    venue_links = venue_pages.links if venue_pages is not None else ()
+    shown = {game.number for game in results.games if game.masters}
+    render("index.html", "index.html", games_info=info.games, published=shown, status_labels=GAME_STATUS_LABELS,
+           documents={}, general_documents=[], venue_links=venue_links)
+    current = _current_game(info)
+    render(CURRENT_PAGE, "live.html",
+           now=_now(service.game_view(current, info.id, tops=None)) if current is not None else None)
+    alphabet = spanish()
+    for game in results.games:
+        render(f"partida-{game.number}.html", "game.html", g=game, documents=[], replay=replay_page_name(game.number),
+               venue_link=f"{ALL_VENUES_PAGE}#partida-{game.number}" if venue_pages is not None else "")
+        render(replay_page_name(game.number), "replay.html", standalone=False, heading=f"Partida {game.number}",
+               game_link=f"partida-{game.number}.html", players=True,
+               rounds=replay_of_results(game, service.rounds(game.number, info.id), alphabet),
+               summary=f"{len(game.masters)} rondas cerradas · jugada maestra {game.master_total} puntos")
+        if game.partials:
+            render(f"partida-{game.number}-parciales.html", "partials.html", g=game)
+    _player_pages(results, render)
+    if venue_pages is not None:
+        for page in venue_pages.pages:
+            player_pages = {key: slug for key, slug in venue_pages.player_pages.items() if key[1] in results.players}
+            render(page.name, "venues.html", page=page, players=venue_pages.players, player_pages=player_pages,
+                   links=venue_pages.links)
+    return LiveSite(version, pages)
+
+
+def _player_pages(results: TournamentResults, render: Callable[..., None]) -> None:
+    overall = {line.player.entry_id: line for line in results.overall}
+    lines = {game.number: {line.player.entry_id: line for line in game.standings} for game in results.games}
+    for entry, player in results.players.items():
+        games = [(game, lines[game.number].get(entry), game.sheets.get(entry, ())) for game in results.games]
+        render(str(Path(PLAYER_FOLDER) / f"{player.slug}.html"), "player.html", root="../", p=player,
+               overall=overall.get(entry), games=games)
+
