@@ -35,12 +35,16 @@ page carries a small inline script that follows the server's ``/eventos`` stream
 (server-sent events) and replaces the page's ``<main>`` when the record moves, and, for
 browsers without JavaScript, a ``<noscript>`` refresh every ``NOSCRIPT_REFRESH`` seconds.
 ``live_version(service, tournament_id)`` is the cheap check (one query: the log's last
-event id) a server polls to know when to call ``live_site`` again.
+event id) a server polls to know when to call ``live_site`` again; ``changed_pages`` says
+which pages' ``<main>`` moved (what the stream names); ``write_mirror`` writes the pages
+into a folder, each file atomically.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,14 +53,15 @@ from typing import Any
 from duplicate.publishing.replay_pages import replay_of_results, replay_page_name
 from duplicate.publishing.result_values import GAME_STATUS_LABELS, BoardCell, TournamentResults
 from duplicate.publishing.results import collect_results
-from duplicate.publishing.site import PLAYER_FOLDER, TEMPLATES, render_environment
+from duplicate.publishing.site import PLAYER_FOLDER, TEMPLATES, refuse_links, render_environment
 from duplicate.publishing.venue_pages import ALL_VENUES_PAGE, collect_venue_pages
 from duplicate.rules.statuses import GameStatus
 from duplicate.service.facade import TournamentService
 from duplicate.service.views import BoardCells, GameView, TournamentInfo
 from lexicon.alphabet import spanish
 
-__all__ = ["CURRENT_PAGE", "EVENTS_PATH", "NOSCRIPT_REFRESH", "LiveSite", "live_script", "live_site", "live_version"]
+__all__ = ["CURRENT_PAGE", "EVENTS_PATH", "NOSCRIPT_REFRESH", "LiveSite", "changed_pages", "live_script", "live_site",
+           "live_version", "main_of", "write_mirror"]
 
 CURRENT_PAGE = "directo.html"
 """The page of the game being played."""
@@ -86,27 +91,77 @@ def live_version(service: TournamentService, tournament_id: int | None = None) -
     return service.last_event_id(tournament_id)
 
 
-def live_script(root: str) -> str:
-    """The inline script of a live page whose site root is ``root`` (``""`` or ``"../"``):
-    it listens to ``root + EVENTS_PATH`` and, on each ``cambio``, fetches the page again
-    and replaces its ``<main>`` (no full reload); EventSource reconnects by itself after a
-    network cut. Does nothing in a browser without EventSource or fetch."""
-    url = json.dumps(root + EVENTS_PATH)
+def live_script(root: str, page: str) -> str:
+    """The inline script of the live page ``page`` (its path in the site, e.g.
+    ``"jugadores/jugador-3.html"``) whose site root is ``root`` (``""`` or ``"../"``): it
+    listens to ``root + EVENTS_PATH`` and, on each ``cambio`` whose ``paginas`` name this
+    page, fetches the page again and replaces its ``<main>`` (no full reload). EventSource
+    reconnects by itself after a network cut; where there is no stream (a static mirror:
+    the connection fails for good), the page reloads itself every ``NOSCRIPT_REFRESH``
+    seconds. Does nothing in a browser without EventSource or fetch."""
+    url, name = json.dumps(root + EVENTS_PATH), json.dumps(page)
     return ("(function () {\n"
             "  if (!window.EventSource || !window.fetch || !window.DOMParser) { return; }\n"
-            f"  var source = new EventSource({url});\n"
-            "  source.addEventListener(\"cambio\", function () {\n"
+            f"  var source = new EventSource({url}), page = {name};\n"
+            "  source.addEventListener(\"cambio\", function (event) {\n"
+            "    var changed = JSON.parse(event.data).paginas || [];\n"
+            "    if (changed.indexOf(page) < 0) { return; }\n"
             "    fetch(window.location.pathname, {cache: \"no-store\"}).then(function (answer) {\n"
             "      return answer.ok ? answer.text() : null;\n"
             "    }).then(function (text) {\n"
             "      if (text === null) { return; }\n"
-            "      var page = new DOMParser().parseFromString(text, \"text/html\");\n"
-            "      var fresh = page.querySelector(\"main\");\n"
-            "      var shown = document.querySelector(\"main\");\n"
-            "      if (fresh && shown) { shown.replaceWith(fresh); document.title = page.title; }\n"
+            "      var fresh = new DOMParser().parseFromString(text, \"text/html\");\n"
+            "      var main = fresh.querySelector(\"main\"), shown = document.querySelector(\"main\");\n"
+            "      if (main && shown) { shown.replaceWith(main); document.title = fresh.title; }\n"
             "    }).catch(function () {});\n"
             "  });\n"
+            "  source.onerror = function () {\n"
+            "    if (source.readyState === 2) {\n"
+            f"      window.setTimeout(function () {{ window.location.reload(); }}, {NOSCRIPT_REFRESH * 1000});\n"
+            "    }\n"
+            "  };\n"
             "})();")
+
+
+def main_of(page: str) -> str:
+    """The ``<main>`` of a live page's text (what the script replaces); the whole text for
+    a page without one (the stylesheet)."""
+    start, end = page.find("<main>"), page.rfind("</main>")
+    return page[start:end] if 0 <= start < end else page
+
+
+def changed_pages(before: LiveSite | None, after: LiveSite) -> list[str]:
+    """The pages of ``after`` whose ``main_of`` differs from ``before``'s (or that are
+    new), sorted; every page when ``before`` is None."""
+    if before is None:
+        return sorted(after.pages)
+    return sorted(name for name, text in after.pages.items()
+                  if name not in before.pages or main_of(before.pages[name]) != main_of(text))
+
+
+def write_mirror(site: LiveSite, folder: Path) -> list[Path]:
+    """Write every page of ``site`` into ``folder`` (created if needed), each atomically: a
+    temporary file beside it, then ``os.replace`` — a reader (a web server, rsync) sees the
+    old page or the new one, never half of one (issue 37 «static mirror»). A ``folder`` that
+    is, or holds, a symbolic link or a hard-linked file is refused as ``publish`` refuses
+    it (``InvalidFile``, Spanish, naming it); ``OSError`` when it cannot be written (no
+    temporary file is left behind). Returns the paths written (relative to ``folder``)."""
+    refuse_links(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in sorted(site.pages.items()):
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".directo-", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                stream.write(text)
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        written.append(Path(name))
+    return written
 
 
 @dataclass(frozen=True)
@@ -186,7 +241,7 @@ def live_site(service: TournamentService, tournament_id: int | None = None) -> L
 
     def render(name: str, template: str, root: str = "", **context: Any) -> None:
         pages[name] = environment.get_template(template).render(t=results, root=root, live=True,
-                                                                 live_script=live_script(root), **context)
+                                                                 live_script=live_script(root, name), **context)
 
     numbers = [game.number for game in info.games]
     venue_pages = collect_venue_pages(service, info.id, numbers, field)
@@ -221,6 +276,6 @@ def _player_pages(results: TournamentResults, render: Callable[..., None]) -> No
     lines = {game.number: {line.player.entry_id: line for line in game.standings} for game in results.games}
     for entry, player in results.players.items():
         games = [(game, lines[game.number].get(entry), game.sheets.get(entry, ())) for game in results.games]
-        render(str(Path(PLAYER_FOLDER) / f"{player.slug}.html"), "player.html", root="../", p=player,
+        render(f"{PLAYER_FOLDER}/{player.slug}.html", "player.html", root="../", p=player,
                overall=overall.get(entry), games=games)
 
