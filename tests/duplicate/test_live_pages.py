@@ -132,3 +132,31 @@ def test_the_version_is_the_last_event(service: TournamentService) -> None:
     assert version == live_site(service, tournament_id).version == service.last_event_id(tournament_id)
     service.draw_rack(game)
     assert live_version(service, tournament_id) > version
+
+
+def test_online_venues_get_their_pages_with_closed_rounds_only(service: TournamentService) -> None:
+    tournament_id = service.create_tournament("Simultáneo en directo", venue="Barcelona")
+    service.add_venue("Lloret", tournament_id)
+    service.add_player("Ana Pérez", tournament_id=tournament_id)
+    service.add_player("Luis <i>Gil</i>", tournament_id=tournament_id, venue="Lloret")
+    game = service.create_game(rounds=2, seed=5)
+    service.draw_rack(game)
+    placed = service.choose_master(game)
+    assert placed.master is not None and placed.master_score is not None
+    service.enter_slip(game, table_of(service, game, "Luis <i>Gil</i>"), placed.master)
+    before = live_site(service, tournament_id).pages
+    assert {"sedes.html", "sede-lloret.html"} <= set(before)
+    assert "Luis &lt;i&gt;Gil&lt;/i&gt;" in before["sede-lloret.html"]
+    assert f'<td class="n total">{placed.master_score}</td>' not in before["sede-lloret.html"]
+    service.close_round(game)
+    after = live_site(service, tournament_id).pages
+    assert f'<td class="n total">{placed.master_score}</td>' in after["sede-lloret.html"]
+
+
+def test_the_clock_shows_as_the_judge_last_recorded_it(service: TournamentService) -> None:
+    tournament_id, game = tournament(service)
+    service.draw_rack(game)
+    assert "Cronómetro" not in live_site(service, tournament_id).pages[CURRENT_PAGE]
+    service.record_timer(game, "pause", 125.0)
+    page = live_site(service, tournament_id).pages[CURRENT_PAGE]
+    assert 'Cronómetro: <span class="tiempo">2:05</span> (parado)' in page
