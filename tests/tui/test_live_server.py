@@ -162,3 +162,19 @@ def test_the_command_refuses_an_unknown_tournament_in_spanish(
     result = CliRunner().invoke(main, ["live", "--db", str(path), "--tournament", "99", "--port", "0"])
     assert result.exit_code == 1
     assert "Error:" in result.output and "Traceback" not in result.output
+
+
+def test_without_tournament_the_newest_at_start_is_followed_not_a_later_one(
+        played: tuple[TournamentService, int, int, Path]) -> None:
+    service, tournament, _game, _path = played
+    server = LiveServer(service.with_pin(None), None)
+
+    async def start_then_another() -> bool:
+        await server.make_app()
+        service.create_tournament("Otro torneo")
+        return await server.refresh()
+
+    asyncio.run(start_then_another())
+    assert server.tournament_id == tournament
+    assert server.site is not None and "Otro torneo" not in server.site.pages["index.html"]
+    assert "Torneo en directo" in server.site.pages["index.html"]

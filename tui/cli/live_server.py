@@ -130,11 +130,15 @@ class LiveServer:
                 await self.refresh()
             except TournamentError as error:      # a busy or damaged database, a mirror not writable
                 log.error("No se pudieron actualizar las páginas: %s", printable(str(error)))
+            except Exception as error:            # never the end of the watch: the next look may succeed
+                log.error("No se pudieron actualizar las páginas: error inesperado (%s)", type(error).__name__)
 
     # --- the application -------------------------------------------------------------------------------
     async def make_app(self) -> web.Application:
         """The aiohttp application, with the pages built once (raises ``TournamentError``
         for an unknown tournament, ``InvalidFile`` for a mirror folder refused)."""
+        if self.tournament_id is None:         # the newest now: a tournament created later is not followed
+            self.tournament_id = int(await self._run(lambda: self.service.tournament(None).id))
         if self.site is None:
             self.site = await self._run(self.build)
         app = web.Application(middlewares=[self._quiet_errors])
