@@ -46,7 +46,7 @@ import json
 import os
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +81,9 @@ class LiveSite:
 
     version: int
     pages: dict[str, str]
+    games: tuple[tuple[tuple[Any, ...], tuple[str, ...]], ...] = field(default=(), compare=False, repr=False)
+    """What each game's pages were rendered from (its ``GameResults`` and what its header
+    shows) → the names of those pages: ``live_site(previous=…)`` reuses them unchanged."""
 
 
 def live_version(service: TournamentService, tournament_id: int | None = None) -> int:
@@ -227,15 +230,19 @@ def _now(view: GameView) -> _Now:
                 _board_rows(view.board, last.squares if last is not None else frozenset()))
 
 
-def live_site(service: TournamentService, tournament_id: int | None = None) -> LiveSite:
+def live_site(service: TournamentService, tournament_id: int | None = None, *,
+              previous: LiveSite | None = None) -> LiveSite:
     """Every live page of the tournament (``tournament_id``; None: the newest), read now
     through ``service`` (module docstring: what each page shows, never early). ``version``
-    is read first, so the pages are at least as new as it. Raises ``TournamentError`` for
-    an unknown tournament, ``DamagedData`` for a damaged record."""
+    is read first, so the pages are at least as new as it. ``previous``: the pages built
+    before, whose game pages (game, replay, partials) are reused for a game whose results
+    and header are unchanged (a game finished earlier is not rendered again at each
+    event). Raises ``TournamentError`` for an unknown tournament, ``DamagedData`` for a
+    damaged record."""
     info = service.tournament(tournament_id)
     version = live_version(service, info.id)
-    field = service.field_standings(info.id, closed_only=True)
-    results = collect_results(service, info.id, field=field, closed_only=True, federation_ids=False)
+    standings = service.field_standings(info.id, closed_only=True)
+    results = collect_results(service, info.id, field=standings, closed_only=True, federation_ids=False)
     environment = render_environment()
     pages: dict[str, str] = {"estilo.css": (TEMPLATES / "estilo.css").read_text(encoding="utf-8")}
 
@@ -244,7 +251,7 @@ def live_site(service: TournamentService, tournament_id: int | None = None) -> L
                                                                  live_script=live_script(root, name), **context)
 
     numbers = [game.number for game in info.games]
-    venue_pages = collect_venue_pages(service, info.id, numbers, field)
+    venue_pages = collect_venue_pages(service, info.id, numbers, standings)
     venue_links = venue_pages.links if venue_pages is not None else ()
     shown = {game.number for game in results.games if game.masters}
     render("index.html", "index.html", games_info=info.games, published=shown, status_labels=GAME_STATUS_LABELS,
@@ -253,7 +260,18 @@ def live_site(service: TournamentService, tournament_id: int | None = None) -> L
     render(CURRENT_PAGE, "live.html",
            now=_now(service.game_view(current, info.id, tops=None)) if current is not None else None)
     alphabet = spanish()
+    games: list[tuple[tuple[Any, ...], tuple[str, ...]]] = []
+    earlier = previous.pages if previous is not None else {}
     for game in results.games:
+        key = (game, results.name, results.venue, results.start_date, results.end_date, results.all_games,
+               results.settings, venue_pages is not None)
+        kept = next((names for known, names in (previous.games if previous is not None else ()) if known == key),
+                    None)
+        if kept is not None and all(name in earlier for name in kept):
+            pages.update((name, earlier[name]) for name in kept)
+            games.append((key, kept))
+            continue
+        before = set(pages)
         render(f"partida-{game.number}.html", "game.html", g=game, documents=[], replay=replay_page_name(game.number),
                venue_link=f"{ALL_VENUES_PAGE}#partida-{game.number}" if venue_pages is not None else "")
         render(replay_page_name(game.number), "replay.html", standalone=False, heading=f"Partida {game.number}",
@@ -262,13 +280,14 @@ def live_site(service: TournamentService, tournament_id: int | None = None) -> L
                summary=f"{len(game.masters)} rondas cerradas · jugada maestra {game.master_total} puntos")
         if game.partials:
             render(f"partida-{game.number}-parciales.html", "partials.html", g=game)
+        games.append((key, tuple(sorted(set(pages) - before))))
     _player_pages(results, render)
     if venue_pages is not None:
         for page in venue_pages.pages:
             player_pages = {key: slug for key, slug in venue_pages.player_pages.items() if key[1] in results.players}
             render(page.name, "venues.html", page=page, players=venue_pages.players, player_pages=player_pages,
                    links=venue_pages.links)
-    return LiveSite(version, pages)
+    return LiveSite(version, pages, tuple(games))
 
 
 def _player_pages(results: TournamentResults, render: Callable[..., None]) -> None:

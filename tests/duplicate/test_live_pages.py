@@ -8,6 +8,7 @@ with markup are text.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -160,3 +161,27 @@ def test_the_clock_shows_as_the_judge_last_recorded_it(service: TournamentServic
     service.record_timer(game, "pause", 125.0)
     page = live_site(service, tournament_id).pages[CURRENT_PAGE]
     assert 'Cronómetro: <span class="tiempo">2:05</span> (parado)' in page
+
+
+def test_a_game_unchanged_keeps_its_pages_and_a_changed_one_is_rendered_again(service: TournamentService) -> None:
+    tournament_id, game = tournament(service)
+    service.draw_rack(game)
+    service.choose_master(game)
+    service.close_round(game)
+    service.end_game(game)
+    service.publish(game)
+    second = service.create_game(rounds=2, seed=6)
+    service.draw_rack(second)
+    first = live_site(service, tournament_id)
+    placed = service.choose_master(second)
+    assert placed.master is not None
+    service.close_round(second)
+    fresh = live_site(service, tournament_id)
+    again = live_site(service, tournament_id, previous=first)
+    assert set(again.pages) == set(fresh.pages)
+    assert again.pages[f"partida-{game}.html"] is first.pages[f"partida-{game}.html"]       # reused as it was
+    assert again.pages[f"partida-{second}.html"] is not first.pages[f"partida-{second}.html"]
+    assert ">R1<" in again.pages[f"partida-{second}.html"]
+    footer = re.compile(r"Publicado el .*? a las \d\d:\d\d")
+    for name, text in fresh.pages.items():
+        assert footer.sub("", again.pages[name]) == footer.sub("", text), name

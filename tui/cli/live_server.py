@@ -91,7 +91,7 @@ class LiveServer:
     def build(self) -> LiveSite:
         """Read the pages now (blocking: the database) and, with a mirror, write them there
         (``InvalidFile``, Spanish, when the folder is refused or cannot be written)."""
-        site = live_site(self.service, self.tournament_id)
+        site = live_site(self.service, self.tournament_id, previous=self.site)
         if self.mirror is not None:
             try:
                 write_mirror(site, self.mirror)
