@@ -45,13 +45,12 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from duplicate.publishing.replay_pages import replay_of_results, replay_page_name
-from duplicate.publishing.result_values import GAME_STATUS_LABELS, BoardCell, TournamentResults
+from duplicate.publishing.result_values import GAME_STATUS_LABELS, BoardCell
 from duplicate.publishing.results import collect_results
 from duplicate.publishing.site import PLAYER_FOLDER, TEMPLATES, refuse_links, render_environment
 from duplicate.publishing.venue_pages import ALL_VENUES_PAGE, collect_venue_pages
@@ -81,9 +80,10 @@ class LiveSite:
 
     version: int
     pages: dict[str, str]
-    games: tuple[tuple[tuple[Any, ...], tuple[str, ...]], ...] = field(default=(), compare=False, repr=False)
-    """What each game's pages were rendered from (its ``GameResults`` and what its header
-    shows) → the names of those pages: ``live_site(previous=…)`` reuses them unchanged."""
+    sources: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Page → the values it was rendered from (a game's pages: its ``GameResults`` and what
+    their header shows; a player's page: the player's lines): ``live_site(previous=…)``
+    reuses a page whose values are equal."""
 
 
 def live_version(service: TournamentService, tournament_id: int | None = None) -> int:
@@ -260,41 +260,47 @@ def live_site(service: TournamentService, tournament_id: int | None = None, *,
     render(CURRENT_PAGE, "live.html",
            now=_now(service.game_view(current, info.id, tops=None)) if current is not None else None)
     alphabet = spanish()
-    games: list[tuple[tuple[Any, ...], tuple[str, ...]]] = []
-    earlier = previous.pages if previous is not None else {}
+    header = (results.name, results.venue, results.start_date, results.end_date, results.all_games, results.settings)
+    sources: dict[str, Any] = {}
+
+    def reused(name: str, key: Any) -> bool:
+        """Whether page ``name`` was rendered before from values equal to ``key`` (then kept)."""
+        sources[name] = key
+        if previous is None or name not in previous.pages or previous.sources.get(name, _NOTHING) != key:
+            return False
+        pages[name] = previous.pages[name]
+        return True
+
     for game in results.games:
-        key = (game, results.name, results.venue, results.start_date, results.end_date, results.all_games,
-               results.settings, venue_pages is not None)
-        kept = next((names for known, names in (previous.games if previous is not None else ()) if known == key),
-                    None)
-        if kept is not None and all(name in earlier for name in kept):
-            pages.update((name, earlier[name]) for name in kept)
-            games.append((key, kept))
-            continue
-        before = set(pages)
-        render(f"partida-{game.number}.html", "game.html", g=game, documents=[], replay=replay_page_name(game.number),
-               venue_link=f"{ALL_VENUES_PAGE}#partida-{game.number}" if venue_pages is not None else "")
-        render(replay_page_name(game.number), "replay.html", standalone=False, heading=f"Partida {game.number}",
-               game_link=f"partida-{game.number}.html", players=True,
-               rounds=replay_of_results(game, service.rounds(game.number, info.id), alphabet),
-               summary=f"{len(game.masters)} rondas cerradas · jugada maestra {game.master_total} puntos")
-        if game.partials:
-            render(f"partida-{game.number}-parciales.html", "partials.html", g=game)
-        games.append((key, tuple(sorted(set(pages) - before))))
-    _player_pages(results, render)
+        key = (game, header, venue_pages is not None)
+        name = f"partida-{game.number}.html"
+        if not reused(name, key):
+            render(name, "game.html", g=game, documents=[], replay=replay_page_name(game.number),
+                   venue_link=f"{ALL_VENUES_PAGE}#partida-{game.number}" if venue_pages is not None else "")
+        name = replay_page_name(game.number)
+        if not reused(name, key):
+            render(name, "replay.html", standalone=False, heading=f"Partida {game.number}",
+                   game_link=f"partida-{game.number}.html", players=True,
+                   rounds=replay_of_results(game, service.rounds(game.number, info.id), alphabet),
+                   summary=f"{len(game.masters)} rondas cerradas · jugada maestra {game.master_total} puntos")
+        name = f"partida-{game.number}-parciales.html"
+        if game.partials and not reused(name, key):
+            render(name, "partials.html", g=game)
+    overall = {line.player.entry_id: line for line in results.overall}
+    lines = {game.number: {line.player.entry_id: line for line in game.standings} for game in results.games}
+    for entry, player in results.players.items():
+        games = [(game, lines[game.number].get(entry), game.sheets.get(entry, ())) for game in results.games]
+        name = f"{PLAYER_FOLDER}/{player.slug}.html"
+        figures = [(game.number, game.status, game.master_total, line, sheet) for game, line, sheet in games]
+        if not reused(name, (player, overall.get(entry), figures, header)):
+            render(name, "player.html", root="../", p=player, overall=overall.get(entry), games=games)
     if venue_pages is not None:
         for page in venue_pages.pages:
             player_pages = {key: slug for key, slug in venue_pages.player_pages.items() if key[1] in results.players}
             render(page.name, "venues.html", page=page, players=venue_pages.players, player_pages=player_pages,
                    links=venue_pages.links)
-    return LiveSite(version, pages, tuple(games))
+    return LiveSite(version, pages, sources)
 
 
-def _player_pages(results: TournamentResults, render: Callable[..., None]) -> None:
-    overall = {line.player.entry_id: line for line in results.overall}
-    lines = {game.number: {line.player.entry_id: line for line in game.standings} for game in results.games}
-    for entry, player in results.players.items():
-        games = [(game, lines[game.number].get(entry), game.sheets.get(entry, ())) for game in results.games]
-        render(f"{PLAYER_FOLDER}/{player.slug}.html", "player.html", root="../", p=player,
-               overall=overall.get(entry), games=games)
-
+_NOTHING = object()
+"""A value equal to no key (``reused``)."""

@@ -175,6 +175,12 @@ def test_a_game_unchanged_keeps_its_pages_and_a_changed_one_is_rendered_again(se
     first = live_site(service, tournament_id)
     placed = service.choose_master(second)
     assert placed.master is not None
+    service.enter_slip(second, table_of(service, second, "Ana Pérez"), placed.master)
+    open_round = live_site(service, tournament_id, previous=first)      # nothing public moved but the board
+    for name, text in open_round.pages.items():
+        if name.startswith(("jugadores/", "partida-")):
+            assert text is first.pages[name], name
+    assert open_round.pages[CURRENT_PAGE] != first.pages[CURRENT_PAGE]
     service.close_round(second)
     fresh = live_site(service, tournament_id)
     again = live_site(service, tournament_id, previous=first)
@@ -182,6 +188,7 @@ def test_a_game_unchanged_keeps_its_pages_and_a_changed_one_is_rendered_again(se
     assert again.pages[f"partida-{game}.html"] is first.pages[f"partida-{game}.html"]       # reused as it was
     assert again.pages[f"partida-{second}.html"] is not first.pages[f"partida-{second}.html"]
     assert ">R1<" in again.pages[f"partida-{second}.html"]
+    assert all(again.pages[name] is not first.pages[name] for name in again.pages if name.startswith("jugadores/"))
     footer = re.compile(r"Publicado el .*? a las \d\d:\d\d")
     for name, text in fresh.pages.items():
         assert footer.sub("", again.pages[name]) == footer.sub("", text), name
