@@ -178,3 +178,34 @@ def test_without_tournament_the_newest_at_start_is_followed_not_a_later_one(
     assert server.tournament_id == tournament
     assert server.site is not None and "Otro torneo" not in server.site.pages["index.html"]
     assert "Torneo en directo" in server.site.pages["index.html"]
+
+
+def test_a_mirror_that_turns_bad_is_said_once_and_the_server_goes_on(
+        played: tuple[TournamentService, int, int, Path], tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    service, tournament, game, _path = played
+    folder = tmp_path / "espejo"
+    server = LiveServer(service.with_pin(None), tournament, mirror=folder, poll_seconds=0.01)
+    attempts = 0
+    refresh = server.refresh
+
+    async def counted() -> bool:
+        nonlocal attempts
+        attempts += 1
+        return await refresh()
+
+    server.refresh = counted        # type: ignore[method-assign]
+
+    async def run() -> None:
+        await server.make_app()
+        (folder / "enlace.html").symlink_to(tmp_path / "fuera.html")
+        await asyncio.to_thread(service.close_round, game)
+        watcher = asyncio.get_running_loop().create_task(server._watch())
+        while attempts < 6:                       # several looks, each failing
+            await asyncio.sleep(0.01)
+        watcher.cancel()
+
+    with caplog.at_level("ERROR", logger="duplicada.live"):
+        asyncio.run(run())
+    errors = [record.getMessage() for record in caplog.records if record.name == "duplicada.live"]
+    assert len(errors) == 1 and "enlace simbólico" in errors[0]
+    assert server.site is not None and ">R1<" not in server.site.pages[f"partida-{game}.html"]

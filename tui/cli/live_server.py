@@ -124,14 +124,21 @@ class LiveServer:
         return True
 
     async def _watch(self) -> None:
+        said = ""                                   # the last error logged: said once, not every look
         while True:
             await asyncio.sleep(self.poll_seconds)
             try:
                 await self.refresh()
+                said = ""
             except TournamentError as error:      # a busy or damaged database, a mirror not writable
-                log.error("No se pudieron actualizar las páginas: %s", printable(str(error)))
+                line = f"No se pudieron actualizar las páginas: {printable(str(error))}"
             except Exception as error:            # never the end of the watch: the next look may succeed
-                log.error("No se pudieron actualizar las páginas: error inesperado (%s)", type(error).__name__)
+                line = f"No se pudieron actualizar las páginas: error inesperado ({type(error).__name__})"
+            else:
+                continue
+            if line != said:
+                log.error("%s", line)
+                said = line
 
     # --- the application -------------------------------------------------------------------------------
     async def make_app(self) -> web.Application:
