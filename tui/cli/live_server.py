@@ -4,8 +4,10 @@ A read-only aiohttp server, apart from the stations: no password, no PIN, nothin
 acts (only ``GET``/``HEAD``; any other method gets 405). It keeps the pages of
 ``duplicate.publishing.live_pages.live_site`` in memory and serves them from there; a
 background task asks ``live_version`` (one query) every ``POLL_SECONDS`` and, when the
-log moved, rebuilds the pages (off the event loop, in one worker thread) and tells every
-browser over server-sent events:
+log moved, rebuilds the pages (off the event loop, in one worker thread; the pages whose
+values did not change are kept, ``live_site(previous=…)``) and tells every browser over
+server-sent events (an error while rebuilding is one console line, said again only when it
+changes; the pages served stay the last good ones):
 
 * ``GET /eventos``: ``text/event-stream``; first ``event: version`` with the version
   served, then one ``event: cambio`` per change, ``data: {"version": N, "paginas":
