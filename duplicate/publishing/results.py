@@ -75,7 +75,8 @@ __all__ = ["board_rows", "collect_results"]
 
 def collect_results(service: TournamentService, tournament_id: int | None = None,
                     games: Iterable[int] | None = None, *, alphabet: Alphabet | None = None,
-                    field: FieldStandings | None = None) -> TournamentResults:
+                    field: FieldStandings | None = None, closed_only: bool = False,
+                    federation_ids: bool = True) -> TournamentResults:
     """Read a tournament's results through ``service``.
 
     ``tournament_id``: None for the newest tournament; ``games``: the game numbers to
@@ -87,7 +88,10 @@ def collect_results(service: TournamentService, tournament_id: int | None = None
     player's line of ``field``: in an event played in several venues, the positions and
     the bonuses of the whole field (III.24, unless ``venue_bonuses``), as ``duplicada
     standings --overall``. The overall standings always cover every game played
-    (IV.32). Raises ``TournamentError`` for an unknown tournament or game.
+    (IV.32). ``closed_only``: only the closed rounds' masters, slips and figures (the live
+    pages, issue 37 «never early»; ``field`` must then be ``field_standings(closed_only=True)``);
+    ``federation_ids``: False leaves every player's federation id out (None).
+    Raises ``TournamentError`` for an unknown tournament or game.
     """
     info = service.tournament(tournament_id)
     field = field if field is not None else service.field_standings(info.id)
@@ -95,13 +99,14 @@ def collect_results(service: TournamentService, tournament_id: int | None = None
     alphabet = alphabet or spanish()
     shown = service.entry_names(info.id)                 # homonyms told apart (issue 35 §4)
     players = {entry.id: PlayerInfo(entry.id, person.id, shown.get(entry.id, person.name), person.club or "",
-                                    person.country or "", person.federation_id, entry.status)
+                                    person.country or "", person.federation_id if federation_ids else None,
+                                    entry.status)
                for entry, person in service.entries(info.id)}
     wanted = [game.number for game in info.games if game.rounds] if games is None else list(games)
     statuses = {game.number: game for game in info.games}
     detailed = tuple(_collect_game(service, info.id, statuses[number].status if number in statuses else "",
                                    statuses[number].end_reason if number in statuses else None, number, players,
-                                   settings, alphabet, field)
+                                   settings, alphabet, field, closed_only)
                      if number in statuses else _unknown_game(service, info.id, number)
                      for number in wanted)
     overall = tuple(OverallLine(line, players[line.player]) for line in field.entry_tournament_standings())
@@ -118,14 +123,18 @@ def _unknown_game(service: TournamentService, tournament_id: int, number: int) -
 
 def _collect_game(service: TournamentService, tournament_id: int, status: str, end_reason: str | None, number: int,
                   players: dict[int, PlayerInfo], settings: TournamentSettings, alphabet: Alphabet,
-                  field: FieldStandings) -> GameResults:
-    rounds = [view for view in service.rounds(number, tournament_id) if view.master is not None]
+                  field: FieldStandings, closed_only: bool = False) -> GameResults:
+    rounds = [view for view in service.rounds(number, tournament_id)
+              if view.master is not None and (view.closed or not closed_only)]
+    shown = {view.number for view in rounds}
     standings = field.entry_game_standings(number)
     round_results = field.entry_rounds(number)
     at = {result.number: index for index, result in enumerate(round_results)}     # the field's round order
     slips: dict[tuple[int, int], SlipView] = {}
     tables: dict[int, int] = {}
     for slip in service.slips(number, tournament_id=tournament_id):
+        if slip.round_number not in shown:
+            continue
         slips[(slip.entry_id, slip.round_number)] = slip
         tables[slip.entry_id] = slip.table_number
     if any(line.player not in tables for line in standings):

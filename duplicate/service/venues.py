@@ -490,12 +490,15 @@ class Venues(TaskModule):
                                   "la base de datos está dañada; restaure una copia") from None
 
     # --- standings ----------------------------------------------------------------------------------
-    def field_standings(self, tournament_id: int | None = None) -> FieldStandings:
+    def field_standings(self, tournament_id: int | None = None, *, closed_only: bool = False) -> FieldStandings:
         """The standings of the whole field, read once (``duplicate.service.field_standings``;
         module docstring): every game's rounds and standings and the tournament standings
-        of every player of every room. ``DamagedData`` when a stored import cannot be read."""
+        of every player of every room. ``closed_only``: only the rounds closed in every room
+        that plays them (what is public while a game is played, issue 37 «never early»: no
+        slip counts before its round is closed); the same standings functions over fewer
+        rounds. ``DamagedData`` when a stored import cannot be read."""
         with self._read() as session:
-            return self._field(session, self._tournament(session, tournament_id))
+            return self._field(session, self._tournament(session, tournament_id), closed_only=closed_only)
 
     # The standings every front end reads (the façade's ``game_standings``…): this tournament's
     # entries' lines of the whole field's, by entry id. In one room, the room's standings.
@@ -558,8 +561,10 @@ class Venues(TaskModule):
             _check_venue(field, venue)
             return field.tournament_standings(venue)
 
-    def _field(self, session: Session, tournament: Tournament, only: GameRow | None = None) -> FieldStandings:
-        """The whole field's standings; with ``only``, that game's alone (no tournament standings)."""
+    def _field(self, session: Session, tournament: Tournament, only: GameRow | None = None, *,
+               closed_only: bool = False) -> FieldStandings:
+        """The whole field's standings; with ``only``, that game's alone (no tournament standings);
+        ``closed_only``: the closed rounds only (``field_standings``)."""
         sources = self._sources(session, tournament)
         settings = TournamentSettings.from_dict(tournament.settings)
         here = own_venue(tournament)
@@ -569,7 +574,7 @@ class Venues(TaskModule):
             select(Entry.id, Entry.venue).where(Entry.tournament_id == tournament.id))}
         for game in (tournament.games if only is None else [only]):
             players, results = self._combined(session, tournament, game, sources.get(game.number, []), online,
-                                              venue_of)
+                                              venue_of, closed_only)
             games[game.number] = FieldGame(game.number, tuple(players), tuple(results), settings.tie_breaks)
         played = [(list(game.players), list(game.rounds)) for game in games.values() if game.players and game.rounds]
         entries = {entry.id: (entry.venue or here, entry.id) for entry in tournament.entries}
@@ -611,9 +616,11 @@ class Venues(TaskModule):
 
     def _combined(self, session: Session, tournament: Tournament, game: GameRow,
                   imported: list[_Source], online: list[str],
-                  venue_of: dict[int, str | None]) -> tuple[list[VenueKey], list[RoundResult[VenueKey]]]:
+                  venue_of: dict[int, str | None],
+                  closed_only: bool = False) -> tuple[list[VenueKey], list[RoundResult[VenueKey]]]:
         """The whole field of ``game``: its players and its rounds with bonuses over everybody
-        (``online``: the online venues' names; ``venue_of``: each entry's venue)."""
+        (``online``: the online venues' names; ``venue_of``: each entry's venue; ``closed_only``:
+        only the rounds closed in every room that plays them)."""
         own = self.standings.round_results_in(session, tournament, game)
         closed = {row.number: row.closed for row in game.rounds}
         here = own_venue(tournament)
@@ -640,6 +647,8 @@ class Venues(TaskModule):
                                                else 0)
                       for source in sources for player in source.players}
             all_closed = all(source.rounds[number][2] for source in playing)
+            if closed_only and not all_closed:
+                continue
             bonuses: dict[VenueKey, int] = {}
             if all_closed and settings.venue_bonuses:       # each venue's among its own players
                 for source in sources:

@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "game": ("tui.cli.game_commands:game", "Partidas: empezar, terminar, publicar resultados, reabrir."),
     "history": ("tui.cli.record_commands:history", "Historial: quién cambió qué, cuándo y por qué."),
     "lexicon": ("tui.cli.lexicon_commands:lexicon", "Léxicos: compilar una lista de palabras, consultar uno."),
+    "live": ("tui.cli.live_commands:live", "Páginas públicas en directo (solo lectura) y su copia estática."),
     "master": ("tui.cli.rack_commands:master", "Jugada maestra (III.15)."),
     "play": ("tui.cli.engine_commands:play", "Juega una partida duplicada completa con el léxico."),
     "player": ("tui.cli.player_commands:player", "Jugadores: inscribir, importar (CSV), listar, cambiar su estado."),

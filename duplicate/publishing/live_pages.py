@@ -1,0 +1,306 @@
+"""The live public pages of a tournament (issue 37): one more projection of the event log.
+
+``live_site(service, tournament_id=None)`` reads the tournament through the service (the
+one authority) and renders, in memory, the pages a public web server (``duplicada live``)
+or a static mirror serves:
+
+==============================  ====================================================================
+page                            what
+==============================  ====================================================================
+``directo.html``                the current game: round, the rack once the judge has drawn or set it
+                                (the projection shows it then, III.12, III.17), the shared clock
+                                (III.13) as last recorded, the board with the last master once it is
+                                placed (III.16)
+``index.html``                  the tournament standings (IV.31) of the closed rounds
+``partida-N.html``              a game's closed rounds: every player's points, bonuses (III.24),
+                                rounds scored 0 and why (III.23, III.25), round and cumulative
+                                standings; ``partida-N-parciales.html`` (III.26) and
+                                ``partida-N-repeticion.html`` (every player's move of each round)
+``jugadores/jugador-ID.html``   each player's page (II.9), every closed round of every game
+``sedes.html``, ``sede-*.html``  with venues (issue 27 §2): the whole field and each venue
+``estilo.css``                  the stylesheet
+==============================  ====================================================================
+
+**Never early** (issue 37): a rack appears once drawn (``game_view``: a rack in play),
+never the tops the generator found; a master once placed; a slip, a score, a bonus or a
+standing only once its round is closed (``field_standings(closed_only=True)``,
+``collect_results(closed_only=True)``: the same standings functions over the closed
+rounds); claims are never shown (a resolved claim shows only through the slip it
+corrected); no PIN is read; no federation id is shown. Names are text: the templates
+autoescape them and show hidden characters visibly (``published_value``).
+
+The templates, macros and styles are those of the published site
+(``duplicate.publishing.site``); every page links ``estilo.css`` and nothing outside. Each
+page carries a small inline script that follows the server's ``/eventos`` stream
+(server-sent events) and replaces the page's ``<main>`` when the record moves, and, for
+browsers without JavaScript, a ``<noscript>`` refresh every ``NOSCRIPT_REFRESH`` seconds.
+``live_version(service, tournament_id)`` is the cheap check (one query: the log's last
+event id) a server polls to know when to call ``live_site`` again; ``changed_pages`` says
+which pages' ``<main>`` moved (what the stream names); ``write_mirror`` writes the pages
+into a folder, each file atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from duplicate.publishing.replay_pages import replay_of_results, replay_page_name
+from duplicate.publishing.result_values import GAME_STATUS_LABELS, BoardCell
+from duplicate.publishing.results import collect_results
+from duplicate.publishing.site import PLAYER_FOLDER, TEMPLATES, refuse_links, render_environment
+from duplicate.publishing.venue_pages import ALL_VENUES_PAGE, collect_venue_pages
+from duplicate.rules.statuses import GameStatus
+from duplicate.service.facade import TournamentService
+from duplicate.service.views import BoardCells, GameView, TournamentInfo
+from lexicon.alphabet import spanish
+
+__all__ = ["CURRENT_PAGE", "EVENTS_PATH", "NOSCRIPT_REFRESH", "LiveSite", "changed_pages", "live_script", "live_site",
+           "live_version", "main_of", "write_mirror"]
+
+CURRENT_PAGE = "directo.html"
+"""The page of the game being played."""
+
+EVENTS_PATH = "eventos"
+"""The server-sent events stream, relative to the site's root (``event: cambio``)."""
+
+NOSCRIPT_REFRESH = 30
+"""Seconds between refreshes of a page in a browser without JavaScript."""
+
+
+@dataclass(frozen=True)
+class LiveSite:
+    """The live pages at one point of the log: ``version`` the tournament's last event id
+    when they were read (``live_version``), ``pages`` relative path (``"index.html"``,
+    ``"jugadores/jugador-3.html"``…) → the page's text (HTML or CSS)."""
+
+    version: int
+    pages: dict[str, str]
+    sources: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Page → the values it was rendered from (a game's pages: its ``GameResults`` and what
+    their header shows; a player's page: the player's lines): ``live_site(previous=…)``
+    reuses a page whose values are equal."""
+
+
+def live_version(service: TournamentService, tournament_id: int | None = None) -> int:
+    """The tournament's last event id (0 before any event): it moves whenever the record
+    does, so the pages are rebuilt only then. One query (two with ``tournament_id=None``:
+    the newest tournament is looked up first). Raises ``TournamentError`` for an unknown
+    tournament."""
+    return service.last_event_id(tournament_id)
+
+
+def live_script(root: str, page: str) -> str:
+    """The inline script of the live page ``page`` (its path in the site, e.g.
+    ``"jugadores/jugador-3.html"``) whose site root is ``root`` (``""`` or ``"../"``): it
+    listens to ``root + EVENTS_PATH`` and, on each ``cambio`` whose ``paginas`` name this
+    page, fetches the page again and replaces its ``<main>`` (no full reload). EventSource
+    reconnects by itself after a network cut; where there is no stream (a static mirror:
+    the connection fails for good), the page reloads itself every ``NOSCRIPT_REFRESH``
+    seconds. Does nothing in a browser without EventSource or fetch."""
+    url, name = json.dumps(root + EVENTS_PATH), json.dumps(page)
+    return ("(function () {\n"
+            "  if (!window.EventSource || !window.fetch || !window.DOMParser) { return; }\n"
+            f"  var source = new EventSource({url}), page = {name};\n"
+            "  source.addEventListener(\"cambio\", function (event) {\n"
+            "    var changed = JSON.parse(event.data).paginas || [];\n"
+            "    if (changed.indexOf(page) < 0) { return; }\n"
+            "    fetch(window.location.pathname, {cache: \"no-store\"}).then(function (answer) {\n"
+            "      return answer.ok ? answer.text() : null;\n"
+            "    }).then(function (text) {\n"
+            "      if (text === null) { return; }\n"
+            "      var fresh = new DOMParser().parseFromString(text, \"text/html\");\n"
+            "      var main = fresh.querySelector(\"main\"), shown = document.querySelector(\"main\");\n"
+            "      if (main && shown) { shown.replaceWith(main); document.title = fresh.title; }\n"
+            "    }).catch(function () {});\n"
+            "  });\n"
+            "  source.onerror = function () {\n"
+            "    if (source.readyState === 2) {\n"
+            f"      window.setTimeout(function () {{ window.location.reload(); }}, {NOSCRIPT_REFRESH * 1000});\n"
+            "    }\n"
+            "  };\n"
+            "})();")
+
+
+def main_of(page: str) -> str:
+    """The ``<main>`` of a live page's text (what the script replaces); the whole text for
+    a page without one (the stylesheet)."""
+    start, end = page.find("<main>"), page.rfind("</main>")
+    return page[start:end] if 0 <= start < end else page
+
+
+def changed_pages(before: LiveSite | None, after: LiveSite) -> list[str]:
+    """The pages of ``after`` whose ``main_of`` differs from ``before``'s (or that are
+    new), sorted; every page when ``before`` is None."""
+    if before is None:
+        return sorted(after.pages)
+    return sorted(name for name, text in after.pages.items()
+                  if name not in before.pages or main_of(before.pages[name]) != main_of(text))
+
+
+def write_mirror(site: LiveSite, folder: Path) -> list[Path]:
+    """Write every page of ``site`` into ``folder`` (created if needed), each atomically: a
+    temporary file beside it, then ``os.replace`` — a reader (a web server, rsync) sees the
+    old page or the new one, never half of one (issue 37 «static mirror»). A ``folder`` that
+    is, or holds, a symbolic link or a hard-linked file is refused as ``publish`` refuses
+    it (``InvalidFile``, Spanish, naming it); ``OSError`` when it cannot be written (no
+    temporary file is left behind). Returns the paths written (relative to ``folder``)."""
+    refuse_links(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in sorted(site.pages.items()):
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".directo-", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                stream.write(text)
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        written.append(Path(name))
+    return written
+
+
+@dataclass(frozen=True)
+class _Now:
+    """What ``directo.html`` shows of the current game (module docstring: never early)."""
+
+    game: int
+    over: bool
+    end_reason: str
+    rack_number: int | None
+    rack: str
+    next_round: int
+    clock: str
+    clock_seconds: int
+    clock_running: bool
+    master_round: int | None
+    master: str
+    master_score: int
+    master_cumulative: int
+    board: tuple[tuple[BoardCell, ...], ...]
+
+
+def _board_rows(board: BoardCells, new: frozenset[tuple[int, int]]) -> tuple[tuple[BoardCell, ...], ...]:
+    """A board of the service's view as the ``tablero`` macro's rows."""
+    rows = []
+    for r, line in enumerate(board.rows):
+        cells = []
+        for c, square in enumerate(line):
+            premium = ("tp" if square.word_premium == 3 else "dp" if square.word_premium == 2
+                       else "tl" if square.letter_premium == 3 else "dl" if square.letter_premium == 2 else "")
+            shown = square.shown or ""
+            cells.append(BoardCell(shown, square.blank, premium, (r, c) in new, len(shown) > 1))
+        rows.append(tuple(cells))
+    return tuple(rows)
+
+
+def _clock_text(seconds: float) -> str:
+    whole = max(0, int(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def _current_game(info: TournamentInfo) -> int | None:
+    """The game being played: the first in play, else the last one with rounds, else the last."""
+    playing = [game.number for game in info.games if game.status == GameStatus.PLAYING.value]
+    if playing:
+        return playing[0]
+    started = [game.number for game in info.games if game.rounds]
+    if started:
+        return started[-1]
+    return info.games[-1].number if info.games else None
+
+
+def _now(view: GameView) -> _Now:
+    rack = view.rack
+    last = view.last
+    clock = view.clock
+    return _Now(view.number, view.over, view.end_reason, rack.number if rack is not None else None,
+                "".join(tile.text for tile in rack.tiles) if rack is not None else "", view.round_number,
+                _clock_text(clock.remaining) if clock is not None else "",
+                int(clock.remaining) if clock is not None else 0, bool(clock is not None and clock.running),
+                last.number if last is not None else None, last.master if last is not None else "",
+                last.score if last is not None else 0, last.cumulative if last is not None else 0,
+                _board_rows(view.board, last.squares if last is not None else frozenset()))
+
+
+def live_site(service: TournamentService, tournament_id: int | None = None, *,
+              previous: LiveSite | None = None) -> LiveSite:
+    """Every live page of the tournament (``tournament_id``; None: the newest), read now
+    through ``service`` (module docstring: what each page shows, never early). ``version``
+    is read first, so the pages are at least as new as it. ``previous``: the pages built
+    before, whose game pages (game, replay, partials) are reused for a game whose results
+    and header are unchanged (a game finished earlier is not rendered again at each
+    event). Raises ``TournamentError`` for an unknown tournament, ``DamagedData`` for a
+    damaged record."""
+    info = service.tournament(tournament_id)
+    version = live_version(service, info.id)
+    standings = service.field_standings(info.id, closed_only=True)
+    results = collect_results(service, info.id, field=standings, closed_only=True, federation_ids=False)
+    environment = render_environment()
+    pages: dict[str, str] = {"estilo.css": (TEMPLATES / "estilo.css").read_text(encoding="utf-8")}
+
+    def render(name: str, template: str, root: str = "", **context: Any) -> None:
+        pages[name] = environment.get_template(template).render(t=results, root=root, live=True,
+                                                                 live_script=live_script(root, name), **context)
+
+    numbers = [game.number for game in info.games]
+    venue_pages = collect_venue_pages(service, info.id, numbers, standings)
+    venue_links = venue_pages.links if venue_pages is not None else ()
+    shown = {game.number for game in results.games if game.masters}
+    render("index.html", "index.html", games_info=info.games, published=shown, status_labels=GAME_STATUS_LABELS,
+           documents={}, general_documents=[], venue_links=venue_links)
+    current = _current_game(info)
+    render(CURRENT_PAGE, "live.html",
+           now=_now(service.game_view(current, info.id, tops=None)) if current is not None else None)
+    alphabet = spanish()
+    header = (results.name, results.venue, results.start_date, results.end_date, results.all_games, results.settings)
+    sources: dict[str, Any] = {}
+
+    def reused(name: str, key: Any) -> bool:
+        """Whether page ``name`` was rendered before from values equal to ``key`` (then kept)."""
+        sources[name] = key
+        if previous is None or name not in previous.pages or previous.sources.get(name, _NOTHING) != key:
+            return False
+        pages[name] = previous.pages[name]
+        return True
+
+    for game in results.games:
+        key = (game, header, venue_pages is not None)
+        name = f"partida-{game.number}.html"
+        if not reused(name, key):
+            render(name, "game.html", g=game, documents=[], replay=replay_page_name(game.number),
+                   venue_link=f"{ALL_VENUES_PAGE}#partida-{game.number}" if venue_pages is not None else "")
+        name = replay_page_name(game.number)
+        if not reused(name, key):
+            render(name, "replay.html", standalone=False, heading=f"Partida {game.number}",
+                   game_link=f"partida-{game.number}.html", players=True,
+                   rounds=replay_of_results(game, service.rounds(game.number, info.id), alphabet),
+                   summary=f"{len(game.masters)} rondas cerradas · jugada maestra {game.master_total} puntos")
+        name = f"partida-{game.number}-parciales.html"
+        if game.partials and not reused(name, key):
+            render(name, "partials.html", g=game)
+    overall = {line.player.entry_id: line for line in results.overall}
+    lines = {game.number: {line.player.entry_id: line for line in game.standings} for game in results.games}
+    for entry, player in results.players.items():
+        games = [(game, lines[game.number].get(entry), game.sheets.get(entry, ())) for game in results.games]
+        name = f"{PLAYER_FOLDER}/{player.slug}.html"
+        figures = [(game.number, game.status, game.master_total, line, sheet) for game, line, sheet in games]
+        if not reused(name, (player, overall.get(entry), figures, header)):
+            render(name, "player.html", root="../", p=player, overall=overall.get(entry), games=games)
+    if venue_pages is not None:
+        for page in venue_pages.pages:
+            player_pages = {key: slug for key, slug in venue_pages.player_pages.items() if key[1] in results.players}
+            render(page.name, "venues.html", page=page, players=venue_pages.players, player_pages=player_pages,
+                   links=venue_pages.links)
+    return LiveSite(version, pages, sources)
+
+
+_NOTHING = object()
+"""A value equal to no key (``reused``)."""

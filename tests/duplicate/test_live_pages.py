@@ -1,0 +1,194 @@
+"""The live public pages (issue 37): read from the one record, never early.
+
+Each «never early» rule is shown by reading the pages before and after the event: the
+rack appears once drawn, the master once placed, a slip once its round is closed, a
+claim's correction once it is resolved (its text never); no federation id, no PIN; names
+with markup are text.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from duplicate.publishing.live_pages import CURRENT_PAGE, live_site, live_version
+from duplicate.service.facade import TournamentService
+from duplicate.storage.database import open_database
+from lexicon.lexicon import Lexicon
+from tests.credentials import JUDGE_PIN
+
+NAMES = ["<script>alert(1)</script>", "[b]Negrita[/b]", "Ana Pérez"]
+
+
+@pytest.fixture
+def service(tmp_path: Path, spanish_lexicon: Lexicon) -> TournamentService:
+    return TournamentService(open_database(str(tmp_path / "t.db")), station="mesa", lexicon=spanish_lexicon,
+                             pin=JUDGE_PIN)
+
+
+def tournament(service: TournamentService) -> tuple[int, int]:
+    tournament_id = service.create_tournament("Torneo en directo", venue="Valencia")
+    for index, name in enumerate(NAMES):
+        service.add_player(name, club="Club", federation_id=f"LIC-SECRETA-{index}")
+    return tournament_id, service.create_game(rounds=3, seed=5)
+
+
+def everything(service: TournamentService, tournament_id: int) -> str:
+    return "\n".join(live_site(service, tournament_id).pages.values())
+
+
+def table_of(service: TournamentService, game: int, name: str) -> int:
+    return next(table for table, _entry, player in service.seats(game) if player.name == name)
+
+
+def test_the_rack_appears_once_drawn_and_the_master_once_placed(service: TournamentService) -> None:
+    tournament_id, game = tournament(service)
+    before = live_site(service, tournament_id)
+    assert "Esperando el atril de la ronda 1" in before.pages[CURRENT_PAGE]
+    view = service.draw_rack(game)
+    assert view is not None
+    drawn = live_site(service, tournament_id)
+    assert drawn.version > before.version
+    in_play = service.game_view(game, tournament_id, tops=None).rack
+    assert in_play is not None
+    rack = "".join(tile.text for tile in in_play.tiles)
+    assert f'Atril de la ronda 1: <strong class="atril">{rack}</strong>' in drawn.pages[CURRENT_PAGE]
+    assert 'class="atril"' not in before.pages[CURRENT_PAGE]
+    tops = [move for move, _score, _reason in view.top_moves]
+    assert tops and not any(top in "\n".join(drawn.pages.values()) for top in tops)   # no top before the master
+    assert "Jugada maestra de la ronda" not in drawn.pages[CURRENT_PAGE]
+    placed = service.choose_master(game)
+    assert placed.master is not None
+    after = live_site(service, tournament_id)
+    assert f"Jugada maestra de la ronda 1: <strong class=\"palabra\">{placed.master}</strong>" in after.pages[CURRENT_PAGE]
+    assert 'class="tablero"' in after.pages[CURRENT_PAGE] and " nueva" in after.pages[CURRENT_PAGE]
+
+
+def test_no_slip_before_its_round_is_closed(service: TournamentService) -> None:
+    tournament_id, game = tournament(service)
+    service.draw_rack(game)
+    placed = service.choose_master(game)
+    assert placed.master is not None and placed.master_score is not None
+    service.enter_slip(game, table_of(service, game, "Ana Pérez"), placed.master)
+    open_round = live_site(service, tournament_id)
+    game_page = open_round.pages.get(f"partida-{game}.html", "")
+    player_pages = [text for name, text in open_round.pages.items() if name.startswith("jugadores/")]
+    assert ">R1<" not in game_page
+    assert not any(placed.master.split("-")[-1] in text for text in player_pages)
+    assert not any(f">{placed.master_score}<" in text for text in player_pages)
+    service.close_round(game)
+    closed = live_site(service, tournament_id)
+    assert ">R1<" in closed.pages[f"partida-{game}.html"]
+    ana = next(text for name, text in closed.pages.items() if name.startswith("jugadores/") and "Ana Pérez" in text)
+    assert placed.master.split("-")[-1] in ana
+    assert f'<td class="n total">{placed.master_score}</td>' in closed.pages["index.html"]
+
+
+def test_a_claim_shows_only_once_resolved_and_never_its_text(service: TournamentService) -> None:
+    tournament_id, game = tournament(service)
+    service.draw_rack(game)
+    placed = service.choose_master(game)
+    assert placed.master is not None
+    table = table_of(service, game, "Ana Pérez")
+    service.close_round(game)                               # Ana's slip is missing: 0 points
+    claim = service.file_claim(game, 1, table, "Reclamación privada de Ana")
+    filed = everything(service, tournament_id)
+    assert "Reclamación privada" not in filed
+    ana_before = next(text for name, text in live_site(service, tournament_id).pages.items()
+                      if name.startswith("jugadores/") and "Ana Pérez" in text)
+    word = placed.master.split("-")[-1]
+    assert f'<td class="palabra">{word}</td><td class="n puntos">' not in ana_before
+    service.resolve_claim(claim, upheld=True, resolution="se le anota la papeleta", corrected_text=placed.master)
+    after = live_site(service, tournament_id)
+    ana_after = next(text for name, text in after.pages.items() if name.startswith("jugadores/") and "Ana Pérez" in text)
+    assert f'<td class="palabra">{word}</td><td class="n puntos">' in ana_after
+    assert "Reclamación privada" not in "\n".join(after.pages.values())
+
+
+def test_names_are_text_and_no_federation_id_or_pin(service: TournamentService) -> None:
+    tournament_id, game = tournament(service)
+    service.draw_rack(game)
+    service.choose_master(game)
+    service.close_round(game)
+    text = everything(service, tournament_id)
+    assert "<script>alert" not in text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    assert "[b]Negrita[/b]" in text
+    assert "LIC-SECRETA" not in text
+    assert JUDGE_PIN not in text
+    site = live_site(service, tournament_id)
+    assert set(site.pages) >= {"index.html", CURRENT_PAGE, f"partida-{game}.html", "estilo.css"}
+    assert sum(name.startswith("jugadores/") for name in site.pages) == len(NAMES)
+    for name, page in site.pages.items():
+        if name.endswith(".html"):
+            assert "<h1" in page and "http://" not in page and "https://" not in page, name
+            assert "<noscript><meta http-equiv=\"refresh\"" in page, name
+
+
+def test_the_version_is_the_last_event(service: TournamentService) -> None:
+    tournament_id, game = tournament(service)
+    version = live_version(service, tournament_id)
+    assert version == live_site(service, tournament_id).version == service.last_event_id(tournament_id)
+    service.draw_rack(game)
+    assert live_version(service, tournament_id) > version
+
+
+def test_online_venues_get_their_pages_with_closed_rounds_only(service: TournamentService) -> None:
+    tournament_id = service.create_tournament("Simultáneo en directo", venue="Barcelona")
+    service.add_venue("Lloret", tournament_id)
+    service.add_player("Ana Pérez", tournament_id=tournament_id)
+    service.add_player("Luis <i>Gil</i>", tournament_id=tournament_id, venue="Lloret")
+    game = service.create_game(rounds=2, seed=5)
+    service.draw_rack(game)
+    placed = service.choose_master(game)
+    assert placed.master is not None and placed.master_score is not None
+    service.enter_slip(game, table_of(service, game, "Luis <i>Gil</i>"), placed.master)
+    before = live_site(service, tournament_id).pages
+    assert {"sedes.html", "sede-lloret.html"} <= set(before)
+    assert "Luis &lt;i&gt;Gil&lt;/i&gt;" in before["sede-lloret.html"]
+    assert f'<td class="n total">{placed.master_score}</td>' not in before["sede-lloret.html"]
+    service.close_round(game)
+    after = live_site(service, tournament_id).pages
+    assert f'<td class="n total">{placed.master_score}</td>' in after["sede-lloret.html"]
+
+
+def test_the_clock_shows_as_the_judge_last_recorded_it(service: TournamentService) -> None:
+    tournament_id, game = tournament(service)
+    service.draw_rack(game)
+    assert "Cronómetro" not in live_site(service, tournament_id).pages[CURRENT_PAGE]
+    service.record_timer(game, "pause", 125.0)
+    page = live_site(service, tournament_id).pages[CURRENT_PAGE]
+    assert 'Cronómetro: <span class="tiempo">2:05</span> (parado)' in page
+
+
+def test_a_game_unchanged_keeps_its_pages_and_a_changed_one_is_rendered_again(service: TournamentService) -> None:
+    tournament_id, game = tournament(service)
+    service.draw_rack(game)
+    service.choose_master(game)
+    service.close_round(game)
+    service.end_game(game)
+    service.publish(game)
+    second = service.create_game(rounds=2, seed=6)
+    service.draw_rack(second)
+    first = live_site(service, tournament_id)
+    placed = service.choose_master(second)
+    assert placed.master is not None
+    service.enter_slip(second, table_of(service, second, "Ana Pérez"), placed.master)
+    open_round = live_site(service, tournament_id, previous=first)      # nothing public moved but the board
+    for name, text in open_round.pages.items():
+        if name.startswith(("jugadores/", "partida-")):
+            assert text is first.pages[name], name
+    assert open_round.pages[CURRENT_PAGE] != first.pages[CURRENT_PAGE]
+    service.close_round(second)
+    fresh = live_site(service, tournament_id)
+    again = live_site(service, tournament_id, previous=first)
+    assert set(again.pages) == set(fresh.pages)
+    assert again.pages[f"partida-{game}.html"] is first.pages[f"partida-{game}.html"]       # reused as it was
+    assert again.pages[f"partida-{second}.html"] is not first.pages[f"partida-{second}.html"]
+    assert ">R1<" in again.pages[f"partida-{second}.html"]
+    assert all(again.pages[name] is not first.pages[name] for name in again.pages if name.startswith("jugadores/"))
+    footer = re.compile(r"Publicado el .*? a las \d\d:\d\d")
+    for name, text in fresh.pages.items():
+        assert footer.sub("", again.pages[name]) == footer.sub("", text), name

@@ -1,0 +1,211 @@
+"""``duplicada live`` (issue 37): the live pages served from memory, each change pushed to
+the browsers over server-sent events, nothing that acts, and the static mirror.
+
+A real server on port 0 of the loopback; the record changes through the service in a
+worker thread while the test reads the stream (the server looks at the log every 50 ms
+here). Waits are for the event itself, with a generous timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from click.testing import CliRunner
+
+from duplicate.publishing.live_pages import CURRENT_PAGE, live_site, write_mirror
+from duplicate.service.errors import InvalidFile
+from duplicate.service.facade import TournamentService
+from duplicate.storage.database import open_database
+from lexicon.lexicon import Lexicon
+from tests.credentials import JUDGE_PIN
+from tui.cli.live_server import LiveServer
+from tui.cli.main import main
+
+WAIT = 10.0
+"""Seconds to wait for an event at most (the issue's bound is 2 s; this is a busy machine)."""
+
+
+@pytest.fixture
+def played(tmp_path: Path, spanish_lexicon: Lexicon) -> tuple[TournamentService, int, int, Path]:
+    """A tournament whose round 1 has its master placed and a slip entered, not closed."""
+    path = tmp_path / "t.db"
+    service = TournamentService(open_database(str(path)), station="mesa", lexicon=spanish_lexicon, pin=JUDGE_PIN)
+    tournament = service.create_tournament("Torneo en directo", venue="Valencia")
+    for name in ("Ana Pérez", "Luis Gil", "<b>Eva</b>"):
+        service.add_player(name, club="Club")
+    game = service.create_game(rounds=3, seed=5)
+    service.draw_rack(game)
+    placed = service.choose_master(game)
+    assert placed.master is not None
+    service.enter_slip(game, 1, placed.master)
+    return service, tournament, game, path
+
+
+async def next_event(stream: aiohttp.ClientResponse) -> tuple[str, dict[str, Any]]:
+    """The next ``event:`` of the stream and its data (comments and ``retry:`` skipped)."""
+    kind, data = "", ""
+    while True:
+        line = (await stream.content.readline()).decode("utf-8")
+        if line == "":
+            raise AssertionError("the stream ended")
+        line = line.rstrip("\n")
+        if line.startswith("event: "):
+            kind = line[len("event: "):]
+        elif line.startswith("data: "):
+            data = line[len("data: "):]
+        elif line == "" and kind:
+            return kind, json.loads(data)
+
+
+def test_a_closed_round_reaches_a_connected_browser_and_nothing_acts(
+        played: tuple[TournamentService, int, int, Path]) -> None:
+    service, tournament, game, _path = played
+    server = LiveServer(service.with_pin(None), tournament, host="127.0.0.1", port=0, poll_seconds=0.05)
+
+    async def visit() -> dict[str, Any]:
+        runner = await server.start_site()
+        base = f"http://127.0.0.1:{server.port}"
+        seen: dict[str, Any] = {}
+        try:
+            async with aiohttp.ClientSession() as client:
+                async with client.get(f"{base}/", allow_redirects=False) as answer:
+                    seen["root"] = (answer.status, answer.headers.get("Location"))
+                async with client.get(f"{base}/{CURRENT_PAGE}") as answer:
+                    seen["current"] = (answer.status, answer.content_type, await answer.text())
+                async with client.get(f"{base}/partida-{game}.html") as answer:
+                    seen["before"] = await answer.text()
+                async with client.get(f"{base}/eventos") as stream:
+                    seen["type"] = stream.content_type
+                    seen["first"] = await asyncio.wait_for(next_event(stream), WAIT)
+                    await asyncio.to_thread(service.close_round, game)
+                    seen["change"] = await asyncio.wait_for(next_event(stream), WAIT)
+                async with client.get(f"{base}/partida-{game}.html") as answer:
+                    seen["after"] = await answer.text()
+                async with client.get(f"{base}/eventos") as stream:      # a browser back after a cut
+                    seen["again"] = await asyncio.wait_for(next_event(stream), WAIT)
+                for method in ("POST", "PUT", "DELETE"):
+                    async with client.request(method, f"{base}/{CURRENT_PAGE}") as answer:
+                        seen[method] = (answer.status, await answer.text())
+                async with client.post(f"{base}/eventos") as answer:
+                    seen["post events"] = answer.status
+                async with client.get(f"{base}/nada.html?pin=1234") as answer:
+                    seen["missing"] = answer.status
+        finally:
+            await runner.cleanup()
+        return seen
+
+    seen = asyncio.run(visit())
+    assert seen["root"] == (302, f"/{CURRENT_PAGE}")
+    status, content_type, page = seen["current"]
+    assert (status, content_type) == (200, "text/html")
+    assert "Jugada maestra de la ronda 1" in page and "<noscript><meta http-equiv=\"refresh\"" in page
+    assert "&lt;b&gt;Eva&lt;/b&gt;" in page or "&lt;b&gt;Eva&lt;/b&gt;" in seen["before"]
+    assert ">R1<" not in seen["before"]                     # the slip is not public before the close
+    assert seen["type"] == "text/event-stream"
+    first_kind, first = seen["first"]
+    assert first_kind == "version"
+    kind, change = seen["change"]
+    assert kind == "cambio" and change["version"] > first["version"]
+    assert f"partida-{game}.html" in change["paginas"] and "index.html" in change["paginas"]
+    assert ">R1<" in seen["after"]
+    assert seen["again"] == ("version", {"version": change["version"]})
+    for method in ("POST", "PUT", "DELETE"):
+        assert seen[method][0] == 405 and "solo se leen" in seen[method][1]
+    assert seen["post events"] == 405
+    assert seen["missing"] == 404
+
+
+def test_the_mirror_is_rewritten_after_each_change_with_no_temporary_file(
+        played: tuple[TournamentService, int, int, Path], tmp_path: Path) -> None:
+    service, tournament, game, _path = played
+    folder = tmp_path / "espejo"
+    server = LiveServer(service.with_pin(None), tournament, mirror=folder)
+    server.site = server.build()
+    assert (folder / CURRENT_PAGE).is_file() and (folder / "estilo.css").is_file()
+    assert len(list((folder / "jugadores").glob("jugador-*.html"))) == 3
+    assert ">R1<" not in (folder / f"partida-{game}.html").read_text(encoding="utf-8")
+    service.close_round(game)
+    assert asyncio.run(server.refresh())
+    assert ">R1<" in (folder / f"partida-{game}.html").read_text(encoding="utf-8")
+    assert not asyncio.run(server.refresh())                 # nothing moved: nothing rebuilt
+    leftovers = [name for _root, _dirs, names in os.walk(folder) for name in names if name.endswith(".tmp")]
+    assert leftovers == []
+
+
+def test_a_mirror_folder_with_a_symbolic_link_is_refused(
+        played: tuple[TournamentService, int, int, Path], tmp_path: Path) -> None:
+    service, tournament, _game, _path = played
+    site = live_site(service, tournament)
+    target = tmp_path / "fuera.html"
+    target.write_text("intacto", encoding="utf-8")
+    folder = tmp_path / "espejo"
+    folder.mkdir()
+    (folder / "index.html").symlink_to(target)
+    with pytest.raises(InvalidFile, match="enlace simbólico"):
+        write_mirror(site, folder)
+    assert target.read_text(encoding="utf-8") == "intacto"
+    link = tmp_path / "enlace"
+    link.symlink_to(tmp_path / "otra", target_is_directory=True)
+    with pytest.raises(InvalidFile, match="enlace simbólico"):
+        write_mirror(site, link)
+
+
+def test_the_command_refuses_an_unknown_tournament_in_spanish(
+        played: tuple[TournamentService, int, int, Path]) -> None:
+    _service, _tournament, _game, path = played
+    result = CliRunner().invoke(main, ["live", "--db", str(path), "--tournament", "99", "--port", "0"])
+    assert result.exit_code == 1
+    assert "Error:" in result.output and "Traceback" not in result.output
+
+
+def test_without_tournament_the_newest_at_start_is_followed_not_a_later_one(
+        played: tuple[TournamentService, int, int, Path]) -> None:
+    service, tournament, _game, _path = played
+    server = LiveServer(service.with_pin(None), None)
+
+    async def start_then_another() -> bool:
+        await server.make_app()
+        service.create_tournament("Otro torneo")
+        return await server.refresh()
+
+    asyncio.run(start_then_another())
+    assert server.tournament_id == tournament
+    assert server.site is not None and "Otro torneo" not in server.site.pages["index.html"]
+    assert "Torneo en directo" in server.site.pages["index.html"]
+
+
+def test_a_mirror_that_turns_bad_is_said_once_and_the_server_goes_on(
+        played: tuple[TournamentService, int, int, Path], tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    service, tournament, game, _path = played
+    folder = tmp_path / "espejo"
+    server = LiveServer(service.with_pin(None), tournament, mirror=folder, poll_seconds=0.01)
+    attempts = 0
+    refresh = server.refresh
+
+    async def counted() -> bool:
+        nonlocal attempts
+        attempts += 1
+        return await refresh()
+
+    server.refresh = counted        # type: ignore[method-assign]
+
+    async def run() -> None:
+        await server.make_app()
+        (folder / "enlace.html").symlink_to(tmp_path / "fuera.html")
+        await asyncio.to_thread(service.close_round, game)
+        watcher = asyncio.get_running_loop().create_task(server._watch())
+        while attempts < 6:                       # several looks, each failing
+            await asyncio.sleep(0.01)
+        watcher.cancel()
+
+    with caplog.at_level("ERROR", logger="duplicada.live"):
+        asyncio.run(run())
+    errors = [record.getMessage() for record in caplog.records if record.name == "duplicada.live"]
+    assert len(errors) == 1 and "enlace simbólico" in errors[0]
+    assert server.site is not None and ">R1<" not in server.site.pages[f"partida-{game}.html"]

@@ -1,0 +1,269 @@
+"""The server of ``duplicada live`` (issue 37): the live public pages, pushed to every browser.
+
+A read-only aiohttp server, apart from the stations: no password, no PIN, nothing that
+acts (only ``GET``/``HEAD``; any other method gets 405). It keeps the pages of
+``duplicate.publishing.live_pages.live_site`` in memory and serves them from there; a
+background task asks ``live_version`` (one query) every ``POLL_SECONDS`` and, when the
+log moved, rebuilds the pages (off the event loop, in one worker thread; the pages whose
+values did not change are kept, ``live_site(previous=…)``) and tells every browser over
+server-sent events (an error while rebuilding is one console line, said again only when it
+changes; the pages served stay the last good ones):
+
+* ``GET /eventos``: ``text/event-stream``; first ``event: version`` with the version
+  served, then one ``event: cambio`` per change, ``data: {"version": N, "paginas":
+  [...]}`` (the pages whose ``<main>`` changed, ``live_pages.changed_pages``); a comment
+  every ``KEEPALIVE_SECONDS`` keeps proxies from closing an idle stream. The page's inline
+  script fetches its page again and replaces its ``<main>``; EventSource reconnects by
+  itself after a network cut (``retry:`` ``RETRY_MILLISECONDS``).
+* ``GET /`` redirects to ``directo.html``; ``GET /PATH`` serves a page, 404 otherwise.
+
+With ``mirror``, the pages are also written into that folder after each change
+(``live_pages.write_mirror``: each file atomically). The console gets one line per
+request (path without its query string) and one line per error (``venue_console``, as
+``serve``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from duplicate.publishing.live_pages import (
+    CURRENT_PAGE,
+    EVENTS_PATH,
+    LiveSite,
+    changed_pages,
+    live_site,
+    live_version,
+    write_mirror,
+)
+from duplicate.service.errors import InvalidFile, TournamentError
+from duplicate.service.facade import TournamentService
+from tui.cli.machine_addresses import browser_urls
+from tui.cli.venue_console import PathAccessLogger, install_console_logging, printable
+
+__all__ = ["KEEPALIVE_SECONDS", "POLL_SECONDS", "LiveServer"]
+
+POLL_SECONDS = 0.5
+"""Seconds between two looks at the log's last event id."""
+
+KEEPALIVE_SECONDS = 15.0
+"""Seconds of silence after which the stream sends a comment line."""
+
+RETRY_MILLISECONDS = 2000
+"""What a browser waits before reconnecting a stream that was cut (``retry:``)."""
+
+QUEUED_CHANGES = 16
+"""Changes held for a slow browser; beyond, its queue is replaced by one change naming every page."""
+
+CONTENT_TYPES = {".html": "text/html", ".css": "text/css"}
+
+log = logging.getLogger("duplicada.live")
+
+
+class LiveServer:
+    """The live pages of tournament ``tournament_id`` (None: the newest) read through
+    ``service`` (a read-only handle), served on ``host``:``port``; ``public_url`` the
+    address announced instead of the listening one; ``mirror`` a folder rewritten after
+    each change (None: none). ``poll_seconds``: see ``POLL_SECONDS``."""
+
+    def __init__(self, service: TournamentService, tournament_id: int | None = None, *, host: str = "127.0.0.1",
+                 port: int = 8080, public_url: str | None = None, mirror: Path | None = None,
+                 poll_seconds: float = POLL_SECONDS) -> None:
+        self.service = service
+        self.tournament_id = tournament_id
+        self.host = host
+        self.port = port
+        self.public_url = public_url
+        self.mirror = mirror
+        self.poll_seconds = poll_seconds
+        self.site: LiveSite | None = None
+        self.listeners: set[asyncio.Queue[dict[str, Any] | None]] = set()
+        self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="directo")
+        self._watcher: asyncio.Task[None] | None = None
+
+    # --- the pages -------------------------------------------------------------------------------------
+    def build(self) -> LiveSite:
+        """Read the pages now (blocking: the database) and, with a mirror, write them there
+        (``InvalidFile``, Spanish, when the folder is refused or cannot be written)."""
+        site = live_site(self.service, self.tournament_id, previous=self.site)
+        if self.mirror is not None:
+            try:
+                write_mirror(site, self.mirror)
+            except OSError as error:
+                raise InvalidFile(f"no se pudo escribir la copia estática en {self.mirror}: "
+                                  f"{error.strerror or type(error).__name__}", path=self.mirror,
+                                  what="la carpeta") from None
+        return site
+
+    async def _run(self, function: Callable[[], Any]) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._reader, function)
+
+    async def refresh(self) -> bool:
+        """Rebuild the pages when the log moved since they were built and tell every
+        browser which changed; True when they were rebuilt."""
+        version = await self._run(lambda: live_version(self.service, self.tournament_id))
+        if self.site is not None and version == self.site.version:
+            return False
+        before = self.site
+        site: LiveSite = await self._run(self.build)
+        self.site = site
+        message = {"version": site.version, "paginas": changed_pages(before, site)}
+        for queue in list(self.listeners):
+            if queue.full():                        # a slow browser: one change naming every page
+                while not queue.empty():
+                    queue.get_nowait()
+                queue.put_nowait({"version": site.version, "paginas": sorted(site.pages)})
+            else:
+                queue.put_nowait(message)
+        return True
+
+    async def _watch(self) -> None:
+        said = ""                                   # the last error logged: said once, not every look
+        while True:
+            await asyncio.sleep(self.poll_seconds)
+            try:
+                await self.refresh()
+                said = ""
+            except TournamentError as error:      # a busy or damaged database, a mirror not writable
+                line = f"No se pudieron actualizar las páginas: {printable(str(error))}"
+            except Exception as error:            # never the end of the watch: the next look may succeed
+                line = f"No se pudieron actualizar las páginas: error inesperado ({type(error).__name__})"
+            else:
+                continue
+            if line != said:
+                log.error("%s", line)
+                said = line
+
+    # --- the application -------------------------------------------------------------------------------
+    async def make_app(self) -> web.Application:
+        """The aiohttp application, with the pages built once (raises ``TournamentError``
+        for an unknown tournament, ``InvalidFile`` for a mirror folder refused)."""
+        if self.tournament_id is None:         # the newest now: a tournament created later is not followed
+            self.tournament_id = int(await self._run(lambda: self.service.tournament(None).id))
+        if self.site is None:
+            self.site = await self._run(self.build)
+        app = web.Application(middlewares=[self._quiet_errors])
+        app.router.add_get("/", self.handle_root)
+        app.router.add_get(f"/{EVENTS_PATH}", self.handle_events)
+        app.router.add_get("/{path:.+}", self.handle_page)
+        app.on_startup.append(self._start_watching)
+        app.on_shutdown.append(self._end_streams)
+        app.on_cleanup.append(self._stop_watching)
+        return app
+
+    async def _start_watching(self, _app: web.Application) -> None:
+        self._watcher = asyncio.get_running_loop().create_task(self._watch())
+
+    async def _end_streams(self, _app: web.Application) -> None:
+        """Every stream ends (the server stops): its handler returns at once."""
+        for queue in list(self.listeners):
+            while not queue.empty():
+                queue.get_nowait()
+            queue.put_nowait(None)
+
+    async def _stop_watching(self, _app: web.Application) -> None:
+        if self._watcher is not None:
+            self._watcher.cancel()
+            try:
+                await self._watcher
+            except asyncio.CancelledError:
+                pass
+        self._reader.shutdown(wait=False)
+
+    async def handle_root(self, _request: web.Request) -> web.StreamResponse:
+        raise web.HTTPFound(f"/{CURRENT_PAGE}")
+
+    async def handle_page(self, request: web.Request) -> web.StreamResponse:
+        path = request.match_info["path"]
+        site = self.site
+        text = site.pages.get(path) if site is not None else None
+        if text is None:
+            return web.Response(status=404, content_type="text/plain", charset="utf-8",
+                                text=f"No existe la página {path}. Vuelva a «{CURRENT_PAGE}».")
+        suffix = path[path.rfind("."):]
+        return web.Response(text=text, content_type=CONTENT_TYPES.get(suffix, "text/plain"), charset="utf-8",
+                            headers={"Cache-Control": "no-cache"})
+
+    async def handle_events(self, request: web.Request) -> web.StreamResponse:
+        """The stream of changes (module docstring)."""
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream; charset=utf-8",
+                                               "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        await response.prepare(request)
+        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=QUEUED_CHANGES)
+        self.listeners.add(queue)
+        try:
+            version = self.site.version if self.site is not None else 0
+            await response.write(f"retry: {RETRY_MILLISECONDS}\nevent: version\ndata: "
+                                 f"{json.dumps({'version': version})}\n\n".encode())
+            while True:
+                try:
+                    message = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    await response.write(b": sigue\n\n")
+                    continue
+                if message is None:                 # the server stops
+                    break
+                await response.write(f"event: cambio\ndata: {json.dumps(message)}\n\n".encode())
+        except (ConnectionResetError, ConnectionError):
+            pass                                    # the browser left
+        finally:
+            self.listeners.discard(queue)
+        return response
+
+    @web.middleware
+    async def _quiet_errors(self, request: web.Request,
+                            handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        """405 in Spanish for anything but reading; any unexpected error one console line and
+        a Spanish 500, never a traceback."""
+        try:
+            return await handler(request)
+        except web.HTTPMethodNotAllowed:
+            return web.Response(status=405, content_type="text/plain", charset="utf-8", headers={"Allow": "GET, HEAD"},
+                                text="Estas páginas solo se leen: no admiten ninguna acción.")
+        except web.HTTPException:
+            raise
+        except Exception as error:
+            log.error("Petición %s %s de %s: error inesperado (%s); respondida con el error 500.",
+                      printable(request.method, 16), printable(request.rel_url.raw_path, 200),
+                      request.remote or "desconocida", type(error).__name__)
+            return web.Response(status=500, content_type="text/plain", charset="utf-8",
+                                text="Ha habido un error inesperado en el servidor: vuelva a intentarlo.")
+
+    # --- running ---------------------------------------------------------------------------------------
+    def urls(self) -> list[str]:
+        """The addresses viewers open: ``public_url`` when given, else this machine's."""
+        return [self.public_url] if self.public_url else browser_urls(self.host, self.port, "http")
+
+    async def start_site(self) -> web.AppRunner:
+        """Listen without blocking (for the tests and the bench): the runner, to ``cleanup()``;
+        with port 0, the port chosen is in ``self.port`` afterwards."""
+        runner = web.AppRunner(await self.make_app(), access_log_class=PathAccessLogger)
+        await runner.setup()
+        await web.TCPSite(runner, self.host, self.port).start()
+        if self.port == 0 and runner.addresses:
+            self.port = int(runner.addresses[0][1])
+        return runner
+
+    def serve(self, announce: Callable[[str], None]) -> None:
+        """Listen until interrupted (Ctrl+C); ``announce`` gets the Spanish banner lines.
+        Raises ``OSError`` when the address cannot be listened on, ``TournamentError`` for
+        an unknown tournament or a refused mirror folder."""
+        install_console_logging()
+
+        async def application() -> web.Application:
+            app = await self.make_app()
+            for line in (f"duplicada en directo: páginas públicas de solo lectura en {' o '.join(self.urls())}",
+                         *([f"Copia estática en {self.mirror} tras cada cambio."] if self.mirror else []),
+                         "Pulse Ctrl+C para terminar."):
+                announce(line)
+            return app
+
+        web.run_app(application(), host=self.host, port=self.port, print=None, access_log_class=PathAccessLogger)
