@@ -47,7 +47,7 @@ from duplicate.publishing.live_pages import (
 from duplicate.service.errors import InvalidFile, TournamentError
 from duplicate.service.facade import TournamentService
 from tui.cli.machine_addresses import browser_urls
-from tui.cli.venue_console import PathAccessLogger, install_console_logging, printable
+from tui.cli.venue_console import PathAccessLogger, install_console_logging, printable, unexpected_error
 
 __all__ = ["KEEPALIVE_SECONDS", "POLL_SECONDS", "LiveServer"]
 
@@ -231,11 +231,8 @@ class LiveServer:
         except web.HTTPException:
             raise
         except Exception as error:
-            log.error("Petición %s %s de %s: error inesperado (%s); respondida con el error 500.",
-                      printable(request.method, 16), printable(request.rel_url.raw_path, 200),
-                      request.remote or "desconocida", type(error).__name__)
-            return web.Response(status=500, content_type="text/plain", charset="utf-8",
-                                text="Ha habido un error inesperado en el servidor: vuelva a intentarlo.")
+            return unexpected_error(log, request, error,
+                                    "Ha habido un error inesperado en el servidor: vuelva a intentarlo.")
 
     # --- running ---------------------------------------------------------------------------------------
     def urls(self) -> list[str]:

@@ -23,7 +23,7 @@ import sys
 from typing import TextIO
 
 from aiohttp.abc import AbstractAccessLogger
-from aiohttp.web import BaseRequest, StreamResponse
+from aiohttp.web import BaseRequest, Response, StreamResponse
 
 LINE_LENGTH = 300
 """Characters of a console line at most (a longer message is cut, marked ``…``)."""
@@ -83,3 +83,15 @@ def install_console_logging(debug: bool = False, stream: TextIO | None = None) -
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(logging.DEBUG if debug else logging.INFO)
+
+
+def unexpected_error(log: logging.Logger, request: BaseRequest, error: Exception, answer: str) -> Response:
+    """What a server says of an error its handler did not expect (issue 36 §2): one line on
+    ``log`` — the request's method, path (no query string) and address, the error's class,
+    never a traceback (aiohttp's frames hold the request's headers) nor the error's text —
+    and a Spanish 500 whose body is ``answer``."""
+    log.error("Petición %s %s de %s: error inesperado (%s); respondida con el error 500.",
+              printable(request.method, 16), printable(request.rel_url.raw_path, 200),
+              request.remote or "desconocida", type(error).__name__)
+    return Response(status=500, content_type="text/plain", charset="utf-8", text=answer)
+

@@ -65,7 +65,7 @@ from textual_serve.server import Server
 from duplicate.service.lockout import address_source
 from tui.cli.browser_messages import Focus, Keys, MalformedMessage, Ping, Resize, browser_message
 from tui.cli.machine_addresses import browser_urls
-from tui.cli.venue_console import PathAccessLogger, install_console_logging, printable
+from tui.cli.venue_console import PathAccessLogger, install_console_logging, unexpected_error
 from tui.cli.venue_door import CROWD_LEAK_SECONDS, DoorGuard
 
 SOURCE_ENV = "DUPLICADA_SOURCE"
@@ -261,12 +261,9 @@ class VenueServer(Server):
         except web.HTTPException:
             raise
         except Exception as error:
-            log.error("Petición %s %s de %s: error inesperado (%s); respondida con el error 500.",
-                      printable(request.method, 16), printable(request.rel_url.raw_path, 200),
-                      request.remote or "desconocida", type(error).__name__)
-            return web.Response(status=500, content_type="text/plain", charset="utf-8",
-                                text="Ha habido un error inesperado en el servidor de la sala: vuelva a intentarlo "
-                                     "y, si se repite, avise al juez árbitro.")
+            return unexpected_error(log, request, error,
+                                    "Ha habido un error inesperado en el servidor de la sala: vuelva a intentarlo y, "
+                                    "si se repite, avise al juez árbitro.")
 
     @web.middleware
     async def _door(self, request: web.Request,
