@@ -19,7 +19,6 @@ from duplicate.rules.notation import SlipError
 from duplicate.rules.rack import RackError
 from duplicate.rules.slips import MARK_NAMES, SlipStatus, read_mark
 from duplicate.rules.statuses import SLIP_ANNULLED, GameStatus
-from duplicate.service import lockout
 from duplicate.service.access import Action, Actor
 from duplicate.service.context import (
     ENGINES_HANDED_OUT,
@@ -40,7 +39,6 @@ from duplicate.service.errors import (
 )
 from duplicate.service.replay import _apply
 from duplicate.service.settings import TournamentSettings
-from duplicate.service.views import TournamentInfo
 from duplicate.storage.models import Event, GameRow, RoundRow, Tournament
 from lexicon.lexicon import Lexicon
 

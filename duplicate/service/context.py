@@ -47,7 +47,6 @@ from duplicate.service.errors import (
     StorageUnavailable,
 )
 from duplicate.service.lockout import SOURCE_MAX, WrongPin, check_pin, count_late_failure, station_source
-from duplicate.service.views import TournamentInfo
 from duplicate.storage.database import Database, DatabaseConflict, DatabaseDamaged, DatabaseUnavailable
 from duplicate.storage.models import (
     AssistantRange,

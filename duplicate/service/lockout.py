@@ -209,9 +209,9 @@ def count_failure(attempt: Attempt, now: datetime) -> Counted:
 
 class WrongPin(Exception):
     """Internal to the service: a PIN that opened no credential of ``tournament_id``.
-    ``counted``: the wrong try was counted in the action's own transaction (nothing had
-    changed before the check), which is then committed rather than rolled back, and
-    ``outcome`` is that count (``None`` when left for ``count_late_failure``)."""
+    ``outcome``: its count when the wrong try was counted in the action's own transaction
+    (nothing had changed before the check), which is then committed rather than rolled
+    back; ``None`` when it is left for ``count_late_failure`` after the rollback."""
 
     def __init__(self, tournament_id: int, *, counted: Counted | None) -> None:
         super().__init__(tournament_id)
