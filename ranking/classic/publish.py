@@ -37,6 +37,7 @@ from duplicate.publishing.pdf_pages import Column, Document, draw_table
 from duplicate.publishing.result_values import spanish_date
 from duplicate.publishing.site import TEMPLATES as DUPLICATE_TEMPLATES, published_value, refuse_links
 from duplicate.publishing.spreadsheets import DataTable, write_csv
+from ranking.classic.standings import Seeded
 from ranking.classic.views import BoardView, EventSnapshot, system_name
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -141,18 +142,27 @@ def not_playing(snapshot: EventSnapshot, boards: tuple[BoardView, ...]) -> list[
     return lines
 
 
-def publish_classic(snapshot: EventSnapshot, out: Path, *, generated_at: datetime | None = None) -> list[Path]:
-    """Write the division's publication into ``out`` (see the module docstring); returns the
-    files written. Raises ``OSError`` when the folder cannot be written."""
-    refuse_links(out)                   # never writes through a planted link (issue 26 §3)
-    out.mkdir(parents=True, exist_ok=True)
-    for folder in ("jugadores", "pdf", "datos"):
-        (out / folder).mkdir(exist_ok=True)
+def classic_environment() -> Environment:
+    """The Jinja2 environment of the classic templates (autoescaped: names are text;
+    ``published_value`` on every value shown; filters ``num``: wins with a decimal comma,
+    ``fecha``: Spanish date). Shared by ``publish_classic`` and the live pages
+    (``ranking.classic.live_pages``)."""
     environment = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]),
                               undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                               finalize=published_value)
     environment.filters["num"] = wins_text
     environment.filters["fecha"] = spanish_date
+    return environment
+
+
+def event_values(snapshot: EventSnapshot, *, generated_at: datetime, live: bool = False,
+                 site_root: str = "") -> dict[str, Any]:
+    """What every classic template reads as ``e``: the division's name, system, paired
+    round numbers, rounds played (every result in), standings after them, clubs, the
+    cross-table of the rounds played, ``generated_at``; ``live``: a page of ``duplicada
+    live`` (the live script, no PDF/CSV/TRF links, a board in conflict shown as to be
+    checked) whose division folder is ``site_root`` below the live site's root (``""``
+    when published on its own)."""
     clubs = {player.number: player.club for player in snapshot.players}
     crosstable = {}
     for player in snapshot.players:
@@ -161,13 +171,33 @@ def publish_classic(snapshot: EventSnapshot, out: Path, *, generated_at: datetim
             cells.append(_cross_cell(next((b for b in boards if player.number in (b.first, b.second)), None),
                                      player.number, snapshot.absences.get((player.number, round_number))))
         crosstable[player.number] = cells
-    event: dict[str, Any] = {
+    return {
         "name": snapshot.name, "division": snapshot.division, "system": system_name(snapshot.system),
         "round_numbers": list(range(1, len(snapshot.rounds_boards) + 1)), "played": snapshot.played,
         "finished": snapshot.played == snapshot.rounds, "tie_breaks": list(snapshot.settings.tie_breaks),
         "standings": snapshot.standings, "clubs": clubs, "crosstable": crosstable,
-        "generated_at": generated_at or datetime.now(),
+        "generated_at": generated_at, "live": live, "site_root": site_root,
     }
+
+
+def player_card(snapshot: EventSnapshot, player: Seeded) -> dict[str, Any]:
+    """What ``jugador.html`` reads as ``card``: the player's place, wins and spread after
+    the rounds played and the scorecard's rows (``scorecard_rows``)."""
+    line = next((line for line in snapshot.standings if line.number == player.number), None)
+    return {"number": player.number, "name": player.name, "place": line.place if line else "",
+            "wins": line.wins if line else 0, "spread": line.spread if line else 0,
+            "rows": scorecard_rows(snapshot, player.number)}
+
+
+def publish_classic(snapshot: EventSnapshot, out: Path, *, generated_at: datetime | None = None) -> list[Path]:
+    """Write the division's publication into ``out`` (see the module docstring); returns the
+    files written. Raises ``OSError`` when the folder cannot be written."""
+    refuse_links(out)                   # never writes through a planted link (issue 26 §3)
+    out.mkdir(parents=True, exist_ok=True)
+    for folder in ("jugadores", "pdf", "datos"):
+        (out / folder).mkdir(exist_ok=True)
+    environment = classic_environment()
+    event = event_values(snapshot, generated_at=generated_at or datetime.now())
     written: list[Path] = []
 
     def html(name: str, template: str, root: str = "", **context: Any) -> None:
@@ -181,13 +211,8 @@ def publish_classic(snapshot: EventSnapshot, out: Path, *, generated_at: datetim
         if boards:
             html(f"ronda-{boards[0].round}.html", "ronda.html", number=boards[0].round, boards=boards,
                  absent=not_playing(snapshot, boards))
-    places = {line.number: line for line in snapshot.standings}
     for player in snapshot.players:
-        line = places.get(player.number)
-        card = {"number": player.number, "name": player.name, "place": line.place if line else "",
-                "wins": line.wins if line else 0, "spread": line.spread if line else 0,
-                "rows": scorecard_rows(snapshot, player.number)}
-        html(f"jugadores/jugador-{player.number}.html", "jugador.html", root="../", card=card)
+        html(f"jugadores/jugador-{player.number}.html", "jugador.html", root="../", card=player_card(snapshot, player))
     shutil.copyfile(DUPLICATE_TEMPLATES / "estilo.css", out / "estilo.css")
     written.append(out / "estilo.css")
     (out / "torneo.trf").write_text(snapshot.trf, encoding="utf-8")

@@ -46,6 +46,7 @@ from duplicate.publishing.live_pages import (
 )
 from duplicate.service.errors import InvalidFile, TournamentError
 from duplicate.service.facade import TournamentService
+from ranking.classic.live_pages import with_classic_pages
 from tui.cli.machine_addresses import browser_urls
 from tui.cli.venue_console import PathAccessLogger, install_console_logging, printable, unexpected_error
 
@@ -91,9 +92,12 @@ class LiveServer:
 
     # --- the pages -------------------------------------------------------------------------------------
     def build(self) -> LiveSite:
-        """Read the pages now (blocking: the database) and, with a mirror, write them there
-        (``InvalidFile``, Spanish, when the folder is refused or cannot be written)."""
+        """Read the pages now (blocking: the database) — the duplicate live pages and those of
+        the tournament's classic divisions (``ranking.classic.live_pages``) — and, with a
+        mirror, write them there (``InvalidFile``, Spanish, when the folder is refused or
+        cannot be written)."""
         site = live_site(self.service, self.tournament_id, previous=self.site)
+        site = with_classic_pages(site, self.service, self.tournament_id, previous=self.site)
         if self.mirror is not None:
             try:
                 write_mirror(site, self.mirror)
