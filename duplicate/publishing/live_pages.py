@@ -37,13 +37,15 @@ browsers without JavaScript, a ``<noscript>`` refresh every ``NOSCRIPT_REFRESH``
 ``live_version(service, tournament_id)`` is the cheap check (one query: the log's last
 event id) a server polls to know when to call ``live_site`` again; ``changed_pages`` says
 which pages' ``<main>`` moved (what the stream names); ``write_mirror`` writes the pages
-into a folder, each file atomically.
+into a folder, each file atomically, leaves unchanged files alone and deletes the pages it
+wrote before that are gone (its manifest ``MIRROR_MANIFEST``; nothing else).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,8 +61,8 @@ from duplicate.service.facade import TournamentService
 from duplicate.service.views import BoardCells, GameView, TournamentInfo
 from lexicon.alphabet import spanish
 
-__all__ = ["CURRENT_PAGE", "EVENTS_PATH", "NOSCRIPT_REFRESH", "LiveSite", "changed_pages", "live_script", "live_site",
-           "live_version", "main_of", "write_mirror"]
+__all__ = ["CURRENT_PAGE", "EVENTS_PATH", "MIRROR_MANIFEST", "NOSCRIPT_REFRESH", "LiveSite", "changed_pages",
+           "live_script", "live_site", "live_version", "main_of", "write_mirror"]
 
 CURRENT_PAGE = "directo.html"
 """The page of the game being played."""
@@ -142,29 +144,143 @@ def changed_pages(before: LiveSite | None, after: LiveSite) -> list[str]:
                   if name not in before.pages or main_of(before.pages[name]) != main_of(text))
 
 
+MIRROR_MANIFEST = ".directo-paginas"
+"""The file, in a mirror folder, listing the pages ``write_mirror`` wrote there (one
+relative path a line, after a ``#`` comment line): the only files it ever deletes."""
+
+MANIFEST_LIMIT = 16 * 1024 * 1024
+"""Bytes of a manifest read at most (a bigger one is not ours: read as empty)."""
+
+_MANIFEST_HEADER = "# duplicada live: páginas escritas en esta carpeta (se borran cuando dejan de existir)\n"
+
+
 def write_mirror(site: LiveSite, folder: Path) -> list[Path]:
-    """Write every page of ``site`` into ``folder`` (created if needed), each atomically: a
-    temporary file beside it, then ``os.replace`` — a reader (a web server, rsync) sees the
-    old page or the new one, never half of one (issue 37 «static mirror»). A ``folder`` that
-    is, or holds, a symbolic link or a hard-linked file is refused as ``publish`` refuses
-    it (``InvalidFile``, Spanish, naming it); ``OSError`` when it cannot be written (no
-    temporary file is left behind). Returns the paths written (relative to ``folder``)."""
+    """Make ``folder`` (created if needed) hold the pages of ``site`` (issue 37 «static
+    mirror»), ready for rsync:
+
+    * each page whose file differs is written atomically — a temporary file beside it, then
+      ``os.replace``: a reader (a web server, rsync) sees the old page or the new one, never
+      half of one; a file whose content is already the page's is left alone (its
+      modification time kept, so rsync sends only what changed);
+    * the pages it wrote before (listed in ``MIRROR_MANIFEST``) that are no longer in the
+      site (a player removed, a venue renamed) are deleted, and the folders they leave
+      empty. Nothing else is ever deleted: a file the club put in the folder stays, and a
+      manifest line that is not a plain relative path inside the folder (``..``, an absolute
+      path, a path through a link, not a regular file) is ignored, as is a manifest that
+      cannot be read (nothing is deleted then). The manifest is written (atomically) with
+      the old and the new pages before any page is, and with the new ones only after the
+      deletions, so a write cut halfway still lists every page written.
+
+    A ``folder`` that is, or holds, a symbolic link or a hard-linked file is refused as
+    ``publish`` refuses it (``InvalidFile``, Spanish, naming it); ``OSError`` when it cannot
+    be written (no temporary file is left behind). Returns the pages written this time
+    (relative to ``folder``; not those left unchanged)."""
     refuse_links(folder)
     folder.mkdir(parents=True, exist_ok=True)
+    manifest = folder / MIRROR_MANIFEST
+    before = _read_manifest(manifest)
+    names = set(site.pages)
+    if not names <= before:                 # pages about to be written: listed first
+        _write_atomically(manifest, _manifest_text(before | names))
     written = []
     for name, text in sorted(site.pages.items()):
         target = folder / name
+        data = text.encode("utf-8")
+        if _holds(target, data):
+            continue
         target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".directo-", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                stream.write(text)
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        _write_atomically(target, data)
         written.append(Path(name))
+    for name in sorted(before - names):
+        _remove_page(folder, name)
+    text = _manifest_text(names)
+    if not _holds(manifest, text):
+        _write_atomically(manifest, text)
     return written
+
+
+def _write_atomically(target: Path, data: bytes) -> None:
+    """Write ``data`` into ``target`` through a temporary file beside it and ``os.replace``
+    (``OSError``; no temporary file left behind)."""
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".directo-", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _holds(target: Path, data: bytes) -> bool:
+    """Whether ``target`` is a regular file whose content is ``data`` (False when unreadable)."""
+    try:
+        status = target.lstat()
+        if not stat.S_ISREG(status.st_mode) or status.st_size != len(data):
+            return False
+        return target.read_bytes() == data
+    except OSError:
+        return False
+
+
+def _manifest_text(names: set[str]) -> bytes:
+    return (_MANIFEST_HEADER + "".join(f"{name}\n" for name in sorted(names))).encode("utf-8")
+
+
+def _safe_page_name(line: str) -> str | None:
+    """``line`` when it is a page path ``write_mirror`` could have written (relative, POSIX,
+    no empty, ``.`` or ``..`` part, no control character, not the manifest or a temporary
+    file), else None."""
+    if not line or len(line) > 1000 or line.startswith("/") or any(ord(c) < 32 or c == "\x7f" for c in line):
+        return None
+    parts = line.split("/")
+    if any(part in ("", ".", "..") or part.startswith(".directo-") for part in parts):
+        return None
+    return line
+
+
+def _read_manifest(manifest: Path) -> set[str]:
+    """The pages the manifest lists (its safe lines only, ``_safe_page_name``); empty when
+    there is none or it cannot be read (not a regular file, too big, not UTF-8)."""
+    try:
+        status = manifest.lstat()
+        if not stat.S_ISREG(status.st_mode) or status.st_size > MANIFEST_LIMIT:
+            return set()
+        text = manifest.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return set()
+    names = (_safe_page_name(line) for line in text.splitlines() if not line.startswith("#"))
+    return {name for name in names if name is not None}
+
+
+def _remove_page(folder: Path, name: str) -> None:
+    """Delete the page ``name`` (a safe relative path) from ``folder`` when it is a regular
+    file reached through real folders only, inside ``folder``; then the folders it leaves
+    empty, up to ``folder`` (excluded). Anything else — missing, a link on the way, a
+    folder, outside — is left alone; an error deleting is ignored (the page stays)."""
+    parts = name.split("/")
+    current = folder
+    try:
+        for part in parts[:-1]:
+            current = current / part
+            if not stat.S_ISDIR(current.lstat().st_mode):
+                return
+        target = current / parts[-1]
+        if not stat.S_ISREG(target.lstat().st_mode):
+            return
+        root = os.path.realpath(folder)
+        if os.path.commonpath([root, os.path.realpath(target)]) != root:
+            return
+        target.unlink()
+    except OSError:
+        return
+    parent = target.parent
+    while parent != folder:
+        try:
+            parent.rmdir()                  # only when empty
+        except OSError:
+            return
+        parent = parent.parent
 
 
 @dataclass(frozen=True)
