@@ -193,9 +193,9 @@ def write_mirror(site: LiveSite, folder: Path) -> list[Path]:
         written.append(Path(name))
     for name in sorted(before - names):
         _remove_page(folder, name)
-    text = _manifest_text(names)
-    if not _holds(manifest, text):
-        _write_atomically(manifest, text)
+    listing = _manifest_text(names)
+    if not _holds(manifest, listing):
+        _write_atomically(manifest, listing)
     return written
 
 

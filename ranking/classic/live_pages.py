@@ -215,9 +215,9 @@ def with_classic_pages(site: LiveSite, service: TournamentService, tournament_id
             card = player_card(snapshot, player)
             render(f"jugadores/jugador-{player.number}.html", "jugador.html", ("jugador", header, card),
                    root="../", card=card)
-        state, current = _state_text(snapshot)
+        said, current = _state_text(snapshot)
         title = f"División {snapshot.division}" if snapshot.division else "Clasificación"
-        links.append(_DivisionLink(folder, title, system_name(snapshot.system), state, current))
+        links.append(_DivisionLink(folder, title, system_name(snapshot.system), said, current))
     section = SECTION_START + environment.get_template("directo.html").render(divisions=links) + "\n" + SECTION_END
     for name in _PAGES_WITH_SECTION:
         if name in pages:

@@ -23,6 +23,7 @@ from duplicate.service.errors import InvalidFile
 from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
+from ranking.classic.service import ClassicService
 from tests.credentials import JUDGE_PIN
 from tui.cli.live_server import LiveServer
 from tui.cli.main import main
@@ -209,3 +210,52 @@ def test_a_mirror_that_turns_bad_is_said_once_and_the_server_goes_on(
     errors = [record.getMessage() for record in caplog.records if record.name == "duplicada.live"]
     assert len(errors) == 1 and "enlace simbólico" in errors[0]
     assert server.site is not None and ">R1<" not in server.site.pages[f"partida-{game}.html"]
+
+
+def test_a_classic_tournament_is_served_and_a_new_round_reaches_a_browser(tmp_path: Path) -> None:
+    judge = TournamentService(open_database(str(tmp_path / "clasico.db")), station="mesa", pin=JUDGE_PIN)
+    tournament = judge.create_tournament("Open clásico")
+    for name in ("<b>[x]</b>", "Ana Pérez", "Luis Gil", "Eva Ruiz"):
+        judge.add_player(name)
+    classic = ClassicService.like(judge)
+    classic.create_division(rounds=3, system="dutch-2026")
+    for board in classic.pair_round():
+        if board.table is not None:
+            classic.enter_result(1, board.table, 420, 380)
+    folder = tmp_path / "espejo"
+    server = LiveServer(judge.with_pin(None), tournament, host="127.0.0.1", port=0, poll_seconds=0.05,
+                        mirror=folder)
+
+    async def visit() -> dict[str, Any]:
+        runner = await server.start_site()
+        base = f"http://127.0.0.1:{server.port}"
+        seen: dict[str, Any] = {}
+        try:
+            async with aiohttp.ClientSession() as client:
+                for page in (CURRENT_PAGE, "clasica/ronda-1.html", "clasica/clasificacion-ronda-1.html",
+                             "clasica/ronda-2.html"):
+                    async with client.get(f"{base}/{page}") as answer:
+                        seen[page] = (answer.status, await answer.text())
+                async with client.get(f"{base}/eventos") as stream:
+                    await asyncio.wait_for(next_event(stream), WAIT)
+                    seen["paired"] = await asyncio.to_thread(classic.pair_round)
+                    seen["change"] = await asyncio.wait_for(next_event(stream), WAIT)
+                async with client.get(f"{base}/clasica/ronda-2.html") as answer:
+                    seen["after"] = (answer.status, await answer.text())
+        finally:
+            await runner.cleanup()
+        return seen
+
+    seen = asyncio.run(visit())
+    status, current = seen[CURRENT_PAGE]
+    assert status == 200 and 'href="clasica/ronda-1.html"' in current and "ronda 1 de 3 completa" in current
+    status, round_one = seen["clasica/ronda-1.html"]
+    assert status == 200 and "&lt;b&gt;[x]&lt;/b&gt;" in round_one and "<b>[x]" not in round_one
+    assert seen["clasica/clasificacion-ronda-1.html"][0] == 200
+    assert seen["clasica/ronda-2.html"][0] == 404                            # not before it is paired
+    kind, change = seen["change"]
+    assert kind == "cambio" and {"clasica/ronda-2.html", CURRENT_PAGE} <= set(change["paginas"])
+    status, round_two = seen["after"]
+    board = next(b for b in seen["paired"] if b.table is not None)
+    assert status == 200 and f"{board.first}. {board.first_name}" in round_two
+    assert (folder / "clasica" / "ronda-2.html").read_text(encoding="utf-8") == round_two

@@ -34,8 +34,9 @@ def live(db: str | None, tournament_id: int | None, host: str, port: int, public
          mirror: Path | None) -> None:
     """Sirve las páginas públicas del torneo en directo: la ronda en juego (atril cuando se
     anuncia, cronómetro, tablero y última maestra), los resultados de las rondas cerradas, las
-    clasificaciones y la página de cada jugador. Los navegadores ven cada cambio en menos de
-    2 s sin recargar. Solo lectura: sin contraseña ni PIN."""
+    clasificaciones y la página de cada jugador; en la modalidad clásica, los emparejamientos
+    y resultados de cada ronda y la clasificación tras cada una. Los navegadores ven cada
+    cambio en menos de 2 s sin recargar. Solo lectura: sin contraseña ni PIN."""
     from duplicate.service.errors import TournamentError
     from tui.cli.live_server import LiveServer
     from tui.cli.options import Context
