@@ -45,12 +45,14 @@ page's base: the live script (``live_script``: the server's ``/eventos`` stream)
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from duplicate.publishing.live_pages import CURRENT_PAGE, LiveSite, live_script
-from duplicate.publishing.venue_pages import venue_slugs
+from duplicate.publishing.venue_pages import SLUG_LIMIT
 from duplicate.service.facade import TournamentService
 from ranking.classic.publish import classic_environment, event_values, not_playing, player_card
 from ranking.classic.service import ClassicService
@@ -74,8 +76,9 @@ _PAGES_WITH_SECTION = (CURRENT_PAGE, "index.html")
 @dataclass(frozen=True)
 class ClassicRound:
     """The state of a paired round as its live page says it: ``complete`` (every result in,
-    no conflict, and every round before it complete), boards with a result ``entered`` of
-    the ``tables`` played at a table (byes and tableless forfeits aside), ``conflicts``."""
+    no conflict, and every round before it complete), boards with a result ``entered`` (a
+    forfeit counts; a board in conflict does not) of its ``tables`` (the bye aside),
+    ``conflicts``."""
 
     complete: bool
     entered: int
@@ -96,15 +99,32 @@ class _DivisionLink:
 
 
 def division_folders(names: list[str]) -> dict[str, str]:
-    """Each division name → its folder in the live site: ``""`` → ``clasica``, ``"Élite"`` →
-    ``clasica-elite``; distinct, ASCII letters, digits and hyphens only (a name is never a
-    path). Never raises."""
-    slugs = venue_slugs([name for name in names if name])
-    return {name: f"{CLASSIC_FOLDER}-{slugs[name]}" if name else CLASSIC_FOLDER for name in names}
+    """Each division name → its folder in the live site, in the order given: ``""`` →
+    ``clasica``, ``"Élite"`` → ``clasica-elite``, ``"★"`` → ``clasica-division``; distinct
+    (``-2``, ``-3``… after a repeat), ASCII letters, digits and hyphens only (a name is never
+    a path), at most ``SLUG_LIMIT`` characters after ``clasica-``. Never raises."""
+    folders: dict[str, str] = {}
+    taken = {CLASSIC_FOLDER}
+    for name in names:
+        if name in folders:
+            continue
+        if not name:
+            folders[name] = CLASSIC_FOLDER
+            continue
+        ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower()
+        base = f"{CLASSIC_FOLDER}-" + (re.sub(r"[^a-z0-9]+", "-", ascii_name).strip("-")[:SLUG_LIMIT].strip("-")
+                                       or "division")
+        folder, count = base, 1
+        while folder in taken:
+            count += 1
+            folder = f"{base}-{count}"
+        taken.add(folder)
+        folders[name] = folder
+    return folders
 
 
 def _round_state(boards: tuple[BoardView, ...], complete: bool) -> ClassicRound:
-    played = [b for b in boards if b.second != 0 and b.table is not None]
+    played = [b for b in boards if b.second != 0]                  # the bye aside
     entered = [b for b in played if not b.conflict and (
         b.forfeit is not None or (b.first_score is not None and b.second_score is not None))]
     return ClassicRound(complete, len(entered), len(played), sum(1 for b in played if b.conflict))

@@ -176,8 +176,9 @@ def test_each_division_has_its_own_folder_and_a_line_on_the_current_page(tmp_pat
             classic.enter_player(name, division=division)
     classic.pair_round("Élite")
     site = site_of(judge.with_pin(None))
-    assert division_folders(["", "Élite", "Open <i>", "open-i"]) == {
-        "": "clasica", "Élite": "clasica-elite", "Open <i>": "clasica-open-i", "open-i": "clasica-open-i-2"}
+    assert division_folders(["", "Élite", "Open <i>", "open-i", "★", "../x"]) == {
+        "": "clasica", "Élite": "clasica-elite", "Open <i>": "clasica-open-i", "open-i": "clasica-open-i-2",
+        "★": "clasica-division", "../x": "clasica-x"}
     assert "clasica-elite/ronda-1.html" in site.pages and "clasica-open-i/ronda-1.html" not in site.pages
     current = site.pages[CURRENT_PAGE]
     assert "División Élite" in current and "División Open &lt;i&gt;" in current
