@@ -17,6 +17,7 @@ import pytest
 from duplicate.publishing.live_pages import CURRENT_PAGE, LiveSite, live_site
 from duplicate.service.facade import TournamentService
 from duplicate.storage.database import open_database
+from lexicon.lexicon import Lexicon
 from ranking.classic.live_pages import division_folders, with_classic_pages
 from ranking.classic.service import ClassicService
 from ranking.classic.standings import StandingLine
@@ -185,3 +186,28 @@ def test_each_division_has_its_own_folder_and_a_line_on_the_current_page(tmp_pat
     assert current.count('<section class="clasica"') == 1
     assert "Aún no hay ninguna partida de duplicada." in current
     assert current.index("<h1>") < current.index('<section class="clasica"')     # headings in order
+
+
+def test_with_duplicate_games_the_section_closes_the_page_and_is_never_doubled(
+        tmp_path: Path, spanish_lexicon: Lexicon) -> None:
+    judge = TournamentService(open_database(str(tmp_path / "mixto.db")), station="mesa", lexicon=spanish_lexicon,
+                              pin=JUDGE_PIN)
+    judge.create_tournament("Duplicada y clásica")
+    for name in ("Ana", "Luis", "Eva"):
+        judge.add_player(name)
+    game = judge.create_game(rounds=3, seed=5)
+    judge.draw_rack(game)
+    classic = ClassicService.like(judge)
+    classic.create_division(rounds=2, system="round-robin")
+    classic.starting_list()
+    viewer = judge.with_pin(None)
+    first = site_of(viewer)
+    classic.pair_round()
+    again = with_classic_pages(first, viewer, previous=first)          # a page kept from a build with the section
+    for page in (again.pages[CURRENT_PAGE], again.pages["index.html"]):
+        assert page.count('<section class="clasica"') == 1
+        assert page.index('<section class="clasica"') > page.index("</h1>")
+        assert page.rindex("</section>") < page.rindex("</main>")
+    current = again.pages[CURRENT_PAGE]
+    assert current.index("Atril de la ronda 1") < current.index('<section class="clasica"')   # the game first
+    assert 'href="clasica/ronda-1.html"' in current
