@@ -10,9 +10,11 @@ server-sent events (an error while rebuilding is one console line, said again on
 changes; the pages served stay the last good ones):
 
 * ``GET /eventos``: ``text/event-stream``; first ``event: version`` with the version
-  served, then one ``event: cambio`` per change, ``data: {"version": N, "paginas":
-  [...]}`` (the pages whose ``<main>`` changed, ``live_pages.changed_pages``); a comment
-  every ``KEEPALIVE_SECONDS`` keeps proxies from closing an idle stream. The page's inline
+  served and the server's time (``{"version": N, "hora": ms since the epoch}``: the pages'
+  clock corrects the browser's clock by it, ``live_clock``), then one ``event: cambio``
+  per change, ``data: {"version": N, "paginas": [...]}`` (the pages whose ``<main>``
+  changed, ``live_pages.changed_pages``); a comment every ``KEEPALIVE_SECONDS`` keeps
+  proxies from closing an idle stream. The page's inline
   script fetches its page again and replaces its ``<main>``; EventSource reconnects by
   itself after a network cut (``retry:`` ``RETRY_MILLISECONDS``).
 * ``GET /`` redirects to ``directo.html``; ``GET /PATH`` serves a page, 404 otherwise.
@@ -28,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -201,8 +204,9 @@ class LiveServer:
         self.listeners.add(queue)
         try:
             version = self.site.version if self.site is not None else 0
+            hello = {"version": version, "hora": round(time.time() * 1000)}       # the clock's offset
             await response.write(f"retry: {RETRY_MILLISECONDS}\nevent: version\ndata: "
-                                 f"{json.dumps({'version': version})}\n\n".encode())
+                                 f"{json.dumps(hello)}\n\n".encode())
             while True:
                 try:
                     message = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_SECONDS)
