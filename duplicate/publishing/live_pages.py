@@ -110,17 +110,18 @@ def live_script(root: str, page: str) -> str:
     ``"jugadores/jugador-3.html"``) whose site root is ``root`` (``""`` or ``"../"``): it
     listens to ``root + EVENTS_PATH`` and, on each ``cambio`` whose ``paginas`` name this
     page, fetches the page again and replaces its ``<main>`` (no full reload). EventSource
-    reconnects by itself after a network cut; where there is no stream (a static mirror:
-    the connection fails for good), the page reloads itself every ``NOSCRIPT_REFRESH``
-    seconds. Does nothing in a browser without EventSource or fetch."""
+    reconnects by itself after a network cut; the stream's first event (``version``) then
+    names a newer version when the record moved during the cut, and the page is fetched
+    again (a change missed is not lost). Where there is no stream (a static mirror: the
+    connection fails for good), the page reloads itself every ``NOSCRIPT_REFRESH`` seconds.
+    On ``CLOCK_PAGES`` it also ticks the round clock (``live_clock.clock_script``). Does
+    nothing in a browser without EventSource or fetch."""
     url, name = json.dumps(root + EVENTS_PATH), json.dumps(page)
     return ("(function () {\n"
             "  if (!window.EventSource || !window.fetch || !window.DOMParser) { return; }\n"
-            f"  var source = new EventSource({url}), page = {name}, refreshed = function () {{}};\n"
+            f"  var source = new EventSource({url}), page = {name}, refreshed = function () {{}}, known = null;\n"
             + (clock_script("source") + "  refreshed = tick;\n" if page in CLOCK_PAGES else "") +
-            "  source.addEventListener(\"cambio\", function (event) {\n"
-            "    var changed = JSON.parse(event.data).paginas || [];\n"
-            "    if (changed.indexOf(page) < 0) { return; }\n"
+            "  function load() {\n"
             "    fetch(window.location.pathname, {cache: \"no-store\"}).then(function (answer) {\n"
             "      return answer.ok ? answer.text() : null;\n"
             "    }).then(function (text) {\n"
@@ -129,6 +130,16 @@ def live_script(root: str, page: str) -> str:
             "      var main = fresh.querySelector(\"main\"), shown = document.querySelector(\"main\");\n"
             "      if (main && shown) { shown.replaceWith(main); document.title = fresh.title; refreshed(); }\n"
             "    }).catch(function () {});\n"
+            "  }\n"
+            "  source.addEventListener(\"version\", function (event) {\n"
+            "    var version = JSON.parse(event.data).version;\n"
+            "    if (known !== null && version !== known) { load(); }\n"
+            "    known = version;\n"
+            "  });\n"
+            "  source.addEventListener(\"cambio\", function (event) {\n"
+            "    var change = JSON.parse(event.data);\n"
+            "    known = change.version;\n"
+            "    if ((change.paginas || []).indexOf(page) >= 0) { load(); }\n"
             "  });\n"
             "  source.onerror = function () {\n"
             "    if (source.readyState === 2) {\n"
