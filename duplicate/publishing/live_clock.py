@@ -94,7 +94,7 @@ CLOCK_PAGES_SCRIPT = """  var offset = 0;
       var whole = Math.ceil(left), text = Math.floor(whole / 60) + ":" + ("0" + whole % 60).slice(-2);
       var call = -1;
       for (var j = 0; j < calls.length; j++) { if (left <= calls[j][0]) { call = j; } }
-      var parts = {tiempo: text, llamada: call < 0 ? "" : calls[call][1], estado: left > 0 ? "en marcha" : "terminado"};
+      var parts = {tiempo: text, llamada: call < 0 ? "" : calls[call][1], situacion: left > 0 ? "en marcha" : "terminado"};
       for (var name in parts) {
         var shown = clock.querySelector("." + name);
         if (shown && shown.textContent !== parts[name]) { shown.textContent = parts[name]; }

@@ -171,7 +171,7 @@ def test_the_clock_shows_as_the_judge_last_recorded_it(service: TournamentServic
     assert "Cronómetro" not in live_site(service, tournament_id).pages[CURRENT_PAGE]
     service.record_timer(game, "pause", 125.0)
     page = live_site(service, tournament_id).pages[CURRENT_PAGE]
-    assert ('Cronómetro: <span class="tiempo">2:05</span> <span class="marcha">(<span class="estado">parado</span>)'
+    assert ('Cronómetro: <span class="tiempo">2:05</span> <span class="marcha">(<span class="situacion">parado</span>)'
             in page)
 
 

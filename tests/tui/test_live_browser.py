@@ -278,7 +278,7 @@ def test_the_clock_ticks_down_without_a_reload(served: Served, service: Tourname
     now = opened(context, served, CURRENT_PAGE)
     shown = now.locator("main .crono .tiempo")
     sync_api.expect(shown).to_have_text("3:00", timeout=WAIT)
-    assert now.locator("main .crono .estado").inner_text() == "parado"
+    assert now.locator("main .crono .situacion").inner_text() == "parado"
     service.record_timer(1, "start", 180.0)                                  # the judge starts the clock
     now.wait_for_function("() => { const t = document.querySelector('main .crono .tiempo');"
                           " return t && t.textContent !== '3:00'; }", timeout=WAIT)
@@ -286,7 +286,7 @@ def test_the_clock_ticks_down_without_a_reload(served: Served, service: Tourname
     assert 170 < first < 180
     now.wait_for_function(f"() => {{ const [m, s] = document.querySelector('main .crono .tiempo').textContent"
                           f".split(':'); return 60 * +m + +s < {first}; }}", timeout=WAIT)     # it moves by itself
-    assert now.locator("main .crono .estado").inner_text() == "en marcha"
+    assert now.locator("main .crono .situacion").inner_text() == "en marcha"
     assert marked(now)
 
 
@@ -311,7 +311,7 @@ def test_a_browser_clock_off_by_an_hour_is_corrected_and_a_paused_clock_stays(
     sync_api.expect(clock).to_have_text("0:50", timeout=WAIT)
     skewed.clock.pause_at(datetime.now() + timedelta(hours=1, seconds=2))
     skewed.clock.fast_forward(10_000)
-    assert clock.inner_text() == "0:50" and skewed.locator("main .crono .estado").inner_text() == "parado"
+    assert clock.inner_text() == "0:50" and skewed.locator("main .crono .situacion").inner_text() == "parado"
     assert call.text_content() == "queda 1 minuto" and skewed.locator("main .crono").get_attribute("data-aviso") == "3"
     service.record_timer(1, "start", 50.0)                                   # running again
     skewed.wait_for_function("() => document.querySelector('main .crono[data-limite]') !== null", timeout=WAIT)
@@ -324,5 +324,5 @@ def test_a_browser_clock_off_by_an_hour_is_corrected_and_a_paused_clock_stays(
     skewed.clock.fast_forward(5_000)
     assert clock.inner_text() == "0:00" and call.text_content() == "TIEMPO"
     assert skewed.locator("main .crono").get_attribute("data-aviso") == "0"
-    assert skewed.locator("main .crono .estado").inner_text() == "terminado"
+    assert skewed.locator("main .crono .situacion").inner_text() == "terminado"
     assert marked(skewed)
