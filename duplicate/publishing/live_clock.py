@@ -6,7 +6,7 @@ judge recorded: the seconds left at the last start, pause or reset, and for a ru
 the moment it reaches 0:00 (``LiveClock.ends_at_ms``, milliseconds since the epoch on the
 server's clock). The page's text therefore changes only when the judge acts on the clock.
 
-In the browser, ``clock_script`` ticks every running clock of the page (the elements
+In the browser, ``CLOCK_SCRIPT`` ticks every running clock of the page (the elements
 ``.crono[data-limite]``) down, shows the III.13 call due (the cues of
 ``duplicate.rules.timer.CUES``, carried by the page in ``data-llamadas``, never written
 twice) and marks the element with ``data-aviso``: how many calls are left after the one
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from duplicate.rules.timer import CUES, cue_at
 from duplicate.service.views import ClockView
 
-__all__ = ["CLOCK_PAGES_SCRIPT", "LiveClock", "clock_script", "clock_text", "live_clock"]
+__all__ = ["CLOCK_SCRIPT", "LiveClock", "clock_text", "live_clock"]
 
 
 @dataclass(frozen=True)
@@ -85,8 +85,7 @@ def live_clock(clock: ClockView | None, round_in_play: int | None, seconds_per_r
                      json.dumps(calls, ensure_ascii=False))
 
 
-CLOCK_PAGES_SCRIPT = """  var offset = 0;
-  function tick() {
+CLOCK_SCRIPT = """  function tick() {
     var clocks = document.querySelectorAll(".crono[data-limite]");
     for (var i = 0; i < clocks.length; i++) {
       var clock = clocks[i], calls = JSON.parse(clock.getAttribute("data-llamadas") || "[]");
@@ -106,17 +105,8 @@ CLOCK_PAGES_SCRIPT = """  var offset = 0;
   tick();
   window.setInterval(tick, 250);
 """
-"""The ticking part of ``clock_script`` (uses ``offset``; a ``var`` of the enclosing function)."""
-
-
-def clock_script(source: str | None) -> str:
-    """JavaScript (statements for the body of the live script's function) that keeps
-    ``offset`` from the ``version`` event of the EventSource named ``source`` (None:
-    no stream, offset 0) and ticks the page's running clocks (module docstring): checked
-    four times a second, the text changes once a second."""
-    listen = ("" if source is None else
-              f"  {source}.addEventListener(\"version\", function (event) {{\n"
-              "    var hora = JSON.parse(event.data).hora;\n"
-              "    if (typeof hora === \"number\") { offset = hora - Date.now(); tick(); }\n"
-              "  });\n")
-    return CLOCK_PAGES_SCRIPT + listen
+"""JavaScript statements for the body of the live script's function (``live_pages.live_script``):
+``tick()`` shows every running clock of the page as of now (module docstring), called four
+times a second (the text changes once a second). ``offset`` is a ``var`` of the enclosing
+function: milliseconds to add to ``Date.now()`` for the server's time (0 until the stream
+says it)."""

@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from data.rules import ROUND_SECONDS
-from duplicate.publishing.live_clock import LiveClock, clock_script, live_clock
+from duplicate.publishing.live_clock import CLOCK_SCRIPT, LiveClock, live_clock
 from duplicate.publishing.replay_pages import replay_of_results, replay_page_name
 from duplicate.publishing.result_values import GAME_STATUS_LABELS, BoardCell
 from duplicate.publishing.results import collect_results
@@ -61,7 +61,7 @@ from duplicate.service.facade import TournamentService
 from duplicate.service.views import BoardCells, GameView, TournamentInfo
 from lexicon.alphabet import spanish
 
-__all__ = ["CLOCK_PAGES", "CURRENT_PAGE", "EVENTS_PATH", "NOSCRIPT_REFRESH", "PROJECTION_PAGE", "PROJECTION_STYLE",
+__all__ = ["CATCH_UP_MILLISECONDS", "CLOCK_PAGES", "CURRENT_PAGE", "EVENTS_PATH", "NOSCRIPT_REFRESH", "PROJECTION_PAGE", "PROJECTION_STYLE",
            "LiveSite", "changed_pages", "live_script", "live_site", "live_version", "main_of", "write_mirror"]
 
 CURRENT_PAGE = "directo.html"
@@ -80,7 +80,12 @@ PROJECTION_STYLE = "proyeccion.css"
 """The projection page's own stylesheet (viewport units: it fills any screen)."""
 
 CLOCK_PAGES = (CURRENT_PAGE, PROJECTION_PAGE)
-"""The pages whose script ticks the round clock (``live_clock.clock_script``)."""
+"""The pages whose script ticks the round clock (``live_clock.CLOCK_SCRIPT``)."""
+
+CATCH_UP_MILLISECONDS = 1000
+"""A page requested less than this after the pages in memory were built (server time, as
+the browser estimates it) is fetched once more when its stream opens (``live_script``):
+the margin covers the estimate's error (the network's delay)."""
 
 
 @dataclass(frozen=True)
@@ -109,18 +114,25 @@ def live_script(root: str, page: str) -> str:
     """The inline script of the live page ``page`` (its path in the site, e.g.
     ``"jugadores/jugador-3.html"``) whose site root is ``root`` (``""`` or ``"../"``): it
     listens to ``root + EVENTS_PATH`` and, on each ``cambio`` whose ``paginas`` name this
-    page, fetches the page again and replaces its ``<main>`` (no full reload). EventSource
-    reconnects by itself after a network cut; the stream's first event (``version``) then
-    names a newer version when the record moved during the cut, and the page is fetched
-    again (a change missed is not lost). Where there is no stream (a static mirror: the
-    connection fails for good), the page reloads itself every ``NOSCRIPT_REFRESH`` seconds.
-    On ``CLOCK_PAGES`` it also ticks the round clock (``live_clock.clock_script``). Does
-    nothing in a browser without EventSource or fetch."""
+    page, fetches the page again and replaces its ``<main>`` (no full reload).
+
+    The stream's first event (``version``: ``{"version", "hora", "hecho"}``, server times
+    in ms) gives the offset of the browser's clock (``hora``, for the round clock) and
+    catches up a change the page could have missed: on the first connection, when the
+    pages in memory were built (``hecho``) less than ``CATCH_UP_MILLISECONDS`` before this
+    page was requested, or after (the page may predate them: the stream opens only once
+    the page has loaded); on a reconnection after a cut, when the version moved. Then the
+    page is fetched once more. EventSource reconnects by itself after a network cut. Where
+    there is no stream (a static mirror: the connection fails for good), the page reloads
+    itself every ``NOSCRIPT_REFRESH`` seconds. On ``CLOCK_PAGES`` it also ticks the round
+    clock (``live_clock.CLOCK_SCRIPT``). Does nothing in a browser without EventSource or
+    fetch."""
     url, name = json.dumps(root + EVENTS_PATH), json.dumps(page)
     return ("(function () {\n"
             "  if (!window.EventSource || !window.fetch || !window.DOMParser) { return; }\n"
-            f"  var source = new EventSource({url}), page = {name}, refreshed = function () {{}}, known = null;\n"
-            + (clock_script("source") + "  refreshed = tick;\n" if page in CLOCK_PAGES else "") +
+            f"  var source = new EventSource({url}), page = {name}, known = null, offset = 0;\n"
+            "  var refreshed = function () {};\n"
+            + (CLOCK_SCRIPT + "  refreshed = tick;\n" if page in CLOCK_PAGES else "") +
             "  function load() {\n"
             "    fetch(window.location.pathname, {cache: \"no-store\"}).then(function (answer) {\n"
             "      return answer.ok ? answer.text() : null;\n"
@@ -132,9 +144,12 @@ def live_script(root: str, page: str) -> str:
             "    }).catch(function () {});\n"
             "  }\n"
             "  source.addEventListener(\"version\", function (event) {\n"
-            "    var version = JSON.parse(event.data).version;\n"
-            "    if (known !== null && version !== known) { load(); }\n"
-            "    known = version;\n"
+            "    var data = JSON.parse(event.data), asked = window.performance && performance.timeOrigin;\n"
+            "    if (typeof data.hora === \"number\") { offset = data.hora - Date.now(); refreshed(); }\n"
+            "    var missed = known !== null ? data.version !== known\n"
+            f"      : typeof data.hecho === \"number\" && !!asked && data.hecho + {CATCH_UP_MILLISECONDS} >= asked + offset;\n"
+            "    known = data.version;\n"
+            "    if (missed) { load(); }\n"
             "  });\n"
             "  source.addEventListener(\"cambio\", function (event) {\n"
             "    var change = JSON.parse(event.data);\n"

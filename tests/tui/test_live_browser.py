@@ -208,6 +208,31 @@ def test_a_closed_round_reaches_the_open_pages_without_a_reload(
     assert all(marked(tab) for tab in (now, game, standings))
 
 
+def test_a_change_made_while_the_page_loads_is_caught_up(
+        served: Served, service: TournamentService, context: Any) -> None:
+    """The stream opens only once the page has loaded: a change made in between (here: the
+    stream held back until the server has rebuilt) is not lost."""
+    if service.game_view(1, tops=None).rack is not None:
+        play_round(service)
+    held: list[Any] = []
+    tab = context.new_page()
+    tab.route("**/eventos", lambda route: held.append(route))
+    caught_up(served, service)
+    tab.goto(served.url(CURRENT_PAGE))
+    tab.evaluate("window.__marca = 1")
+    assert "Esperando el atril" in tab.locator("main").inner_text()
+    deadline = time.monotonic() + WAIT / 1000
+    while not held:                                                        # the stream asked for, not yet open
+        assert time.monotonic() < deadline, "la página no abrió su flujo de eventos"
+        tab.wait_for_timeout(20)                                           # lets Playwright hand over the route
+    number = drawn(service)                                                # the rack drawn meanwhile
+    caught_up(served, service)
+    held[0].continue_()
+    tab.locator("main strong.atril").wait_for()
+    assert f"Atril de la ronda {number}" in tab.locator("main").inner_text()
+    assert marked(tab)
+
+
 def test_the_page_comes_back_by_itself_after_a_cut(served: Served, service: TournamentService, context: Any) -> None:
     standings = opened(context, served, "index.html")
     ana = standings.locator("main tr", has_text="Ana Pérez").locator("td.total")

@@ -117,6 +117,7 @@ def test_a_closed_round_reaches_a_connected_browser_and_nothing_acts(
     assert ">R1<" in seen["after"]
     assert seen["again"][0] == "version" and seen["again"][1]["version"] == change["version"]
     assert abs(seen["again"][1]["hora"] / 1000 - time.time()) < WAIT        # the server's time, for the clock
+    assert 0 < seen["again"][1]["hecho"] <= seen["again"][1]["hora"]        # when the pages served were built
     for method in ("POST", "PUT", "DELETE"):
         assert seen[method][0] == 405 and "solo se leen" in seen[method][1]
     assert seen["post events"] == 405
