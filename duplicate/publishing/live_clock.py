@@ -10,10 +10,10 @@ In the browser, ``CLOCK_SCRIPT`` ticks every running clock of the page (the elem
 ``.crono[data-limite]``) down, shows the III.13 call due (the cues of
 ``duplicate.rules.timer.CUES``, carried by the page in ``data-llamadas``, never written
 twice) and marks the element with ``data-aviso``: how many calls are left after the one
-due (0 at «TIEMPO», 1 at «ALCEN»…; -1 before the first), what a stylesheet colours. Clock skew: the server sends its time with the
-stream's first event (``event: version``, ``{"version": N, "hora": ms}``); the script
-keeps ``hora - Date.now()`` as the offset of the browser's clock (0 without a stream: a
-static mirror). Without JavaScript the page shows the clock as recorded, and a running
+due (0 at «TIEMPO», 1 at «ALCEN»…; -1 before the first), what a stylesheet colours. Clock
+skew: the server sends its time with the stream's first event (``event: version``,
+``"hora"``: ms since the epoch); the live script keeps ``hora - Date.now()`` as the offset
+of the browser's clock (0 without a stream: a static mirror). Without JavaScript the page shows the clock as recorded, and a running
 clock says when it started and when it ends (local time of the server).
 """
 
@@ -33,13 +33,15 @@ __all__ = ["CLOCK_SCRIPT", "LiveClock", "clock_text", "live_clock"]
 class LiveClock:
     """The round clock as a live page prints it (module docstring).
 
-    ``seconds`` left when last recorded; ``running``; ``text`` those seconds as ``M:SS``
-    (rounded up, as ``RoundTimer.text``: «0:00» only once the time is over); ``cue`` the
-    call due at that moment (III.13; ``""`` none) and ``cue_level`` the calls left after it
-    (0 at «TIEMPO»; -1 before the first call); ``ends_at_ms`` when a running clock reaches 0:00 (milliseconds since the
-    epoch; None when paused or reset); ``since`` and ``ends`` the local times (``HH:MM:SS``)
-    of the recording and of that end (``""`` when paused); ``calls`` the III.13 calls of a
-    round of this length as JSON ``[[seconds left, "call"], …]``, in order."""
+    ``seconds`` left when last recorded; ``running`` whether it was started then (it may
+    have run out since: the page's script says so, the text does not); ``text`` those
+    seconds as ``M:SS`` (rounded up, as ``RoundTimer.text``: «0:00» only once the time is
+    over); ``cue`` the call due at that moment (III.13; ``""`` none) and ``cue_level`` the
+    calls left after it (0 at «TIEMPO»; -1 before the first call); ``ends_at_ms`` when a
+    started clock reaches 0:00 (milliseconds since the epoch; None when paused or reset);
+    ``since`` and ``ends`` the local times (``HH:MM:SS``) of the start and of that end
+    (``""`` when paused); ``calls`` the III.13 calls of a round of this length as JSON
+    ``[[seconds left, "call"], …]``, in order."""
 
     seconds: float
     running: bool
@@ -79,7 +81,8 @@ def live_clock(clock: ClockView | None, round_in_play: int | None, seconds_per_r
     index = next((index for index, (_at, text) in enumerate(calls) if cue is not None and text == str(cue)), None)
     since = clock.recorded_at if clock is not None and ends_at is not None else None
     return LiveClock(recorded, ends_at is not None, clock_text(recorded), str(cue) if cue is not None else "",
-                     -1 if index is None else len(calls) - 1 - index, round(ends_at.timestamp() * 1000) if ends_at is not None else None,
+                     -1 if index is None else len(calls) - 1 - index,
+                     round(ends_at.timestamp() * 1000) if ends_at is not None else None,
                      since.astimezone().strftime("%H:%M:%S") if since is not None else "",
                      ends_at.astimezone().strftime("%H:%M:%S") if ends_at is not None else "",
                      json.dumps(calls, ensure_ascii=False))

@@ -381,9 +381,9 @@ class Rounds(TaskModule):
             if event is None:
                 return None
             at = datetime.fromisoformat(event.payload["at"])
-            recorded = float(event.payload["remaining"])
-            left, running = shared_remaining(event.payload["action"], recorded, (_now() - at).total_seconds())
-            return ClockView(event.round_number, left, running, at, recorded)
+            action, recorded = str(event.payload["action"]), float(event.payload["remaining"])
+            left, running = shared_remaining(action, recorded, (_now() - at).total_seconds())
+            return ClockView(event.round_number, left, running, at, recorded, action)
 
     def rounds(self, game_number: int, tournament_id: int | None = None) -> list[RoundView]:
         with self._read() as session:

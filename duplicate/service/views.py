@@ -477,21 +477,24 @@ class BagView:
 class ClockView:
     """The shared round clock (III.13) as last recorded: the ``round_number`` it was
     set for (None: before any round), ``remaining`` seconds now, ``running``;
-    ``recorded_at`` the moment of the last start, pause or reset (UTC; None: not known)
-    and ``recorded_remaining`` the seconds left then. A running clock reaches 0:00 at
-    ``ends_at``: a page that shows these (not ``remaining``, which moves with every read)
-    stays the same until the judge acts on the clock."""
+    ``recorded_action`` the last one recorded (``"start"``, ``"pause"``, ``"reset"``; ``""``
+    not known), at ``recorded_at`` (UTC; None: not known) with ``recorded_remaining``
+    seconds left then. A started clock reaches 0:00 at ``ends_at``: a page that shows these
+    (not ``remaining`` and ``running``, which move with every read) stays the same until
+    the judge acts on the clock."""
 
     round_number: int | None
     remaining: float
     running: bool
     recorded_at: datetime | None = None
     recorded_remaining: float | None = None
+    recorded_action: str = ""
 
     @property
     def ends_at(self) -> datetime | None:
-        """When a running clock reaches 0:00 (UTC); None when paused, reset or not known."""
-        if not self.running or self.recorded_at is None or self.recorded_remaining is None:
+        """When a started clock reaches (or reached) 0:00, UTC; None when paused, reset or
+        not known."""
+        if self.recorded_action != "start" or self.recorded_at is None or self.recorded_remaining is None:
             return None
         return self.recorded_at + timedelta(seconds=self.recorded_remaining)
 

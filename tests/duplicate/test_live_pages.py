@@ -11,10 +11,12 @@ from __future__ import annotations
 import html
 import json
 import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from duplicate.publishing.live_clock import live_clock
 from duplicate.publishing.live_pages import (
     CURRENT_PAGE,
     PROJECTION_PAGE,
@@ -26,6 +28,7 @@ from duplicate.publishing.live_pages import (
 )
 from duplicate.rules.timer import CUES
 from duplicate.service.facade import TournamentService
+from duplicate.service.views import ClockView
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
@@ -271,3 +274,20 @@ def test_a_running_clock_gives_the_same_pages_at_each_build(service: TournamentS
     service.record_timer(game, "start", 3.0)
     alcen = live_site(service, tournament_id).pages[PROJECTION_PAGE]
     assert 'data-aviso="1"' in alcen and ">ALCEN</strong>" in alcen and "en marcha desde las" in alcen
+
+
+def test_a_clock_that_ran_out_still_shows_its_end_not_a_paused_clock() -> None:
+    # Read after 0:00, the service says «not running» (nothing left); the page keeps the
+    # deadline of the start recorded, so its script shows 0:00 «TIEMPO», not 0:10 paused.
+    started = datetime(2026, 5, 1, 10, 0, 0, tzinfo=UTC)
+    over = ClockView(4, 0.0, False, started, 10.0, "start")
+    shown = live_clock(over, 4, 180)
+    assert shown is not None and shown.running and shown.text == "0:10"
+    assert shown.ends_at_ms == round((started + timedelta(seconds=10)).timestamp() * 1000)
+    paused = live_clock(ClockView(4, 10.0, False, started, 10.0, "pause"), 4, 180)
+    assert paused is not None and not paused.running and paused.ends_at_ms is None and paused.cue == "quedan 30 segundos"
+    assert live_clock(over, 5, 180) is None                        # an earlier round's clock is not this round's
+    fresh = live_clock(over, 5, 180, full_time=True)
+    assert fresh is not None and (fresh.text, fresh.running, fresh.cue) == ("3:00", False, "")
+    short = live_clock(None, 1, 45, full_time=True)                # a 45 s round: no «queda 1 minuto»
+    assert short is not None and json.loads(short.calls) == [[at, str(cue)] for at, cue in CUES if at < 45]
