@@ -51,6 +51,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from data.rules import ROUND_SECONDS
+from duplicate.publishing.live_clock import CLOCK_SCRIPT, LiveClock, live_clock
 from duplicate.publishing.replay_pages import replay_of_results, replay_page_name
 from duplicate.publishing.result_values import GAME_STATUS_LABELS, BoardCell
 from duplicate.publishing.results import collect_results
@@ -61,8 +63,9 @@ from duplicate.service.facade import TournamentService
 from duplicate.service.views import BoardCells, GameView, TournamentInfo
 from lexicon.alphabet import spanish
 
-__all__ = ["CURRENT_PAGE", "EVENTS_PATH", "MIRROR_MANIFEST", "NOSCRIPT_REFRESH", "LiveSite", "changed_pages",
-           "live_script", "live_site", "live_version", "main_of", "write_mirror"]
+__all__ = ["CATCH_UP_MILLISECONDS", "CLOCK_PAGES", "CURRENT_PAGE", "EVENTS_PATH", "MIRROR_MANIFEST", "NOSCRIPT_REFRESH",
+           "PROJECTION_PAGE", "PROJECTION_STYLE", "LiveSite", "changed_pages", "live_script", "live_site", "live_version",
+           "main_of", "write_mirror"]
 
 CURRENT_PAGE = "directo.html"
 """The page of the game being played."""
@@ -72,6 +75,20 @@ EVENTS_PATH = "eventos"
 
 NOSCRIPT_REFRESH = 30
 """Seconds between refreshes of a page in a browser without JavaScript."""
+
+PROJECTION_PAGE = "proyeccion.html"
+"""The page for the venue's projector (what the terminal projection shows), full screen."""
+
+PROJECTION_STYLE = "proyeccion.css"
+"""The projection page's own stylesheet (viewport units: it fills any screen)."""
+
+CLOCK_PAGES = (CURRENT_PAGE, PROJECTION_PAGE)
+"""The pages whose script ticks the round clock (``live_clock.CLOCK_SCRIPT``)."""
+
+CATCH_UP_MILLISECONDS = 1000
+"""A page requested less than this after the pages in memory were built (server time, as
+the browser estimates it) is fetched once more when its stream opens (``live_script``):
+the margin covers the estimate's error (the network's delay)."""
 
 
 @dataclass(frozen=True)
@@ -100,25 +117,47 @@ def live_script(root: str, page: str) -> str:
     """The inline script of the live page ``page`` (its path in the site, e.g.
     ``"jugadores/jugador-3.html"``) whose site root is ``root`` (``""`` or ``"../"``): it
     listens to ``root + EVENTS_PATH`` and, on each ``cambio`` whose ``paginas`` name this
-    page, fetches the page again and replaces its ``<main>`` (no full reload). EventSource
-    reconnects by itself after a network cut; where there is no stream (a static mirror:
-    the connection fails for good), the page reloads itself every ``NOSCRIPT_REFRESH``
-    seconds. Does nothing in a browser without EventSource or fetch."""
+    page, fetches the page again and replaces its ``<main>`` (no full reload).
+
+    The stream's first event (``version``: ``{"version", "hora", "hecho"}``, server times
+    in ms) gives the offset of the browser's clock (``hora``, for the round clock) and
+    catches up a change the page could have missed: on the first connection, when the
+    pages in memory were built (``hecho``) less than ``CATCH_UP_MILLISECONDS`` before this
+    page was requested, or after (the page may predate them: the stream opens only once
+    the page has loaded); on a reconnection after a cut, when the version moved. Then the
+    page is fetched once more. EventSource reconnects by itself after a network cut. Where
+    there is no stream (a static mirror: the connection fails for good), the page reloads
+    itself every ``NOSCRIPT_REFRESH`` seconds. On ``CLOCK_PAGES`` it also ticks the round
+    clock (``live_clock.CLOCK_SCRIPT``). Does nothing in a browser without EventSource or
+    fetch."""
     url, name = json.dumps(root + EVENTS_PATH), json.dumps(page)
     return ("(function () {\n"
             "  if (!window.EventSource || !window.fetch || !window.DOMParser) { return; }\n"
-            f"  var source = new EventSource({url}), page = {name};\n"
-            "  source.addEventListener(\"cambio\", function (event) {\n"
-            "    var changed = JSON.parse(event.data).paginas || [];\n"
-            "    if (changed.indexOf(page) < 0) { return; }\n"
+            f"  var source = new EventSource({url}), page = {name}, known = null, offset = 0;\n"
+            "  var refreshed = function () {};\n"
+            + (CLOCK_SCRIPT + "  refreshed = tick;\n" if page in CLOCK_PAGES else "") +
+            "  function load() {\n"
             "    fetch(window.location.pathname, {cache: \"no-store\"}).then(function (answer) {\n"
             "      return answer.ok ? answer.text() : null;\n"
             "    }).then(function (text) {\n"
             "      if (text === null) { return; }\n"
             "      var fresh = new DOMParser().parseFromString(text, \"text/html\");\n"
             "      var main = fresh.querySelector(\"main\"), shown = document.querySelector(\"main\");\n"
-            "      if (main && shown) { shown.replaceWith(main); document.title = fresh.title; }\n"
+            "      if (main && shown) { shown.replaceWith(main); document.title = fresh.title; refreshed(); }\n"
             "    }).catch(function () {});\n"
+            "  }\n"
+            "  source.addEventListener(\"version\", function (event) {\n"
+            "    var data = JSON.parse(event.data), asked = window.performance && performance.timeOrigin;\n"
+            "    if (typeof data.hora === \"number\") { offset = data.hora - Date.now(); refreshed(); }\n"
+            "    var missed = known !== null ? data.version !== known\n"
+            f"      : typeof data.hecho === \"number\" && !!asked && data.hecho + {CATCH_UP_MILLISECONDS} >= asked + offset;\n"
+            "    known = data.version;\n"
+            "    if (missed) { load(); }\n"
+            "  });\n"
+            "  source.addEventListener(\"cambio\", function (event) {\n"
+            "    var change = JSON.parse(event.data);\n"
+            "    known = change.version;\n"
+            "    if ((change.paginas || []).indexOf(page) >= 0) { load(); }\n"
             "  });\n"
             "  source.onerror = function () {\n"
             "    if (source.readyState === 2) {\n"
@@ -285,7 +324,12 @@ def _remove_page(folder: Path, name: str) -> None:
 
 @dataclass(frozen=True)
 class _Now:
-    """What ``directo.html`` shows of the current game (module docstring: never early)."""
+    """What ``directo.html`` and ``proyeccion.html`` show of the current game (module
+    docstring: never early). ``tiles``: the rack in play as ``(text, blank, kept)``, the
+    tiles kept from the last round first (III.17); ``clock`` the judge's clock of the rack
+    in play, ``projection_clock`` the same or, before the judge starts it, the whole round
+    stopped (``live_clock``); ``master_letters`` the last master's word as ``(character,
+    blank)`` and ``master_square`` its coordinate."""
 
     game: int
     over: bool
@@ -293,14 +337,16 @@ class _Now:
     rack_number: int | None
     rack: str
     next_round: int
-    clock: str
-    clock_seconds: int
-    clock_running: bool
+    clock: LiveClock | None
     master_round: int | None
     master: str
     master_score: int
     master_cumulative: int
     board: tuple[tuple[BoardCell, ...], ...]
+    tiles: tuple[tuple[str, bool, bool], ...] = ()
+    projection_clock: LiveClock | None = None
+    master_square: str = ""
+    master_letters: tuple[tuple[str, bool], ...] = ()
 
 
 def _board_rows(board: BoardCells, new: frozenset[tuple[int, int]]) -> tuple[tuple[BoardCell, ...], ...]:
@@ -317,9 +363,9 @@ def _board_rows(board: BoardCells, new: frozenset[tuple[int, int]]) -> tuple[tup
     return tuple(rows)
 
 
-def _clock_text(seconds: float) -> str:
-    whole = max(0, int(seconds))
-    return f"{whole // 60}:{whole % 60:02d}"
+def _seconds_per_round(info: TournamentInfo, number: int) -> int:
+    """Game ``number``'s round length (III.13; ``ROUND_SECONDS`` if not found)."""
+    return next((game.seconds_per_round for game in info.games if game.number == number), ROUND_SECONDS)
 
 
 def _current_game(info: TournamentInfo) -> int | None:
@@ -333,17 +379,23 @@ def _current_game(info: TournamentInfo) -> int | None:
     return info.games[-1].number if info.games else None
 
 
-def _now(view: GameView) -> _Now:
+def _now(view: GameView, seconds_per_round: float) -> _Now:
+    """The current game's ``view`` (``tops=None``) as the live pages show it;
+    ``seconds_per_round`` the game's round length (III.13)."""
     rack = view.rack
     last = view.last
-    clock = view.clock
-    return _Now(view.number, view.over, view.end_reason, rack.number if rack is not None else None,
+    number = rack.number if rack is not None else None
+    square, _dash, word = last.master.partition("-") if last is not None else ("", "", "")
+    return _Now(view.number, view.over, view.end_reason, number,
                 "".join(tile.text for tile in rack.tiles) if rack is not None else "", view.round_number,
-                _clock_text(clock.remaining) if clock is not None else "",
-                int(clock.remaining) if clock is not None else 0, bool(clock is not None and clock.running),
+                live_clock(view.clock, number, seconds_per_round),
                 last.number if last is not None else None, last.master if last is not None else "",
                 last.score if last is not None else 0, last.cumulative if last is not None else 0,
-                _board_rows(view.board, last.squares if last is not None else frozenset()))
+                _board_rows(view.board, last.squares if last is not None else frozenset()),
+                tuple((tile.text, tile.blank, True) for tile in rack.leftover)
+                + tuple((tile.text, tile.blank, False) for tile in rack.drawn) if rack is not None else (),
+                live_clock(view.clock, number, seconds_per_round, full_time=True),
+                square if word else "", tuple((char, char.islower()) for char in (word or square)))
 
 
 def live_site(service: TournamentService, tournament_id: int | None = None, *,
@@ -373,8 +425,11 @@ def live_site(service: TournamentService, tournament_id: int | None = None, *,
     render("index.html", "index.html", games_info=info.games, published=shown, status_labels=GAME_STATUS_LABELS,
            documents={}, general_documents=[], venue_links=venue_links)
     current = _current_game(info)
-    render(CURRENT_PAGE, "live.html",
-           now=_now(service.game_view(current, info.id, tops=None)) if current is not None else None)
+    now = (_now(service.game_view(current, info.id, tops=None), _seconds_per_round(info, current))
+           if current is not None else None)
+    render(CURRENT_PAGE, "live.html", now=now)
+    render(PROJECTION_PAGE, "projection.html", now=now)
+    pages[PROJECTION_STYLE] = (TEMPLATES / PROJECTION_STYLE).read_text(encoding="utf-8")
     alphabet = spanish()
     header = (results.name, results.venue, results.start_date, results.end_date, results.all_games, results.settings)
     sources: dict[str, Any] = {}

@@ -179,6 +179,7 @@ class TournamentService(OnContext):
     end_game = _Delegate("rounds", Rounds.end_game)
     record_timer = _Delegate("rounds", Rounds.record_timer)
     timer_state = _Delegate("rounds", Rounds.timer_state)
+    clock_view = _Delegate("rounds", Rounds.clock_view)
     rounds = _Delegate("rounds", Rounds.rounds)
     game_view = _Delegate("rounds", Rounds.game_view)
     next_scores = _Delegate("rounds", Rounds.next_scores)

@@ -30,10 +30,10 @@ from lexicon.move import placed_tiles
 
 
 def game_view_of(number: int, engine: Game, board_before_last: str | None,
-                 clock: tuple[int | None, float, bool] | None, tops: int | None) -> GameView:
+                 clock: ClockView | None, tops: int | None) -> GameView:
     """Game ``number`` as ``engine`` has it now: ``board_before_last`` is the board (CGP)
     before the last master (None before the first), ``clock`` the shared timer
-    (``timer_state``); the rack in play with its first ``tops`` moves of top score in the
+    (``clock_view``); the rack in play with its first ``tops`` moves of top score in the
     III.15 order and their reasons (``tops=None``: the moves are not generated; no tops,
     counts 0). Call it under the service's engine lock. Raises ``DamagedData`` when the
     stored board before the last master does not read."""
@@ -64,7 +64,7 @@ def game_view_of(number: int, engine: Game, board_before_last: str | None,
                     BagView(len(engine.bag), counts.vowels, counts.consonants, counts.blanks),
                     rack_tiles(announcement_order(engine.leftover, (), alphabet), alphabet), rack, last,
                     len(engine.records), engine.over, str(engine.end_reason or ""),
-                    None if clock is None else ClockView(*clock))
+                    clock)
 
 
 def paper_board_placement(board: BoardCells, row: int, col: int, across: bool, letters: str) -> PaperPlacement:

@@ -47,6 +47,7 @@ from duplicate.service.errors import (
 from duplicate.service.game_views import game_view_of
 from duplicate.service.prepared_play import PreparedPlan, plan_of
 from duplicate.service.views import (
+    ClockView,
     GameView,
     NextScore,
     RoundView,
@@ -277,7 +278,7 @@ class Rounds(TaskModule):
         Generates the moves of a new rack (up to a second with two blanks): call it off
         the UI thread; ``tops=None`` does not (the rack comes without its moves: no tops,
         counts 0). Raises ``TournamentError`` for an unknown game."""
-        clock = self.timer_state(game_number, tournament_id)
+        clock = self.clock_view(game_number, tournament_id)
         with self.context.engine_lock, self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
@@ -365,6 +366,13 @@ class Rounds(TaskModule):
     def timer_state(self, game_number: int, tournament_id: int | None = None) -> tuple[int | None, float, bool] | None:
         """The shared timer now: ``(round, seconds left, running)`` from the last
         ``record_timer`` of the game, or None if it was never used."""
+        clock = self.clock_view(game_number, tournament_id)
+        return None if clock is None else (clock.round_number, clock.remaining, clock.running)
+
+    def clock_view(self, game_number: int, tournament_id: int | None = None) -> ClockView | None:
+        """The shared timer (III.13) as a plain value: what ``timer_state`` says, with the
+        moment of the last ``record_timer`` and the seconds left then (a page shows those:
+        they do not move between reads); None if it was never used."""
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)
@@ -373,9 +381,9 @@ class Rounds(TaskModule):
             if event is None:
                 return None
             at = datetime.fromisoformat(event.payload["at"])
-            left, running = shared_remaining(event.payload["action"], event.payload["remaining"],
-                                             (_now() - at).total_seconds())
-            return event.round_number, left, running
+            action, recorded = str(event.payload["action"]), float(event.payload["remaining"])
+            left, running = shared_remaining(action, recorded, (_now() - at).total_seconds())
+            return ClockView(event.round_number, left, running, at, recorded, action)
 
     def rounds(self, game_number: int, tournament_id: int | None = None) -> list[RoundView]:
         with self._read() as session:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import MISSING, dataclass, field, fields
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any, TypeVar
 
@@ -476,11 +476,27 @@ class BagView:
 @dataclass(frozen=True)
 class ClockView:
     """The shared round clock (III.13) as last recorded: the ``round_number`` it was
-    set for (None: before any round), ``remaining`` seconds now, ``running``."""
+    set for (None: before any round), ``remaining`` seconds now, ``running``;
+    ``recorded_action`` the last one recorded (``"start"``, ``"pause"``, ``"reset"``; ``""``
+    not known), at ``recorded_at`` (UTC; None: not known) with ``recorded_remaining``
+    seconds left then. A started clock reaches 0:00 at ``ends_at``: a page that shows these
+    (not ``remaining`` and ``running``, which move with every read) stays the same until
+    the judge acts on the clock."""
 
     round_number: int | None
     remaining: float
     running: bool
+    recorded_at: datetime | None = None
+    recorded_remaining: float | None = None
+    recorded_action: str = ""
+
+    @property
+    def ends_at(self) -> datetime | None:
+        """When a started clock reaches (or reached) 0:00, UTC; None when paused, reset or
+        not known."""
+        if self.recorded_action != "start" or self.recorded_at is None or self.recorded_remaining is None:
+            return None
+        return self.recorded_at + timedelta(seconds=self.recorded_remaining)
 
 
 @dataclass(frozen=True)

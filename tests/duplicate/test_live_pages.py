@@ -8,13 +8,27 @@ with markup are text.
 
 from __future__ import annotations
 
+import html
+import json
 import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from duplicate.publishing.live_pages import CURRENT_PAGE, live_site, live_version
+from duplicate.publishing.live_clock import live_clock
+from duplicate.publishing.live_pages import (
+    CURRENT_PAGE,
+    PROJECTION_PAGE,
+    PROJECTION_STYLE,
+    changed_pages,
+    live_site,
+    live_version,
+    main_of,
+)
+from duplicate.rules.timer import CUES
 from duplicate.service.facade import TournamentService
+from duplicate.service.views import ClockView
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
@@ -160,7 +174,8 @@ def test_the_clock_shows_as_the_judge_last_recorded_it(service: TournamentServic
     assert "Cronómetro" not in live_site(service, tournament_id).pages[CURRENT_PAGE]
     service.record_timer(game, "pause", 125.0)
     page = live_site(service, tournament_id).pages[CURRENT_PAGE]
-    assert 'Cronómetro: <span class="tiempo">2:05</span> (parado)' in page
+    assert ('Cronómetro: <span class="tiempo">2:05</span> <span class="marcha">(<span class="situacion">parado</span>)'
+            in page)
 
 
 def test_a_game_unchanged_keeps_its_pages_and_a_changed_one_is_rendered_again(service: TournamentService) -> None:
@@ -192,3 +207,87 @@ def test_a_game_unchanged_keeps_its_pages_and_a_changed_one_is_rendered_again(se
     footer = re.compile(r"Publicado el .*? a las \d\d:\d\d")
     for name, text in fresh.pages.items():
         assert footer.sub("", again.pages[name]) == footer.sub("", text), name
+
+
+def test_the_projection_shows_the_rack_once_drawn_and_the_master_once_placed(service: TournamentService) -> None:
+    tournament_id, game = tournament(service)
+    before = live_site(service, tournament_id).pages
+    assert 'href="proyeccion.html"' in before[CURRENT_PAGE]              # linked from the live page
+    projection = before[PROJECTION_PAGE]
+    assert "Esperando el atril" in projection and 'class="atril-sala"' not in projection
+    assert 'class="crono"' not in projection and "Jugada maestra" not in projection
+    assert '<link rel="stylesheet" href="proyeccion.css">' in projection and PROJECTION_STYLE in before
+    service.draw_rack(game)
+    in_play = service.game_view(game, tournament_id, tops=None).rack
+    assert in_play is not None
+    drawn = live_site(service, tournament_id).pages[PROJECTION_PAGE]
+    shown = re.findall(r'<span class="ficha (resto|nueva)[^"]*">([^<]+)</span>', drawn)
+    assert shown == [("nueva", tile.text) for tile in in_play.tiles]            # round 1: every tile drawn
+    assert '<span class="tiempo">3:00</span>' in drawn and "parado" in drawn     # the whole round, not started
+    assert "Jugada maestra" not in drawn
+    placed = service.choose_master(game)
+    assert placed.master is not None and placed.master_score is not None
+    view = service.game_view(game, tournament_id, tops=None)
+    assert view.last is not None
+    service.close_round(game)
+    after = live_site(service, tournament_id).pages[PROJECTION_PAGE]
+    assert "Jugada maestra de la ronda 1" in after and 'class="atril-sala"' not in after
+    square, word = placed.master.split("-", 1)
+    letters = re.search(r'<span class="palabra">(.*?)</span></p>', after)
+    assert letters is not None and re.sub(r"<[^>]+>", "", letters.group(1)) == word
+    assert f'<span class="casilla">{square}</span>' in after
+    assert f'<dd class="puntos-maestra">{placed.master_score}</dd>' in after
+    assert f'<dd class="acumulado">{view.last.cumulative}</dd>' in after
+    assert after.count(" nueva\">") == len(view.last.squares)                  # the master's squares marked
+    service.draw_rack(game)                                                    # round 2: kept tiles first
+    second = service.game_view(game, tournament_id, tops=None).rack
+    assert second is not None
+    page = live_site(service, tournament_id).pages[PROJECTION_PAGE]
+    shown = re.findall(r'<span class="ficha (resto|nueva)[^"]*">([^<]+)</span>', page)
+    assert shown == ([("resto", tile.text) for tile in second.leftover] + [("nueva", tile.text) for tile in second.drawn])
+    if second.leftover:
+        assert "Fichas oscuras: quedaron de la ronda anterior" in page
+
+
+def test_a_running_clock_gives_the_same_pages_at_each_build(service: TournamentService) -> None:
+    tournament_id, game = tournament(service)
+    service.draw_rack(game)
+    service.record_timer(game, "start", 180.0)
+    first = live_site(service, tournament_id)
+    clock = service.clock_view(game, tournament_id)
+    assert clock is not None and clock.running and clock.ends_at is not None
+    assert clock.remaining < 180.0                        # time passes between reads...
+    second = live_site(service, tournament_id)
+    for name in (CURRENT_PAGE, PROJECTION_PAGE):
+        assert main_of(second.pages[name]) == main_of(first.pages[name]), name     # ...not on the pages
+        assert f'data-limite="{round(clock.ends_at.timestamp() * 1000)}"' in first.pages[name]
+        assert '<span class="tiempo">3:00</span>' in first.pages[name]            # as recorded
+    assert changed_pages(first, second) == []
+    calls = json.loads(html.unescape(re.search(r'data-llamadas="([^"]*)"', first.pages[PROJECTION_PAGE]).group(1)))
+    assert calls == [[at, str(cue)] for at, cue in CUES]                       # the III.13 calls, from the rules
+    service.record_timer(game, "pause", 42.4)
+    paused = live_site(service, tournament_id)
+    assert changed_pages(second, paused) == [CURRENT_PAGE, PROJECTION_PAGE]
+    page = paused.pages[CURRENT_PAGE]
+    assert "data-limite=" not in page and '<span class="tiempo">0:43</span>' in page
+    assert '<strong class="llamada" aria-live="polite">queda 1 minuto</strong>' in page
+    service.record_timer(game, "start", 3.0)
+    alcen = live_site(service, tournament_id).pages[PROJECTION_PAGE]
+    assert 'data-aviso="1"' in alcen and ">ALCEN</strong>" in alcen and "en marcha desde las" in alcen
+
+
+def test_a_clock_that_ran_out_still_shows_its_end_not_a_paused_clock() -> None:
+    # Read after 0:00, the service says «not running» (nothing left); the page keeps the
+    # deadline of the start recorded, so its script shows 0:00 «TIEMPO», not 0:10 paused.
+    started = datetime(2026, 5, 1, 10, 0, 0, tzinfo=UTC)
+    over = ClockView(4, 0.0, False, started, 10.0, "start")
+    shown = live_clock(over, 4, 180)
+    assert shown is not None and shown.running and shown.text == "0:10"
+    assert shown.ends_at_ms == round((started + timedelta(seconds=10)).timestamp() * 1000)
+    paused = live_clock(ClockView(4, 10.0, False, started, 10.0, "pause"), 4, 180)
+    assert paused is not None and not paused.running and paused.ends_at_ms is None and paused.cue == "quedan 30 segundos"
+    assert live_clock(over, 5, 180) is None                        # an earlier round's clock is not this round's
+    fresh = live_clock(over, 5, 180, full_time=True)
+    assert fresh is not None and (fresh.text, fresh.running, fresh.cue) == ("3:00", False, "")
+    short = live_clock(None, 1, 45, full_time=True)                # a 45 s round: no «queda 1 minuto»
+    assert short is not None and json.loads(short.calls) == [[at, str(cue)] for at, cue in CUES if at < 45]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -115,7 +116,9 @@ def test_a_closed_round_reaches_a_connected_browser_and_nothing_acts(
     assert kind == "cambio" and change["version"] > first["version"]
     assert f"partida-{game}.html" in change["paginas"] and "index.html" in change["paginas"]
     assert ">R1<" in seen["after"]
-    assert seen["again"] == ("version", {"version": change["version"]})
+    assert seen["again"][0] == "version" and seen["again"][1]["version"] == change["version"]
+    assert abs(seen["again"][1]["hora"] / 1000 - time.time()) < WAIT        # the server's time, for the clock
+    assert 0 < seen["again"][1]["hecho"] <= seen["again"][1]["hora"]        # when the pages served were built
     for method in ("POST", "PUT", "DELETE"):
         assert seen[method][0] == 405 and "solo se leen" in seen[method][1]
     assert seen["post events"] == 405

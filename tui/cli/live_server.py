@@ -10,9 +10,12 @@ server-sent events (an error while rebuilding is one console line, said again on
 changes; the pages served stay the last good ones):
 
 * ``GET /eventos``: ``text/event-stream``; first ``event: version`` with the version
-  served, then one ``event: cambio`` per change, ``data: {"version": N, "paginas":
-  [...]}`` (the pages whose ``<main>`` changed, ``live_pages.changed_pages``); a comment
-  every ``KEEPALIVE_SECONDS`` keeps proxies from closing an idle stream. The page's inline
+  served, the server's time and when those pages were built (``{"version": N, "hora": ms,
+  "hecho": ms}``, since the epoch: a page corrects the browser's clock by ``hora`` and
+  catches up a change it could have missed by ``hecho``, ``live_pages.live_script``),
+  then one ``event: cambio`` per change, ``data: {"version": N, "paginas": [...]}`` (the
+  pages whose ``<main>`` changed, ``live_pages.changed_pages``); a comment every
+  ``KEEPALIVE_SECONDS`` keeps proxies from closing an idle stream. The page's inline
   script fetches its page again and replaces its ``<main>``; EventSource reconnects by
   itself after a network cut (``retry:`` ``RETRY_MILLISECONDS``).
 * ``GET /`` redirects to ``directo.html``; ``GET /PATH`` serves a page, 404 otherwise.
@@ -28,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -86,6 +90,8 @@ class LiveServer:
         self.mirror = mirror
         self.poll_seconds = poll_seconds
         self.site: LiveSite | None = None
+        self.built_at = 0.0
+        """When ``site`` was put in place (``time.time()``, seconds): told to each stream."""
         self.listeners: set[asyncio.Queue[dict[str, Any] | None]] = set()
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="directo")
         self._watcher: asyncio.Task[None] | None = None
@@ -118,7 +124,7 @@ class LiveServer:
             return False
         before = self.site
         site: LiveSite = await self._run(self.build)
-        self.site = site
+        self.site, self.built_at = site, time.time()
         message = {"version": site.version, "paginas": changed_pages(before, site)}
         for queue in list(self.listeners):
             if queue.full():                        # a slow browser: one change naming every page
@@ -153,7 +159,7 @@ class LiveServer:
         if self.tournament_id is None:         # the newest now: a tournament created later is not followed
             self.tournament_id = int(await self._run(lambda: self.service.tournament(None).id))
         if self.site is None:
-            self.site = await self._run(self.build)
+            self.site, self.built_at = await self._run(self.build), time.time()
         app = web.Application(middlewares=[self._quiet_errors])
         app.router.add_get("/", self.handle_root)
         app.router.add_get(f"/{EVENTS_PATH}", self.handle_events)
@@ -205,8 +211,9 @@ class LiveServer:
         self.listeners.add(queue)
         try:
             version = self.site.version if self.site is not None else 0
+            hello = {"version": version, "hora": round(time.time() * 1000), "hecho": round(self.built_at * 1000)}
             await response.write(f"retry: {RETRY_MILLISECONDS}\nevent: version\ndata: "
-                                 f"{json.dumps({'version': version})}\n\n".encode())
+                                 f"{json.dumps(hello)}\n\n".encode())
             while True:
                 try:
                     message = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_SECONDS)
