@@ -73,9 +73,9 @@ from duplicate.service.field_standings import FieldStandings
 from duplicate.service.views import BoardCells, GameInfo, GameView, LoggedChange, TournamentInfo
 from lexicon.alphabet import spanish
 
-__all__ = ["CURRENT_PAGE", "EVENTS_PATH", "NOSCRIPT_REFRESH", "PRIVATE_KINDS", "PRIVATE_WHILE_OPEN", "LiveSite",
-           "changed_pages", "live_changed", "live_script", "live_site", "live_version", "main_of", "shows_change",
-           "write_mirror"]
+__all__ = ["CURRENT_PAGE", "EVENTS_PATH", "NOSCRIPT_REFRESH", "PRIVATE_KINDS", "PRIVATE_WHILE_OPEN", "KeptGame",
+           "LiveSite", "changed_pages", "live_changed", "live_script", "live_site", "live_version", "main_of",
+           "shows_change", "write_mirror"]
 
 CURRENT_PAGE = "directo.html"
 """The page of the game being played."""
@@ -99,10 +99,22 @@ class LiveSite:
     """Page → the values it was rendered from (a game's pages: its ``GameResults`` and what
     their header shows; a player's page: the player's lines): ``live_site(previous=…)``
     reuses a page whose values are equal."""
-    games: dict[int, tuple[Any, GameResults]] = field(default_factory=dict, compare=False, repr=False)
-    """Game number → (key, its results as read): ``live_site(previous=…)`` keeps a game's
-    results instead of reading the game again when its key is equal (``_game_key``: the
-    game's newest event and the tournament's, which move with every change of its data)."""
+    games: dict[int, KeptGame] = field(default_factory=dict, compare=False, repr=False)
+    """Game number → its results as read and under which key: ``live_site(previous=…)``
+    keeps them (and the players' sections rendered from them) instead of reading the game
+    again when its key is equal (``_game_key``: the game's newest event and the
+    tournament's, which move with every change of its data)."""
+
+
+@dataclass(frozen=True)
+class KeptGame:
+    """A game's results kept between two builds (``LiveSite.games``): the ``key`` they were
+    read under (``_game_key``), the ``results`` and ``sections``: entry id → that player's
+    section of the game on the player's page (the ``hoja`` macro), filled as rendered."""
+
+    key: Any
+    results: GameResults
+    sections: dict[int, Any] = field(default_factory=dict)
 
 
 def live_version(service: TournamentService, tournament_id: int | None = None) -> int:
@@ -298,10 +310,10 @@ def live_site(service: TournamentService, tournament_id: int | None = None, *,
     standings = service.field_standings(info.id, closed_only=True)
     keys = {game.number: _game_key(game, marks, standings) for game in info.games}
     kept = previous.games if previous is not None else {}
-    results = collect_results(service, info.id, field=standings, closed_only=True, federation_ids=False,
-                              reuse={number: kept[number][1] for number, key in keys.items()
-                                     if number in kept and kept[number][0] == key})
-    collected = {game.number: (keys[game.number], game) for game in results.games}
+    reuse = {number: kept[number].results for number, key in keys.items() if number in kept and kept[number].key == key}
+    results = collect_results(service, info.id, field=standings, closed_only=True, federation_ids=False, reuse=reuse)
+    collected = {game.number: KeptGame(keys[game.number], game, kept[game.number].sections if game.number in reuse
+                                       else {}) for game in results.games}
     environment = _environment()
     pages: dict[str, str] = {"estilo.css": (TEMPLATES / "estilo.css").read_text(encoding="utf-8")}
 
@@ -347,12 +359,22 @@ def live_site(service: TournamentService, tournament_id: int | None = None, *,
             render(name, "partials.html", g=game)
     overall = {line.player.entry_id: line for line in results.overall}
     lines = {game.number: {line.player.entry_id: line for line in game.standings} for game in results.games}
+    hoja = environment.get_template("macros.html").module.hoja     # type: ignore[attr-defined]
+
+    def section(game: GameResults, entry: int, line: Any, sheet: Any) -> Any:
+        """The player's section of ``game`` (``hoja``), rendered once per results kept."""
+        sections = collected[game.number].sections
+        if entry not in sections:
+            sections[entry] = hoja(game, line, sheet)
+        return sections[entry]
+
     for entry, player in results.players.items():
         games = [(game, lines[game.number].get(entry), game.sheets.get(entry, ())) for game in results.games]
         name = f"{PLAYER_FOLDER}/{player.slug}.html"
         figures = [(game.number, game.status, game.master_total, line, sheet) for game, line, sheet in games]
         if not reused(name, (player, overall.get(entry), figures, header)):
-            render(name, "player.html", root="../", p=player, overall=overall.get(entry), games=games)
+            render(name, "player.html", root="../", p=player, overall=overall.get(entry), games=games,
+                   sections=[section(game, entry, line, sheet) for game, line, sheet in games])
     if venue_pages is not None:
         for page in venue_pages.pages:
             player_pages = {key: slug for key, slug in venue_pages.player_pages.items() if key[1] in results.players}

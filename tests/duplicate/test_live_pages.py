@@ -296,7 +296,7 @@ def test_a_game_whose_record_did_not_move_is_not_read_again(service: TournamentS
     service.close_round(second)
     closed = live_site(service, tournament_id, previous=first)
     assert read == [second]                                  # the first game's results kept as read
-    assert closed.games[game][1] is first.games[game][1]
+    assert closed.games[game].results is first.games[game].results
     assert closed.pages[f"partida-{game}.html"] is first.pages[f"partida-{game}.html"]
     read.clear()
     service.add_player("Eva Gil")                           # the tournament's: every game read again
