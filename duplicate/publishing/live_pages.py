@@ -53,7 +53,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -61,7 +61,7 @@ from typing import Any
 
 from jinja2 import Environment
 
-from duplicate.publishing.replay_pages import replay_of_results, replay_page_name
+from duplicate.publishing.replay_pages import ReplayRound, replay_of_results, replay_page_name
 from duplicate.publishing.result_values import GAME_STATUS_LABELS, BoardCell, GameResults
 from duplicate.publishing.results import collect_results
 from duplicate.publishing.site import PLAYER_FOLDER, TEMPLATES, refuse_links, render_environment
@@ -104,6 +104,9 @@ class LiveSite:
     keeps them (and the players' sections rendered from them) instead of reading the game
     again when its key is equal (``_game_key``: the game's newest event and the
     tournament's, which move with every change of its data)."""
+    replays: dict[tuple[int, int], tuple[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
+    """(game, round) → the values a round's section of the replay page was rendered from
+    and the section (``_round_sections``)."""
 
 
 @dataclass(frozen=True)
@@ -331,6 +334,7 @@ def live_site(service: TournamentService, tournament_id: int | None = None, *,
     render(CURRENT_PAGE, "live.html",
            now=_now(service.game_view(current, info.id, tops=None)) if current is not None else None)
     alphabet = spanish()
+    replays = dict(previous.replays) if previous is not None else {}
     header = (results.name, results.venue, results.start_date, results.end_date, results.all_games, results.settings)
     sources: dict[str, Any] = {}
 
@@ -350,9 +354,10 @@ def live_site(service: TournamentService, tournament_id: int | None = None, *,
                    venue_link=f"{ALL_VENUES_PAGE}#partida-{game.number}" if venue_pages is not None else "")
         name = replay_page_name(game.number)
         if not reused(name, key):
+            rounds = replay_of_results(game, service.rounds(game.number, info.id), alphabet)
             render(name, "replay.html", standalone=False, heading=f"Partida {game.number}",
-                   game_link=f"partida-{game.number}.html", players=True,
-                   rounds=replay_of_results(game, service.rounds(game.number, info.id), alphabet),
+                   game_link=f"partida-{game.number}.html", players=True, rounds=rounds,
+                   sections=_round_sections(environment, game.number, rounds, replays),
                    summary=f"{len(game.masters)} rondas cerradas · jugada maestra {game.master_total} puntos")
         name = f"partida-{game.number}-parciales.html"
         if game.partials and not reused(name, key):
@@ -380,7 +385,25 @@ def live_site(service: TournamentService, tournament_id: int | None = None, *,
             player_pages = {key: slug for key, slug in venue_pages.player_pages.items() if key[1] in results.players}
             render(page.name, "venues.html", page=page, players=venue_pages.players, player_pages=player_pages,
                    links=venue_pages.links)
-    return LiveSite(version, pages, sources, collected)
+    return LiveSite(version, pages, sources, collected, replays)
+
+
+def _round_sections(environment: Environment, number: int, rounds: Sequence[ReplayRound],
+                    replays: dict[tuple[int, int], tuple[Any, Any]]) -> list[Any]:
+    """Each round's section of game ``number``'s replay page (the ``ronda`` macro), kept in
+    ``replays`` ((game, round) → (the values rendered, the section)): rendered again only
+    when the round or its neighbours' numbers (the page's «anterior»/«siguiente») changed."""
+    ronda = environment.get_template("macros.html").module.ronda       # type: ignore[attr-defined]
+    sections = []
+    for index, item in enumerate(rounds):
+        previous = rounds[index - 1].number if index else None
+        following = rounds[index + 1].number if index + 1 < len(rounds) else None
+        key = (item, previous, following)
+        kept = replays.get((number, item.number))
+        if kept is None or kept[0] != key:
+            kept = replays[(number, item.number)] = (key, ronda(item, previous, following, True))
+        sections.append(kept[1])
+    return sections
 
 
 def _game_key(game: GameInfo, marks: dict[int | None, int], standings: FieldStandings) -> Any:
