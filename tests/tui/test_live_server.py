@@ -258,3 +258,21 @@ def test_events_that_show_nothing_rebuild_nothing_and_send_no_change(
     assert [version for _what, _rebuilt, version, _messages in seen] == sorted({item[2] for item in seen})
     close = next(messages for what, _rebuilt, _version, messages in seen if what == "close")
     assert f"partida-{game}.html" in close[0]["paginas"]
+
+
+def test_the_mirror_rewrites_only_the_pages_that_changed(
+        played: tuple[TournamentService, int, int, Path], tmp_path: Path) -> None:
+    service, tournament, game, _path = played
+    folder = tmp_path / "espejo"
+    server = LiveServer(service.with_pin(None), tournament, mirror=folder)
+    server.site = server.build()
+    files = {path.relative_to(folder).as_posix(): path.stat().st_ino for path in folder.rglob("*.html")}
+    service.close_round(game)
+    assert asyncio.run(server.refresh())
+    assert server.site is not None
+    after = {path.relative_to(folder).as_posix(): path.stat().st_ino for path in folder.rglob("*.html")}
+    assert after.keys() == files.keys()
+    rewritten = {name for name in after if after[name] != files[name]}       # os.replace: a new file
+    assert f"partida-{game}.html" in rewritten and "index.html" in rewritten
+    kept = set(after) - rewritten
+    assert kept and all(server.site.pages[name] == (folder / name).read_text(encoding="utf-8") for name in after)
