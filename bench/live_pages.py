@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from duplicate.publishing.live_pages import live_site, live_version
-from duplicate.service.errors import TournamentError
+from duplicate.service.errors import StateConflict, TournamentError
 from duplicate.service.facade import TournamentService
 from duplicate.simulate import simulate_tournament
 from duplicate.storage.database import open_database
@@ -146,18 +146,19 @@ async def _latencies(service: TournamentService, tournament_id: int, rounds: int
     try:
         async with aiohttp.ClientSession() as client, \
                 client.get(f"http://127.0.0.1:{server.port}/eventos", timeout=aiohttp.ClientTimeout(total=None)) as stream:
-            await asyncio.to_thread(service.draw_rack, game, tournament_id=tournament_id)
-            placed = await asyncio.to_thread(service.choose_master, game, tournament_id=tournament_id)
+            master = await asyncio.to_thread(_next_round, service, tournament_id, game)
             for number in range(1, rounds + 1):
+                if master is None:
+                    break                                    # the bag ran out (III.22)
                 if shared is not None:
-                    shared.update(round=number, text=placed.master)
+                    shared.update(round=number, text=master)
                     while (await asyncio.to_thread(service.round_status, game, number,
                                                    tournament_id=tournament_id)).missing_tables:
                         await asyncio.sleep(0.2)
                     # the next round in play: the stations go on with its slips while this one closes
-                    await asyncio.to_thread(service.draw_rack, game, tournament_id=tournament_id)
-                    placed = await asyncio.to_thread(service.choose_master, game, tournament_id=tournament_id)
-                    shared.update(round=number + 1, text=placed.master)
+                    master = await asyncio.to_thread(_next_round, service, tournament_id, game)
+                    if master is not None:
+                        shared.update(round=number + 1, text=master)
                 version = service.last_event_id(tournament_id)
                 await asyncio.to_thread(service.close_round, game, number, tournament_id=tournament_id)
                 closed = time.perf_counter()
@@ -170,8 +171,7 @@ async def _latencies(service: TournamentService, tournament_id: int, rounds: int
                             break
                 latencies.append(time.perf_counter() - closed)
                 if shared is None and number < rounds:
-                    await asyncio.to_thread(service.draw_rack, game, tournament_id=tournament_id)
-                    placed = await asyncio.to_thread(service.choose_master, game, tournament_id=tournament_id)
+                    master = await asyncio.to_thread(_next_round, service, tournament_id, game)
     finally:
         if shared is not None:
             shared.update(stop=True)
@@ -179,6 +179,16 @@ async def _latencies(service: TournamentService, tournament_id: int, rounds: int
             worker.join(timeout=30)
         await runner.cleanup()
     return latencies, builds, skipped
+
+
+def _next_round(service: TournamentService, tournament_id: int, game: int) -> str | None:
+    """Draw the next rack and place its master: the master's text, None when the game ended."""
+    try:
+        if service.draw_rack(game, tournament_id=tournament_id) is None:
+            return None
+    except StateConflict:                                    # ended: no tiles left
+        return None
+    return service.choose_master(game, tournament_id=tournament_id).master
 
 
 def _stations(database: str, tournament_id: int, game: int, shares: list[list[int]], interval: float,
