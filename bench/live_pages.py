@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from duplicate.publishing.live_pages import live_site, live_version
-from duplicate.service.errors import StateConflict, TournamentError
+from duplicate.service.errors import RoundClosed, StateConflict, TournamentError
 from duplicate.service.facade import TournamentService
 from duplicate.simulate import simulate_tournament
 from duplicate.storage.database import open_database
@@ -152,8 +152,11 @@ async def _latencies(service: TournamentService, tournament_id: int, rounds: int
                     break                                    # the bag ran out (III.22)
                 if shared is not None:
                     shared.update(round=number, text=master)
+                    deadline = time.monotonic() + 300
                     while (await asyncio.to_thread(service.round_status, game, number,
                                                    tournament_id=tournament_id)).missing_tables:
+                        if time.monotonic() > deadline or not workers[0].is_alive():
+                            raise RuntimeError(f"the stations did not enter round {number}'s slips")
                         await asyncio.sleep(0.2)
                     # the next round in play: the stations go on with its slips while this one closes
                     master = await asyncio.to_thread(_next_round, service, tournament_id, game)
@@ -177,6 +180,8 @@ async def _latencies(service: TournamentService, tournament_id: int, rounds: int
             shared.update(stop=True)
         for worker in workers:
             worker.join(timeout=30)
+        if shared is not None and shared.get("failures"):
+            print(f"station errors (the slip entered again): {dict(shared['failures'])}")
         await runner.cleanup()
     return latencies, builds, skipped
 
@@ -203,6 +208,8 @@ def _stations(database: str, tournament_id: int, game: int, shares: list[list[in
     TournamentService(database_handle, station="puesto", pin="juez-del-banco").engine(game, tournament_id)
     shared["ready"] = True
 
+    failures: dict[str, int] = {}
+
     def station(index: int, tables: list[int]) -> None:
         service = TournamentService(database_handle, station=f"puesto-{index + 1}", pin="juez-del-banco")
         done: set[tuple[int, int]] = set()
@@ -215,9 +222,11 @@ def _stations(database: str, tournament_id: int, game: int, shares: list[list[in
             started = time.perf_counter()
             try:
                 service.enter_slip(game, todo[0], text, round_number=number, tournament_id=tournament_id)
-            except TournamentError:
-                pass                                         # the round closed meanwhile: the next one
-            done.add((number, todo[0]))
+                done.add((number, todo[0]))
+            except RoundClosed:
+                done.add((number, todo[0]))                  # closed meanwhile: the next round
+            except TournamentError as error:                 # busy: the same slip again
+                failures[type(error).__name__] = failures.get(type(error).__name__, 0) + 1
             time.sleep(max(0.0, interval - (time.perf_counter() - started)))
 
     threads = [threading.Thread(target=station, args=(index, tables)) for index, tables in enumerate(shares)]
@@ -225,6 +234,7 @@ def _stations(database: str, tournament_id: int, game: int, shares: list[list[in
         thread.start()
     for thread in threads:
         thread.join()
+    shared["failures"] = failures
     database_handle.dispose()
 
 

@@ -9,6 +9,7 @@ with markup are text.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from duplicate.publishing.live_pages import (
     CURRENT_PAGE,
     PRIVATE_KINDS,
     PRIVATE_WHILE_OPEN,
+    LiveSite,
     live_changed,
     live_site,
     live_version,
@@ -225,7 +227,7 @@ def test_built_step_by_step_the_pages_are_those_built_from_scratch(service: Tour
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("duplicate.publishing.results.datetime", _FixedClock)
     tournament_id, game = tournament(service)
-    ana, luis = table_of(service, game, "Ana Pérez"), table_of(service, game, "[b]Negrita[/b]")
+    ana, bold = table_of(service, game, "Ana Pérez"), table_of(service, game, "[b]Negrita[/b]")
     masters: list[str] = []
 
     def master(number: int) -> None:
@@ -239,9 +241,9 @@ def test_built_step_by_step_the_pages_are_those_built_from_scratch(service: Tour
         ("reloj", lambda: service.record_timer(game, "pause", 180.0)),     # stopped: the same at both reads
         ("maestra", lambda: master(game)),
         ("papeleta", lambda: service.enter_slip(game, ana, masters[-1])),
-        ("papeleta mala", lambda: service.enter_slip(game, luis, "H8-ZZZ")),
+        ("papeleta mala", lambda: service.enter_slip(game, bold, "H8-ZZZ")),
         ("cierre", lambda: service.close_round(game)),
-        ("reclamación", lambda: claim.append(service.file_claim(game, 1, luis, "Mi jugada era buena"))),
+        ("reclamación", lambda: claim.append(service.file_claim(game, 1, bold, "Mi jugada era buena"))),
         ("resuelta", lambda: service.resolve_claim(claim[-1], upheld=True, resolution="aceptada",
                                                    corrected_text=masters[0])),
         ("atril 2", lambda: service.draw_rack(game)),
@@ -259,6 +261,42 @@ def test_built_step_by_step_the_pages_are_those_built_from_scratch(service: Tour
         ("nombre corregido", lambda: service.update_player(service.entries(tournament_id)[0][0].id,
                                                            name="Ana María", reason="errata")),
     ]
+    built = built_step_by_step(service, tournament_id, steps)
+    assert ">R2<" in built.pages[f"partida-{game}.html"] and "Ana María" in built.pages["index.html"]
+
+
+def test_with_online_venues_too(service: TournamentService, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("duplicate.publishing.results.datetime", _FixedClock)
+    tournament_id = service.create_tournament("Simultáneo en directo", venue="Barcelona")
+    service.add_venue("Lloret", tournament_id)
+    service.add_player("Ana Pérez", tournament_id=tournament_id)
+    service.add_player("Luis Gil", tournament_id=tournament_id, venue="Lloret")
+    game = service.create_game(rounds=3, seed=5)
+    luis = table_of(service, game, "Luis Gil")
+    masters: list[str] = []
+
+    def master() -> None:
+        placed = service.choose_master(game)
+        assert placed.master is not None
+        masters.append(placed.master)
+
+    built = built_step_by_step(service, tournament_id, [
+        ("atril", lambda: service.draw_rack(game)),
+        ("maestra", master),
+        ("papeleta en Lloret", lambda: service.enter_slip(game, luis, masters[-1])),
+        ("cierre", lambda: service.close_round(game)),
+        ("atril 2", lambda: service.draw_rack(game)),
+        ("maestra 2", master),
+        ("cierre 2", lambda: service.close_round(game)),
+        ("jugador en Lloret", lambda: service.add_player("Eva Gil", tournament_id=tournament_id, venue="Lloret")),
+    ])
+    assert {"sedes.html", "sede-lloret.html"} <= set(built.pages)
+
+
+def built_step_by_step(service: TournamentService, tournament_id: int,
+                       steps: list[tuple[str, Callable[[], object]]]) -> LiveSite:
+    """After each step, the pages built from the previous ones are those built from
+    scratch, byte for byte; the last pages built."""
     built = live_site(service, tournament_id)
     for what, step in steps:
         step()
@@ -268,7 +306,7 @@ def test_built_step_by_step_the_pages_are_those_built_from_scratch(service: Tour
         assert set(built.pages) == set(fresh.pages), what
         for name, text in fresh.pages.items():
             assert built.pages[name] == text, (what, name)
-    assert ">R2<" in built.pages[f"partida-{game}.html"] and "Ana María" in built.pages["index.html"]
+    return built
 
 
 def test_a_game_whose_record_did_not_move_is_not_read_again(service: TournamentService,
@@ -309,7 +347,7 @@ def test_only_events_that_may_show_call_for_new_pages(service: TournamentService
     filed, a PIN, an assistant's tables) changes no page: ``live_changed`` is False and
     the pages rebuilt are the same; each public kind is True."""
     tournament_id, game = tournament(service)
-    ana, luis, other = (table_of(service, game, name) for name in reversed(NAMES))
+    ana, bold, other = (table_of(service, game, name) for name in reversed(NAMES))
     service.draw_rack(game)
     placed = service.choose_master(game)
     assert placed.master is not None
@@ -317,11 +355,11 @@ def test_only_events_that_may_show_call_for_new_pages(service: TournamentService
     claims: list[int] = []
     private = [
         ("slip_entered", lambda: service.enter_slip(game, ana, placed.master or "")),
-        ("slip_entered: a mark", lambda: service.mark_slip(game, luis, "tarde")),
+        ("slip_entered: a mark", lambda: service.mark_slip(game, bold, "tarde")),
         ("slip_checked", lambda: service.double_check(game, ana, placed.master or "")),
         ("slip_conflict", lambda: service.enter_slip(game, ana, "H8-ZZZ")),
         ("conflict_resolved", lambda: service.resolve_conflict(conflicts[-1][0].id, use_new=False)),
-        ("slip_corrected in an open round", lambda: service.correct_slip(game, luis, placed.master,
+        ("slip_corrected in an open round", lambda: service.correct_slip(game, bold, placed.master,
                                                                          reason="errata")),
         ("pin_changed", lambda: service.set_pin("assistant", "auxiliar-uno-9", name="Auxiliar 1")),
         ("assistant_range", lambda: service.set_assistant_range("Auxiliar 1", 1, 2)),
@@ -354,7 +392,7 @@ def test_only_events_that_may_show_call_for_new_pages(service: TournamentService
         before = live_version(service, tournament_id)
         action()
         after = live_version(service, tournament_id)
-        # a claim filed is private: it only counts here because it follows nothing public
+        # the claim filed (what the next step resolves) is private: it shows nothing
         assert live_changed(service, tournament_id, before, after) is (what != "claim_filed"), what
 
 
