@@ -97,10 +97,10 @@ async def _latencies(service: TournamentService, tournament_id: int, rounds: int
     client; the seconds from each ``close_round`` returning to the ``cambio`` naming the
     game's page reaching the client, the seconds of each rebuild, the looks that moved
     the version without a rebuild. With ``stations``, that many stations (threads of
-    another process, as ``serve`` runs them; each its share of the tables) enter every slip of each round, one
-    every ``interval`` seconds each; the judge draws the next rack and places its master
-    once a round's slips are in, then closes the round, so the stations are entering the
-    next round's slips while the close travels."""
+    another process, as ``serve`` runs them; each its share of the tables) enter every
+    slip of each round, one every ``interval`` seconds each; the judge draws the next
+    rack and places its master once a round's slips are in, then closes the round, so the
+    stations are entering the next round's slips while the close travels."""
     import aiohttp
 
     from tui.cli.live_server import LiveServer
