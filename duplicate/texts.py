@@ -80,6 +80,8 @@ def visible(text: str, *, lines: bool = False) -> str:
     a command prints or a publication writes (issue 26 §3, issue 36 §5)."""
     if text.isprintable():                   # the usual case, in one C loop: nothing hidden (U+FFFE is
         return text                          # unassigned, so not printable either)
+    if lines and text.replace("\n", "").replace("\t", "").isprintable():
+        return text                          # a page's lines (a template's script, a macro's output): kept
     return "".join(f"U+{ord(char):04X}" if hidden(char) and not (lines and _line_break(text, index)) else char
                    for index, char in enumerate(text))
 

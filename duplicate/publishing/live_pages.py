@@ -35,10 +35,19 @@ page carries a small inline script that follows the server's ``/eventos`` stream
 (server-sent events) and replaces the page's ``<main>`` when the record moves, and, for
 browsers without JavaScript, a ``<noscript>`` refresh every ``NOSCRIPT_REFRESH`` seconds.
 ``live_version(service, tournament_id)`` is the cheap check (one query: the log's last
-event id) a server polls to know when to call ``live_site`` again; ``changed_pages`` says
-which pages' ``<main>`` moved (what the stream names); ``write_mirror`` writes the pages
-into a folder, each file atomically, leaves unchanged files alone and deletes the pages it
-wrote before that are gone (its manifest ``MIRROR_MANIFEST``; nothing else).
+event id) a server polls to know when to call ``live_site`` again; ``live_changed`` (one
+query) tells whether the events since the pages were built may show at all (a slip entered
+in an open round, a claim filed, a PIN set do not: ``shows_change``), so that a server
+rebuilds nothing for them; ``changed_pages`` says which pages' ``<main>`` moved (what the
+stream names); ``write_mirror`` writes the pages into a folder, each file atomically, leaves
+unchanged files alone and deletes the pages it wrote before that are gone (its manifest
+``MIRROR_MANIFEST``; nothing else).
+
+**Costs that grow with what changed** (issue 37: 2 s from the event to the browser):
+``live_site(previous=…)`` keeps each game's results read before while the game's newest
+event and the tournament's are the same (``TournamentService.last_event_ids``: every
+change of the record is an event), so a round closed reads that game again, not the
+others; and it keeps every page whose values are equal to those it was rendered from.
 """
 
 from __future__ import annotations
@@ -47,25 +56,32 @@ import json
 import os
 import stat
 import tempfile
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+from jinja2 import Environment
+
 from data.rules import ROUND_SECONDS
 from duplicate.publishing.live_clock import CLOCK_SCRIPT, LiveClock, live_clock
-from duplicate.publishing.replay_pages import replay_of_results, replay_page_name
-from duplicate.publishing.result_values import GAME_STATUS_LABELS, BoardCell
+from duplicate.publishing.replay_pages import ReplayRound, replay_of_results, replay_page_name
+from duplicate.publishing.result_values import GAME_STATUS_LABELS, BoardCell, GameResults
 from duplicate.publishing.results import collect_results
 from duplicate.publishing.site import PLAYER_FOLDER, TEMPLATES, refuse_links, render_environment
 from duplicate.publishing.venue_pages import ALL_VENUES_PAGE, collect_venue_pages
+from duplicate.record.event_kinds import EventKind
 from duplicate.rules.statuses import GameStatus
 from duplicate.service.facade import TournamentService
-from duplicate.service.views import BoardCells, GameView, TournamentInfo
+from duplicate.service.field_standings import FieldStandings
+from duplicate.service.views import BoardCells, GameInfo, GameView, LoggedChange, TournamentInfo
 from lexicon.alphabet import spanish
 
 __all__ = ["CATCH_UP_MILLISECONDS", "CLOCK_PAGES", "CURRENT_PAGE", "EVENTS_PATH", "MIRROR_MANIFEST", "NOSCRIPT_REFRESH",
-           "PROJECTION_PAGE", "PROJECTION_STYLE", "LiveSite", "changed_pages", "live_script", "live_site", "live_version",
-           "main_of", "write_mirror"]
+           "PRIVATE_KINDS", "PRIVATE_WHILE_OPEN", "PROJECTION_PAGE", "PROJECTION_STYLE", "KeptGame", "LiveSite",
+           "changed_pages", "live_changed", "live_script", "live_site", "live_version", "main_of", "shows_change",
+           "write_mirror"]
 
 CURRENT_PAGE = "directo.html"
 """The page of the game being played."""
@@ -103,6 +119,25 @@ class LiveSite:
     """Page → the values it was rendered from (a game's pages: its ``GameResults`` and what
     their header shows; a player's page: the player's lines): ``live_site(previous=…)``
     reuses a page whose values are equal."""
+    games: dict[int, KeptGame] = field(default_factory=dict, compare=False, repr=False)
+    """Game number → its results as read and under which key: ``live_site(previous=…)``
+    keeps them (and the players' sections rendered from them) instead of reading the game
+    again when its key is equal (``_game_key``: the game's newest event and the
+    tournament's, which move with every change of its data)."""
+    replays: dict[tuple[int, int], tuple[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
+    """(game, round) → the values a round's section of the replay page was rendered from
+    and the section (``_round_sections``)."""
+
+
+@dataclass(frozen=True)
+class KeptGame:
+    """A game's results kept between two builds (``LiveSite.games``): the ``key`` they were
+    read under (``_game_key``), the ``results`` and ``sections``: entry id → that player's
+    section of the game on the player's page (the ``hoja`` macro), filled as rendered."""
+
+    key: Any
+    results: GameResults
+    sections: dict[int, Any] = field(default_factory=dict)
 
 
 def live_version(service: TournamentService, tournament_id: int | None = None) -> int:
@@ -111,6 +146,34 @@ def live_version(service: TournamentService, tournament_id: int | None = None) -
     the newest tournament is looked up first). Raises ``TournamentError`` for an unknown
     tournament."""
     return service.last_event_id(tournament_id)
+
+
+PRIVATE_KINDS = frozenset({EventKind.CLAIM_FILED, EventKind.PIN_CHANGED, EventKind.ASSISTANT_RANGE,
+                           EventKind.SIGNING_KEY_MADE, EventKind.VENUE_KEY_REGISTERED})
+"""Kinds of event that change no live page (never early: no claim before it is resolved,
+no PIN, no assistant's tables, no key)."""
+
+PRIVATE_WHILE_OPEN = frozenset({EventKind.SLIP_ENTERED, EventKind.SLIP_CONFLICT, EventKind.SLIP_CHECKED,
+                                EventKind.SLIP_CORRECTED, EventKind.CONFLICT_RESOLVED})
+"""Kinds of event that change no live page while their round is open (no slip before its
+round is closed); in a closed round (the judge correcting it, III.27) they do."""
+
+
+def shows_change(changes: Iterable[LoggedChange]) -> bool:
+    """Whether some of ``changes`` (``TournamentService.changes_after``) may change a live
+    page: every kind but ``PRIVATE_KINDS``, and ``PRIVATE_WHILE_OPEN`` in a round closed
+    now (or with no round). An unknown kind does (a rebuild too many is harmless; a
+    rebuild too few would keep a public change from the browsers)."""
+    return any(change.kind not in PRIVATE_KINDS
+               and not (change.kind in PRIVATE_WHILE_OPEN and change.round is not None and not change.round_closed)
+               for change in changes)
+
+
+def live_changed(service: TournamentService, tournament_id: int | None, since: int, upto: int) -> bool:
+    """Whether the events after ``since`` up to ``upto`` (versions, ``live_version``) may
+    change a live page (``shows_change``); one query. When not, the pages built at
+    ``since`` are those of ``upto``. Raises ``TournamentError`` for an unknown tournament."""
+    return shows_change(service.changes_after(since, upto, tournament_id))
 
 
 def live_script(root: str, page: str) -> str:
@@ -403,15 +466,24 @@ def live_site(service: TournamentService, tournament_id: int | None = None, *,
     """Every live page of the tournament (``tournament_id``; None: the newest), read now
     through ``service`` (module docstring: what each page shows, never early). ``version``
     is read first, so the pages are at least as new as it. ``previous``: the pages built
-    before, whose game pages (game, replay, partials) are reused for a game whose results
-    and header are unchanged (a game finished earlier is not rendered again at each
-    event). Raises ``TournamentError`` for an unknown tournament, ``DamagedData`` for a
+    before: a game whose newest event and the tournament's are those of then
+    (``_game_key``) is not read again (its results are kept, ``LiveSite.games``), and a
+    page whose values are those of then is not rendered again (``LiveSite.sources``): a
+    game finished earlier costs nothing at each event. The pages are the same, byte for
+    byte, as without ``previous`` (the footer's time aside: a page kept keeps the time it
+    was rendered at). Raises ``TournamentError`` for an unknown tournament, ``DamagedData`` for a
     damaged record."""
     info = service.tournament(tournament_id)
     version = live_version(service, info.id)
+    marks = service.last_event_ids(info.id)
     standings = service.field_standings(info.id, closed_only=True)
-    results = collect_results(service, info.id, field=standings, closed_only=True, federation_ids=False)
-    environment = render_environment()
+    keys = {game.number: _game_key(game, marks, standings) for game in info.games}
+    kept = previous.games if previous is not None else {}
+    reuse = {number: kept[number].results for number, key in keys.items() if number in kept and kept[number].key == key}
+    results = collect_results(service, info.id, field=standings, closed_only=True, federation_ids=False, reuse=reuse)
+    collected = {game.number: KeptGame(keys[game.number], game, kept[game.number].sections if game.number in reuse
+                                       else {}) for game in results.games}
+    environment = _environment()
     pages: dict[str, str] = {"estilo.css": (TEMPLATES / "estilo.css").read_text(encoding="utf-8")}
 
     def render(name: str, template: str, root: str = "", **context: Any) -> None:
@@ -431,6 +503,7 @@ def live_site(service: TournamentService, tournament_id: int | None = None, *,
     render(PROJECTION_PAGE, "projection.html", now=now)
     pages[PROJECTION_STYLE] = (TEMPLATES / PROJECTION_STYLE).read_text(encoding="utf-8")
     alphabet = spanish()
+    replays = dict(previous.replays) if previous is not None else {}
     header = (results.name, results.venue, results.start_date, results.end_date, results.all_games, results.settings)
     sources: dict[str, Any] = {}
 
@@ -450,27 +523,75 @@ def live_site(service: TournamentService, tournament_id: int | None = None, *,
                    venue_link=f"{ALL_VENUES_PAGE}#partida-{game.number}" if venue_pages is not None else "")
         name = replay_page_name(game.number)
         if not reused(name, key):
+            rounds = replay_of_results(game, service.rounds(game.number, info.id), alphabet)
             render(name, "replay.html", standalone=False, heading=f"Partida {game.number}",
-                   game_link=f"partida-{game.number}.html", players=True,
-                   rounds=replay_of_results(game, service.rounds(game.number, info.id), alphabet),
+                   game_link=f"partida-{game.number}.html", players=True, rounds=rounds,
+                   sections=_round_sections(environment, game.number, rounds, replays),
                    summary=f"{len(game.masters)} rondas cerradas · jugada maestra {game.master_total} puntos")
         name = f"partida-{game.number}-parciales.html"
         if game.partials and not reused(name, key):
             render(name, "partials.html", g=game)
     overall = {line.player.entry_id: line for line in results.overall}
     lines = {game.number: {line.player.entry_id: line for line in game.standings} for game in results.games}
+    hoja = environment.get_template("macros.html").module.hoja     # type: ignore[attr-defined]
+
+    def section(game: GameResults, entry: int, line: Any, sheet: Any) -> Any:
+        """The player's section of ``game`` (``hoja``), rendered once per results kept."""
+        sections = collected[game.number].sections
+        if entry not in sections:
+            sections[entry] = hoja(game, line, sheet)
+        return sections[entry]
+
     for entry, player in results.players.items():
         games = [(game, lines[game.number].get(entry), game.sheets.get(entry, ())) for game in results.games]
         name = f"{PLAYER_FOLDER}/{player.slug}.html"
         figures = [(game.number, game.status, game.master_total, line, sheet) for game, line, sheet in games]
         if not reused(name, (player, overall.get(entry), figures, header)):
-            render(name, "player.html", root="../", p=player, overall=overall.get(entry), games=games)
+            render(name, "player.html", root="../", p=player, overall=overall.get(entry), games=games,
+                   sections=[section(game, entry, line, sheet) for game, line, sheet in games])
     if venue_pages is not None:
         for page in venue_pages.pages:
             player_pages = {key: slug for key, slug in venue_pages.player_pages.items() if key[1] in results.players}
             render(page.name, "venues.html", page=page, players=venue_pages.players, player_pages=player_pages,
                    links=venue_pages.links)
-    return LiveSite(version, pages, sources)
+    return LiveSite(version, pages, sources, collected, replays)
+
+
+def _round_sections(environment: Environment, number: int, rounds: Sequence[ReplayRound],
+                    replays: dict[tuple[int, int], tuple[Any, Any]]) -> list[Any]:
+    """Each round's section of game ``number``'s replay page (the ``ronda`` macro), kept in
+    ``replays`` ((game, round) → (the values rendered, the section)): rendered again only
+    when the round or its neighbours' numbers (the page's «anterior»/«siguiente») changed."""
+    ronda = environment.get_template("macros.html").module.ronda       # type: ignore[attr-defined]
+    sections = []
+    for index, item in enumerate(rounds):
+        previous = rounds[index - 1].number if index else None
+        following = rounds[index + 1].number if index + 1 < len(rounds) else None
+        key = (item, previous, following)
+        kept = replays.get((number, item.number))
+        if kept is None or kept[0] != key:
+            kept = replays[(number, item.number)] = (key, ronda(item, previous, following, True))
+        sections.append(kept[1])
+    return sections
+
+
+def _game_key(game: GameInfo, marks: dict[int | None, int], standings: FieldStandings) -> Any:
+    """What a game's results (``collect_results``) are read from, as cheap values: the id
+    of its newest event and of the tournament's newest event of no game
+    (``last_event_ids``; every change of the record is an event: of the game when it
+    touches only the game — its rounds, slips, seats, status, history —, of no game when
+    it touches the tournament — players, settings, venues), its status and its lines of
+    the whole field's standings (closed rounds). Equal keys: equal results (only the
+    EloDI lines, read from the ratings, are read again)."""
+    return (marks.get(game.number, 0), marks.get(None, 0), game.status, game.end_reason,
+            standings.entry_game_standings(game.number), standings.entry_rounds(game.number))
+
+
+@cache
+def _environment() -> Environment:
+    """The templates' environment, made once: each template is compiled once per process
+    (``render_environment`` makes a new one, which compiles them again)."""
+    return render_environment()
 
 
 _NOTHING = object()

@@ -34,7 +34,8 @@ here; this module collects them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from duplicate.publishing.result_values import (
@@ -76,7 +77,7 @@ __all__ = ["board_rows", "collect_results"]
 def collect_results(service: TournamentService, tournament_id: int | None = None,
                     games: Iterable[int] | None = None, *, alphabet: Alphabet | None = None,
                     field: FieldStandings | None = None, closed_only: bool = False,
-                    federation_ids: bool = True) -> TournamentResults:
+                    federation_ids: bool = True, reuse: Mapping[int, GameResults] | None = None) -> TournamentResults:
     """Read a tournament's results through ``service``.
 
     ``tournament_id``: None for the newest tournament; ``games``: the game numbers to
@@ -91,6 +92,11 @@ def collect_results(service: TournamentService, tournament_id: int | None = None
     (IV.32). ``closed_only``: only the closed rounds' masters, slips and figures (the live
     pages, issue 37 «never early»; ``field`` must then be ``field_standings(closed_only=True)``);
     ``federation_ids``: False leaves every player's federation id out (None).
+    ``reuse``: game number → that game's ``GameResults`` collected before with the same
+    arguments, kept as it is instead of reading the game again (only its EloDI lines are
+    read again: the ratings are not this tournament's log); the caller vouches that
+    nothing the game shows has moved since (``duplicada live`` keys them on the game's
+    newest event, ``TournamentService.last_event_ids``, issue 37).
     Raises ``TournamentError`` for an unknown tournament or game.
     """
     info = service.tournament(tournament_id)
@@ -104,9 +110,11 @@ def collect_results(service: TournamentService, tournament_id: int | None = None
                for entry, person in service.entries(info.id)}
     wanted = [game.number for game in info.games if game.rounds] if games is None else list(games)
     statuses = {game.number: game for game in info.games}
-    detailed = tuple(_collect_game(service, info.id, statuses[number].status if number in statuses else "",
-                                   statuses[number].end_reason if number in statuses else None, number, players,
-                                   settings, alphabet, field, closed_only)
+    reuse = reuse or {}
+    detailed = tuple(_reread_elodi(service, info.id, reuse[number], players) if number in reuse
+                     else _collect_game(service, info.id, statuses[number].status if number in statuses else "",
+                                        statuses[number].end_reason if number in statuses else None, number,
+                                        players, settings, alphabet, field, closed_only)
                      if number in statuses else _unknown_game(service, info.id, number)
                      for number in wanted)
     overall = tuple(OverallLine(line, players[line.player]) for line in field.entry_tournament_standings())
@@ -114,6 +122,13 @@ def collect_results(service: TournamentService, tournament_id: int | None = None
     provisional = any(game.status != GameStatus.FINAL.value for game in played)
     return TournamentResults(info.id, info.name, info.venue, info.start_date, info.end_date, settings, players,
                              detailed, tuple(game.number for game in played), overall, provisional, datetime.now())
+
+
+def _reread_elodi(service: TournamentService, tournament_id: int, game: GameResults,
+                  players: dict[int, PlayerInfo]) -> GameResults:
+    """``game`` collected before, with its EloDI lines read again (``_elodi``)."""
+    elodi, note = _elodi(service, tournament_id, game.number, players)
+    return game if (elodi, note) == (game.elodi, game.elodi_note) else replace(game, elodi=elodi, elodi_note=note)
 
 
 def _unknown_game(service: TournamentService, tournament_id: int, number: int) -> GameResults:
@@ -140,7 +155,7 @@ def _collect_game(service: TournamentService, tournament_id: int, status: str, e
     if any(line.player not in tables for line in standings):
         # Slips carry the table (II.6); ``seats`` is only read when some are missing (it loads row by row).
         tables = {entry.id: table for table, entry, _person in service.seats(number, tournament_id)}
-    history = service.history(tournament_id, game_number=number)
+    history = service.history(tournament_id, game_number=number, kinds=_HISTORY_SHOWN)
     replaced: dict[int, list[str]] = {}
     for event in history:
         if event.kind in ("rack_drawn", "rack_set") and event.payload.get("replaces") and event.round_number:
@@ -185,6 +200,11 @@ def _collect_game(service: TournamentService, tournament_id: int, status: str, e
                        for event in history if event.kind == "game_reopened")
     return GameResults(number, status, end_reason, masters, tuple(lines), tuple(penalties), tuple(bonuses), sheets,
                        tables, partials, _final_board(rounds, alphabet), elodi, note, reopenings)
+
+
+_HISTORY_SHOWN = ("rack_drawn", "rack_set", "game_reopened")
+"""The kinds of event a game's results read from its history: racks replaced (III.29) and
+reopenings (IV.32)."""
 
 
 def _master_line(view: RoundView, replaced: tuple[str, ...] = ()) -> MasterLine:

@@ -216,6 +216,8 @@ class TournamentService(OnContext):
     history = _Delegate("record", Record.history)
     restore = _Delegate("restore", Restore.restore)
     last_event_id = _Delegate("record", Record.last_event_id)
+    last_event_ids = _Delegate("record", Record.last_event_ids)
+    changes_after = _Delegate("record", Record.changes_after)
     tournament_key = _Delegate("signing", Signing.tournament_key)
 
     # --- offline venues (issue 27 §2: one event, several rooms, prepared games) -----------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
@@ -22,10 +22,11 @@ from duplicate.service.prepared_play import plan_of
 from duplicate.service.settings import DamagedSettings, TournamentSettings
 from duplicate.service.signing import Signing, raw_public
 from duplicate.service.standings import Standings
-from duplicate.service.views import EventView, view_of
+from duplicate.service.views import EventView, LoggedChange, view_of
 from duplicate.storage.models import (
     Event,
     GameRow,
+    RoundRow,
     Slip,
     Tournament,
 )
@@ -268,15 +269,19 @@ class Record(TaskModule):
             last[:] = [logged]
             yield logged
 
-    def history(self, tournament_id: int | None = None, game_number: int | None = None) -> list[EventView]:
-        """The event log, oldest first (one game's when ``game_number`` is given); each
-        view's ``shown`` has the racks as people read them (``_racks_shown``)."""
+    def history(self, tournament_id: int | None = None, game_number: int | None = None, *,
+                kinds: Collection[str] | None = None) -> list[EventView]:
+        """The event log, oldest first (one game's when ``game_number`` is given; only the
+        events of ``kinds``, ``EventKind`` values, when given); each view's ``shown`` has
+        the racks as people read them (``_racks_shown``)."""
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             query = select(Event).where(Event.tournament_id == tournament.id)
             if game_number is not None:
                 game = self._game(session, tournament, game_number)
                 query = query.where(Event.game_id == game.id)
+            if kinds is not None:
+                query = query.where(Event.kind.in_(sorted(kinds)))
             views = [view_of(EventView, event) for event in session.scalars(query.order_by(Event.id))]
             # A damaged payload (not a JSON object) is shown as it is, never interpreted.
             alphabet = (self.lexicon_for(tournament).alphabet
@@ -292,6 +297,38 @@ class Record(TaskModule):
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             return session.scalar(select(func.max(Event.id)).where(Event.tournament_id == tournament.id)) or 0
+
+    def last_event_ids(self, tournament_id: int | None = None) -> dict[int | None, int]:
+        """The id of the newest event of each game of the tournament that has events (game
+        number → id) and, under ``None``, of the newest event of no game (registration,
+        settings, venues, keys, ratings…); one query. Every change of the record is an
+        event (issue 34), so a game's data (its rounds, slips, seats, status, history)
+        can only have moved when its id or the ``None`` id did: what a reader that keeps
+        a game's values between reads (``duplicada live``, issue 37) keys them on."""
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            rows = session.execute(select(GameRow.number, func.max(Event.id))
+                                   .select_from(Event).outerjoin(GameRow, GameRow.id == Event.game_id)
+                                   .where(Event.tournament_id == tournament.id).group_by(Event.game_id, GameRow.number))
+            return {number: int(last) for number, last in rows}
+
+    def changes_after(self, after: int, upto: int | None = None,
+                      tournament_id: int | None = None) -> frozenset[LoggedChange]:
+        """What the tournament's events with ``after`` < id ≤ ``upto`` (None: no upper
+        bound) touched, without their data: each different (kind, game, round) once, with
+        whether that round is closed now (``LoggedChange``); one query. ``duplicada live``
+        asks it to skip the events that change no public page (issue 37)."""
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            query = (select(Event.kind, GameRow.number, Event.round_number, RoundRow.closed)
+                     .select_from(Event).outerjoin(GameRow, GameRow.id == Event.game_id)
+                     .outerjoin(RoundRow, (RoundRow.game_id == Event.game_id)
+                                & (RoundRow.number == Event.round_number))
+                     .where(Event.tournament_id == tournament.id, Event.id > after).distinct())
+            if upto is not None:
+                query = query.where(Event.id <= upto)
+            return frozenset(LoggedChange(kind, number, round_number, bool(closed))
+                             for kind, number, round_number, closed in session.execute(query))
 
 
 _PLAYER_DETAILS = ("name", "club", "country", "federation_id", "venue")

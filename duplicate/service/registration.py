@@ -8,7 +8,7 @@ from datetime import date
 from pathlib import Path
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from duplicate.record.events_registration import (
     AssistantRangeSet,
@@ -429,7 +429,9 @@ class Registration(TaskModule):
         """Every entry of the tournament with its player, in entry order."""
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
-            return [(view_of(EntryView, entry), view_of(PlayerView, entry.player)) for entry in tournament.entries]
+            entries = session.scalars(select(Entry).where(Entry.tournament_id == tournament.id)
+                                      .options(selectinload(Entry.player)).order_by(Entry.id)).all()
+            return [(view_of(EntryView, entry), view_of(PlayerView, entry.player)) for entry in entries]
 
     def entry_names(self, tournament_id: int | None = None) -> dict[int, str]:
         """Each entry's name as lists show it, by entry id: homonyms told apart by club,

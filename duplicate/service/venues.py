@@ -50,7 +50,7 @@ from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from duplicate.input_files import InputFileError, read_bytes
 from duplicate.homonyms import NamedPlayer, distinct_names
@@ -456,8 +456,10 @@ class Venues(TaskModule):
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             here = own_venue(tournament)
+            entries = session.scalars(select(Entry).where(Entry.tournament_id == tournament.id)
+                                      .options(selectinload(Entry.player)).order_by(Entry.id))
             players = [FieldPlayer(entry.venue or here, entry.id, entry.player.name, entry.player.club or "")
-                       for entry in tournament.entries]
+                       for entry in entries]
             for name, event in self._latest(session, tournament.id).items():
                 players.extend(FieldPlayer(name, int(player["id"]), str(player.get("name") or ""),
                                            str(player.get("club") or ""))

@@ -417,6 +417,20 @@ class EventView:
 
 
 @dataclass(frozen=True)
+class LoggedChange:
+    """What an event of the log touched, without its data (``Record.changes_after``): its
+    ``kind`` (an ``EventKind`` value), the ``game`` number it belongs to and its ``round``
+    (None: the tournament's, or the game's as a whole), and ``round_closed``: whether that
+    round is closed *now* (when it is read; False for no round or a round not stored).
+    A round, once closed, stays closed, so False now means it was open at the event too."""
+
+    kind: str
+    game: int | None
+    round: int | None
+    round_closed: bool
+
+
+@dataclass(frozen=True)
 class AssistantRangeView:
     """The tables an assistant enters slips for, inclusive (II.4.c)."""
 

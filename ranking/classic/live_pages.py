@@ -242,7 +242,7 @@ def with_classic_pages(site: LiveSite, service: TournamentService, tournament_id
     for name in _PAGES_WITH_SECTION:
         if name in pages:
             pages[name] = _with_section(pages[name], section, first=not info.games)
-    return LiveSite(site.version, pages, sources)
+    return replace(site, pages=pages, sources=sources)
 
 
 def _inputs(snapshot: EventSnapshot, number: int) -> tuple[Any, ...]:

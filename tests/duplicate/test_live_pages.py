@@ -11,24 +11,32 @@ from __future__ import annotations
 import html
 import json
 import re
-from datetime import UTC, datetime, timedelta
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta, tzinfo
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from duplicate.publishing.live_clock import live_clock
 from duplicate.publishing.live_pages import (
     CURRENT_PAGE,
+    PRIVATE_KINDS,
+    PRIVATE_WHILE_OPEN,
     PROJECTION_PAGE,
     PROJECTION_STYLE,
+    LiveSite,
     changed_pages,
+    live_changed,
     live_site,
     live_version,
     main_of,
+    shows_change,
 )
+from duplicate.record.event_kinds import EventKind
 from duplicate.rules.timer import CUES
 from duplicate.service.facade import TournamentService
-from duplicate.service.views import ClockView
+from duplicate.service.views import ClockView, LoggedChange
 from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from tests.credentials import JUDGE_PIN
@@ -291,3 +299,206 @@ def test_a_clock_that_ran_out_still_shows_its_end_not_a_paused_clock() -> None:
     assert fresh is not None and (fresh.text, fresh.running, fresh.cue) == ("3:00", False, "")
     short = live_clock(None, 1, 45, full_time=True)                # a 45 s round: no «queda 1 minuto»
     assert short is not None and json.loads(short.calls) == [[at, str(cue)] for at, cue in CUES if at < 45]
+
+
+# --- costs that grow with what changed (issue 37: 2 s from the event to the browser) ----------------
+
+FIXED = datetime(2026, 5, 9, 10, 30)
+
+
+class _FixedClock(datetime):
+    """``datetime`` whose ``now()`` is ``FIXED``: the footer's «Publicado el … a las …»
+    of a page kept and of a page rendered again are then the same."""
+
+    @classmethod
+    def now(cls, tz: tzinfo | None = None) -> _FixedClock:
+        return cls(FIXED.year, FIXED.month, FIXED.day, FIXED.hour, FIXED.minute, tzinfo=tz)
+
+
+def test_built_step_by_step_the_pages_are_those_built_from_scratch(service: TournamentService,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("duplicate.publishing.results.datetime", _FixedClock)
+    tournament_id, game = tournament(service)
+    ana, bold = table_of(service, game, "Ana Pérez"), table_of(service, game, "[b]Negrita[/b]")
+    masters: list[str] = []
+
+    def master(number: int) -> None:
+        placed = service.choose_master(number)
+        assert placed.master is not None
+        masters.append(placed.master)
+
+    claim: list[int] = []
+    steps = [
+        ("atril", lambda: service.draw_rack(game)),
+        ("reloj", lambda: service.record_timer(game, "pause", 180.0)),     # stopped: the same at both reads
+        ("maestra", lambda: master(game)),
+        ("papeleta", lambda: service.enter_slip(game, ana, masters[-1])),
+        ("papeleta mala", lambda: service.enter_slip(game, bold, "H8-ZZZ")),
+        ("cierre", lambda: service.close_round(game)),
+        ("reclamación", lambda: claim.append(service.file_claim(game, 1, bold, "Mi jugada era buena"))),
+        ("resuelta", lambda: service.resolve_claim(claim[-1], upheld=True, resolution="aceptada",
+                                                   corrected_text=masters[0])),
+        ("atril 2", lambda: service.draw_rack(game)),
+        ("maestra 2", lambda: master(game)),
+        ("corrección de una ronda cerrada", lambda: service.correct_slip(game, ana, status="tarde", round_number=1,
+                                                                         reason="entregada tarde")),
+        ("cierre 2", lambda: service.close_round(game)),
+        ("jugador nuevo", lambda: service.add_player("Eva Gil", club="Otro club")),
+        ("fin", lambda: service.end_game(game)),
+        ("publicada", lambda: service.publish(game)),
+        ("partida 2", lambda: service.create_game(rounds=2, seed=6)),
+        ("atril p2", lambda: service.draw_rack(game + 1)),
+        ("maestra p2", lambda: master(game + 1)),
+        ("cierre p2", lambda: service.close_round(game + 1)),
+        ("nombre corregido", lambda: service.update_player(service.entries(tournament_id)[0][0].id,
+                                                           name="Ana María", reason="errata")),
+    ]
+    built = built_step_by_step(service, tournament_id, steps)
+    assert ">R2<" in built.pages[f"partida-{game}.html"] and "Ana María" in built.pages["index.html"]
+
+
+def test_with_online_venues_too(service: TournamentService, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("duplicate.publishing.results.datetime", _FixedClock)
+    tournament_id = service.create_tournament("Simultáneo en directo", venue="Barcelona")
+    service.add_venue("Lloret", tournament_id)
+    service.add_player("Ana Pérez", tournament_id=tournament_id)
+    service.add_player("Luis Gil", tournament_id=tournament_id, venue="Lloret")
+    game = service.create_game(rounds=3, seed=5)
+    luis = table_of(service, game, "Luis Gil")
+    masters: list[str] = []
+
+    def master() -> None:
+        placed = service.choose_master(game)
+        assert placed.master is not None
+        masters.append(placed.master)
+
+    built = built_step_by_step(service, tournament_id, [
+        ("atril", lambda: service.draw_rack(game)),
+        ("maestra", master),
+        ("papeleta en Lloret", lambda: service.enter_slip(game, luis, masters[-1])),
+        ("cierre", lambda: service.close_round(game)),
+        ("atril 2", lambda: service.draw_rack(game)),
+        ("maestra 2", master),
+        ("cierre 2", lambda: service.close_round(game)),
+        ("jugador en Lloret", lambda: service.add_player("Eva Gil", tournament_id=tournament_id, venue="Lloret")),
+    ])
+    assert {"sedes.html", "sede-lloret.html"} <= set(built.pages)
+
+
+def built_step_by_step(service: TournamentService, tournament_id: int,
+                       steps: list[tuple[str, Callable[[], object]]]) -> LiveSite:
+    """After each step, the pages built from the previous ones are those built from
+    scratch, byte for byte; the last pages built."""
+    built = live_site(service, tournament_id)
+    for what, step in steps:
+        step()
+        built = live_site(service, tournament_id, previous=built)
+        fresh = live_site(service, tournament_id)
+        assert built.version == fresh.version, what
+        assert set(built.pages) == set(fresh.pages), what
+        for name, text in fresh.pages.items():
+            assert built.pages[name] == text, (what, name)
+    return built
+
+
+def test_a_game_whose_record_did_not_move_is_not_read_again(service: TournamentService,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    tournament_id, game = tournament(service)
+    service.draw_rack(game)
+    service.choose_master(game)
+    service.close_round(game)
+    service.end_game(game)
+    service.publish(game)
+    second = service.create_game(rounds=2, seed=6)
+    service.draw_rack(second)
+    service.choose_master(second)
+    read: list[int] = []
+    slips = service.slips
+
+    def counted(number: int, *args: Any, **options: Any) -> Any:
+        read.append(number)
+        return slips(number, *args, **options)
+
+    monkeypatch.setattr(service, "slips", counted)
+    first = live_site(service, tournament_id)
+    assert sorted(read) == [game, second]
+    read.clear()
+    service.close_round(second)
+    closed = live_site(service, tournament_id, previous=first)
+    assert read == [second]                                  # the first game's results kept as read
+    assert closed.games[game].results is first.games[game].results
+    assert closed.pages[f"partida-{game}.html"] is first.pages[f"partida-{game}.html"]
+    read.clear()
+    service.add_player("Eva Gil")                           # the tournament's: every game read again
+    live_site(service, tournament_id, previous=closed)
+    assert sorted(read) == [game, second]
+
+
+def test_only_events_that_may_show_call_for_new_pages(service: TournamentService) -> None:
+    """Each private kind (slips of an open round, a conflict and its resolution, a claim
+    filed, a PIN, an assistant's tables) changes no page: ``live_changed`` is False and
+    the pages rebuilt are the same; each public kind is True."""
+    tournament_id, game = tournament(service)
+    ana, bold, other = (table_of(service, game, name) for name in reversed(NAMES))
+    service.draw_rack(game)
+    placed = service.choose_master(game)
+    assert placed.master is not None
+    conflicts: list[Any] = []
+    claims: list[int] = []
+    private = [
+        ("slip_entered", lambda: service.enter_slip(game, ana, placed.master or "")),
+        ("slip_entered: a mark", lambda: service.mark_slip(game, bold, "tarde")),
+        ("slip_checked", lambda: service.double_check(game, ana, placed.master or "")),
+        ("slip_conflict", lambda: service.enter_slip(game, ana, "H8-ZZZ")),
+        ("conflict_resolved", lambda: service.resolve_conflict(conflicts[-1][0].id, use_new=False)),
+        ("slip_corrected in an open round", lambda: service.correct_slip(game, bold, placed.master,
+                                                                         reason="errata")),
+        ("pin_changed", lambda: service.set_pin("assistant", "auxiliar-uno-9", name="Auxiliar 1")),
+        ("assistant_range", lambda: service.set_assistant_range("Auxiliar 1", 1, 2)),
+    ]
+    public = [
+        ("round_closed", lambda: service.close_round(game)),
+        ("claim_filed", lambda: claims.append(service.file_claim(game, 1, other, "Reclamo"))),
+        ("claim_resolved", lambda: service.resolve_claim(claims[-1], upheld=False, resolution="rechazada")),
+        ("slip_corrected in a closed round", lambda: service.correct_slip(game, other, status="nula",
+                                                                          round_number=1, reason="ilegible")),
+        ("rack_drawn", lambda: service.draw_rack(game)),
+        ("timer", lambda: service.record_timer(game, "pause", 90.0)),
+        ("master_chosen", lambda: service.choose_master(game)),
+        ("game_ended", lambda: service.end_game(game)),
+        ("player_added", lambda: service.add_player("Eva Gil")),
+    ]
+    site = live_site(service, tournament_id)
+    for what, action in private:
+        if what == "conflict_resolved":
+            conflicts.extend(service.conflicts(game))
+        before = live_version(service, tournament_id)
+        action()
+        after = live_version(service, tournament_id)
+        assert after > before, what
+        assert not live_changed(service, tournament_id, before, after), what
+        assert live_site(service, tournament_id).pages.keys() == site.pages.keys()
+        assert all(main_of(text) == main_of(site.pages[name])
+                   for name, text in live_site(service, tournament_id).pages.items()), what
+    for what, action in public:
+        before = live_version(service, tournament_id)
+        action()
+        after = live_version(service, tournament_id)
+        # the claim filed (what the next step resolves) is private: it shows nothing
+        assert live_changed(service, tournament_id, before, after) is (what != "claim_filed"), what
+
+
+def test_shows_change_is_conservative() -> None:
+    def change(kind: str, round_number: int | None = 1, closed: bool = False) -> LoggedChange:
+        return LoggedChange(kind, 1, round_number, closed)
+
+    assert not shows_change([])
+    for kind in PRIVATE_KINDS:
+        assert not shows_change([change(kind, closed=True), change(kind, None)])
+    for kind in PRIVATE_WHILE_OPEN:
+        assert not shows_change([change(kind)])
+        assert shows_change([change(kind, closed=True)])                       # a closed round corrected
+        assert shows_change([change(kind, None)])                              # no round: not known
+    for kind in set(EventKind) - PRIVATE_KINDS - PRIVATE_WHILE_OPEN:
+        assert shows_change([change(kind)]) and shows_change([change(kind), change("slip_entered")]), kind
+    assert shows_change([change("a_kind_not_known_yet")])

@@ -262,3 +262,70 @@ def test_a_classic_tournament_is_served_and_a_new_round_reaches_a_browser(tmp_pa
     board = next(b for b in seen["paired"] if b.table is not None)
     assert status == 200 and f"{board.first}. {board.first_name}" in round_two
     assert (folder / "clasica" / "ronda-2.html").read_text(encoding="utf-8") == round_two
+
+
+def test_events_that_show_nothing_rebuild_nothing_and_send_no_change(
+        played: tuple[TournamentService, int, int, Path]) -> None:
+    """A slip entered in the open round, a claim filed or a PIN set move the version the
+    pages stand for, with no rebuild and no ``cambio``; the close rebuilds and tells."""
+    service, tournament, game, _path = played
+    server = LiveServer(service.with_pin(None), tournament)
+    built: list[int] = []
+    build = server.build
+
+    def counted() -> Any:
+        site = build()
+        built.append(site.version)
+        return site
+
+    server.build = counted          # type: ignore[method-assign]
+
+    async def run() -> list[tuple[str, bool, int, list[Any]]]:
+        await server.make_app()
+        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        server.listeners.add(queue)
+        seen = []
+        for what, action in (
+                ("slip", lambda: service.mark_slip(game, 2, "tarde")),
+                ("pin", lambda: service.set_pin("assistant", "auxiliar-uno-9", name="Auxiliar 1")),
+                ("close", lambda: service.close_round(game)),
+                ("claim", lambda: service.file_claim(game, 1, 3, "Mi papeleta")),
+                ("rack", lambda: service.draw_rack(game))):
+            await asyncio.to_thread(action)
+            rebuilt = await server.refresh()
+            assert server.site is not None
+            assert server.site.version == service.last_event_id(tournament), what     # the pages stand for it
+            messages = []
+            while not queue.empty():
+                messages.append(queue.get_nowait())
+            seen.append((what, rebuilt, server.site.version, messages))
+        return seen
+
+    seen = asyncio.run(run())
+    assert len(built) == 3                                      # at start, the close, the rack
+    for what, rebuilt, version, messages in seen:
+        if what in ("slip", "pin", "claim"):
+            assert not rebuilt and messages == [], what
+        else:
+            assert rebuilt and [message["version"] for message in messages] == [version], what
+    assert [version for _what, _rebuilt, version, _messages in seen] == sorted({item[2] for item in seen})
+    close = next(messages for what, _rebuilt, _version, messages in seen if what == "close")
+    assert f"partida-{game}.html" in close[0]["paginas"]
+
+
+def test_the_mirror_rewrites_only_the_pages_that_changed(
+        played: tuple[TournamentService, int, int, Path], tmp_path: Path) -> None:
+    service, tournament, game, _path = played
+    folder = tmp_path / "espejo"
+    server = LiveServer(service.with_pin(None), tournament, mirror=folder)
+    server.site = server.build()
+    files = {path.relative_to(folder).as_posix(): path.stat().st_ino for path in folder.rglob("*.html")}
+    service.close_round(game)
+    assert asyncio.run(server.refresh())
+    assert server.site is not None
+    after = {path.relative_to(folder).as_posix(): path.stat().st_ino for path in folder.rglob("*.html")}
+    assert after.keys() == files.keys()
+    rewritten = {name for name in after if after[name] != files[name]}       # os.replace: a new file
+    assert f"partida-{game}.html" in rewritten and "index.html" in rewritten
+    kept = set(after) - rewritten
+    assert kept and all(server.site.pages[name] == (folder / name).read_text(encoding="utf-8") for name in after)

@@ -4,10 +4,14 @@ A read-only aiohttp server, apart from the stations: no password, no PIN, nothin
 acts (only ``GET``/``HEAD``; any other method gets 405). It keeps the pages of
 ``duplicate.publishing.live_pages.live_site`` in memory and serves them from there; a
 background task asks ``live_version`` (one query) every ``POLL_SECONDS`` and, when the
-log moved, rebuilds the pages (off the event loop, in one worker thread; the pages whose
-values did not change are kept, ``live_site(previous=…)``) and tells every browser over
-server-sent events (an error while rebuilding is one console line, said again only when it
-changes; the pages served stay the last good ones):
+log moved with an event that may show (``live_pages.live_changed``, one query: a slip
+entered in an open round, a claim filed, a PIN set do not), rebuilds the pages (off the
+event loop, in one worker thread; the games and pages whose values did not change are
+kept, ``live_site(previous=…)``) and tells every browser over server-sent events; right
+after a rebuild it looks again without waiting, and a rebuild reads the newest state, so
+events that came during one (a round closed while the rack drawn before it was being
+built) wait for one rebuild more at most (an error while rebuilding is one console line,
+said again only when it changes; the pages served stay the last good ones):
 
 * ``GET /eventos``: ``text/event-stream``; first ``event: version`` with the version
   served, the server's time and when those pages were built (``{"version": N, "hora": ms,
@@ -20,8 +24,8 @@ changes; the pages served stay the last good ones):
   itself after a network cut (``retry:`` ``RETRY_MILLISECONDS``).
 * ``GET /`` redirects to ``directo.html``; ``GET /PATH`` serves a page, 404 otherwise.
 
-With ``mirror``, the pages are also written into that folder after each change
-(``live_pages.write_mirror``: each file atomically). The console gets one line per
+With ``mirror``, the pages are also written into that folder after each change (those
+whose text changed, ``live_pages.write_mirror``: each file atomically). The console gets one line per
 request (path without its query string) and one line per error (``venue_console``, as
 ``serve``).
 """
@@ -34,6 +38,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +49,7 @@ from duplicate.publishing.live_pages import (
     EVENTS_PATH,
     LiveSite,
     changed_pages,
+    live_changed,
     live_site,
     live_version,
     write_mirror,
@@ -100,8 +106,8 @@ class LiveServer:
     def build(self) -> LiveSite:
         """Read the pages now (blocking: the database) — the duplicate live pages and those of
         the tournament's classic divisions (``ranking.classic.live_pages``) — and, with a
-        mirror, write them there (``InvalidFile``, Spanish, when the folder is refused or
-        cannot be written)."""
+        mirror, write there the pages that changed (``InvalidFile``, Spanish, when the folder
+        is refused or cannot be written)."""
         site = live_site(self.service, self.tournament_id, previous=self.site)
         site = with_classic_pages(site, self.service, self.tournament_id, previous=self.site)
         if self.mirror is not None:
@@ -118,11 +124,17 @@ class LiveServer:
 
     async def refresh(self) -> bool:
         """Rebuild the pages when the log moved since they were built and tell every
-        browser which changed; True when they were rebuilt."""
-        version = await self._run(lambda: live_version(self.service, self.tournament_id))
-        if self.site is not None and version == self.site.version:
-            return False
+        browser which changed; True when they were rebuilt. Events that change no public
+        page (``live_pages.live_changed``: slips of an open round, a claim filed, a PIN…)
+        only move the version the pages stand for: no rebuild, no ``cambio``."""
         before = self.site
+        version = await self._run(lambda: live_version(self.service, self.tournament_id))
+        if before is not None and version == before.version:
+            return False
+        if before is not None and not await self._run(
+                lambda: live_changed(self.service, self.tournament_id, before.version, version)):
+            self.site = replace(before, version=version)
+            return False
         site: LiveSite = await self._run(self.build)
         self.site, self.built_at = site, time.time()
         message = {"version": site.version, "paginas": changed_pages(before, site)}
@@ -137,10 +149,13 @@ class LiveServer:
 
     async def _watch(self) -> None:
         said = ""                                   # the last error logged: said once, not every look
+        rebuilt = False
         while True:
-            await asyncio.sleep(self.poll_seconds)
+            if not rebuilt:                         # after a rebuild, look again at once: an event that
+                await asyncio.sleep(self.poll_seconds)  # came during it (a close) does not wait a poll more
+            rebuilt = False
             try:
-                await self.refresh()
+                rebuilt = await self.refresh()
                 said = ""
             except TournamentError as error:      # a busy or damaged database, a mirror not writable
                 line = f"No se pudieron actualizar las páginas: {printable(str(error))}"
