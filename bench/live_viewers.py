@@ -27,8 +27,8 @@ round: the close's rebuild, fan-out and page fetches happen while the stations e
 next round's slips. For each of ``--rounds`` rounds, per viewer: the time from the
 close's commit (``close_round`` returning) to the first ``cambio`` whose version is at
 least the close's, and to the end of the page's fetch that it caused. Reported: p50 /
-p99 / max over every viewer and round, the spread of one round's arrivals (last − first
-viewer: what the fan-out itself costs, the rebuild apart), the time to connect the
+p99 / max over every viewer and round, the spread of one ``cambio``'s arrivals (last −
+first viewer: what the fan-out itself costs, the rebuild apart), the time to connect the
 viewers all at once (a server restart: every EventSource reconnecting within 2 s), the
 server's resident memory (``VmRSS`` of ``/proc/PID/status``) before the viewers connect,
 with them connected and after the rounds (per viewer: the difference / viewers), the
@@ -41,7 +41,9 @@ limit (``ulimit -n``) is raised to the hard one in both processes (the server do
 itself, ``live_server.raise_file_limit``).
 
 Usage: ``python bench/live_viewers.py [--players 60] [--viewers 500] [--rounds 5]
-[--games 2] [--stations 8] [--slip-pause MS] [--runs 1]``; e.g.
+[--games 2] [--stations 8] [--slip-pause MS] [--runs 1] [--server-root DIR] [--profile FILE]``
+(``--server-root``: the server from another checkout, e.g. to compare with main; ``--profile``:
+the server's event loop under cProfile, written to FILE); e.g.
 ``PYTHONPATH=. python bench/live_viewers.py --players 150 --viewers 500 --rounds 5``.
 """
 
@@ -102,35 +104,46 @@ def raise_file_limit() -> int:
 
 
 # --- the load generator (a process of its own) -----------------------------------------------------
+def page_kind(page: str) -> str:
+    """Which marker a page shows a closed round by (``markers``)."""
+    return ("directo" if page == "directo.html" else "index" if page == "index.html" else
+            "jugador" if page.startswith("jugadores/") else "partida")
+
+
 @dataclass
 class Viewer:
-    """One browser: its page, the ``cambio`` events it saw (version, arrival, whether they
-    named its page) and when the fetch each of them caused ended."""
+    """One browser: its page; the marker of the round awaited (``markers``) and, once a
+    fetch showed it, (version and arrival of the ``cambio`` that caused the fetch, end of
+    the fetch); the ``cambio`` events seen."""
 
     page: str
-    changes: list[tuple[int, float, bool]] = field(default_factory=list)
-    fetched: dict[int, float] = field(default_factory=dict)
+    marker: str | None = None
+    found: tuple[int, float, float] | None = None
+    changes: int = 0
     connected: float = 0.0
     failed: str = ""
     fetch_errors: int = 0
 
 
 async def run_viewer(base: str, viewer: Viewer, started: float) -> None:
+    """A browser: load the page, open the stream, fetch the page on each ``cambio`` naming
+    it (as the page's script does), note when a fetch first shows the awaited marker."""
     import aiohttp
 
     tasks: set[asyncio.Task[None]] = set()
 
-    async def fetch(session: aiohttp.ClientSession, version: int) -> None:
+    async def fetch(session: aiohttp.ClientSession, version: int, arrived: float) -> None:
         try:
             async with session.get(f"{base}/{viewer.page}", headers={"Cache-Control": "no-store"}) as answer:
-                await answer.read()
+                text = await answer.text()
                 if answer.status != 200:
                     viewer.fetch_errors += 1
                     return
         except (aiohttp.ClientError, OSError):
             viewer.fetch_errors += 1
             return
-        viewer.fetched[version] = time.monotonic()
+        if viewer.marker is not None and viewer.found is None and viewer.marker in text:
+            viewer.found = (version, arrived, time.monotonic())
 
     timeout = aiohttp.ClientTimeout(total=None, connect=30, sock_read=None)
     try:
@@ -150,14 +163,14 @@ async def run_viewer(base: str, viewer: Viewer, started: float) -> None:
                         data = line[6:]
                     elif line == "" and kind:
                         now = time.monotonic()
-                        message = json.loads(data)
                         if kind == "version" and not viewer.connected:
                             viewer.connected = now - started
                         elif kind == "cambio":
-                            named = viewer.page in message.get("paginas", [])
-                            viewer.changes.append((int(message["version"]), now, named))
-                            if named:
-                                task = asyncio.get_running_loop().create_task(fetch(session, int(message["version"])))
+                            viewer.changes += 1
+                            message = json.loads(data)
+                            if viewer.page in message.get("paginas", []):
+                                task = asyncio.get_running_loop().create_task(
+                                    fetch(session, int(message["version"]), now))
                                 tasks.add(task)
                                 task.add_done_callback(tasks.discard)
                         kind, data = "", ""
@@ -168,21 +181,13 @@ async def run_viewer(base: str, viewer: Viewer, started: float) -> None:
         pass
 
 
-def seen(viewer: Viewer, version: int) -> tuple[float, float | None] | None:
-    """(arrival of the first cambio at least ``version``, end of its fetch or None when it
-    did not name the viewer's page); None while not yet complete."""
-    for number, arrived, named in viewer.changes:
-        if number >= version:
-            if not named:
-                return arrived, None
-            done = viewer.fetched.get(number)
-            return (arrived, done) if done is not None else None
-    return None
-
-
 async def generate(host: str, port: int, pages: list[str]) -> None:
-    """The generator's loop: connect ``len(pages)`` viewers at once, print ``connected``,
-    then answer each ``close VERSION TIME`` line of stdin with one JSON line."""
+    """The generator's loop: connect ``len(pages)`` viewers at once, print ``connected``;
+    then, for each ``expect MARKERS`` line of stdin (JSON: page kind → the text its page
+    shows once the round is closed), await them; on the next ``close TIME`` line, wait
+    until every viewer's page showed its marker (at most ``WAIT_SECONDS``) and print one
+    JSON line of the times from ``TIME`` (``time.monotonic``, the same clock in every
+    process of the machine)."""
     base = f"http://{loopback(host)}:{port}"
     if len(pages) > MAX_VIEWERS:
         raise SystemExit(f"refused: {len(pages)} viewers, at most {MAX_VIEWERS}")
@@ -200,20 +205,27 @@ async def generate(host: str, port: int, pages: list[str]) -> None:
     await asyncio.get_running_loop().connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     usage = resource.getrusage(resource.RUSAGE_SELF)
     while line := (await reader.readline()).decode():
-        words = line.split()
-        if words[0] != "close":
+        command, _, argument = line.rstrip("\n").partition(" ")
+        if command == "expect":
+            markers = json.loads(argument)
+            for viewer in viewers:
+                viewer.marker, viewer.found = markers[page_kind(viewer.page)], None
+            continue
+        if command != "close":
             break
-        version, closed = int(words[1]), float(words[2])
+        closed = float(argument)
         deadline = time.monotonic() + WAIT_SECONDS
-        while True:
-            results = [seen(viewer, version) for viewer in viewers]
-            if all(result is not None for result in results) or time.monotonic() > deadline:
-                break
+        while any(viewer.found is None for viewer in viewers) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
-        arrivals = [result[0] - closed for result in results if result is not None]
-        fetches = [result[1] - closed for result in results if result is not None and result[1] is not None]
-        print(json.dumps({"cambio": arrivals, "page": fetches, "missing": sum(result is None for result in results),
-                          "failed": sum(bool(viewer.failed) for viewer in viewers),
+        found = [viewer.found for viewer in viewers if viewer.found is not None]
+        groups: dict[int, list[float]] = {}
+        for version, arrived, _ in found:
+            groups.setdefault(version, []).append(arrived)
+        print(json.dumps({"cambio": [max(0.0, arrived - closed) for _, arrived, _ in found],
+                          "page": [fetched - closed for _, _, fetched in found],
+                          "spread": max((max(times) - min(times) for times in groups.values()), default=0.0),
+                          "missing": len(viewers) - len(found),
+                          "missing_pages": sorted({page_kind(viewer.page) for viewer in viewers if viewer.found is None}), "failed": sum(bool(viewer.failed) for viewer in viewers),
                           "fetch_errors": sum(viewer.fetch_errors for viewer in viewers)}), flush=True)
     used = resource.getrusage(resource.RUSAGE_SELF)
     for task in tasks:
@@ -221,7 +233,7 @@ async def generate(host: str, port: int, pages: list[str]) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
     print(json.dumps({"cpu": used.ru_utime + used.ru_stime - usage.ru_utime - usage.ru_stime,
                       "rss_mb": used.ru_maxrss / 1024,
-                      "cambios": statistics.median(len(viewer.changes) for viewer in viewers)}), flush=True)
+                      "cambios": statistics.median(viewer.changes for viewer in viewers)}), flush=True)
 
 
 # --- the server process -----------------------------------------------------------------------------
@@ -266,6 +278,17 @@ def wait_for_version(base: str, version: int, limit: float = 120.0) -> None:
 
 
 # --- the judge, the stations, the figures -----------------------------------------------------------
+def markers(round_number: int, cumulative: int) -> dict[str, str]:
+    """What each kind of page (``page_kind``) shows once round ``round_number`` of the game
+    in play is closed and the next one announced (``cumulative``: the game's master points
+    up to it), and not before: the game's page a column ``R{n}``, a player's page the
+    master's points (both from the close), ``directo.html`` the next round (awaited or
+    drawn), the standings page the rounds played in the game (counted once the next
+    master is placed, just after the close)."""
+    return {"partida": f">R{round_number}<", "index": f'en juego</td>\n<td class="n">{round_number + 1}</td>',
+            "jugador": f"de la maestra ({cumulative})", "directo": f"ronda {round_number + 1}"}
+
+
 def viewer_pages(pages: list[str], game: int, count: int) -> list[str]:
     """What ``count`` viewers watch: half the game in play, the rest the standings, the
     game's page and players' pages."""
@@ -285,6 +308,7 @@ class Run:
 
     cambio: list[list[float]] = field(default_factory=list)
     page: list[list[float]] = field(default_factory=list)
+    spreads: list[float] = field(default_factory=list)
     missing: int = 0
     failed: int = 0
     fetch_errors: int = 0
@@ -318,16 +342,18 @@ def run(options: argparse.Namespace, folder: Path, out: TextIO) -> Run:
     for index, (first, last) in enumerate(spans):
         judge.set_pin("assistant", f"auxiliar-{index:02d}-mesas", name=f"aux{index}", tournament_id=tournament)
         judge.set_assistant_range(f"aux{index}", first, last, tournament_id=tournament)
-    planned = options.rounds + 2
+    planned = options.rounds + 3                    # the last round drawn is not the last planned (it ends the game)
     game = judge.create_game(rounds=planned, seed=37, tournament_id=tournament)
 
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     host, port = "127.0.0.1", free_port("127.0.0.1")
     base = f"http://{host}:{port}"
     console = open(folder / "consola.txt", "w")
-    server = subprocess.Popen([sys.executable, "-m", "tui.cli", "live", "--db", url, "--tournament", str(tournament),
-                               "--host", host, "--port", str(port)], cwd=ROOT, env=env, stdout=console,
-                              stderr=subprocess.STDOUT)
+    profile = ["-m", "cProfile", "-o", str(Path(options.profile).resolve())] if options.profile else []
+    server_root = Path(options.server_root).resolve() if options.server_root else ROOT
+    server = subprocess.Popen([sys.executable, *profile, "-m", "tui.cli", "live", "--db", url, "--tournament",
+                               str(tournament), "--host", host, "--port", str(port)], cwd=server_root,
+                              env={**env, "PYTHONPATH": str(server_root)}, stdout=console, stderr=subprocess.STDOUT)
     stations = [subprocess.Popen([sys.executable, str(STATION_SCRIPT), "--station", url, str(index), str(game),
                                   str(first), str(last), "0", str(options.slip_pause / 1000)],
                                  cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -364,10 +390,17 @@ def run(options: argparse.Namespace, folder: Path, out: TextIO) -> Run:
         number, master = next_round()
         play(number, master)
         wait_slips()
+        cumulative = judge.game_view(game, tournament_id=tournament).last.cumulative  # type: ignore[union-attr]
         judge.close_round(game, number, tournament_id=tournament)
+        shown = markers(number, cumulative)
         number, master = next_round()
         wait_for_version(base, judge.last_event_id(tournament))
         site = live_site(judge, tournament)
+        player = min(page for page in site.pages if page.startswith("jugadores/"))
+        for page in (f"partida-{game}.html", "index.html", "directo.html", player):
+            if shown[page_kind(page)] not in site.pages[page]:
+                raise SystemExit(f"{page} does not show round {number - 1} closed as the bench expects "
+                                 f"({shown[page_kind(page)]!r}): update markers()")
         sizes = sorted(len(text.encode()) for text in site.pages.values())
         figures.site = (f"{len(site.pages)} pages, {sum(sizes) / 1e6:.1f} MB, largest {sizes[-1] / 1e3:.0f} KB, "
                         f"median {statistics.median(sizes) / 1e3:.0f} KB")
@@ -387,23 +420,26 @@ def run(options: argparse.Namespace, folder: Path, out: TextIO) -> Run:
         cpu, started = cpu_seconds(server.pid), time.monotonic()
         play(number, master)
         for _ in range(options.rounds):
+            cumulative = judge.game_view(game, tournament_id=tournament).last.cumulative  # type: ignore[union-attr]
+            generator.stdin.write(f"expect {json.dumps(markers(number, cumulative))}\n")
+            generator.stdin.flush()
             wait_slips()
             judge.close_round(game, number, tournament_id=tournament)
             closed = time.monotonic()                      # close_round returns after its commit
-            version = judge.last_event_id(tournament)
             number, master = next_round()
             play(number, master)                           # the stations enter the next round meanwhile
-            generator.stdin.write(f"close {version} {closed!r}\n")
+            generator.stdin.write(f"close {closed!r}\n")
             generator.stdin.flush()
             result = json.loads(generator.stdout.readline())
             figures.cambio.append(result["cambio"])
             figures.page.append(result["page"])
+            figures.spreads.append(result["spread"])
             figures.missing += result["missing"]
             figures.failed = result["failed"]
             figures.fetch_errors = result["fetch_errors"]
             print(f"    round {number - 1}: cambio p99 {percentile(result['cambio'], 0.99):.2f} s, page p99 "
                   f"{percentile(result['page'], 0.99) if result['page'] else float('nan'):.2f} s, "
-                  f"missing {result['missing']}", file=out, flush=True)
+                  f"missing {result['missing']} {' '.join(result['missing_pages'])}", file=out, flush=True)
         wait_slips()
         figures.server_cpu = cpu_seconds(server.pid) - cpu
         figures.wall = time.monotonic() - started
@@ -433,15 +469,15 @@ def run(options: argparse.Namespace, folder: Path, out: TextIO) -> Run:
 
 
 def report(options: argparse.Namespace, figures: Run, load: tuple[float, float, float], out: TextIO) -> None:
-    def line(values: list[float]) -> str:
+    def line(values: list[float], unit: float = 1.0, name: str = "s") -> str:
         if not values:
             return "—"
-        return (f"p50 {statistics.median(values):5.2f} s   p99 {percentile(values, 0.99):5.2f} s   "
-                f"max {max(values):5.2f} s")
+        return (f"p50 {statistics.median(values) * unit:5.2f} {name}   p99 {percentile(values, 0.99) * unit:5.2f} {name}   "
+                f"max {max(values) * unit:5.2f} {name}")
 
     cambio = [value for values in figures.cambio for value in values]
     page = [value for values in figures.page for value in values]
-    spreads = [max(values) - min(values) for values in figures.cambio if values]
+    spreads = figures.spreads
     memory = figures.memory
     per_viewer = (memory["connected"] - memory["idle"]) / max(1, options.viewers)
     connect = figures.connect
@@ -449,7 +485,7 @@ def report(options: argparse.Namespace, figures: Run, load: tuple[float, float, 
           f"(a slip every {options.slip_pause:.0f} ms each), {len(figures.cambio)} rounds; site: {figures.site}", file=out)
     print(f"  close committed → cambio at a viewer     {line(cambio)}   ({len(cambio)} arrivals)", file=out)
     print(f"  close committed → its page fetched       {line(page)}   ({len(page)} fetches)", file=out)
-    print(f"  one round's spread (last − first viewer) {line(spreads)}", file=out)
+    print(f"  one cambio's spread (last − first viewer) {line(spreads, 1000, 'ms')}", file=out)
     print(f"  viewers connecting at once               {connect['connected']} connected, "
           f"p50 {connect['p50'] or 0:.2f} s, p99 {connect['p99'] or 0:.2f} s, max {connect['max'] or 0:.2f} s; "
           f"failed {connect['failed'] or 'none'}", file=out)
@@ -484,6 +520,10 @@ def main() -> None:
     parser.add_argument("--stations", type=int, default=8)
     parser.add_argument("--slip-pause", type=float, default=1000.0, help="ms each station waits after a slip")
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--server-root", default=None,
+                        help="run the server from this checkout instead (to compare two versions of it)")
+    parser.add_argument("--profile", default=None,
+                        help="a file for the server's cProfile (its main thread: the event loop, not the rebuilds)")
     options = parser.parse_args()
     if not 1 <= options.viewers <= MAX_VIEWERS:
         parser.error(f"--viewers must be 1–{MAX_VIEWERS}")
