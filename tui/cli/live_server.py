@@ -137,13 +137,22 @@ class EncodedPage:
 
 
 def accepts_gzip(header: str) -> bool:
-    """Whether an ``Accept-Encoding`` value accepts gzip (named without ``q=0``)."""
+    """Whether an ``Accept-Encoding`` value accepts gzip: named (or ``*`` when gzip is
+    not named) with a quality above 0 (RFC 9110 §12.5.3)."""
+    qualities: dict[str, float] = {}
     for item in header.split(","):
-        name, _, parameters = item.partition(";")
-        if name.strip().lower() in ("gzip", "*"):
-            quality = parameters.strip().lower().replace(" ", "")
-            return quality not in ("q=0", "q=0.0", "q=0.00", "q=0.000")
-    return False
+        name, *parameters = (part.strip().lower() for part in item.split(";"))
+        quality = 1.0
+        for parameter in parameters:
+            key, _, value = parameter.partition("=")
+            if key.strip() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        if name:
+            qualities[name] = quality
+    return qualities.get("gzip", qualities.get("*", 0.0)) > 0
 
 
 class LiveServer:
@@ -306,7 +315,7 @@ class LiveServer:
                                 text=f"No existe la página {path}. Vuelva a «{CURRENT_PAGE}».")
         page = self.encoded(path, text)
         headers = {"Cache-Control": "no-cache", "ETag": page.etag, "Vary": "Accept-Encoding"}
-        if page.etag in (tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")):
+        if {page.etag, "*"} & {tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")}:
             return web.Response(status=304, headers=headers)
         body = page.body
         if accepts_gzip(request.headers.get("Accept-Encoding", "")):
