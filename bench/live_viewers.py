@@ -25,8 +25,10 @@ The judge (this process), once the stations have entered every slip of a round, 
 it, draws the next rack and places its master, then lets the stations start the next
 round: the close's rebuild, fan-out and page fetches happen while the stations enter the
 next round's slips. For each of ``--rounds`` rounds, per viewer: the time from the
-close's commit (``close_round`` returning) to the first ``cambio`` whose version is at
-least the close's, and to the end of the page's fetch that it caused. Reported: p50 /
+close's commit (``close_round`` returning) to the end of the first fetch of its page that
+shows the round closed (``markers``: a text each kind of page shows only then, checked
+against the real pages in a warm-up round), and to the arrival of the ``cambio`` that
+caused that fetch. Reported: p50 /
 p99 / max over every viewer and round, the spread of one ``cambio``'s arrivals (last −
 first viewer: what the fan-out itself costs, the rebuild apart), the time to connect the
 viewers all at once (a server restart: every EventSource reconnecting within 2 s), the
@@ -437,7 +439,8 @@ def run(options: argparse.Namespace, folder: Path, out: TextIO) -> Run:
             figures.missing += result["missing"]
             figures.failed = result["failed"]
             figures.fetch_errors = result["fetch_errors"]
-            print(f"    round {number - 1}: cambio p99 {percentile(result['cambio'], 0.99):.2f} s, page p99 "
+            print(f"    round {number - 1}: cambio p99 "
+                  f"{percentile(result['cambio'], 0.99) if result['cambio'] else float('nan'):.2f} s, page p99 "
                   f"{percentile(result['page'], 0.99) if result['page'] else float('nan'):.2f} s, "
                   f"missing {result['missing']} {' '.join(result['missing_pages'])}", file=out, flush=True)
         wait_slips()
