@@ -43,7 +43,8 @@ limit (``ulimit -n``) is raised to the hard one in both processes (the server do
 itself, ``live_server.raise_file_limit``).
 
 Usage: ``python bench/live_viewers.py [--players 60] [--viewers 500] [--rounds 5]
-[--games 2] [--stations 8] [--slip-pause MS] [--runs 1] [--server-root DIR] [--profile FILE]``
+[--games 2] [--stations 8] [--slip-pause MS] [--runs 1] [--generators 1] [--server-root DIR]
+[--profile FILE]`` (``--generators``: the viewers shared among that many generator processes)
 (``--server-root``: the server from another checkout, e.g. to compare with main; ``--profile``:
 the server's event loop under cProfile, written to FILE); e.g.
 ``PYTHONPATH=. python bench/live_viewers.py --players 150 --viewers 500 --rounds 5``.
@@ -184,7 +185,7 @@ async def run_viewer(base: str, viewer: Viewer, started: float) -> None:
 
 
 async def generate(host: str, port: int, pages: list[str]) -> None:
-    """The generator's loop: connect ``len(pages)`` viewers at once, print ``connected``;
+    """The generator's loop: connect ``len(pages)`` viewers at once, print their times;
     then, for each ``expect MARKERS`` line of stdin (JSON: page kind → the text its page
     shows once the round is closed), await them; on the next ``close TIME`` line, wait
     until every viewer's page showed its marker (at most ``WAIT_SECONDS``) and print one
@@ -199,10 +200,8 @@ async def generate(host: str, port: int, pages: list[str]) -> None:
     deadline = time.monotonic() + WAIT_SECONDS
     while time.monotonic() < deadline and any(not viewer.connected and not viewer.failed for viewer in viewers):
         await asyncio.sleep(0.05)
-    times = [viewer.connected for viewer in viewers if viewer.connected]
-    print(json.dumps({"connected": len(times), "failed": sorted({viewer.failed for viewer in viewers if viewer.failed}),
-                      "p50": statistics.median(times) if times else None,
-                      "p99": percentile(times, 0.99) if times else None, "max": max(times, default=None)}), flush=True)
+    print(json.dumps({"times": [viewer.connected for viewer in viewers if viewer.connected],
+                      "failed": sorted({viewer.failed for viewer in viewers if viewer.failed})}), flush=True)
     reader = asyncio.StreamReader()
     await asyncio.get_running_loop().connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -222,10 +221,10 @@ async def generate(host: str, port: int, pages: list[str]) -> None:
         found = [viewer.found for viewer in viewers if viewer.found is not None]
         groups: dict[int, list[float]] = {}
         for version, arrived, _ in found:
-            groups.setdefault(version, []).append(arrived)
+            first, last = groups.get(version, [arrived, arrived])
+            groups[version] = [min(first, arrived), max(last, arrived)]
         print(json.dumps({"cambio": [max(0.0, arrived - closed) for _, arrived, _ in found],
-                          "page": [fetched - closed for _, _, fetched in found],
-                          "spread": max((max(times) - min(times) for times in groups.values()), default=0.0),
+                          "page": [fetched - closed for _, _, fetched in found], "groups": groups,
                           "missing": len(viewers) - len(found),
                           "missing_pages": sorted({page_kind(viewer.page) for viewer in viewers if viewer.found is None}), "failed": sum(bool(viewer.failed) for viewer in viewers),
                           "fetch_errors": sum(viewer.fetch_errors for viewer in viewers)}), flush=True)
@@ -235,7 +234,8 @@ async def generate(host: str, port: int, pages: list[str]) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
     print(json.dumps({"cpu": used.ru_utime + used.ru_stime - usage.ru_utime - usage.ru_stime,
                       "rss_mb": used.ru_maxrss / 1024,
-                      "cambios": statistics.median(viewer.changes for viewer in viewers)}), flush=True)
+                      "cambios": statistics.median(viewer.changes for viewer in viewers) if viewers else 0}),
+          flush=True)
 
 
 # --- the server process -----------------------------------------------------------------------------
@@ -360,7 +360,16 @@ def run(options: argparse.Namespace, folder: Path, out: TextIO) -> Run:
                                   str(first), str(last), "0", str(options.slip_pause / 1000)],
                                  cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
                 for index, (first, last) in enumerate(spans)]
-    generator: subprocess.Popen[str] | None = None
+    generators: list[subprocess.Popen[str]] = []
+
+    def tell(line: str) -> None:
+        for generator in generators:
+            assert generator.stdin is not None
+            generator.stdin.write(line + "\n")
+            generator.stdin.flush()
+
+    def answers() -> list[dict[str, Any]]:
+        return [json.loads(generator.stdout.readline()) for generator in generators if generator.stdout]
     try:
         for station in stations:
             assert station.stdout is not None and station.stdout.readline().strip() == "ready"
@@ -410,12 +419,18 @@ def run(options: argparse.Namespace, folder: Path, out: TextIO) -> Run:
         figures.memory["idle"] = status_kb(server.pid, "VmRSS")
 
         pages = viewer_pages(sorted(site.pages), game, options.viewers)
-        generator = subprocess.Popen([sys.executable, __file__, "--generator", host, str(port)], cwd=ROOT, env=env,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        assert generator.stdin is not None and generator.stdout is not None
-        generator.stdin.write(json.dumps(pages) + "\n")
-        generator.stdin.flush()
-        figures.connect = json.loads(generator.stdout.readline())
+        generators.extend(subprocess.Popen([sys.executable, __file__, "--generator", host, str(port)], cwd=ROOT,
+                                           env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                          for _ in range(options.generators))
+        for index, generator in enumerate(generators):      # each its share, all connecting at once
+            assert generator.stdin is not None
+            generator.stdin.write(json.dumps(pages[index::len(generators)]) + "\n")
+            generator.stdin.flush()
+        connected = answers()
+        times = [seconds for answer in connected for seconds in answer["times"]]
+        figures.connect = {"connected": len(times), "failed": sorted({f for answer in connected for f in answer["failed"]}),
+                           "p50": statistics.median(times) if times else None,
+                           "p99": percentile(times, 0.99) if times else None, "max": max(times, default=None)}
         time.sleep(1.0)
         figures.memory["connected"] = status_kb(server.pid, "VmRSS")
 
@@ -423,16 +438,24 @@ def run(options: argparse.Namespace, folder: Path, out: TextIO) -> Run:
         play(number, master)
         for _ in range(options.rounds):
             cumulative = judge.game_view(game, tournament_id=tournament).last.cumulative  # type: ignore[union-attr]
-            generator.stdin.write(f"expect {json.dumps(markers(number, cumulative))}\n")
-            generator.stdin.flush()
+            tell(f"expect {json.dumps(markers(number, cumulative))}")
             wait_slips()
             judge.close_round(game, number, tournament_id=tournament)
             closed = time.monotonic()                      # close_round returns after its commit
             number, master = next_round()
             play(number, master)                           # the stations enter the next round meanwhile
-            generator.stdin.write(f"close {closed!r}\n")
-            generator.stdin.flush()
-            result = json.loads(generator.stdout.readline())
+            tell(f"close {closed!r}")
+            results = answers()
+            groups: dict[str, list[float]] = {}
+            for part in results:
+                for version, (first, last) in part["groups"].items():
+                    earliest, latest = groups.get(version, [first, last])
+                    groups[version] = [min(earliest, first), max(latest, last)]
+            result = {"cambio": [value for part in results for value in part["cambio"]],
+                      "page": [value for part in results for value in part["page"]],
+                      "spread": max((last - first for first, last in groups.values()), default=0.0),
+                      "missing_pages": sorted({kind for part in results for kind in part["missing_pages"]}),
+                      **{key: sum(part[key] for part in results) for key in ("missing", "failed", "fetch_errors")}}
             figures.cambio.append(result["cambio"])
             figures.page.append(result["page"])
             figures.spreads.append(result["spread"])
@@ -448,15 +471,17 @@ def run(options: argparse.Namespace, folder: Path, out: TextIO) -> Run:
         figures.wall = time.monotonic() - started
         figures.memory["after"] = status_kb(server.pid, "VmRSS")
         figures.memory["peak"] = status_kb(server.pid, "VmHWM")
-        generator.stdin.write("end\n")
-        generator.stdin.flush()
-        figures.generator = json.loads(generator.stdout.readline())
-        generator.wait(timeout=60)
+        tell("end")
+        ended = answers()
+        figures.generator = {"cpu": sum(part["cpu"] for part in ended),
+                             "cambios": statistics.fmean(part["cambios"] for part in ended)}
+        for generator in generators:
+            generator.wait(timeout=60)
     finally:
         for station in stations:
             if station.stdin is not None:
                 station.stdin.close()
-        for process in [*stations, *([generator] if generator else [])]:
+        for process in [*stations, *generators]:
             try:
                 process.wait(timeout=30)
             except subprocess.TimeoutExpired:
@@ -523,6 +548,8 @@ def main() -> None:
     parser.add_argument("--stations", type=int, default=8)
     parser.add_argument("--slip-pause", type=float, default=1000.0, help="ms each station waits after a slip")
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--generators", type=int, default=1,
+                        help="processes the viewers are shared among (one event loop is the limit near 2000)")
     parser.add_argument("--server-root", default=None,
                         help="run the server from this checkout instead (to compare two versions of it)")
     parser.add_argument("--profile", default=None,
@@ -530,6 +557,8 @@ def main() -> None:
     options = parser.parse_args()
     if not 1 <= options.viewers <= MAX_VIEWERS:
         parser.error(f"--viewers must be 1–{MAX_VIEWERS}")
+    if not 1 <= options.generators <= min(8, options.viewers):
+        parser.error("--generators must be 1–8 (and at most --viewers)")
     from duplicate.service.access import TEST_SCRYPT_N_VARIABLE
     os.environ.setdefault(TEST_SCRYPT_N_VARIABLE, str(2 ** 14))
     print(f"file descriptors: soft limit {raise_file_limit()} (each viewer holds 2 at the server)", flush=True)
