@@ -226,7 +226,9 @@ async def generate(host: str, port: int, pages: list[str]) -> None:
         print(json.dumps({"cambio": [max(0.0, arrived - closed) for _, arrived, _ in found],
                           "page": [fetched - closed for _, _, fetched in found], "groups": groups,
                           "missing": len(viewers) - len(found),
-                          "missing_pages": sorted({page_kind(viewer.page) for viewer in viewers if viewer.found is None}), "failed": sum(bool(viewer.failed) for viewer in viewers),
+                          "missing_pages": sorted({page_kind(viewer.page) for viewer in viewers
+                                                   if viewer.found is None}),
+                          "failed": sum(bool(viewer.failed) for viewer in viewers),
                           "fetch_errors": sum(viewer.fetch_errors for viewer in viewers)}), flush=True)
     used = resource.getrusage(resource.RUSAGE_SELF)
     for task in tasks:
@@ -428,7 +430,8 @@ def run(options: argparse.Namespace, folder: Path, out: TextIO) -> Run:
             generator.stdin.flush()
         connected = answers()
         times = [seconds for answer in connected for seconds in answer["times"]]
-        figures.connect = {"connected": len(times), "failed": sorted({f for answer in connected for f in answer["failed"]}),
+        figures.connect = {"connected": len(times),
+                           "failed": sorted({reason for answer in connected for reason in answer["failed"]}),
                            "p50": statistics.median(times) if times else None,
                            "p99": percentile(times, 0.99) if times else None, "max": max(times, default=None)}
         time.sleep(1.0)
@@ -500,7 +503,8 @@ def report(options: argparse.Namespace, figures: Run, load: tuple[float, float, 
     def line(values: list[float], unit: float = 1.0, name: str = "s") -> str:
         if not values:
             return "—"
-        return (f"p50 {statistics.median(values) * unit:5.2f} {name}   p99 {percentile(values, 0.99) * unit:5.2f} {name}   "
+        return (f"p50 {statistics.median(values) * unit:5.2f} {name}   "
+                f"p99 {percentile(values, 0.99) * unit:5.2f} {name}   "
                 f"max {max(values) * unit:5.2f} {name}")
 
     cambio = [value for values in figures.cambio for value in values]
@@ -510,7 +514,8 @@ def report(options: argparse.Namespace, figures: Run, load: tuple[float, float, 
     per_viewer = (memory["connected"] - memory["idle"]) / max(1, options.viewers)
     connect = figures.connect
     print(f"{options.players} players, {options.viewers} viewers, {options.stations} stations "
-          f"(a slip every {options.slip_pause:.0f} ms each), {len(figures.cambio)} rounds; site: {figures.site}", file=out)
+          f"(a slip every {options.slip_pause:.0f} ms each), {len(figures.cambio)} rounds; site: {figures.site}",
+          file=out)
     print(f"  close committed → cambio at a viewer     {line(cambio)}   ({len(cambio)} arrivals)", file=out)
     print(f"  close committed → its page fetched       {line(page)}   ({len(page)} fetches)", file=out)
     print(f"  one cambio's spread (last − first viewer) {line(spreads, 1000, 'ms')}", file=out)

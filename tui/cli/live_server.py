@@ -334,7 +334,8 @@ class LiveServer:
         self.listeners.add(queue)
         try:
             version = self.site.version if self.site is not None else 0
-            await response.write(f"retry: {RETRY_MILLISECONDS}\n".encode() + event_bytes("version", {"version": version}))
+            await response.write(f"retry: {RETRY_MILLISECONDS}\n".encode()
+                                 + event_bytes("version", {"version": version}))
             while (message := await queue.get()) is not None:      # None: the server stops
                 await response.write(message)
         except (ConnectionResetError, ConnectionError):
