@@ -9,9 +9,13 @@ here). Waits are for the event itself, with a generous timeout.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import os
+import resource
+import socket
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +30,8 @@ from duplicate.storage.database import open_database
 from lexicon.lexicon import Lexicon
 from ranking.classic.service import ClassicService
 from tests.credentials import JUDGE_PIN
-from tui.cli.live_server import LiveServer
+from tui.cli import live_server
+from tui.cli.live_server import QUEUED_CHANGES, LiveServer, accepts_gzip, raise_file_limit
 from tui.cli.main import main
 
 WAIT = 10.0
@@ -282,7 +287,7 @@ def test_events_that_show_nothing_rebuild_nothing_and_send_no_change(
 
     async def run() -> list[tuple[str, bool, int, list[Any]]]:
         await server.make_app()
-        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         server.listeners.add(queue)
         seen = []
         for what, action in (
@@ -297,7 +302,9 @@ def test_events_that_show_nothing_rebuild_nothing_and_send_no_change(
             assert server.site.version == service.last_event_id(tournament), what     # the pages stand for it
             messages = []
             while not queue.empty():
-                messages.append(queue.get_nowait())
+                event = queue.get_nowait()                 # b"event: cambio\ndata: {...}\n\n"
+                assert event is not None and event.startswith(b"event: cambio\ndata: "), what
+                messages.append(json.loads(event.split(b"data: ", 1)[1]))
             seen.append((what, rebuilt, server.site.version, messages))
         return seen
 
@@ -329,3 +336,192 @@ def test_the_mirror_rewrites_only_the_pages_that_changed(
     assert f"partida-{game}.html" in rewritten and "index.html" in rewritten
     kept = set(after) - rewritten
     assert kept and all(server.site.pages[name] == (folder / name).read_text(encoding="utf-8") for name in after)
+
+
+# --- many viewers (bench/live_viewers.py measures them): one encoding, nobody waits for a silent one ---
+async def wait_until(condition: Callable[[], bool], what: str) -> None:
+    """Poll ``condition`` (a state, not a time) until it holds, at most ``WAIT`` seconds."""
+    deadline = asyncio.get_running_loop().time() + WAIT
+    while not condition():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"still waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+def test_every_listener_gets_the_closed_round_and_a_slip_that_changes_no_page_is_not_sent(
+        played: tuple[TournamentService, int, int, Path]) -> None:
+    service, tournament, game, _path = played
+    server = LiveServer(service.with_pin(None), tournament, host="127.0.0.1", port=0, poll_seconds=0.05)
+    listeners = 40
+
+    async def visit() -> tuple[int, list[tuple[str, dict[str, Any]]], int]:
+        runner = await server.start_site()
+        try:
+            async with aiohttp.ClientSession() as client:
+                streams = [await client.get(f"http://127.0.0.1:{server.port}/eventos") for _ in range(listeners)]
+                firsts = [await asyncio.wait_for(next_event(stream), WAIT) for stream in streams]
+                assert all(first == firsts[0] for first in firsts) and firsts[0][0] == "version"
+                version = firsts[0][1]["version"]
+                await asyncio.to_thread(service.enter_slip, game, 2, "H8-NADA")     # an event; no page changes
+                await wait_until(lambda: server.site is not None and server.site.version > version,
+                                 "the rebuild after the slip")
+                await asyncio.to_thread(service.close_round, game)
+                closed = service.last_event_id(tournament)
+                changes = [await asyncio.wait_for(next_event(stream), WAIT) for stream in streams]
+                for stream in streams:
+                    stream.close()
+        finally:
+            await runner.cleanup()
+        return version, changes, closed
+
+    version, changes, closed = asyncio.run(visit())
+    assert len(changes) == listeners and all(change == changes[0] for change in changes)
+    kind, change = changes[0]
+    assert kind == "cambio" and change["version"] >= closed > version       # the first change each saw: the close's
+    assert f"partida-{game}.html" in change["paginas"]
+
+
+def test_a_listener_that_does_not_read_holds_up_no_other_and_gets_every_page_named_later(
+        played: tuple[TournamentService, int, int, Path]) -> None:
+    service, tournament, _game, _path = played
+    server = LiveServer(service.with_pin(None), tournament, host="127.0.0.1", port=0)
+    filler = "x" * 40_000                       # changes of 40 KB, far more than the silent socket's buffers hold
+    buffers = Path("/proc/sys/net/ipv4/tcp_wmem")   # the most the system buffers for a socket (Linux: 4 MB)
+    most = int(buffers.read_text().split()[-1]) if buffers.exists() else 4 << 20
+    changes, readers = max(200, (most + (4 << 20)) // len(filler)), 3
+
+    async def visit() -> tuple[list[list[int]], bytes, list[int], str]:
+        runner = await server.start_site()
+        loop = asyncio.get_running_loop()
+        silent = socket.socket()
+        silent.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        silent.setblocking(False)
+        await loop.sock_connect(silent, ("127.0.0.1", server.port))
+        await loop.sock_sendall(silent, b"GET /eventos HTTP/1.1\r\nHost: directo\r\n\r\n")
+        received: list[list[int]] = [[] for _ in range(readers)]
+        try:
+            async with aiohttp.ClientSession() as client:
+                streams = [await client.get(f"http://127.0.0.1:{server.port}/eventos") for _ in range(readers)]
+                for stream in streams:
+                    await asyncio.wait_for(next_event(stream), WAIT)
+                await wait_until(lambda: len(server.listeners) == readers + 1, "the silent listener")
+
+                async def read(index: int, stream: aiohttp.ClientResponse) -> None:
+                    while len(received[index]) < changes:
+                        _kind, data = await next_event(stream)
+                        received[index].append(int(data["paginas"][0].split("-")[0]))
+
+                tasks = [loop.create_task(read(index, stream)) for index, stream in enumerate(streams)]
+                assert server.site is not None
+                for number in range(changes):          # each change reaches every reader before the next
+                    server.tell(server.site, [f"{number}-{filler}"])
+                    await wait_until(lambda: all(len(seen) > number for seen in received), f"change {number}")
+                await asyncio.gather(*tasks)
+                queued = [queue.qsize() for queue in server.listeners]
+                late = b""                             # the silent one reads at last, up to the last change
+                last = f'"{changes - 1}-x'.encode()
+                while last not in late[-len(filler) - 4096:]:
+                    late += await asyncio.wait_for(loop.sock_recv(silent, 1 << 20), WAIT)
+                for stream in streams:
+                    stream.close()
+        finally:
+            silent.close()
+            await runner.cleanup()
+        return received, late, queued, json.dumps(sorted(server.site.pages))
+
+    received, late, queued, every = asyncio.run(visit())
+    assert all(seen == list(range(changes)) for seen in received)     # in order, none dropped, none late
+    assert max(queued) <= QUEUED_CHANGES                                 # the silent one's changes are bounded
+    assert every.encode() in late and late.count(b"event: cambio") < changes    # it skipped ahead, told so
+
+
+def test_a_page_is_served_compressed_once_with_an_etag_and_changes_after_the_close(
+        played: tuple[TournamentService, int, int, Path]) -> None:
+    service, tournament, game, _path = played
+    server = LiveServer(service.with_pin(None), tournament, host="127.0.0.1", port=0, poll_seconds=0.05)
+    page = f"partida-{game}.html"
+
+    async def visit() -> dict[str, Any]:
+        runner = await server.start_site()
+        base = f"http://127.0.0.1:{server.port}/{page}"
+        seen: dict[str, Any] = {}
+        try:
+            async with aiohttp.ClientSession(auto_decompress=False) as client:
+                async with client.get(base, headers={"Accept-Encoding": "gzip, deflate, br"}) as answer:
+                    seen["gzip"] = (answer.status, {key.lower(): value for key, value in answer.headers.items()},
+                                    await answer.read())
+                async with client.get(base, headers={"Accept-Encoding": "identity"}) as answer:
+                    seen["plain"] = (answer.status, {key.lower(): value for key, value in answer.headers.items()},
+                                     await answer.read())
+                async with client.get(base, headers={"Accept-Encoding": "gzip;q=0"}) as answer:
+                    seen["refused"] = answer.headers.get("Content-Encoding")
+                etag = seen["gzip"][1]["etag"]
+                async with client.get(base, headers={"If-None-Match": etag}) as answer:
+                    seen["same"] = (answer.status, await answer.read())
+                async with client.head(base, headers={"Accept-Encoding": "identity"}) as answer:
+                    seen["head"] = (answer.status, answer.headers.get("Content-Length"))
+                seen["before"] = server.site.pages[page] if server.site else ""
+                version = server.site.version if server.site else 0
+                await asyncio.to_thread(service.close_round, game)
+                await wait_until(lambda: server.site is not None and server.site.version > version, "the rebuild")
+                async with client.get(base, headers={"If-None-Match": etag, "Accept-Encoding": "gzip"}) as answer:
+                    seen["after"] = (answer.status, answer.headers.get("ETag"), gzip.decompress(await answer.read()))
+        finally:
+            await runner.cleanup()
+        return seen
+
+    seen = asyncio.run(visit())
+    before = seen["before"].encode("utf-8")
+    status, headers, body = seen["gzip"]
+    assert status == 200 and headers["content-encoding"] == "gzip" and headers["vary"] == "Accept-Encoding"
+    assert headers["content-type"] == "text/html; charset=utf-8" and gzip.decompress(body) == before
+    assert len(body) < len(before) / 2
+    status, headers, body = seen["plain"]
+    assert status == 200 and "content-encoding" not in headers and body == before
+    assert headers["etag"] == seen["gzip"][1]["etag"] and headers["etag"].startswith('W/"')
+    assert seen["refused"] is None
+    assert seen["same"] == (304, b"")
+    assert seen["head"] == (200, str(len(before)))
+    status, etag, text = seen["after"]
+    assert status == 200 and etag != seen["gzip"][1]["etag"]
+    assert b">R1<" in text and b">R1<" not in before
+
+
+def test_a_quiet_stream_gets_the_keep_alive_comment(played: tuple[TournamentService, int, int, Path],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    service, tournament, _game, _path = played
+    monkeypatch.setattr(live_server, "KEEPALIVE_SECONDS", 0.05)
+    server = LiveServer(service.with_pin(None), tournament, host="127.0.0.1", port=0)
+
+    async def visit() -> list[bytes]:
+        runner = await server.start_site()
+        lines = []
+        try:
+            async with aiohttp.ClientSession() as client, \
+                    client.get(f"http://127.0.0.1:{server.port}/eventos") as stream:
+                while b": sigue\n" not in lines:
+                    lines.append(await asyncio.wait_for(stream.content.readline(), WAIT))
+        finally:
+            await runner.cleanup()
+        return lines
+
+    lines = asyncio.run(visit())
+    assert lines[0] == b"retry: 2000\n" and lines[1] == b"event: version\n"
+
+
+@pytest.mark.parametrize(("header", "accepted"), [
+    ("gzip, deflate, br", True), ("br;q=1.0, GZIP;q=0.5", True), ("*", True), ("identity", False), ("", False),
+    ("gzip;q=0", False), ("deflate, gzip; q=0.0", False), ("*, gzip;q=0", False), ("gzip;q=zero", False)])
+def test_accept_encoding_is_read_as_http_says(header: str, accepted: bool) -> None:
+    assert accepts_gzip(header) is accepted
+
+
+def test_the_open_files_limit_is_raised_to_the_hard_limit() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        if soft > 64 and hard != resource.RLIM_INFINITY:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft // 2, hard))
+        assert raise_file_limit() == resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        assert hard == resource.RLIM_INFINITY or resource.getrlimit(resource.RLIMIT_NOFILE)[0] == hard
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, resource.getrlimit(resource.RLIMIT_NOFILE)[0]), hard))

@@ -324,3 +324,12 @@ def test_an_idle_session_is_still_closed_with_a_spanish_reason(judges_console: N
 
     kind, reason = asyncio.run(browse())
     assert kind == aiohttp.WSMsgType.CLOSE and "sesión inactiva" in reason
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("/partida-1.html", "/partida-1.html"), ("", ""), ("a\nb", "a\\nb"), ("a\u202eb", "a\\u202eb"),
+    ("\x1b[31mrojo", "\\x1b[31mrojo"), ("ñandú", "ñandú")])
+def test_a_console_line_shows_every_hidden_character_and_printable_text_as_it_is(text: str, shown: str) -> None:
+    from tui.cli.venue_console import printable
+    assert printable(text) == shown
+    assert printable("x" * 400) == "x" * 299 + "…"

@@ -17,15 +17,28 @@ said again only when it changes; the pages served stay the last good ones):
   served, the server's time and when those pages were built (``{"version": N, "hora": ms,
   "hecho": ms}``, since the epoch: a page corrects the browser's clock by ``hora`` and
   catches up a change it could have missed by ``hecho``, ``live_pages.live_script``),
-  then one ``event: cambio`` per change, ``data: {"version": N, "paginas": [...]}`` (the
-  pages whose ``<main>`` changed, ``live_pages.changed_pages``); a comment every
-  ``KEEPALIVE_SECONDS`` keeps proxies from closing an idle stream. The page's inline
+  then one ``event: cambio`` per change that some page shows, ``data: {"version": N,
+  "paginas": [...]}`` (the pages whose ``<main>`` changed, ``live_pages.changed_pages``; a
+  rebuild that changed no page is not sent); a comment every ``KEEPALIVE_SECONDS`` keeps
+  proxies from closing an idle stream. The page's inline
   script fetches its page again and replaces its ``<main>``; EventSource reconnects by
   itself after a network cut (``retry:`` ``RETRY_MILLISECONDS``).
 * ``GET /`` redirects to ``directo.html``; ``GET /PATH`` serves a page, 404 otherwise.
 
-With ``mirror``, the pages are also written into that folder after each change (those
-whose text changed, ``live_pages.write_mirror``: each file atomically). The console gets one line per
+**Many viewers** (the issue's 500 on a 2-core machine, ``bench/live_viewers.py``): a change
+is encoded once and the same bytes are queued for every stream (``tell``: no per-stream
+work but a ``put``); each stream's handler only waits on its queue and writes (one task
+for the keep-alive comments of all streams, no timer per stream); a stream that does not
+read is never waited for: its queue holds at most ``QUEUED_CHANGES`` changes, then one
+naming every page. A page is served as bytes encoded once per version of its text, gzip
+compressed (once) for a browser that accepts it, with an ``ETag`` (a refresh of a page
+that did not change is a 304). The listening socket's backlog is ``LISTEN_BACKLOG`` (every
+browser reconnecting at once after a restart), and ``serve`` raises the process's limit of
+open files to the system's hard limit (each viewer holds two connections) and says so when
+it stays too low for ``VIEWERS_PLANNED`` viewers.
+
+With ``mirror``, the pages are also written into that folder after each change
+(those whose text changed, ``live_pages.write_mirror``: each file atomically). The console gets one line per
 request (path without its query string) and one line per error (``venue_console``, as
 ``serve``).
 """
@@ -33,12 +46,15 @@ request (path without its query string) and one line per error (``venue_console`
 from __future__ import annotations
 
 import asyncio
+import gzip
+import hashlib
 import json
 import logging
+import resource
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +76,7 @@ from ranking.classic.live_pages import with_classic_pages
 from tui.cli.machine_addresses import browser_urls
 from tui.cli.venue_console import PathAccessLogger, install_console_logging, printable, unexpected_error
 
-__all__ = ["KEEPALIVE_SECONDS", "POLL_SECONDS", "LiveServer"]
+__all__ = ["KEEPALIVE_SECONDS", "POLL_SECONDS", "LiveServer", "raise_file_limit"]
 
 POLL_SECONDS = 0.5
 """Seconds between two looks at the log's last event id."""
@@ -74,9 +90,79 @@ RETRY_MILLISECONDS = 2000
 QUEUED_CHANGES = 16
 """Changes held for a slow browser; beyond, its queue is replaced by one change naming every page."""
 
+KEEPALIVE = b": sigue\n\n"
+"""The comment line that keeps an idle stream open."""
+
+LISTEN_BACKLOG = 2048
+"""Connections the system queues before the server accepts them (aiohttp's default, 128,
+makes browsers wait a second or more when hundreds reconnect at once)."""
+
+VIEWERS_PLANNED = 500
+"""Viewers at once the server is sized for (the issue's figure): ``serve`` warns when the
+open-files limit leaves fewer."""
+
+FILES_PER_VIEWER = 2
+"""Open files (sockets) a browser holds: its stream and one connection kept for fetches."""
+
+FILES_SPARE = 64
+"""Open files the server needs besides the viewers' (the database, the log, the modules)."""
+
 CONTENT_TYPES = {".html": "text/html", ".css": "text/css"}
 
 log = logging.getLogger("duplicada.live")
+
+
+def raise_file_limit() -> int:
+    """Raise this process's soft limit of open files to its hard limit (the most it may
+    have without privileges); the limit in force afterwards, in files."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard and soft != resource.RLIM_INFINITY:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (ValueError, OSError):
+            pass                                  # the limit stays; serve says what it allows
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def event_bytes(kind: str, data: dict[str, Any]) -> bytes:
+    """One server-sent event, ``event: KIND`` and its ``data:`` line of JSON, encoded."""
+    return f"event: {kind}\ndata: {json.dumps(data)}\n\n".encode()
+
+
+@dataclass(frozen=True)
+class EncodedPage:
+    """A page's text as served: ``text`` what it was encoded from, ``body`` its UTF-8
+    bytes, ``gzipped`` those compressed, ``etag`` a weak entity tag of them."""
+
+    text: str
+    body: bytes
+    gzipped: bytes
+    etag: str
+
+    @classmethod
+    def of(cls, text: str) -> EncodedPage:
+        body = text.encode("utf-8")
+        return cls(text, body, gzip.compress(body, mtime=0),
+                   f'W/"{hashlib.blake2b(body, digest_size=12).hexdigest()}"')
+
+
+def accepts_gzip(header: str) -> bool:
+    """Whether an ``Accept-Encoding`` value accepts gzip: named (or ``*`` when gzip is
+    not named) with a quality above 0 (RFC 9110 §12.5.3)."""
+    qualities: dict[str, float] = {}
+    for item in header.split(","):
+        name, *parameters = (part.strip().lower() for part in item.split(";"))
+        quality = 1.0
+        for parameter in parameters:
+            key, _, value = parameter.partition("=")
+            if key.strip() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        if name:
+            qualities[name] = quality
+    return qualities.get("gzip", qualities.get("*", 0.0)) > 0
 
 
 class LiveServer:
@@ -98,9 +184,11 @@ class LiveServer:
         self.site: LiveSite | None = None
         self.built_at = 0.0
         """When ``site`` was put in place (``time.time()``, seconds): told to each stream."""
-        self.listeners: set[asyncio.Queue[dict[str, Any] | None]] = set()
+        self.listeners: set[asyncio.Queue[bytes | None]] = set()
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="directo")
         self._watcher: asyncio.Task[None] | None = None
+        self._keeper: asyncio.Task[None] | None = None
+        self._encoded: dict[str, EncodedPage] = {}
 
     # --- the pages -------------------------------------------------------------------------------------
     def build(self) -> LiveSite:
@@ -137,15 +225,39 @@ class LiveServer:
             return False
         site: LiveSite = await self._run(self.build)
         self.site, self.built_at = site, time.time()
-        message = {"version": site.version, "paginas": changed_pages(before, site)}
+        self.tell(site, changed_pages(before, site))
+        return True
+
+    def tell(self, site: LiveSite, pages: list[str]) -> None:
+        """Queue ``event: cambio`` naming ``pages`` (at ``site.version``) for every stream,
+        encoded once; nothing when no page changed. A stream whose queue is full (a browser
+        that does not read) gets instead one change naming every page of ``site``. Pages
+        no longer served, or whose text changed, lose their encoded bytes."""
+        for path, encoded in list(self._encoded.items()):
+            text = site.pages.get(path)
+            if text is None or (text is not encoded.text and text != encoded.text):
+                del self._encoded[path]
+        if not pages:
+            return
+        message = event_bytes("cambio", {"version": site.version, "paginas": pages})
+        everything: bytes | None = None
         for queue in list(self.listeners):
             if queue.full():                        # a slow browser: one change naming every page
                 while not queue.empty():
                     queue.get_nowait()
-                queue.put_nowait({"version": site.version, "paginas": sorted(site.pages)})
+                everything = everything or event_bytes("cambio", {"version": site.version,
+                                                                  "paginas": sorted(site.pages)})
+                queue.put_nowait(everything)
             else:
                 queue.put_nowait(message)
-        return True
+
+    async def _keep_alive(self) -> None:
+        """Every ``KEEPALIVE_SECONDS``, a comment for each stream with nothing queued."""
+        while True:
+            await asyncio.sleep(KEEPALIVE_SECONDS)
+            for queue in list(self.listeners):
+                if queue.empty():
+                    queue.put_nowait(KEEPALIVE)
 
     async def _watch(self) -> None:
         said = ""                                   # the last error logged: said once, not every look
@@ -186,6 +298,7 @@ class LiveServer:
 
     async def _start_watching(self, _app: web.Application) -> None:
         self._watcher = asyncio.get_running_loop().create_task(self._watch())
+        self._keeper = asyncio.get_running_loop().create_task(self._keep_alive())
 
     async def _end_streams(self, _app: web.Application) -> None:
         """Every stream ends (the server stops): its handler returns at once."""
@@ -195,49 +308,60 @@ class LiveServer:
             queue.put_nowait(None)
 
     async def _stop_watching(self, _app: web.Application) -> None:
-        if self._watcher is not None:
-            self._watcher.cancel()
-            try:
-                await self._watcher
-            except asyncio.CancelledError:
-                pass
+        for task in (self._watcher, self._keeper):
+            if task is not None:
+                task.cancel()
+                try:
+                    await task
+                except asyncio.CancelledError:
+                    pass
         self._reader.shutdown(wait=False)
 
     async def handle_root(self, _request: web.Request) -> web.StreamResponse:
         raise web.HTTPFound(f"/{CURRENT_PAGE}")
 
+    def encoded(self, path: str, text: str) -> EncodedPage:
+        """The page ``path`` whose text is ``text``, encoded (once per text: kept until
+        ``tell`` sees the page change)."""
+        page = self._encoded.get(path)
+        if page is None or (page.text is not text and page.text != text):
+            page = self._encoded[path] = EncodedPage.of(text)
+        return page
+
     async def handle_page(self, request: web.Request) -> web.StreamResponse:
+        """A page: its bytes, gzip compressed when the browser accepts it, with an ``ETag``;
+        304 when ``If-None-Match`` names it; 404 in Spanish for a page that does not exist."""
         path = request.match_info["path"]
         site = self.site
         text = site.pages.get(path) if site is not None else None
         if text is None:
             return web.Response(status=404, content_type="text/plain", charset="utf-8",
                                 text=f"No existe la página {path}. Vuelva a «{CURRENT_PAGE}».")
+        page = self.encoded(path, text)
+        headers = {"Cache-Control": "no-cache", "ETag": page.etag, "Vary": "Accept-Encoding"}
+        if {page.etag, "*"} & {tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")}:
+            return web.Response(status=304, headers=headers)
+        body = page.body
+        if accepts_gzip(request.headers.get("Accept-Encoding", "")):
+            body = page.gzipped
+            headers["Content-Encoding"] = "gzip"
         suffix = path[path.rfind("."):]
-        return web.Response(text=text, content_type=CONTENT_TYPES.get(suffix, "text/plain"), charset="utf-8",
-                            headers={"Cache-Control": "no-cache"})
+        return web.Response(body=body, content_type=CONTENT_TYPES.get(suffix, "text/plain"), charset="utf-8",
+                            headers=headers)
 
     async def handle_events(self, request: web.Request) -> web.StreamResponse:
         """The stream of changes (module docstring)."""
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream; charset=utf-8",
                                                "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
         await response.prepare(request)
-        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=QUEUED_CHANGES)
+        queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=QUEUED_CHANGES)
         self.listeners.add(queue)
         try:
             version = self.site.version if self.site is not None else 0
             hello = {"version": version, "hora": round(time.time() * 1000), "hecho": round(self.built_at * 1000)}
-            await response.write(f"retry: {RETRY_MILLISECONDS}\nevent: version\ndata: "
-                                 f"{json.dumps(hello)}\n\n".encode())
-            while True:
-                try:
-                    message = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_SECONDS)
-                except TimeoutError:
-                    await response.write(b": sigue\n\n")
-                    continue
-                if message is None:                 # the server stops
-                    break
-                await response.write(f"event: cambio\ndata: {json.dumps(message)}\n\n".encode())
+            await response.write(f"retry: {RETRY_MILLISECONDS}\n".encode() + event_bytes("version", hello))
+            while (message := await queue.get()) is not None:      # None: the server stops
+                await response.write(message)
         except (ConnectionResetError, ConnectionError):
             pass                                    # the browser left
         finally:
@@ -270,7 +394,7 @@ class LiveServer:
         with port 0, the port chosen is in ``self.port`` afterwards."""
         runner = web.AppRunner(await self.make_app(), access_log_class=PathAccessLogger)
         await runner.setup()
-        await web.TCPSite(runner, self.host, self.port).start()
+        await web.TCPSite(runner, self.host, self.port, backlog=LISTEN_BACKLOG).start()
         if self.port == 0 and runner.addresses:
             self.port = int(runner.addresses[0][1])
         return runner
@@ -280,13 +404,20 @@ class LiveServer:
         Raises ``OSError`` when the address cannot be listened on, ``TournamentError`` for
         an unknown tournament or a refused mirror folder."""
         install_console_logging()
+        files = raise_file_limit()
+        viewers = (files - FILES_SPARE) // FILES_PER_VIEWER
 
         async def application() -> web.Application:
             app = await self.make_app()
             for line in (f"duplicada en directo: páginas públicas de solo lectura en {' o '.join(self.urls())}",
                          *([f"Copia estática en {self.mirror} tras cada cambio."] if self.mirror else []),
+                         *([f"Aviso: el sistema deja a este proceso {files} ficheros abiertos, para unos "
+                            f"{max(viewers, 0)} espectadores a la vez; para {VIEWERS_PLANNED}, súbalo antes de "
+                            f"empezar (p. ej. «ulimit -n {FILES_PER_VIEWER * VIEWERS_PLANNED + FILES_SPARE * 4}»)."]
+                           if viewers < VIEWERS_PLANNED else []),
                          "Pulse Ctrl+C para terminar."):
                 announce(line)
             return app
 
-        web.run_app(application(), host=self.host, port=self.port, print=None, access_log_class=PathAccessLogger)
+        web.run_app(application(), host=self.host, port=self.port, print=None, access_log_class=PathAccessLogger,
+                    backlog=LISTEN_BACKLOG)

@@ -36,7 +36,8 @@ handler's error): rewritten in Spanish."""
 def printable(text: str, limit: int = LINE_LENGTH) -> str:
     """``text`` with every character that is not printable (newlines, escapes, bidi
     controls) written as ``\\xNN``/``\\uNNNN``, cut to ``limit`` characters (``…``)."""
-    shown = "".join(character if character.isprintable() else ascii(character)[1:-1] for character in text)
+    shown = text if text.isprintable() else \
+        "".join(character if character.isprintable() else ascii(character)[1:-1] for character in text)
     return shown if len(shown) <= limit else shown[:limit - 1] + "…"
 
 
