@@ -33,7 +33,8 @@ DEFAULT_PORT = 8080
 def live(db: str | None, tournament_id: int | None, host: str, port: int, public_url: str | None,
          mirror: Path | None) -> None:
     """Sirve las páginas públicas del torneo en directo: la ronda en juego (atril cuando se
-    anuncia, cronómetro, tablero y última maestra), los resultados de las rondas cerradas, las
+    anuncia, cronómetro, tablero y última maestra; proyeccion.html para el proyector de la
+    sala), los resultados de las rondas cerradas, las
     clasificaciones y la página de cada jugador; en la modalidad clásica, los emparejamientos
     y resultados de cada ronda y la clasificación tras cada una. Los navegadores ven cada
     cambio en menos de 2 s sin recargar. Solo lectura: sin contraseña ni PIN."""
