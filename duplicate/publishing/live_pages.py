@@ -542,7 +542,7 @@ def live_site(service: TournamentService, tournament_id: int | None = None, *,
             sections[entry] = hoja(game, line, sheet)
         return sections[entry]
 
-    for entry, player in results.players.items():
+    for entry, player in (results.players.items() if info.games else ()):   # no duplicate game: no page
         games = [(game, lines[game.number].get(entry), game.sheets.get(entry, ())) for game in results.games]
         name = f"{PLAYER_FOLDER}/{player.slug}.html"
         figures = [(game.number, game.status, game.master_total, line, sheet) for game, line, sheet in games]

@@ -163,8 +163,15 @@ def _with_section(page: str, section: str, first: bool) -> str:
         return page
     main = page.find("<main>")
     if first and main >= 0:
-        heading = page.find("</h1>\n", main)
-        at = heading + len("</h1>\n") if heading >= 0 else main + len("<main>")
+        heading = page.find("</h1>", main)
+        if heading < 0:
+            at = main + len("<main>")
+        else:
+            at = heading + len("</h1>")
+            if page.startswith("\n", at):
+                at += 1
+            else:                                   # a heading with nothing after it
+                section = "\n" + section
         return page[:at] + section + page[at:]
     at = page.rfind("</main>")
     return page if at < 0 else page[:at] + section + page[at:]

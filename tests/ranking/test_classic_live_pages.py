@@ -211,3 +211,19 @@ def test_with_duplicate_games_the_section_closes_the_page_and_is_never_doubled(
     current = again.pages[CURRENT_PAGE]
     assert current.index("Atril de la ronda 1") < current.index('<section class="clasica"')   # the game first
     assert 'href="clasica/ronda-1.html"' in current
+
+
+def test_a_tournament_with_only_classic_divisions_shows_no_empty_duplicate_standings(
+        services: tuple[TournamentService, ClassicService, TournamentService]) -> None:
+    _judge, classic, viewer = services
+    classic.pair_round()
+    first = site_of(viewer)
+    again = site_of(viewer, previous=first)
+    for site in (first, again):
+        index = site.pages["index.html"]
+        main = index[index.index("<main>"):index.index("</main>")]
+        assert "Clasificación general" not in main and "Partidas</h2>" not in main     # no duplicate game
+        assert main.index("</h1>") < main.index('<section class="clasica"')           # the divisions first
+        assert main.count('<section class="clasica"') == 1
+        assert not [name for name in site.pages if name.startswith("jugadores/")]       # no empty duplicate page
+        assert "clasica/jugadores/jugador-1.html" in site.pages
