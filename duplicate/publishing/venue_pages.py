@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,7 +43,8 @@ from duplicate.service.facade import TournamentService
 from duplicate.service.field_standings import FieldStandings, VenueKey
 from duplicate.service.venues import FieldPlayer
 
-__all__ = ["ALL_VENUES_PAGE", "SLUG_LIMIT", "VenuePages", "collect_venue_pages", "venue_slugs", "write_venue_pages"]
+__all__ = ["ALL_VENUES_PAGE", "SLUG_LIMIT", "VenuePages", "collect_venue_pages", "file_slugs", "venue_slugs",
+           "write_venue_pages"]
 
 ALL_VENUES_PAGE = "sedes.html"
 """The page of the whole field (every venue)."""
@@ -57,13 +58,22 @@ def venue_slugs(names: Sequence[str]) -> dict[str, str]:
     in the order given: ``["Lloret de Mar", "El Vendrell"]`` → ``{"Lloret de Mar":
     "lloret-de-mar", "El Vendrell": "el-vendrell"}``; ``["Sede A", "sede-a"]`` →
     ``{"Sede A": "sede-a", "sede-a": "sede-a-2"}``. Never raises."""
+    return file_slugs(names, fallback="sede")
+
+
+def file_slugs(names: Iterable[str], *, fallback: str, prefix: str = "",
+               reserved: Iterable[str] = ()) -> dict[str, str]:
+    """A distinct file-name slug for each name, by name, in the order given: ``prefix`` then
+    the name's ASCII letters and digits in lower case, runs of anything else as one hyphen,
+    at most ``SLUG_LIMIT`` characters (``fallback`` when nothing is left); a slug already
+    given or in ``reserved`` gets ``-2``, ``-3``… A name is never a path. Never raises."""
     slugs: dict[str, str] = {}
-    taken: set[str] = set()
+    taken = set(reserved)
     for name in names:
         if name in slugs:
             continue
         ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower()
-        base = re.sub(r"[^a-z0-9]+", "-", ascii_name).strip("-")[:SLUG_LIMIT].strip("-") or "sede"
+        base = prefix + (re.sub(r"[^a-z0-9]+", "-", ascii_name).strip("-")[:SLUG_LIMIT].strip("-") or fallback)
         slug, count = base, 1
         while slug in taken:
             count += 1

@@ -45,14 +45,12 @@ page's base: the live script (``live_script``: the server's ``/eventos`` stream)
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from duplicate.publishing.live_pages import CURRENT_PAGE, LiveSite, live_script
-from duplicate.publishing.venue_pages import SLUG_LIMIT
+from duplicate.publishing.venue_pages import SLUG_LIMIT, file_slugs
 from duplicate.service.facade import TournamentService
 from ranking.classic.publish import classic_environment, event_values, not_playing, player_card
 from ranking.classic.service import ClassicService
@@ -103,24 +101,9 @@ def division_folders(names: list[str]) -> dict[str, str]:
     ``clasica``, ``"Élite"`` → ``clasica-elite``, ``"★"`` → ``clasica-division``; distinct
     (``-2``, ``-3``… after a repeat), ASCII letters, digits and hyphens only (a name is never
     a path), at most ``SLUG_LIMIT`` characters after ``clasica-``. Never raises."""
-    folders: dict[str, str] = {}
-    taken = {CLASSIC_FOLDER}
-    for name in names:
-        if name in folders:
-            continue
-        if not name:
-            folders[name] = CLASSIC_FOLDER
-            continue
-        ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower()
-        base = f"{CLASSIC_FOLDER}-" + (re.sub(r"[^a-z0-9]+", "-", ascii_name).strip("-")[:SLUG_LIMIT].strip("-")
-                                       or "division")
-        folder, count = base, 1
-        while folder in taken:
-            count += 1
-            folder = f"{base}-{count}"
-        taken.add(folder)
-        folders[name] = folder
-    return folders
+    folders = {"": CLASSIC_FOLDER} if "" in names else {}
+    return folders | file_slugs([name for name in names if name], fallback="division", prefix=f"{CLASSIC_FOLDER}-",
+                                reserved=[CLASSIC_FOLDER])
 
 
 def _round_state(boards: tuple[BoardView, ...], complete: bool) -> ClassicRound:
