@@ -22,10 +22,12 @@ package has it):
 For each: best and median wall time in seconds over ``--runs`` runs, and the median CPU
 time (user + system) of the child process (``resource.getrusage(RUSAGE_CHILDREN)``).
 ``--tree DIR`` runs the commands of another checkout (``PYTHONPATH=DIR``, e.g. an
-extracted ``git archive`` of main with its ``lexicon/_gaddag*.so``) on the same databases:
-the before/after of a change. The databases are built by this checkout's code.
+extracted ``git archive`` of main with its ``lexicon/_gaddag*.so``) on the same databases;
+given twice (``--tree BEFORE --tree AFTER``) the two trees' runs alternate, A B A B …, so
+that both see the same load: the before/after of a change on a shared machine. The
+databases are built by this checkout's code.
 
-Usage: ``python bench/cli_commands.py [--runs 7] [--tree DIR] [--keep DIR] [--tty]
+Usage: ``python bench/cli_commands.py [--runs 7] [--tree DIR [--tree DIR]] [--keep DIR] [--tty]
 [--only help,analyze,small,big,overall]``. Figures quoted in docs/performance.md.
 """
 
@@ -136,7 +138,9 @@ def run_tty(args: list[str], stdin: str, env: dict[str, str], cwd: Path) -> tupl
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--tree", type=Path, default=ROOT, help="the checkout whose commands run (default: this one)")
+    parser.add_argument("--tree", type=Path, action="append", default=None,
+                        help="a checkout whose commands run (default: this one); given twice or more, the trees' "
+                             "runs alternate (A B A B …) and each gets its line")
     parser.add_argument("--keep", type=Path, default=None, help="folder for the databases, reused when there")
     parser.add_argument("--tty", action="store_true", help="also the standings on a pseudo-terminal")
     parser.add_argument("--only", default="help,analyze,small,big,overall")
@@ -159,12 +163,11 @@ def main() -> int:
             started = time.perf_counter()
             build_small(small)
             print(f"# small.db: simulate 60 × 1 × 12 en {time.perf_counter() - started:.1f} s")
-        tree = options.tree.resolve()
+        trees = [tree.resolve() for tree in options.tree or [ROOT]]
         # As a user's installation: bytecode cached (``PYTHONDONTWRITEBYTECODE`` would compile
         # every module of the project again in every process), no DUPLICADA_* of this shell.
         base = {key: value for key, value in os.environ.items()
                 if not key.startswith("DUPLICADA_") and key != "PYTHONDONTWRITEBYTECODE"}
-        env = dict(base, PYTHONPATH=str(tree))
         cases = [("help", "--help", ["--help"], "", None, 0.3),
                  ("analyze", "analyze (1 posición)", ["analyze"], POSITION, None, 0.2),
                  ("small", "standings, 60 jugadores", ["standings"], "", small, 0.3),
@@ -172,28 +175,40 @@ def main() -> int:
                  ("overall", f"standings --overall, {options.players} × {options.games}",
                   ["standings", "--overall"], "", big, 0.3)]
         runners = [("", run_piped)] + ([(" [terminal]", run_tty)] if options.tty else [])
-        print(f"# árbol: {tree}; {options.runs} ejecuciones tras una de calentamiento; carga "
-              f"{os.getloadavg()[0]:.2f}")
-        print(f"| {'orden':<40} | {'mejor s':>7} | {'mediana s':>9} | {'CPU s (mediana)':>15} | {'objetivo s':>10} |")
-        print(f"|{'-' * 42}|{'-' * 9}:|{'-' * 11}:|{'-' * 17}:|{'-' * 12}:|")
+        print(f"# {options.runs} ejecuciones tras una de calentamiento, árboles alternados "
+              f"({', '.join(f'{chr(65 + index)} = {tree}' for index, tree in enumerate(trees))}); "
+              f"carga {os.getloadavg()[0]:.2f}")
+        print(f"| {'orden':<44} | {'mejor s':>7} | {'mediana s':>9} | {'CPU s (mediana)':>15} | {'objetivo s':>10} |")
+        print(f"|{'-' * 46}|{'-' * 9}:|{'-' * 11}:|{'-' * 17}:|{'-' * 12}:|")
         for key, label, args, stdin, database, goal in cases:
             if key not in only:
                 continue
             for suffix, runner in runners:
                 if suffix and database is None:
                     continue
-                case_env = dict(env, DUPLICADA_DB=str(database)) if database is not None else env
-                _, _, output = runner(args, stdin, case_env, tree)              # warm-up
-                if options.show:
-                    print("\n".join(output.splitlines()[:6]))
-                walls, cpus = [], []
-                for _ in range(options.runs):
-                    wall, cpu, _ = runner(args, stdin, case_env, tree)
-                    walls.append(wall)
-                    cpus.append(cpu)
-                median = statistics.median(walls)
-                print(f"| {label + suffix:<40} | {min(walls):>7.3f} | {median:>9.3f} | {statistics.median(cpus):>15.3f} "
-                      f"| {goal:>10.2f} |{'' if median <= goal else ' (por encima)'}", flush=True)
+                walls: dict[Path, list[float]] = {tree: [] for tree in trees}
+                cpus: dict[Path, list[float]] = {tree: [] for tree in trees}
+                for tree in trees:
+                    env = dict(base, PYTHONPATH=str(tree))
+                    if database is not None:
+                        env["DUPLICADA_DB"] = str(database)
+                    _, _, output = runner(args, stdin, env, tree)          # warm-up (and the bytecode cache)
+                    if options.show:
+                        print("\n".join(output.splitlines()[:6]))
+                for _ in range(options.runs):                               # A B A B …: the same load for each
+                    for tree in trees:
+                        env = dict(base, PYTHONPATH=str(tree))
+                        if database is not None:
+                            env["DUPLICADA_DB"] = str(database)
+                        wall, cpu, _ = runner(args, stdin, env, tree)
+                        walls[tree].append(wall)
+                        cpus[tree].append(cpu)
+                for index, tree in enumerate(trees):
+                    name = label + suffix + (f" ({chr(65 + index)})" if len(trees) > 1 else "")
+                    median = statistics.median(walls[tree])
+                    print(f"| {name:<44} | {min(walls[tree]):>7.3f} | {median:>9.3f} | "
+                          f"{statistics.median(cpus[tree]):>15.3f} | {goal:>10.2f} |"
+                          f"{'' if median <= goal else ' (por encima)'}", flush=True)
         print(f"# carga al final {os.getloadavg()[0]:.2f}")
     finally:
         if options.keep is None:
