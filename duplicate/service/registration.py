@@ -426,10 +426,13 @@ class Registration(TaskModule):
         return newcomers
 
     def entries(self, tournament_id: int | None = None) -> list[tuple[EntryView, PlayerView]]:
-        """Every entry of the tournament with its player, in entry order."""
+        """Every entry of the tournament with its player, in entry order (one query: the
+        players read with their entries, not one ``entry.player`` read each)."""
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
-            return [(view_of(EntryView, entry), view_of(PlayerView, entry.player)) for entry in tournament.entries]
+            return [(view_of(EntryView, entry), view_of(PlayerView, player)) for entry, player in session.execute(
+                select(Entry, Player).join(Player, Entry.player_id == Player.id)
+                .where(Entry.tournament_id == tournament.id).order_by(Entry.id))]
 
     def entry_names(self, tournament_id: int | None = None) -> dict[int, str]:
         """Each entry's name as lists show it, by entry id: homonyms told apart by club,
