@@ -17,7 +17,10 @@ package has it):
 * ``--help`` (goal ≤ 0.3 s, the lightest command);
 * ``analyze`` of one position (goal ≤ 0.2 s);
 * ``standings`` of the 60-player game (goal ≤ 0.3 s);
-* ``standings`` (the last game) and ``standings --overall`` of the 300 × 10 event (goal ≤ 0.3 s).
+* ``standings`` (the last game) and ``standings --overall`` of the 300 × 10 event (goal ≤ 0.3 s);
+* with ``--only …,app``: the app (``duplicada tui --db small.db``) on a pseudo-terminal,
+  from launch to its first frame and to the tournament list shown (goal ≤ 1 s; the
+  process is killed once both are seen; no CPU figure).
 
 For each: best and median wall time in seconds over ``--runs`` runs, and the median CPU
 time (user + system) of the child process (``resource.getrusage(RUSAGE_CHILDREN)``).
@@ -28,7 +31,7 @@ that both see the same load: the before/after of a change on a shared machine. T
 databases are built by this checkout's code.
 
 Usage: ``python bench/cli_commands.py [--runs 7] [--tree DIR [--tree DIR]] [--keep DIR] [--tty]
-[--only help,analyze,small,big,overall]``. Figures quoted in docs/performance.md.
+[--only help,analyze,small,big,overall,app]``. Figures quoted in docs/performance.md.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from __future__ import annotations
 import argparse
 import os
 import pty
+import re
 import resource
 import shutil
 import statistics
@@ -135,6 +139,54 @@ def run_tty(args: list[str], stdin: str, env: dict[str, str], cwd: Path) -> tupl
     return wall, child_cpu() - cpu, b"".join(chunks).decode(errors="replace")
 
 
+APP_MARKS = (("primer cuadro", "Torneos de esta base de datos"), ("lista de torneos", "Torneo simulado"))
+"""What the app's first screen shows: its heading (the first frame drawn), then the
+tournaments of the database listed (``small.db``'s is «Torneo simulado (semilla 1)»)."""
+
+_ESCAPE = re.compile(rb"\x1b\[[0-9;?<>=]*[A-Za-z~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+
+
+def run_app(database: Path, env: dict[str, str], cwd: Path, deadline: float = 30.0) -> dict[str, float]:
+    """Seconds from launching ``duplicada tui --db DATABASE`` on a pseudo-terminal (120 × 40)
+    to each of ``APP_MARKS`` appearing in what it draws (escape sequences removed); the app
+    is then killed. ``SystemExit`` when a mark is not seen within ``deadline`` seconds."""
+    import fcntl
+    import select
+    import signal
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    started = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-m", "tui.cli", "tui", "--db", str(database)], stdin=slave,
+                               stdout=slave, stderr=slave, cwd=cwd, start_new_session=True,
+                               env={**env, "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"})
+    os.close(slave)
+    seen: dict[str, float] = {}
+    drawn = b""
+    try:
+        while len(seen) < len(APP_MARKS) and time.perf_counter() - started < deadline:
+            ready, _, _ = select.select([master], [], [], 0.01)
+            if not ready:
+                continue
+            try:
+                drawn += os.read(master, 1 << 16)
+            except OSError:
+                break
+            text = _ESCAPE.sub(b"", drawn).decode(errors="replace")
+            for label, mark in APP_MARKS:
+                if label not in seen and mark in text:
+                    seen[label] = time.perf_counter() - started
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        os.close(master)
+    if len(seen) < len(APP_MARKS):
+        raise SystemExit(f"la aplicación no mostró {[m for l, m in APP_MARKS if l not in seen]} en {deadline:.0f} s")
+    return seen
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
@@ -159,7 +211,7 @@ def main() -> int:
             build_big(big, options.players, options.games, options.rounds)
             print(f"# big.db: {options.players} × {options.games} × {options.rounds} en "
                   f"{time.perf_counter() - started:.1f} s")
-        if {"small"} & only and not small.exists():
+        if {"small", "app"} & only and not small.exists():
             started = time.perf_counter()
             build_small(small)
             print(f"# small.db: simulate 60 × 1 × 12 en {time.perf_counter() - started:.1f} s")
@@ -209,6 +261,21 @@ def main() -> int:
                     print(f"| {name:<44} | {min(walls[tree]):>7.3f} | {median:>9.3f} | "
                           f"{statistics.median(cpus[tree]):>15.3f} | {goal:>10.2f} |"
                           f"{'' if median <= goal else ' (por encima)'}", flush=True)
+        if "app" in only:
+            times: dict[tuple[Path, str], list[float]] = {}
+            for tree in trees:
+                run_app(small, dict(base, PYTHONPATH=str(tree)), tree)                    # warm-up
+            for _ in range(options.runs):
+                for tree in trees:
+                    for label, value in run_app(small, dict(base, PYTHONPATH=str(tree)), tree).items():
+                        times.setdefault((tree, label), []).append(value)
+            for index, tree in enumerate(trees):
+                for label, _mark in APP_MARKS:
+                    values = times[(tree, label)]
+                    name = f"app: {label}" + (f" ({chr(65 + index)})" if len(trees) > 1 else "")
+                    median = statistics.median(values)
+                    print(f"| {name:<44} | {min(values):>7.3f} | {median:>9.3f} | {'—':>15} | {1.0:>10.2f} |"
+                          f"{'' if median <= 1.0 else ' (por encima)'}", flush=True)
         print(f"# carga al final {os.getloadavg()[0]:.2f}")
     finally:
         if options.keep is None:
