@@ -53,8 +53,10 @@ class Standings(TaskModule):
         policy = TournamentSettings.from_dict(tournament.settings).bonus_policy
         seated = self.seated_in(session, game)
         scores: dict[int, dict[int, int]] = {}
-        for number, entry, score in session.execute(select(Slip.round_number, Slip.entry_id, Slip.score)
-                                                    .where(Slip.game_id == game.id)).all():
+        # The slips on the session's connection (SQLAlchemy Core: no ORM result rows); the
+        # ``seated_in`` query above has flushed a write transaction's pending changes.
+        slips = select(Slip.round_number, Slip.entry_id, Slip.score).where(Slip.game_id == game.id)
+        for number, entry, score in session.connection().execute(slips).all():
             if type(score) is not int:          # a bool or a text where a number is stored
                 raise DamagedData(f"los puntos guardados de la ronda {number} no son un número ({type(score).__name__}): "
                                   "la base de datos está dañada; restaure una copia")
