@@ -426,7 +426,8 @@ class Registration(TaskModule):
         return newcomers
 
     def entries(self, tournament_id: int | None = None) -> list[tuple[EntryView, PlayerView]]:
-        """Every entry of the tournament with its player, in entry order."""
+        """Every entry of the tournament with its player, in entry order (one query: the
+        players read with their entries, not one ``entry.player`` read each)."""
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             entries = session.scalars(select(Entry).where(Entry.tournament_id == tournament.id)

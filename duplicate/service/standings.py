@@ -23,6 +23,7 @@ from duplicate.storage.models import (
     Event,
     GameRow,
     RoundRow,
+    Seat,
     Slip,
     Tournament,
 )
@@ -31,29 +32,52 @@ from duplicate.storage.models import (
 class Standings(TaskModule):
     """Standings and bonuses of the games of a tournament, from the stored slips."""
 
+    # The reads below take only the columns they need (no ORM objects: a 300-player game
+    # has 300 seats and 6,000 slips, and a round row carries its board and moves), through
+    # ``session.execute`` so that pending changes of a write transaction are flushed first.
+    @staticmethod
+    def seated_in(session: Session, game: GameRow) -> list[int]:
+        """The entry ids seated in ``game``, by table number (II.6)."""
+        return list(session.scalars(select(Seat.entry_id).where(Seat.game_id == game.id)
+                                    .order_by(Seat.table_number)))
+
+    @staticmethod
+    def round_figures_in(session: Session, game: GameRow) -> list[tuple[int, int | None, int, bool]]:
+        """Per round of ``game``, in round order: ``(number, master score or None before the
+        master is chosen, top score, closed)``."""
+        return [(number, master, top, bool(closed)) for number, master, top, closed in session.execute(
+            select(RoundRow.number, RoundRow.master_score, RoundRow.top_score, RoundRow.closed)
+            .where(RoundRow.game_id == game.id).order_by(RoundRow.number))]
+
     def round_results_in(self, session: Session, tournament: Tournament, game: GameRow) -> list[RoundResult[int]]:
         policy = TournamentSettings.from_dict(tournament.settings).bonus_policy
-        seated = [seat.entry_id for seat in game.seats]
+        seated = self.seated_in(session, game)
         scores: dict[int, dict[int, int]] = {}
-        for number, entry, score in session.execute(select(Slip.round_number, Slip.entry_id, Slip.score)
-                                                    .where(Slip.game_id == game.id)):
-            if not isinstance(score, int) or isinstance(score, bool):
+        # The slips on the session's connection (SQLAlchemy Core: no ORM result rows); the
+        # ``seated_in`` query above has flushed a write transaction's pending changes.
+        slips = select(Slip.round_number, Slip.entry_id, Slip.score).where(Slip.game_id == game.id)
+        for number, entry, score in session.connection().execute(slips).all():
+            if type(score) is not int:          # a bool or a text where a number is stored
                 raise DamagedData(f"los puntos guardados de la ronda {number} no son un número ({type(score).__name__}): "
                                   "la base de datos está dañada; restaure una copia")
-            scores.setdefault(number, {})[entry] = score
+            round_scores = scores.get(number)
+            if round_scores is None:
+                round_scores = scores[number] = {}
+            round_scores[entry] = score
         results = []
-        for row in game.rounds:
-            if row.master_score is None:
+        for number, master_score, top_score, closed in self.round_figures_in(session, game):
+            if master_score is None:
                 continue
-            round_scores = {entry: scores.get(row.number, {}).get(entry, 0) for entry in seated}
-            bonuses = round_bonuses(row.top_score, round_scores, policy) if row.closed else {}
-            results.append(RoundResult(number=row.number, master_score=row.master_score, top_score=row.top_score,
+            played = scores.get(number, {})
+            round_scores = {entry: played.get(entry, 0) for entry in seated}
+            bonuses = round_bonuses(top_score, round_scores, policy) if closed else {}
+            results.append(RoundResult(number=number, master_score=master_score, top_score=top_score,
                                        scores=round_scores, bonuses=bonuses))
         return results
 
     def game_standings_in(self, session: Session, tournament: Tournament, game: GameRow) -> list[GameStanding[int]]:
         settings = TournamentSettings.from_dict(tournament.settings)
-        players = [seat.entry_id for seat in game.seats]
+        players = self.seated_in(session, game)
         return game_standings(players, self.round_results_in(session, tournament, game), tie_breaks=settings.tie_breaks)
 
     def tournament_standings_in(self, session: Session, tournament: Tournament,
@@ -64,7 +88,7 @@ class Standings(TaskModule):
             if before_game is not None and game.number >= before_game:
                 continue
             results = self.round_results_in(session, tournament, game)
-            seated = [seat.entry_id for seat in game.seats]
+            seated = self.seated_in(session, game)
             if results and seated:     # a game nobody was seated in classifies nobody
                 games.append((seated, results))
         # Classified: the players seated in at least one game played (IV.31); a late

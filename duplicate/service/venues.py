@@ -624,15 +624,15 @@ class Venues(TaskModule):
         (``online``: the online venues' names; ``venue_of``: each entry's venue; ``closed_only``:
         only the rounds closed in every room that plays them)."""
         own = self.standings.round_results_in(session, tournament, game)
-        closed = {row.number: row.closed for row in game.rounds}
+        closed = {number: shut for number, _master, _top, shut in self.standings.round_figures_in(session, game)}
         here = own_venue(tournament)
         sources = []
         rounds = {result.number: (result.master_score, result.top_score, closed.get(result.number, False),
                                   dict(result.scores)) for result in own}
         rooms: dict[str | None, list[int]] = {None: []}           # the organiser's room, then each online venue
         rooms.update((name, []) for name in online)
-        for seat in game.seats:
-            rooms.setdefault(venue_of.get(seat.entry_id), []).append(seat.entry_id)
+        for entry in self.standings.seated_in(session, game):
+            rooms.setdefault(venue_of.get(entry), []).append(entry)
         for name, seated in rooms.items():
             if seated:
                 sources.append(_Source(name or here, tuple(seated), rounds))

@@ -94,6 +94,40 @@ def test_tables_are_shown_in_spanish_and_names_as_typed() -> None:
     assert csv_text.splitlines()[0] == "puesto,jugador,porcentaje,valor,unico_maximo" and "98.5" in csv_text
 
 
+def test_plain_tables_are_drawn_as_rich_draws_them() -> None:
+    # Issue 38: a table written to a pipe or a file (or longer than the terminal) is laid out
+    # by ``plain_table``, not Rich; the text must be what Rich drew: widths in terminal
+    # cells (a wide character counts two), numbers right-aligned, the rule under the headings.
+    import io
+
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from tui.cli.listing import emit_rows, plain_table
+
+    cases = [(["puesto", "jugador", "total"], [True, False, True],
+              [["1", "Íñigo Núñez", "386"], ["12", "中村 ハナ 😀", "7"], ["300", "", "1234567"]]),
+             (["mesa", "nota"], [True, False], [["1", "trailing  "], ["2", "  leading"], ["3", " "]]),
+             (["único máximo"], [False], [["x"]])]
+    for headings, right, cells in cases:
+        table = Table(box=box.SIMPLE_HEAD, show_edge=False)
+        for text, flush in zip(headings, right, strict=True):
+            table.add_column(text, justify="right" if flush else "left")
+        for row in cells:
+            table.add_row(*(Text(text) for text in row))
+        drawn = io.StringIO()
+        Console(file=drawn, width=250, highlight=False).print(table)
+        assert plain_table(headings, right, cells) == drawn.getvalue()
+    # emit_rows on a pipe: the plain table, never cut (a 300-column row stays one line).
+    rows = [{"puesto": place, "jugador": f"Jugador {place:03d}", "puestos": " ".join(["99"] * 100)}
+            for place in range(1, 301)]
+    shown = CliRunner().invoke(click.Command("t", callback=lambda: emit_rows(rows, "table"))).output.splitlines()
+    assert len(shown) == 302 and shown[0].startswith(" puesto   jugador ") and set(shown[1]) == {"─"}
+    assert shown[2] == "      1   Jugador 001   " + " ".join(["99"] * 100) + " " and len(shown[-1]) == len(shown[2])
+
+
 def test_help_and_the_engine_commands_start_without_the_database() -> None:
     # Issue 12 §3: start-up time. `--help` and `analyze` never open a tournament database,
     # so they must not import SQLAlchemy (0.2-0.3 s at every start, docs/performance.md).

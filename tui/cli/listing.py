@@ -2,7 +2,10 @@
 
 Used by every command that lists something (standings, tables, slips, ratings): one
 place decides how a list looks, with maintained libraries doing the work (``rich`` for
-the table, ``csv`` and ``json`` from the standard library). Every JSON a command prints
+a table shown on a terminal, ``csv`` and ``json`` from the standard library). A table
+written to a file or a pipe, or longer than the terminal, is printed plainly by
+``plain_table`` — the same columns, headings and rule as Rich draws them, without Rich's
+layout engine (a 300-player standings table took 0.25 s to lay out, issue 38). Every JSON a command prints
 is ``json_text``: stored text stays exact for the program reading it, and a control,
 format or separator character (U+202E, ESC, U+2028…) is written as a JSON escape
 (``\\u202e``), never raw (issue 36 §5).
@@ -20,12 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import click
-from rich import box
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
-from duplicate.labels import spanish_number
 from duplicate.texts import hidden, visible
 
 FORMATS = ("table", "csv", "json")
@@ -94,8 +92,37 @@ def cell(value: Any) -> str:
 def _shown(value: Any, digits: int | None) -> str:
     """``cell``, or a number with ``digits`` decimals (``spanish_number``) when given."""
     if digits is not None and isinstance(value, int | float) and not isinstance(value, bool):
+        from duplicate.labels import spanish_number     # (its module pulls in the rules' enums)
+
         return spanish_number(value, digits)
     return cell(value)
+
+
+def plain_table(headings: Sequence[str], right: Sequence[bool], cells: Sequence[Sequence[str]]) -> str:
+    """The lines of a table as ``emit_rows`` draws it with Rich (``box.SIMPLE_HEAD``, no
+    edge, one space of padding each side of a cell, one between columns, a rule of «─»
+    under the headings), built by hand: each column as wide as its widest cell in
+    terminal cells (``rich.cells.cell_len``: a wide character counts two), ``right[i]``
+    for a right-aligned column; never cut nor wrapped. ``cells``: one list of texts per
+    row, already ``visible``. Ends with a line break."""
+    from rich.cells import cell_len          # the width function alone (not Rich's console)
+
+    widths = [cell_len(heading) for heading in headings]
+    measured = [[cell_len(text) for text in row] for row in cells]
+    for row in measured:
+        widths = [max(width, size) for width, size in zip(widths, row, strict=True)]
+
+    def line(texts: Sequence[str]) -> str:
+        parts = []
+        for text, width, flush_right in zip(texts, widths, right, strict=True):
+            shown = text.rstrip(" ")         # as Rich: trailing spaces count in the width, are not drawn
+            gap = " " * (width - cell_len(shown))
+            parts.append(f" {gap}{shown} " if flush_right else f" {shown}{gap} ")
+        return " ".join(parts)
+
+    lines = [line(headings), "─" * (sum(widths) + 3 * len(widths) - 1)]
+    lines.extend(line(row) for row in cells)
+    return "\n".join(lines) + "\n"
 
 
 def emit_rows(rows: Sequence[dict[str, Any]], output: str, *, numeric_text: Sequence[str] = (),
@@ -108,7 +135,10 @@ def emit_rows(rows: Sequence[dict[str, Any]], output: str, *, numeric_text: Sequ
     ``'`` — and JSON is ``json_text``, hidden characters escaped).
     ``None`` prints as an empty cell; columns whose values
     are all numbers (or ``None``, or one of ``numeric_text`` such as «nuevo») are right-aligned.
-    Piped tables are not cut to the terminal's width. ``digits``: the columns whose
+    A table goes through Rich (bold headings, cut to the terminal's width) only when
+    standard output is a terminal and the table fits its height; otherwise — a file, a
+    pipe, a long table — it is ``plain_table``, the same text never cut (issue 38).
+    ``digits``: the columns whose
     decimals a table shows as ``duplicate.labels.spanish_number`` with that many digits
     (a percentage ``43,60`` as on every page, never ``43,6``)."""
     if output == "json":
@@ -128,12 +158,24 @@ def emit_rows(rows: Sequence[dict[str, Any]], output: str, *, numeric_text: Sequ
                          for row in rows)
         click.echo(buffer.getvalue(), nl=False)
         return
+    right = [all(isinstance(row.get(key), int | float) or row.get(key) is None or row.get(key) in numeric_text
+                 for row in rows) for key in headers]
+    places = [(digits or {}).get(key) for key in headers]
+    cells = [[visible(_shown(row.get(key), place)) for key, place in zip(headers, places, strict=True)]
+             for row in rows]
+    headings = [heading(key) for key in headers]
+    size = shutil.get_terminal_size()
+    if not sys.stdout.isatty() or len(rows) + 2 > size.lines:
+        click.echo(plain_table(headings, right, cells), nl=False)
+        return
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(box=box.SIMPLE_HEAD, show_edge=False)
-    for key in headers:
-        numeric = all(isinstance(row.get(key), int | float) or row.get(key) is None or row.get(key) in numeric_text
-                      for row in rows)
-        table.add_column(heading(key), justify="right" if numeric else "left")
-    for row in rows:
-        table.add_row(*(Text(visible(_shown(row.get(key), (digits or {}).get(key)))) for key in headers))
-    width = shutil.get_terminal_size().columns if sys.stdout.isatty() else 250
-    Console(width=width, highlight=False).print(table)
+    for text, flush_right in zip(headings, right, strict=True):
+        table.add_column(text, justify="right" if flush_right else "left")
+    for row_cells in cells:
+        table.add_row(*(Text(text) for text in row_cells))
+    Console(width=size.columns, highlight=False).print(table)
