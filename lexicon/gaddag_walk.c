@@ -243,6 +243,17 @@ static void record(Walk *w, int start, int end, int placed, int main, int word_m
 static INLINE void go_on(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total,
                          int leftward, int leftmost);
 
+/* Whether the walk can go on from ``node`` to square ``pos``: the tile there is one of the
+ * node's edges, or the square is empty and a rack tile left fits there and is one of them.
+ * Checked before the call, so that the many dead ends cost no call. */
+static INLINE int can_enter(const Walk *w, Arc node, int pos, int placed) {
+    int8_t tile = w->cells[pos];
+    if (tile >= 0) return (node.mask >> (tile & LETTER_BITS)) & 1u;
+    int blank = w->letters;
+    return placed < w->rack_size &&
+           (node.mask & w->masks[pos] & (w->counts[blank] ? 0xFFFFFFFFu : w->available) & ((1u << blank) - 1u)) != 0;
+}
+
 /* Place or follow a tile at ``pos``, coming from ``node``. */
 static void gen(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftward,
                 int leftmost) {
@@ -297,15 +308,18 @@ static INLINE void go_on(Walk *w, int pos, Arc node, int placed, int main, int w
             record(w, pos, a, placed, main, word_mult, cross_total);
         /* Leftwards: through tiles, or onto empty squares that are not anchors (a move
          * covering an anchor further left is found from that anchor). */
-        if (w->go_left[pos]) gen(w, pos - 1, node, placed, main, word_mult, cross_total, 1, leftmost);
+        if (w->go_left[pos] && can_enter(w, node, pos - 1, placed))
+            gen(w, pos - 1, node, placed, main, word_mult, cross_total, 1, leftmost);
         if (left_open && a < SIZE - 1) {
             const Arc *turned = child(g, node, g->sep);
-            if (turned) gen(w, a + 1, *turned, placed, main, word_mult, cross_total, 0, pos);
+            if (turned && can_enter(w, *turned, a + 1, placed))
+                gen(w, a + 1, *turned, placed, main, word_mult, cross_total, 0, pos);
         }
     } else {
         if (placed && (pos == SIZE - 1 || w->cells[pos + 1] < 0) && accepts(node))
             record(w, leftmost, pos, placed, main, word_mult, cross_total);
-        if (pos < SIZE - 1) gen(w, pos + 1, node, placed, main, word_mult, cross_total, 0, leftmost);
+        if (pos < SIZE - 1 && can_enter(w, node, pos + 1, placed))
+            gen(w, pos + 1, node, placed, main, word_mult, cross_total, 0, leftmost);
     }
 }
 
