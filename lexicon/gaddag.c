@@ -247,4 +247,13 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_gaddag", "The compiled GADDAG move generator.", -1, methods};
 
-PyMODINIT_FUNC PyInit__gaddag(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__gaddag(void) {
+#if defined(GADDAG_NEEDS_POPCNT)
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("popcnt")) {
+        PyErr_SetString(PyExc_ImportError, "lexicon._gaddag: el procesador no tiene la instrucción POPCNT");
+        return NULL;
+    }
+#endif
+    return PyModule_Create(&module);
+}
