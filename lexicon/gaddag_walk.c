@@ -254,8 +254,13 @@ static INLINE int can_enter(const Walk *w, Arc node, int pos, int placed) {
            (node.mask & w->masks[pos] & (w->counts[blank] ? 0xFFFFFFFFu : w->available) & ((1u << blank) - 1u)) != 0;
 }
 
-/* Place or follow a tile at ``pos``, coming from ``node``. */
-static void gen(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftward,
+static void gen_left(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total);
+static void gen_right(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftmost);
+
+/* Place or follow a tile at ``pos``, coming from ``node``: inlined into gen_left (the walk
+ * leftwards from the anchor) and gen_right (after the separator), each compiled for its
+ * direction. */
+static INLINE void gen(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftward,
                 int leftmost) {
     const Gaddag *g = w->g;
     int8_t tile = w->cells[pos];
@@ -309,18 +314,26 @@ static INLINE void go_on(Walk *w, int pos, Arc node, int placed, int main, int w
         /* Leftwards: through tiles, or onto empty squares that are not anchors (a move
          * covering an anchor further left is found from that anchor). */
         if (w->go_left[pos] && can_enter(w, node, pos - 1, placed))
-            gen(w, pos - 1, node, placed, main, word_mult, cross_total, 1, leftmost);
+            gen_left(w, pos - 1, node, placed, main, word_mult, cross_total);
         if (left_open && a < SIZE - 1) {
             const Arc *turned = child(g, node, g->sep);
             if (turned && can_enter(w, *turned, a + 1, placed))
-                gen(w, a + 1, *turned, placed, main, word_mult, cross_total, 0, pos);
+                gen_right(w, a + 1, *turned, placed, main, word_mult, cross_total, pos);
         }
     } else {
         if (placed && (pos == SIZE - 1 || w->cells[pos + 1] < 0) && accepts(node))
             record(w, leftmost, pos, placed, main, word_mult, cross_total);
         if (pos < SIZE - 1 && can_enter(w, node, pos + 1, placed))
-            gen(w, pos + 1, node, placed, main, word_mult, cross_total, 0, leftmost);
+            gen_right(w, pos + 1, node, placed, main, word_mult, cross_total, leftmost);
     }
+}
+
+static void gen_left(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total) {
+    gen(w, pos, node, placed, main, word_mult, cross_total, 1, 0);
+}
+
+static void gen_right(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftmost) {
+    gen(w, pos, node, placed, main, word_mult, cross_total, 0, leftmost);
 }
 
 /* An upper bound of the score of any move found from anchor ``a`` of the line (its
@@ -396,7 +409,7 @@ static void walk_anchor(Walk *w, int a) {
     w->anchor_at = a;
     w->right_open = a == SIZE - 1 || w->cells[a + 1] < 0;
     if (a == 0 || w->cells[a - 1] < 0) {
-        gen(w, a, g->root, 0, 0, 1, 0, 1, a);
+        gen_left(w, a, g->root, 0, 0, 1, 0);
         return;
     }
     const Arc *node = &g->root;
@@ -409,7 +422,7 @@ static void walk_anchor(Walk *w, int a) {
         if (!(tile & BLANK_FLAG)) main += w->points[tile & LETTER_BITS];
     }
     const Arc *turned = child(g, *node, g->sep);
-    if (turned) gen(w, a, *turned, 0, main, 1, 0, 0, start + 1);
+    if (turned) gen_right(w, a, *turned, 0, main, 1, 0, start + 1);
 }
 
 typedef struct {
