@@ -34,7 +34,9 @@ is printed before and after: the rounds are meant for a quiet machine, and the f
 is what counts.
 
 Usage: ``python bench/movegen_wolges.py [--games N] [--stress N] [--seed S] [--runs R] [--rounds K]
-[--one-thread] [--wolges DIR] [--keep DIR] [--json OUT]``.
+[--one-thread] [--wolges DIR] [--keep DIR] [--before TREE] [--json OUT]``. ``--before TREE``: another
+checkout of the project (its C extension built in place there) measured in the same rounds,
+as a third engine (the before/after figures of a change to the generator).
 """
 
 from __future__ import annotations
@@ -203,9 +205,16 @@ def main() -> None:
     parser.add_argument("--wolges", type=Path, default=WOLGES, help="the folder of buildlex and oracle")
     parser.add_argument("--keep", type=Path, default=None, help="keep the lexicons and position files there")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--before", type=Path, default=None,
+                        help="another tree of the project (its extension built in place), measured in the same rounds")
+    parser.add_argument("--code", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--worker", nargs=3, metavar=("LEXICON", "POSITIONS", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
+        if args.code:   # the measured tree's packages first
+            sys.path.insert(0, str(args.code.resolve()))
+            for name in [name for name in sys.modules if name.split(".")[0] in ("lexicon", "duplicate", "data")]:
+                del sys.modules[name]
         worker(Path(args.worker[0]), Path(args.worker[1]), args.runs, Path(args.worker[2]), args.one_thread)
         return
 
@@ -249,10 +258,11 @@ def main() -> None:
               + (", ours on one thread" if args.one_thread else ""))
 
         # rounds[engine][set] = list of (rows, total_s, cpu_s)
+        engines = ("ours", "wolges", *(("before",) if args.before else ()))
         measured: dict[str, dict[str, list[tuple[list[tuple[int, int, int]], float, float | None]]]] = {
-            "ours": {set_name: [] for set_name in SETS}, "wolges": {set_name: [] for set_name in SETS}}
+            engine: {set_name: [] for set_name in SETS} for engine in engines}
         for round_number in range(args.rounds):
-            order = ("ours", "wolges") if round_number % 2 == 0 else ("wolges", "ours")
+            order = engines if round_number % 2 == 0 else engines[::-1]
             for set_name in SETS:
                 for engine in order:
                     out = folder / f"{engine}-{set_name}.out"
@@ -263,6 +273,7 @@ def main() -> None:
                     else:
                         subprocess.run([sys.executable, __file__, "--runs", str(args.runs),
                                         *(["--one-thread"] if args.one_thread else []),
+                                        *(["--code", str(args.before)] if engine == "before" else []),
                                         "--worker", str(ours_lexicon), str(files[set_name]), str(out)], check=True)
                     measured[engine][set_name].append(parse(out))
         print(f"load average at end: {load_average()}")
@@ -271,9 +282,10 @@ def main() -> None:
                                       "rounds": args.rounds, "one_thread": args.one_thread,
                                       "load_average_end": load_average(), "sets": {}}
         print(f"\n{'set':<14}{'positions':>10}{'ours pos/s':>12}{'wolges pos/s':>14}{'ours/wolges':>13}"
-              f"{'ours p99 ms':>13}{'wolges p99 ms':>15}{'ours cpu/wall':>15}")
+              f"{'ours p99 ms':>13}{'wolges p99 ms':>15}{'ours cpu/wall':>15}"
+              + (f"{'before pos/s':>14}{'bef/wolges':>12}{'bef p99 ms':>12}" if args.before else ""))
         disagreements: list[str] = []
-        totals = {"ours": 0.0, "wolges": 0.0}
+        totals = {engine: 0.0 for engine in engines}
         for set_name in SETS:
             best = {engine: min(measured[engine][set_name], key=lambda entry: entry[1]) for engine in measured}
             per_position = {engine: [min(entry[0][i][2] for entry in measured[engine][set_name])
@@ -283,28 +295,43 @@ def main() -> None:
             for engine in totals:
                 totals[engine] += best[engine][1]
             n = len(sets[set_name])
-            ours_rows, wolges_rows = best["ours"][0], best["wolges"][0]
-            for index, ((our_best, our_count, _), (their_best, their_count, _)) in enumerate(zip(ours_rows, wolges_rows)):
-                board, rack = sets[set_name][index]
-                if board.is_empty():
-                    their_count *= 2   # wolges walks the empty board across only; ours gives the down moves too
-                if our_best != their_best or our_count != their_count:
-                    disagreements.append(f"{set_name} #{index}: ours {our_best} ({our_count} placements), wolges "
-                                         f"{their_best} ({their_count}): {oracle_line(board, rack)}")
+            wolges_rows = best["wolges"][0]
+            for engine in engines:
+                if engine == "wolges":
+                    continue
+                for index, ((our_best, our_count, _), (their_best, their_count, _)) in enumerate(
+                        zip(best[engine][0], wolges_rows)):
+                    board, rack = sets[set_name][index]
+                    if board.is_empty():
+                        their_count *= 2   # wolges walks the empty board across only; ours gives the down moves too
+                    if our_best != their_best or our_count != their_count:
+                        disagreements.append(f"{set_name} #{index}: {engine} {our_best} ({our_count} placements), "
+                                             f"wolges {their_best} ({their_count}): {oracle_line(board, rack)}")
             cpu = best["ours"][2] or 0.0
             row = {"ours_per_s": n / best["ours"][1], "wolges_per_s": n / best["wolges"][1],
                    "ratio": best["ours"][1] / best["wolges"][1], "ours_p99_ms": p99["ours"],
                    "wolges_p99_ms": p99["wolges"], "ours_cpu_over_wall": cpu / best["ours"][1],
                    "rounds_ours_s": [entry[1] for entry in measured["ours"][set_name]],
                    "rounds_wolges_s": [entry[1] for entry in measured["wolges"][set_name]]}
+            if args.before:
+                row["before_per_s"] = n / best["before"][1]
+                row["before_ratio"] = best["before"][1] / best["wolges"][1]
+                row["before_p99_ms"] = p99["before"]
             results["sets"][set_name] = row  # type: ignore[index]
             print(f"{set_name:<14}{n:>10}{row['ours_per_s']:>12.1f}{row['wolges_per_s']:>14.1f}{row['ratio']:>13.2f}"
-                  f"{row['ours_p99_ms']:>13.2f}{row['wolges_p99_ms']:>15.2f}{row['ours_cpu_over_wall']:>15.2f}")
+                  f"{row['ours_p99_ms']:>13.2f}{row['wolges_p99_ms']:>15.2f}{row['ours_cpu_over_wall']:>15.2f}"
+                  + (f"{row['before_per_s']:>14.1f}{row['before_ratio']:>12.2f}{row['before_p99_ms']:>12.2f}"
+                     if args.before else ""))
         ratio = totals["ours"] / totals["wolges"]
         print(f"{'overall':<14}{total_positions:>10}{total_positions / totals['ours']:>12.1f}"
               f"{total_positions / totals['wolges']:>14.1f}{ratio:>13.2f}")
         results["overall"] = {"ours_per_s": total_positions / totals["ours"],
                               "wolges_per_s": total_positions / totals["wolges"], "ratio": ratio}
+        if args.before:
+            results["overall"]["before_per_s"] = total_positions / totals["before"]  # type: ignore[index]
+            results["overall"]["before_ratio"] = totals["before"] / totals["wolges"]  # type: ignore[index]
+            print(f"{'':<14}{'':>10}{'':>12}{'':>14}{'':>13}{'':>13}{'':>15}{'':>15}"
+                  f"{total_positions / totals['before']:>14.1f}{totals['before'] / totals['wolges']:>12.2f}")
         print(f"\nratio ours/wolges (time, fastest round of each): {ratio:.2f}; two-blank p99: ours "
               f"{results['sets']['two_blank']['ours_p99_ms']:.2f} ms, wolges "  # type: ignore[index]
               f"{results['sets']['two_blank']['wolges_p99_ms']:.2f} ms")  # type: ignore[index]
