@@ -241,27 +241,31 @@ static void record(Walk *w, int start, int end, int placed, int main, int word_m
 }
 
 static INLINE void go_on(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total,
-                         int leftward, int leftmost);
+                         int leftward, int leftmost, int blanks);
 
 /* Whether the walk can go on from ``node`` to square ``pos``: the tile there is one of the
  * node's edges, or the square is empty and a rack tile left fits there and is one of them.
  * Checked before the call, so that the many dead ends cost no call. */
-static INLINE int can_enter(const Walk *w, Arc node, int pos, int placed) {
+static INLINE int can_enter(const Walk *w, Arc node, int pos, int placed, int blanks) {
     int8_t tile = w->cells[pos];
     if (tile >= 0) return (node.mask >> (tile & LETTER_BITS)) & 1u;
     int blank = w->letters;
     return placed < w->rack_size &&
-           (node.mask & w->masks[pos] & (w->counts[blank] ? 0xFFFFFFFFu : w->available) & ((1u << blank) - 1u)) != 0;
+           (node.mask & w->masks[pos] & (blanks && w->counts[blank] ? 0xFFFFFFFFu : w->available) &
+            ((1u << blank) - 1u)) != 0;
 }
 
-static void gen_left(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total);
-static void gen_right(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftmost);
+/* gen compiled for each direction, and for a rack with blanks (1) or without (0). */
+static void gen_left0(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total);
+static void gen_right0(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftmost);
+static void gen_left1(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total);
+static void gen_right1(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftmost);
 
 /* Place or follow a tile at ``pos``, coming from ``node``: inlined into gen_left (the walk
  * leftwards from the anchor) and gen_right (after the separator), each compiled for its
  * direction. */
 static INLINE void gen(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftward,
-                int leftmost) {
+                int leftmost, int blanks) {
     const Gaddag *g = w->g;
     int8_t tile = w->cells[pos];
     if (tile >= 0) {
@@ -270,13 +274,13 @@ static INLINE void gen(Walk *w, int pos, Arc node, int placed, int main, int wor
         if (!next) return;
         w->path[pos] = (int8_t)letter;
         go_on(w, pos, *next, placed, main + ((tile & BLANK_FLAG) ? 0 : w->points[letter]), word_mult,
-              cross_total, leftward, leftmost);
+              cross_total, leftward, leftmost, blanks);
         return;
     }
     if (placed >= w->rack_size) return;
     int blank = w->letters;
     uint32_t symbols = node.mask & ((1u << blank) - 1u);   /* the node's letters: its first edges */
-    uint32_t letters = symbols & w->masks[pos] & (w->counts[blank] ? 0xFFFFFFFFu : w->available);
+    uint32_t letters = symbols & w->masks[pos] & (blanks && w->counts[blank] ? 0xFFFFFFFFu : w->available);
     int lm = w->lm[pos], wm = w->wm[pos], cs = w->cross[pos];
     const Arc *edges = g->arcs + node.first;
     uint32_t available = w->available;
@@ -286,17 +290,17 @@ static INLINE void gen(Walk *w, int pos, Arc node, int placed, int main, int wor
         const Arc *next = edges + POPCOUNT(symbols & ((1u << letter) - 1u));
         int value = w->points[letter] * lm;
         w->path[pos] = (int8_t)letter;
-        if (w->counts[letter]) {   /* a natural tile first, else a blank */
+        if (!blanks || w->counts[letter]) {   /* a natural tile first, else a blank */
             if (--w->counts[letter] == 0) w->available = available & ~(1u << letter);
             go_on(w, pos, *next, placed + 1, main + value, word_mult * wm,
-                  cross_total + (cs >= 0 ? (cs + value) * wm : 0), leftward, leftmost);
+                  cross_total + (cs >= 0 ? (cs + value) * wm : 0), leftward, leftmost, blanks);
             w->counts[letter]++;
             w->available = available;
         } else {
             w->counts[blank]--;
             w->blank_letters[w->blanks_played++] = letter;
             go_on(w, pos, *next, placed + 1, main + value, word_mult * wm,
-                  cross_total + (cs >= 0 ? (cs + value) * wm : 0), leftward, leftmost);
+                  cross_total + (cs >= 0 ? (cs + value) * wm : 0), leftward, leftmost, blanks);
             w->blanks_played--;
             w->counts[blank]++;
         }
@@ -304,7 +308,7 @@ static INLINE void gen(Walk *w, int pos, Arc node, int placed, int main, int wor
 }
 
 static INLINE void go_on(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total,
-                         int leftward, int leftmost) {
+                         int leftward, int leftmost, int blanks) {
     const Gaddag *g = w->g;
     if (leftward) {
         int a = w->anchor_at;
@@ -313,27 +317,35 @@ static INLINE void go_on(Walk *w, int pos, Arc node, int placed, int main, int w
             record(w, pos, a, placed, main, word_mult, cross_total);
         /* Leftwards: through tiles, or onto empty squares that are not anchors (a move
          * covering an anchor further left is found from that anchor). */
-        if (w->go_left[pos] && can_enter(w, node, pos - 1, placed))
-            gen_left(w, pos - 1, node, placed, main, word_mult, cross_total);
+        if (w->go_left[pos] && can_enter(w, node, pos - 1, placed, blanks))
+            (blanks ? gen_left1 : gen_left0)(w, pos - 1, node, placed, main, word_mult, cross_total);
         if (left_open && a < SIZE - 1) {
             const Arc *turned = child(g, node, g->sep);
-            if (turned && can_enter(w, *turned, a + 1, placed))
-                gen_right(w, a + 1, *turned, placed, main, word_mult, cross_total, pos);
+            if (turned && can_enter(w, *turned, a + 1, placed, blanks))
+                (blanks ? gen_right1 : gen_right0)(w, a + 1, *turned, placed, main, word_mult, cross_total, pos);
         }
     } else {
         if (placed && (pos == SIZE - 1 || w->cells[pos + 1] < 0) && accepts(node))
             record(w, leftmost, pos, placed, main, word_mult, cross_total);
-        if (pos < SIZE - 1 && can_enter(w, node, pos + 1, placed))
-            gen_right(w, pos + 1, node, placed, main, word_mult, cross_total, leftmost);
+        if (pos < SIZE - 1 && can_enter(w, node, pos + 1, placed, blanks))
+            (blanks ? gen_right1 : gen_right0)(w, pos + 1, node, placed, main, word_mult, cross_total, leftmost);
     }
 }
 
-static void gen_left(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total) {
-    gen(w, pos, node, placed, main, word_mult, cross_total, 1, 0);
+static void gen_left0(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total) {
+    gen(w, pos, node, placed, main, word_mult, cross_total, 1, 0, 0);
 }
 
-static void gen_right(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftmost) {
-    gen(w, pos, node, placed, main, word_mult, cross_total, 0, leftmost);
+static void gen_right0(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftmost) {
+    gen(w, pos, node, placed, main, word_mult, cross_total, 0, leftmost, 0);
+}
+
+static void gen_left1(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total) {
+    gen(w, pos, node, placed, main, word_mult, cross_total, 1, 0, 1);
+}
+
+static void gen_right1(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftmost) {
+    gen(w, pos, node, placed, main, word_mult, cross_total, 0, leftmost, 1);
 }
 
 /* An upper bound of the score of any move found from anchor ``a`` of the line (its
@@ -409,7 +421,7 @@ static void walk_anchor(Walk *w, int a) {
     w->anchor_at = a;
     w->right_open = a == SIZE - 1 || w->cells[a + 1] < 0;
     if (a == 0 || w->cells[a - 1] < 0) {
-        gen_left(w, a, g->root, 0, 0, 1, 0);
+        (w->blanks ? gen_left1 : gen_left0)(w, a, g->root, 0, 0, 1, 0);
         return;
     }
     const Arc *node = &g->root;
@@ -422,7 +434,7 @@ static void walk_anchor(Walk *w, int a) {
         if (!(tile & BLANK_FLAG)) main += w->points[tile & LETTER_BITS];
     }
     const Arc *turned = child(g, *node, g->sep);
-    if (turned) gen_right(w, a, *turned, 0, main, 1, 0, start + 1);
+    if (turned) (w->blanks ? gen_right1 : gen_right0)(w, a, *turned, 0, main, 1, 0, start + 1);
 }
 
 typedef struct {
