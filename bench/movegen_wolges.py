@@ -51,6 +51,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -61,7 +63,7 @@ WOLGES = next((folder / "shared" / "bench" / "wolges" for folder in ROOT.parents
 SETS = ("self_play", "two_blank", "digraph_heavy", "dense")
 
 
-def _bench_movegen():  # type: ignore[no-untyped-def]
+def _bench_movegen() -> ModuleType:
     """bench/movegen.py as a module (its position drawing and lexicon build)."""
     spec = importlib.util.spec_from_file_location("bench_movegen", ROOT / "bench" / "movegen.py")
     assert spec is not None and spec.loader is not None
@@ -130,7 +132,7 @@ def word_list_for_wolges(output: Path) -> int:
     return len(words)
 
 
-def oracle_line(board, rack: tuple[int, ...]) -> str:  # type: ignore[no-untyped-def]
+def oracle_line(board: Any, rack: tuple[int, ...]) -> str:
     """``<cgp board> <rack>``: digraph tiles always bracketed, single letters never (wolges'
     form; our ``Board.from_cgp`` and ``tokenize`` read it too)."""
     alphabet = board.alphabet
@@ -148,10 +150,10 @@ def oracle_line(board, rack: tuple[int, ...]) -> str:  # type: ignore[no-untyped
         if empty:
             text.append(str(empty))
         rows.append("".join(text))
-    return "/".join(rows) + " " + alphabet.display(rack)
+    return "/".join(rows) + " " + str(alphabet.display(rack))
 
 
-def read_oracle_line(line: str, alphabet):  # type: ignore[no-untyped-def]
+def read_oracle_line(line: str, alphabet: Any) -> tuple[Any, tuple[int, ...]]:
     """``(board, rack)`` of an ``oracle_line``."""
     from lexicon.board import Board
 
@@ -163,7 +165,7 @@ def read_oracle_line(line: str, alphabet):  # type: ignore[no-untyped-def]
     return Board.from_cgp(cgp, alphabet), tiles
 
 
-def dense_positions(lexicon, games: list[list], count: int, seed: int) -> list:  # type: ignore[no-untyped-def]
+def dense_positions(lexicon: Any, games: list[list[Any]], count: int, seed: int) -> list[Any]:
     """Random full racks (7 tiles of the full bag) on the boards of the games' last rounds."""
     import random
 
@@ -237,7 +239,7 @@ def main() -> None:
                            check=True, capture_output=True)
             print(f"word list {WORD_LIST}: {words} words, compiled for both")
 
-        games: list[list] = []
+        games: list[list[Any]] = []
         for number in range(args.games):
             games.append(bench.self_played_positions(lexicon, 1, args.seed + number))
         self_play = [position for game in games for position in game]
