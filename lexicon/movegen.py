@@ -138,6 +138,13 @@ class MoveList:
         rows = self._top()
         return self._info[rows], self._words[rows]
 
+    def top_count(self) -> int:
+        """How many moves have the top score (0 when there is no move)."""
+        if self._info is None:
+            best = self.best_score
+            return sum(1 for entry in self.raw if entry[0] == best)
+        return len(self._top())
+
     def top(self) -> list[ScoredMove]:
         """Every move with the highest score (empty when there is no move), in generation order."""
         best = self.best_score
