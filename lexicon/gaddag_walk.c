@@ -101,7 +101,7 @@ typedef struct {
 } Walk;
 
 /* One move: ``total`` points, the blanks at the new tiles of ``blanked`` (bit j: new tile j). */
-static void emit(Walk *w, int start, int length, int placed, int total, const int *news, uint32_t blanked) {
+static INLINE void emit(Walk *w, int start, int length, int placed, int total, const int *news, uint32_t blanked) {
     if (w->mode == MODE_TOP) {
         if (total < w->best) return;
         if (total > w->best) { w->best = total; w->n = 0; }
