@@ -231,6 +231,46 @@ done_buffers:
     return result;
 }
 
+/* nearest(tiles, snapshots) -> (index, squares) or None
+ * tiles: a board's 225 tile bytes (int8, -1 empty); snapshots: the kept boards' bytes, one
+ * after the other. Of the snapshots that ``tiles`` only adds tiles to, the one it adds the
+ * fewest to (the first of those): its index and the squares of the added tiles (bytes of
+ * row, col pairs, as cross_checks reads them). None when there is none. */
+static PyObject *py_nearest(PyObject *self, PyObject *args) {
+    Py_buffer tiles, snapshots;
+    if (!PyArg_ParseTuple(args, "y*y*", &tiles, &snapshots)) return NULL;
+    PyObject *result = NULL;
+    if (buffer_size(&tiles, SIZE * SIZE, "tiles") < 0) goto done;
+    if (snapshots.len % (SIZE * SIZE)) {
+        PyErr_SetString(PyExc_ValueError, "snapshots: no es un múltiplo de 225 bytes");
+        goto done;
+    }
+    const int8_t *t = tiles.buf, *all = snapshots.buf;
+    Py_ssize_t count = snapshots.len / (SIZE * SIZE), best = -1;
+    int fewest = SIZE * SIZE + 1;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        const int8_t *s = all + k * SIZE * SIZE;
+        int added = 0, extends = 1;
+        for (int i = 0; i < SIZE * SIZE; i++) {
+            if (s[i] == t[i]) continue;
+            if (s[i] >= 0) { extends = 0; break; }
+            added++;
+        }
+        if (extends && added < fewest) { fewest = added; best = k; }
+    }
+    if (best < 0) { result = Py_None; Py_INCREF(result); goto done; }
+    uint8_t squares[2 * SIZE * SIZE];
+    int n = 0;
+    const int8_t *s = all + best * SIZE * SIZE;
+    for (int i = 0; i < SIZE * SIZE; i++)
+        if (s[i] != t[i]) { squares[n++] = (uint8_t)(i / SIZE); squares[n++] = (uint8_t)(i % SIZE); }
+    result = Py_BuildValue("ny#", best, (const char *)squares, (Py_ssize_t)n);
+done:
+    PyBuffer_Release(&tiles);
+    PyBuffer_Release(&snapshots);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"build", py_build, METH_VARARGS,
      "build(words, separator, plain=False) -> (arcs, root mask, root first, nodes): the minimised GADDAG of "
@@ -239,6 +279,9 @@ static PyMethodDef methods[] = {
     {"check", py_check, METH_VARARGS, "check(gaddag): ValueError when the arrays are inconsistent."},
     {"cross_checks", py_cross_checks, METH_VARARGS,
      "cross_checks(gaddag, tiles, points, masks, cross, squares): fill the cross-check masks and scores."},
+    {"nearest", py_nearest, METH_VARARGS,
+     "nearest(tiles, snapshots) -> (index, squares) or None: the kept board that tiles extends with the fewest "
+     "tiles, and those tiles' squares."},
     {"generate", py_generate, METH_VARARGS,
      "generate(gaddag, tiles, lm, wm, points, counts, masks, cross, mode, info, words, bingo_size, bingo_bonus"
      "[, directions]) -> (moves, best)."},
@@ -247,4 +290,13 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_gaddag", "The compiled GADDAG move generator.", -1, methods};
 
-PyMODINIT_FUNC PyInit__gaddag(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__gaddag(void) {
+#if defined(GADDAG_NEEDS_POPCNT)
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("popcnt")) {
+        PyErr_SetString(PyExc_ImportError, "lexicon._gaddag: el procesador no tiene la instrucción POPCNT");
+        return NULL;
+    }
+#endif
+    return PyModule_Create(&module);
+}

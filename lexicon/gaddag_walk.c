@@ -76,16 +76,22 @@ typedef struct {
     int32_t cross[SIZE];
     int lm[SIZE], wm[SIZE];
     uint8_t anchor[SIZE];
+    uint8_t open_left[SIZE];     /* the square before is empty, or the edge */
+    uint8_t go_left[SIZE];       /* a leftward walk may go on to the square before (a tile, or
+                                  * an empty square that is no anchor) */
     int cap[SIZE];               /* TOP mode: the most a rack tile is worth there, -1 if none fits */
     int anchor_at;               /* the anchor being walked from */
+    int right_open;              /* the square after it is empty, or the edge */
     /* the rack */
     int counts[MAX_SYMBOLS + 1];
     int natural[MAX_SYMBOLS + 1]; /* the rack before the walk spends it */
     int rack_size, blanks;
     uint32_t available;          /* letters the rack can still play */
-    /* the word */
-    int8_t path[SIZE];           /* letter at each square of the line */
-    uint8_t fresh[SIZE];         /* 1 where the move places a tile */
+    /* the word: the letter at each square of the line (new tiles where cells[i] < 0);
+     * room after it so that emit can copy 16 bytes from any start */
+    int8_t path[2 * SIZE + 2];
+    int blank_letters[MAX_SYMBOLS + 1]; /* letters the walk has played with a blank, in order */
+    int blanks_played;
     /* the output */
     int mode;
     int32_t *info;
@@ -94,12 +100,8 @@ typedef struct {
     int32_t best;
 } Walk;
 
-static void update_available(Walk *w, int letter) {
-    if (w->counts[letter]) w->available |= 1u << letter; else w->available &= ~(1u << letter);
-}
-
 /* One move: ``total`` points, the blanks at the new tiles of ``blanked`` (bit j: new tile j). */
-static void emit(Walk *w, int start, int length, int placed, int total, const int *news, uint32_t blanked) {
+static INLINE void emit(Walk *w, int start, int length, int placed, int total, const int *news, uint32_t blanked) {
     if (w->mode == MODE_TOP) {
         if (total < w->best) return;
         if (total > w->best) { w->best = total; w->n = 0; }
@@ -115,8 +117,14 @@ static void emit(Walk *w, int start, int length, int placed, int total, const in
         row[I_LENGTH] = length;
         row[I_PLACED] = placed;
         int8_t *word = w->words + w->n * SIZE;
-        memcpy(word, w->path + start, length);
-        memset(word + length, 0, SIZE - length);
+        /* the word's 15 bytes, zeros after it: two 8-byte loads, masked */
+        uint64_t lo, hi;
+        memcpy(&lo, w->path + start, 8);
+        memcpy(&hi, w->path + start + 8, 8);
+        if (length < 8) { lo &= (1ull << (8 * length)) - 1; hi = 0; }
+        else hi &= (1ull << (8 * (length - 8))) - 1;
+        memcpy(word, &lo, 8);
+        memcpy(word + 8, &hi, SIZE - 8);
         while (blanked) {
             int j = CTZ(blanked);
             blanked &= blanked - 1;
@@ -157,17 +165,52 @@ static void assign_blanks(Walk *w, Blanks *b, int j, int left, int total, uint32
     b->owed += owed_here;
 }
 
+/* Every placement of a word found with a rack of one or two blanks: each set S of new
+ * tiles played by blanks (|S| <= the rack's blanks) that holds the letters the walk had to
+ * play with a blank (it spent natural tiles first: those letters' naturals are short), each
+ * S one placement (III.20.3), its score the word's less each blank's points there. */
+static void record_blanks(Walk *w, int start, int end, int length, int placed, int score, int word_mult) {
+    int news[SIZE], letters[SIZE], penalties[SIZE], k = 0;
+    for (int i = start; i <= end; i++) {
+        if (w->cells[i] >= 0) continue;
+        int letter = w->path[i];
+        int value = w->points[letter] * w->lm[i];
+        news[k] = i;
+        letters[k] = letter;
+        penalties[k] = value * word_mult + (w->cross[i] >= 0 ? value * w->wm[i] : 0);
+        k++;
+    }
+    int owed = w->blanks_played, room = w->blanks;
+    int d1 = owed > 0 ? w->blank_letters[0] : -1, d2 = owed > 1 ? w->blank_letters[1] : -1;
+    if (owed == 0) emit(w, start, length, placed, score, news, 0);
+    if (room >= 1 && owed <= 1)
+        for (int j = 0; j < k; j++)
+            if (owed == 0 || letters[j] == d1) emit(w, start, length, placed, score - penalties[j], news, 1u << j);
+    if (room >= 2)
+        for (int i = 0; i < k; i++)
+            for (int j = i + 1; j < k; j++) {
+                int a = letters[i], b = letters[j];
+                int ok = owed == 0 || (owed == 1 && (a == d1 || b == d1)) ||
+                         (owed == 2 && ((a == d1 && b == d2) || (a == d2 && b == d1)));
+                if (ok) emit(w, start, length, placed, score - penalties[i] - penalties[j], news, (1u << i) | (1u << j));
+            }
+}
+
 static void record(Walk *w, int start, int end, int placed, int main, int word_mult, int cross_total) {
     int length = end - start + 1;
     if (length < 2) return;
     if (w->down && placed == 1) {
         /* A one-tile move that forms an across word too is reported as the across move. */
         for (int i = start; i <= end; i++)
-            if (w->fresh[i]) { if (w->cross[i] >= 0) return; break; }
+            if (w->cells[i] < 0) { if (w->cross[i] >= 0) return; break; }
     }
     int score = main * word_mult + cross_total + (placed == w->bingo_size ? w->bingo_bonus : 0);
     if (!w->blanks) {
         emit(w, start, length, placed, score, NULL, 0);
+        return;
+    }
+    if (w->blanks <= 2) {
+        record_blanks(w, start, end, length, placed, score, word_mult);
         return;
     }
     Blanks b;
@@ -175,7 +218,7 @@ static void record(Walk *w, int start, int end, int placed, int main, int word_m
     b.owed = 0;
     memset(b.excess, 0, sizeof b.excess);
     for (int i = start; i <= end; i++) {
-        if (!w->fresh[i]) continue;
+        if (w->cells[i] >= 0) continue;
         int letter = w->path[i];
         int value = w->points[letter] * w->lm[i];
         b.news[b.k] = i;
@@ -198,11 +241,31 @@ static void record(Walk *w, int start, int end, int placed, int main, int word_m
 }
 
 static INLINE void go_on(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total,
-                         int leftward, int leftmost);
+                         int leftward, int leftmost, int blanks);
 
-/* Place or follow a tile at ``pos``, coming from ``node``. */
-static void gen(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftward,
-                int leftmost) {
+/* Whether the walk can go on from ``node`` to square ``pos``: the tile there is one of the
+ * node's edges, or the square is empty and a rack tile left fits there and is one of them.
+ * Checked before the call, so that the many dead ends cost no call. */
+static INLINE int can_enter(const Walk *w, Arc node, int pos, int placed, int blanks) {
+    int8_t tile = w->cells[pos];
+    if (tile >= 0) return (node.mask >> (tile & LETTER_BITS)) & 1u;
+    int blank = w->letters;
+    return placed < w->rack_size &&
+           (node.mask & w->masks[pos] & (blanks && w->counts[blank] ? 0xFFFFFFFFu : w->available) &
+            ((1u << blank) - 1u)) != 0;
+}
+
+/* gen compiled for each direction, and for a rack with blanks (1) or without (0). */
+static void gen_left0(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total);
+static void gen_right0(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftmost);
+static void gen_left1(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total);
+static void gen_right1(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftmost);
+
+/* Place or follow a tile at ``pos``, coming from ``node``: inlined into gen_left (the walk
+ * leftwards from the anchor) and gen_right (after the separator), each compiled for its
+ * direction. */
+static INLINE void gen(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftward,
+                int leftmost, int blanks) {
     const Gaddag *g = w->g;
     int8_t tile = w->cells[pos];
     if (tile >= 0) {
@@ -210,55 +273,79 @@ static void gen(Walk *w, int pos, Arc node, int placed, int main, int word_mult,
         const Arc *next = child(g, node, letter);
         if (!next) return;
         w->path[pos] = (int8_t)letter;
-        w->fresh[pos] = 0;
         go_on(w, pos, *next, placed, main + ((tile & BLANK_FLAG) ? 0 : w->points[letter]), word_mult,
-              cross_total, leftward, leftmost);
+              cross_total, leftward, leftmost, blanks);
         return;
     }
     if (placed >= w->rack_size) return;
-    uint32_t symbols = node.mask & ((1u << w->letters) - 1u);   /* the node's letters: its first edges */
-    uint32_t letters = symbols & w->masks[pos] & (w->counts[w->letters] ? 0xFFFFFFFFu : w->available);
+    int blank = w->letters;
+    uint32_t symbols = node.mask & ((1u << blank) - 1u);   /* the node's letters: its first edges */
+    uint32_t letters = symbols & w->masks[pos] & (blanks && w->counts[blank] ? 0xFFFFFFFFu : w->available);
     int lm = w->lm[pos], wm = w->wm[pos], cs = w->cross[pos];
     const Arc *edges = g->arcs + node.first;
+    uint32_t available = w->available;
     while (letters) {
         int letter = CTZ(letters);
         letters &= letters - 1;
         const Arc *next = edges + POPCOUNT(symbols & ((1u << letter) - 1u));
-        int spent = w->counts[letter] ? letter : w->letters;   /* a natural tile first, else a blank */
-        w->counts[spent]--;
-        if (spent != w->letters) update_available(w, spent);
         int value = w->points[letter] * lm;
         w->path[pos] = (int8_t)letter;
-        w->fresh[pos] = 1;
-        go_on(w, pos, *next, placed + 1, main + value, word_mult * wm,
-              cross_total + (cs >= 0 ? (cs + value) * wm : 0), leftward, leftmost);
-        w->counts[spent]++;
-        if (spent != w->letters) update_available(w, spent);
+        if (!blanks || w->counts[letter]) {   /* a natural tile first, else a blank */
+            if (--w->counts[letter] == 0) w->available = available & ~(1u << letter);
+            go_on(w, pos, *next, placed + 1, main + value, word_mult * wm,
+                  cross_total + (cs >= 0 ? (cs + value) * wm : 0), leftward, leftmost, blanks);
+            w->counts[letter]++;
+            w->available = available;
+        } else {
+            w->counts[blank]--;
+            w->blank_letters[w->blanks_played++] = letter;
+            go_on(w, pos, *next, placed + 1, main + value, word_mult * wm,
+                  cross_total + (cs >= 0 ? (cs + value) * wm : 0), leftward, leftmost, blanks);
+            w->blanks_played--;
+            w->counts[blank]++;
+        }
     }
-    w->fresh[pos] = 0;
 }
 
 static INLINE void go_on(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total,
-                         int leftward, int leftmost) {
+                         int leftward, int leftmost, int blanks) {
     const Gaddag *g = w->g;
     if (leftward) {
         int a = w->anchor_at;
-        int left_open = pos == 0 || w->cells[pos - 1] < 0;
-        int right_open = a == SIZE - 1 || w->cells[a + 1] < 0;
-        if (placed && left_open && right_open && accepts(node)) record(w, pos, a, placed, main, word_mult, cross_total);
+        int left_open = w->open_left[pos];
+        if (placed && left_open && w->right_open && accepts(node))
+            record(w, pos, a, placed, main, word_mult, cross_total);
         /* Leftwards: through tiles, or onto empty squares that are not anchors (a move
          * covering an anchor further left is found from that anchor). */
-        if (pos > 0 && (w->cells[pos - 1] >= 0 || !w->anchor[pos - 1]))
-            gen(w, pos - 1, node, placed, main, word_mult, cross_total, 1, leftmost);
+        if (w->go_left[pos] && can_enter(w, node, pos - 1, placed, blanks))
+            (blanks ? gen_left1 : gen_left0)(w, pos - 1, node, placed, main, word_mult, cross_total);
         if (left_open && a < SIZE - 1) {
             const Arc *turned = child(g, node, g->sep);
-            if (turned) gen(w, a + 1, *turned, placed, main, word_mult, cross_total, 0, pos);
+            if (turned && can_enter(w, *turned, a + 1, placed, blanks))
+                (blanks ? gen_right1 : gen_right0)(w, a + 1, *turned, placed, main, word_mult, cross_total, pos);
         }
     } else {
         if (placed && (pos == SIZE - 1 || w->cells[pos + 1] < 0) && accepts(node))
             record(w, leftmost, pos, placed, main, word_mult, cross_total);
-        if (pos < SIZE - 1) gen(w, pos + 1, node, placed, main, word_mult, cross_total, 0, leftmost);
+        if (pos < SIZE - 1 && can_enter(w, node, pos + 1, placed, blanks))
+            (blanks ? gen_right1 : gen_right0)(w, pos + 1, node, placed, main, word_mult, cross_total, leftmost);
     }
+}
+
+static void gen_left0(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total) {
+    gen(w, pos, node, placed, main, word_mult, cross_total, 1, 0, 0);
+}
+
+static void gen_right0(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftmost) {
+    gen(w, pos, node, placed, main, word_mult, cross_total, 0, leftmost, 0);
+}
+
+static void gen_left1(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total) {
+    gen(w, pos, node, placed, main, word_mult, cross_total, 1, 0, 1);
+}
+
+static void gen_right1(Walk *w, int pos, Arc node, int placed, int main, int word_mult, int cross_total, int leftmost) {
+    gen(w, pos, node, placed, main, word_mult, cross_total, 0, leftmost, 1);
 }
 
 /* An upper bound of the score of any move found from anchor ``a`` of the line (its
@@ -332,8 +419,9 @@ static int shadow_bound(const Walk *w, int a, const int *values) {
 static void walk_anchor(Walk *w, int a) {
     const Gaddag *g = w->g;
     w->anchor_at = a;
+    w->right_open = a == SIZE - 1 || w->cells[a + 1] < 0;
     if (a == 0 || w->cells[a - 1] < 0) {
-        gen(w, a, g->root, 0, 0, 1, 0, 1, a);
+        (w->blanks ? gen_left1 : gen_left0)(w, a, g->root, 0, 0, 1, 0);
         return;
     }
     const Arc *node = &g->root;
@@ -343,11 +431,10 @@ static void walk_anchor(Walk *w, int a) {
         node = child(g, *node, tile & LETTER_BITS);
         if (!node) return;
         w->path[start] = (int8_t)(tile & LETTER_BITS);
-        w->fresh[start] = 0;
         if (!(tile & BLANK_FLAG)) main += w->points[tile & LETTER_BITS];
     }
     const Arc *turned = child(g, *node, g->sep);
-    if (turned) gen(w, a, *turned, 0, main, 1, 0, 0, start + 1);
+    if (turned) (w->blanks ? gen_right1 : gen_right0)(w, a, *turned, 0, main, 1, 0, start + 1);
 }
 
 typedef struct {
@@ -388,6 +475,10 @@ static void load_line(Walk *w, const int8_t *tiles, const int8_t *lm, const int8
                 if (w->points[CTZ(fits)] > cap) cap = w->points[CTZ(fits)];
             w->cap[i] = w->masks[i] ? cap : -1;
         }
+    }
+    for (int i = 0; i < SIZE; i++) {
+        w->open_left[i] = i == 0 || w->cells[i - 1] < 0;
+        w->go_left[i] = i > 0 && (w->cells[i - 1] >= 0 || !w->anchor[i - 1]);
     }
 }
 

@@ -83,13 +83,23 @@ class MoveList:
         self._raw: list[RawMove] | None = raw
         self._info: np.ndarray | None = None
         self._words: np.ndarray | None = None
+        self._top_rows: np.ndarray | None = None
 
     @classmethod
     def from_arrays(cls, info: np.ndarray, words: np.ndarray) -> MoveList:
         """Moves from ``lexicon.gaddag_walk.walk``'s ``(info, words)`` arrays."""
         moves = cls.__new__(cls)
-        moves._raw, moves._info, moves._words = None, info, words
+        moves._raw, moves._info, moves._words, moves._top_rows = None, info, words, None
         return moves
+
+    def _top(self) -> np.ndarray:
+        """The rows of the top moves in the arrays (computed once: ``best_score``,
+        ``top_arrays`` and ``top`` all read them)."""
+        assert self._info is not None
+        if self._top_rows is None:
+            scores = self._info[:, 0]
+            self._top_rows = np.flatnonzero(scores == scores.max()) if len(scores) else np.empty(0, dtype=np.intp)
+        return self._top_rows
 
     @property
     def raw(self) -> list[RawMove]:
@@ -108,7 +118,8 @@ class MoveList:
         """The highest score, or 0 when there is no legal move."""
         if self._info is None:
             return max((entry[0] for entry in self.raw), default=0)
-        return int(self._info[:, 0].max()) if len(self._info) else 0
+        rows = self._top()
+        return int(self._info[rows[0], 0]) if len(rows) else 0
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray] | None:
         """The compiled walker's ``(info, words)`` arrays of every move (see
@@ -124,15 +135,22 @@ class MoveList:
             return None
         if not len(self._info):
             return self._info, self._words
-        rows = self._info[:, 0] == self._info[:, 0].max()
+        rows = self._top()
         return self._info[rows], self._words[rows]
+
+    def top_count(self) -> int:
+        """How many moves have the top score (0 when there is no move)."""
+        if self._info is None:
+            best = self.best_score
+            return sum(1 for entry in self.raw if entry[0] == best)
+        return len(self._top())
 
     def top(self) -> list[ScoredMove]:
         """Every move with the highest score (empty when there is no move), in generation order."""
         best = self.best_score
         if self._info is None:
             return [_scored(entry) for entry in self.raw if entry[0] == best]
-        return self._scored_rows(np.flatnonzero(self._info[:, 0] == best))
+        return self._scored_rows(self._top())
 
     def all(self) -> list[ScoredMove]:
         """Every move, sorted by score (highest first), then by generation order."""

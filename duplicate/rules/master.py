@@ -115,7 +115,8 @@ def rank_top_moves(board: Board, rack: Sequence[int], moves: MoveList | Iterable
     computed on its arrays (``duplicate.rules.tie_ranking``: thousands of equal tops in a few
     milliseconds) and each ``RankedMove`` is built when read.
     """
-    if isinstance(moves, MoveList) and (arrays := moves.top_arrays()) is not None and len(arrays[0]) > ARRAY_RANKING_FROM:
+    if (isinstance(moves, MoveList) and moves.arrays() is not None and moves.top_count() > ARRAY_RANKING_FROM
+            and (arrays := moves.top_arrays()) is not None):
         return rank_arrays(board, rack, *arrays)
     candidates = moves.top() if isinstance(moves, MoveList) else list(moves)
     best = max((scored.score for scored in candidates), default=0)
