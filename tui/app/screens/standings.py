@@ -32,12 +32,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Header, Select, Static, TabbedContent, TabPane
-from textual.widgets.data_table import ColumnKey
+from textual.widgets.data_table import Column, ColumnKey
 
 from duplicate.labels import CLAIM_STATUS, CRITERION_HEADINGS, label
 from duplicate.plurals import counted
@@ -85,6 +86,18 @@ _TABS = Binding.Group("Pestañas", compact=True)
 _GAMES = Binding.Group("Partida −/+", compact=True)
 _RESULTS = Binding.Group("Prov./Def.", compact=True)
 _CLAIMS = Binding.Group("Reclamación", compact=True)
+
+
+def _shown_width(table: DataTable[Any], key: ColumnKey, column: Column) -> int:
+    """The cells a column's content takes once drawn, padding apart: its fixed width, or its
+    label's and widest cell's. Read from the cells, not from ``Column.content_width``, which
+    the table updates only when it next lays out (after rows were just added it still holds
+    the old width, so a fit computed from it depended on when the layout ran)."""
+    if not column.auto_width:
+        return column.width
+    return max([column.label.cell_len] + [cell.cell_len if isinstance(cell, Text) else cell_len(str(cell))
+                                          for cell in table.get_column(key)])
+
 
 @dataclass(frozen=True)
 class _StandingsData:
@@ -269,7 +282,8 @@ class StandingsScreen(StandingsActions):
             return
         longest = max([len(column.label.plain)] + [len(cell.plain if isinstance(cell, Text) else str(cell))
                                                    for cell in table.get_column(ColumnKey("player"))])
-        others = sum(other.get_render_width(table) for key, other in table.columns.items() if key.value != "player")
+        others = sum(_shown_width(table, key, other) + 2 * table.cell_padding
+                     for key, other in table.columns.items() if key.value != "player")
         room = self.size.width - others - 2 * table.cell_padding - 2          # the scrollbar's columns
         column.width, column.auto_width = max(NAME_MIN, min(longest, room)), False
         table._require_update_dimensions = True
