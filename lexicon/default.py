@@ -23,8 +23,9 @@ from typing import Any
 import platformdirs
 
 import data
-from lexicon.gaddag import available as gaddag_available
-from lexicon.lexicon import LexiconError, build
+
+# ``lexicon.gaddag`` and ``lexicon.lexicon`` (numpy) are imported where a list is read or
+# compiled: finding the default's path loads neither (issue 38: read-only commands start faster).
 
 WORD_LIST = "lexicon-es.txt.xz"
 ENVIRONMENT_VARIABLE = "DUPLICADA_LEXICON"
@@ -60,6 +61,8 @@ def read_lines(path: Path) -> Iterator[str]:
         with opener(path, "rt", encoding="utf-8", errors="replace") as handle:
             yield from handle
     except (OSError, EOFError, lzma.LZMAError) as error:
+        from lexicon.lexicon import LexiconError
+
         # A damaged or cut compressed file (issue 14 §1): its name and what to do, never a traceback.
         raise LexiconError(f"{path}: no se puede leer la lista de palabras ({type(error).__name__}: {error}); "
                            f"¿está dañada o incompleta? Descárguela o comprímala de nuevo") from None
@@ -94,11 +97,15 @@ def shipped_lexicon_path(word_list: str, announce: Callable[[str], None] | None 
     stem = word_list.removesuffix(".txt.xz")
     # The compiled format is in the name too: a file compiled by an earlier version (no
     # GADDAG, issue 17) is compiled again rather than loaded and completed in every process.
+    from lexicon.gaddag import available as gaddag_available
+
     kind = "gaddag" if gaddag_available() else "dawg"
     target = cache_dir / f"{stem}-{digest}-{kind}.lex"
     if not target.exists():
         cache_dir.mkdir(parents=True, exist_ok=True)
         if announce:
             announce(f"Compilando el léxico {word_list} en {target} (solo la primera vez)…")
+        from lexicon.lexicon import build
+
         build(read_lines(source), target, source=word_list)
     return target

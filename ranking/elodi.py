@@ -34,12 +34,16 @@ import math
 from collections.abc import Hashable, Sequence
 from dataclasses import asdict, dataclass
 from enum import StrEnum
+from functools import cache
 from statistics import NormalDist
-from typing import Any, Generic, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from data.rules import RATED_GAME_MIN_ROUNDS
+
+if TYPE_CHECKING:
+    # numpy is imported where a game is rated (issue 38: a read-only command such as
+    # «standings» never loads it).
+    import numpy as np
 
 __all__ = [
     "Contestant",
@@ -61,7 +65,16 @@ START_VOLATILITY = 535
 """Rules V: every player's volatility before the first valid game."""
 
 _NORMAL = NormalDist()
-_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+@cache
+def _erf() -> Any:
+    """``math.erf`` as a numpy ufunc (made once, on first use)."""
+    import numpy as np
+
+    return np.frompyfunc(math.erf, 1, 1)
+
+
 _BLOCK_ELEMENTS = 1 << 21
 """Pairwise matrix cells computed at once (bounds memory for very large fields)."""
 
@@ -239,6 +252,8 @@ class _Update:
 def _expected_ranks(ratings: np.ndarray, volatilities: np.ndarray) -> np.ndarray:
     """(3)–(4): ERankᵢ = ½ + Σⱼ P(j,i), P(j,i) = ½(1 + erf((Rⱼ − Rᵢ)/√(2(Vᵢ² + Vⱼ²)))), j over
     the whole field including i (P(i,i) = ½). Computed in column blocks of the N×N matrix."""
+    import numpy as np
+
     count = len(ratings)
     squares = volatilities ** 2
     ranks = np.empty(count)
@@ -246,7 +261,7 @@ def _expected_ranks(ratings: np.ndarray, volatilities: np.ndarray) -> np.ndarray
     for start in range(0, count, block):
         stop = min(count, start + block)
         scaled = (ratings[:, None] - ratings[None, start:stop]) / np.sqrt(2.0 * (squares[:, None] + squares[None, start:stop]))
-        probabilities = 0.5 * (1.0 + _erf(scaled).astype(float))
+        probabilities = 0.5 * (1.0 + _erf()(scaled).astype(float))
         ranks[start:stop] = 0.5 + probabilities.sum(axis=0)
     return ranks
 
@@ -254,6 +269,8 @@ def _expected_ranks(ratings: np.ndarray, volatilities: np.ndarray) -> np.ndarray
 def _update(ratings: np.ndarray, volatilities: np.ndarray, games: np.ndarray, positions: Sequence[float],
             settings: EloDISettings) -> _Update:
     """Steps (1)–(11) of ``elodi.md`` for one field of N ≥ 2 players (unrounded)."""
+    import numpy as np
+
     count = len(ratings)
     mean = ratings.mean()                                                                    # (1)
     competition = math.sqrt(float((volatilities ** 2).sum()) / count
@@ -323,6 +340,8 @@ def rate_game(contestants: Sequence[Contestant[K]], settings: EloDISettings | No
     new player with a volatility or rated games, or a rated player without a positive
     rating, a positive volatility and at least one rated game.
     """
+    import numpy as np
+
     settings = settings or EloDISettings()
     _check(contestants)
     order = _canonical(contestants)

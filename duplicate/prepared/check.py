@@ -9,12 +9,14 @@ that left it).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from duplicate.rules.game import Game
 from duplicate.prepared.file import PreparedGame, content_digest
 from duplicate.prepared.rounds import PreparedMismatch, apply_master, apply_rack
-from lexicon.lexicon import Lexicon
+
+if TYPE_CHECKING:   # the compiled lexicon loads numpy: annotations only (issue 38)
+    from lexicon.lexicon import Lexicon
 
 __all__ = ["PreparedProblem", "check_prepared", "played_differences"]
 

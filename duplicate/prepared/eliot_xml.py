@@ -24,7 +24,7 @@ that is not a top of its rack with our lexicon is refused.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.etree.ElementTree import Element, ParseError
 
 from defusedxml import DefusedXmlException
@@ -37,7 +37,9 @@ from duplicate.rules.game import Game
 from duplicate.rules.game_record import EndCode, GameError
 from duplicate.rules.notation import SlipError, parse_move
 from duplicate.rules.rack import RackError, parse_rack_text, rack_text
-from lexicon.lexicon import Lexicon
+
+if TYPE_CHECKING:   # the compiled lexicon loads numpy: annotations only (issue 38)
+    from lexicon.lexicon import Lexicon
 
 __all__ = ["ELIOT_FILE_LIMIT", "EliotFileError", "load_eliot", "prepared_from_eliot"]
 

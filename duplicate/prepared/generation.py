@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from duplicate.prepared.file import PreparedError, PreparedGame, PreparedRound
 from duplicate.prepared.rounds import PreparedMismatch, apply_rack
@@ -19,7 +19,9 @@ from duplicate.rules.game import Game
 from duplicate.rules.game_record import EndCode, GameError, PendingRound
 from duplicate.rules.notation import SlipError, parse_move
 from duplicate.rules.rack import RackError, parse_rack_text, rack_text
-from lexicon.lexicon import Lexicon
+
+if TYPE_CHECKING:   # the compiled lexicon loads numpy: annotations only (issue 38)
+    from lexicon.lexicon import Lexicon
 
 __all__ = ["DEFAULT_ATTEMPTS", "FiltersNotMet", "QualityFilters", "from_record", "generate", "generate_filtered"]
 

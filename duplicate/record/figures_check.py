@@ -28,14 +28,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from duplicate.record.chain import canonical_time
 from duplicate.record.difference import Difference
 from duplicate.rules.game import Game
 from duplicate.rules.game_record import GameError
 from duplicate.rules.rack import RackError
-from lexicon.lexicon import Lexicon
+
+if TYPE_CHECKING:   # the compiled lexicon loads numpy: annotations only (issue 38)
+    from lexicon.lexicon import Lexicon
 
 __all__ = ["ENTERED_AT_TOLERANCE", "event_differences"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from data.rules import RACK_SIZE
 from duplicate.rules.board_notation import BoardNotationError, board_slip_notation
@@ -32,9 +32,10 @@ from duplicate.record.standings import (
     tournament_standings,
 )
 from lexicon.board import Board, BoardError
-from lexicon.lexicon import Lexicon
 from lexicon.move import Move, PlacementError, placed_tiles, score_move
-from lexicon.movegen import generate_top
+
+if TYPE_CHECKING:   # the compiled lexicon (numpy): annotations only (issue 38)
+    from lexicon.lexicon import Lexicon
 
 __all__ = ["rule_differences"]
 
@@ -209,6 +210,8 @@ class _RuleCheck:
         """Check ``top_score`` and ``top_moves`` with the move generator; return the top score."""
         if board is None or rack is None:
             return cast("int", round_["top_score"])
+        from lexicon.movegen import generate_top   # here: only a replay that checks moves needs it (issue 38)
+
         moves = generate_top(board, rack, self.lexicon)
         if round_["top_score"] != moves.best_score:
             self.add(where, "top_score", round_["top_score"], moves.best_score,

@@ -35,9 +35,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
 __all__ = ["ALGORITHM", "MESSAGE_PREFIX", "SIGNED_FORM", "SIGNED_SINCE", "RecordDigest", "SignatureCheck",
            "canonical", "fingerprint", "public_key_text", "record_message", "signature_block", "signature_check"]
 
@@ -168,6 +165,10 @@ def signature_check(record: dict[str, Any]) -> SignatureCheck:
     value = _decoded(block.get("value"), 64)
     if value is None:
         return SignatureCheck("invalid", shown, "el valor de la firma no son 64 bytes en base64")
+    # Imported here: only a signature check loads cryptography (issue 38: read-only commands start faster).
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     try:
         Ed25519PublicKey.from_public_bytes(public_raw).verify(value, record_message(record))
     except InvalidSignature:

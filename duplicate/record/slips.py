@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from duplicate.rules.notation import (
     FirstMoveError,
@@ -28,8 +29,10 @@ from duplicate.rules.notation import (
     parse_move,
 )
 from lexicon.board import Board
-from lexicon.lexicon import Lexicon
 from lexicon.move import Move, PlacementError, placed_tiles
+
+if TYPE_CHECKING:   # the compiled lexicon loads numpy: annotations only (issue 38)
+    from lexicon.lexicon import Lexicon
 
 __all__ = ["RoundJudge", "Verdict"]
 

@@ -109,7 +109,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from duplicate.plurals import counted
 from duplicate.record.difference import Difference
@@ -120,7 +120,9 @@ from duplicate.record.reading import RecordError, check_shape, load_record
 from duplicate.record.replay import rule_differences
 from duplicate.record.signature import SIGNED_SINCE, SignatureCheck, signature_check
 from duplicate.texts import visible
-from lexicon.lexicon import Lexicon, LexiconError
+
+if TYPE_CHECKING:   # the compiled lexicon loads numpy: annotations only (issue 38)
+    from lexicon.lexicon import Lexicon
 
 __all__ = ["run_verify", "signature_differences", "signature_line", "verify_record"]
 
@@ -183,6 +185,8 @@ def run_verify(path: Path, lexicon_path: Path | None, out: TextIO, *, head: str 
     except RecordError as error:
         print(f"Error: {error}", file=out)
         return 2
+    from lexicon.lexicon import Lexicon, LexiconError   # here: it loads numpy (issue 38)
+
     try:
         if lexicon_path is None:   # the shipped default the record was made with, current or earlier (issue 15)
             from lexicon.default import default_lexicon_path, earlier_default_path

@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from data.rules import FIRST_ONE_AND_ONE_ROUND, RACK_SIZE
 from duplicate.plurals import counted
@@ -57,9 +58,12 @@ from duplicate.rules.rack import (
 )
 from duplicate.rules.tie_criteria import RankedMove
 from lexicon.board import Board, Layout
-from lexicon.lexicon import Lexicon
 from lexicon.move import Move, placed_tiles
-from lexicon.movegen import count_moves, top_and_count
+
+if TYPE_CHECKING:
+    # The compiled lexicon (numpy) and the move generator are imported where a round is
+    # played (issue 38: a read-only command such as «standings» replays games without them).
+    from lexicon.lexicon import Lexicon
 
 NO_MOVE_REDRAWS = 20
 """How many racks without a legal move ``play_round`` sends back (III.29) before it ends
@@ -407,6 +411,8 @@ class Game:
         pool = [*pending.rack.tiles, *self.bag.tiles]
         if len(pool) > EXHAUSTIVE_TILES:
             return None, None
+        from lexicon.movegen import count_moves
+
         checked = 0
         for tiles in racks_of(pool, min(RACK_SIZE, len(pool))):
             if not is_valid_rack(tiles, pending.rule, self.alphabet):
@@ -462,6 +468,8 @@ class Game:
         def ranking() -> tuple[Sequence[RankedMove], int]:
             # The master's candidates from the top-moves walk (shadow bounds); the count from a
             # walk that writes no move.
+            from lexicon.movegen import top_and_count
+
             top, count = top_and_count(board, tiles, lexicon)
             return rank_top_moves(board, tiles, top), count
 

@@ -37,7 +37,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import partial
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # The values of a ranking and the criteria's measures, shared with duplicate.rules.tie_ranking.
 from duplicate.rules.tie_criteria import (
@@ -50,11 +50,14 @@ from duplicate.rules.tie_criteria import (
     tie_reason,
     word_letters,
 )
-from duplicate.rules.tie_ranking import Ranking, rank_arrays
 from lexicon.alphabet import BLANK_FLAG
 from lexicon.board import Board, Direction
 from lexicon.move import Move, placed_tiles
-from lexicon.movegen import MoveList, ScoredMove
+
+if TYPE_CHECKING:
+    # The move generator and the numpy ranking are imported where used (issue 38: a
+    # read-only command such as «standings» loads neither).
+    from lexicon.movegen import MoveList, ScoredMove
 
 
 def leave_after(board: Board, rack: Sequence[int], move: Move) -> tuple[int, ...]:
@@ -74,6 +77,8 @@ def rank_moves(board: Board, rack: Sequence[int], moves: Iterable[ScoredMove]) -
     ``alphabet.blank`` for a blank). Each ``RankedMove`` says which criterion puts it
     ahead of the next. Raises ``MasterError`` if a move needs a tile the rack lacks.
     """
+    from lexicon.movegen import ScoredMove
+
     alphabet = board.alphabet
     keyed: list[tuple[tuple[Any, ...], Measured]] = []
     rack_counts = Counter(rack)
@@ -115,6 +120,9 @@ def rank_top_moves(board: Board, rack: Sequence[int], moves: MoveList | Iterable
     computed on its arrays (``duplicate.rules.tie_ranking``: thousands of equal tops in a few
     milliseconds) and each ``RankedMove`` is built when read.
     """
+    from duplicate.rules.tie_ranking import rank_arrays
+    from lexicon.movegen import MoveList
+
     if (isinstance(moves, MoveList) and moves.arrays() is not None and moves.top_count() > ARRAY_RANKING_FROM
             and (arrays := moves.top_arrays()) is not None):
         return rank_arrays(board, rack, *arrays)
@@ -127,6 +135,8 @@ def ranked_moves(ranked: Sequence[RankedMove]) -> list[tuple[Move, int]]:
     """``(move, score)`` of each move of a ranking (``rank_top_moves``'s), in order; for a
     ranking computed on the generator's arrays, without building each ``RankedMove``
     (12,984 equal tops: a tenth of the time)."""
+    from duplicate.rules.tie_ranking import Ranking
+
     if isinstance(ranked, Ranking):
         return ranked.moves()
     return [(entry.move, entry.score) for entry in ranked]

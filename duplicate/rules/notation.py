@@ -31,13 +31,16 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from data.rules import RACK_SIZE
 from duplicate.texts import SLIP_MAX, shown
 from lexicon.alphabet import BLANK_FLAG, Alphabet, AlphabetError
 from lexicon.board import CENTRE, ROW_NAMES, SIZE, Board, Direction, Square, letter_of
-from lexicon.lexicon import Lexicon
 from lexicon.move import FormedWord, Move, formed_words, placed_tiles, score_move
+
+if TYPE_CHECKING:   # annotations only: the compiled lexicon loads numpy (issue 38)
+    from lexicon.lexicon import Lexicon
 
 __all__ = [
     "FirstMoveError",

@@ -34,6 +34,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from duplicate.rules.notation import (
     LOWERCASE_HINT,
@@ -53,8 +54,10 @@ from duplicate.rules.notation import (
 )
 from lexicon.alphabet import BLANK_FLAG
 from lexicon.board import SIZE, Board, Direction, letter_of
-from lexicon.lexicon import Lexicon
 from lexicon.move import Move
+
+if TYPE_CHECKING:   # the compiled lexicon loads numpy: annotations only (issue 38)
+    from lexicon.lexicon import Lexicon
 
 __all__ = ["MARK_NAMES", "MARK_WORDS", "SlipStatus", "SlipVerdict", "judge_slip", "mark_verdict", "read_mark"]
 

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
 from duplicate.rules.bag import count_tiles, tile_name
 from duplicate.rules.notation import format_move
@@ -21,7 +22,9 @@ from duplicate.rules.rack import rack_text
 from lexicon.alphabet import BLANK_FLAG, Alphabet
 from lexicon.board import Direction, letter_of
 from lexicon.move import Move
-from lexicon.movegen import ScoredMove
+
+if TYPE_CHECKING:   # annotations only: a read-only command never loads the move generator (issue 38)
+    from lexicon.movegen import ScoredMove
 
 
 class MasterError(ValueError):
@@ -109,7 +112,7 @@ def rack_leave(rack_counts: Counter[int], placed: Sequence[tuple[int, int, int]]
     return tuple(sorted(remaining.elements()))
 
 
-Measured = tuple[ScoredMove, tuple[int, ...], int, int, int]
+Measured = tuple["ScoredMove", tuple[int, ...], int, int, int]
 """``(scored, leave, blanks_used, imbalance, tiles_placed)``."""
 
 

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session
@@ -40,7 +41,9 @@ from duplicate.service.errors import (
 from duplicate.service.replay import _apply
 from duplicate.service.settings import TournamentSettings
 from duplicate.storage.models import Event, GameRow, RoundRow, Tournament
-from lexicon.lexicon import Lexicon
+
+if TYPE_CHECKING:   # the compiled lexicon loads numpy: annotations only (issue 38)
+    from lexicon.lexicon import Lexicon
 
 __all__ = ["ANNULLED", "MARK_STATUSES", "REASONS_KEPT", "ROLES", "TaskModule", "checked_mark"]
 

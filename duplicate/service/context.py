@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
@@ -61,7 +61,9 @@ from duplicate.storage.models import (
 from duplicate.storage.projector import next_ids, project, project_all
 from duplicate.texts import PERSON_MAX, REASON_MAX, TextError, checked_text
 from lexicon.default import default_lexicon_path, earlier_default_path
-from lexicon.lexicon import Lexicon, LexiconError
+
+if TYPE_CHECKING:   # the compiled lexicon loads numpy: imported where a lexicon is loaded (issue 38)
+    from lexicon.lexicon import Lexicon
 
 
 def now() -> datetime:
@@ -464,6 +466,8 @@ class ServiceContext:
         (``lexicon.default.EARLIER_DEFAULTS``). Raises ``TournamentError`` if none has its hash."""
         if tournament.lexicon_hash in self.lexicons:
             return self.lexicons[tournament.lexicon_hash]
+        from lexicon.lexicon import Lexicon, LexiconError   # here: it loads numpy (issue 38)
+
         candidates: list[Lexicon] = []
         if self.lexicon is not None:
             candidates.append(self.lexicon)
@@ -489,7 +493,11 @@ class ServiceContext:
 
     def default_lexicon(self) -> Lexicon:
         """The lexicon given to the service, else the shipped default."""
-        return self.lexicon if self.lexicon is not None else Lexicon.load(default_lexicon_path(None))
+        if self.lexicon is not None:
+            return self.lexicon
+        from lexicon.lexicon import Lexicon   # here: it loads numpy (issue 38)
+
+        return Lexicon.load(default_lexicon_path(None))
 
 
 def typed_text(text: str, what: str, limit: int, *, lines: bool = False) -> str:

@@ -13,7 +13,7 @@ and EloDI (``ranking.ratings.RatingService``) are built on the same context
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from duplicate.service.access import Action, Actor
 from duplicate.service.context import OnContext, ServiceContext, ServiceHooks
@@ -34,7 +34,9 @@ from duplicate.service.venues import Venues
 from duplicate.service.views import TournamentInfo
 from duplicate.storage.database import Database
 from duplicate.storage.models import Tournament
-from lexicon.lexicon import Lexicon
+
+if TYPE_CHECKING:   # the compiled lexicon loads numpy: annotations only (issue 38)
+    from lexicon.lexicon import Lexicon
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ judge's reason); the game then goes on as any other.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -24,7 +25,9 @@ from duplicate.record.event_kinds import EventKind
 from duplicate.service.errors import DamagedData, InvalidInput
 from duplicate.service.views import PreparedView
 from duplicate.storage.models import Event, Tournament
-from lexicon.lexicon import Lexicon
+
+if TYPE_CHECKING:   # the compiled lexicon loads numpy: annotations only (issue 38)
+    from lexicon.lexicon import Lexicon
 
 __all__ = ["PreparedPlan", "checked_for", "plan_of"]
 

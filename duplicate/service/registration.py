@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
@@ -61,7 +62,9 @@ from duplicate.storage.models import (
 from duplicate.storage.projection.registration import ACCESS_KEY
 from duplicate.storage.projector import next_id, next_ids
 from duplicate.texts import COUNTRY_MAX, FEDERATION_ID_MAX, NAME_MAX, PERSON_MAX
-from lexicon.lexicon import Lexicon
+
+if TYPE_CHECKING:   # the compiled lexicon loads numpy: annotations only (issue 38)
+    from lexicon.lexicon import Lexicon
 
 
 class Registration(TaskModule):
@@ -93,6 +96,8 @@ class Registration(TaskModule):
         settings = settings or TournamentSettings()
         if lexicon is None:
             if lexicon_path is not None:
+                from lexicon.lexicon import Lexicon   # here: it loads numpy (issue 38)
+
                 lexicon = Lexicon.load(lexicon_path)
             else:
                 lexicon = self._default_lexicon()

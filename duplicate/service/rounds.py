@@ -24,7 +24,6 @@ from duplicate.record.events_play import (
 from duplicate.rules.game import Game
 from duplicate.rules.game_record import GameError, PendingRound
 from duplicate.rules.master import ranked_moves
-from duplicate.rules.next_scores import next_score_groups, warm_up_generator
 from duplicate.rules.notation import format_move
 from duplicate.rules.rack import RackError, parse_rack_text, shown_rack
 from duplicate.rules.statuses import GameStatus
@@ -305,6 +304,9 @@ class Rounds(TaskModule):
             if engine.pending is None or round_number not in (None, engine.pending.number):
                 return ()
             board, rack, lexicon = engine.board.copy(), engine.pending.rack.tiles, self.lexicon_for(tournament)
+        # Imported here: numpy and the move generator, which a read-only command never loads (issue 38).
+        from duplicate.rules.next_scores import next_score_groups
+
         return tuple(NextScore(group.score, format_move(group.move, lexicon.alphabet), group.count)
                      for group in next_score_groups(board, rack, lexicon, limit))
 
@@ -314,6 +316,8 @@ class Rounds(TaskModule):
         Raises ``TournamentError`` if the lexicon cannot be found."""
         with self._read() as session:
             lexicon = self.lexicon_for(self._tournament(session, tournament_id))
+        from duplicate.rules.next_scores import warm_up_generator   # here: numpy, the generator (issue 38)
+
         warm_up_generator(lexicon)
 
     def pending_round(self, game_number: int, tournament_id: int | None = None) -> PendingRound | None:

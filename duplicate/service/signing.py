@@ -34,12 +34,8 @@ from __future__ import annotations
 import base64
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -56,19 +52,31 @@ __all__ = ["SEAL_MARK", "Signing", "SigningKeyView", "make_key", "raw_public", "
 SEAL_MARK = "scrypt-aesgcm"
 """First field of a sealed key: ``scrypt-aesgcm$N$r$p$SALT$NONCE$CIPHERTEXT`` (hex)."""
 
+if TYPE_CHECKING:
+    # cryptography is imported in the functions that sign, seal or open a key (issue 38:
+    # a read-only command never loads it).
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 
 def raw_public(private: Ed25519PrivateKey) -> bytes:
     """The 32 raw bytes of ``private``'s public key."""
+    from cryptography.hazmat.primitives import serialization
+
     return private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
 
 def _kdf(pin: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+    from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
     return Scrypt(salt=salt, length=32, n=n, r=r, p=p).derive(pin.encode("utf-8"))
 
 
 def seal(private: Ed25519PrivateKey, pin: str) -> str:
     """``private`` sealed with ``pin``: scrypt (a fresh 16-byte salt, the cost of the PIN
     digests) and AES-256-GCM (a fresh 12-byte nonce; the public key as associated data)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
     n, salt, nonce = scrypt_n(), os.urandom(16), os.urandom(12)
     secret = private.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
                                    serialization.NoEncryption())
@@ -80,6 +88,10 @@ def unseal(sealed: str, public_raw: bytes, pin: str) -> Ed25519PrivateKey | None
     """The private key ``sealed`` (``seal``) for the public key ``public_raw``, opened with
     ``pin``; None when ``pin`` does not open it. ``DamagedData`` for a text that is not a
     sealed key, or a key that is not the public key's."""
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
     fields = sealed.split("$")
     try:
         if len(fields) != 7 or fields[0] != SEAL_MARK:
@@ -101,6 +113,8 @@ def unseal(sealed: str, public_raw: bytes, pin: str) -> Ed25519PrivateKey | None
 def make_key(session: Session, tournament_id: int, pin: str) -> SigningKeyMade:
     """A new key pair for ``tournament_id``, its private key sealed with ``pin`` and stored
     (``tournament_keys``, replacing one there); returns the event to log with it."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     private = Ed25519PrivateKey.generate()
     public = raw_public(private)
     row = session.get(TournamentKey, tournament_id)
@@ -202,5 +216,7 @@ class Signing(TaskModule):
 
 
 def _pem(private: Ed25519PrivateKey) -> str:
+    from cryptography.hazmat.primitives import serialization
+
     return private.public_key().public_bytes(serialization.Encoding.PEM,
                                              serialization.PublicFormat.SubjectPublicKeyInfo).decode("ascii")

@@ -11,7 +11,7 @@ Used by slip entry (``slip_entry``, ``slip_batch``), corrections and results.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from duplicate.rules.board_notation import BoardNotationError, board_slip_notation
 from duplicate.rules.rack import RackError, parse_rack_text
@@ -21,7 +21,9 @@ from duplicate.rules.slips import SlipStatus, SlipVerdict
 from duplicate.storage.models import RoundRow, Slip
 from duplicate.storage.projection.slips import ANNULLED_REASON
 from lexicon.board import Board, BoardError
-from lexicon.lexicon import Lexicon
+
+if TYPE_CHECKING:   # the compiled lexicon loads numpy: annotations only (issue 38)
+    from lexicon.lexicon import Lexicon
 
 __all__ = [
     "BOARD_REFUSED",

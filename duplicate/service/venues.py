@@ -46,9 +46,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cryptography.exceptions import UnsupportedAlgorithm
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
@@ -672,6 +669,11 @@ def _check_venue(field: FieldStandings, venue: str | None) -> None:
 def _public_key(pem: bytes, source: str) -> bytes:
     """The 32 raw bytes of the Ed25519 public key in ``pem`` (SubjectPublicKeyInfo PEM);
     ``InvalidFile`` (Spanish, naming ``source``) for anything else."""
+    # Imported here: only a venue's key loads cryptography (issue 38).
+    from cryptography.exceptions import UnsupportedAlgorithm
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     try:
         key = serialization.load_pem_public_key(pem)
     except (ValueError, TypeError, UnsupportedAlgorithm):

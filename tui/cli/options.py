@@ -318,11 +318,14 @@ class Context:
             # Imported here, when a command first needs the database: ``duplicada --help``
             # and the commands without a database never load SQLAlchemy or Alembic.
             from duplicate.service.errors import TournamentError
-            from lexicon import lexicon as compiled
             from ranking.service import open_tournament_service
 
             lexicon = None
             if self.lexicon_path is not None:
+                # Only here: the compiled lexicon pulls in numpy (issue 38: a read-only
+                # command like «standings» never loads it).
+                from lexicon import lexicon as compiled
+
                 try:
                     lexicon = compiled.Lexicon.load(self.lexicon_path)
                 except compiled.LexiconError as error:
