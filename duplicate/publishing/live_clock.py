@@ -20,13 +20,12 @@ clock says when it started and when it ends (local time of the server).
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 
-from duplicate.rules.timer import CUES, cue_at
+from duplicate.rules.timer import CUES, clock_text, cue_at
 from duplicate.service.views import ClockView
 
-__all__ = ["CLOCK_SCRIPT", "LiveClock", "clock_text", "live_clock"]
+__all__ = ["CLOCK_SCRIPT", "LiveClock", "live_clock"]
 
 
 @dataclass(frozen=True)
@@ -35,7 +34,7 @@ class LiveClock:
 
     ``seconds`` left when last recorded; ``running`` whether it was started then (it may
     have run out since: the page's script says so, the text does not); ``text`` those
-    seconds as ``M:SS`` (rounded up, as ``RoundTimer.text``: «0:00» only once the time is
+    seconds as ``M:SS`` (rounded up, as ``timer.clock_text``: «0:00» only once the time is
     over); ``cue`` the call due at that moment (III.13; ``""`` none) and ``cue_level`` the
     calls left after it (0 at «TIEMPO»; -1 before the first call); ``ends_at_ms`` when a
     started clock reaches 0:00 (milliseconds since the epoch; None when paused or reset);
@@ -52,12 +51,6 @@ class LiveClock:
     since: str
     ends: str
     calls: str
-
-
-def clock_text(seconds: float) -> str:
-    """``seconds`` (≥ 0; negative counts as 0) as ``M:SS``, rounded up (``RoundTimer.text``)."""
-    whole = max(0, math.ceil(seconds))
-    return f"{whole // 60}:{whole % 60:02d}"
 
 
 def live_clock(clock: ClockView | None, round_in_play: int | None, seconds_per_round: float, *,

@@ -7,6 +7,7 @@ projection screen and the tests agree on what the timer says at any moment.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,6 +37,13 @@ def cue_at(remaining: float, seconds: float = ROUND_SECONDS) -> Cue | None:
     whether it followed the countdown or joined it late."""
     reached = [cue for at, cue in CUES if remaining <= at and at < seconds]
     return reached[-1] if reached else None
+
+
+def clock_text(seconds: float) -> str:
+    """``seconds`` left (negative counts as 0) as ``M:SS``, rounded up: «0:00» only once the
+    time is over — what every clock of the program shows (the terminal, the live pages)."""
+    whole = max(0, math.ceil(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"
 
 
 @dataclass
@@ -79,9 +87,8 @@ class RoundTimer:
         return max(0.0, self.seconds - elapsed)
 
     def text(self) -> str:
-        """``M:SS``, rounded up so that «0:00» shows only when time is over."""
-        whole = int(-(-self.remaining() // 1))
-        return f"{whole // 60}:{whole % 60:02d}"
+        """``M:SS``, rounded up so that «0:00» shows only when time is over (``clock_text``)."""
+        return clock_text(self.remaining())
 
     def current_cue(self) -> Cue | None:
         """The last call due now (``cue_at``)."""
