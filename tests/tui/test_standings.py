@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -219,6 +220,20 @@ def test_the_standings_screen_fits_80_by_24(service: TournamentService) -> None:
     run(service, scenario, size=(80, 24))
 
 
+async def footer_once_read(pilot: Pilot, screen: StandingsScreen,
+                           offers: Callable[[set[str]], bool]) -> set[str]:
+    """The footer's actions once it shows the game as read and ``offers`` holds of them. The
+    footer is redrawn a moment after the screen reads the game's status (``refresh_bindings``):
+    until then it may still offer what the status rules out, so the test waits for the state
+    it checks and fails after the cap if it never comes."""
+    def settled() -> bool:
+        keys = footer_actions(screen)
+        return screen.loaded and {"game(-1)", "game(1)"} <= keys and offers(keys)
+
+    await until(pilot, settled, "the footer, once the game was read, offering what the test expects")
+    return footer_actions(screen)
+
+
 def test_the_footer_offers_each_station_what_it_may_do(service: TournamentService) -> None:
     # Issue 13 §3: an assistant's footer holds no judge's key; the judge's offers
     # provisional/final results while the game is not final, and reopening once it is.
@@ -233,12 +248,12 @@ def test_the_footer_offers_each_station_what_it_may_do(service: TournamentServic
 
     async def judge(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
         assert status(service, 1) == GameStatus.PROVISIONAL.value
-        assert {"publish_results(True)", "publish"} <= footer_actions(screen)
-        assert "reopen" not in footer_actions(screen)
+        offered = await footer_once_read(pilot, screen, lambda keys: "reopen" not in keys)
+        assert {"publish_results(True)", "publish"} <= offered
         await pilot.press("d", "s")
         await done(app, pilot)
         assert status(service, 1) == GameStatus.FINAL.value
-        assert "reopen" in footer_actions(screen) and "publish_results(True)" not in footer_actions(screen)
+        await footer_once_read(pilot, screen, lambda keys: "reopen" in keys and "publish_results(True)" not in keys)
         await until(pilot, lambda: footer_laid_out(screen))
         assert footer_beyond(screen) == []
 
@@ -380,7 +395,7 @@ def test_IV32_the_app_does_not_offer_reopening_a_final_game_unless_the_tournamen
 
     async def scenario(app: DuplicadaApp, pilot: Pilot, screen: StandingsScreen) -> None:
         assert status(service, game) == GameStatus.FINAL.value
-        assert "reopen" not in footer_actions(screen)
+        await footer_once_read(pilot, screen, lambda keys: "reopen" not in keys)
         await pilot.press("a")
         await done(app, pilot)
         assert app.screen is screen
