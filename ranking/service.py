@@ -15,17 +15,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-from sqlalchemy import select
+from typing import TYPE_CHECKING, Any
 
 from duplicate.service.context import ServiceContext, ServiceHooks
 from duplicate.service.facade import TournamentService
 from duplicate.service.opening import open_database_for
 from duplicate.storage.database import Database
-from duplicate.storage.rating_models import Rating
-from ranking.rating_views import ReportLine, UpdateResult
-from ranking.ratings import RatingService
+
+if TYPE_CHECKING:   # EloDI is loaded when a hook runs: a read-only command needs none of it (issue 38)
+    from ranking.rating_views import ReportLine, UpdateResult
+    from ranking.ratings import RatingService
 
 
 class EloDIHooks:
@@ -37,6 +36,10 @@ class EloDIHooks:
 
     def ratings(self, player_ids: Sequence[int]) -> dict[int, int]:
         """EloDI ratings of those players that have one (``player id → rating``)."""
+        from sqlalchemy import select
+
+        from duplicate.storage.rating_models import Rating
+
         with self.db.read() as session:
             rows = session.execute(select(Rating.player_id, Rating.rating).where(Rating.player_id.in_(player_ids)))
             return {int(player): int(rating) for player, rating in rows}
@@ -45,6 +48,9 @@ class EloDIHooks:
         """Rate a game whose results just became final; recompute when a rated game was
         reopened and published again (its rating is stale). ``context``: the publishing
         station's, so the update is authorised and logged with the judge's credential."""
+        from ranking.rating_views import UpdateResult
+        from ranking.ratings import RatingService
+
         ratings = RatingService(context)
         ref = ratings.game_ref(game_number, tournament_id)
         if ratings.stale_games():
@@ -58,6 +64,9 @@ class EloDIHooks:
         already rated (``ranking.venue_field``: the rating is stale), recompute, as a
         reopened game's next final publication does; else nothing. ``context``: the
         importing judge's, so the recomputation is authorised and logged."""
+        from ranking.rating_views import UpdateResult
+        from ranking.ratings import RatingService
+
         ratings = RatingService(context)
         if any(ref.tournament_id == tournament_id for ref in ratings.stale_games()):
             recomputed = tuple(ratings.recompute(tournament_id=tournament_id))
@@ -67,6 +76,8 @@ class EloDIHooks:
 
     def game_ratings(self, tournament_id: int, game_number: int) -> list[ReportLine]:
         """The EloDI report of a rated game (raises ``RatingError`` otherwise)."""
+        from ranking.ratings import RatingService
+
         ratings = RatingService(self.db)
         return ratings.game_report(ratings.game_ref(game_number, tournament_id))
 
@@ -96,4 +107,6 @@ def open_tournament_service(url: str | None, *, create: bool = True,
 def open_rating_service(url: str | None, *, station: str = "elodi", pin: str | None = None) -> RatingService:
     """The EloDI rating service on the database at ``url``, as ``station`` acting with
     ``pin`` (``None``: read-only); ``StorageUnavailable`` as above."""
+    from ranking.ratings import RatingService
+
     return RatingService(ServiceContext(open_database_for(url), station=station, pin=pin))

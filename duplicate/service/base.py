@@ -14,10 +14,6 @@ from sqlalchemy.orm import Session
 from duplicate.bounds import DB_INT_MAX, NumberError, checked_int
 from duplicate.csv_files import CsvFileError, read_csv_rows
 from duplicate.record.event_kinds import EventKind, TournamentEvent
-from duplicate.rules.game import Game
-from duplicate.rules.game_record import GameError
-from duplicate.rules.notation import SlipError
-from duplicate.rules.rack import RackError
 from duplicate.rules.slips import MARK_NAMES, SlipStatus, read_mark
 from duplicate.rules.statuses import SLIP_ANNULLED, GameStatus
 from duplicate.service.access import Action, Actor
@@ -38,11 +34,11 @@ from duplicate.service.errors import (
     LockedGameError,
     NotFound,
 )
-from duplicate.service.replay import _apply
 from duplicate.service.settings import TournamentSettings
 from duplicate.storage.models import Event, GameRow, RoundRow, Tournament
 
 if TYPE_CHECKING:   # the compiled lexicon loads numpy: annotations only (issue 38)
+    from duplicate.rules.game import Game
     from lexicon.lexicon import Lexicon
 
 __all__ = ["ANNULLED", "MARK_STATUSES", "REASONS_KEPT", "ROLES", "TaskModule", "checked_mark"]
@@ -210,6 +206,13 @@ class TaskModule(OnContext):
             return engine
 
     def _replay(self, session: Session, tournament: Tournament, game: GameRow) -> Game:
+        # The engine and its replay are loaded by a command that plays, not by a reading one (issue 38).
+        from duplicate.rules.game import Game
+        from duplicate.rules.game_record import GameError
+        from duplicate.rules.notation import SlipError
+        from duplicate.rules.rack import RackError
+        from duplicate.service.replay import _apply
+
         cached = self.context.games.get(game.id)
         kinds = (EventKind.RACK_DRAWN.value, EventKind.RACK_SET.value, EventKind.RACK_WITHDRAWN.value,
                  EventKind.MASTER_CHOSEN.value, EventKind.MASTER_UNDONE.value, EventKind.GAME_ENDED.value)

@@ -25,7 +25,6 @@ from sqlalchemy.orm import Session
 
 from duplicate.bounds import DB_INT_MAX, NumberError, checked_int
 from duplicate.record.event_kinds import TournamentEvent
-from duplicate.rules.game import Game
 from duplicate.service import lockout
 from duplicate.service.access import (
     VIEWER,
@@ -58,11 +57,11 @@ from duplicate.storage.models import (
     Tournament,
     find_tournament,
 )
-from duplicate.storage.projector import next_ids, project, project_all
 from duplicate.texts import PERSON_MAX, REASON_MAX, TextError, checked_text
 from lexicon.default import default_lexicon_path, earlier_default_path
 
 if TYPE_CHECKING:   # the compiled lexicon loads numpy: imported where a lexicon is loaded (issue 38)
+    from duplicate.rules.game import Game
     from lexicon.lexicon import Lexicon
 
 
@@ -408,6 +407,8 @@ class ServiceContext:
             reason: str = "") -> Event:
         """Append one typed event to the log, recording who acted (the credential's name
         and role), from which station, when and why (``reason``, checked as typed text)."""
+        from duplicate.storage.projector import project     # loaded by a write alone (issue 38)
+
         reason = typed_text(reason, "el motivo", REASON_MAX, lines=True)
         event = self._event_row(tournament_id, typed, actor, game_id, round_number, reason, now())
         project(session, event, typed)        # stored, and the tables follow it (issue 34 §1)
@@ -424,6 +425,8 @@ class ServiceContext:
         rather than one each (issue 36 §4)."""
         if not typed:
             return []
+        from duplicate.storage.projector import next_ids, project_all     # loaded by a write alone (issue 38)
+
         reason = typed_text(reason, "el motivo", REASON_MAX, lines=True)
         moment = now()
         events = [self._event_row(tournament_id, item, actor, game_id, round_number, reason, moment)

@@ -12,62 +12,124 @@ and EloDI (``ranking.ratings.RatingService``) are built on the same context
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Self
 
 from duplicate.service.access import Action, Actor
 from duplicate.service.context import OnContext, ServiceContext, ServiceHooks
-from duplicate.service.corrections import Corrections
-from duplicate.service.masters import Masters
 from duplicate.service.delegate import Delegate as _Delegate
-from duplicate.service.record import Record
-from duplicate.service.registration import Registration
-from duplicate.service.restore import Restore
-from duplicate.service.results import Results
-from duplicate.service.rounds import Rounds
-from duplicate.service.seating import Seating
-from duplicate.service.slip_batch import SlipBatch
-from duplicate.service.slip_entry import SlipEntry
-from duplicate.service.standings import Standings
-from duplicate.service.signing import Signing
-from duplicate.service.venues import Venues
-from duplicate.service.views import TournamentInfo
 from duplicate.storage.database import Database
-from duplicate.storage.models import Tournament
 
 if TYPE_CHECKING:   # the compiled lexicon loads numpy: annotations only (issue 38)
+    from duplicate.service.corrections import Corrections
+    from duplicate.service.masters import Masters
+    from duplicate.service.record import Record
+    from duplicate.service.registration import Registration
+    from duplicate.service.restore import Restore
+    from duplicate.service.results import Results
+    from duplicate.service.rounds import Rounds
+    from duplicate.service.seating import Seating
+    from duplicate.service.signing import Signing
+    from duplicate.service.slip_batch import SlipBatch
+    from duplicate.service.slip_entry import SlipEntry
+    from duplicate.service.standings import Standings
+    from duplicate.service.venues import Venues
+    from duplicate.service.views import TournamentInfo
+    from duplicate.storage.models import Tournament
     from lexicon.lexicon import Lexicon
+else:               # each task module imported when first used (a read-only command loads few; issue 38)
+    from duplicate.service.delegate import TaskClass
+
+    Corrections = TaskClass("duplicate.service.corrections", "Corrections")
+    Masters = TaskClass("duplicate.service.masters", "Masters")
+    Record = TaskClass("duplicate.service.record", "Record")
+    Registration = TaskClass("duplicate.service.registration", "Registration")
+    Restore = TaskClass("duplicate.service.restore", "Restore")
+    Results = TaskClass("duplicate.service.results", "Results")
+    Rounds = TaskClass("duplicate.service.rounds", "Rounds")
+    Seating = TaskClass("duplicate.service.seating", "Seating")
+    Signing = TaskClass("duplicate.service.signing", "Signing")
+    SlipBatch = TaskClass("duplicate.service.slip_batch", "SlipBatch")
+    SlipEntry = TaskClass("duplicate.service.slip_entry", "SlipEntry")
+    Standings = TaskClass("duplicate.service.standings", "Standings")
+    Venues = TaskClass("duplicate.service.venues", "Venues")
 
 
-@dataclass(frozen=True)
 class TaskModules:
-    """The task modules of one service handle, all on the same context."""
+    """The task modules of one service handle, all on the same context; each is built (and
+    its module imported) when first used."""
 
-    registration: Registration
-    standings: Standings
-    seating: Seating
-    rounds: Rounds
-    masters: Masters
-    slip_entry: SlipEntry
-    slip_batch: SlipBatch
-    corrections: Corrections
-    results: Results
-    record: Record
-    venues: Venues
-    restore: Restore
-    signing: Signing
+    def __init__(self, context: ServiceContext) -> None:
+        self.context = context
 
     @classmethod
     def on(cls, context: ServiceContext) -> TaskModules:
-        standings = Standings(context)
-        slip_entry = SlipEntry(context)
-        signing = Signing(context)
-        return cls(registration=Registration(context), standings=standings, seating=Seating(context, standings),
-                   rounds=Rounds(context), masters=Masters(context), slip_entry=slip_entry,
-                   slip_batch=SlipBatch(context, slip_entry),
-                   corrections=Corrections(context, slip_entry, standings), results=Results(context, standings),
-                   record=Record(context, standings, signing), venues=Venues(context, standings),
-                   restore=Restore(context), signing=signing)
+        return cls(context)
+
+    @cached_property
+    def registration(self) -> Registration:
+        from duplicate.service.registration import Registration
+        return Registration(self.context)
+
+    @cached_property
+    def standings(self) -> Standings:
+        from duplicate.service.standings import Standings
+        return Standings(self.context)
+
+    @cached_property
+    def seating(self) -> Seating:
+        from duplicate.service.seating import Seating
+        return Seating(self.context, self.standings)
+
+    @cached_property
+    def rounds(self) -> Rounds:
+        from duplicate.service.rounds import Rounds
+        return Rounds(self.context)
+
+    @cached_property
+    def masters(self) -> Masters:
+        from duplicate.service.masters import Masters
+        return Masters(self.context)
+
+    @cached_property
+    def slip_entry(self) -> SlipEntry:
+        from duplicate.service.slip_entry import SlipEntry
+        return SlipEntry(self.context)
+
+    @cached_property
+    def slip_batch(self) -> SlipBatch:
+        from duplicate.service.slip_batch import SlipBatch
+        return SlipBatch(self.context, self.slip_entry)
+
+    @cached_property
+    def corrections(self) -> Corrections:
+        from duplicate.service.corrections import Corrections
+        return Corrections(self.context, self.slip_entry, self.standings)
+
+    @cached_property
+    def results(self) -> Results:
+        from duplicate.service.results import Results
+        return Results(self.context, self.standings)
+
+    @cached_property
+    def record(self) -> Record:
+        from duplicate.service.record import Record
+        return Record(self.context, self.standings, self.signing)
+
+    @cached_property
+    def venues(self) -> Venues:
+        from duplicate.service.venues import Venues
+        return Venues(self.context, self.standings)
+
+    @cached_property
+    def restore(self) -> Restore:
+        from duplicate.service.restore import Restore
+        return Restore(self.context)
+
+    @cached_property
+    def signing(self) -> Signing:
+        from duplicate.service.signing import Signing
+        return Signing(self.context)
 
 
 class TournamentService(OnContext):

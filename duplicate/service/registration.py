@@ -59,8 +59,6 @@ from duplicate.storage.models import (
     Tournament,
     TournamentAccess,
 )
-from duplicate.storage.projection.registration import ACCESS_KEY
-from duplicate.storage.projector import next_id, next_ids
 from duplicate.texts import COUNTRY_MAX, FEDERATION_ID_MAX, NAME_MAX, PERSON_MAX
 
 if TYPE_CHECKING:   # the compiled lexicon loads numpy: annotations only (issue 38)
@@ -104,6 +102,8 @@ class Registration(TaskModule):
         self.context.lexicons[lexicon.content_hash] = lexicon
         salt = new_salt()
         digest = pin_digest(pin, salt)
+        from duplicate.storage.projector import next_id     # the projector: loaded by a write (issue 38)
+
         with self._write() as session:
             tournament_id = next_id(session, Tournament)
             judge = Actor(Role.JUDGE, judge_name, tournament_id)
@@ -152,6 +152,8 @@ class Registration(TaskModule):
                 raise StateConflict("los criterios de bonificación y desempate se fijan antes de empezar: "
                                       "ya hay rondas jugadas (solo los segundos por ronda se cambian aún, para "
                                       "las próximas partidas)", what="los criterios", state="rounds_played")
+            from duplicate.storage.projection.registration import ACCESS_KEY
+
             before = {key: value for key, value in tournament.settings.items() if key != ACCESS_KEY}
             self._log(session, tournament.id, SettingsChanged(before, asdict(settings)),
                       actor=actor, reason=reason)
@@ -364,6 +366,8 @@ class Registration(TaskModule):
         """Append one ``PlayerAdded`` per newcomer (checked: ``_newcomer``), in order, with
         their entry ids and the ids of the new players, in one flush of the log
         (``ServiceContext.log_all``); returns the entry ids."""
+        from duplicate.storage.projector import next_ids     # the projector: loaded by a write (issue 38)
+
         entries = next_ids(session, Entry, len(newcomers))
         made = iter(next_ids(session, Player, sum(1 for newcomer in newcomers if newcomer.player is None)))
         added = [PlayerAdded(entry, newcomer.player if newcomer.player is not None else next(made), newcomer.name,

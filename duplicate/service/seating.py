@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 import unicodedata
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from duplicate.bounds import ROUND_SECONDS_MAX, SEED_MAX
-from duplicate.prepared.file import PreparedGame
 from duplicate.record.events_play import GameCreated, PreparedLoaded, TablesAssigned
 from duplicate.rules.statuses import EntryStatus, GameStatus, SeatingMethod
 from duplicate.service.access import Action
@@ -18,12 +18,13 @@ from duplicate.service.base import TaskModule
 from duplicate.service.context import ServiceContext
 from duplicate.service.errors import NotFound, ResultsUnpublished, StateConflict
 from duplicate.service.online_venues import venue_names
-from duplicate.service.prepared_play import checked_for
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.standings import Standings
 from duplicate.service.views import EntryView, PlayerView, SeatView, view_of
 from duplicate.storage.models import Entry, GameRow, Seat, Tournament
-from duplicate.storage.projector import next_id
+
+if TYPE_CHECKING:   # a prepared game's modules: loaded by ``create_game`` alone (issue 38)
+    from duplicate.prepared.file import PreparedGame
 
 
 def _collation_key(name: str) -> str:
@@ -65,6 +66,9 @@ class Seating(TaskModule):
         for value, what in ((seed, "la semilla del sorteo de fichas"), (seating_seed, "la semilla del sorteo de mesas")):
             if value is not None:
                 self._number(value, what, minimum=0, maximum=SEED_MAX)
+        from duplicate.service.prepared_play import checked_for
+        from duplicate.storage.projector import next_id     # the projector: loaded by a write (issue 38)
+
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.CREATE_GAME)

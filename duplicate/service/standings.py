@@ -11,7 +11,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from duplicate.record.event_kinds import EventKind
-from duplicate.record.events_slips import BonusesAwarded
 from duplicate.rules.bonuses import round_bonuses
 from duplicate.rules.game_standings import GameStanding, RoundResult, game_standings
 from duplicate.rules.tournament_standings import TournamentCriterion, TournamentStanding, tournament_standings
@@ -128,5 +127,7 @@ class Standings(TaskModule):
                                                   Event.kind == EventKind.BONUSES_AWARDED.value)
                               .order_by(Event.id.desc()).limit(1))
         if last is None or last.payload.get("bonuses") != bonuses:
+            from duplicate.record.events_slips import BonusesAwarded     # a write's alone (issue 38)
+
             self._log(session, tournament.id, BonusesAwarded(row.number, bonuses),
                       game_id=game.id, round_number=row.number, actor=actor, reason=why)

@@ -49,14 +49,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from duplicate.input_files import InputFileError, read_bytes
 from duplicate.homonyms import NamedPlayer, distinct_names
-from duplicate.prepared.check import played_differences
 from duplicate.record.event_kinds import EventKind
-from duplicate.record.events_play import VenueAdded, VenueImported, VenueKeyRegistered
-from duplicate.record.reading import RecordError, check_shape, load_record
 from duplicate.record.signature import SignatureCheck, fingerprint, public_key_text, signature_check
-from duplicate.record.verify import verify_record
 from duplicate.rules.bonuses import round_bonuses
 from duplicate.rules.game_standings import GameStanding, RoundResult
 from duplicate.rules.statuses import EntryStatus
@@ -67,7 +62,6 @@ from duplicate.service.context import ServiceContext
 from duplicate.service.errors import DamagedData, InvalidFile, InvalidText, NotFound, StateConflict
 from duplicate.service.field_standings import FieldGame, FieldStandings, VenueKey
 from duplicate.service.online_venues import VENUE_NAME_LIMIT, venue_names
-from duplicate.service.prepared_play import plan_of
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.standings import Standings
 from duplicate.storage.models import Credential, Entry, Event, GameRow, Seat, Tournament
@@ -192,6 +186,8 @@ class Venues(TaskModule):
         venue again replaces its earlier import (a new event naming it; the log keeps both).
         Then the ``venue_imported`` hook (EloDI: a game already rated is rated again with
         this import). Returns the import."""
+        from duplicate.record.events_play import VenueImported
+
         name = self._venue_name(venue, source)
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
@@ -228,6 +224,8 @@ class Venues(TaskModule):
         setup screen's «Sedes» tab. The name and the credential are checked before the file is
         read; ``InvalidFile`` (Spanish, naming the file) for a file missing, unreadable, too
         big, not JSON or not a record; then as ``import_venue``."""
+        from duplicate.record.reading import RecordError, load_record
+
         self._venue_name(venue, str(path))
         with self._write() as session:
             self._authorise(session, self._tournament(session, tournament_id).id, Action.IMPORT_VENUE)
@@ -288,6 +286,8 @@ class Venues(TaskModule):
         replaces). ``InvalidFile`` for a text that is not an Ed25519 public key in PEM,
         or a venue name of this tournament's own room or of an online venue. Returns the
         key's fingerprint. Issue 35 §2."""
+        from duplicate.record.events_play import VenueKeyRegistered
+
         name = self._venue_name(venue, source)
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
@@ -309,6 +309,8 @@ class Venues(TaskModule):
     def register_venue_key_file(self, venue: str, path: Path | str, tournament_id: int | None = None) -> str:
         """``register_venue_key`` of the PEM file ``path`` (at most ``KEY_FILE_MAX_BYTES``;
         ``InvalidFile`` naming it when missing, unreadable or too big) — ``duplicada venue key``."""
+        from duplicate.input_files import InputFileError, read_bytes
+
         try:
             pem = read_bytes(Path(path), what="una clave pública en PEM", limit=KEY_FILE_MAX_BYTES)
         except InputFileError as error:
@@ -338,6 +340,12 @@ class Venues(TaskModule):
         """Refuse (``InvalidFile`` naming ``source``) a record that does not verify or does not
         play this tournament's prepared games; the record's signature check otherwise
         (computed once: ``verify_record`` and ``_check_signature`` both read it)."""
+        # Loaded by an import alone: ``standings`` and the other readings need none of them (issue 38).
+        from duplicate.prepared.check import played_differences
+        from duplicate.record.reading import RecordError, check_shape
+        from duplicate.record.verify import verify_record
+        from duplicate.service.prepared_play import plan_of
+
         def refuse(problems: Sequence[object]) -> None:
             shown = "; ".join(str(problem) for problem in problems[:_SHOWN_DIFFERENCES])
             more = len(problems) - _SHOWN_DIFFERENCES
@@ -419,6 +427,8 @@ class Venues(TaskModule):
         only (``NotAuthorised``). ``InvalidText`` for an empty or bad name;
         ``StateConflict`` for a name already taken by a venue, online or imported, or by the
         organiser's own room."""
+        from duplicate.record.events_play import VenueAdded
+
         name = " ".join(self._typed(name, "el nombre de la sede", VENUE_NAME_LIMIT).split())
         if not name:
             raise InvalidText("la sede necesita un nombre", what="el nombre de la sede", value=name)

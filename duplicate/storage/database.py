@@ -34,7 +34,6 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from duplicate.storage.event_chain import install as install_event_chain
 from duplicate.storage.event_chain import lock_tournament
-from duplicate.storage.projector import guard as guard_projection
 from duplicate.storage.schema_copy import copy_schema, remember_schema, sqlite_file
 
 if TYPE_CHECKING:
@@ -276,7 +275,8 @@ class Database:
         writer = engine.execution_options(immediate_transaction=True) if self.is_sqlite else engine
         self._write = sessionmaker(writer, expire_on_commit=False)
         install_event_chain(self._write)      # each appended event chained to the one before (issue 26 §2)
-        guard_projection(self._write)         # the projected tables written by the projector alone (issue 34)
+        self._guarded = False
+        """True once the projector guards the write sessions (``write``)."""
         self._read = sessionmaker(engine, expire_on_commit=False)
         self._file_checked = not self.is_sqlite
         """True once the SQLite file passed ``quick_check`` (``check_file``); always on a server."""
@@ -312,6 +312,13 @@ class Database:
         The first write of this object on SQLite checks the file first (``check_file``):
         ``DatabaseDamaged`` for a damaged file, before anything is written (issue 36 §3)."""
         self.check_file()
+        if not self._guarded:
+            # The projected tables written by the projector alone (issue 34); installed at the
+            # first write, so that a read-only command never loads the projector (issue 38).
+            from duplicate.storage.projector import guard as guard_projection
+
+            guard_projection(self._write)     # idempotent (two racing first writes check twice at worst)
+            self._guarded = True
         with self._storage_errors(), self._write() as session, session.begin():
             session.info[WRITING] = True
             yield session
