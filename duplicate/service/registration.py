@@ -11,15 +11,6 @@ from typing import TYPE_CHECKING
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
-from duplicate.record.events_registration import (
-    AssistantRangeSet,
-    EntryStatusChanged,
-    PinChanged,
-    PlayerAdded,
-    PlayerUpdated,
-    SettingsChanged,
-    TournamentCreated,
-)
 from duplicate.homonyms import EnteredNames, NamedPlayer, distinct_names
 from duplicate.rules.bonuses import bonus_warnings
 from duplicate.rules.statuses import EntryStatus
@@ -28,6 +19,7 @@ from duplicate.service.access_damage import check_access_rows, organiser_judge
 from duplicate.service.base import TaskModule, _iso, _now, _read_csv
 from duplicate.service.context import typed_text
 from duplicate.service.errors import (
+    DamagedData,
     InvalidFile,
     InvalidInput,
     InvalidPin,
@@ -39,16 +31,7 @@ from duplicate.service.errors import (
 )
 from duplicate.service.online_venues import checked_venue, venue_among, venue_names
 from duplicate.service.settings import TournamentSettings
-from duplicate.service.signing import make_key, reseal
 from duplicate.service.venues import imported_active_players
-from duplicate.service.views import (
-    AssistantRangeView,
-    EntryView,
-    PlayerView,
-    TournamentInfo,
-    _tournament_info,
-    view_of,
-)
 from duplicate.storage.models import (
     AssistantRange,
     Credential,
@@ -62,6 +45,7 @@ from duplicate.storage.models import (
 from duplicate.texts import COUNTRY_MAX, FEDERATION_ID_MAX, NAME_MAX, PERSON_MAX
 
 if TYPE_CHECKING:   # the compiled lexicon loads numpy: annotations only (issue 38)
+    from duplicate.service.views import AssistantRangeView, EntryView, PlayerView, TournamentInfo
     from lexicon.lexicon import Lexicon
 
 
@@ -81,6 +65,10 @@ class Registration(TaskModule):
         with the judge's PIN (``duplicate.service.signing``, issue 35 §2). Raises
         ``TournamentError`` for an empty name or a short PIN.
         """
+        from duplicate.record.events_registration import TournamentCreated
+        from duplicate.service.signing import make_key
+        from duplicate.storage.projector import next_id     # the projector: loaded by a write (issue 38)
+
         name = self._typed(name, "el nombre del torneo", NAME_MAX)
         venue = self._typed(venue, "el lugar", NAME_MAX)
         judge_name = self._typed(judge_name, "el nombre del juez árbitro", PERSON_MAX)
@@ -102,8 +90,6 @@ class Registration(TaskModule):
         self.context.lexicons[lexicon.content_hash] = lexicon
         salt = new_salt()
         digest = pin_digest(pin, salt)
-        from duplicate.storage.projector import next_id     # the projector: loaded by a write (issue 38)
-
         with self._write() as session:
             tournament_id = next_id(session, Tournament)
             judge = Actor(Role.JUDGE, judge_name, tournament_id)
@@ -124,24 +110,32 @@ class Registration(TaskModule):
 
     def tournaments(self) -> list[TournamentInfo]:
         """Every tournament of the database, oldest first."""
+        from duplicate.service.views import _tournament_info
+
         with self._read() as session:
             return [_tournament_info(item, imported_active_players(session, item.id))
                     for item in session.scalars(select(Tournament).order_by(Tournament.id))]
 
     def tournament(self, tournament_id: int | None = None) -> TournamentInfo:
         """One tournament (``None``: the newest) with its games."""
+        from duplicate.service.views import _tournament_info
+
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             return _tournament_info(tournament, imported_active_players(session, tournament.id))
 
     def settings(self, tournament_id: int | None = None) -> TournamentSettings:
-        return TournamentSettings.from_dict(self.tournament(tournament_id).settings)
+        """The tournament's rule settings (``None``: the newest tournament's)."""
+        with self._read() as session:       # the settings alone, not its entries, games and rounds (issue 38)
+            return TournamentSettings.from_dict(dict(self._tournament(session, tournament_id).settings))
 
     def change_settings(self, tournament_id: int | None, settings: TournamentSettings, *, reason: str = "") -> None:
         """Change the rule settings; refused once a game has started (III.24, III.28: fixed
         before play, ``StateConflict``), except the seconds per round alone (III.13): a game
         keeps the time it was created with, so the new time applies to the games not begun
         (issue 35 §4)."""
+        from duplicate.record.events_registration import SettingsChanged
+
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.CHANGE_SETTINGS)
@@ -189,6 +183,9 @@ class Registration(TaskModule):
         in the same transaction as the PIN — checked before anything is stored, and on any
         error neither is kept (issue 36 §5).
         """
+        from duplicate.record.events_registration import PinChanged
+        from duplicate.service.signing import reseal
+
         if role not in (Role.JUDGE.value, Role.ASSISTANT.value):
             raise InvalidInput(f"papel {role!r} desconocido: se espera judge o assistant", what="el papel", value=role)
         if role == Role.ASSISTANT.value and not (name or "").strip():
@@ -297,6 +294,8 @@ class Registration(TaskModule):
         the whole event's: the active entries (the organiser's room and its online venues)
         and the active players of every imported venue (issue 27 §2; an organiser may have
         no room of its own)."""
+        from duplicate.service.views import _tournament_info
+
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             field = _tournament_info(tournament, imported_active_players(session, tournament.id))
@@ -366,6 +365,8 @@ class Registration(TaskModule):
         """Append one ``PlayerAdded`` per newcomer (checked: ``_newcomer``), in order, with
         their entry ids and the ids of the new players, in one flush of the log
         (``ServiceContext.log_all``); returns the entry ids."""
+        from duplicate.record.events_registration import PlayerAdded
+
         from duplicate.storage.projector import next_ids     # the projector: loaded by a write (issue 38)
 
         entries = next_ids(session, Entry, len(newcomers))
@@ -437,6 +438,8 @@ class Registration(TaskModule):
     def entries(self, tournament_id: int | None = None) -> list[tuple[EntryView, PlayerView]]:
         """Every entry of the tournament with its player, in entry order (one query: the
         players read with their entries, not one ``entry.player`` read each)."""
+        from duplicate.service.views import EntryView, PlayerView, view_of
+
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             entries = session.scalars(select(Entry).where(Entry.tournament_id == tournament.id)
@@ -446,10 +449,21 @@ class Registration(TaskModule):
     def entry_names(self, tournament_id: int | None = None) -> dict[int, str]:
         """Each entry's name as lists show it, by entry id: homonyms told apart by club,
         federation id or entry number (``duplicate.homonyms.distinct_names``, issue 35 §4)."""
-        return distinct_names(NamedPlayer(entry.id, player.name, player.club, player.federation_id, entry.id)
-                              for entry, player in self.entries(tournament_id))
+        # The four columns alone, in one query (no entry and player objects; issue 38).
+        with self._read() as session:
+            tournament = self._tournament(session, tournament_id)
+            rows = session.execute(select(Entry.id, Player.id, Player.name, Player.club, Player.federation_id)
+                                   .outerjoin(Player, Player.id == Entry.player_id)
+                                   .where(Entry.tournament_id == tournament.id).order_by(Entry.id)).all()
+        if any(player is None for _entry, player, *_rest in rows):    # as ``entries``' ``view_of``
+            raise DamagedData("falta un registro guardado (PlayerView) al que otro remite: la base de datos "
+                              "está dañada; restaure una copia")
+        return distinct_names(NamedPlayer(entry, name, club, federation_id, entry)
+                              for entry, _player, name, club, federation_id in rows)
 
     def set_entry_status(self, entry_id: int, status: EntryStatus, *, reason: str = "") -> None:
+        from duplicate.record.events_registration import EntryStatusChanged
+
         with self._write() as session:
             entry = session.get(Entry, self._number(entry_id, "la inscripción"))
             if entry is None:
@@ -483,6 +497,8 @@ class Registration(TaskModule):
 
     def _assign_tables(self, session: Session, tournament: Tournament, assistant: str, span: tuple[int, int]) -> None:
         """``set_assistant_range`` inside the caller's transaction (``assistant`` checked)."""
+        from duplicate.record.events_registration import AssistantRangeSet
+
         station = session.scalar(select(Credential).where(Credential.tournament_id == tournament.id,
                                                           Credential.role == Role.ASSISTANT.value,
                                                           Credential.name == assistant.strip()))
@@ -498,6 +514,8 @@ class Registration(TaskModule):
 
     def assistant_ranges(self, tournament_id: int | None = None) -> list[AssistantRangeView]:
         """The assistants' ranges of tables (II.4.c), by first table."""
+        from duplicate.service.views import AssistantRangeView, view_of
+
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             return [view_of(AssistantRangeView, row)
@@ -514,6 +532,8 @@ class Registration(TaskModule):
         the player to that online venue (issue 27 §2; empty: the organiser's room; its
         ``before``/``after`` then carry ``venue``): only a credential of both venues may
         (the organiser's), ``NotFound`` for a venue the tournament has not named."""
+        from duplicate.record.events_registration import PlayerUpdated
+
         with self._write() as session:
             entry = session.get(Entry, self._number(entry_id, "la inscripción"))
             if entry is None:

@@ -11,7 +11,6 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from duplicate.bounds import ROUND_SECONDS_MAX, SEED_MAX
-from duplicate.record.events_play import GameCreated, PreparedLoaded, TablesAssigned
 from duplicate.rules.statuses import EntryStatus, GameStatus, SeatingMethod
 from duplicate.service.access import Action
 from duplicate.service.base import TaskModule
@@ -20,11 +19,11 @@ from duplicate.service.errors import NotFound, ResultsUnpublished, StateConflict
 from duplicate.service.online_venues import venue_names
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.standings import Standings
-from duplicate.service.views import EntryView, PlayerView, SeatView, view_of
 from duplicate.storage.models import Entry, GameRow, Seat, Tournament
 
-if TYPE_CHECKING:   # a prepared game's modules: loaded by ``create_game`` alone (issue 38)
+if TYPE_CHECKING:   # loaded by the methods that use them, not by a reading command (issue 38)
     from duplicate.prepared.file import PreparedGame
+    from duplicate.service.views import EntryView, PlayerView, SeatView
 
 
 def _collation_key(name: str) -> str:
@@ -59,6 +58,10 @@ class Seating(TaskModule):
         seed and agreed rounds, ``duplicate.service.prepared_play``): it must be sealed by
         its digest and made with the tournament's lexicon; ``seed`` and ``rounds``, if
         given, must be its own. Raises ``TournamentError`` saying what is missing."""
+        from duplicate.record.events_play import GameCreated, PreparedLoaded
+        from duplicate.service.prepared_play import checked_for
+        from duplicate.storage.projector import next_id     # the projector: loaded by a write (issue 38)
+
         if rounds is not None:
             self._number(rounds, "las rondas pactadas")
         if seconds_per_round is not None:
@@ -66,9 +69,6 @@ class Seating(TaskModule):
         for value, what in ((seed, "la semilla del sorteo de fichas"), (seating_seed, "la semilla del sorteo de mesas")):
             if value is not None:
                 self._number(value, what, minimum=0, maximum=SEED_MAX)
-        from duplicate.service.prepared_play import checked_for
-        from duplicate.storage.projector import next_id     # the projector: loaded by a write (issue 38)
-
         with self._write() as session:
             tournament = self._tournament(session, tournament_id)
             actor = self._authorise(session, tournament.id, Action.CREATE_GAME)
@@ -116,6 +116,9 @@ class Seating(TaskModule):
         first rack is drawn. With online venues (issue 27 §2) each room's players sit at a
         block of consecutive tables: the organiser's room first, then each venue in the
         order they were named."""
+        from duplicate.record.events_play import TablesAssigned
+        from duplicate.service.views import SeatView, view_of
+
         if seed is not None:
             self._number(seed, "la semilla del sorteo de mesas", minimum=0, maximum=SEED_MAX)
         with self._write() as session:
@@ -177,6 +180,8 @@ class Seating(TaskModule):
 
     def seats(self, game_number: int, tournament_id: int | None = None) -> list[tuple[int, EntryView, PlayerView]]:
         """``(table, entry, player)`` for a game, by table."""
+        from duplicate.service.views import EntryView, PlayerView, view_of
+
         with self._read() as session:
             tournament = self._tournament(session, tournament_id)
             game = self._game(session, tournament, game_number)

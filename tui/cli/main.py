@@ -7,6 +7,7 @@ libraries that command needs). ``duplicada`` with no command opens the app.
 
 from __future__ import annotations
 
+import gc
 from importlib import import_module
 from typing import Any
 
@@ -48,8 +49,31 @@ COMMANDS: dict[str, tuple[str, str]] = {
 """Command name → ("module:attribute", short help shown by ``duplicada --help``)."""
 
 
+GC_PAUSED = frozenset({"standings"})
+"""Commands run with Python's cyclic garbage collector paused (issue 38): short read-only
+commands whose objects (the modules and mapped classes they import, the rows they read)
+live to the end of the process anyway, so every full collection walked them for nothing
+(≈ 0.1 s of the 0.6 s of CPU of ``standings``, 0.2 s of ``standings --overall`` on 300 ×
+10). Reference counting frees what they drop as always; the collector is enabled again
+when the command returns (a test's process runs on)."""
+
+
 class LazyGroup(click.Group):
     """A group whose commands are imported on first use (see ``COMMANDS``)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        collecting = gc.isenabled()
+        try:
+            return super().invoke(ctx)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def resolve_command(self, ctx: click.Context,
+                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        if args and args[0] in GC_PAUSED:
+            gc.disable()                    # before the command's imports (``GC_PAUSED``)
+        return super().resolve_command(ctx, args)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)

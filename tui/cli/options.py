@@ -11,7 +11,6 @@ with status 1 and says why, bad input with status 2.
 from __future__ import annotations
 
 import os
-import socket
 import stat
 import sys
 from collections.abc import Callable
@@ -236,7 +235,11 @@ def station_name(station: str | None) -> str:
     characters, at most ``PERSON_MAX`` characters); ``click.BadParameter`` otherwise."""
     from duplicate.texts import PERSON_MAX, TextError, checked_text
 
-    name = station or os.environ.get(STATION_ENV) or socket.gethostname()
+    name = station or os.environ.get(STATION_ENV)
+    if not name:
+        import socket       # only here: ``analyze`` and ``--help`` never name a station (issue 38)
+
+        name = socket.gethostname()
     try:
         return checked_text(name, "el nombre del puesto (--station o $DUPLICADA_STATION)", limit=PERSON_MAX)
     except TextError as error:
