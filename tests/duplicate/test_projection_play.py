@@ -266,21 +266,21 @@ def test_each_rounds_board_before_is_the_engines_board_after_the_master_before(s
 
 def test_a_write_that_fails_after_playing_on_the_engine_leaves_no_trace_in_its_cache(
         service: TournamentService, monkeypatch: pytest.MonkeyPatch) -> None:
-    import duplicate.service.context as context
+    import duplicate.storage.projector as projector     # ``ServiceContext.log`` finds ``project`` there when it writes
 
     assert service.draw_rack(1) is not None
     service.choose_master(1)
-    real = context.project
+    real = projector.project
 
     def refuse_racks(session: Session, row: Any, typed: TournamentEvent | None = None) -> None:
         if isinstance(typed, RackDrawn):
             raise RuntimeError("disco lleno")
         real(session, row, typed)
 
-    monkeypatch.setattr(context, "project", refuse_racks)
+    monkeypatch.setattr(projector, "project", refuse_racks)
     with pytest.raises(RuntimeError, match="disco lleno"):
         service.draw_rack(1)            # the engine drew, the transaction rolled back
-    monkeypatch.setattr(context, "project", real)
+    monkeypatch.setattr(projector, "project", real)
     assert service.engine(1).pending is None
     assert [row.number for row in service.rounds(1)] == [1]
     view = service.draw_rack(1)
