@@ -60,8 +60,12 @@ def canonical(value: Any) -> bytes:
     """``value`` as canonical JSON: sorted keys, no spaces, non-ASCII kept, UTF-8 (a lone
     surrogate, which only an edited file can hold, kept as its code unit: such a record
     then fails its signature, never the check itself)."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8",
-                                                                                               "surrogatepass")
+    return _CANONICAL.encode(value).encode("utf-8", "surrogatepass")
+
+
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+"""``json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)``, its
+encoder made once (``json.dumps`` makes one a call)."""
 
 
 def fingerprint(public_raw: bytes) -> str:
