@@ -55,21 +55,23 @@ def chain_state(record: dict[str, Any]) -> str:
     return "absent"
 
 
-def log_differences(record: dict[str, Any]) -> list[Difference]:
+def log_differences(record: dict[str, Any], *, parsed: bool = False) -> list[Difference]:
     """Every difference between ``record`` (shape checked by ``check_shape``) and its event
     log, and every break of the log's order and chain; empty when they agree. A record
-    without events gives none here (``duplicate.record.figures_check`` reports it)."""
+    without events gives none here (``duplicate.record.figures_check`` reports it).
+    ``parsed``: the record is as ``json.loads`` gives it (``load_record``), so each event is
+    hashed without a trip through JSON (``event_hash``'s ``parsed``; issue 38)."""
     events = record.get("events")
     if not isinstance(events, list) or not events:
         return []
-    check = _LogCheck(record, [event for event in events if isinstance(event, dict)])
+    check = _LogCheck(record, [event for event in events if isinstance(event, dict)], parsed)
     check.run()
     return check.differences
 
 
 class _LogCheck:
-    def __init__(self, record: dict[str, Any], events: list[dict[str, Any]]) -> None:
-        self.record, self.events = record, events
+    def __init__(self, record: dict[str, Any], events: list[dict[str, Any]], parsed: bool) -> None:
+        self.record, self.events, self.parsed = record, events, parsed
         self.chained = chain_state(record) == "chained"
         self.differences: list[Difference] = []
 
@@ -124,7 +126,7 @@ class _LogCheck:
                          "anterior, o este")
                 return
             try:
-                previous = event_hash(previous, event)
+                previous = event_hash(previous, event, parsed=self.parsed)
             except (TypeError, ValueError, OverflowError, RecursionError) as error:
                 self.add(where, "previous_hash", event.get("id"), None,
                          f"evento que no se puede resumir ({type(error).__name__})")
