@@ -72,6 +72,7 @@ def log_differences(record: dict[str, Any], *, parsed: bool = False) -> list[Dif
 class _LogCheck:
     def __init__(self, record: dict[str, Any], events: list[dict[str, Any]], parsed: bool) -> None:
         self.record, self.events, self.parsed = record, events, parsed
+        self.by_kind: dict[str, list[tuple[int, dict[str, Any], dict[str, Any]]]] | None = None
         self.chained = chain_state(record) == "chained"
         self.differences: list[Difference] = []
 
@@ -87,10 +88,19 @@ class _LogCheck:
         self.games()
 
     def of_kind(self, *kinds: str) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
-        for event in self.events:
-            payload = event.get("payload")
-            if event.get("kind") in kinds and isinstance(payload, dict):
-                yield event, payload
+        """The events of ``kinds`` with a payload object, in log order (from an index of the
+        log by kind, made once: issue 38)."""
+        if self.by_kind is None:
+            self.by_kind = {}
+            for position, event in enumerate(self.events):
+                payload, kind = event.get("payload"), event.get("kind")
+                if isinstance(payload, dict) and isinstance(kind, str):
+                    self.by_kind.setdefault(kind, []).append((position, event, payload))
+        found = [entry for kind in dict.fromkeys(kinds) for entry in self.by_kind.get(kind, [])]
+        if len(kinds) > 1:
+            found.sort(key=lambda entry: entry[0])
+        for _position, event, payload in found:
+            yield event, payload
 
     # --- the log itself --------------------------------------------------------------------
     def order(self) -> None:

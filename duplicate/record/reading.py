@@ -195,13 +195,14 @@ def _shared_pairs() -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
     ``_shared_texts``, and each key shared too (``json`` shares the keys within one call
     only: one a top-level item here)."""
     seen: dict[str, str] = {}
+    shared = seen.setdefault
 
     def share(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         parsed: dict[str, Any] = {}
         for key, value in pairs:
             if value.__class__ is str and len(value) <= _SHARED_LENGTH:
-                value = seen.setdefault(value, value)
-            parsed[seen.setdefault(key, key)] = value
+                value = shared(value, value)
+            parsed[shared(key, key)] = value
         return parsed
 
     return share
