@@ -52,10 +52,12 @@ _FIXED_EXPORT = (
 """``duplicada …`` with the export time fixed (the record's ``exported_at``)."""
 
 
-def run(args: list[str], env: dict[str, str]) -> tuple[float, float, float, str]:
-    """Run ``args``; wall seconds, CPU seconds (user + system), peak RSS in MiB, output."""
+def run(args: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float, float, str]:
+    """Run ``args`` in ``cwd`` (the tree: ``python -m`` and ``-c`` put the current folder
+    first on the path, before PYTHONPATH); wall seconds, CPU seconds (user + system), peak
+    RSS in MiB, output."""
     started = time.perf_counter()
-    child = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    child = subprocess.Popen(args, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert child.stdout is not None
     output = child.stdout.read()
     _pid, status, usage = os.wait4(child.pid, 0)
@@ -109,8 +111,8 @@ def main() -> int:
                 env["PYTHONPATH"] = str(tree)
                 loads.append(os.getloadavg()[0])
                 exported = run([sys.executable, "-c", _FIXED_EXPORT, "export", str(records[index]), "--db", str(copy),
-                                "--pin-file", str(pin_file)], env)
-                verified = run([sys.executable, "-m", "tui.cli", "verify", str(records[0])], env)
+                                "--pin-file", str(pin_file)], env, tree)
+                verified = run([sys.executable, "-m", "tui.cli", "verify", str(records[0])], env, tree)
                 if "sin diferencias" not in verified[3]:
                     raise SystemExit(f"verify ({tree}) found differences:\n{verified[3][:2000]}")
                 if attempt:

@@ -7,8 +7,9 @@ every key the checker reads is there, of its kind, so the checks that follow
 value of another type; its ``format_version`` one this checker knows (1 to
 ``NEWEST_FORMAT_VERSION``) and its fields those of that version, none later, none it always
 writes missing (``duplicate.record.format_fields``). A record file over ``RECORD_MAX_BYTES``
-is refused before it is read; a smaller one is held once as text while it is parsed, its
-repeated short texts shared (issue 36 §5). A record that cannot be checked raises
+is refused before it is read; a smaller one is parsed as it is read, a value at a time
+(its text never held whole, issue 38; a file that is not a well-formed record is parsed
+whole instead, for the message it always gave), its repeated short texts shared (issue 36 §5). A record that cannot be checked raises
 ``RecordError``, its message in Spanish naming the file (when known), the place in the
 record and what was expected — never a traceback.
 """
@@ -394,8 +395,10 @@ def load_record(path: Path | str) -> dict[str, Any]:
     the file and what was expected — when the file is larger than ``RECORD_MAX_BYTES``
     (refused before it is read), cannot be read, is not JSON, has another ``format``, a
     ``format_version`` this checker does not know, fields of another version than the one it
-    declares, or lacks a key the checker needs (or has it of another kind). The file is held
-    once as text while it is parsed, repeated short texts shared (issue 36 §5).
+    declares, or lacks a key the checker needs (or has it of another kind). The file is
+    parsed as it is read (``_streamed``: its text never held whole, issue 38), or, when it is
+    not a well-formed JSON object, held once as text and parsed whole for the message;
+    repeated short texts shared (issue 36 §5).
     """
     path = Path(path)
     try:
