@@ -9,9 +9,9 @@ value of another type; its ``format_version`` one this checker knows (1 to
 writes missing (``duplicate.record.format_fields``). A record file over ``RECORD_MAX_BYTES``
 is refused before it is read; a smaller one is parsed as it is read, a value at a time
 (its text never held whole, issue 38; a file that is not a well-formed record is parsed
-whole instead, for the message it always gave), its repeated short texts shared (issue 36 §5). A record that cannot be checked raises
-``RecordError``, its message in Spanish naming the file (when known), the place in the
-record and what was expected — never a traceback.
+whole instead, for the message it always gave), its repeated short texts shared (issue 36
+§5). A record that cannot be checked raises ``RecordError``, its message in Spanish naming
+the file (when known), the place in the record and what was expected — never a traceback.
 """
 
 from __future__ import annotations

@@ -261,7 +261,8 @@ class Record(TaskModule):
     @staticmethod
     def _event_records(session: Session, tournament: Tournament,
                        last: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-        """The tournament's events, oldest first, read in batches; the last one is left in ``last``."""
+        """The tournament's events, oldest first, read in batches; the last one is left in
+        ``last`` once all are read."""
         game_numbers = {game.id: game.number for game in tournament.games}
         # Columns, not Event objects (issue 38: building 60,000 mapped objects was most of the read).
         query = (select(Event.id, Event.kind, Event.game_id, Event.round_number, Event.station, Event.arbiter,
