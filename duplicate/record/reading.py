@@ -7,10 +7,10 @@ every key the checker reads is there, of its kind, so the checks that follow
 value of another type; its ``format_version`` one this checker knows (1 to
 ``NEWEST_FORMAT_VERSION``) and its fields those of that version, none later, none it always
 writes missing (``duplicate.record.format_fields``). A record file over ``RECORD_MAX_BYTES``
-is refused before it is read; a smaller one is parsed as it is read, a value at a time
-(its text never held whole, issue 38; a file that is not a well-formed record is parsed
-whole instead, for the message it always gave), its repeated short texts shared (issue 36
-§5). A record that cannot be checked raises ``RecordError``, its message in Spanish naming
+is refused before it is read; a smaller one is held once as text while it is parsed — or,
+when that text takes two or four bytes a character, parsed as it is read, a value at a time
+(issue 38; a file that is not a well-formed record is parsed whole instead, for the message
+it always gave) — its repeated short texts shared (issue 36 §5). A record that cannot be checked raises ``RecordError``, its message in Spanish naming
 the file (when known), the place in the record and what was expected — never a traceback.
 """
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 import stat
+import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO, cast
@@ -395,24 +396,24 @@ def load_record(path: Path | str) -> dict[str, Any]:
     the file and what was expected — when the file is larger than ``RECORD_MAX_BYTES``
     (refused before it is read), cannot be read, is not JSON, has another ``format``, a
     ``format_version`` this checker does not know, fields of another version than the one it
-    declares, or lacks a key the checker needs (or has it of another kind). The file is
-    parsed as it is read (``_streamed``: its text never held whole, issue 38), or, when it is
-    not a well-formed JSON object, held once as text and parsed whole for the message;
-    repeated short texts shared (issue 36 §5).
+    declares, or lacks a key the checker needs (or has it of another kind). The file is held
+    once as text while it is parsed — unless that text takes two or four bytes a character
+    (it holds one beyond Latin-1, a «—» or a «…» in a reason): then it is parsed as it is
+    read instead (``_streamed``, issue 38), or, when it is not a well-formed JSON object, read
+    again and parsed whole for the message; repeated short texts shared (issue 36 §5).
     """
     path = Path(path)
-    try:
-        size = path.stat().st_size if path.is_file() else 0
-    except OSError:
-        size = 0
-    record = _streamed(path) if size <= RECORD_MAX_BYTES else None
-    if record is not None:
-        try:
-            check_shape(record)
-        except RecordError as error:
-            raise RecordError(f"{path}: {error}") from None
-        return record
     text = _record_text(path)
+    if sys.getsizeof(text) > 1.5 * len(text) + 1024:        # a wide text: not kept while parsing
+        text = ""
+        streamed = _streamed(path)
+        if streamed is not None:
+            try:
+                check_shape(streamed)
+            except RecordError as error:
+                raise RecordError(f"{path}: {error}") from None
+            return streamed
+        text = _record_text(path)
     try:
         record = json.loads(text, parse_int=_json_integer, object_hook=_shared_texts())
     except _LongNumber as error:
