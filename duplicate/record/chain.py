@@ -51,14 +51,23 @@ def canonical_time(moment: datetime | date | str | None) -> str | None:
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def event_hash(previous: str, event: Mapping[str, Any]) -> str:
+def event_hash(previous: str, event: Mapping[str, Any], *, parsed: bool = False) -> str:
     """The hash of ``event`` (a record's event object: the ``CHAIN_FIELDS``, a missing one
-    counting as null) chained after ``previous`` (64 hex digits). Raises ``ValueError`` for
-    a ``created_at`` that is not a time or an integer too long to write, ``TypeError`` for
-    a value JSON cannot write and ``RecursionError`` for data nested too deep."""
+    counting as null) chained after ``previous`` (64 hex digits). ``parsed``: the event's
+    values are as ``json.loads`` gives them (objects with text keys, lists, texts, numbers,
+    true, false, null: a record read by the checker), so the trip through JSON that makes
+    other values so (tuples, number keys) would change nothing and is skipped (issue 38).
+    Raises ``ValueError`` for a ``created_at`` that is not a time or an integer too long to
+    write, ``TypeError`` for a value JSON cannot write and ``RecursionError`` for data
+    nested too deep."""
     document = {key: event.get(key) for key in CHAIN_FIELDS}
     document["created_at"] = canonical_time(document["created_at"])
-    # Through JSON once, as stored: keys become text (sortable), tuples lists.
-    document = json.loads(json.dumps(document))
-    text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    if not parsed:
+        # Through JSON once, as stored: keys become text (sortable), tuples lists.
+        document = json.loads(json.dumps(document))
+    text = _HASHED.encode(document)
     return hashlib.sha256(f"{previous}\n{text}".encode("ascii")).hexdigest()
+
+
+_HASHED = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+"""``json.dumps(…, sort_keys=True, separators=(",", ":"), ensure_ascii=True)``, made once."""

@@ -59,8 +59,15 @@ def event_differences(record: dict[str, Any], lexicon: Lexicon) -> list[Differen
                            "los eventos de la partida", "el registro no trae historial de eventos: se han comprobado "
                            "las reglas, no las decisiones que llevaron a cada cifra")]
     differences: list[Difference] = []
+    by_game: dict[object, list[dict[str, Any]]] = {}     # one pass over the log, not one a game (issue 38)
+    for event in events:
+        if isinstance(event, dict):
+            number = event.get("game")
+            if type(number) is not list and type(number) is not dict:     # hashable: JSON's other values
+                by_game.setdefault(number, []).append(event)
     for game in record["games"]:
-        own = [event for event in events if isinstance(event, dict) and event.get("game") == game["number"]]
+        # A dict finds a key equal to the game's number as == does (1, 1.0 and true share one list).
+        own = by_game.get(game["number"], [])
         differences.extend(_GameCheck(game, own, lexicon).run())
     return differences
 
@@ -168,8 +175,8 @@ class _GameCheck:
         if "entered_by" in slip and slip["entered_by"] != logged["entered_by"]:
             self.add(place, "entered_by", slip["entered_by"], logged["entered_by"],
                      "quien anotó la papeleta no es quien la anotó según el historial (el evento que la guardó)")
-        if "entered_at" not in slip:
-            return
+        if "entered_at" not in slip or slip["entered_at"] == logged["entered_at"]:
+            return                   # the same text: the same instant, or both unreadable (said with the log)
         stored, when = _instant(slip["entered_at"]), _instant(logged["entered_at"])
         if when is None:
             return                   # the event's own time unreadable: reported with the log (log_check)

@@ -55,21 +55,24 @@ def chain_state(record: dict[str, Any]) -> str:
     return "absent"
 
 
-def log_differences(record: dict[str, Any]) -> list[Difference]:
+def log_differences(record: dict[str, Any], *, parsed: bool = False) -> list[Difference]:
     """Every difference between ``record`` (shape checked by ``check_shape``) and its event
     log, and every break of the log's order and chain; empty when they agree. A record
-    without events gives none here (``duplicate.record.figures_check`` reports it)."""
+    without events gives none here (``duplicate.record.figures_check`` reports it).
+    ``parsed``: the record is as ``json.loads`` gives it (``load_record``), so each event is
+    hashed without a trip through JSON (``event_hash``'s ``parsed``; issue 38)."""
     events = record.get("events")
     if not isinstance(events, list) or not events:
         return []
-    check = _LogCheck(record, [event for event in events if isinstance(event, dict)])
+    check = _LogCheck(record, [event for event in events if isinstance(event, dict)], parsed)
     check.run()
     return check.differences
 
 
 class _LogCheck:
-    def __init__(self, record: dict[str, Any], events: list[dict[str, Any]]) -> None:
-        self.record, self.events = record, events
+    def __init__(self, record: dict[str, Any], events: list[dict[str, Any]], parsed: bool) -> None:
+        self.record, self.events, self.parsed = record, events, parsed
+        self.by_kind: dict[str, list[tuple[int, dict[str, Any], dict[str, Any]]]] | None = None
         self.chained = chain_state(record) == "chained"
         self.differences: list[Difference] = []
 
@@ -85,10 +88,19 @@ class _LogCheck:
         self.games()
 
     def of_kind(self, *kinds: str) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
-        for event in self.events:
-            payload = event.get("payload")
-            if event.get("kind") in kinds and isinstance(payload, dict):
-                yield event, payload
+        """The events of ``kinds`` with a payload object, in log order (from an index of the
+        log by kind, made once: issue 38)."""
+        if self.by_kind is None:
+            self.by_kind = {}
+            for position, event in enumerate(self.events):
+                payload, kind = event.get("payload"), event.get("kind")
+                if isinstance(payload, dict) and isinstance(kind, str):
+                    self.by_kind.setdefault(kind, []).append((position, event, payload))
+        found = [entry for kind in dict.fromkeys(kinds) for entry in self.by_kind.get(kind, [])]
+        if len(kinds) > 1:
+            found.sort(key=lambda entry: entry[0])
+        for _position, event, payload in found:
+            yield event, payload
 
     # --- the log itself --------------------------------------------------------------------
     def order(self) -> None:
@@ -124,7 +136,7 @@ class _LogCheck:
                          "anterior, o este")
                 return
             try:
-                previous = event_hash(previous, event)
+                previous = event_hash(previous, event, parsed=self.parsed)
             except (TypeError, ValueError, OverflowError, RecursionError) as error:
                 self.add(where, "previous_hash", event.get("id"), None,
                          f"evento que no se puede resumir ({type(error).__name__})")

@@ -7,18 +7,22 @@ every key the checker reads is there, of its kind, so the checks that follow
 value of another type; its ``format_version`` one this checker knows (1 to
 ``NEWEST_FORMAT_VERSION``) and its fields those of that version, none later, none it always
 writes missing (``duplicate.record.format_fields``). A record file over ``RECORD_MAX_BYTES``
-is refused before it is read; a smaller one is held once as text while it is parsed, its
-repeated short texts shared (issue 36 §5). A record that cannot be checked raises
-``RecordError``, its message in Spanish naming the file (when known), the place in the
-record and what was expected — never a traceback.
+is refused before it is read; a smaller one is held once as text while it is parsed — or,
+when that text takes two or four bytes a character, parsed as it is read, a value at a time
+(issue 38; a file that is not a well-formed record is parsed whole instead, for the message
+it always gave) — its repeated short texts shared (issue 36 §5). A record that cannot be checked raises ``RecordError``, its message in Spanish naming
+the file (when known), the place in the record and what was expected — never a traceback.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import stat
+import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TextIO, cast
 
 from duplicate.input_files import InputFileError, read_bytes, utf8_error
 from duplicate.record.difference import show_value
@@ -188,6 +192,24 @@ def _mib(size: int) -> str:
     return f"{size / 2**20:.1f} MiB"
 
 
+def _shared_pairs() -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    """An ``object_pairs_hook`` for a record parsed piece by piece (``_streamed``): as
+    ``_shared_texts``, and each key shared too (``json`` shares the keys within one call
+    only: one a top-level item here)."""
+    seen: dict[str, str] = {}
+    shared = seen.setdefault
+
+    def share(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        parsed: dict[str, Any] = {}
+        for key, value in pairs:
+            if value.__class__ is str and len(value) <= _SHARED_LENGTH:
+                value = shared(value, value)
+            parsed[shared(key, key)] = value
+        return parsed
+
+    return share
+
+
 def _shared_texts() -> Callable[[dict[str, Any]], dict[str, Any]]:
     """An ``object_hook`` for ``json.loads`` that makes each repeated short text of the record
     one object (``json`` shares the keys, not the values): the parsed record of a very large
@@ -240,6 +262,133 @@ def _record_text(path: Path) -> str:
         raise RecordError(str(utf8_error(data, path))) from None
 
 
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+"""JSON's whitespace (``json.decoder.WHITESPACE``)."""
+
+_CHUNK = 2**16
+"""Characters read at a time by ``_streamed`` (more while one value does not fit)."""
+
+
+class _NotStreamed(Exception):
+    """The record is not laid out as ``_streamed`` reads it: parsed whole instead."""
+
+
+class _Pieces:
+    """A record file read a chunk at a time: JSON values parsed one by one from a window of
+    its text (``_streamed``)."""
+
+    def __init__(self, handle: TextIO, limit: int) -> None:
+        self.handle, self.limit = handle, limit
+        self.pairs_hook = _shared_pairs()
+        self.decode = json.JSONDecoder(parse_int=_json_integer, object_pairs_hook=self.pairs_hook).raw_decode
+        self.text, self.position, self.read, self.ended = "", 0, 0, False
+
+    def more(self) -> bool:
+        """Read the next chunk (at least as long as the window, so that a value read again
+        and again as it grows costs at most twice its length); False at the end."""
+        if self.ended:
+            return False
+        chunk = self.handle.read(max(_CHUNK, len(self.text) - self.position))
+        self.read += len(chunk)
+        if self.read > self.limit:
+            raise _NotStreamed
+        if not chunk:
+            self.ended = True
+            return False
+        self.text = self.text[self.position:] + chunk
+        self.position = 0
+        return True
+
+    def next_character(self) -> str:
+        """The next character after whitespace ("" at the end), not consumed."""
+        while True:
+            found = _WHITESPACE.match(self.text, self.position)
+            self.position = found.end() if found else self.position
+            if self.position < len(self.text):
+                return self.text[self.position]
+            if not self.more():
+                return ""
+
+    def take(self, *characters: str) -> str:
+        """Consume the next character, one of ``characters`` (else ``_NotStreamed``)."""
+        character = self.next_character()
+        if character not in characters or not character:
+            raise _NotStreamed
+        self.position += 1
+        return character
+
+    def value(self) -> Any:
+        """The next JSON value, whole (a value at the window's end may go on: read again)."""
+        self.next_character()
+        while True:
+            try:
+                value, end = self.decode(self.text, self.position)
+            except json.JSONDecodeError:
+                if self.more():
+                    continue
+                raise
+            if end >= len(self.text) and self.more():
+                continue
+            self.position = end
+            return value
+
+
+_PIECEWISE = frozenset({(), ("games", "*"), ("games", "*", "rounds")})
+"""Where ``_streamed`` parses a container member by member besides the record itself and
+its top-level lists: each game, and its rounds (one round, its slips included, is at most
+some 100 kB; a game of 300 players, some 4 MB)."""
+
+
+def _piecewise(pieces: _Pieces, path: tuple[str, ...]) -> Any:
+    """The value at ``path`` of the record, member by member when it is a container at a
+    ``_PIECEWISE`` path or a top-level list, else whole; a dict built by the decoder's own
+    ``object_pairs_hook`` (the same dict as ``json`` builds)."""
+    opening = pieces.next_character()
+    if not (opening in ("{", "[") and (path in _PIECEWISE or (len(path) == 1 and opening == "["))):
+        return pieces.value()
+    pieces.position += 1
+    closing = "}" if opening == "{" else "]"
+    members: list[Any] = []
+    if pieces.next_character() == closing:
+        pieces.position += 1
+    else:
+        while True:
+            if opening == "{":
+                if pieces.next_character() != '"':
+                    raise _NotStreamed
+                key = pieces.value()
+                pieces.take(":")
+                members.append((key, _piecewise(pieces, (*path, key))))
+            else:
+                members.append(_piecewise(pieces, (*path, "*")))
+            if pieces.take(",", closing) == closing:
+                break
+    return pieces.pairs_hook(members) if opening == "{" else members
+
+
+def _streamed(path: Path) -> dict[str, Any] | None:
+    """The record at ``path`` parsed as it is read, piece by piece (``_piecewise``), so that
+    its text is never held whole (issue 38: a 300-player × 10-game record is 48 MB of text,
+    a third of the peak memory of ``verify``); the same record as ``json.loads`` of the
+    whole text with ``_json_integer`` and shared texts. None for any file that is not a
+    readable, UTF-8, well-formed JSON object of at most ``RECORD_MAX_BYTES`` (a folder, a
+    FIFO, bad bytes, bad JSON, too long a number or too deep a nesting…): the caller parses
+    it whole, for the very result or message it gave."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return None
+        with path.open(encoding="utf-8-sig", newline="") as handle:
+            pieces = _Pieces(handle, RECORD_MAX_BYTES)
+            if pieces.next_character() != "{":
+                return None
+            record = _piecewise(pieces, ())
+            if pieces.next_character() != "":
+                return None              # data after the object
+            return cast("dict[str, Any]", record)
+    except Exception:       # noqa: BLE001 — whatever it is, the whole-text parse says it as before
+        return None
+
+
 def load_record(path: Path | str) -> dict[str, Any]:
     """Read a tournament record (JSON, UTF-8) and check its shape.
 
@@ -248,10 +397,23 @@ def load_record(path: Path | str) -> dict[str, Any]:
     (refused before it is read), cannot be read, is not JSON, has another ``format``, a
     ``format_version`` this checker does not know, fields of another version than the one it
     declares, or lacks a key the checker needs (or has it of another kind). The file is held
-    once as text while it is parsed, repeated short texts shared (issue 36 §5).
+    once as text while it is parsed — unless that text takes two or four bytes a character
+    (it holds one beyond Latin-1, a «—» or a «…» in a reason): then it is parsed as it is
+    read instead (``_streamed``, issue 38), or, when it is not a well-formed JSON object, read
+    again and parsed whole for the message; repeated short texts shared (issue 36 §5).
     """
     path = Path(path)
     text = _record_text(path)
+    if sys.getsizeof(text) > 1.5 * len(text) + 1024:        # a wide text: not kept while parsing
+        text = ""
+        streamed = _streamed(path)
+        if streamed is not None:
+            try:
+                check_shape(streamed)
+            except RecordError as error:
+                raise RecordError(f"{path}: {error}") from None
+            return streamed
+        text = _record_text(path)
     try:
         record = json.loads(text, parse_int=_json_integer, object_hook=_shared_texts())
     except _LongNumber as error:

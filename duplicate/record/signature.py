@@ -31,7 +31,7 @@ import base64
 import binascii
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,8 +60,12 @@ def canonical(value: Any) -> bytes:
     """``value`` as canonical JSON: sorted keys, no spaces, non-ASCII kept, UTF-8 (a lone
     surrogate, which only an edited file can hold, kept as its code unit: such a record
     then fails its signature, never the check itself)."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8",
-                                                                                               "surrogatepass")
+    return _CANONICAL.encode(value).encode("utf-8", "surrogatepass")
+
+
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+"""``json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)``, its
+encoder made once (``json.dumps`` makes one a call)."""
 
 
 def fingerprint(public_raw: bytes) -> str:
@@ -85,13 +89,22 @@ class RecordDigest:
         self.digests: dict[str, str] = {}
 
     def add(self, key: str, value: Any) -> None:
+        """Hash ``value`` under ``key``; a list item by item, as ``add_items`` (the same digest)."""
+        if type(value) is list:
+            for _item in self.add_items(key, value):
+                pass
+            return
         self.digests[key] = hashlib.sha256(canonical(value)).hexdigest()
 
     def add_items(self, key: str, items: Iterable[Any]) -> Iterable[Any]:
         """Yield ``items`` unchanged, hashing each as it passes (the list's canonical JSON)."""
         digest = hashlib.sha256(b"[")
+        depth = _PIECE_DEPTHS.get(key, 0)
         for index, item in enumerate(items):
-            digest.update((b"," if index else b"") + canonical(item))
+            if index:
+                digest.update(b",")
+            for piece in _canonical_pieces(item, depth):
+                digest.update(piece)
             yield item
         digest.update(b"]")
         self.digests[key] = digest.hexdigest()
@@ -100,12 +113,36 @@ class RecordDigest:
         return MESSAGE_PREFIX + canonical(self.digests)
 
 
+_PIECE_DEPTHS = {"games": 2}
+"""Levels of an item of a record's list hashed member by member (``_canonical_pieces``): a
+game, and its rounds, so that the canonical text of a whole game (megabytes for 300
+players) is never made at once (issue 38); the events, small, each whole."""
+
+
+def _canonical_pieces(value: Any, depth: int) -> Iterator[bytes]:
+    """``canonical(value)`` in pieces (their concatenation is the same bytes): the members of
+    a list, or of a dict whose keys are all texts (sorted as ``sort_keys`` sorts them), each
+    in pieces ``depth`` levels down; anything else whole."""
+    if depth > 0 and type(value) is list and value:
+        for index, item in enumerate(value):
+            yield b"[" if not index else b","
+            yield from _canonical_pieces(item, depth - 1)
+        yield b"]"
+    elif depth > 0 and type(value) is dict and value and all(type(key) is str for key in value):
+        for index, key in enumerate(sorted(value)):
+            yield (b"{" if not index else b",") + canonical(key) + b":"
+            yield from _canonical_pieces(value[key], depth - 1)
+        yield b"}"
+    else:
+        yield canonical(value)
+
+
 def record_message(record: dict[str, Any]) -> bytes:
     """The message a parsed ``record``'s signature is over (every key but ``signature``)."""
     digest = RecordDigest()
     for key, value in record.items():
         if key != "signature":
-            digest.add(key, value)
+            digest.add(key, value)        # a list item by item (``add``)
     return digest.message()
 
 

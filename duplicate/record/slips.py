@@ -72,7 +72,7 @@ class RoundJudge:
     (``alphabet.blank`` for a blank); ``oriented``: oriented notation accepted
     (III.20.1.b); ``master`` and ``annulled``: when the round is annulled (III.29)
     a slip whose move is the master is ``annulled`` (0 points). Identical texts are
-    judged once (cached). The board must not change while the judge is used.
+    judged once, and identical moves read once (cached). The board must not change while the judge is used.
     """
 
     def __init__(self, board: Board, rack: Sequence[int], lexicon: Lexicon, *, oriented: bool,
@@ -88,6 +88,7 @@ class RoundJudge:
             except PlacementError:
                 self._master_placed = None
         self._cache: dict[str, Verdict] = {}
+        self._placed: dict[str, frozenset[tuple[int, int, int]] | None] = {}
 
     def judge(self, text: str) -> Verdict:
         """The verdict on a slip written as ``text`` (see ``Verdict``)."""
@@ -122,11 +123,16 @@ class RoundJudge:
 
     def placed_of(self, notation: str) -> frozenset[tuple[int, int, int]] | None:
         """The tiles a move written in canonical notation places on the board, or None
-        if it cannot be read or does not fit."""
+        if it cannot be read or does not fit. Each notation read once (cached)."""
+        if notation in self._placed:
+            return self._placed[notation]
         try:
-            return frozenset(placed_tiles(self.board, parse_move(notation, self.board.alphabet, oriented=False)))
+            placed: frozenset[tuple[int, int, int]] | None = frozenset(
+                placed_tiles(self.board, parse_move(notation, self.board.alphabet, oriented=False)))
         except (SlipError, PlacementError):
-            return None
+            placed = None
+        self._placed[notation] = placed
+        return placed
 
 
 def _annulled_verdict() -> Verdict:

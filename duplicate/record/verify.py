@@ -107,6 +107,7 @@ Decisions where the rules or the record format leave room (reported, not guessed
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -127,7 +128,8 @@ if TYPE_CHECKING:   # the compiled lexicon loads numpy: annotations only (issue 
 __all__ = ["run_verify", "signature_differences", "signature_line", "verify_record"]
 
 
-def verify_record(record: dict[str, Any], lexicon: Lexicon, signature: SignatureCheck | None = None) -> list[Difference]:
+def verify_record(record: dict[str, Any], lexicon: Lexicon, signature: SignatureCheck | None = None, *,
+                  loaded: bool = False) -> list[Difference]:
     """Every difference between a tournament record and its recomputation.
 
     ``record``: a parsed ``duplicada-tournament-1`` record (``load_record``);
@@ -142,10 +144,15 @@ against the one its log loaded (``duplicate.record.prepared_check``); last, a si
     that does not hold (``duplicate.record.signature``; an unsigned record is no difference;
     ``signature``: the record's ``signature_check`` when the caller has it already).
     Raises ``RecordError`` if the record lacks a key it needs or is of a format newer than
-    this checker reads. See the module docstring for what is checked and the decisions taken.
+    this checker reads. ``loaded``: the record is as ``load_record`` returned it — its shape
+    checked there, its values as ``json.loads`` gives them — so the shape is not checked
+    again and the events are hashed without a trip through JSON (issue 38). See the module
+    docstring for what is checked and the decisions taken.
     """
-    check_shape(record)
-    return (rule_differences(record, lexicon) + event_differences(record, lexicon) + log_differences(record)
+    if not loaded:
+        check_shape(record)
+    return (rule_differences(record, lexicon) + event_differences(record, lexicon)
+            + log_differences(record, parsed=loaded)
             + prepared_differences(record)
             + signature_differences(signature if signature is not None else signature_check(record)))
 
@@ -180,6 +187,19 @@ def run_verify(path: Path, lexicon_path: Path | None, out: TextIO, *, head: str 
     Returns the exit code: 0 no difference, 1 differences found, 2 the record
     (or the lexicon) cannot be read — the message says why; never a traceback.
     """
+    # The record's tens of thousands of objects hold no cycles: the cyclic collector would
+    # only walk them again and again while they are built and read (issue 38; ≈ a fifth of
+    # the time of a large record). Enabled again on the way out.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _verify_file(path, lexicon_path, out, head)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _verify_file(path: Path, lexicon_path: Path | None, out: TextIO, head: str | None) -> int:
     try:
         record = load_record(path)
     except RecordError as error:
@@ -201,11 +221,17 @@ def run_verify(path: Path, lexicon_path: Path | None, out: TextIO, *, head: str 
         print(f"Error: {error}", file=out)
         return 2
     signature = signature_check(record)
-    differences = verify_record(record, lexicon, signature)
+    differences = verify_record(record, lexicon, signature, loaded=True)
     if head is not None and record.get("events_head") != head.strip().lower():
         differences.append(Difference("historial", "events_head", record.get("events_head"), head.strip().lower(),
                                       "el registro no acaba en la cabeza de la cadena anotada (--head): no es el "
                                       "historial que se exportó, o se reescribió desde algún evento"))
+    return _report(path, record, lexicon.name, differences, signature, out)
+
+
+def _report(path: Path, record: dict[str, Any], lexicon_name: str, differences: list[Difference],
+            signature: SignatureCheck, out: TextIO) -> int:
+    """Print the report of ``run_verify`` and return its exit code (0 or 1)."""
     games = record["games"]
     rounds = sum(len(game["rounds"]) for game in games)
     slips = sum(len(round_["slips"]) for game in games for round_ in game["rounds"])
@@ -220,7 +246,7 @@ def run_verify(path: Path, lexicon_path: Path | None, out: TextIO, *, head: str 
         print(f"{path}: sin diferencias: {counts}", file=out)
         return 0
     print(f"{path}: {len(differences)} diferencia{'s' if len(differences) != 1 else ''} "
-          f"({counts}; léxico {lexicon.name}):", file=out)
+          f"({counts}; léxico {lexicon_name}):", file=out)
     for difference in differences:
         print(visible(f"- {difference}"), file=out)        # texts of the record as text, never terminal codes
     return 1

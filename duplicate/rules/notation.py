@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from data.rules import RACK_SIZE
+from data.rules import BINGO_BONUS, RACK_SIZE
 from duplicate.texts import SLIP_MAX, shown
 from lexicon.alphabet import BLANK_FLAG, Alphabet, AlphabetError
 from lexicon.board import CENTRE, ROW_NAMES, SIZE, Board, Direction, Square, letter_of
@@ -368,7 +368,8 @@ def check_move(board: Board, rack: Sequence[int], slip: str | Move, lexicon: Lex
         notation=format_move(move, alphabet),
         placed=placed,
         words=words,
-        score=score_move(board, move),
+        # score_move(board, move) from the words and tiles already found (issue 38: it finds them again)
+        score=sum(word.score for word in words) + (BINGO_BONUS if len(placed) == RACK_SIZE else 0),
         bingo=len(placed) == RACK_SIZE,
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any, TextIO
 
 from sqlalchemy import func, select
@@ -12,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from duplicate.record.chain import GENESIS, event_hash
 from duplicate.record.event_kinds import EventKind
+from duplicate.record.json_text import indented
 from duplicate.record.signature import RecordDigest, record_message, signature_block
 from duplicate.rules.rack import shown_rack
 from duplicate.service.base import TaskModule, _iso, _now
@@ -66,14 +68,15 @@ of ``venue_imported`` payloads; issue 35 §2). ``verify`` refuses a newer versio
 knows (``duplicate.record.reading.NEWEST_FORMAT_VERSION``, kept equal to this one)."""
 
 
-def _slip_record(slip: Slip) -> dict[str, Any]:
-    """A slip as the record writes it; ``board`` only for a slip written on a paper board (II.8)."""
-    written: dict[str, Any] = {"player": slip.entry_id, "table": slip.table_number, "text": slip.text,
-                               "status": slip.status, "score": slip.score, "move": slip.move,
-                               "reason": slip.reason, "entered_by": slip.entered_by,
-                               "entered_at": _iso(slip.entered_at)}
-    if slip.board is not None:
-        written["board"] = slip.board
+def _slip_record(player: int, table: int, text: str | None, status: str, score: int, move: str | None,
+                 reason: str, entered_by: str, entered_at: datetime | None, board: str | None) -> dict[str, Any]:
+    """A slip (its stored columns) as the record writes it; ``board`` only for a slip written
+    on a paper board (II.8)."""
+    written: dict[str, Any] = {"player": player, "table": table, "text": text, "status": status, "score": score,
+                               "move": move, "reason": reason, "entered_by": entered_by,
+                               "entered_at": _iso(entered_at)}
+    if board is not None:
+        written["board"] = board
     return written
 
 
@@ -144,19 +147,19 @@ class Record(TaskModule):
             for index, (key, value) in enumerate(self._record_parts(session, tournament)):
                 out.write(f"{',' if index else ''}\n {json.dumps(key)}: ")
                 if not isinstance(value, Iterator):
-                    out.write(_dumps(value).replace("\n", "\n "))
+                    out.write(indented(value, 1))
                     digest.add(key, value)
                     head = value if key == "events_head" else head
                     continue
                 out.write("[")
                 for number, item in enumerate(digest.add_items(key, value)):
-                    out.write(f"{',' if number else ''}\n  " + _dumps(item).replace("\n", "\n  "))
+                    out.write(f"{',' if number else ''}\n  " + indented(item, 2))
                     counts[key] = number + 1
                 out.write("\n ]" if counts.get(key) else "]")
             signed = None
             if private is not None:
                 block = signature_block(raw_public(private), private.sign(digest.message()))
-                out.write(",\n \"signature\": " + _dumps(block).replace("\n", "\n "))
+                out.write(",\n \"signature\": " + indented(block, 1))
                 signed = block["fingerprint"]
             out.write("\n}")
         return ExportSummary(counts["games"], counts["events"], head, signed)
@@ -215,10 +218,12 @@ class Record(TaskModule):
     def _game_record(self, session: Session, tournament: Tournament, game: GameRow) -> dict[str, Any]:
         results = {result.number: result for result in self.standings.round_results_in(session, tournament, game)}
         slips: dict[int, list[dict[str, Any]]] = {}
-        query = (select(Slip).where(Slip.game_id == game.id).order_by(Slip.round_number, Slip.table_number)
+        query = (select(Slip.round_number, Slip.entry_id, Slip.table_number, Slip.text, Slip.status, Slip.score,
+                        Slip.move, Slip.reason, Slip.entered_by, Slip.entered_at, Slip.board)
+                 .where(Slip.game_id == game.id).order_by(Slip.round_number, Slip.table_number)
                  .execution_options(yield_per=_BATCH))
-        for slip in session.scalars(query):
-            slips.setdefault(slip.round_number, []).append(_slip_record(slip))
+        for round_number, *columns in session.execute(query):     # columns, not Slip objects (issue 38)
+            slips.setdefault(round_number, []).append(_slip_record(*columns))
         set_aside: dict[int, list[dict[str, Any]]] = {}
         for event in session.scalars(select(Event).where(
                 Event.game_id == game.id, Event.kind == EventKind.SLIPS_SET_ASIDE.value).order_by(Event.id)):
@@ -256,18 +261,25 @@ class Record(TaskModule):
     @staticmethod
     def _event_records(session: Session, tournament: Tournament,
                        last: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-        """The tournament's events, oldest first, read in batches; the last one is left in ``last``."""
+        """The tournament's events, oldest first, read in batches; the last one is left in
+        ``last`` once all are read."""
         game_numbers = {game.id: game.number for game in tournament.games}
-        query = (select(Event).where(Event.tournament_id == tournament.id).order_by(Event.id)
+        # Columns, not Event objects (issue 38: building 60,000 mapped objects was most of the read).
+        query = (select(Event.id, Event.kind, Event.game_id, Event.round_number, Event.station, Event.arbiter,
+                        Event.role, Event.reason, Event.created_at, Event.payload, Event.previous_hash)
+                 .where(Event.tournament_id == tournament.id).order_by(Event.id)
                  .execution_options(yield_per=_BATCH))
-        for event in session.scalars(query):
-            logged = {"id": event.id, "kind": event.kind,
-                      "game": game_numbers.get(event.game_id) if event.game_id is not None else None,
-                      "round": event.round_number, "station": event.station, "arbiter": event.arbiter,
-                      "role": event.role, "reason": event.reason, "created_at": _iso(event.created_at),
-                      "payload": event.payload, "previous_hash": event.previous_hash}
-            last[:] = [logged]
+        logged: dict[str, Any] = {}
+        for (number, kind, game_id, round_number, station, arbiter, role, reason, created_at, payload,
+             previous_hash) in session.execute(query):
+            logged = {"id": number, "kind": kind,
+                      "game": game_numbers.get(game_id) if game_id is not None else None,
+                      "round": round_number, "station": station, "arbiter": arbiter,
+                      "role": role, "reason": reason, "created_at": _iso(created_at),
+                      "payload": payload, "previous_hash": previous_hash}
             yield logged
+        if logged:
+            last[:] = [logged]
 
     def history(self, tournament_id: int | None = None, game_number: int | None = None, *,
                 kinds: Collection[str] | None = None) -> list[EventView]:
@@ -335,8 +347,3 @@ _PLAYER_DETAILS = ("name", "club", "country", "federation_id", "venue")
 
 _BATCH = 1000
 """Rows read at a time while exporting (``yield_per``)."""
-
-
-def _dumps(value: Any) -> str:
-    """``value`` as the record file writes it (``indent=1``, non-ASCII kept)."""
-    return json.dumps(value, ensure_ascii=False, indent=1)
