@@ -52,7 +52,6 @@ The command is ``publish`` (``duplicada publish --db URL --out DIR [--game N]
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import multiprocessing
 import os
@@ -63,7 +62,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -377,13 +376,10 @@ class _Document:
 
 
 def _digest(*parts: object) -> str:
-    """SHA-256 of the values ``parts`` (pickled without memo: the bytes depend on the values
-    only, not on which objects happen to be shared)."""
-    buffer = io.BytesIO()
-    pickler = pickle.Pickler(buffer, protocol=5)
-    pickler.fast = True
-    pickler.dump(parts)
-    return hashlib.sha256(buffer.getvalue()).hexdigest()
+    """SHA-256 of the values ``parts``, pickled: equal for equal values built the same way
+    (a value built otherwise, sharing other objects, may digest differently: its document
+    is then drawn again, never wrongly kept)."""
+    return hashlib.sha256(pickle.dumps(parts, protocol=5)).hexdigest()
 
 
 _RENDERING_MODULES = ("labels.py", "texts.py", "plurals.py")
@@ -409,25 +405,26 @@ def _code_digest() -> str:
 def _documents_of(plan: _Plan) -> list[_Document]:
     """Every document of the publication with the digest of what it shows (longest first)."""
     results = plan.results
-    heading = replace(results, players={}, games=(), overall=(), generated_at=datetime.min)
-    common = _digest(_code_digest(), heading, plan.formats, plan.detailed, sorted(plan.seats), plan.venue_links)
+    named = _digest(_code_digest(), results.name)                       # what every document shows
+    pages = _digest(named, results.venue, results.start_date, results.end_date, results.all_games, results.settings,
+                    plan.formats, plan.detailed, sorted(plan.seats), plan.venue_links)  # every page's heading, links
     games = {game.number: game for game in results.games}
     game_digests = {number: _digest(game) for number, game in games.items()}
-    overall = _digest(results.overall)
-    everything = _digest(common, overall, sorted(game_digests.items()), results.players)
+    overall = _digest(results.provisional, results.all_games, results.settings, results.overall)
+    everything = _digest(pages, overall, sorted(game_digests.items()), results.players)
     documents: list[_Document] = []
     if "pdf" in plan.formats:
         documents += [_Document("sheets_pdf", number, (f"{PDF_FOLDER}/hojas-seguimiento-partida-{number}.pdf",),
-                                _digest(common, game_digests[number])) for number in plan.detailed]
+                                _digest(named, game_digests[number])) for number in plan.detailed]
         documents += [_Document("slips_pdf", number, (f"{PDF_FOLDER}/papeletas-partida-{number}.pdf",),
-                                _digest(common, number, plan.seats[number], plan.slips_per_pad))
+                                _digest(named, number, plan.seats[number], plan.slips_per_pad))
                       for number in sorted(plan.seats)]
         documents += [_Document("game_pdf", number, (f"{PDF_FOLDER}/partida-{number}.pdf",),
-                                _digest(common, game_digests[number])) for number in plan.detailed]
+                                _digest(named, game_digests[number])) for number in plan.detailed]
         documents.append(_Document("overall_pdf", None, (f"{PDF_FOLDER}/clasificacion-general.pdf",),
-                                   _digest(common, overall)))
+                                   _digest(named, overall)))
         documents.append(_Document("blank_pdf", None, (f"{PDF_FOLDER}/hoja-seguimiento-en-blanco.pdf",),
-                                   _digest(common, _blank_game(plan), _blank_rows(plan))))
+                                   _digest(named, _blank_game(plan), _blank_rows(plan))))
     if "xlsx" in plan.formats:
         documents.append(_Document("xlsx", None, (f"{DATA_FOLDER}/resultados.xlsx",), everything))
     if "html" in plan.formats:
@@ -436,23 +433,23 @@ def _documents_of(plan: _Plan) -> list[_Document]:
             shown = [(game.number, game.status, game.master_total, plan.lines[game.number].get(entry),
                       game.sheets.get(entry, ())) for game in results.games]
             documents.append(_Document("players_html", entry, (f"{PLAYER_FOLDER}/{results.players[entry].slug}.html",),
-                                       _digest(common, results.players[entry], overall_lines.get(entry), shown)))
+                                       _digest(pages, results.players[entry], overall_lines.get(entry), shown)))
         for number in plan.detailed:
             files = [f"partida-{number}.html", replay_page_name(number)]
             if games[number].partials:
                 files.append(f"partida-{number}-parciales.html")
             documents.append(_Document("game_html", number, tuple(files),
-                                       _digest(common, game_digests[number], plan.replays[number])))
+                                       _digest(pages, game_digests[number], plan.replays[number])))
         documents.append(_Document("index", None, ("index.html",), _digest(everything, plan.games_info)))
         if plan.venue_pages is not None:
             documents.append(_Document("venues_html", None, tuple(page.name for page in plan.venue_pages.pages),
                                        _digest(everything, plan.venue_pages)))
     if "csv" in plan.formats:
         documents.append(_Document("csv", None, (f"{DATA_FOLDER}/clasificacion-general.csv",),
-                                   _digest(common, overall, results.players)))
+                                   _digest(named, overall)))
         documents += [_Document("csv", number, tuple(f"{DATA_FOLDER}/{name}.csv" for name in
                                                      spreadsheets.game_table_names(number)),
-                                _digest(common, game_digests[number])) for number in plan.detailed]
+                                _digest(named, game_digests[number])) for number in plan.detailed]
     return documents
 
 
