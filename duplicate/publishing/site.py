@@ -378,8 +378,12 @@ class _Document:
 def _digest(*parts: object) -> str:
     """SHA-256 of the values ``parts``, pickled: equal for equal values built the same way
     (a value built otherwise, sharing other objects, may digest differently: its document
-    is then drawn again, never wrongly kept)."""
-    return hashlib.sha256(pickle.dumps(parts, protocol=5)).hexdigest()
+    is then drawn again, never wrongly kept). A value that cannot be pickled gives a digest
+    that matches nothing (its documents are always drawn)."""
+    try:
+        return hashlib.sha256(pickle.dumps(parts, protocol=5)).hexdigest()
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return "sin resumen " + os.urandom(16).hex()
 
 
 _RENDERING_MODULES = ("labels.py", "texts.py", "plurals.py")
