@@ -42,8 +42,11 @@ accelerator, an abi3 wheel) roughly halves the PDF time; ReportLab works without
 **Speed.** The documents are independent, so they are written by a pool of worker
 processes (``workers``; default: the number of CPUs) where the platform can *fork*
 (Linux) and the caller runs no other thread; elsewhere, and with ``workers=1``, one after
-the other. Figures:
-``bench/publish.py``.
+the other. Each process compiles the templates once. A publication into a folder that
+holds an earlier one draws only the documents whose values changed (``MANIFEST``: a
+digest of what each document shows; see ``publish_results``) and rewrites a page only when
+its bytes changed; ``progress`` reports every file (the command line draws bars from it).
+Figures: ``bench/publish.py``.
 
 The command is ``publish`` (``duplicada publish --db URL --out DIR [--game N]
 [--formats html,pdf,csv,xlsx]``).
@@ -61,9 +64,9 @@ import stat
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from functools import cache
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -96,8 +99,8 @@ from duplicate.service.views import GameInfo
 from duplicate.texts import visible
 from lexicon.alphabet import Alphabet, spanish
 
-__all__ = ["FORMATS", "MANIFEST", "PREPARED_REPLAY_PAGE", "Progress", "Publication", "publish_prepared", "publish_results", "published_value",
-           "render_environment"]
+__all__ = ["FORMATS", "MANIFEST", "PREPARED_REPLAY_PAGE", "Progress", "Publication", "publish_prepared",
+           "publish_results", "published_value", "render_environment"]
 
 FORMATS = ("html", "pdf", "csv", "xlsx")
 """Every output format, in the order ``--formats`` lists them."""
@@ -341,7 +344,8 @@ def _job_venues_html(plan: _Plan, _arg: None) -> list[_Written]:
 
 
 _JOBS: dict[str, Callable[[_Plan, Any], list[_Written]]] = {
-    "venues_html": _job_venues_html, "index": _job_index, "game_html": _job_game_html, "players_html": _job_players_html,
+    "venues_html": _job_venues_html, "index": _job_index, "game_html": _job_game_html,
+    "players_html": _job_players_html,
     "game_pdf": _job_game_pdf, "sheets_pdf": _job_sheets_pdf, "slips_pdf": _job_slips_pdf,
     "overall_pdf": _job_overall_pdf, "blank_pdf": _job_blank_pdf, "csv": _job_csv, "xlsx": _job_xlsx,
 }
@@ -394,14 +398,16 @@ _RENDERING_MODULES = ("labels.py", "texts.py", "plurals.py")
 def _code_digest() -> str:
     """Digest of the code that draws the documents: this package's modules and templates,
     the formatting modules of ``duplicate`` (``_RENDERING_MODULES``) and the versions of
-    Jinja2, ReportLab and openpyxl — another version of the program draws everything again."""
+    Jinja2 and ReportLab (already imported; openpyxl's is not read: importing it for that
+    would cost more than a workbook drawn again with new values) — another version of
+    the program draws everything again."""
     import jinja2
-    import openpyxl
     import reportlab
 
     here = Path(__file__).resolve().parent
-    digest = hashlib.sha256(f"{jinja2.__version__} {reportlab.Version} {openpyxl.__version__}".encode())
-    for path in sorted([*here.glob("*.py"), *TEMPLATES.iterdir(), *(here.parent / name for name in _RENDERING_MODULES)]):
+    digest = hashlib.sha256(f"jinja2 {jinja2.__version__} reportlab {reportlab.Version}".encode())
+    sources = [*here.glob("*.py"), *TEMPLATES.iterdir(), *(here.parent / name for name in _RENDERING_MODULES)]
+    for path in sorted(sources):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
