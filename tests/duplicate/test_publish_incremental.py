@@ -161,6 +161,7 @@ def test_the_bars_are_drawn_in_spanish_on_a_terminal() -> None:
     screen = io.StringIO()
     console = Console(file=screen, force_terminal=True, width=100, color_system=None)
     with ProgressBars(console) as bars:
+        assert "Leyendo el torneo…" in screen.getvalue()          # before the first file
         bars(Progress("html", 0, 3))
         bars(Progress("pdf", 0, 2))
         for done in (1, 2, 3):

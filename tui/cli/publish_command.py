@@ -25,8 +25,9 @@ class ProgressBars:
     """The bars of a publication on a terminal (rich.progress): one per format, «files done
     / total» and the time taken, redrawn at most every ``interval`` seconds and when a format
     is complete. Redrawn by the caller's thread only (no refresh thread: ``publish_results``
-    forks its workers only from a process that runs no other thread). Use as a context
-    manager; call it with each ``Progress``."""
+    forks its workers only from a process that runs no other thread); until the first
+    report, a line «Leyendo el torneo…». Use as a context manager; call it with each
+    ``Progress``."""
 
     def __init__(self, console: Console, interval: float = 0.1) -> None:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -39,6 +40,8 @@ class ProgressBars:
 
     def __enter__(self) -> ProgressBars:
         self.bars.start()
+        self.reading: TaskID | None = self.bars.add_task("Leyendo el torneo…", total=None)
+        self.bars.refresh()
         return self
 
     def __exit__(self, *_exc: object) -> None:
@@ -46,6 +49,9 @@ class ProgressBars:
         self.bars.stop()
 
     def __call__(self, step: Progress) -> None:
+        if self.reading is not None:            # the record read: the files' bars replace that line
+            self.bars.remove_task(self.reading)
+            self.reading = None
         task = self.tasks.get(step.format)
         if task is None:
             task = self.tasks[step.format] = self.bars.add_task(FORMAT_LABELS.get(step.format, step.format),
