@@ -170,6 +170,14 @@ def test_the_bars_are_drawn_in_spanish_on_a_terminal() -> None:
     text = screen.getvalue()
     assert "Páginas HTML" in text and "3/3" in text
     assert "Documentos PDF" in text and "1/2" in text
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=True, width=100, color_system=None)
+    with ProgressBars(console, formats=("csv",)) as bars:      # the stylesheet of a CSV-only publication
+        bars(Progress("html", 0, 1))
+        bars(Progress("csv", 0, 1))
+        bars(Progress("html", 1, 1, Path("estilo.css")))
+        bars(Progress("csv", 1, 1, Path("datos/clasificacion-general.csv")))
+    assert "Tablas CSV" in screen.getvalue() and "Páginas HTML" not in screen.getvalue()
 
 
 def test_piped_the_command_prints_its_summary_only(event: tuple[TournamentService, int, Path],

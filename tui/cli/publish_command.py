@@ -27,9 +27,9 @@ class ProgressBars:
     is complete. Redrawn by the caller's thread only (no refresh thread: ``publish_results``
     forks its workers only from a process that runs no other thread); until the first
     report, a line «Leyendo el torneo…». Use as a context manager; call it with each
-    ``Progress``."""
+    ``Progress``. Only the bars of ``formats`` (those asked for) are drawn."""
 
-    def __init__(self, console: Console, interval: float = 0.1) -> None:
+    def __init__(self, console: Console, interval: float = 0.1, formats: tuple[str, ...] = FORMATS) -> None:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         self.bars: Bars = Progress(TextColumn("{task.description:<15}"), BarColumn(), MofNCompleteColumn(),
@@ -37,6 +37,7 @@ class ProgressBars:
         self.tasks: dict[str, TaskID] = {}
         self.interval = interval
         self.drawn = 0.0
+        self.formats = formats
 
     def __enter__(self) -> ProgressBars:
         self.bars.start()
@@ -52,6 +53,8 @@ class ProgressBars:
         if self.reading is not None:            # the record read: the files' bars replace that line
             self.bars.remove_task(self.reading)
             self.reading = None
+        if step.format not in self.formats:     # the stylesheet, always copied, of a publication without pages
+            return
         task = self.tasks.get(step.format)
         if task is None:
             task = self.tasks[step.format] = self.bars.add_task(FORMAT_LABELS.get(step.format, step.format),
@@ -91,7 +94,7 @@ def publish(context: Context, out: Path, game_number: int | None, formats: tuple
     console = Console(stderr=True)
     service = context.service
     if console.is_terminal:             # on a pipe or in a file: the summary only
-        with ProgressBars(console) as bars:
+        with ProgressBars(console, formats=formats) as bars:
             publication = publish_results(service, out, game=game_number, formats=formats,
                                           tournament_id=context.tournament, workers=workers, progress=bars)
     else:
