@@ -96,6 +96,31 @@ def fill_games(service: TournamentService, tournament_id: int, games: int, round
                 session.execute(insert(Slip), rows)
 
 
+
+def add_round(service: TournamentService, tournament_id: int, number: int, seed: int) -> None:
+    """One more closed round at the end of game ``number`` (written as ``fill_games``
+    writes them, directly into the tables): a master and every seated player's slip."""
+    from sqlalchemy import update
+
+    rng = random.Random(seed)
+    now = datetime.now(UTC)
+    with Session(service.db.engine) as session, session.begin():
+        game = session.scalars(select(GameRow).where(GameRow.tournament_id == tournament_id,
+                                                     GameRow.number == number)).one()
+        last = session.scalars(select(RoundRow).where(RoundRow.game_id == game.id)
+                               .order_by(RoundRow.number.desc()).limit(1)).one()
+        master = rng.randint(20, 110)
+        session.add(RoundRow(game_id=game.id, number=last.number + 1, rack="AEIOUST", board_before="15/" * 14 + "15",
+                             top_score=master, top_moves=[["H8-X", master, ""]], move_count=1, master="H8-X",
+                             master_score=master, cumulative=last.cumulative + master, closed=True))
+        session.execute(update(GameRow).where(GameRow.id == game.id).values(planned_rounds=last.number + 1))
+        seats = session.execute(select(Seat.entry_id, Seat.table_number).where(Seat.game_id == game.id)).all()
+        session.execute(insert(Slip), [{"game_id": game.id, "round_number": last.number + 1, "entry_id": entry,
+                                        "table_number": table, "text": "x", "move": None, "status": "valid",
+                                        "score": master if rng.random() < 0.4 else int(master * rng.random()),
+                                        "reason": "", "entered_by": "bench", "entered_at": now}
+                                       for entry, table in seats])
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", default=None, help="SQLAlchemy URL (default: a temporary SQLite file)")

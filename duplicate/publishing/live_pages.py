@@ -55,7 +55,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -65,6 +64,7 @@ from typing import Any
 from jinja2 import Environment
 
 from data.rules import ROUND_SECONDS
+from duplicate.publishing.file_writes import holds, write_atomically
 from duplicate.publishing.live_clock import CLOCK_SCRIPT, LiveClock, live_clock
 from duplicate.publishing.replay_pages import ReplayRound, replay_of_results, replay_page_name
 from duplicate.publishing.result_values import GAME_STATUS_LABELS, BoardCell, GameResults
@@ -283,46 +283,22 @@ def write_mirror(site: LiveSite, folder: Path) -> list[Path]:
     before = _read_manifest(manifest)
     names = set(site.pages)
     if not names <= before:                 # pages about to be written: listed first
-        _write_atomically(manifest, _manifest_text(before | names))
+        write_atomically(manifest, _manifest_text(before | names))
     written = []
     for name, text in sorted(site.pages.items()):
         target = folder / name
         data = text.encode("utf-8")
-        if _holds(target, data):
+        if holds(target, data):
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
-        _write_atomically(target, data)
+        write_atomically(target, data)
         written.append(Path(name))
     for name in sorted(before - names):
         _remove_page(folder, name)
     listing = _manifest_text(names)
-    if not _holds(manifest, listing):
-        _write_atomically(manifest, listing)
+    if not holds(manifest, listing):
+        write_atomically(manifest, listing)
     return written
-
-
-def _write_atomically(target: Path, data: bytes) -> None:
-    """Write ``data`` into ``target`` through a temporary file beside it and ``os.replace``
-    (``OSError``; no temporary file left behind)."""
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".directo-", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def _holds(target: Path, data: bytes) -> bool:
-    """Whether ``target`` is a regular file whose content is ``data`` (False when unreadable)."""
-    try:
-        status = target.lstat()
-        if not stat.S_ISREG(status.st_mode) or status.st_size != len(data):
-            return False
-        return target.read_bytes() == data
-    except OSError:
-        return False
 
 
 def _manifest_text(names: set[str]) -> bytes:

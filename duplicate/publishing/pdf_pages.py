@@ -122,6 +122,8 @@ class Document:
         self.page = 0
         self.y = 0.0
         self.started = False
+        self.forms: dict[object, str] = {}
+        """The forms of ``draw_table``'s ``shared`` columns drawn so far: content → form name."""
 
     @property
     def width(self) -> float:
@@ -204,39 +206,36 @@ def fit_text(text: str, font: str, size: float, width: float) -> str:
 
 
 def draw_table(doc: Document, columns: Sequence[Column], rows: Iterable[Sequence[Cell]], *,
-                size: float = 7.5, scale: bool = True) -> None:
-    """Rows of cells under a heading row repeated on every page; zebra stripes."""
+               size: float = 7.5, scale: bool = True, shared: Sequence[int] = ()) -> None:
+    """Rows of cells under a heading row repeated on every page; zebra stripes.
+
+    ``shared``: the indexes of columns whose cells are the same in many tables of the
+    document (the master's columns of every follow-up sheet of a game, II.9). When the
+    table fits on the page, one line a row, its heading row, stripes and those columns
+    are drawn once as a form (a PDF XObject) that every such table reuses — the same
+    page, drawn in a fraction of the time."""
     total = sum(column.width for column in columns)
     factor = doc.width / total if scale and total > doc.width else 1.0
     widths = [column.width * factor for column in columns]
     lefts = [doc.margin + sum(widths[:i]) for i in range(len(widths))]
     line_height = size + 3.5
     c = doc.canvas
+    if shared and not any(column.wrap for column in columns):
+        rows = [tuple(row) for row in rows]
+        doc.ensure(2 * line_height + 2)
+        if doc.y - line_height * (1 + len(rows)) >= doc.bottom:     # no page break inside the table
+            _shared_table(doc, columns, rows, widths, lefts, size, frozenset(shared))
+            return
 
     def heading() -> None:
         doc.ensure(2 * line_height + 2)
-        c.setFillColor(HEADER_FILL)
-        c.rect(doc.margin, doc.y - line_height, sum(widths), line_height, stroke=0, fill=1)
-        c.setFillColor(colors.white)
-        for column, left, width in zip(columns, lefts, widths, strict=True):
-            fitted = size  # a long heading shrinks (down to 5 pt) before it is cut
-            while fitted > 5 and _width(column.title, FONT_BOLD, fitted) > width - 3:
-                fitted -= 0.5
-            c.setFont(FONT_BOLD, fitted)
-            _put(c, fit_text(column.title, FONT_BOLD, fitted, width - 3), column.align, left, width, doc.y - size - 0.5)
-        c.setFillColor(colors.black)
+        _heading_row(c, columns, widths, lefts, size, doc.margin, doc.y)
         doc.y -= line_height
 
     heading()
     page = doc.page
     for index, row in enumerate(rows):
-        texts: list[list[str]] = []
-        for column, cell, width in zip(columns, row, widths, strict=True):
-            text = visible(cell[0] if isinstance(cell, tuple) else cell, lines=column.wrap)
-            if column.wrap:
-                texts.append(simpleSplit(text, FONT, size, width - 3) or [""])
-            else:
-                texts.append([text])
+        texts = _cell_lines(columns, row, widths, size)
         height = line_height * max(len(lines) for lines in texts)
         if doc.y - height < doc.bottom:
             doc.new_page()
@@ -246,35 +245,117 @@ def draw_table(doc: Document, columns: Sequence[Column], rows: Iterable[Sequence
         if index % 2:
             c.setFillColor(ZEBRA_FILL)
             c.rect(doc.margin, doc.y - height, sum(widths), height, stroke=0, fill=1)
-        for cell, left, width in zip(row, lefts, widths, strict=True):
-            if isinstance(cell, tuple) and cell[1] in ("bonus", "penalty"):
-                c.setFillColor(BONUS_FILL if cell[1] == "bonus" else PENALTY_FILL)
-                c.rect(left + 0.5, doc.y - height + 0.5, width - 1, height - 1, stroke=0, fill=1)
-        c.setFillColor(colors.black)
-        writer = c.beginText()
-        current: tuple[str, float] = ("", 0.0)
-        for column, cell, lines, left, width in zip(columns, row, texts, lefts, widths, strict=True):
-            style = cell[1] if isinstance(cell, tuple) else ""
-            font = FONT_BOLD if style in ("bonus", "bold") else FONT
-            for number, line in enumerate(lines):
-                if not line:
-                    continue
-                line_size = size
-                if column.align == "left" and not column.wrap:
-                    line = fit_text(line, font, size, width - 3)
-                elif not column.wrap and _width(line, font, size) > width - 3:
-                    # A number that does not fit its column («39+10» in a round column) is
-                    # set smaller rather than over the next cell.
-                    line_size = max(MIN_FONT_SIZE, size * (width - 3) / _width(line, font, size))
-                if (font, line_size) != current:
-                    writer.setFont(font, line_size)
-                    current = (font, line_size)
-                writer.setTextOrigin(_x(line, font, line_size, column.align, left, width),
-                                     doc.y - size - 0.5 - number * line_height)
-                writer.textOut(line)
-        c.drawText(writer)
+        _cells(c, columns, row, texts, widths, lefts, size, doc.y, height, range(len(columns)))
         doc.y -= height
     doc.y -= 8
+
+
+def _shared_table(doc: Document, columns: Sequence[Column], rows: Sequence[Sequence[Cell]], widths: Sequence[float],
+                  lefts: Sequence[float], size: float, shared: frozenset[int]) -> None:
+    """``draw_table`` of a table that fits below ``doc.y``, one line a row: its heading
+    row, stripes and ``shared`` columns from a form (made the first time these are
+    drawn in the document), the other cells drawn here."""
+    c = doc.canvas
+    line_height = size + 3.5
+    key = (tuple(columns), tuple(widths), size, doc.margin,
+           tuple(tuple(cell for index, cell in enumerate(row) if index in shared) for row in rows))
+    name = doc.forms.get(key)
+    if name is None:
+        name = doc.forms[key] = f"tabla{len(doc.forms) + 1}"
+        c.beginForm(name, lowerx=0, lowery=-line_height * (1 + len(rows)) - 1, upperx=doc.size[0], uppery=1)
+        _heading_row(c, columns, widths, lefts, size, doc.margin, 0.0)
+        y = -line_height
+        for index, row in enumerate(rows):
+            if index % 2:
+                c.setFillColor(ZEBRA_FILL)
+                c.rect(doc.margin, y - line_height, sum(widths), line_height, stroke=0, fill=1)
+            _cells(c, columns, row, _cell_lines(columns, row, widths, size), widths, lefts, size, y, line_height,
+                   sorted(shared))
+            y -= line_height
+        c.endForm()
+    c.saveState()
+    c.translate(0, doc.y)
+    c.doForm(name)
+    c.restoreState()
+    others = [index for index in range(len(columns)) if index not in shared]
+    doc.y -= line_height
+    for row in rows:
+        _cells(c, columns, row, _cell_lines(columns, row, widths, size, others), widths, lefts, size, doc.y,
+               line_height, others)
+        doc.y -= line_height
+    doc.y -= 8
+
+
+def _heading_row(c: Canvas, columns: Sequence[Column], widths: Sequence[float], lefts: Sequence[float], size: float,
+                 margin: float, y: float) -> None:
+    """A table's heading row, white on ``HEADER_FILL``, its top at ``y``."""
+    line_height = size + 3.5
+    c.setFillColor(HEADER_FILL)
+    c.rect(margin, y - line_height, sum(widths), line_height, stroke=0, fill=1)
+    c.setFillColor(colors.white)
+    for column, left, width in zip(columns, lefts, widths, strict=True):
+        fitted = size  # a long heading shrinks (down to 5 pt) before it is cut
+        while fitted > 5 and _width(column.title, FONT_BOLD, fitted) > width - 3:
+            fitted -= 0.5
+        c.setFont(FONT_BOLD, fitted)
+        _put(c, fit_text(column.title, FONT_BOLD, fitted, width - 3), column.align, left, width, y - size - 0.5)
+    c.setFillColor(colors.black)
+
+
+def _cell_lines(columns: Sequence[Column], row: Sequence[Cell], widths: Sequence[float], size: float,
+                chosen: Iterable[int] | None = None) -> list[list[str]]:
+    """Each cell's text as drawn (``visible``), as lines: wrapped in a ``wrap`` column;
+    with ``chosen``, only those cells' (the others empty)."""
+    texts: list[list[str]] = []
+    wanted = None if chosen is None else frozenset(chosen)
+    for index, (column, cell, width) in enumerate(zip(columns, row, widths, strict=True)):
+        if wanted is not None and index not in wanted:
+            texts.append([])
+            continue
+        text = visible(cell[0] if isinstance(cell, tuple) else cell, lines=column.wrap)
+        if column.wrap:
+            texts.append(simpleSplit(text, FONT, size, width - 3) or [""])
+        else:
+            texts.append([text])
+    return texts
+
+
+def _cells(c: Canvas, columns: Sequence[Column], row: Sequence[Cell], texts: Sequence[Sequence[str]],
+           widths: Sequence[float], lefts: Sequence[float], size: float, y: float, height: float,
+           chosen: Iterable[int]) -> None:
+    """The cells ``chosen`` (indexes) of a row whose top is at ``y``: a bonus or penalty
+    cell's fill, then every text (one text object)."""
+    chosen = list(chosen)
+    line_height = size + 3.5
+    for index in chosen:
+        cell = row[index]
+        if isinstance(cell, tuple) and cell[1] in ("bonus", "penalty"):
+            c.setFillColor(BONUS_FILL if cell[1] == "bonus" else PENALTY_FILL)
+            c.rect(lefts[index] + 0.5, y - height + 0.5, widths[index] - 1, height - 1, stroke=0, fill=1)
+    c.setFillColor(colors.black)
+    writer = c.beginText()
+    current: tuple[str, float] = ("", 0.0)
+    for index in chosen:
+        column, cell, left, width = columns[index], row[index], lefts[index], widths[index]
+        style = cell[1] if isinstance(cell, tuple) else ""
+        font = FONT_BOLD if style in ("bonus", "bold") else FONT
+        for number, line in enumerate(texts[index]):
+            if not line:
+                continue
+            line_size = size
+            if column.align == "left" and not column.wrap:
+                line = fit_text(line, font, size, width - 3)
+            elif not column.wrap and _width(line, font, size) > width - 3:
+                # A number that does not fit its column («39+10» in a round column) is
+                # set smaller rather than over the next cell.
+                line_size = max(MIN_FONT_SIZE, size * (width - 3) / _width(line, font, size))
+            if (font, line_size) != current:
+                writer.setFont(font, line_size)
+                current = (font, line_size)
+            writer.setTextOrigin(_x(line, font, line_size, column.align, left, width),
+                                 y - size - 0.5 - number * line_height)
+            writer._textOut(line)   # placed by its origin: the cursor's advance is not needed
+    c.drawText(writer)
 
 
 MIN_FONT_SIZE = 4.0

@@ -49,7 +49,7 @@ def write_follow_up_sheets_pdf(results: TournamentResults, game: GameResults, pa
                       (f"{item.points}+{item.bonus}", "bonus") if item.bonus
                       else (f"{item.points}p", "penalty") if item.status != "valid" else str(item.points),
                       str(item.cumulative), item.master_coordinate, item.master_word, str(item.master_score),
-                      str(item.master_cumulative)] for item in sheet), size=7.5)
+                      str(item.master_cumulative)] for item in sheet), size=7.5, shared=(0, 5, 6, 7, 8))
     doc.save()
 
 

@@ -30,6 +30,7 @@ per round with status and reason, II.9, III.25; CSV only — it is long).
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +38,8 @@ from pathlib import Path
 from duplicate.publishing.result_values import SLIP_STATUS_LABELS, GameResults, TournamentResults
 from duplicate.texts import visible
 
-__all__ = ["DataTable", "game_tables", "neutralised", "overall_table", "write_csv", "write_xlsx"]
+__all__ = ["DataTable", "csv_bytes", "game_table_names", "game_tables", "neutralised", "overall_table", "write_csv",
+           "write_xlsx"]
 
 Value = str | int | float | None
 
@@ -70,8 +72,15 @@ def overall_table(results: TournamentResults) -> DataTable:
     return DataTable("clasificacion-general", "General", headings, rows, percent)
 
 
+def game_table_names(number: int) -> tuple[str, str, str]:
+    """The names of game ``number``'s tables (``game_tables``, in that order): the file names
+    of its CSV files without ``.csv``."""
+    return f"partida-{number}", f"partida-{number}-maestras", f"partida-{number}-jugadas"
+
+
 def game_tables(game: GameResults) -> list[DataTable]:
-    """A game's standings with every round's points, its master moves and its slips."""
+    """A game's standings with every round's points, its master moves and its slips
+    (named ``game_table_names``)."""
     rounds = [master.number for master in game.masters]
     headings = ("posicion", "mesa", "jugador", "club", *[f"ronda_{n}" for n in rounds],
                 *[f"bonificacion_ronda_{n}" for n in rounds], "puntos", "bonificaciones", "total", "puntos_maestra",
@@ -118,13 +127,19 @@ def neutralised(value: Value) -> Value:
     return "'" + value if value.startswith(FORMULA_STARTS) else value
 
 
+def csv_bytes(table: DataTable) -> bytes:
+    """``table`` as CSV (UTF-8 with BOM, comma, decimal point); texts that would be formulas
+    are ``neutralised``."""
+    handle = io.StringIO(newline="")
+    writer = csv.writer(handle)
+    writer.writerow([neutralised(heading) for heading in table.headings])
+    writer.writerows(["" if value is None else neutralised(value) for value in row] for row in table.rows)
+    return handle.getvalue().encode("utf-8-sig")
+
+
 def write_csv(table: DataTable, path: Path) -> None:
-    """Write ``table`` as CSV (UTF-8 with BOM, comma, decimal point); texts that would be
-    formulas are ``neutralised``."""
-    with path.open("w", encoding="utf-8-sig", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow([neutralised(heading) for heading in table.headings])
-        writer.writerows(["" if value is None else neutralised(value) for value in row] for row in table.rows)
+    """Write ``table`` as CSV into ``path`` (``csv_bytes``)."""
+    path.write_bytes(csv_bytes(table))
 
 
 def write_xlsx(tables: Sequence[DataTable], path: Path, *, title: str = "") -> None:

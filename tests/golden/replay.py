@@ -58,6 +58,7 @@ from typing import Any
 from click.testing import CliRunner
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from duplicate.publishing.site import MANIFEST as PUBLICATION_MANIFEST
 from tests.credentials import ASSISTANT_PINS, JUDGE_PIN
 
 HERE = Path(__file__).resolve().parent
@@ -311,7 +312,7 @@ def replay(game: str, work: Path) -> dict[str, bytes]:
             transcript.append(f"$ {command.text}\n{result.output}"
                               + (f"[salida {result.exit_code}]\n" if result.exit_code else ""))
     outputs = {path.relative_to(work / OUTPUT).as_posix(): path.read_bytes()
-               for path in sorted((work / OUTPUT).rglob("*")) if path.is_file()}
+               for path in sorted((work / OUTPUT).rglob("*")) if path.is_file() and path.name != PUBLICATION_MANIFEST}
     outputs[TRANSCRIPT] = "".join(transcript).encode("utf-8")
     return outputs
 
