@@ -7,6 +7,7 @@ from sqlalchemy.orm import Session
 
 from duplicate.labels import SLIP_STATUS, label
 from duplicate.plurals import counted
+from duplicate.record.event_kinds import TournamentEvent
 from duplicate.record.events_slips import (
     BonusesAwarded,
     GameReopened,
@@ -75,15 +76,15 @@ class Results(TaskModule):
                                                                       Slip.round_number == number)))
             missing_verdict = mark_verdict(SlipStatus.MISSING)
             missing = []
+            closing: list[TournamentEvent] = []
             for seat in sorted(game.seats, key=lambda seat: seat.table_number):
                 if seat.entry_id not in present:
                     missing.append(seat.table_number)
-                    self._log(session, tournament.id, SlipEntered(seat.table_number, seat.entry_id,
-                                                                  **verdict_payload("", missing_verdict, None)),
-                              game_id=game.id, round_number=number, actor=actor)
-            # The projector stores the missing slips and closes the round.
-            self._log(session, tournament.id, RoundClosedEvent(number), game_id=game.id,
-                      round_number=number, actor=actor)
+                    closing.append(SlipEntered(seat.table_number, seat.entry_id,
+                                               **verdict_payload("", missing_verdict, None)))
+            # The projector stores the missing slips and closes the round (one flush of the log).
+            closing.append(RoundClosedEvent(number))
+            self.context.log_all(session, tournament.id, closing, actor=actor, game_id=game.id, round_number=number)
             bonuses = self.standings.bonuses_in(session, tournament, game, row)
             self._log(session, tournament.id, BonusesAwarded(number, {str(entry): points for entry, points in bonuses.items()}),
                       game_id=game.id, round_number=number, actor=actor)

@@ -15,8 +15,9 @@ tables as the earlier events left them.
 Handlers are declared by family in ``duplicate.storage.projection`` modules, each
 exporting ``HANDLERS: dict[EventKind, Handler]`` and ``MODELS`` (the models whose rows it
 alone writes); ``HANDLERS`` here joins them. A family may also give a ``BatchHandler`` for a
-kind whose events come in runs (``BATCH_HANDLERS``: ``PlayerAdded``, a players' import),
-used by ``project_all`` and leaving the same tables as the per-event handler.
+kind whose events come in runs (``BATCH_HANDLERS``: ``PlayerAdded``, a players' import;
+``SlipEntered``, a round's slips entered at once), used by ``project_all`` and leaving the
+same tables as the per-event handler.
 
 An event whose handler creates the row the event itself refers to (``TournamentCreated``
 its tournament, ``GameCreated`` its game: ``Event.tournament_id`` and ``Event.game_id`` are
@@ -77,7 +78,7 @@ _FAMILIES = (registration, play, slips, ranking)
 HANDLERS: dict[EventKind, Handler] = {kind: handler for family in _FAMILIES for kind, handler in family.HANDLERS.items()}
 """The handler of each kind of event that changes a table (kinds without one change none)."""
 
-BATCH_HANDLERS: dict[EventKind, BatchHandler] = dict(registration.BATCH_HANDLERS)
+BATCH_HANDLERS: dict[EventKind, BatchHandler] = {**registration.BATCH_HANDLERS, **slips.BATCH_HANDLERS}
 """Kinds whose consecutive events ``project_all`` applies at once (issue 36 §4: a players'
 import of 2,000 rows in a few statements instead of three per event); the tables end as
 the kind's ``HANDLERS`` entry applied to each in order would leave them."""
