@@ -48,6 +48,7 @@ from duplicate.service.errors import (
 )
 from duplicate.service.lockout import SOURCE_MAX, WrongPin, check_pin, count_late_failure, station_source
 from duplicate.storage.database import Database, DatabaseConflict, DatabaseDamaged, DatabaseUnavailable
+from duplicate.storage.event_chain import append_events
 from duplicate.storage.models import (
     AssistantRange,
     Credential,
@@ -417,11 +418,13 @@ class ServiceContext:
                 actor: Actor, game_id: int | None = None, round_number: int | None = None,
                 reason: str = "") -> list[Event]:
         """Append ``typed`` events in order, as ``log`` does one, all of the same game and
-        round, with one flush of the log (the hash chain extended once) before the
-        projector applies each: a batch of slips (``slip_batch``) or of players (a players'
-        import) stays one quick write. The events' ids are taken at once, under the
-        tournament's lock (``Database.hold``), so the log's rows go in one statement
-        rather than one each (issue 36 §4)."""
+        round, stored at once (the hash chain extended once) before the projector applies
+        each: a batch of slips (``slip_batch``), a round's missing slips and its close, or
+        players (a players' import) stays one quick write. The events' ids are taken at
+        once, under the tournament's lock (``Database.hold``), so the log's rows go in one
+        statement rather than one each (issue 36 §4), without an object of the session per
+        row (``event_chain.append_events``, issue 38): the ``Event`` objects returned are
+        not in the session."""
         if not typed:
             return []
         reason = typed_text(reason, "el motivo", REASON_MAX, lines=True)
@@ -431,8 +434,7 @@ class ServiceContext:
         self.db.hold(session, tournament_id)
         for event_id, row in zip(next_ids(session, Event, len(events)), events, strict=True):
             row.id = event_id
-        session.add_all(events)
-        session.flush()
+        append_events(session, tournament_id, events)
         project_all(session, zip(events, typed))
         return events
 

@@ -17,18 +17,18 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, event, text
+from sqlalchemy import Connection, Table, event, insert, text
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.base import instance_state
 
 from duplicate.record.chain import GENESIS, event_hash
 
-__all__ = ["LOCK_CLASS", "extend_chain", "install", "lock_tournament"]
+__all__ = ["LOCK_CLASS", "append_events", "extend_chain", "install", "lock_tournament"]
 
 LOCK_CLASS = 0x64757063
 """First key of the PostgreSQL advisory lock that serialises a tournament's appends (the
@@ -113,21 +113,27 @@ def _as_utc(moment: Any) -> datetime | None:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
+def _no_earlier(connection: Connection, tournament_id: int, items: Sequence[Any]) -> None:
+    """Take ``tournament_id``'s lock and make each new event of ``items`` (in order) no
+    earlier than the event before it."""
+    lock_tournament(connection, tournament_id)
+    latest = _as_utc(connection.execute(
+        text("SELECT created_at FROM events WHERE tournament_id = :t ORDER BY id DESC LIMIT 1"),
+        {"t": tournament_id}).scalar())
+    for item in items:
+        moment = _as_utc(item.created_at)
+        if moment is not None and latest is not None and moment < latest:
+            item.created_at = latest
+        latest = _as_utc(item.created_at) or latest
+
+
 def _before_flush(session: Session, _context: Any, _instances: Iterable[Any] | None) -> None:
     pending = _new_events(session)
     if not pending:
         return
     connection = session.connection()
     for tournament_id, items in sorted(pending.items()):
-        lock_tournament(connection, tournament_id)
-        latest = _as_utc(connection.execute(
-            text("SELECT created_at FROM events WHERE tournament_id = :t ORDER BY id DESC LIMIT 1"),
-            {"t": tournament_id}).scalar())
-        for item in items:
-            moment = _as_utc(item.created_at)
-            if moment is not None and latest is not None and moment < latest:
-                item.created_at = latest
-            latest = _as_utc(item.created_at) or latest
+        _no_earlier(connection, tournament_id, items)
     session.info["chain_pending"] = {tournament_id: list(items) for tournament_id, items in pending.items()}
 
 
@@ -138,6 +144,29 @@ def _after_flush(session: Session, _context: Any) -> None:
         written = extend_chain(connection, tournament_id, min(item.id for item in items))
         for item in items:
             set_committed_value(item, "previous_hash", written.get(item.id))
+
+
+def append_events(session: Session, tournament_id: int, items: Sequence[Any]) -> None:
+    """Store the new events ``items`` of ``tournament_id`` (``Event`` objects not in the
+    session, their ids given, in increasing order) in one statement and chain them: what a
+    flush of them does (``_before_flush``, ``_after_flush``) without an object of the
+    session per row — a round's slips or a players' import (issue 38). Anything pending
+    in the session is flushed first (its checks run as before). The objects get their
+    ``created_at`` as stored and their ``previous_hash``; they stay out of the session."""
+    from duplicate.storage.models import Event
+
+    if not items:
+        return
+    session.flush()
+    connection = session.connection()
+    _no_earlier(connection, tournament_id, items)
+    table = Event.__table__
+    assert isinstance(table, Table)
+    connection.execute(insert(table), [{column.key: getattr(item, column.key) for column in table.columns}
+                                       for item in items])
+    written = extend_chain(connection, tournament_id, items[0].id)
+    for item in items:
+        item.previous_hash = written.get(item.id)
 
 
 def install(factory: sessionmaker[Session]) -> None:
