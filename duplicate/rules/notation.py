@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from data.rules import RACK_SIZE
+from data.rules import BINGO_BONUS, RACK_SIZE
 from duplicate.texts import SLIP_MAX, shown
 from lexicon.alphabet import BLANK_FLAG, Alphabet, AlphabetError
 from lexicon.board import CENTRE, ROW_NAMES, SIZE, Board, Direction, Square, letter_of
@@ -363,13 +363,14 @@ def check_move(board: Board, rack: Sequence[int], slip: str | Move, lexicon: Lex
             corrected=corrected,
             corrected_score=corrected_score,
         )
+    bingo = len(placed) == RACK_SIZE
     return Placement(
         move=move,
         notation=format_move(move, alphabet),
         placed=placed,
         words=words,
-        score=score_move(board, move),
-        bingo=len(placed) == RACK_SIZE,
+        score=sum(word.score for word in words) + (BINGO_BONUS if bingo else 0),   # score_move's sum, words formed once
+        bingo=bingo,
     )
 
 

@@ -31,7 +31,7 @@ from duplicate.service.views import (
     RoundStatus,
     pending_line,
 )
-from duplicate.storage.models import AssistantRange, Claim, Conflict, GameRow, Slip, Tournament
+from duplicate.storage.models import AssistantRange, Claim, Conflict, GameRow, Seat, Slip, Tournament
 
 
 class Results(TaskModule):
@@ -77,18 +77,19 @@ class Results(TaskModule):
             missing_verdict = mark_verdict(SlipStatus.MISSING)
             missing = []
             closing: list[TournamentEvent] = []
-            for seat in sorted(game.seats, key=lambda seat: seat.table_number):
-                if seat.entry_id not in present:
-                    missing.append(seat.table_number)
-                    closing.append(SlipEntered(seat.table_number, seat.entry_id,
-                                               **verdict_payload("", missing_verdict, None)))
+            seated = session.execute(select(Seat.table_number, Seat.entry_id).where(Seat.game_id == game.id)
+                                     .order_by(Seat.table_number)).all()      # no object per seat (issue 38)
+            for table, entry in seated:
+                if entry not in present:
+                    missing.append(table)
+                    closing.append(SlipEntered(table, entry, **verdict_payload("", missing_verdict, None)))
             # The projector stores the missing slips and closes the round (one flush of the log).
             closing.append(RoundClosedEvent(number))
             self.context.log_all(session, tournament.id, closing, actor=actor, game_id=game.id, round_number=number)
             bonuses = self.standings.bonuses_in(session, tournament, game, row)
             self._log(session, tournament.id, BonusesAwarded(number, {str(entry): points for entry, points in bonuses.items()}),
                       game_id=game.id, round_number=number, actor=actor)
-            tables = {seat.entry_id: seat.table_number for seat in game.seats}
+            tables = {entry: table for table, entry in seated}
             return ClosedRound(number, tuple(missing), {tables[entry]: points for entry, points in bonuses.items()})
 
     @staticmethod
