@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Table, event, insert, text
+from sqlalchemy import Connection, Table, event, insert, select, text
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.base import instance_state
@@ -146,14 +146,31 @@ def _after_flush(session: Session, _context: Any) -> None:
             set_committed_value(item, "previous_hash", written.get(item.id))
 
 
+def _head(connection: Connection, tournament_id: int, first_id: int) -> str | None:
+    """The ``previous_hash`` the event ``first_id`` of ``tournament_id`` gets when appended
+    now (``GENESIS`` for the first); None when the event before it has no hash yet (a
+    database not yet migrated: ``extend_chain`` chains that history first)."""
+    before = connection.execute(_BEFORE, {"tournament": tournament_id, "first": first_id}).scalar()
+    if before is None:
+        return GENESIS
+    row = connection.execute(_ROWS, {"tournament": tournament_id, "first": before}).first()
+    if row is None or row[10] is None:
+        return None
+    return event_hash(row[10], _document(row))
+
+
 def append_events(session: Session, tournament_id: int, items: Sequence[Any]) -> None:
     """Store the new events ``items`` of ``tournament_id`` (``Event`` objects not in the
-    session, their ids given, in increasing order) in one statement and chain them: what a
-    flush of them does (``_before_flush``, ``_after_flush``) without an object of the
-    session per row — a round's slips or a players' import (issue 38). Anything pending
-    in the session is flushed first (its checks run as before). The objects get their
-    ``created_at`` as stored and their ``previous_hash``; they stay out of the session."""
-    from duplicate.storage.models import Event
+    session, their ids given, in increasing order, after every stored one) in one statement,
+    chained: what a flush of them does (``_before_flush``, ``_after_flush``) without an
+    object of the session per row and without reading them back — a round's slips or a
+    players' import (issue 38). Each one's ``previous_hash`` is computed before the insert
+    from the objects (their columns as the log stores them, the game's number read once),
+    the hash ``extend_chain`` computes from the stored rows (the replay test and ``verify``
+    compare the two); after an unchained history, ``extend_chain`` chains it all. Anything
+    pending in the session is flushed first (its checks run as before). The objects get
+    their ``created_at`` as stored and their ``previous_hash``; they stay out of the session."""
+    from duplicate.storage.models import Event, GameRow
 
     if not items:
         return
@@ -162,11 +179,23 @@ def append_events(session: Session, tournament_id: int, items: Sequence[Any]) ->
     _no_earlier(connection, tournament_id, items)
     table = Event.__table__
     assert isinstance(table, Table)
-    connection.execute(insert(table), [{column.key: getattr(item, column.key) for column in table.columns}
-                                       for item in items])
-    written = extend_chain(connection, tournament_id, items[0].id)
-    for item in items:
-        item.previous_hash = written.get(item.id)
+    values = [{column.key: getattr(item, column.key) for column in table.columns} for item in items]
+    previous = _head(connection, tournament_id, items[0].id)
+    if previous is not None:
+        games = {item.game_id for item in items} - {None}
+        numbers = dict(connection.execute(select(GameRow.id, GameRow.number).where(GameRow.id.in_(games))).all()
+                       if games else ())
+        for item, row in zip(items, values, strict=True):
+            item.previous_hash = row["previous_hash"] = previous
+            previous = event_hash(previous, {"id": item.id, "kind": item.kind, "game": numbers.get(item.game_id),
+                                             "round": item.round_number, "station": item.station,
+                                             "arbiter": item.arbiter, "role": item.role, "reason": item.reason,
+                                             "created_at": item.created_at, "payload": item.payload})
+    connection.execute(insert(table), values)
+    if previous is None:
+        written = extend_chain(connection, tournament_id, items[0].id)
+        for item in items:
+            item.previous_hash = written.get(item.id)
 
 
 def install(factory: sessionmaker[Session]) -> None:
