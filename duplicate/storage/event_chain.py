@@ -18,8 +18,9 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Table, event, insert, select, text
 from sqlalchemy.orm import Session, sessionmaker
@@ -28,7 +29,10 @@ from sqlalchemy.orm.base import instance_state
 
 from duplicate.record.chain import GENESIS, event_hash
 
-__all__ = ["LOCK_CLASS", "append_events", "extend_chain", "install", "lock_tournament"]
+if TYPE_CHECKING:
+    from duplicate.storage.models import Event
+
+__all__ = ["LOCK_CLASS", "AppendedEvent", "append_events", "extend_chain", "install", "lock_tournament"]
 
 LOCK_CLASS = 0x64757063
 """First key of the PostgreSQL advisory lock that serialises a tournament's appends (the
@@ -42,6 +46,40 @@ _ROWS = text(
 _BEFORE = text("SELECT id FROM events WHERE tournament_id = :tournament AND id < :first "
                "ORDER BY id DESC LIMIT 1")
 _UPDATE = text("UPDATE events SET previous_hash = :hash WHERE id = :id")
+
+
+@dataclass(slots=True)
+class AppendedEvent:
+    """The columns of an ``events`` row appended in a batch (``append_events``): what the
+    projector's batch handlers read of it, without an ORM object per row (issue 38).
+    ``id`` is given before the append; ``previous_hash`` is written by it."""
+
+    id: int
+    tournament_id: int
+    game_id: int | None
+    round_number: int | None
+    kind: str
+    payload: dict[str, Any]
+    station: str
+    arbiter: str
+    role: str
+    reason: str
+    created_at: datetime
+    previous_hash: str | None = None
+
+    def as_event(self) -> Event:
+        """The same row as an ``Event`` object (not in any session), for a per-event handler."""
+        from duplicate.storage.models import Event
+
+        return Event(id=self.id, tournament_id=self.tournament_id, game_id=self.game_id,
+                     round_number=self.round_number, kind=self.kind, payload=self.payload, station=self.station,
+                     arbiter=self.arbiter, role=self.role, reason=self.reason, created_at=self.created_at,
+                     previous_hash=self.previous_hash)
+
+
+_COLUMNS = ("id", "tournament_id", "game_id", "round_number", "kind", "payload", "station", "arbiter", "role",
+            "reason", "created_at", "previous_hash")
+"""The columns of ``events`` (``AppendedEvent``'s fields)."""
 
 
 def _document(row: Any) -> dict[str, Any]:
@@ -159,17 +197,17 @@ def _head(connection: Connection, tournament_id: int, first_id: int) -> str | No
     return event_hash(row[10], _document(row))
 
 
-def append_events(session: Session, tournament_id: int, items: Sequence[Any]) -> None:
-    """Store the new events ``items`` of ``tournament_id`` (``Event`` objects not in the
-    session, their ids given, in increasing order, after every stored one) in one statement,
-    chained: what a flush of them does (``_before_flush``, ``_after_flush``) without an
-    object of the session per row and without reading them back — a round's slips or a
-    players' import (issue 38). Each one's ``previous_hash`` is computed before the insert
-    from the objects (their columns as the log stores them, the game's number read once),
-    the hash ``extend_chain`` computes from the stored rows (the replay test and ``verify``
-    compare the two); after an unchained history, ``extend_chain`` chains it all. Anything
-    pending in the session is flushed first (its checks run as before). The objects get
-    their ``created_at`` as stored and their ``previous_hash``; they stay out of the session."""
+def append_events(session: Session, tournament_id: int, items: Sequence[AppendedEvent]) -> None:
+    """Store the new events ``items`` of ``tournament_id`` (their ids given, in increasing
+    order, after every stored one) in one statement, chained: what a flush of ``Event``
+    objects does (``_before_flush``, ``_after_flush``) without an object of the session per
+    row and without reading them back — a round's slips or a players' import (issue 38).
+    Each one's ``previous_hash`` is computed before the insert from the items (their columns
+    as the log stores them, the game's number read once), the hash ``extend_chain``
+    computes from the stored rows (the replay test and ``verify`` compare the two); after an
+    unchained history, ``extend_chain`` chains it all. Anything pending in the session is
+    flushed first (its checks run as before). The items get their ``created_at`` as stored
+    and their ``previous_hash``."""
     from duplicate.storage.models import Event, GameRow
 
     if not items:
@@ -177,21 +215,20 @@ def append_events(session: Session, tournament_id: int, items: Sequence[Any]) ->
     session.flush()
     connection = session.connection()
     _no_earlier(connection, tournament_id, items)
-    table = Event.__table__
-    assert isinstance(table, Table)
-    values = [{column.key: getattr(item, column.key) for column in table.columns} for item in items]
     previous = _head(connection, tournament_id, items[0].id)
     if previous is not None:
-        games = {item.game_id for item in items} - {None}
-        numbers = dict(connection.execute(select(GameRow.id, GameRow.number).where(GameRow.id.in_(games))).all()
-                       if games else ())
-        for item, row in zip(items, values, strict=True):
-            item.previous_hash = row["previous_hash"] = previous
+        games = {item.game_id for item in items if item.game_id is not None}
+        numbers: dict[int | None, int] = dict(connection.execute(
+            select(GameRow.id, GameRow.number).where(GameRow.id.in_(games))).all() if games else ())
+        for item in items:
+            item.previous_hash = previous
             previous = event_hash(previous, {"id": item.id, "kind": item.kind, "game": numbers.get(item.game_id),
                                              "round": item.round_number, "station": item.station,
                                              "arbiter": item.arbiter, "role": item.role, "reason": item.reason,
                                              "created_at": item.created_at, "payload": item.payload})
-    connection.execute(insert(table), values)
+    table = Event.__table__
+    assert isinstance(table, Table)
+    connection.execute(insert(table), [{key: getattr(item, key) for key in _COLUMNS} for item in items])
     if previous is None:
         written = extend_chain(connection, tournament_id, items[0].id)
         for item in items:

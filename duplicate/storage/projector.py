@@ -56,6 +56,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from duplicate.record.event_kinds import EventKind, TournamentEvent
 from duplicate.record.events import read_event
+from duplicate.storage.event_chain import AppendedEvent
 from duplicate.storage.models import Base, Event
 from duplicate.storage.projection import play, ranking, registration, slips
 from duplicate.storage.projection.handler import BatchHandler, Handler
@@ -133,7 +134,7 @@ def project(session: Session, row: Event, typed: TournamentEvent | None = None) 
         session.flush()
 
 
-def project_all(session: Session, items: Iterable[tuple[Event, TournamentEvent]]) -> None:
+def project_all(session: Session, items: Iterable[tuple[Event | AppendedEvent, TournamentEvent]]) -> None:
     """``project`` each stored event of ``items`` (with its typed form) in order, flushing
     once at the end: a handler that queries the tables sees the rows of the ones before it
     (the session flushes before a query). A run of consecutive events of a kind of
@@ -148,7 +149,7 @@ def project_all(session: Session, items: Iterable[tuple[Event, TournamentEvent]]
             handler = HANDLERS.get(kind)
             if handler is not None:
                 for row, typed in run:
-                    handler(session, row, typed)
+                    handler(session, row if isinstance(row, Event) else row.as_event(), typed)
         session.flush()
 
 

@@ -49,6 +49,7 @@ from duplicate.record.events_slips import (
     SlipEntered,
 )
 from duplicate.rules.statuses import SLIP_ANNULLED, ClaimStatus
+from duplicate.storage.event_chain import AppendedEvent
 from duplicate.storage.models import Base, Claim, Conflict, Event, GameRow, RoundRow, Slip
 from duplicate.storage.projection.handler import BatchHandler, Handler
 
@@ -83,7 +84,7 @@ def _game(session: Session, row: Event) -> GameRow:
     return game
 
 
-def _slip_values(row: Event, event: SlipEntered) -> dict[str, object]:
+def _slip_values(row: Event | AppendedEvent, event: SlipEntered) -> dict[str, object]:
     """The columns of the ``Slip`` that ``slip_entered`` inserts."""
     assert row.game_id is not None and row.round_number is not None
     return {"game_id": row.game_id, "round_number": row.round_number, "entry_id": event.entry,
@@ -96,7 +97,7 @@ def _slip_entered(session: Session, row: Event, event: SlipEntered) -> None:
     session.add(Slip(**_slip_values(row, event)))
 
 
-def _slips_entered(session: Session, items: Sequence[tuple[Event, SlipEntered]]) -> None:
+def _slips_entered(session: Session, items: Sequence[tuple[Event | AppendedEvent, SlipEntered]]) -> None:
     """``_slip_entered`` for a run of events (a round's slips entered at once,
     ``slip_batch``, or the missing ones a round's close marks): the slips inserted in one
     statement, in the events' order (no object per row; issue 38). A player's slip
