@@ -2,11 +2,13 @@
 
 ``simulate_tournament(service, players=60, games=3, seed=S)`` registers ``players``
 invented players, plays ``games`` games and publishes them, calling exactly the
-``TournamentService`` methods an arbitration room calls (``create_game``,
-``draw_rack``, ``choose_master``, ``enter_slips``, ``close_round``, ``end_game``,
-``publish``), so the whole pipeline — slip judging, bonuses (III.24), standings
-(III.26, IV.31), export — runs on events of 60–300 players. The ``simulate``
-click command wraps it with a progress display and a Spanish summary.
+``TournamentService`` methods an arbitration room calls (``import_players`` with the
+list of players as a CSV file, ``create_game``, ``draw_rack``, ``choose_master``,
+``enter_slips``, ``close_round``, ``end_game``, ``publish``), so the whole pipeline —
+slip judging, bonuses (III.24), standings (III.26, IV.31), export — runs on events of
+60–300 players. The ``simulate`` click command wraps it with a progress display and a
+Spanish summary. A round's slips are one batch: one write, their events and their
+slips stored in one statement each (issue 38; timed by ``bench/simulate.py``).
 
 **Players.** Each player has a skill drawn from Beta(2.2, 2.2), or for about one
 player in twelve (the experts) from Beta(8, 2), clipped to [0.1, 0.99]: a few
