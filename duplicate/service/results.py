@@ -83,12 +83,13 @@ class Results(TaskModule):
                 if entry not in present:
                     missing.append(table)
                     closing.append(SlipEntered(table, entry, **verdict_payload("", missing_verdict, None)))
-            # The projector stores the missing slips and closes the round (one flush of the log).
-            closing.append(RoundClosedEvent(number))
-            self.context.log_all(session, tournament.id, closing, actor=actor, game_id=game.id, round_number=number)
+            # III.24 on the slips stored and the missing ones (0 points, as ``bonuses_in`` counts a
+            # seat without a slip); then the projector stores the missing slips and closes the
+            # round, the three kinds of events appended at once.
             bonuses = self.standings.bonuses_in(session, tournament, game, row)
-            self._log(session, tournament.id, BonusesAwarded(number, {str(entry): points for entry, points in bonuses.items()}),
-                      game_id=game.id, round_number=number, actor=actor)
+            closing.append(RoundClosedEvent(number))
+            closing.append(BonusesAwarded(number, {str(entry): points for entry, points in bonuses.items()}))
+            self.context.log_all(session, tournament.id, closing, actor=actor, game_id=game.id, round_number=number)
             tables = {entry: table for table, entry in seated}
             return ClosedRound(number, tuple(missing), {tables[entry]: points for entry, points in bonuses.items()})
 
