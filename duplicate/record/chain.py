@@ -67,9 +67,17 @@ def event_hash(previous: str, event: Mapping[str, Any]) -> str:
 
 
 def _text_keys(value: Any) -> bool:
-    """Whether every key of every object in ``value`` is text (as JSON writes it back)."""
-    if isinstance(value, dict):
-        return all(isinstance(key, str) and _text_keys(item) for key, item in value.items())
-    if isinstance(value, (list, tuple)):
-        return all(_text_keys(item) for item in value)
+    """Whether every key of every object in ``value`` is text (as JSON writes it back);
+    nested objects and arrays looked at without a call per value."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            for key, inner in item.items():
+                if not isinstance(key, str):
+                    return False
+                if isinstance(inner, (dict, list, tuple)):
+                    pending.append(inner)
+        elif isinstance(item, (list, tuple)):
+            pending.extend(inner for inner in item if isinstance(inner, (dict, list, tuple)))
     return True
