@@ -22,7 +22,7 @@ from duplicate.service.prepared_play import checked_for
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.standings import Standings
 from duplicate.service.views import EntryView, PlayerView, SeatView, view_of
-from duplicate.storage.models import Entry, GameRow, Seat, Tournament
+from duplicate.storage.models import Entry, GameRow, Player, Seat, Tournament
 from duplicate.storage.projector import next_id
 
 
@@ -153,6 +153,10 @@ class Seating(TaskModule):
                        seed: int | None, game_number: int) -> list[Entry]:
         def by_name(entry: Entry) -> tuple[str, int]:
             return (_collation_key(entry.player.name), entry.id)
+
+        # Every entry's player read in one query (each ``entry.player`` then found in the
+        # session, not read alone: 300 queries for 300 players; issue 38).
+        session.scalars(select(Player).where(Player.id.in_([entry.player_id for entry in active]))).all()
 
         if method is SeatingMethod.RANDOM:
             ordered = sorted(active, key=lambda entry: entry.id)
