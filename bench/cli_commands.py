@@ -85,6 +85,14 @@ def build_small(path: Path) -> None:
                     "--seed", "1"], env=env, check=True, capture_output=True, text=True, cwd=ROOT)
 
 
+def user_env() -> dict[str, str]:
+    """This process's environment as a user's installation has it: bytecode cached
+    (``PYTHONDONTWRITEBYTECODE`` would compile every module of the project again in every
+    process) and no ``DUPLICADA_*`` of this shell."""
+    return {key: value for key, value in os.environ.items()
+            if not key.startswith("DUPLICADA_") and key != "PYTHONDONTWRITEBYTECODE"}
+
+
 def child_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -216,10 +224,7 @@ def main() -> int:
             build_small(small)
             print(f"# small.db: simulate 60 × 1 × 12 en {time.perf_counter() - started:.1f} s")
         trees = [tree.resolve() for tree in options.tree or [ROOT]]
-        # As a user's installation: bytecode cached (``PYTHONDONTWRITEBYTECODE`` would compile
-        # every module of the project again in every process), no DUPLICADA_* of this shell.
-        base = {key: value for key, value in os.environ.items()
-                if not key.startswith("DUPLICADA_") and key != "PYTHONDONTWRITEBYTECODE"}
+        base = user_env()
         cases = [("help", "--help", ["--help"], "", None, 0.3),
                  ("analyze", "analyze (1 posición)", ["analyze"], POSITION, None, 0.2),
                  ("small", "standings, 60 jugadores", ["standings"], "", small, 0.3),

@@ -2,11 +2,13 @@
 
 ``simulate_tournament(service, players=60, games=3, seed=S)`` registers ``players``
 invented players, plays ``games`` games and publishes them, calling exactly the
-``TournamentService`` methods an arbitration room calls (``create_game``,
-``draw_rack``, ``choose_master``, ``enter_slips``, ``close_round``, ``end_game``,
-``publish``), so the whole pipeline — slip judging, bonuses (III.24), standings
-(III.26, IV.31), export — runs on events of 60–300 players. The ``simulate``
-click command wraps it with a progress display and a Spanish summary.
+``TournamentService`` methods an arbitration room calls (``import_players`` with the
+list of players as a CSV file, ``create_game``, ``draw_rack``, ``choose_master``,
+``enter_slips``, ``close_round``, ``end_game``, ``publish``), so the whole pipeline —
+slip judging, bonuses (III.24), standings (III.26, IV.31), export — runs on events of
+60–300 players. The ``simulate`` click command wraps it with a progress display and a
+Spanish summary. A round's slips are one batch: one write, their events and their
+slips stored in one statement each (issue 38; timed by ``bench/simulate.py``).
 
 **Players.** Each player has a skill drawn from Beta(2.2, 2.2), or for about one
 player in twelve (the experts) from Beta(8, 2), clipped to [0.1, 0.99]: a few
@@ -60,10 +62,13 @@ by every player.
 from __future__ import annotations
 
 import bisect
+import csv
 import itertools
 import random
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from duplicate.rules.game import NO_MOVE_REDRAWS
 from duplicate.rules.notation import (
@@ -373,15 +378,26 @@ def simulate_tournament(service: TournamentService, *, players: int, games: int,
     roster = draw_players(players, rng)
     tournament_id = service.create_tournament(name or f"Torneo simulado (semilla {seed})", venue="Simulación",
                                               settings=settings)
-    skills: dict[str, float] = {}
-    for player in roster:
-        service.add_player(player.name, club=player.club, country=player.country, tournament_id=tournament_id)
-        skills[player.name] = player.skill
+    _register(service, tournament_id, roster)
+    skills = {player.name: player.skill for player in roster}
     lexicon = service.lexicon_for(service.tournament(tournament_id))
     for _game in range(games):
         number = service.create_game(tournament_id=tournament_id, rounds=rounds, seed=rng.randrange(10**9))
         _play_game(service, tournament_id, number, skills, lexicon, settings, mistakes, rng, rounds, on_round)
     return tournament_id
+
+
+def _register(service: TournamentService, tournament_id: int, roster: Sequence[SimulatedPlayer]) -> None:
+    """Enter ``roster`` in its order as an organiser does a list of players: one players'
+    file imported (``import_players``, one write; the same ``PlayerAdded`` events as one
+    ``add_player`` per player)."""
+    with tempfile.TemporaryDirectory(prefix="duplicada-simulacion-") as folder:
+        path = Path(folder) / "jugadores.csv"
+        with path.open("w", encoding="utf-8", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(("nombre", "club", "pais"))
+            writer.writerows((player.name, player.club, player.country) for player in roster)
+        service.import_players(path, tournament_id=tournament_id)
 
 
 def _play_game(service: TournamentService, tournament_id: int, number: int, skills: dict[str, float],

@@ -363,14 +363,14 @@ def check_move(board: Board, rack: Sequence[int], slip: str | Move, lexicon: Lex
             corrected=corrected,
             corrected_score=corrected_score,
         )
+    bingo = len(placed) == RACK_SIZE
     return Placement(
         move=move,
         notation=format_move(move, alphabet),
         placed=placed,
         words=words,
-        # score_move(board, move) from the words and tiles already found (issue 38: it finds them again)
-        score=sum(word.score for word in words) + (BINGO_BONUS if len(placed) == RACK_SIZE else 0),
-        bingo=len(placed) == RACK_SIZE,
+        score=sum(word.score for word in words) + (BINGO_BONUS if bingo else 0),   # score_move's sum, words formed once
+        bingo=bingo,
     )
 
 

@@ -47,6 +47,7 @@ from duplicate.service.errors import (
 )
 from duplicate.service.lockout import SOURCE_MAX, WrongPin, check_pin, count_late_failure, station_source
 from duplicate.storage.database import Database, DatabaseConflict, DatabaseDamaged, DatabaseUnavailable
+from duplicate.storage.event_chain import AppendedEvent, append_events
 from duplicate.storage.models import (
     AssistantRange,
     Credential,
@@ -416,26 +417,26 @@ class ServiceContext:
 
     def log_all(self, session: Session, tournament_id: int, typed: Sequence[TournamentEvent], *,
                 actor: Actor, game_id: int | None = None, round_number: int | None = None,
-                reason: str = "") -> list[Event]:
+                reason: str = "") -> list[AppendedEvent]:
         """Append ``typed`` events in order, as ``log`` does one, all of the same game and
-        round, with one flush of the log (the hash chain extended once) before the
-        projector applies each: a batch of slips (``slip_batch``) or of players (a players'
-        import) stays one quick write. The events' ids are taken at once, under the
-        tournament's lock (``Database.hold``), so the log's rows go in one statement
-        rather than one each (issue 36 §4)."""
+        round, stored at once (the hash chain extended once) before the projector applies
+        each: a batch of slips (``slip_batch``), a round's missing slips and its close, or
+        players (a players' import) stays one quick write. The events' ids are taken at
+        once, under the tournament's lock (``Database.hold``), so the log's rows go in one
+        statement rather than one each (issue 36 §4), without an object of the session per
+        row (``event_chain.append_events``, issue 38): the rows are returned as
+        ``AppendedEvent`` objects."""
         if not typed:
             return []
         from duplicate.storage.projector import next_ids, project_all     # loaded by a write alone (issue 38)
 
         reason = typed_text(reason, "el motivo", REASON_MAX, lines=True)
         moment = now()
-        events = [self._event_row(tournament_id, item, actor, game_id, round_number, reason, moment)
-                  for item in typed]
         self.db.hold(session, tournament_id)
-        for event_id, row in zip(next_ids(session, Event, len(events)), events, strict=True):
-            row.id = event_id
-        session.add_all(events)
-        session.flush()
+        events = [AppendedEvent(event_id, tournament_id, game_id, round_number, item.KIND.value, item.payload(),
+                                self.station, actor.name, actor.role.value, reason, moment)
+                  for event_id, item in zip(next_ids(session, Event, len(typed)), typed, strict=True)]
+        append_events(session, tournament_id, events)
         project_all(session, zip(events, typed))
         return events
 

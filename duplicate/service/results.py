@@ -7,6 +7,7 @@ from sqlalchemy.orm import Session
 
 from duplicate.labels import SLIP_STATUS, label
 from duplicate.plurals import counted
+from duplicate.record.event_kinds import TournamentEvent
 from duplicate.record.events_slips import (
     BonusesAwarded,
     GameReopened,
@@ -30,7 +31,7 @@ from duplicate.service.views import (
     RoundStatus,
     pending_line,
 )
-from duplicate.storage.models import AssistantRange, Claim, Conflict, GameRow, Slip, Tournament
+from duplicate.storage.models import AssistantRange, Claim, Conflict, GameRow, Seat, Slip, Tournament
 
 
 class Results(TaskModule):
@@ -75,19 +76,21 @@ class Results(TaskModule):
                                                                       Slip.round_number == number)))
             missing_verdict = mark_verdict(SlipStatus.MISSING)
             missing = []
-            for seat in sorted(game.seats, key=lambda seat: seat.table_number):
-                if seat.entry_id not in present:
-                    missing.append(seat.table_number)
-                    self._log(session, tournament.id, SlipEntered(seat.table_number, seat.entry_id,
-                                                                  **verdict_payload("", missing_verdict, None)),
-                              game_id=game.id, round_number=number, actor=actor)
-            # The projector stores the missing slips and closes the round.
-            self._log(session, tournament.id, RoundClosedEvent(number), game_id=game.id,
-                      round_number=number, actor=actor)
+            closing: list[TournamentEvent] = []
+            seated = session.execute(select(Seat.table_number, Seat.entry_id).where(Seat.game_id == game.id)
+                                     .order_by(Seat.table_number)).all()      # no object per seat (issue 38)
+            for table, entry in seated:
+                if entry not in present:
+                    missing.append(table)
+                    closing.append(SlipEntered(table, entry, **verdict_payload("", missing_verdict, None)))
+            # III.24 on the slips stored and the missing ones (0 points, as ``bonuses_in`` counts a
+            # seat without a slip); then the projector stores the missing slips and closes the
+            # round, the three kinds of events appended at once.
             bonuses = self.standings.bonuses_in(session, tournament, game, row)
-            self._log(session, tournament.id, BonusesAwarded(number, {str(entry): points for entry, points in bonuses.items()}),
-                      game_id=game.id, round_number=number, actor=actor)
-            tables = {seat.entry_id: seat.table_number for seat in game.seats}
+            closing.append(RoundClosedEvent(number))
+            closing.append(BonusesAwarded(number, {str(entry): points for entry, points in bonuses.items()}))
+            self.context.log_all(session, tournament.id, closing, actor=actor, game_id=game.id, round_number=number)
+            tables = {entry: table for table, entry in seated}
             return ClosedRound(number, tuple(missing), {tables[entry]: points for entry, points in bonuses.items()})
 
     @staticmethod

@@ -19,7 +19,7 @@ from duplicate.service.errors import NotFound, ResultsUnpublished, StateConflict
 from duplicate.service.online_venues import venue_names
 from duplicate.service.settings import TournamentSettings
 from duplicate.service.standings import Standings
-from duplicate.storage.models import Entry, GameRow, Seat, Tournament
+from duplicate.storage.models import Entry, GameRow, Player, Seat, Tournament
 
 if TYPE_CHECKING:   # loaded by the methods that use them, not by a reading command (issue 38)
     from duplicate.prepared.file import PreparedGame
@@ -160,6 +160,10 @@ class Seating(TaskModule):
                        seed: int | None, game_number: int) -> list[Entry]:
         def by_name(entry: Entry) -> tuple[str, int]:
             return (_collation_key(entry.player.name), entry.id)
+
+        # Every entry's player read in one query (each ``entry.player`` then found in the
+        # session, not read alone: 300 queries for 300 players; issue 38).
+        session.scalars(select(Player).where(Player.id.in_([entry.player_id for entry in active]))).all()
 
         if method is SeatingMethod.RANDOM:
             ordered = sorted(active, key=lambda entry: entry.id)

@@ -8,6 +8,7 @@ repeat or a conflict there.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,6 @@ from duplicate.service.slip_context import (
     BoardWritten,
     SlipContext,
     board_canonical,
-    rebased,
     verdict_payload,
 )
 from duplicate.service.slip_entry import SlipEntry
@@ -105,16 +105,13 @@ class SlipBatch(TaskModule):
                     board = self._typed(value.text, where, SLIP_MAX)
                     value = board_canonical(base, board, where)
                 value = self._typed(value, where, SLIP_MAX)
-                mark = read_mark(value)
-                if mark is not None:                            # «tarde» written as the slip: the mark
-                    verdicts.setdefault(value, mark_verdict(mark))
-                if value not in verdicts:
-                    verdicts[value] = judge_slip(base.board, base.rack, value, base.lexicon, oriented=base.oriented)
+                if value not in verdicts:                       # each distinct text read and judged once
+                    mark = read_mark(value)                     # «tarde» written as the slip: the mark
+                    verdicts[value] = (mark_verdict(mark) if mark is not None else
+                                       judge_slip(base.board, base.rack, value, base.lexicon, oriented=base.oriented))
                 verdict, raw = verdicts[value], value
             entry_id, name = seated[table]
-            context = rebased(SlipContext(base.tournament_id, base.game_id, base.round_number, entry_id, name, table,
-                                          base.board, base.rack, base.lexicon, base.oriented, base.master,
-                                          base.annulled), base)
+            context = replace(base, entry_id=entry_id, player=name, table=table)     # the round as ``base`` has it
             prepared.append((context, raw, verdict, board))
         return prepared
 

@@ -105,7 +105,8 @@ class Standings(TaskModule):
 
     def bonuses_in(self, session: Session, tournament: Tournament, game: GameRow, row: RoundRow) -> dict[int, int]:
         policy = TournamentSettings.from_dict(tournament.settings).bonus_policy
-        scores = {seat.entry_id: 0 for seat in game.seats}
+        scores = dict.fromkeys(session.scalars(select(Seat.entry_id).where(Seat.game_id == game.id)
+                                               .order_by(Seat.table_number)), 0)      # as ``game.seats``
         for entry, score in session.execute(select(Slip.entry_id, Slip.score).where(
                 Slip.game_id == game.id, Slip.round_number == row.number)):
             scores[entry] = score

@@ -17,18 +17,22 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, event, text
+from sqlalchemy import Connection, Table, event, insert, select, text
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.base import instance_state
 
 from duplicate.record.chain import GENESIS, event_hash
 
-__all__ = ["LOCK_CLASS", "extend_chain", "install", "lock_tournament"]
+if TYPE_CHECKING:
+    from duplicate.storage.models import Event
+
+__all__ = ["LOCK_CLASS", "AppendedEvent", "append_events", "extend_chain", "install", "lock_tournament"]
 
 LOCK_CLASS = 0x64757063
 """First key of the PostgreSQL advisory lock that serialises a tournament's appends (the
@@ -42,6 +46,40 @@ _ROWS = text(
 _BEFORE = text("SELECT id FROM events WHERE tournament_id = :tournament AND id < :first "
                "ORDER BY id DESC LIMIT 1")
 _UPDATE = text("UPDATE events SET previous_hash = :hash WHERE id = :id")
+
+
+@dataclass(slots=True)
+class AppendedEvent:
+    """The columns of an ``events`` row appended in a batch (``append_events``): what the
+    projector's batch handlers read of it, without an ORM object per row (issue 38).
+    ``id`` is given before the append; ``previous_hash`` is written by it."""
+
+    id: int
+    tournament_id: int
+    game_id: int | None
+    round_number: int | None
+    kind: str
+    payload: dict[str, Any]
+    station: str
+    arbiter: str
+    role: str
+    reason: str
+    created_at: datetime
+    previous_hash: str | None = None
+
+    def as_event(self) -> Event:
+        """The same row as an ``Event`` object (not in any session), for a per-event handler."""
+        from duplicate.storage.models import Event
+
+        return Event(id=self.id, tournament_id=self.tournament_id, game_id=self.game_id,
+                     round_number=self.round_number, kind=self.kind, payload=self.payload, station=self.station,
+                     arbiter=self.arbiter, role=self.role, reason=self.reason, created_at=self.created_at,
+                     previous_hash=self.previous_hash)
+
+
+_COLUMNS = ("id", "tournament_id", "game_id", "round_number", "kind", "payload", "station", "arbiter", "role",
+            "reason", "created_at", "previous_hash")
+"""The columns of ``events`` (``AppendedEvent``'s fields)."""
 
 
 def _document(row: Any) -> dict[str, Any]:
@@ -113,21 +151,27 @@ def _as_utc(moment: Any) -> datetime | None:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
+def _no_earlier(connection: Connection, tournament_id: int, items: Sequence[Any]) -> None:
+    """Take ``tournament_id``'s lock and make each new event of ``items`` (in order) no
+    earlier than the event before it."""
+    lock_tournament(connection, tournament_id)
+    latest = _as_utc(connection.execute(
+        text("SELECT created_at FROM events WHERE tournament_id = :t ORDER BY id DESC LIMIT 1"),
+        {"t": tournament_id}).scalar())
+    for item in items:
+        moment = _as_utc(item.created_at)
+        if moment is not None and latest is not None and moment < latest:
+            item.created_at = latest
+        latest = _as_utc(item.created_at) or latest
+
+
 def _before_flush(session: Session, _context: Any, _instances: Iterable[Any] | None) -> None:
     pending = _new_events(session)
     if not pending:
         return
     connection = session.connection()
     for tournament_id, items in sorted(pending.items()):
-        lock_tournament(connection, tournament_id)
-        latest = _as_utc(connection.execute(
-            text("SELECT created_at FROM events WHERE tournament_id = :t ORDER BY id DESC LIMIT 1"),
-            {"t": tournament_id}).scalar())
-        for item in items:
-            moment = _as_utc(item.created_at)
-            if moment is not None and latest is not None and moment < latest:
-                item.created_at = latest
-            latest = _as_utc(item.created_at) or latest
+        _no_earlier(connection, tournament_id, items)
     session.info["chain_pending"] = {tournament_id: list(items) for tournament_id, items in pending.items()}
 
 
@@ -138,6 +182,57 @@ def _after_flush(session: Session, _context: Any) -> None:
         written = extend_chain(connection, tournament_id, min(item.id for item in items))
         for item in items:
             set_committed_value(item, "previous_hash", written.get(item.id))
+
+
+def _head(connection: Connection, tournament_id: int, first_id: int) -> str | None:
+    """The ``previous_hash`` the event ``first_id`` of ``tournament_id`` gets when appended
+    now (``GENESIS`` for the first); None when the event before it has no hash yet (a
+    database not yet migrated: ``extend_chain`` chains that history first)."""
+    before = connection.execute(_BEFORE, {"tournament": tournament_id, "first": first_id}).scalar()
+    if before is None:
+        return GENESIS
+    row = connection.execute(_ROWS, {"tournament": tournament_id, "first": before}).first()
+    if row is None or row[10] is None:
+        return None
+    return event_hash(row[10], _document(row))
+
+
+def append_events(session: Session, tournament_id: int, items: Sequence[AppendedEvent]) -> None:
+    """Store the new events ``items`` of ``tournament_id`` (their ids given, in increasing
+    order, after every stored one) in one statement, chained: what a flush of ``Event``
+    objects does (``_before_flush``, ``_after_flush``) without an object of the session per
+    row and without reading them back — a round's slips or a players' import (issue 38).
+    Each one's ``previous_hash`` is computed before the insert from the items (their columns
+    as the log stores them, the game's number read once), the hash ``extend_chain``
+    computes from the stored rows (the replay test and ``verify`` compare the two); after an
+    unchained history, ``extend_chain`` chains it all. Anything pending in the session is
+    flushed first (its checks run as before). The items get their ``created_at`` as stored
+    and their ``previous_hash``."""
+    from duplicate.storage.models import Event, GameRow
+
+    if not items:
+        return
+    session.flush()
+    connection = session.connection()
+    _no_earlier(connection, tournament_id, items)
+    previous = _head(connection, tournament_id, items[0].id)
+    if previous is not None:
+        games = {item.game_id for item in items if item.game_id is not None}
+        numbers: dict[int | None, int] = dict(connection.execute(
+            select(GameRow.id, GameRow.number).where(GameRow.id.in_(games))).all() if games else ())
+        for item in items:
+            item.previous_hash = previous
+            previous = event_hash(previous, {"id": item.id, "kind": item.kind, "game": numbers.get(item.game_id),
+                                             "round": item.round_number, "station": item.station,
+                                             "arbiter": item.arbiter, "role": item.role, "reason": item.reason,
+                                             "created_at": item.created_at, "payload": item.payload})
+    table = Event.__table__
+    assert isinstance(table, Table)
+    connection.execute(insert(table), [{key: getattr(item, key) for key in _COLUMNS} for item in items])
+    if previous is None:
+        written = extend_chain(connection, tournament_id, items[0].id)
+        for item in items:
+            item.previous_hash = written.get(item.id)
 
 
 def install(factory: sessionmaker[Session]) -> None:

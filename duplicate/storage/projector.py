@@ -15,8 +15,9 @@ tables as the earlier events left them.
 Handlers are declared by family in ``duplicate.storage.projection`` modules, each
 exporting ``HANDLERS: dict[EventKind, Handler]`` and ``MODELS`` (the models whose rows it
 alone writes); ``HANDLERS`` here joins them. A family may also give a ``BatchHandler`` for a
-kind whose events come in runs (``BATCH_HANDLERS``: ``PlayerAdded``, a players' import),
-used by ``project_all`` and leaving the same tables as the per-event handler.
+kind whose events come in runs (``BATCH_HANDLERS``: ``PlayerAdded``, a players' import;
+``SlipEntered``, a round's slips entered at once), used by ``project_all`` and leaving the
+same tables as the per-event handler.
 
 An event whose handler creates the row the event itself refers to (``TournamentCreated``
 its tournament, ``GameCreated`` its game: ``Event.tournament_id`` and ``Event.game_id`` are
@@ -55,6 +56,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from duplicate.record.event_kinds import EventKind, TournamentEvent
 from duplicate.record.events import read_event
+from duplicate.storage.event_chain import AppendedEvent
 from duplicate.storage.models import Base, Event
 from duplicate.storage.projection import play, ranking, registration, slips
 from duplicate.storage.projection.handler import BatchHandler, Handler
@@ -77,7 +79,7 @@ _FAMILIES = (registration, play, slips, ranking)
 HANDLERS: dict[EventKind, Handler] = {kind: handler for family in _FAMILIES for kind, handler in family.HANDLERS.items()}
 """The handler of each kind of event that changes a table (kinds without one change none)."""
 
-BATCH_HANDLERS: dict[EventKind, BatchHandler] = dict(registration.BATCH_HANDLERS)
+BATCH_HANDLERS: dict[EventKind, BatchHandler] = {**registration.BATCH_HANDLERS, **slips.BATCH_HANDLERS}
 """Kinds whose consecutive events ``project_all`` applies at once (issue 36 §4: a players'
 import of 2,000 rows in a few statements instead of three per event); the tables end as
 the kind's ``HANDLERS`` entry applied to each in order would leave them."""
@@ -132,7 +134,7 @@ def project(session: Session, row: Event, typed: TournamentEvent | None = None) 
         session.flush()
 
 
-def project_all(session: Session, items: Iterable[tuple[Event, TournamentEvent]]) -> None:
+def project_all(session: Session, items: Iterable[tuple[Event | AppendedEvent, TournamentEvent]]) -> None:
     """``project`` each stored event of ``items`` (with its typed form) in order, flushing
     once at the end: a handler that queries the tables sees the rows of the ones before it
     (the session flushes before a query). A run of consecutive events of a kind of
@@ -147,7 +149,7 @@ def project_all(session: Session, items: Iterable[tuple[Event, TournamentEvent]]
             handler = HANDLERS.get(kind)
             if handler is not None:
                 for row, typed in run:
-                    handler(session, row, typed)
+                    handler(session, row if isinstance(row, Event) else row.as_event(), typed)
         session.flush()
 
 

@@ -14,7 +14,7 @@ in the rack's event.
 
 from __future__ import annotations
 
-from sqlalchemy import delete, select
+from sqlalchemy import Table, delete, insert, select
 from sqlalchemy.orm import Session
 
 from duplicate.record.event_kinds import EventKind
@@ -67,8 +67,11 @@ def _tables_assigned(session: Session, row: Event, event: TablesAssigned) -> Non
     """II.6: the game's seats become ``tables`` (entry → table); ``seating`` the method."""
     game = _game(session, row)
     session.execute(delete(Seat).where(Seat.game_id == game.id))
-    session.add_all(Seat(game_id=game.id, entry_id=int(entry), table_number=table)
-                    for entry, table in sorted(event.tables.items(), key=lambda item: item[1]))
+    seats = Seat.__table__
+    assert isinstance(seats, Table)
+    if event.tables:                          # in one statement, by table (no object per seat; issue 38)
+        session.execute(insert(seats), [{"game_id": game.id, "entry_id": int(entry), "table_number": table}
+                                        for entry, table in sorted(event.tables.items(), key=lambda item: item[1])])
     game.seating = event.method
     session.flush()
     session.expire(game, ["seats"])

@@ -23,6 +23,7 @@ from duplicate.record.events_registration import (
     TournamentCreated,
 )
 from duplicate.rules.statuses import EntryStatus
+from duplicate.storage.event_chain import AppendedEvent
 from duplicate.storage.models import AssistantRange, Base, Entry, Event, Player, Tournament
 from duplicate.storage.projection.handler import BatchHandler, Handler
 
@@ -74,7 +75,7 @@ PLAYERS_PER_QUERY = 500
 """Player ids looked up per query by ``_players_added``."""
 
 
-def _players_added(session: Session, items: Sequence[tuple[Event, PlayerAdded]]) -> None:
+def _players_added(session: Session, items: Sequence[tuple[Event | AppendedEvent, PlayerAdded]]) -> None:
     """``_player_added`` for a run of events (a players' import, issue 36 §4): the stored
     players among theirs found in one query per ``PLAYERS_PER_QUERY``, then the new players
     and the entries inserted in one statement each (no object per row)."""
