@@ -54,10 +54,12 @@ def seed_game(service: TournamentService, tables: int, seed: int) -> list[str]:
 
 
 async def drive(service: TournamentService, texts: list[str], size: tuple[int, int],
-                threaded: bool = True) -> tuple[list[float], list[float]]:
+                threaded: bool = True, cpu: list[float] | None = None) -> tuple[list[float], list[float]]:
     """Type every slip; returns the seconds from Enter to the feedback set, and to the
-    first frame drawn after it. The waits are events, not polling, so the benchmark
-    does not compete with the worker thread for the interpreter."""
+    first frame drawn after it (and appends to ``cpu`` the process's CPU seconds, every
+    thread, from Enter to that frame: a figure a busy machine moves less). The waits are
+    events, not polling, so the benchmark does not compete with the worker thread for the
+    interpreter."""
     app = DuplicadaApp(service, poll=False)
     marks: dict[str, float] = {}
     reported = asyncio.Event()
@@ -68,6 +70,7 @@ async def drive(service: TournamentService, texts: list[str], size: tuple[int, i
         display(screen, renderable)
         if renderable is not None and reported.is_set() and not drawn.is_set():
             marks["drawn"] = time.perf_counter()
+            marks["drawn_cpu"] = time.process_time()
             drawn.set()
 
     app._display = timed_display  # type: ignore[method-assign]
@@ -96,12 +99,14 @@ async def drive(service: TournamentService, texts: list[str], size: tuple[int, i
             await pilot.pause()
             reported.clear()
             drawn.clear()
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.process_time()
             await pilot.press("enter")
             await reported.wait()
             await drawn.wait()
             updated.append(marks["reported"] - started)
             painted.append(marks["drawn"] - started)
+            if cpu is not None:
+                cpu.append(marks["drawn_cpu"] - started_cpu)
             if os.environ.get("BENCH_VERBOSE"):
                 print(f"{table:>3} {text:<24} {1000 * updated[-1]:7.1f} ms")
             assert feedback.feedback is not None and f"Mesa {table} " in feedback.feedback.headline
@@ -126,7 +131,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         service = TournamentService(open_database(str(Path(folder) / "bench.db")), station="banco", lexicon=lexicon, pin="juez-del-banco")
         texts = seed_game(service, args.tables, args.seed)
-        updated, painted = asyncio.run(drive(service, texts, (120, 40), threaded=not args.inline))
+        cpu: list[float] = []
+        updated, painted = asyncio.run(drive(service, texts, (120, 40), threaded=not args.inline, cpu=cpu))
         for number in (1, 2):                          # game 1 closed and ended, as III.22 asks
             service.close_round(1, number)
         service.end_game(1, reason="banco de pruebas")
@@ -141,9 +147,11 @@ def main() -> None:
             service.enter_slip(2, table, text)
             direct.append(time.perf_counter() - started)
     mode = "in the event loop" if args.inline else "in a worker thread"
-    print(f"{args.tables} slips, round 2, SQLite file, service calls {mode}, 120×40")
+    print(f"{args.tables} slips, round 2, SQLite file, service calls {mode}, 120×40; "
+          f"load average {os.getloadavg()[0]:.1f}")
     report("Enter → feedback widget updated", updated)
     report("Enter → first frame drawn with it", painted)
+    report("  CPU meanwhile (process, every thread)", cpu)
     report("enter_slip alone (judge + store + commit)", direct)
 
 

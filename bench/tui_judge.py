@@ -18,6 +18,16 @@ the bag, typed as spaced tiles).
 
 Usage: ``python bench/tui_judge.py [--seed N] [--draws N] [--later N]``.
 Set ``DUPLICADA_PURE_PYTHON=1`` to measure the pure-Python move generator.
+
+``--open N`` measures instead how soon the console opens (issue 38, goal ≤ 0.3 s): a
+60-player game is built once (rounds 1–2 played, 60 slips entered, round 1 closed, the
+rack of round 3 drawn, its moves not yet generated), then N fresh app processes each sign
+in as the judge through the PIN screen, reach the menu and press Intro on «Consola del juez
+árbitro»; timed from that key to the console loaded (the game read) and to the first frame
+drawn with it, with the process's CPU time meanwhile. Two ways each run: right after the
+menu appears (``now``), and once the app's workers are done (``menu read``: a judge who
+reads the menu first). ``--tree DIR`` (twice: before and after, runs alternating) runs
+another checkout's app on the same database.
 """
 
 from __future__ import annotations
@@ -188,12 +198,115 @@ async def scenario(service: TournamentService, seed: int, draws: int, later: int
     return rows
 
 
+OPEN_CHILD = r"""
+import asyncio, json, sys, time
+from ranking.service import open_tournament_service
+from textual.widgets import OptionList
+from tui.app.application import DuplicadaApp
+from tui.app.screens.home import HomeScreen
+from tui.app.screens.signin import SignInScreen
+
+database, pin, wait = sys.argv[1], sys.argv[2], sys.argv[3] == "wait"
+service, _ = open_tournament_service(database, station="banco")
+app = DuplicadaApp(service, poll=False)
+marks = {}
+display = app._display
+
+def timed_display(screen, renderable):
+    display(screen, renderable)
+    if renderable is not None and "loaded" in marks and "painted" not in marks:
+        marks["painted"] = time.perf_counter()
+
+app._display = timed_display
+
+async def main():
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_tournament(service.tournaments()[-1].id)
+        while not (isinstance(app.screen, SignInScreen) and app.screen.is_mounted):
+            await pilot.pause()
+        await pilot.press(*pin, "enter")
+        while not (isinstance(app.screen, HomeScreen) and app.screen.is_mounted):
+            await asyncio.sleep(0.002)
+        if wait:
+            await app.workers.wait_for_complete()
+        menu = app.screen.query_one("#menu", OptionList)
+        menu.highlighted = next(i for i in range(menu.option_count) if menu.get_option_at_index(i).id == "judge")
+        await pilot.pause()
+        cpu, started = time.process_time(), time.perf_counter()
+        press = asyncio.get_running_loop().create_task(pilot.press("enter"))
+        while not getattr(app.screen, "loaded", False):
+            await asyncio.sleep(0.001)
+        marks["loaded"] = time.perf_counter()
+        while "painted" not in marks:
+            await asyncio.sleep(0.001)
+        used = time.process_time() - cpu
+        await press
+        print(json.dumps({"loaded": marks["loaded"] - started, "painted": marks["painted"] - started, "cpu": used}))
+
+asyncio.run(main())
+"""
+"""The child of ``--open``: one app process, signed in, opening the console (see the module doc)."""
+
+PIN = "juez-del-banco"
+
+
+def build_open_game(path: Path, seed: int) -> None:
+    """The ``--open`` game: 60 players, rounds 1–2 with masters, round 2's 60 slips
+    entered, round 1 closed, round 3's rack drawn (moves not generated yet)."""
+    from tui_entry import seed_game
+
+    service = TournamentService(open_database(str(path)), station="banco", lexicon=Lexicon.load(default_lexicon_path(None)),
+                                pin=PIN)
+    texts = seed_game(service, 60, seed)
+    for table, text in enumerate(texts, start=1):
+        service.enter_slip(1, table, text)
+    service.close_round(1, 1)
+    service.draw_rack(1)
+
+
+def open_runs(runs: int, trees: list[Path], seed: int) -> None:
+    """``--open``: the console opened in ``runs`` fresh processes per tree and way, alternating."""
+    import json
+    import subprocess
+
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    with tempfile.TemporaryDirectory() as directory:
+        database = Path(directory) / "open.db"
+        build_open_game(database, seed)
+        print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}; {runs} runs per tree and way", flush=True)
+        times: dict[tuple[Path, str], list[dict[str, float]]] = {}
+        for run in range(runs + 1):                      # the first round warms the caches, not counted
+            for tree in trees:
+                for way in ("now", "wait"):
+                    result = subprocess.run([sys.executable, "-c", OPEN_CHILD, str(database), PIN, way], cwd=tree,
+                                            env=dict(env, PYTHONPATH=str(tree)), capture_output=True, text=True,
+                                            check=False)
+                    if result.returncode != 0:
+                        raise SystemExit(f"the app of {tree} failed: {result.stderr[-800:]}")
+                    if run:
+                        times.setdefault((tree, way), []).append(json.loads(result.stdout.strip().splitlines()[-1]))
+    names = {"now": "right after the menu", "wait": "menu read (workers done)"}
+    print(f"{'tree':<28} {'way':<26} {'loaded best/median ms':>22} {'painted best/median ms':>23} {'CPU median ms':>14}")
+    for (tree, way), rows in times.items():
+        loaded = sorted(row["loaded"] * 1000 for row in rows)
+        painted = sorted(row["painted"] * 1000 for row in rows)
+        cpu = statistics.median(row["cpu"] * 1000 for row in rows)
+        print(f"{str(tree)[-28:]:<28} {names[way]:<26} {loaded[0]:9.0f} / {statistics.median(loaded):6.0f}     "
+              f"{painted[0]:9.0f} / {statistics.median(painted):6.0f} {cpu:14.0f}")
+    print(f"load average now {os.getloadavg()[0]:.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--draws", type=int, default=10)
     parser.add_argument("--later", type=int, default=6)
+    parser.add_argument("--open", type=int, default=0, metavar="N", help="time the console's opening, N runs")
+    parser.add_argument("--tree", type=Path, action="append", default=None, help="with --open: another checkout")
     args = parser.parse_args()
+    if args.open:
+        open_runs(args.open, args.tree or [Path(__file__).resolve().parent.parent], 99)
+        return
     with tempfile.TemporaryDirectory() as directory:
         lexicon = Lexicon.load(default_lexicon_path(None))
         service = TournamentService(open_database(f"sqlite:///{Path(directory) / 'bench.db'}"), lexicon=lexicon, pin="juez-del-banco")

@@ -160,6 +160,9 @@ class ServiceContext:
         self.hooks = hooks or ServiceHooks()
         self.lexicon = lexicon
         self.lexicons: dict[str, Lexicon] = {}
+        # One load of a lexicon at a time (the app's warm-up and a slip may both ask for
+        # it): the second caller waits for the first's instead of loading it again.
+        self._lexicon_lock = threading.Lock()
         self.games: dict[int, tuple[int, Game]] = {}
         """Replayed engines by game id: ``(last event id applied, engine)``."""
         # The cached engines are shared by the threads of one process (the app's workers):
@@ -470,6 +473,13 @@ class ServiceContext:
         (``lexicon.default.EARLIER_DEFAULTS``). Raises ``TournamentError`` if none has its hash."""
         if tournament.lexicon_hash in self.lexicons:
             return self.lexicons[tournament.lexicon_hash]
+        with self._lexicon_lock:
+            if tournament.lexicon_hash in self.lexicons:      # loaded meanwhile by another thread
+                return self.lexicons[tournament.lexicon_hash]
+            return self._load_lexicon(tournament)
+
+    def _load_lexicon(self, tournament: LexiconOwner) -> Lexicon:
+        """``lexicon_for`` once no loaded lexicon has the hash (under the lexicon lock)."""
         from lexicon.lexicon import Lexicon, LexiconError   # here: it loads numpy (issue 38)
 
         candidates: list[Lexicon] = []

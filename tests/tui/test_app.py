@@ -171,3 +171,35 @@ def test_a_browser_session_signs_in_and_never_creates_a_tournament(service: Tour
             assert app.state.tournament_id == service.tournaments()[-1].id       # the newest one is served
 
     asyncio.run(scenario())
+
+
+def test_after_the_judges_sign_in_the_lexicon_and_the_rack_in_play_are_ready_not_for_a_viewer(
+        service: TournamentService) -> None:
+    # Issue 38: while the menu waits, the judge's station loads the lexicon, replays the
+    # game and ranks the rack in play in the background (the console then opens at once);
+    # a read-only station loads nothing it may never need.
+    service.create_tournament("T")
+    for name in ("Ana", "Blas"):
+        service.add_player(name)
+    service.create_game(rounds=3, seed=7)
+    service.draw_rack(1)
+
+    async def scenario(pin: str | None) -> tuple[int, int]:
+        base = TournamentService(open_database(service.context.db.engine.url.render_as_string(hide_password=False)),
+                                 station="otro-puesto")          # a fresh process: nothing loaded yet
+        app = DuplicadaApp(base, poll=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await checked(pilot)
+            await pilot.press("enter")
+            await pilot.pause()
+            if pin is None:
+                await pilot.click("#viewer")
+            else:
+                await pilot.press(*pin, "enter")
+            await checked(pilot)                             # the PIN check and the warm-up
+            assert isinstance(app.screen, HomeScreen)
+            pending = [engine.pending for _, engine in base.context.games.values() if engine.pending is not None]
+            return len(base.context.lexicons), sum(1 for rack in pending if rack.generated)
+
+    assert asyncio.run(scenario(JUDGE_PIN)) == (1, 1)
+    assert asyncio.run(scenario(None)) == (0, 0)

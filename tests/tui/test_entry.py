@@ -548,3 +548,47 @@ def test_a_station_is_told_when_the_judge_withdraws_a_rack_its_slips_were_entere
         assert "mesas 2, 3" in told and "anote de nuevo las papeletas" in told
 
     run(service, scenario)
+
+
+def test_a_slip_typed_before_the_lexicon_is_loaded_waits_for_it_and_is_scored(
+        service: TournamentService, spanish_lexicon: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 38: the lexicon loads in the background after sign-in (the app's warm-up); a
+    # slip typed before it is there is saved once it is, with its score — never lost, and
+    # the lexicon is loaded once.
+    import threading
+
+    from duplicate.service.context import ServiceContext
+
+    real = ServiceContext._load_lexicon
+    loaded = threading.Event()
+    loads: list[str] = []
+
+    def slow(self: ServiceContext, tournament):  # type: ignore[no-untyped-def]
+        loaded.wait()
+        loads.append(tournament.lexicon_hash)
+        return real(self, tournament)
+
+    monkeypatch.setattr(ServiceContext, "_load_lexicon", slow)
+    master = service.rounds(1)[0].master
+    assert master is not None
+
+    async def main() -> None:
+        app = DuplicadaApp(service, station="puesto-1", poll=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            app.state.tournament_id = service.tournament().id
+            app.authenticate(pin_of("assistant", "Marta"))
+            screen = EntryScreen()
+            await app.push_screen(screen)
+            await until(pilot, lambda: screen.round_number == 1 and not screen.reading, "the round shown")
+            await pilot.press("2", "enter", *master, "enter")
+            await until(pilot, lambda: "Guardando 1 papeleta" in str(screen.query_one("#saving").render()))
+            assert screen.handled == 0 and screen.pending == 1             # waiting for the lexicon, kept
+            loaded.set()
+            await settle(pilot, screen)
+            assert screen.handled == 1
+            score = expected_score(service, spanish_lexicon, master)
+            assert f"Mesa 2 · {NAMES[1]} · ronda 1 · {master} → {score} puntos" in feedback(screen)
+
+    asyncio.run(main())
+    assert {slip.table_number: (slip.text, slip.status) for slip in service.slips(1, 1)} == {2: (master, "valid")}
+    assert len(loads) == 1                                                  # one load, shared by every thread

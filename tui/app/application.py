@@ -9,6 +9,7 @@ sees the others' entries without restarting.
 
 from __future__ import annotations
 
+from importlib import import_module
 from pathlib import Path
 
 from textual import work
@@ -17,8 +18,9 @@ from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen
 
 from duplicate.service.access import Action, Actor
-from duplicate.service.errors import StorageUnavailable
+from duplicate.service.errors import StorageUnavailable, TournamentError
 from duplicate.service.facade import TournamentService
+from tui.app.heap import freeze_heap
 from tui.app.key_order import KeysInOrderApp
 from tui.app.messages import DataChanged
 from tui.app.screens.home import HomeScreen
@@ -27,6 +29,12 @@ from tui.app.screens.start import StartScreen
 from tui.app.station import StationState
 
 POLL_SECONDS = 1.5
+
+WARM_SCREENS = ("tui.app.screens.judge", "tui.app.screens.entry")
+"""The screens whose modules the warm-up imports after sign-in (the heaviest to open)."""
+
+TOPS_WARMED = 30
+"""Top moves the warm-up ranks for the rack in play (the judge's console shows as many)."""
 
 KEY_NAMES = {"enter": "Intro", "space": "espacio", "backspace": "Retroceso", "delete": "Supr",
              "pageup": "RePág", "pagedown": "AvPág"}
@@ -177,6 +185,34 @@ class DuplicadaApp(KeysInOrderApp[None]):
         self.state.role = actor.role.value
         self.state.arbiter = actor.name
         self.state.venue = actor.venue
+        if self.is_running:
+            self.warm_up()
+
+    @work(thread=True, exclusive=True, group="warm-up", exit_on_error=False)
+    def warm_up(self) -> None:
+        """After sign-in, in a worker thread, while the menu waits for a choice: load the
+        tournament's lexicon and the move generator (``TournamentService.warm_up``), replay
+        the game in play (its engine is kept) and rank its rack in play when this station
+        conducts the game, and import the heaviest screens — so that the judge's console
+        and the slip entry open at once (issue 38) instead of loading them on the first
+        screen that needs them. Nothing here is needed for correctness: a screen opened
+        before it ends waits for the service as it would anyway (the service loads the
+        lexicon once, under its lock); a failure is left for that screen to report. A
+        read-only station (no slips, no racks) warms nothing: its screens may never need
+        the lexicon (tens of MiB in each browser's app under «serve»)."""
+        service, tournament_id = self.service, self.state.tournament_id
+        try:
+            conducts = service.may(Action.DRAW_RACK, None, tournament_id=tournament_id)
+            if not conducts and not service.may(Action.ENTER_SLIP, None, tournament_id=tournament_id):
+                return
+            service.warm_up(tournament_id)
+            game = service.current_game(tournament_id)
+            service.game_view(game, tournament_id, tops=TOPS_WARMED if conducts else None)
+        except TournamentError:
+            pass
+        for module in WARM_SCREENS:
+            import_module(module)
+        freeze_heap()
 
     def sign_in(self, pin: str | None) -> None:
         """``authenticate`` and show the home menu of the credential's role."""

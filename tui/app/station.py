@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, TypeVar, runtime_checkable
 
+from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.widget import Widget
 
 from duplicate.service.access import Action, Actor
 from duplicate.service.facade import TournamentService
@@ -71,6 +73,13 @@ ResultT = TypeVar("ResultT")
 
 class StationScreen(Screen[ResultT]):
     """A screen of the duplicada app: ``station`` is the app, typed."""
+
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+    """As ``Screen.focused``, without repainting the whole screen when the focus moves: the
+    widget that loses the focus and the one that gains it repaint themselves (and those
+    styled ``:focus-within`` are restyled), which is all that changes. The slip form moves
+    the focus twice per slip; a whole-screen repaint each time was a third of the work of
+    the frames between Intro and the feedback (issue 38, ``bench/tui_entry.py``)."""
 
     @property
     def station(self) -> Station:

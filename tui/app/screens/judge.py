@@ -364,7 +364,10 @@ class JudgeScreen(JudgeActions):
                             empty_text=empty_moves_text(state, conducts=self.conducts))
             self.scores_round = None
             if state.tops and state.game is not None and state.rack_round is not None:
-                self._search_scores(state.game, state.rack_round)
+                # After the frame that shows the tops: the search (every move generated
+                # again, tens of ms) would otherwise hold the interpreter while the
+                # console's first frame is drawn (issue 38).
+                self.call_after_refresh(self._search_scores, state.game, state.rack_round)
         self.query_one("#reading", Static).update(reading_text(state))
         clock = self.query_one("#clock", RoundClock)
         first = not self._clock_synced
