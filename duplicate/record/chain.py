@@ -76,10 +76,17 @@ _HASHED = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=T
 
 def _text_keys(value: Any) -> bool:
     """Whether every key of every object in ``value`` is text (as JSON writes it back);
-    nested objects and arrays looked at without a call per value."""
+    nested objects and arrays looked at without a call per value. False as well when a
+    container is met twice (shared or circular: a forged record can hold itself), so that
+    the trip through JSON decides — ``ValueError`` for a circular value — and this never
+    loops."""
     pending = [value]
+    seen: set[int] = set()
     while pending:
         item = pending.pop()
+        if id(item) in seen:
+            return False
+        seen.add(id(item))
         if isinstance(item, dict):
             for key, inner in item.items():
                 if not isinstance(key, str):
