@@ -154,10 +154,14 @@ def _as_utc(moment: Any) -> datetime | None:
 def _no_earlier(connection: Connection, tournament_id: int, items: Sequence[Any]) -> None:
     """Take ``tournament_id``'s lock and make each new event of ``items`` (in order) no
     earlier than the event before it."""
+    from duplicate.storage.models import Event
+
     lock_tournament(connection, tournament_id)
+    # Read through the column's type: a stored time that does not parse fails inside
+    # SQLAlchemy, which the database's write turns into DatabaseDamaged (a damaged file).
     latest = _as_utc(connection.execute(
-        text("SELECT created_at FROM events WHERE tournament_id = :t ORDER BY id DESC LIMIT 1"),
-        {"t": tournament_id}).scalar())
+        select(Event.created_at).where(Event.tournament_id == tournament_id).order_by(Event.id.desc()).limit(1)
+    ).scalar())
     for item in items:
         moment = _as_utc(item.created_at)
         if moment is not None and latest is not None and moment < latest:
