@@ -185,6 +185,11 @@ def test_any_commands_replayed_from_the_log_give_the_same_tables(commands: list[
             pass
     replayed = _fresh(databases, "replayed")
     replay_into(original, replayed)
+    _assert_the_same_record(original, replayed)
+
+
+def _assert_the_same_record(original: Database, replayed: Database) -> None:
+    """The replayed database holds the original's tables and chain of hashes; both closed."""
     try:
         assert _tables(replayed) == _tables(original)
         assert _chain(replayed) == _chain(original)
@@ -208,9 +213,4 @@ def test_a_simulated_tournament_replayed_event_by_event_gives_the_same_tables(sp
     assert missing
     replayed = _fresh(databases, "simulated-replayed")
     replay_into(original, replayed)
-    try:
-        assert _tables(replayed) == _tables(original)
-        assert _chain(replayed) == _chain(original)
-    finally:
-        original.engine.dispose()
-        replayed.engine.dispose()
+    _assert_the_same_record(original, replayed)
