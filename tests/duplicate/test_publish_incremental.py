@@ -168,7 +168,7 @@ def test_the_bars_are_drawn_in_spanish_on_a_terminal() -> None:
             bars(Progress("html", done, 3, Path(f"p{done}.html")))
         bars(Progress("pdf", 1, 2, Path("pdf/a.pdf")))
     text = screen.getvalue()
-    assert "Páginas HTML" in text and "3/3" in text
+    assert "Sitio web" in text and "3/3" in text
     assert "Documentos PDF" in text and "1/2" in text
     screen = io.StringIO()
     console = Console(file=screen, force_terminal=True, width=100, color_system=None)
@@ -177,7 +177,7 @@ def test_the_bars_are_drawn_in_spanish_on_a_terminal() -> None:
         bars(Progress("csv", 0, 1))
         bars(Progress("html", 1, 1, Path("estilo.css")))
         bars(Progress("csv", 1, 1, Path("datos/clasificacion-general.csv")))
-    assert "Tablas CSV" in screen.getvalue() and "Páginas HTML" not in screen.getvalue()
+    assert "Tablas CSV" in screen.getvalue() and "Sitio web" not in screen.getvalue()
 
 
 def test_piped_the_command_prints_its_summary_only(event: tuple[TournamentService, int, Path],
@@ -187,7 +187,7 @@ def test_piped_the_command_prints_its_summary_only(event: tuple[TournamentServic
     first = CliRunner().invoke(publish, arguments)
     assert first.exit_code == 0, first.output
     assert first.output.splitlines()[0].startswith(f"Publicado en {tmp_path / 'web'}: ")
-    assert len(first.output.splitlines()) == 2 and "\x1b" not in first.output and "Páginas HTML" not in first.output
+    assert len(first.output.splitlines()) == 2 and "\x1b" not in first.output and "Sitio web" not in first.output
     second = CliRunner().invoke(publish, arguments)
     assert second.exit_code == 0, second.output
     files = sum(1 for path in (tmp_path / "web").rglob("*") if path.is_file() and path.name != MANIFEST)

@@ -17,8 +17,9 @@ if TYPE_CHECKING:
     from rich.progress import Progress as Bars
     from rich.progress import TaskID
 
-FORMAT_LABELS = {"html": "Páginas HTML", "pdf": "Documentos PDF", "csv": "Tablas CSV", "xlsx": "Libro XLSX"}
-"""What each format's bar is called (the ``format`` of ``duplicate.publishing.site.Progress``)."""
+FORMAT_LABELS = {"html": "Sitio web", "pdf": "Documentos PDF", "csv": "Tablas CSV", "xlsx": "Libro XLSX"}
+"""What each format's bar is called (the ``format`` of ``duplicate.publishing.site.Progress``): the
+web site's bar counts its pages and their stylesheet, so it is not called «páginas»."""
 
 
 class ProgressBars:
