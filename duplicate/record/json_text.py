@@ -13,8 +13,8 @@ text, the dict encoded in one call, and each marker's JSON (found exactly once, 
 is walked item by item instead) replaced by the container's own text a level deeper. A
 value the fast path does not know (a subclass of ``dict`` or ``list``, a key that is not a
 text in a dict walked item by item, any other type) is handed to ``json.dumps`` itself, so
-the text, or the error, is always the standard library's. ``canonical_json`` is the record
-signature's and chain's compact form (sorted keys, no spaces) from one prepared encoder.
+the text, or the error, is always the standard library's. (The compact forms the chain and
+the signature hash are their own modules' prepared encoders: ``chain``, ``signature``.)
 """
 
 from __future__ import annotations
