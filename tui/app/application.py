@@ -33,9 +33,6 @@ POLL_SECONDS = 1.5
 WARM_SCREENS = ("tui.app.screens.judge", "tui.app.screens.entry")
 """The screens whose modules the warm-up imports after sign-in (the heaviest to open)."""
 
-TOPS_WARMED = 30
-"""Top moves the warm-up ranks for the rack in play (the judge's console shows as many)."""
-
 KEY_NAMES = {"enter": "Intro", "space": "espacio", "backspace": "Retroceso", "delete": "Supr",
              "pageup": "RePág", "pagedown": "AvPág"}
 """How the footer names these keys (Textual: «⏎», «space», «⌫», «del», «pgup», «pgdn»)."""
@@ -200,6 +197,10 @@ class DuplicadaApp(KeysInOrderApp[None]):
         lexicon once, under its lock); a failure is left for that screen to report. A
         read-only station (no slips, no racks) warms nothing: its screens may never need
         the lexicon (tens of MiB in each browser's app under «serve»)."""
+        # The console's own count of tops, so that the ranking kept is the one it asks for;
+        # its module is among those the warm-up imports anyway (WARM_SCREENS).
+        from tui.app.screens.judge import TOPS_SHOWN
+
         service, tournament_id = self.service, self.state.tournament_id
         try:
             conducts = service.may(Action.DRAW_RACK, None, tournament_id=tournament_id)
@@ -207,7 +208,7 @@ class DuplicadaApp(KeysInOrderApp[None]):
                 return
             service.warm_up(tournament_id)
             game = service.current_game(tournament_id)
-            service.game_view(game, tournament_id, tops=TOPS_WARMED if conducts else None)
+            service.game_view(game, tournament_id, tops=TOPS_SHOWN if conducts else None)
         except TournamentError:
             pass
         for module in WARM_SCREENS:
